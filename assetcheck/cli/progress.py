@@ -1,0 +1,55 @@
+"""A one-line progress display on stderr, shown only when stderr is a terminal."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from typing import TextIO
+
+TICK_SECONDS = 0.25
+SHOW_AFTER_SECONDS = 0.5
+
+
+class Progress:
+    """``[i/n] name  3.2 s`` on one line, refreshed while a long file is being validated.
+
+    Nothing is drawn for work that ends within ``SHOW_AFTER_SECONDS``, nor when ``stream`` is
+    not a terminal, so piped and CI output stays clean.
+    """
+
+    def __init__(self, total: int, stream: TextIO | None = None) -> None:
+        self.total = total
+        self.stream = stream or sys.stderr
+        self.enabled = self.stream.isatty()
+        self._label = ""
+        self._started = 0.0
+        self._drawn = False
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> Progress:
+        if self.enabled:
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        if self._drawn:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
+    def step(self, index: int, label: str) -> None:
+        self._label = f"[{index}/{self.total}] {label}"
+        self._started = time.monotonic()
+
+    def _run(self) -> None:
+        while not self._stop.wait(TICK_SECONDS):
+            elapsed = time.monotonic() - self._started
+            if self._label and elapsed >= SHOW_AFTER_SECONDS:
+                self.stream.write(f"\r\033[K{self._label}  {elapsed:.1f} s")
+                self.stream.flush()
+                self._drawn = True

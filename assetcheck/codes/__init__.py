@@ -1,0 +1,14 @@
+"""The built-in issue types, one module per area, gathered into one registry by a default plugin."""
+
+from __future__ import annotations
+
+from assetcheck.codes import core, security
+from assetcheck.hookspecs import hookimpl
+from assetcheck.issues import IssueType
+
+BUILTIN_AREAS = (core, security)
+
+
+@hookimpl
+def register_issue_types() -> list[IssueType]:
+    return [issue_type for area in BUILTIN_AREAS for issue_type in area.ISSUE_TYPES]

@@ -1,0 +1,176 @@
+"""The asset model every reader produces and the :class:`Result` that ``validate`` returns.
+
+A reader turns one model file of the upload (a GLB, a glTF or an FBX, on its own or inside a ZIP)
+into one :class:`Asset`. ``Asset.to_dict`` is one entry of the interface's ``result.meshes``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from assetcheck.issues import Issue
+
+
+@dataclass
+class MeshPart:
+    """One glTF mesh or one FBX mesh of a model file."""
+
+    name: str
+    vertex_count: int
+    triangle_count: int
+    material_count: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "vertexCount": self.vertex_count,
+            "triangleCount": self.triangle_count,
+            "materialCount": self.material_count,
+        }
+
+
+@dataclass
+class Material:
+    """A material and its shading model (``metallicRoughness``, ``phong``, ``standardSurface``...)."""
+
+    name: str
+    shading: str
+    pbr: bool
+    texture_count: int = 0
+
+
+@dataclass
+class Texture:
+    """An image a model uses: embedded (``uri`` is None) or referenced by a relative ``uri``."""
+
+    name: str
+    uri: str | None = None
+    mime_type: str | None = None
+    byte_size: int | None = None
+    width: int | None = None
+    height: int | None = None
+
+
+@dataclass
+class Animation:
+    """An animation (glTF) or animation stack (FBX)."""
+
+    name: str
+    channel_count: int = 0
+    duration: float = 0.0
+
+
+@dataclass
+class Asset:
+    """What a reader learned about one model file.
+
+    ``filename`` is the file's name in the upload (the path inside the archive for ZIP members).
+    The counts follow the definitions in ``docs/statistics.md``. ``document`` and ``buffers`` hold
+    the raw glTF JSON and its resolved buffers (``None`` where a buffer could not be resolved);
+    ``details`` holds format-specific facts (for FBX: version, writer, units and axes).
+    """
+
+    filename: str
+    format: str
+    vertex_count: int = 0
+    triangle_count: int = 0
+    material_count: int = 0
+    animation_count: int = 0
+    uses_pbr: bool = False
+    parts: list[MeshPart] = field(default_factory=list)
+    materials: list[Material] = field(default_factory=list)
+    textures: list[Texture] = field(default_factory=list)
+    animations: list[Animation] = field(default_factory=list)
+    document: dict[str, Any] | None = None
+    buffers: list[Any] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """One entry of ``result.meshes``: the interface's fields, then ``parts``."""
+        return {
+            "filename": self.filename,
+            "vertexCount": self.vertex_count,
+            "triangleCount": self.triangle_count,
+            "materialCount": self.material_count,
+            "usesPBR": self.uses_pbr,
+            "animationCount": self.animation_count,
+            "format": self.format,
+            "parts": [part.to_dict() for part in self.parts],
+        }
+
+
+@dataclass(frozen=True)
+class SecurityWarning:
+    """One element of ``securityScan.warnings``."""
+
+    code: str
+    severity: str
+    message: str
+    file: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "severity": self.severity, "message": self.message,
+                "file": self.file}
+
+
+@dataclass
+class SecurityScan:
+    """``result.securityScan``: ``safe`` is false when any warning is critical or high."""
+
+    scanned_files: int = 0
+    warnings: list[SecurityWarning] = field(default_factory=list)
+
+    @property
+    def safe(self) -> bool:
+        return not any(w.severity in ("critical", "high") for w in self.warnings)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "safe": self.safe,
+            "scannedFiles": self.scanned_files,
+            "warnings": [w.to_dict() for w in self.warnings],
+        }
+
+    @classmethod
+    def from_issues(cls, scanned_files: int, issues: list[Issue]) -> SecurityScan:
+        """The scan's warnings are the issues whose type carries a security level."""
+        warnings = [
+            SecurityWarning(i.code, i.security_level, i.message, i.file)
+            for i in issues
+            if i.security_level is not None
+        ]
+        return cls(scanned_files=scanned_files, warnings=warnings)
+
+
+@dataclass
+class Result:
+    """Everything ``validate`` found about one upload.
+
+    ``to_dict`` is the interface's ``result`` object; the full report, with the issues, is built
+    from it by :func:`assetcheck.reports.document.build_report`.
+    """
+
+    filename: str
+    engine: str
+    assets: list[Asset]
+    security: SecurityScan
+    issues: list[Issue]
+    issue_counts: dict[str, int]
+    severity_counts: dict[str, int]
+    truncated: bool
+    health_score: int
+    grade: str
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def valid(self) -> bool:
+        """No error-severity issue, and the security scan is safe."""
+        return self.severity_counts.get("error", 0) == 0 and self.security.safe
+
+    def to_dict(self) -> dict[str, Any]:
+        """The interface's ``result`` object: ``meshes`` and ``securityScan``."""
+        return {
+            "meshes": [asset.to_dict() for asset in self.assets],
+            "securityScan": self.security.to_dict(),
+        }

@@ -1,0 +1,33 @@
+"""Options of one validation run: the engine profile and the resource limits readers obey."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from assetcheck.issues import IssuePolicy
+
+GIB = 1 << 30
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits for reading one upload. Defaults follow ``SECURITY.md``.
+
+    ``parse_timeout`` and ``memory_limit_mb`` bound each child process that parses an FBX.
+    """
+
+    max_uncompressed_bytes: int = GIB
+    max_compression_ratio: float = 100.0
+    max_archive_entries: int = 10_000
+    max_archive_depth: int = 2
+    parse_timeout: float = 60.0
+    memory_limit_mb: int = 2048
+
+
+@dataclass(frozen=True)
+class ValidationOptions:
+    """What ``validate`` is asked to do: for which engine, under which limits and issue policy."""
+
+    engine: str = "generic"
+    limits: Limits = field(default_factory=Limits)
+    policy: IssuePolicy = field(default_factory=IssuePolicy)

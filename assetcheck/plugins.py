@@ -1,0 +1,82 @@
+"""Building the plugin manager: built-in plugins, entry points and a folder of loose plugins."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pluggy
+
+from assetcheck import hookspecs
+from assetcheck.issues import IssueRegistry
+
+ENTRY_POINT_GROUP = "assetcheck"
+
+#: Built-in behaviour, registered under these names so config can block any of it.
+DEFAULT_PLUGINS = (
+    "assetcheck.codes",
+    "assetcheck.formats.glb",
+    "assetcheck.formats.gltf",
+    "assetcheck.formats.fbx",
+    "assetcheck.reports.builtin",
+)
+
+
+@dataclass(frozen=True)
+class PluginConfig:
+    """The ``[plugins]`` config section: a folder of ``*.py`` plugins and names to block."""
+
+    dir: Path | None = None
+    disabled: tuple[str, ...] = ()
+    entry_points: bool = True
+    extra: tuple[object, ...] = field(default=(), compare=False)
+
+
+def get_plugin_manager(config: PluginConfig | None = None) -> pluggy.PluginManager:
+    """A new plugin manager with the built-ins, installed plugins and the plugins folder.
+
+    Names in ``config.disabled`` are blocked before anything loads, so a blocked built-in or
+    entry point never registers. ``check_pending`` fails on hooks no spec declares.
+    """
+    config = config or PluginConfig()
+    pm = pluggy.PluginManager("assetcheck")
+    pm.add_hookspecs(hookspecs)
+    for name in config.disabled:
+        pm.set_blocked(name)
+    for name in DEFAULT_PLUGINS:
+        if not pm.is_blocked(name):
+            pm.register(importlib.import_module(name), name=name)
+    if config.entry_points:
+        pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
+    if config.dir is not None:
+        _register_folder(pm, config.dir)
+    for plugin in config.extra:
+        pm.register(plugin)
+    pm.check_pending()
+    return pm
+
+
+def build_registry(pm: pluggy.PluginManager) -> IssueRegistry:
+    """The one issue registry: every plugin's ``register_issue_types`` results together."""
+    registry = IssueRegistry()
+    for types in pm.hook.register_issue_types():
+        registry.add_all(types)
+    return registry
+
+
+def _register_folder(pm: pluggy.PluginManager, folder: Path) -> None:
+    for path in sorted(Path(folder).glob("*.py")):
+        name = f"assetcheck_local_{path.stem}"
+        if pm.is_blocked(path.stem) or pm.is_blocked(name):
+            continue
+        spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            continue
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        pm.register(module, name=path.stem)
+

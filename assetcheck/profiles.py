@@ -1,0 +1,64 @@
+"""Engine profiles: the budgets an asset is held to for the engine it ships on.
+
+The numbers are documented in ``docs/profiles.md`` (generated) and can be changed per engine in
+the ``[engines.<name>]`` config section; plugins can add profiles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+
+@dataclass(frozen=True)
+class Budgets:
+    """Limits per engine. ``index_32bit`` says whether 32-bit index buffers are fine there."""
+
+    triangles_per_file: int
+    triangles_per_mesh: int
+    materials: int
+    draw_calls: int
+    texture_size: int
+    bones: int
+    influences_per_vertex: int
+    uv_sets: int
+    index_32bit: bool
+    file_size_mb: int
+
+    def to_dict(self) -> dict[str, int | bool]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class EngineProfile:
+    name: str
+    title: str
+    budgets: Budgets
+
+
+PROFILES: dict[str, EngineProfile] = {
+    profile.name: profile
+    for profile in (
+        EngineProfile("generic", "Any engine (lenient defaults)",
+                      Budgets(2_000_000, 1_000_000, 64, 500, 8192, 256, 8, 8, True, 500)),
+        EngineProfile("web", "Web viewers: three.js, Babylon.js, model-viewer",
+                      Budgets(500_000, 200_000, 32, 100, 4096, 128, 4, 2, True, 50)),
+        EngineProfile("unity", "Unity (URP/HDRP)",
+                      Budgets(1_000_000, 300_000, 32, 300, 8192, 255, 4, 8, True, 200)),
+        EngineProfile("unreal", "Unreal Engine 5",
+                      Budgets(5_000_000, 2_000_000, 64, 1000, 8192, 1024, 8, 8, True, 500)),
+        EngineProfile("godot", "Godot 4",
+                      Budgets(1_000_000, 500_000, 32, 500, 8192, 256, 8, 2, True, 200)),
+        EngineProfile("mobile", "Mobile GPUs (phones, standalone headsets)",
+                      Budgets(100_000, 50_000, 8, 50, 2048, 64, 4, 2, False, 20)),
+    )
+}
+
+
+class UnknownEngineError(ValueError):
+    """An engine name no profile defines; the message lists the valid ones."""
+
+    def __init__(self, engine: str) -> None:
+        self.engine = engine
+        super().__init__(
+            f"unknown engine {engine!r}: choose one of {', '.join(sorted(PROFILES))}"
+        )

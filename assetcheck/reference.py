@@ -1,0 +1,81 @@
+"""Reference pages generated from code: the issue table and the engine profiles.
+
+``python tools/generate_docs.py`` writes them into ``docs/``; a test fails when they are stale.
+"""
+
+from __future__ import annotations
+
+from assetcheck.issues import IssueRegistry
+from assetcheck.plugins import PluginConfig, build_registry, get_plugin_manager
+from assetcheck.profiles import PROFILES, Budgets
+
+BUDGET_LABELS = {
+    "triangles_per_file": "Triangles per file",
+    "triangles_per_mesh": "Triangles per mesh",
+    "materials": "Materials",
+    "draw_calls": "Draw calls",
+    "texture_size": "Largest texture side (px)",
+    "bones": "Bones per skin",
+    "influences_per_vertex": "Bone influences per vertex",
+    "uv_sets": "UV sets",
+    "index_32bit": "32-bit indices allowed",
+    "file_size_mb": "File size (MB)",
+}
+
+
+def issues_markdown(registry: IssueRegistry) -> str:
+    """``docs/issues.md``: every issue code, by area, with severity, message and fix."""
+    lines = [
+        "# Issue codes",
+        "",
+        "Generated from the issue registry by `tools/generate_docs.py`; do not edit by hand.",
+        "Severity is the default; engine profiles can ignore a code or change its severity.",
+        "Codes with a security level also appear in `securityScan.warnings`.",
+    ]
+    area = None
+    for issue_type in registry:
+        if issue_type.area != area:
+            area = issue_type.area
+            lines += ["", f"## {area}", "",
+                      "| Code | Severity | Security | Message | How to fix |",
+                      "|---|---|---|---|---|"]
+        lines.append(
+            f"| `{issue_type.code}` | {issue_type.severity} | {issue_type.security_level or ''} "
+            f"| {_cell(issue_type.message)} | {_cell(issue_type.fix)} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def profiles_markdown() -> str:
+    """``docs/profiles.md``: the budgets of every built-in engine profile."""
+    names = list(PROFILES)
+    lines = [
+        "# Engine profiles",
+        "",
+        "Generated from `assetcheck/profiles.py` by `tools/generate_docs.py`; do not edit by hand.",
+        "Any budget can be changed per engine in the `[engines.<name>]` config section.",
+        "",
+        "| Budget | " + " | ".join(f"`{n}`" for n in names) + " |",
+        "|---|" + "---:|" * len(names),
+    ]
+    for field_name in Budgets.__dataclass_fields__:
+        values = [_budget(getattr(PROFILES[n].budgets, field_name)) for n in names]
+        lines.append(f"| {BUDGET_LABELS[field_name]} | " + " | ".join(values) + " |")
+    lines += ["", *(f"- `{p.name}`: {p.title}" for p in PROFILES.values())]
+    return "\n".join(lines) + "\n"
+
+
+def _budget(value: int | bool) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return f"{value:,}"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def generated_pages() -> dict[str, str]:
+    """The generated pages by file name, from the built-in plugins only (no installed ones)."""
+    registry = build_registry(get_plugin_manager(PluginConfig(entry_points=False)))
+    return {"issues.md": issues_markdown(registry), "profiles.md": profiles_markdown()}

@@ -1,0 +1,72 @@
+"""The plain-text report ``assetcheck validate`` prints by default: a table, then the issues."""
+
+from __future__ import annotations
+
+from assetcheck.reports import Report
+
+COLUMNS = (("FILE", "filename"), ("VERTICES", "vertexCount"), ("TRIANGLES", "triangleCount"),
+           ("MATERIALS", "materialCount"), ("PBR", "usesPBR"), ("ANIMATIONS", "animationCount"))
+
+
+def render_text(report: Report) -> str:
+    """A terminal-friendly summary: verdict line, statistics table, security findings, issues."""
+    scan = report["result"]["securityScan"]
+    lines = [
+        f"{report['filename']}: {report['grade']} ({report['health_score']}/100), "
+        f"{'valid' if report['valid'] else 'NOT valid'}, "
+        f"security scan {'safe' if scan['safe'] else 'UNSAFE'} "
+        f"({scan['scannedFiles']} file{'s' if scan['scannedFiles'] != 1 else ''} scanned), "
+        f"engine {report['engine']['name']}",
+    ]
+    meshes = report["result"]["meshes"]
+    if meshes:
+        lines += ["", *_table(meshes)]
+    for warning in scan["warnings"]:
+        lines.append(f"  security {warning['severity']:<8} {warning['code']}: {warning['message']}")
+    counts = report["summary"]["severityCounts"]
+    lines += ["", _count_line(counts)]
+    for group in report["issues"]:
+        lines.append(f"  {group['severity']:<8} {group['code']} (x{group['count']})")
+        for occurrence in group["occurrences"][:5]:
+            lines.append(f"           {occurrence['message']}{_where(occurrence)}")
+        if group["count"] > 5:
+            lines.append(f"           ... and {group['count'] - 5} more")
+        lines.append(f"           fix: {group['fix']}")
+    if report["summary"]["truncated"]:
+        lines.append("  (more issues were found than a report keeps; counts include them all)")
+    return "\n".join(lines) + "\n"
+
+
+def _table(meshes: list[dict]) -> list[str]:
+    rows = [[_cell(mesh[key]) for _, key in COLUMNS] for mesh in meshes]
+    widths = [max(len(header), *(len(row[i]) for row in rows))
+              for i, (header, _) in enumerate(COLUMNS)]
+    def line(cells: list[str]) -> str:
+        first, *rest = cells
+        return "  " + first.ljust(widths[0]) + "".join(
+            "  " + cell.rjust(width) for cell, width in zip(rest, widths[1:], strict=True))
+    return [line([header for header, _ in COLUMNS]), *(line(row) for row in rows)]
+
+
+def _cell(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _count_line(counts: dict[str, int]) -> str:
+    if not any(counts.values()):
+        return "No issues found."
+    parts = [f"{n} {severity}{'s' if n != 1 and severity != 'info' else ''}"
+             for severity, n in counts.items() if n]
+    return "Issues: " + ", ".join(parts)
+
+
+def _where(occurrence: dict) -> str:
+    places = [occurrence.get("file")]
+    if "pointer" in occurrence:
+        places.append(occurrence["pointer"])
+    if "offset" in occurrence:
+        places.append(f"byte {occurrence['offset']}")
+    shown = " ".join(str(p) for p in places if p)
+    return f"  [{shown}]" if shown else ""

@@ -1,0 +1,43 @@
+"""Recognising executables and scripts by their bytes and by their names."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import PurePosixPath
+
+#: Extensions of programs and scripts that have no place in a 3D asset.
+EXECUTABLE_EXTENSIONS = frozenset({
+    ".exe", ".dll", ".com", ".scr", ".msi", ".bat", ".cmd", ".ps1", ".psm1", ".vbs", ".vbe",
+    ".wsf", ".hta", ".jar", ".sh", ".bash", ".zsh", ".js", ".mjs", ".py", ".pyc", ".pl", ".rb",
+    ".php", ".so", ".dylib", ".elf", ".apk", ".app", ".lnk",
+})
+
+_MACHO_MAGICS = (b"\xfe\xed\xfa\xce", b"\xfe\xed\xfa\xcf", b"\xce\xfa\xed\xfe", b"\xcf\xfa\xed\xfe")
+
+
+def executable_kind(head: bytes, name: str = "") -> str | None:
+    """What kind of program ``head`` (the first 4 KiB) or ``name`` shows, or None.
+
+    Content: ELF, a PE (``MZ`` with a valid ``PE`` header offset, so random binary data that
+    happens to start with ``MZ`` is not flagged), Mach-O, or a ``#!`` script. Names: the
+    extensions in :data:`EXECUTABLE_EXTENSIONS`.
+    """
+    if head.startswith(b"\x7fELF"):
+        return "ELF executable"
+    if head.startswith(b"MZ") and _has_pe_header(head):
+        return "Windows (PE) executable"
+    if head.startswith(_MACHO_MAGICS):
+        return "Mach-O executable"
+    if head.startswith((b"#!/", b"#! /")):
+        return "script with a #! line"
+    suffix = PurePosixPath(name).suffix.lower()
+    if suffix in EXECUTABLE_EXTENSIONS:
+        return f"{suffix} file"
+    return None
+
+
+def _has_pe_header(head: bytes) -> bool:
+    if len(head) < 0x40:
+        return False
+    (offset,) = struct.unpack_from("<I", head, 0x3C)
+    return head[offset:offset + 4] == b"PE\0\0"

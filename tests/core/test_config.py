@@ -1,0 +1,50 @@
+import pytest
+
+from assetcheck.config import ConfigError, load_config
+
+
+def test_defaults_follow_the_design():
+    config = load_config(environ={})
+    assert config["webhooks"]["retry_delays"] == [0, 60, 300, 1800, 7200]
+    assert config["webhooks"]["timeout"] == 10
+
+
+def test_file_overrides_defaults_and_environment_overrides_file(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text('[server]\nport = 9000\nhost = "0.0.0.0"\n[plans.pro]\nmax_upload_mb = 7\n')
+    config = load_config(path, environ={"ASSETCHECK_SERVER_PORT": "9100",
+                                        "ASSETCHECK_PLANS_PRO_REQUESTS_PER_MINUTE": "5"})
+    assert config["server"] == {"host": "0.0.0.0", "port": 9100}
+    assert config["plans"]["pro"] == {"max_upload_mb": 7, "requests_per_minute": 5}
+
+
+def test_environment_values_are_typed_like_toml():
+    config = load_config(environ={"ASSETCHECK_WEBHOOKS_RETRY_DELAYS": "[0, 1, 2]",
+                                  "ASSETCHECK_STORAGE_DATA_DIR": "/srv/data"})
+    assert config["webhooks"]["retry_delays"] == [0, 1, 2]
+    assert config["storage"]["data_dir"] == "/srv/data"
+
+
+def test_engine_section_sets_issue_policy(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text('[engines.web]\nignore = ["A_CODE"]\n[engines.web.severity]\nB_CODE = "info"\n')
+    options = load_config(path, environ={}).validation_options("web")
+    assert options.engine == "web"
+    assert options.policy.ignore == {"A_CODE"}
+    assert options.policy.severity_overrides == {"B_CODE": "info"}
+
+
+def test_unreadable_or_invalid_file_is_a_clear_error(tmp_path):
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_config(tmp_path / "missing.toml", environ={})
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[server\n")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(bad, environ={})
+
+
+def test_table_replaced_by_a_value_is_rejected(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text('server = 5\n')
+    with pytest.raises(ConfigError, match="server must be a table"):
+        load_config(path, environ={})
