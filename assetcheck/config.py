@@ -66,10 +66,13 @@ class Config:
                             disabled=tuple(plugins.get("disabled", ())))
 
     def validation_options(self, engine: str = "generic") -> ValidationOptions:
-        """Limits from ``[validation]`` and ``[workers]``, the issue policy of ``[engines.<engine>]``."""
+        """Limits from ``[validation]`` and ``[workers]``; from ``[engines.<engine>]`` the issue
+        policy (``ignore``, ``severity``) and, for every other key, a budget override."""
         limits = self.data["validation"]
         workers = self.data["workers"]
-        profile = self.data["engines"].get(engine, {})
+        profile = dict(self.data["engines"].get(engine, {}))
+        ignore = profile.pop("ignore", ())
+        severity = profile.pop("severity", {})
         return ValidationOptions(
             engine=engine,
             limits=Limits(
@@ -81,11 +84,12 @@ class Config:
                 memory_limit_mb=int(workers["memory_limit_mb"]),
             ),
             policy=IssuePolicy(
-                ignore=frozenset(profile.get("ignore", ())),
-                severity_overrides=dict(profile.get("severity", {})),
+                ignore=frozenset(ignore),
+                severity_overrides=dict(severity),
                 max_issues=int(limits["max_issues"]),
                 max_per_code=int(limits["max_issues_per_code"]),
             ),
+            budget_overrides=profile,
         )
 
 

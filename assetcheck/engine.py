@@ -1,8 +1,9 @@
 """``validate``: the one entry point the CLI, the worker and the tests call.
 
-It reads the upload (expanding ZIP archives), hands each model file to the ``read_asset``
-hook, scores what was found and returns a :class:`~assetcheck.model.Result`. It never raises
-for a bad file: whatever is wrong with the upload becomes issues in the result.
+It reads the upload (expanding ZIP archives), hands each model file to the ``read_asset`` hook,
+runs every registered check on each asset, scores what was found and returns a
+:class:`~assetcheck.model.Result`. It never raises for a bad file: whatever is wrong with the
+upload becomes issues in the result.
 """
 
 from __future__ import annotations
@@ -14,14 +15,15 @@ from pathlib import Path
 import pluggy
 
 from assetcheck import scoring
+from assetcheck.checks import CheckContext
 from assetcheck.formats import zip as zip_format
 from assetcheck.formats.sniff import SNIFF_BYTES, classify
 from assetcheck.formats.source import DirectoryResources, ReadContext, SourceFile, map_file
 from assetcheck.issues import IssueCollector
-from assetcheck.model import Asset, Result, SecurityScan
+from assetcheck.model import Asset, CheckRun, Result, SecurityScan
 from assetcheck.options import ValidationOptions
-from assetcheck.plugins import build_registry, get_plugin_manager
-from assetcheck.profiles import PROFILES, UnknownEngineError
+from assetcheck.plugins import build_registry, call_each, get_plugin_manager
+from assetcheck.profiles import EngineProfile, resolve_profile
 
 
 def validate(
@@ -36,13 +38,13 @@ def validate(
 
     ``filename`` is the name to report (the client's name when the service stored the upload
     under its own); relative glTF resources are looked up beside ``path``, never above it.
-    ``options`` wins over ``engine`` when both are given. Raises :class:`UnknownEngineError`
-    for an engine no profile defines, and ``OSError`` when ``path`` itself cannot be opened.
+    ``options`` wins over ``engine`` when both are given. Raises
+    :class:`~assetcheck.profiles.UnknownEngineError` for an engine no profile defines, and
+    ``OSError`` when ``path`` itself cannot be opened.
     """
     options = options or ValidationOptions(engine=engine)
-    if options.engine not in PROFILES:
-        raise UnknownEngineError(options.engine)
     pm = plugin_manager or get_plugin_manager()
+    profile = resolve_profile(pm, options.engine, options.budget_overrides)
     collector = IssueCollector(build_registry(pm), options.policy)
     context = ReadContext(collector, options)
     path = Path(path)
@@ -55,15 +57,18 @@ def validate(
             for source in _model_sources(root, context)
             if (asset := _read(pm, source, context)) is not None
         ]
-    context.scanned_files += len(resources.opened)
-    if not assets and not collector.counts:
-        collector.add("NO_MODEL_FILES", file=root.name)
-    read_done = time.perf_counter()
+        context.scanned_files += len(resources.opened)
+        if not assets and not collector.counts:
+            collector.add("NO_MODEL_FILES", file=root.name)
+        read_done = time.perf_counter()
+        checks = _run_checks(pm, assets, collector, profile, options)
     for asset in assets:
         asset.buffers = []  # the result keeps the model, not the bytes (they may be mapped)
-    return _result(root.name, options, assets, context, {
+    finished = time.perf_counter()
+    return _result(pm, root.name, profile, assets, context, checks, {
         "read_ms": _ms(read_done - started),
-        "total_ms": _ms(time.perf_counter() - started),
+        "checks_ms": _ms(finished - read_done),
+        "total_ms": _ms(finished - started),
     })
 
 
@@ -90,30 +95,60 @@ def _read(pm: pluggy.PluginManager, source: SourceFile, context: ReadContext) ->
         try:
             asset = impl.function(source=source, issues=issues, options=context.options)
         except Exception as error:  # a reader bug must not take the whole validation down
-            issues.add("READER_CRASHED", plugin=impl.plugin_name,
-                       error=f"{type(error).__name__}: {error}")
+            issues.add("READER_CRASHED", plugin=impl.plugin_name, error=_describe(error))
             return None
         if asset is not None:
             return asset
     return None
 
 
-def _result(
-    filename: str,
+def _run_checks(
+    pm: pluggy.PluginManager,
+    assets: list[Asset],
+    collector: IssueCollector,
+    profile: EngineProfile,
     options: ValidationOptions,
+) -> list[CheckRun]:
+    """Run every registered check on every asset of its formats, each on its own.
+
+    A check that raises is reported as CHECK_CRASHED on that asset; the others still run.
+    """
+    runs = []
+    for plugin_name, checks in call_each(pm.hook.register_checks):
+        for check in checks:
+            run = CheckRun(check.name, plugin_name)
+            for asset in (a for a in assets if a.format in check.formats):
+                issues = collector.for_file(asset.filename, source=f"{plugin_name}:{check.name}")
+                context = CheckContext(issues, profile, options)
+                try:
+                    check.run(asset, context)
+                except Exception as error:  # one broken rule must not silence the others
+                    context.issues.add("CHECK_CRASHED", plugin=plugin_name, check=check.name,
+                                       error=_describe(error))
+                    run.crashed = True
+            runs.append(run)
+    return runs
+
+
+def _result(
+    pm: pluggy.PluginManager,
+    filename: str,
+    profile: EngineProfile,
     assets: list[Asset],
     context: ReadContext,
+    checks: list[CheckRun],
     timings: dict[str, float],
 ) -> Result:
     collector = context.issues
     security = SecurityScan.from_issues(context.scanned_files, collector.issues)
-    severities = {code: collector.severity_of(code) for code in collector.counts}
-    score = scoring.health_score(
-        collector.counts, severities, {w.severity for w in security.warnings}
+    score = pm.hook.compute_health_score(
+        counts=dict(collector.counts),
+        severities={code: collector.severity_of(code) for code in collector.counts},
+        security_levels=frozenset(w.severity for w in security.warnings),
     )
     return Result(
         filename=filename,
-        engine=options.engine,
+        profile=profile,
         assets=assets,
         security=security,
         issues=collector.issues,
@@ -122,8 +157,13 @@ def _result(
         truncated=collector.truncated,
         health_score=score,
         grade=scoring.grade_for(score),
+        checks=checks,
         timings=timings,
     )
+
+
+def _describe(error: Exception) -> str:
+    return f"{type(error).__name__}: {error}"
 
 
 def _ms(seconds: float) -> float:

@@ -6,15 +6,18 @@ plugins (``assetcheck.plugins.DEFAULT_PLUGINS``), so any of it can be replaced o
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import pluggy
 
 if TYPE_CHECKING:
+    from assetcheck.checks import Check
     from assetcheck.formats.source import SourceFile
     from assetcheck.issues import FileIssues, IssueType
     from assetcheck.model import Asset
     from assetcheck.options import ValidationOptions
+    from assetcheck.profiles import EngineProfile
     from assetcheck.reports import ReportFormat
 
 hookspec = pluggy.HookspecMarker("assetcheck")
@@ -49,4 +52,36 @@ def register_report_formats() -> list[ReportFormat]:
     ``/api/v1/report/{jobId}/{format}`` and of ``assetcheck validate --format``), a content type
     and a ``render(report) -> str`` that turns a stored JSON report into the format. Renderers
     never recompute anything: they only present the report they are given.
+    """
+
+
+@hookspec
+def register_checks() -> list[Check]:
+    """Return the checks this plugin runs on every model file.
+
+    The engine runs each :class:`~assetcheck.checks.Check` on its own, for each asset whose format
+    is in ``check.formats``: a check that raises becomes a ``CHECK_CRASHED`` issue naming this
+    plugin, and every other check still runs. Checks report only codes of the issue registry.
+    """
+
+
+@hookspec
+def register_engine_profiles() -> list[EngineProfile]:
+    """Return the engine profiles (name, title, budgets) this plugin adds.
+
+    A profile name may be defined by one plugin only. The ``engine`` option of a validation must
+    name one of the registered profiles.
+    """
+
+
+@hookspec(firstresult=True)
+def compute_health_score(
+    counts: Mapping[str, int], severities: Mapping[str, str], security_levels: frozenset[str]
+) -> int | None:
+    """Return the health score, 0..100, of a validation.
+
+    ``counts`` is the number of occurrences per issue code, ``severities`` each code's severity
+    under the profile, ``security_levels`` the levels of the security scan's warnings. The first
+    plugin to answer wins; the built-in ``assetcheck.scoring`` answers last (``trylast``). The
+    grade always follows from the score by the fixed bands of ``docs/scoring.md``.
     """

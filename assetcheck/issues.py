@@ -60,7 +60,7 @@ class IssueType:
 
 @dataclass(frozen=True)
 class Issue:
-    """One finding, with where it is: ``file`` inside the upload, a JSON ``pointer`` or ``offset``."""
+    """One finding and where: ``file`` in the upload, a JSON ``pointer``, a byte ``offset``."""
 
     code: str
     severity: str

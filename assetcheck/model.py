@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assetcheck.issues import Issue
+from assetcheck.profiles import EngineProfile
 
 
 @dataclass
@@ -32,7 +33,7 @@ class MeshPart:
 
 @dataclass
 class Material:
-    """A material and its shading model (``metallicRoughness``, ``phong``, ``standardSurface``...)."""
+    """A material and its shading model: ``metallicRoughness``, ``phong``, ``standardSurface``..."""
 
     name: str
     shading: str
@@ -144,6 +145,18 @@ class SecurityScan:
 
 
 @dataclass
+class CheckRun:
+    """A check that ran, the plugin that provided it, and whether it crashed on any file."""
+
+    name: str
+    plugin: str
+    crashed: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "plugin": self.plugin, "crashed": self.crashed}
+
+
+@dataclass
 class Result:
     """Everything ``validate`` found about one upload.
 
@@ -152,7 +165,7 @@ class Result:
     """
 
     filename: str
-    engine: str
+    profile: EngineProfile
     assets: list[Asset]
     security: SecurityScan
     issues: list[Issue]
@@ -161,7 +174,12 @@ class Result:
     truncated: bool
     health_score: int
     grade: str
+    checks: list[CheckRun] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def engine(self) -> str:
+        return self.profile.name
 
     @property
     def valid(self) -> bool:

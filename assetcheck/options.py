@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from assetcheck.issues import IssuePolicy
@@ -26,8 +27,12 @@ class Limits:
 
 @dataclass(frozen=True)
 class ValidationOptions:
-    """What ``validate`` is asked to do: for which engine, under which limits and issue policy."""
+    """What ``validate`` is asked to do: for which engine, under which limits and issue policy.
+
+    ``budget_overrides`` replaces some of the engine profile's budgets (from config).
+    """
 
     engine: str = "generic"
     limits: Limits = field(default_factory=Limits)
     policy: IssuePolicy = field(default_factory=IssuePolicy)
+    budget_overrides: Mapping[str, int | bool] = field(default_factory=dict)

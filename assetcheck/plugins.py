@@ -5,8 +5,10 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pluggy
 
@@ -18,6 +20,8 @@ ENTRY_POINT_GROUP = "assetcheck"
 #: Built-in behaviour, registered under these names so config can block any of it.
 DEFAULT_PLUGINS = (
     "assetcheck.codes",
+    "assetcheck.profiles",
+    "assetcheck.scoring",
     "assetcheck.formats.glb",
     "assetcheck.formats.gltf",
     "assetcheck.formats.fbx",
@@ -65,6 +69,15 @@ def build_registry(pm: pluggy.PluginManager) -> IssueRegistry:
     for types in pm.hook.register_issue_types():
         registry.add_all(types)
     return registry
+
+
+def call_each(hook: pluggy.HookCaller, **kwargs: Any) -> Iterator[tuple[str, Any]]:
+    """Call each implementation of ``hook`` on its own, in pluggy's order, with its plugin name.
+
+    Unlike calling the hook, this lets the caller tell whose result is whose.
+    """
+    for impl in reversed(hook.get_hookimpls()):
+        yield impl.plugin_name, impl.function(**kwargs)
 
 
 def _register_folder(pm: pluggy.PluginManager, folder: Path) -> None:

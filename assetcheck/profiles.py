@@ -6,7 +6,12 @@ the ``[engines.<name>]`` config section; plugins can add profiles.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields, replace
+
+import pluggy
+
+from assetcheck.hookspecs import hookimpl
 
 
 @dataclass(frozen=True)
@@ -27,6 +32,14 @@ class Budgets:
     def to_dict(self) -> dict[str, int | bool]:
         return asdict(self)
 
+    def updated(self, overrides: Mapping[str, int | bool]) -> Budgets:
+        """These budgets with some replaced; an unknown budget name is a ``ValueError``."""
+        unknown = set(overrides) - BUDGET_NAMES
+        if unknown:
+            raise ValueError(f"unknown budget {', '.join(sorted(unknown))}: "
+                             f"known budgets are {', '.join(sorted(BUDGET_NAMES))}")
+        return replace(self, **overrides)
+
 
 @dataclass(frozen=True)
 class EngineProfile:
@@ -35,7 +48,9 @@ class EngineProfile:
     budgets: Budgets
 
 
-PROFILES: dict[str, EngineProfile] = {
+BUDGET_NAMES = frozenset(f.name for f in fields(Budgets))
+
+BUILTIN_PROFILES: dict[str, EngineProfile] = {
     profile.name: profile
     for profile in (
         EngineProfile("generic", "Any engine (lenient defaults)",
@@ -57,8 +72,36 @@ PROFILES: dict[str, EngineProfile] = {
 class UnknownEngineError(ValueError):
     """An engine name no profile defines; the message lists the valid ones."""
 
-    def __init__(self, engine: str) -> None:
+    def __init__(self, engine: str, known: list[str]) -> None:
         self.engine = engine
-        super().__init__(
-            f"unknown engine {engine!r}: choose one of {', '.join(sorted(PROFILES))}"
-        )
+        self.known = known
+        super().__init__(f"unknown engine {engine!r}: choose one of {', '.join(known)}")
+
+
+@hookimpl
+def register_engine_profiles() -> list[EngineProfile]:
+    return list(BUILTIN_PROFILES.values())
+
+
+def engine_profiles(pm: pluggy.PluginManager) -> dict[str, EngineProfile]:
+    """Every registered profile by name; a name registered twice is an error."""
+    profiles: dict[str, EngineProfile] = {}
+    for group in pm.hook.register_engine_profiles():
+        for profile in group:
+            if profile.name in profiles:
+                raise ValueError(f"engine profile {profile.name!r} is registered twice")
+            profiles[profile.name] = profile
+    return profiles
+
+
+def resolve_profile(
+    pm: pluggy.PluginManager, engine: str, budget_overrides: Mapping[str, int | bool]
+) -> EngineProfile:
+    """The profile named ``engine`` with the configured budget overrides applied."""
+    profiles = engine_profiles(pm)
+    if engine not in profiles:
+        raise UnknownEngineError(engine, sorted(profiles))
+    profile = profiles[engine]
+    if not budget_overrides:
+        return profile
+    return replace(profile, budgets=profile.budgets.updated(budget_overrides))

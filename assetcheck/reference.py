@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from assetcheck.issues import IssueRegistry
 from assetcheck.plugins import PluginConfig, build_registry, get_plugin_manager
-from assetcheck.profiles import PROFILES, Budgets
+from assetcheck.profiles import BUILTIN_PROFILES, Budgets
 
 BUDGET_LABELS = {
     "triangles_per_file": "Triangles per file",
@@ -48,7 +48,7 @@ def issues_markdown(registry: IssueRegistry) -> str:
 
 def profiles_markdown() -> str:
     """``docs/profiles.md``: the budgets of every built-in engine profile."""
-    names = list(PROFILES)
+    names = list(BUILTIN_PROFILES)
     lines = [
         "# Engine profiles",
         "",
@@ -59,9 +59,9 @@ def profiles_markdown() -> str:
         "|---|" + "---:|" * len(names),
     ]
     for field_name in Budgets.__dataclass_fields__:
-        values = [_budget(getattr(PROFILES[n].budgets, field_name)) for n in names]
+        values = [_budget(getattr(BUILTIN_PROFILES[n].budgets, field_name)) for n in names]
         lines.append(f"| {BUDGET_LABELS[field_name]} | " + " | ".join(values) + " |")
-    lines += ["", *(f"- `{p.name}`: {p.title}" for p in PROFILES.values())]
+    lines += ["", *(f"- `{p.name}`: {p.title}" for p in BUILTIN_PROFILES.values())]
     return "\n".join(lines) + "\n"
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
+from assetcheck.hookspecs import hookimpl
+
 #: Points the first occurrence of a code costs, by severity.
 SEVERITY_WEIGHTS = {"error": 12.0, "warning": 3.0, "info": 0.5, "hint": 0.0}
 
@@ -44,3 +46,10 @@ def grade_for(score: int) -> str:
         if score >= lower:
             return name
     return GRADES[-1]
+
+
+@hookimpl(trylast=True)
+def compute_health_score(
+    counts: Mapping[str, int], severities: Mapping[str, str], security_levels: frozenset[str]
+) -> int:
+    return health_score(counts, severities, security_levels)

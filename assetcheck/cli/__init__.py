@@ -7,11 +7,11 @@ import sys
 from collections.abc import Sequence
 
 from assetcheck import __version__
-from assetcheck.cli import validate_command
+from assetcheck.cli import plugins_command, validate_command
 from assetcheck.config import ConfigError, load_config
 
 EXIT_USAGE = 2
-COMMANDS = (validate_command,)
+COMMANDS = (validate_command, plugins_command)
 
 
 def build_parser() -> argparse.ArgumentParser:

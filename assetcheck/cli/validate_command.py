@@ -9,7 +9,7 @@ from pathlib import Path
 from assetcheck.config import Config
 from assetcheck.engine import validate
 from assetcheck.plugins import get_plugin_manager
-from assetcheck.profiles import PROFILES
+from assetcheck.profiles import resolve_profile
 from assetcheck.reports import Report, ReportFormat, report_formats
 from assetcheck.reports.builtin import render_json
 from assetcheck.reports.document import build_report
@@ -25,8 +25,9 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         description="Validate GLB, glTF, FBX and ZIP files. Exit status: 0 no errors, 1 errors "
                     "found or a score under --fail-under, 2 usage error or unreadable path.")
     parser.add_argument("files", nargs="+", metavar="FILE", type=Path)
-    parser.add_argument("--engine", default="generic", choices=sorted(PROFILES),
-                        help="engine profile whose budgets apply (default: generic)")
+    parser.add_argument("--engine", default="generic",
+                        help="engine profile whose budgets apply (default: generic; "
+                             "`assetcheck plugins` lists them)")
     parser.add_argument("--format", default="text", dest="output_format",
                         help="text (default), json, markdown, or a format a plugin adds")
     parser.add_argument("--fail-under", type=int, metavar="SCORE",
@@ -46,6 +47,11 @@ def run(args: argparse.Namespace, config: Config) -> int:
         print("assetcheck validate: --fail-under takes a score from 0 to 100", file=sys.stderr)
         return EXIT_USAGE
     options = config.validation_options(args.engine)
+    try:
+        resolve_profile(pm, options.engine, options.budget_overrides)
+    except ValueError as error:  # an unknown engine, or a budget the config misspells
+        print(f"assetcheck validate: {error}", file=sys.stderr)
+        return EXIT_USAGE
     reports: list[Report] = []
     unreadable = False
     with Progress(len(args.files)) as progress:

@@ -45,4 +45,11 @@ ISSUE_TYPES = [
         "Check the file for corrupt or absurd declared sizes, or split it into smaller files.",
         "core",
     ),
+    IssueType(
+        "CHECK_CRASHED", "warning",
+        "The {check} check of plugin {plugin} failed on this file: {error}.",
+        "This is a bug in the check, not necessarily in your file: report it to the plugin's "
+        "authors. Every other check still ran.",
+        "core",
+    ),
 ]

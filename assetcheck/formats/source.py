@@ -10,7 +10,7 @@ from __future__ import annotations
 import mmap
 import posixpath
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -106,11 +106,9 @@ def map_file(path: Path) -> Iterator[bytes | mmap.mmap]:
         try:
             yield mapped
         finally:
-            try:
+            # A view may still point into the map; the OS unmaps it when the last view dies.
+            with suppress(BufferError):
                 mapped.close()
-            except BufferError:
-                # A numpy view still points into the map; the OS unmaps it when the view dies.
-                pass
 
 
 @dataclass

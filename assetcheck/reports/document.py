@@ -7,7 +7,6 @@ from typing import Any
 
 from assetcheck import __version__
 from assetcheck.model import Result
-from assetcheck.profiles import PROFILES
 from assetcheck.reports import Report
 
 REPORT_VERSION = 1
@@ -19,7 +18,7 @@ def build_report(result: Result, *, job: Mapping[str, Any] | None = None) -> Rep
     Issues are grouped by severity, then by code, each group with its count (occurrences
     beyond the cap included), its fix and the locations kept.
     """
-    profile = PROFILES[result.engine]
+    profile = result.profile
     return {
         "reportVersion": REPORT_VERSION,
         "assetcheck": {"version": __version__},
@@ -37,6 +36,7 @@ def build_report(result: Result, *, job: Mapping[str, Any] | None = None) -> Rep
         },
         "result": result.to_dict(),
         "issues": group_issues(result),
+        "checks": [run.to_dict() for run in result.checks],
         "timings": result.timings,
     }
 

@@ -94,7 +94,7 @@ def _issues(report: Report) -> str:
 
 def _issue_group(group: dict) -> str:
     occurrences = group["occurrences"]
-    lines = [f"- **`{group['code']}`** × {group['count']}: {escape(occurrences[0]['message'])}",
+    lines = [f"- **`{group['code']}`** (x{group['count']}): {escape(occurrences[0]['message'])}",
              f"  - Fix: {escape(group['fix'])}"]
     places = [_location(o) for o in occurrences]
     if len(places) <= FOLD_AFTER:

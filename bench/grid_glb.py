@@ -1,0 +1,70 @@
+"""Write grid-mesh GLBs of a chosen size, the inputs of bench/validate_speed.py.
+
+A grid of n x n vertices with POSITION, NORMAL, TEXCOORD_0 and 32-bit indices, one PBR material:
+about 56 bytes per vertex, so n = 190, 670 and 1340 give files of about 2, 25 and 100 MB.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+import sys
+from pathlib import Path
+
+import numpy as np
+
+
+def grid_glb(n: int) -> bytes:
+    """A valid GLB holding one n x n grid mesh (2 (n-1)^2 triangles)."""
+    axis = np.linspace(0, 1, n, dtype=np.float32)
+    u, v = np.meshgrid(axis, axis)
+    positions = np.stack([u.ravel(), np.sin(u.ravel() * 6) * 0.1, v.ravel()], axis=1)
+    normals = np.tile(np.array([0, 1, 0], np.float32), (n * n, 1))
+    uvs = np.stack([u.ravel(), v.ravel()], axis=1)
+    corner = (np.arange(n - 1)[:, None] * n + np.arange(n - 1)[None, :]).ravel().astype(np.uint32)
+    indices = np.stack([corner, corner + n, corner + 1, corner + 1, corner + n, corner + n + 1],
+                       axis=1).ravel()
+    blobs = [positions.tobytes(), normals.tobytes(), uvs.astype(np.float32).tobytes(),
+             indices.tobytes()]
+    views, offset = [], 0
+    for blob in blobs:
+        views.append({"buffer": 0, "byteOffset": offset, "byteLength": len(blob)})
+        offset += len(blob)
+    count = n * n
+    document = {
+        "asset": {"version": "2.0", "generator": "assetcheck bench"},
+        "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0, "name": "grid"}],
+        "meshes": [{"name": "grid", "primitives": [{
+            "attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 3,
+            "material": 0}]}],
+        "materials": [{"name": "ground", "pbrMetallicRoughness": {"metallicFactor": 0.0}}],
+        "buffers": [{"byteLength": offset}],
+        "bufferViews": [dict(views[0], target=34962), dict(views[1], target=34962),
+                        dict(views[2], target=34962), dict(views[3], target=34963)],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": count, "type": "VEC3",
+             "min": positions.min(axis=0).tolist(), "max": positions.max(axis=0).tolist()},
+            {"bufferView": 1, "componentType": 5126, "count": count, "type": "VEC3"},
+            {"bufferView": 2, "componentType": 5126, "count": count, "type": "VEC2"},
+            {"bufferView": 3, "componentType": 5125, "count": int(indices.size), "type": "SCALAR"},
+        ],
+    }
+    json_chunk = json.dumps(document).encode()
+    json_chunk += b" " * (-len(json_chunk) % 4)
+    bin_chunk = b"".join(blobs)
+    bin_chunk += b"\0" * (-len(bin_chunk) % 4)
+    length = 12 + 8 + len(json_chunk) + 8 + len(bin_chunk)
+    return b"".join([
+        struct.pack("<4sII", b"glTF", 2, length),
+        struct.pack("<I4s", len(json_chunk), b"JSON"), json_chunk,
+        struct.pack("<I4s", len(bin_chunk), b"BIN\0"), bin_chunk,
+    ])
+
+
+if __name__ == "__main__":
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else "bench/out")
+    out.mkdir(parents=True, exist_ok=True)
+    for label, n in (("2mb", 190), ("25mb", 670), ("100mb", 1340)):
+        path = out / f"grid_{label}.glb"
+        path.write_bytes(grid_glb(n))
+        print(f"{path}: {path.stat().st_size / 1e6:.1f} MB, {2 * (n - 1) ** 2:,} triangles")

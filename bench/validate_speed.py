@@ -1,0 +1,73 @@
+"""Whole-process speed and peak memory of `assetcheck validate`, beside the Khronos validator.
+
+    python bench/grid_glb.py bench/out          # ~2, 25 and 100 MB grid GLBs
+    python bench/big_fbx.py bench/out           # ~50 MB FBX
+    npm install --prefix bench gltf-validator   # the reference, for the GLB rows
+    python bench/validate_speed.py bench/out
+
+Each command runs ``--runs`` times; the median wall time and the largest peak RSS are printed.
+Targets (issue 2): at least twice the validator's speed on the 25 and 100 MB files, no slower on
+the 2 MB one, process start included; peak RSS under 2x the file size + 150 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ASSETCHECK = Path(sys.executable).with_name("assetcheck")
+
+
+def measure(command: list[str]) -> tuple[float, float, str]:
+    """Wall seconds, peak RSS in MB (the process and the children it waited for), stdout."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    output = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return elapsed, usage.ru_maxrss / 1024, output.decode(errors="replace")
+
+
+def run(command: list[str], runs: int) -> tuple[float, float, str]:
+    results = [measure(command) for _ in range(runs)]
+    return (statistics.median(r[0] for r in results), max(r[1] for r in results), results[0][2])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    node = shutil.which("node")
+    have_khronos = node and (HERE / "node_modules" / "gltf-validator").is_dir()
+    header = (f"{'file':<22}{'MB':>7}{'ours s':>9}{'MB/s':>8}{'Mtri/s':>8}{'RSS MB':>8}"
+              f"{'RSS cap':>9}{'khronos s':>11}{'k RSS':>7}{'speedup':>9}")
+    print(header)
+    for path in sorted(args.folder.iterdir()):
+        if path.suffix.lower() not in (".glb", ".gltf", ".fbx"):
+            continue
+        size_mb = path.stat().st_size / 1e6
+        seconds, rss, output = run([str(ASSETCHECK), "validate", "--format", "json", str(path)],
+                                   args.runs)
+        report = json.loads(output)
+        triangles = sum(m["triangleCount"] for m in report["result"]["meshes"])
+        line = (f"{path.name:<22}{size_mb:>7.1f}{seconds:>9.3f}{size_mb / seconds:>8.0f}"
+                f"{triangles / seconds / 1e6:>8.2f}{rss:>8.0f}{2 * size_mb + 150:>9.0f}")
+        if have_khronos and path.suffix.lower() != ".fbx":
+            k_seconds, k_rss, _ = run([node, str(HERE / "khronos_validate.mjs"), str(path)],
+                                      args.runs)
+            line += f"{k_seconds:>11.3f}{k_rss:>7.0f}{k_seconds / seconds:>8.2f}x"
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
