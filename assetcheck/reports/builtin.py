@@ -6,6 +6,8 @@ import json
 
 from assetcheck.hookspecs import hookimpl
 from assetcheck.reports import Report, ReportFormat
+from assetcheck.reports.badge import render_badge
+from assetcheck.reports.junit import render_junit
 from assetcheck.reports.markdown import render_markdown
 from assetcheck.reports.text import render_text
 
@@ -21,6 +23,9 @@ def register_report_formats() -> list[ReportFormat]:
         ReportFormat("json", "application/json", render_json, "The full report"),
         ReportFormat("markdown", "text/markdown; charset=utf-8", render_markdown,
                      "A readable report for pull requests"),
+        ReportFormat("badge", "image/svg+xml", render_badge, "An SVG badge for READMEs"),
+        ReportFormat("junit", "application/xml", render_junit,
+                     "JUnit XML: one test case per check, for CI systems"),
         ReportFormat("text", "text/plain; charset=utf-8", render_text,
                      "A terminal summary"),
     ]

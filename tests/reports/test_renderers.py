@@ -1,12 +1,15 @@
 """The built-in renderers present a report safely, whatever names the asset carries."""
 
 import json
+import xml.etree.ElementTree as ET
 
 from assetcheck.issues import IssueCollector, IssueRegistry, IssueType
 from assetcheck.model import Asset, MeshPart, Result, SecurityScan
 from assetcheck.profiles import BUILTIN_PROFILES
+from assetcheck.reports.badge import render_badge
 from assetcheck.reports.builtin import render_json
 from assetcheck.reports.document import build_report
+from assetcheck.reports.junit import render_junit
 from assetcheck.reports.markdown import escape, render_markdown
 from assetcheck.reports.text import render_text
 
@@ -63,3 +66,39 @@ def test_text_report_has_a_row_per_file_and_each_issue_code():
     assert "excellent (97/100)" in text
     assert "NAMED_THING (x1)" in text
     assert text.count(".glb") >= 2
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def test_badge_is_valid_svg_with_grade_score_colour_and_title():
+    root = ET.fromstring(render_badge(hostile_report()))
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert texts == ["asset", "excellent 97"]
+    assert root.find(f"{SVG}title").text == "asset: excellent 97"
+    assert "#4c1" in {r.get("fill") for r in root.iter(f"{SVG}rect")}
+
+
+def test_badge_width_grows_with_its_text():
+    short = ET.fromstring(render_badge({"grade": "good", "health_score": 80}))
+    long = ET.fromstring(render_badge({"grade": "excellent", "health_score": 100}))
+    assert int(long.get("width")) > int(short.get("width"))
+
+
+def test_badge_of_a_failed_job_says_failed_in_grey():
+    root = ET.fromstring(render_badge({"grade": None}))
+    assert [t.text for t in root.iter(f"{SVG}text")][1] == "failed"
+    assert "#9f9f9f" in {r.get("fill") for r in root.iter(f"{SVG}rect")}
+
+
+def test_junit_has_a_case_per_check_and_a_failure_per_erroring_case():
+    report = hostile_report()
+    report["checks"] = [{"name": "names", "plugin": "studio", "crashed": False}]
+    report["issues"][0]["severity"] = "error"
+    report["issues"][0]["occurrences"][0]["source"] = "studio:names"
+    root = ET.fromstring(render_junit(report))
+    cases = {case.get("name"): case for case in root.iter("testcase")}
+    assert set(cases) == {"reading and security scan", "studio:names"}
+    failure = cases["studio:names"].find("failure")
+    assert failure.get("type") == "NAMED_THING" and HOSTILE in failure.text
+    assert cases["reading and security scan"].find("failure") is None
