@@ -24,6 +24,7 @@ from assetcheck.model import Asset, CheckRun, Result, SecurityScan
 from assetcheck.options import ValidationOptions
 from assetcheck.plugins import build_registry, call_each, get_plugin_manager
 from assetcheck.profiles import EngineProfile, resolve_profile
+from assetcheck.security.polyglot import report_embedded_zip
 
 
 def validate(
@@ -85,6 +86,7 @@ def _model_sources(root: SourceFile, context: ReadContext) -> Iterator[SourceFil
     if kind == "zip":
         yield from zip_format.iter_model_sources(root, context)
     else:
+        report_embedded_zip(root.data, root.name, context.issues)
         yield root
 
 

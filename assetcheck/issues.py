@@ -167,8 +167,8 @@ class IssueCollector:
             Issue(
                 code=code,
                 severity=self.severity_of(code),
-                message=_fill(issue_type.message, fields, code),
-                fix=_fill(issue_type.fix, fields, code),
+                message=_fill(issue_type.message, {"file": file, **fields}, code),
+                fix=_fill(issue_type.fix, {"file": file, **fields}, code),
                 file=file,
                 pointer=pointer,
                 offset=offset,

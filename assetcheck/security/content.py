@@ -13,14 +13,17 @@ EXECUTABLE_EXTENSIONS = frozenset({
 })
 
 _MACHO_MAGICS = (b"\xfe\xed\xfa\xce", b"\xfe\xed\xfa\xcf", b"\xce\xfa\xed\xfe", b"\xcf\xfa\xed\xfe")
+#: Shared by Mach-O universal ("fat") binaries and Java class files: a program either way.
+_FAT_OR_CLASS_MAGIC = b"\xca\xfe\xba\xbe"
 
 
 def executable_kind(head: bytes, name: str = "") -> str | None:
     """What kind of program ``head`` (the first 4 KiB) or ``name`` shows, or None.
 
     Content: ELF, a PE (``MZ`` with a valid ``PE`` header offset, so random binary data that
-    happens to start with ``MZ`` is not flagged), Mach-O, or a ``#!`` script. Names: the
-    extensions in :data:`EXECUTABLE_EXTENSIONS`.
+    happens to start with ``MZ`` is not flagged), Mach-O (thin or universal), a Java class, or a
+    ``#!`` script. Names: the extensions in :data:`EXECUTABLE_EXTENSIONS`, read as extractors
+    read them: cut at a NUL byte, without the trailing dots and spaces Windows drops.
     """
     if head.startswith(b"\x7fELF"):
         return "ELF executable"
@@ -28,9 +31,11 @@ def executable_kind(head: bytes, name: str = "") -> str | None:
         return "Windows (PE) executable"
     if head.startswith(_MACHO_MAGICS):
         return "Mach-O executable"
+    if head.startswith(_FAT_OR_CLASS_MAGIC):
+        return "Mach-O universal binary or Java class"
     if head.startswith((b"#!/", b"#! /")):
         return "script with a #! line"
-    suffix = PurePosixPath(name).suffix.lower()
+    suffix = PurePosixPath(name.split("\0", 1)[0].rstrip(". ")).suffix.lower()
     if suffix in EXECUTABLE_EXTENSIONS:
         return f"{suffix} file"
     return None

@@ -1,0 +1,350 @@
+"""The layout of a ZIP archive, parsed by hand: end record, central directory, local headers.
+
+Python's ``zipfile`` trusts what the headers say. The security scan needs the raw layout instead:
+where each member's bytes really lie and every name a tool might extract it under. Nothing here
+inflates member data; ``data`` is the archive's bytes (``bytes`` or a memory map).
+"""
+
+from __future__ import annotations
+
+import mmap
+import stat
+import struct
+from dataclasses import dataclass
+
+Buffer = bytes | mmap.mmap
+
+END_SIGNATURE = b"PK\x05\x06"
+CENTRAL_SIGNATURE = b"PK\x01\x02"
+LOCAL_SIGNATURE = b"PK\x03\x04"
+_ZIP64_END_SIGNATURE = b"PK\x06\x06"
+_ZIP64_LOCATOR_SIGNATURE = b"PK\x06\x07"
+
+_END = struct.Struct("<4s4H2LH")
+_ZIP64_LOCATOR = struct.Struct("<4sLQL")
+_ZIP64_END = struct.Struct("<4sQ2H2L4Q")
+_CENTRAL = struct.Struct("<4s6H3L5H2L")
+_LOCAL = struct.Struct("<4s5H3L2H")
+_EXTRA_HEADER = struct.Struct("<2H")
+
+#: The end record sits in the last bytes, before a comment of at most 64 KiB.
+END_RECORD_SEARCH = _END.size + 0xFFFF
+
+_ZIP64_EXTRA = 0x0001
+_UNICODE_PATH_EXTRA = 0x7075
+_MAX16, _MAX32 = 0xFFFF, 0xFFFFFFFF
+
+FLAG_ENCRYPTED = 0x0001
+FLAG_DATA_DESCRIPTOR = 0x0008
+FLAG_UTF8 = 0x0800
+_DOS_DIRECTORY = 0x10
+
+
+class ZipLayoutError(ValueError):
+    """The archive has no usable end record or central directory."""
+
+
+@dataclass(frozen=True)
+class EndRecord:
+    """The end of central directory record (ZIP64 values applied) and where it leads.
+
+    ``base`` is where the archive's offset 0 lies in the data: more than 0 when other bytes
+    precede an archive whose offsets were not adjusted (a ZIP appended to another file).
+    """
+
+    offset: int
+    entry_count: int
+    central_start: int
+    central_size: int
+    base: int
+
+
+@dataclass(frozen=True)
+class ZipEntry:
+    """One central directory entry, checked against its local header.
+
+    Offsets are positions in the data. ``data_offset`` is None when the member's bytes cannot be
+    located (no local header, or data outside the archive). ``other_names`` are the names other
+    tools may extract the member under, as ``(where, name)``: the local header's when it
+    differs, and the Info-ZIP Unicode path field's.
+    """
+
+    index: int
+    name: str
+    flags: int
+    method: int
+    crc: int
+    compressed_size: int
+    uncompressed_size: int
+    header_offset: int
+    data_offset: int | None
+    external_attr: int = 0
+    other_names: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def is_directory(self) -> bool:
+        return self.name.endswith(("/", "\\")) or bool(self.external_attr & _DOS_DIRECTORY)
+
+    @property
+    def is_encrypted(self) -> bool:
+        return bool(self.flags & FLAG_ENCRYPTED)
+
+    @property
+    def is_symlink(self) -> bool:
+        """Unix file type bits (the high 16 bits of the external attributes) say "link"."""
+        return stat.S_ISLNK(self.external_attr >> 16)
+
+    @property
+    def data_end(self) -> int | None:
+        return None if self.data_offset is None else self.data_offset + self.compressed_size
+
+
+@dataclass(frozen=True)
+class LayoutProblem:
+    """Damage found while parsing: ``member`` is None when it concerns the whole archive."""
+
+    member: str | None
+    reason: str
+
+
+@dataclass
+class ZipLayout:
+    """The entries of an archive, in central directory order, and the damage found.
+
+    ``more_entries`` is true when the archive holds entries past the ``max_entries`` parsed.
+    """
+
+    entries: list[ZipEntry]
+    problems: list[LayoutProblem]
+    more_entries: bool = False
+
+
+def read_layout(data: Buffer, *, max_entries: int) -> ZipLayout:
+    """The first ``max_entries`` entries of the central directory, each checked against its
+    local header. Damaged entries end the parse (those before are kept, with a problem).
+
+    Raises :class:`ZipLayoutError` when no end record leads to a central directory.
+    """
+    end = find_end_record(data)
+    entries: list[ZipEntry] = []
+    problems: list[LayoutProblem] = []
+    position, stop = end.central_start, end.central_start + end.central_size
+    while position < stop:
+        if len(entries) == max_entries:
+            return ZipLayout(entries, problems, more_entries=True)
+        parsed = _central_entry(data, position, stop, len(entries), end, problems)
+        if parsed is None:
+            problems.append(LayoutProblem(None, f"central directory entry {len(entries)} is "
+                                                "damaged; the entries after it were not read"))
+            break
+        entry, position = parsed
+        entries.append(entry)
+    if not problems and len(entries) != end.entry_count:
+        problems.append(LayoutProblem(None, f"the end record declares {end.entry_count} "
+                                            f"entries but the central directory holds "
+                                            f"{len(entries)}"))
+    return ZipLayout(entries, problems)
+
+
+def recover_layout(data: Buffer, *, max_entries: int) -> ZipLayout:
+    """The members a damaged archive still describes, walking its local headers from the start.
+
+    For archives whose central directory is lost (a truncated upload). The walk stops at the
+    first member whose size the local header does not give or whose data is cut off.
+    """
+    entries: list[ZipEntry] = []
+    position = 0
+    while len(entries) < max_entries:
+        header = _local_header(data, position)
+        if header is None:
+            break
+        flags, method, crc, compressed, uncompressed, raw_name, extra, data_offset = header
+        uncompressed, compressed, _ = _zip64_values(extra, uncompressed, compressed, 0)
+        if flags & FLAG_DATA_DESCRIPTOR and not compressed:
+            break
+        if data_offset + compressed > len(data):
+            break
+        entries.append(ZipEntry(
+            len(entries), _decode_name(raw_name, flags), flags, method, crc, compressed,
+            uncompressed, position, data_offset,
+        ))
+        position = data_offset + compressed
+    more = len(entries) == max_entries and data[position:position + 4] == LOCAL_SIGNATURE
+    return ZipLayout(entries, [], more_entries=more)
+
+
+def find_end_record(data: Buffer) -> EndRecord:
+    """The last end record near the end of ``data`` that leads to a central directory."""
+    search_from = max(0, len(data) - END_RECORD_SEARCH)
+    position = data.rfind(END_SIGNATURE, search_from)
+    while position != -1:
+        end = end_record_at(data, position)
+        if end is not None:
+            return end
+        position = data.rfind(END_SIGNATURE, search_from, position)
+    raise ZipLayoutError("no end of central directory record leads to a central directory "
+                         "(the file may be truncated, or split across several disks)")
+
+
+def end_record_at(data: Buffer, offset: int) -> EndRecord | None:
+    """The end record at ``offset`` if it is consistent, else None.
+
+    Consistent: one disk only, and a central directory of the declared size right before the
+    record (before the ZIP64 records when present) that starts with an entry signature.
+    """
+    if offset + _END.size > len(data):
+        return None
+    (_, disk, central_disk, disk_entries, entries, size, start_offset,
+     _) = _END.unpack_from(data, offset)
+    if disk or central_disk:
+        return None
+    directory_end = offset
+    if _MAX16 in (disk_entries, entries) or _MAX32 in (size, start_offset):
+        zip64 = _zip64_end_record(data, offset)
+        if zip64 is not None:
+            entries, size, start_offset, directory_end = zip64
+    central_start = directory_end - size
+    base = central_start - start_offset
+    if central_start < 0 or base < 0:
+        return None
+    if entries and data[central_start:central_start + 4] != CENTRAL_SIGNATURE:
+        return None
+    return EndRecord(offset, entries, central_start, size, base)
+
+
+def first_member_offset(data: Buffer, end: EndRecord) -> int | None:
+    """Where the first member's local header lies, if it is where the central directory says,
+    under the same name; else None. Proof that an end record belongs to a real archive.
+    """
+    stop = end.central_start + end.central_size
+    problems: list[LayoutProblem] = []
+    parsed = _central_entry(data, end.central_start, stop, 0, end, problems)
+    if parsed is None or problems:
+        return None
+    return parsed[0].header_offset
+
+
+def _zip64_end_record(data: Buffer, end_offset: int) -> tuple[int, int, int, int] | None:
+    locator_offset = end_offset - _ZIP64_LOCATOR.size
+    record_offset = locator_offset - _ZIP64_END.size
+    if record_offset < 0:
+        return None
+    signature, _, _, disk_count = _ZIP64_LOCATOR.unpack_from(data, locator_offset)
+    if signature != _ZIP64_LOCATOR_SIGNATURE or disk_count > 1:
+        return None
+    (signature, _, _, _, disk, central_disk, _, entries, size,
+     start_offset) = _ZIP64_END.unpack_from(data, record_offset)
+    if signature != _ZIP64_END_SIGNATURE or disk or central_disk:
+        return None
+    return entries, size, start_offset, record_offset
+
+
+def _central_entry(
+    data: Buffer,
+    position: int,
+    stop: int,
+    index: int,
+    end: EndRecord,
+    problems: list[LayoutProblem],
+) -> tuple[ZipEntry, int] | None:
+    """The entry whose central header is at ``position``, and where the next one starts."""
+    if position + _CENTRAL.size > stop or data[position:position + 4] != CENTRAL_SIGNATURE:
+        return None
+    (_, _, _, flags, method, _, _, crc, compressed, uncompressed, name_length, extra_length,
+     comment_length, _, _, external_attr, header_offset) = _CENTRAL.unpack_from(data, position)
+    name_start = position + _CENTRAL.size
+    extra_start = name_start + name_length
+    next_position = extra_start + extra_length + comment_length
+    if next_position > stop:
+        return None
+    raw_name = data[name_start:extra_start]
+    extra = data[extra_start:extra_start + extra_length]
+    uncompressed, compressed, header_offset = _zip64_values(
+        extra, uncompressed, compressed, header_offset)
+    name = _decode_name(raw_name, flags)
+    other_names = []
+    unicode_name = _unicode_path(extra)
+    if unicode_name is not None and unicode_name != name:
+        other_names.append(("Unicode path field", unicode_name))
+
+    header_offset += end.base
+    data_offset = None
+    header = _local_header(data, header_offset)
+    if header is None:
+        problems.append(LayoutProblem(name, f"its local header is missing at byte "
+                                            f"{header_offset}"))
+    else:
+        local_flags, local_raw_name, data_offset = header[0], header[5], header[7]
+        if local_raw_name != raw_name:
+            local_name = _decode_name(local_raw_name, local_flags)
+            other_names.append(("local header", local_name))
+            problems.append(LayoutProblem(name, f"its local header names it {local_name!r}"))
+        if data_offset + compressed > end.central_start:
+            problems.append(LayoutProblem(name, "its data runs past the start of the "
+                                                "central directory"))
+            data_offset = None
+    entry = ZipEntry(index, name, flags, method, crc, compressed, uncompressed, header_offset,
+                     data_offset, external_attr, tuple(other_names))
+    return entry, next_position
+
+
+def _local_header(
+    data: Buffer, offset: int
+) -> tuple[int, int, int, int, int, bytes, bytes, int] | None:
+    """``(flags, method, crc, compressed, uncompressed, raw name, extra, data offset)``."""
+    if offset < 0 or offset + _LOCAL.size > len(data):
+        return None
+    (signature, _, flags, method, _, _, crc, compressed, uncompressed, name_length,
+     extra_length) = _LOCAL.unpack_from(data, offset)
+    if signature != LOCAL_SIGNATURE:
+        return None
+    name_start = offset + _LOCAL.size
+    extra_start = name_start + name_length
+    data_offset = extra_start + extra_length
+    if data_offset > len(data):
+        return None
+    return (flags, method, crc, compressed, uncompressed, data[name_start:extra_start],
+            data[extra_start:data_offset], data_offset)
+
+
+def _extra_fields(extra: bytes) -> dict[int, bytes]:
+    """The extra field blocks by header id (the first of each id); a torn block ends the walk."""
+    fields: dict[int, bytes] = {}
+    position = 0
+    while position + _EXTRA_HEADER.size <= len(extra):
+        header_id, size = _EXTRA_HEADER.unpack_from(extra, position)
+        start = position + _EXTRA_HEADER.size
+        if start + size > len(extra):
+            break
+        fields.setdefault(header_id, extra[start:start + size])
+        position = start + size
+    return fields
+
+
+def _zip64_values(
+    extra: bytes, uncompressed: int, compressed: int, header_offset: int
+) -> tuple[int, int, int]:
+    """The sizes and offset with the ZIP64 extra field's 64-bit values where the 32-bit ones
+    are saturated (the field holds only those, in this order)."""
+    field = _extra_fields(extra).get(_ZIP64_EXTRA)
+    if field is None:
+        return uncompressed, compressed, header_offset
+    values = [uncompressed, compressed, header_offset]
+    position = 0
+    for i, value in enumerate(values):
+        if value == _MAX32 and position + 8 <= len(field):
+            (values[i],) = struct.unpack_from("<Q", field, position)
+            position += 8
+    return values[0], values[1], values[2]
+
+
+def _unicode_path(extra: bytes) -> str | None:
+    field = _extra_fields(extra).get(_UNICODE_PATH_EXTRA)
+    if field is None or len(field) < 5 or field[0] != 1:
+        return None
+    return field[5:].decode("utf-8", errors="replace")
+
+
+def _decode_name(raw: bytes, flags: int) -> str:
+    """Names are UTF-8 when the flag says so, else code page 437 (the ZIP default)."""
+    return raw.decode("utf-8" if flags & FLAG_UTF8 else "cp437", errors="replace")
