@@ -1,0 +1,134 @@
+"""Declared sizes against real ones: buffer views inside buffers, accessors inside buffer views.
+
+Nothing here reads or allocates by a declared size. These checks make a later reader of accessor
+data safe: a view that passes fits its buffer's declared length, and :func:`view_bytes` only
+ever slices real bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from assetcheck.formats.gltf_fields import FieldReader, as_integer, child
+
+#: Bytes per component, by accessor componentType (GL enum).
+COMPONENT_SIZES = {5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4}
+
+#: (components per column, columns) of each accessor type.
+TYPE_SHAPES = {"SCALAR": (1, 1), "VEC2": (2, 1), "VEC3": (3, 1), "VEC4": (4, 1),
+               "MAT2": (2, 2), "MAT3": (3, 3), "MAT4": (4, 4)}
+
+Bytes = bytes | memoryview
+
+
+@dataclass(frozen=True)
+class Buffer:
+    """One entry of ``buffers``: its declared ``byteLength`` and the bytes it resolved to."""
+
+    declared_length: int | None
+    data: Bytes | None
+
+
+@dataclass(frozen=True)
+class Accessors:
+    """The document's accessors (None for malformed ones) and their valid ``count`` values."""
+
+    items: list[dict | None]
+    counts: list[int | None]
+
+
+@dataclass(frozen=True)
+class ViewLayout:
+    """The declared extent of one buffer view (None where the JSON value is unusable)."""
+
+    byte_length: int | None
+    byte_stride: int | None
+
+
+def element_size(component_type: object, accessor_type: object) -> int | None:
+    """Bytes one element takes, matrix columns padded to 4 bytes; None for unknown formats."""
+    size = COMPONENT_SIZES.get(as_integer(component_type))
+    shape = TYPE_SHAPES.get(accessor_type) if isinstance(accessor_type, str) else None
+    if size is None or shape is None:
+        return None
+    rows, columns = shape
+    column_bytes = rows * size
+    if columns > 1:
+        column_bytes = (column_bytes + 3) // 4 * 4
+    return column_bytes * columns
+
+
+def read_accessors(items: list[dict | None], fields: FieldReader) -> Accessors:
+    """The accessors with their ``count`` (a required integer of at least 1), read once."""
+    counts = [
+        None if item is None
+        else fields.integer(item, "count", child("/accessors", index), required=True, minimum=1)
+        for index, item in enumerate(items)
+    ]
+    return Accessors(items, counts)
+
+
+def check_buffer_views(
+    views: list[dict | None], buffers: list[Buffer | None], fields: FieldReader,
+) -> list[ViewLayout | None]:
+    """Report views that do not fit their buffer's declared ``byteLength``.
+
+    Returns each view's layout, index-aligned with ``views``.
+    """
+    layouts: list[ViewLayout | None] = []
+    for index, view in enumerate(views):
+        if view is None:
+            layouts.append(None)
+            continue
+        at = child("/bufferViews", index)
+        buffer = fields.index(view, "buffer", at, required=True)
+        offset = fields.integer(view, "byteOffset", at, default=0, minimum=0)
+        length = fields.integer(view, "byteLength", at, required=True, minimum=1)
+        stride = fields.integer(view, "byteStride", at, minimum=4, maximum=252)
+        if fields.resolves(buffer, buffers, "buffers", child(at, "buffer")):
+            buffer_length = buffers[buffer].declared_length
+            if (None not in (offset, length, buffer_length)
+                    and offset + length > buffer_length):
+                fields.issues.add("BUFFER_VIEW_TOO_LONG", pointer=child(at, "byteLength"),
+                                  buffer=buffer, byte_length=buffer_length)
+        layouts.append(ViewLayout(length, stride))
+    return layouts
+
+
+def check_accessors(
+    accessors: Accessors, views: list[ViewLayout | None], fields: FieldReader,
+) -> None:
+    """Report accessors whose ``count`` elements do not fit in their buffer view."""
+    for index, accessor in enumerate(accessors.items):
+        if accessor is None:
+            continue
+        at = child("/accessors", index)
+        view_index = fields.index(accessor, "bufferView", at)
+        offset = fields.integer(accessor, "byteOffset", at, default=0, minimum=0)
+        if not fields.resolves(view_index, views, "bufferViews", child(at, "bufferView")):
+            continue
+        view = views[view_index]
+        size = element_size(accessor.get("componentType"), accessor.get("type"))
+        count = accessors.counts[index]
+        if None in (offset, size, count, view.byte_length):
+            continue
+        length = (view.byte_stride or size) * (count - 1) + size
+        if offset + length > view.byte_length:
+            fields.issues.add("ACCESSOR_TOO_LONG", pointer=at, byte_offset=offset, length=length,
+                              buffer_view=view_index, view_length=view.byte_length)
+
+
+def view_bytes(view: dict, buffers: list[Buffer | None]) -> memoryview | None:
+    """The bytes of one buffer view, or None when its fields are unusable or point past the data.
+
+    Reports nothing: the view's fields are reported by :func:`check_buffer_views`.
+    """
+    index = as_integer(view.get("buffer"))
+    offset = as_integer(view.get("byteOffset", 0))
+    length = as_integer(view.get("byteLength"))
+    if index is None or offset is None or length is None or not 0 <= index < len(buffers):
+        return None
+    data = buffers[index].data if buffers[index] is not None else None
+    if data is None or offset < 0 or length < 0 or offset + length > len(data):
+        return None
+    return memoryview(data)[offset:offset + length]

@@ -1,0 +1,130 @@
+"""Where a glTF URI points, the security findings about it, and decoding ``data:`` URIs.
+
+AssetCheck never fetches a URL: a URI is either embedded data, a relative path resolved inside
+the upload by :meth:`SourceFile.read_resource`, or a finding (``SECURITY.md`` rules 14 and 15).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import posixpath
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+from urllib.parse import unquote, unquote_to_bytes
+
+from assetcheck.formats.gltf_fields import child
+from assetcheck.images import image_mime
+from assetcheck.issues import FileIssues
+from assetcheck.security.content import executable_kind
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+
+#: Media types whose content can be recognised, so a data: URI claiming one can be checked.
+_CHECKABLE_MEDIA_TYPES = frozenset({"image/png", "image/jpeg", "image/webp", "image/ktx2",
+                                    "image/gif", "image/bmp"})
+
+
+class UriKind(Enum):
+    DATA = "data"
+    RELATIVE = "relative"
+    EXTERNAL = "external"
+    TRAVERSAL = "traversal"
+
+
+@dataclass(frozen=True)
+class DataUri:
+    media_type: str
+    data: bytes
+
+
+def classify_uri(uri: str, base: str = "") -> UriKind:
+    """What kind of reference ``uri`` is, for a document in the folder ``base`` of the upload.
+
+    Backslashes count as separators (a Windows engine treats them so) and percent-escapes are
+    decoded before ``..`` is judged, so neither hides a climb out of the folder. A scheme of one
+    letter is a Windows drive (``C:/``): external, like any other scheme but ``data:``.
+    """
+    scheme = _SCHEME.match(uri)
+    if scheme:
+        return UriKind.DATA if scheme.group().lower() == "data:" else UriKind.EXTERNAL
+    path = unquote(uri.split("#", 1)[0].split("?", 1)[0]).replace("\\", "/")
+    if path.startswith("/"):
+        return UriKind.EXTERNAL
+    joined = posixpath.normpath(posixpath.join(base, path))
+    if joined == ".." or joined.startswith("../"):
+        return UriKind.TRAVERSAL
+    return UriKind.RELATIVE
+
+
+def report_unsafe_uris(document: dict[str, Any], base: str, issues: FileIssues) -> None:
+    """Report every ``uri`` string of the document that leaves the upload.
+
+    The whole document is searched (glTF 1.0 and extensions included), except ``extras``, which
+    no engine loads.
+    """
+    for pointer, uri in _uri_properties(document):
+        kind = classify_uri(uri, base)
+        if kind is UriKind.EXTERNAL:
+            issues.add("GLTF_EXTERNAL_URI", pointer=pointer, uri=shorten_uri(uri))
+        elif kind is UriKind.TRAVERSAL:
+            issues.add("GLTF_PATH_TRAVERSAL", pointer=pointer, uri=shorten_uri(uri))
+
+
+def shorten_uri(uri: str, limit: int = 80) -> str:
+    """``uri`` cut to ``limit`` characters for a message (data: URIs can be megabytes long)."""
+    return uri if len(uri) <= limit else uri[: limit - 3] + "..."
+
+
+def decode_data_uri(uri: str) -> DataUri:
+    """The media type and bytes of a ``data:`` URI; ``ValueError`` saying why when malformed."""
+    header, comma, payload = uri[len("data:"):].partition(",")
+    if not comma:
+        raise ValueError("a data: URI needs a comma before its data")
+    params = header.split(";")
+    media_type = params[0].strip().lower() if "/" in params[0] else "text/plain"
+    if params[-1].strip().lower() == "base64":
+        try:
+            data = base64.b64decode(payload, validate=True)
+        except binascii.Error as error:
+            raise ValueError(f"invalid base64 data ({error})") from None
+    else:
+        data = unquote_to_bytes(payload)
+    return DataUri(media_type, data)
+
+
+def content_mismatch(media_type: str, data: bytes | memoryview) -> str | None:
+    """What ``data`` really is when it is not the ``media_type`` it claims, else None.
+
+    Only media types whose content can be recognised are judged.
+    """
+    if media_type not in _CHECKABLE_MEDIA_TYPES:
+        return None
+    head = bytes(data[:4096])
+    actual = image_mime(head)
+    if actual == media_type:
+        return None
+    if actual is not None:
+        return f"{actual} data"
+    program = executable_kind(head)
+    return f"a program ({program})" if program else "not a recognised image"
+
+
+def _uri_properties(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    # Iterative: the JSON parser allows nesting deep enough to exhaust Python's stack.
+    stack: list[tuple[str, Any]] = [("", document)]
+    while stack:
+        pointer, value = stack.pop()
+        if isinstance(value, dict):
+            if isinstance(value.get("uri"), str):
+                yield child(pointer, "uri"), value["uri"]
+            containers = [(key, item) for key, item in value.items()
+                          if key != "extras" and isinstance(item, dict | list)]
+        else:
+            containers = [(index, item) for index, item in enumerate(value)
+                          if isinstance(item, dict | list)]
+        # Pushed in reverse so findings come out in document order.
+        stack.extend((child(pointer, key), item) for key, item in reversed(containers))
