@@ -1,0 +1,104 @@
+"""`assetcheck validate`: reports on stdout, errors on stderr, and the documented exit codes."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from assetcheck.cli import main
+from tests.builders.gltf import GltfBuilder, Primitive
+
+
+@pytest.fixture
+def good_glb(tmp_path: Path) -> Path:
+    builder = GltfBuilder()
+    material = builder.add_material()
+    builder.add_node(builder.add_mesh([Primitive(4, index_count=6, material=material)], "quad"))
+    return builder.write_glb(tmp_path / "quad.glb")
+
+
+@pytest.fixture
+def broken_glb(tmp_path: Path, good_glb: Path) -> Path:
+    path = tmp_path / "broken.glb"
+    path.write_bytes(good_glb.read_bytes()[:-10])
+    return path
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_clean_file_prints_a_table_and_exits_0(capsys, good_glb):
+    status, out, _ = run(capsys, "validate", str(good_glb))
+    assert status == 0
+    assert "quad.glb: excellent (100/100)" in out
+    assert "VERTICES" in out and "TRIANGLES" in out
+
+
+def test_json_format_prints_one_report_for_one_file(capsys, good_glb):
+    status, out, _ = run(capsys, "validate", "--format", "json", str(good_glb))
+    report = json.loads(out)
+    assert status == 0
+    assert report["result"]["meshes"][0]["vertexCount"] == 4
+    assert report["result"]["meshes"][0]["triangleCount"] == 2
+
+
+def test_json_format_prints_a_list_for_several_files(capsys, good_glb, broken_glb):
+    _, out, _ = run(capsys, "validate", "--format", "json", str(good_glb), str(broken_glb))
+    assert [r["filename"] for r in json.loads(out)] == ["quad.glb", "broken.glb"]
+
+
+def test_errors_found_exit_1(capsys, broken_glb):
+    status, out, _ = run(capsys, "validate", str(broken_glb))
+    assert status == 1
+    assert "GLB_" in out
+
+
+def test_score_under_fail_under_exits_1_even_without_errors(capsys, tmp_path, good_glb):
+    renamed = tmp_path / "quad.fbx"  # a GLB named .fbx: a FILE_TYPE_MISMATCH warning, no error
+    renamed.write_bytes(good_glb.read_bytes())
+    status, out, _ = run(capsys, "validate", "--format", "json", str(renamed))
+    score = json.loads(out)["health_score"]
+    assert status == 0 and score < 100
+    assert run(capsys, "validate", str(renamed), "--fail-under", str(score))[0] == 0
+    assert run(capsys, "validate", str(renamed), "--fail-under", str(score + 1))[0] == 1
+
+
+def test_markdown_format_renders_the_report(capsys, good_glb):
+    status, out, _ = run(capsys, "validate", "--format", "markdown", str(good_glb))
+    assert status == 0 and out.startswith("# ") and "| File |" in out
+
+
+def test_missing_path_is_a_usage_error_naming_it(capsys, tmp_path, good_glb):
+    status, out, err = run(capsys, "validate", str(good_glb), str(tmp_path / "nope.glb"))
+    assert status == 2
+    assert "nope.glb: not a readable file" in err
+    assert "quad.glb" in out
+
+
+@pytest.mark.parametrize(("option", "value", "message"), [
+    ("--engine", "playstation1", "unknown engine 'playstation1': choose one of"),
+    ("--format", "pdf", "unknown format 'pdf'"),
+    ("--fail-under", "101", "--fail-under takes a score from 0 to 100"),
+])
+def test_bad_options_are_usage_errors_that_say_why(capsys, good_glb, option, value, message):
+    status, _, err = run(capsys, "validate", option, value, str(good_glb))
+    assert status == 2 and message in err
+
+
+def test_unreadable_config_is_a_usage_error(capsys, tmp_path, good_glb):
+    status, _, err = run(capsys, "validate", "--config", str(tmp_path / "x.toml"), str(good_glb))
+    assert status == 2 and "cannot read config file" in err
+
+
+def test_console_script_runs_as_a_real_process(good_glb):
+    script = Path(sys.executable).with_name("assetcheck")
+    done = subprocess.run([script, "validate", "--format", "json", good_glb],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["grade"] == "excellent"
+    assert done.stderr == ""  # no progress bar when stderr is not a terminal
