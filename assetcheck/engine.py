@@ -20,6 +20,7 @@ from assetcheck.formats import zip as zip_format
 from assetcheck.formats.sniff import SNIFF_BYTES, classify
 from assetcheck.formats.source import DirectoryResources, ReadContext, SourceFile, map_file
 from assetcheck.issues import IssueCollector
+from assetcheck.metrics import measure
 from assetcheck.model import Asset, CheckRun, Result, SecurityScan
 from assetcheck.options import ValidationOptions
 from assetcheck.plugins import build_registry, call_each, get_plugin_manager
@@ -100,6 +101,8 @@ def _read(pm: pluggy.PluginManager, source: SourceFile, context: ReadContext) ->
             issues.add("READER_CRASHED", plugin=impl.plugin_name, error=_describe(error))
             return None
         if asset is not None:
+            asset.byte_size = len(source.data)
+            asset.metrics = measure(asset)
             return asset
     return None
 

@@ -70,6 +70,8 @@ class Asset:
     The counts follow the definitions in ``docs/statistics.md``. ``document`` and ``buffers`` hold
     the raw glTF JSON and its resolved buffers (``None`` where a buffer could not be resolved);
     ``details`` holds format-specific facts (for FBX: version, writer, units and axes).
+    The engine sets ``byte_size`` (of the model file itself) and ``metrics`` (what the file uses
+    of each engine budget, see :mod:`assetcheck.metrics`) after reading.
     """
 
     filename: str
@@ -86,6 +88,8 @@ class Asset:
     document: dict[str, Any] | None = None
     buffers: list[Any] = field(default_factory=list)
     details: dict[str, Any] = field(default_factory=dict)
+    byte_size: int = 0
+    metrics: dict[str, int | float | bool] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """One entry of ``result.meshes``: the interface's fields, then ``parts``."""
@@ -96,7 +100,6 @@ class Asset:
             "materialCount": self.material_count,
             "usesPBR": self.uses_pbr,
             "animationCount": self.animation_count,
-            "format": self.format,
             "parts": [part.to_dict() for part in self.parts],
         }
 

@@ -26,6 +26,7 @@ DEFAULT_PLUGINS = (
     "assetcheck.formats.gltf",
     "assetcheck.formats.fbx",
     "assetcheck.reports.builtin",
+    "assetcheck.checks.budgets",
 )
 
 

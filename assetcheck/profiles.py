@@ -50,6 +50,20 @@ class EngineProfile:
 
 BUDGET_NAMES = frozenset(f.name for f in fields(Budgets))
 
+#: How each budget is called in reports and docs.
+BUDGET_LABELS = {
+    "triangles_per_file": "Triangles per file",
+    "triangles_per_mesh": "Triangles per mesh",
+    "materials": "Materials",
+    "draw_calls": "Draw calls",
+    "texture_size": "Largest texture side (px)",
+    "bones": "Bones per skin",
+    "influences_per_vertex": "Bone influences per vertex",
+    "uv_sets": "UV sets",
+    "index_32bit": "32-bit indices allowed",
+    "file_size_mb": "File size (MB)",
+}
+
 BUILTIN_PROFILES: dict[str, EngineProfile] = {
     profile.name: profile
     for profile in (

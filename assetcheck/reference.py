@@ -7,20 +7,7 @@ from __future__ import annotations
 
 from assetcheck.issues import IssueRegistry
 from assetcheck.plugins import PluginConfig, build_registry, get_plugin_manager
-from assetcheck.profiles import BUILTIN_PROFILES, Budgets
-
-BUDGET_LABELS = {
-    "triangles_per_file": "Triangles per file",
-    "triangles_per_mesh": "Triangles per mesh",
-    "materials": "Materials",
-    "draw_calls": "Draw calls",
-    "texture_size": "Largest texture side (px)",
-    "bones": "Bones per skin",
-    "influences_per_vertex": "Bone influences per vertex",
-    "uv_sets": "UV sets",
-    "index_32bit": "32-bit indices allowed",
-    "file_size_mb": "File size (MB)",
-}
+from assetcheck.profiles import BUDGET_LABELS, BUILTIN_PROFILES, Budgets
 
 
 def issues_markdown(registry: IssueRegistry) -> str:

@@ -35,6 +35,7 @@ def build_report(result: Result, *, job: Mapping[str, Any] | None = None) -> Rep
             "truncated": result.truncated,
         },
         "result": result.to_dict(),
+        "budgetUse": budget_use(result),
         "issues": group_issues(result),
         "checks": [run.to_dict() for run in result.checks],
         "timings": result.timings,
@@ -58,3 +59,23 @@ def group_issues(result: Result) -> list[dict[str, Any]]:
             occurrence.pop(shared)
         group["occurrences"].append(occurrence)
     return sorted(groups.values(), key=lambda g: (order[g["severity"]], g["code"]))
+
+
+def budget_use(result: Result) -> list[dict[str, Any]]:
+    """Per model file, what it uses of each budget of the profile: ``used``, ``limit``, ``over``.
+
+    For ``index_32bit`` the values are booleans: whether the file uses 32-bit indices, and
+    whether the profile allows them.
+    """
+    budgets = result.profile.budgets.to_dict()
+    files = []
+    for asset in result.assets:
+        usage = []
+        for name, limit in budgets.items():
+            used = asset.metrics.get(name)
+            if used is None:
+                continue
+            over = (used and not limit) if isinstance(limit, bool) else used > limit
+            usage.append({"budget": name, "used": used, "limit": limit, "over": bool(over)})
+        files.append({"file": asset.filename, "usage": usage})
+    return files

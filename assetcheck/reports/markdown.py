@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from assetcheck.profiles import BUDGET_LABELS
 from assetcheck.reports import Report
 
 GRADE_MARKS = {"excellent": "🟢", "good": "🟢", "fair": "🟡", "poor": "🟠", "critical": "🔴"}
@@ -32,6 +33,7 @@ def render_markdown(report: Report) -> str:
         f"{report['grade']} ({report['health_score']}/100)",
         _summary(report),
         _files(report["result"]["meshes"]),
+        _budgets(report),
         _security(scan),
         _issues(report),
         f"<sub>AssetCheck {escape(report['assetcheck']['version'])}, "
@@ -64,6 +66,31 @@ def _files(meshes: list[dict]) -> str:
             f"| {mesh['animationCount']} |"
         )
     return "## Files\n\n" + "\n".join(rows)
+
+
+def _budgets(report: Report) -> str:
+    files = [entry for entry in report.get("budgetUse", []) if entry["usage"]]
+    if not files:
+        return ""
+    engine = escape(report["engine"]["name"])
+    parts = [f"## Budget use ({engine})"]
+    for entry in files:
+        rows = ["| Budget | Used | Limit | |", "|---|---:|---:|:---:|"]
+        for use in entry["usage"]:
+            mark = "over" if use["over"] else "ok"
+            rows.append(f"| {BUDGET_LABELS.get(use['budget'], use['budget'])} "
+                        f"| {_amount(use['used'])} | {_amount(use['limit'])} | {mark} |")
+        title = f"**{escape(entry['file'])}**\n\n" if len(files) > 1 else ""
+        parts.append(title + "\n".join(rows))
+    return "\n\n".join(parts)
+
+
+def _amount(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return str(value)
 
 
 def _security(scan: dict) -> str:

@@ -1,0 +1,46 @@
+"""The engine budget check: each model file's metrics against its engine profile's budgets."""
+
+from __future__ import annotations
+
+from assetcheck.checks import Check, CheckContext
+from assetcheck.hookspecs import hookimpl
+from assetcheck.model import Asset
+
+#: Budget name -> the code reported when a file goes over it.
+FILE_BUDGET_CODES = {
+    "triangles_per_file": "BUDGET_TRIANGLES_PER_FILE",
+    "materials": "BUDGET_MATERIALS",
+    "draw_calls": "BUDGET_DRAW_CALLS",
+    "texture_size": "BUDGET_TEXTURE_SIZE",
+    "bones": "BUDGET_BONES",
+    "influences_per_vertex": "BUDGET_INFLUENCES",
+    "uv_sets": "BUDGET_UV_SETS",
+    "file_size_mb": "BUDGET_FILE_SIZE",
+}
+
+
+def over_budget(asset: Asset, context: CheckContext) -> None:
+    """Report each budget the file exceeds, each mesh over the per-mesh triangle budget, and
+    32-bit indices where the profile does not allow them."""
+    budgets = context.profile.budgets
+    engine = context.profile.name
+    for name, code in FILE_BUDGET_CODES.items():
+        used, limit = asset.metrics.get(name, 0), getattr(budgets, name)
+        if used > limit:
+            context.issues.add(code, used=used, limit=limit, engine=engine)
+    for index, part in enumerate(asset.parts):
+        if part.triangle_count > budgets.triangles_per_mesh:
+            context.issues.add(
+                "BUDGET_TRIANGLES_PER_MESH", name=part.name, used=part.triangle_count,
+                limit=budgets.triangles_per_mesh, engine=engine,
+                pointer=f"/meshes/{index}" if asset.document is not None else None)
+    if asset.metrics.get("index_32bit") and not budgets.index_32bit:
+        context.issues.add("BUDGET_32BIT_INDICES", engine=engine)
+
+
+@hookimpl
+def register_checks() -> list[Check]:
+    return [Check("engine-budgets", "Triangles, materials, draw calls, textures, bones, UV sets, "
+                  "index size and file size within the engine profile's budgets", over_budget,
+                  codes=(*FILE_BUDGET_CODES.values(), "BUDGET_TRIANGLES_PER_MESH",
+                         "BUDGET_32BIT_INDICES"))]

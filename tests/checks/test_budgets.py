@@ -1,0 +1,80 @@
+"""Engine budgets: the same file fits one engine and not another, and the grade says so."""
+
+from pathlib import Path
+
+import pytest
+
+from assetcheck.engine import validate
+from assetcheck.metrics import measure
+from assetcheck.model import Asset, MeshPart
+from assetcheck.options import ValidationOptions
+from tests.builders.gltf import TRIANGLE_STRIP, GltfBuilder, Primitive
+from tests.formats import codes
+
+
+@pytest.fixture(scope="module")
+def dense_glb(tmp_path_factory) -> Path:
+    """One mesh of 400,000 triangles: over Unity's per-mesh budget, within Unreal's."""
+    builder = GltfBuilder()
+    builder.add_node(builder.add_mesh([Primitive(400_002, mode=TRIANGLE_STRIP)], name="cliff"))
+    return builder.write_glb(tmp_path_factory.mktemp("dense") / "cliff.glb")
+
+
+def test_unity_reports_a_budget_issue_that_unreal_does_not(dense_glb):
+    unity = validate(dense_glb, engine="unity")
+    unreal = validate(dense_glb, engine="unreal")
+    budget_issues = [i for i in unity.issues if i.code.startswith("BUDGET_")]
+    assert [i.code for i in budget_issues] == ["BUDGET_TRIANGLES_PER_MESH"]
+    assert budget_issues[0].pointer == "/meshes/0"
+    assert "cliff has 400,000 triangles, over the unity budget of 300,000" in budget_issues[0].message
+    assert not [c for c in codes(unreal) if c.startswith("BUDGET_")]
+    assert (unity.grade, unreal.grade) == ("good", "excellent")
+    assert not unity.valid and unreal.valid
+
+
+def test_mobile_profile_flags_32bit_indices(tmp_path):
+    builder = GltfBuilder()
+    builder.add_node(builder.add_mesh([Primitive(70_000, index_count=70_002)]))
+    result = validate(builder.write_glb(tmp_path / "big.glb"), engine="mobile")
+    assert "BUDGET_32BIT_INDICES" in codes(result)
+    assert "BUDGET_32BIT_INDICES" not in codes(validate(tmp_path / "big.glb", engine="web"))
+
+
+def test_budget_overrides_from_options_change_the_verdict(dense_glb):
+    relaxed = ValidationOptions(engine="unity", budget_overrides={"triangles_per_mesh": 500_000})
+    assert "BUDGET_TRIANGLES_PER_MESH" not in codes(validate(dense_glb, options=relaxed))
+
+
+def test_unknown_budget_override_is_an_error_naming_it(dense_glb):
+    with pytest.raises(ValueError, match="unknown budget triangles_per_moon"):
+        validate(dense_glb, options=ValidationOptions(budget_overrides={"triangles_per_moon": 1}))
+
+
+def test_gltf_metrics_count_instanced_draw_calls_uv_sets_influences_and_bones():
+    document = {
+        "meshes": [{"primitives": [
+            {"attributes": {"POSITION": 0, "TEXCOORD_0": 1, "TEXCOORD_1": 2, "JOINTS_0": 3,
+                            "JOINTS_1": 4}, "indices": 5},
+            {"attributes": {"POSITION": 0}},
+        ]}],
+        "nodes": [{"mesh": 0}, {"mesh": 0}, {"mesh": 7}, "junk"],
+        "skins": [{"joints": [0, 1, 2]}, {"joints": list(range(70))}],
+        "accessors": [{}, {}, {}, {}, {}, {"componentType": 5125}],
+    }
+    asset = Asset("a.gltf", "gltf", triangle_count=10, parts=[MeshPart("m", 3, 10, 0)],
+                  document=document, byte_size=2_500_000)
+    assert measure(asset) == {
+        "triangles_per_file": 10, "triangles_per_mesh": 10, "materials": 0, "texture_size": 0,
+        "file_size_mb": 2.5, "draw_calls": 4, "uv_sets": 2, "influences_per_vertex": 8,
+        "bones": 70, "index_32bit": True,
+    }
+
+
+def test_fbx_metrics_use_materials_per_mesh_as_draw_calls():
+    details = {"meshes": [
+        {"vertices": 70_000, "materials": ["a", "b", "c"], "has_uvs": True, "bones": 12},
+        {"vertices": 8, "materials": [], "has_uvs": False, "bones": 0},
+    ]}
+    metrics = measure(Asset("a.fbx", "fbx", details=details))
+    assert (metrics["draw_calls"], metrics["uv_sets"], metrics["bones"], metrics["index_32bit"]) \
+        == (4, 1, 12, True)
