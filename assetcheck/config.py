@@ -63,7 +63,7 @@ class Config:
         plugins = self.data["plugins"]
         folder = plugins.get("dir") or None
         return PluginConfig(dir=Path(folder) if folder else None,
-                            disabled=tuple(plugins.get("disabled", ())))
+                            disabled=tuple(plugins.get("disabled", ())), settings=self.data)
 
     def validation_options(self, engine: str = "generic") -> ValidationOptions:
         """Limits from ``[validation]`` and ``[workers]``; from ``[engines.<engine>]`` the issue

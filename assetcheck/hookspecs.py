@@ -7,7 +7,7 @@ plugins (``assetcheck.plugins.DEFAULT_PLUGINS``), so any of it can be replaced o
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
@@ -84,4 +84,15 @@ def compute_health_score(
     under the profile, ``security_levels`` the levels of the security scan's warnings. The first
     plugin to answer wins; the built-in ``assetcheck.scoring`` answers last (``trylast``). The
     grade always follows from the score by the fixed bands of ``docs/scoring.md``.
+    """
+
+
+@hookspec
+def configure(settings: Mapping[str, Any]) -> None:
+    """Receive the whole configuration once, when the plugin manager is built.
+
+    ``settings`` is the merged configuration as plain data (TOML file and ``ASSETCHECK_*``
+    variables over the defaults). A plugin reads its own table from it, by convention named
+    after the plugin (``[naming]`` for the naming plugin), and keeps what it needs. A plugin
+    that raises here stops start-up with its error: bad plugin settings are caught early.
     """

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,12 +32,17 @@ DEFAULT_PLUGINS = (
 
 @dataclass(frozen=True)
 class PluginConfig:
-    """The ``[plugins]`` config section: a folder of ``*.py`` plugins and names to block."""
+    """The ``[plugins]`` config section: a folder of ``*.py`` plugins and names to block.
+
+    ``settings`` is the whole configuration, handed to every plugin's ``configure`` hook;
+    ``extra`` are plugin objects to register as they are (tests, embedding applications).
+    """
 
     dir: Path | None = None
     disabled: tuple[str, ...] = ()
     entry_points: bool = True
     extra: tuple[object, ...] = field(default=(), compare=False)
+    settings: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
 
 def get_plugin_manager(config: PluginConfig | None = None) -> pluggy.PluginManager:
@@ -61,6 +66,7 @@ def get_plugin_manager(config: PluginConfig | None = None) -> pluggy.PluginManag
     for plugin in config.extra:
         pm.register(plugin)
     pm.check_pending()
+    pm.hook.configure(settings=config.settings)
     return pm
 
 

@@ -143,6 +143,18 @@ def test_hook_compute_health_score(glb):
     assert (result.health_score, result.grade) == (42, "poor")
 
 
+def test_hook_configure():
+    class Settings:
+        seen = None
+
+        @hookimpl
+        def configure(self, settings):
+            Settings.seen = settings["studio"]["tier"]
+    get_plugin_manager(PluginConfig(entry_points=False, extra=(Settings(),),
+                                    settings={"studio": {"tier": "AAA"}}))
+    assert Settings.seen == "AAA"
+
+
 def test_blocked_builtin_plugin_does_not_run(glb):
     pm = get_plugin_manager(PluginConfig(entry_points=False, disabled=("assetcheck.formats.glb",)))
     result = validate(glb, plugin_manager=pm)

@@ -1,0 +1,25 @@
+"""The standalone-VR profile, installed with pip, through AssetCheck's engine and CLI."""
+
+import json
+
+from assetcheck.cli import main
+from assetcheck.engine import validate
+from tests.builders.gltf import GltfBuilder, Primitive
+
+
+def test_profile_is_available_once_installed(tmp_path):
+    builder = GltfBuilder()
+    builder.add_node(builder.add_mesh([Primitive(3)]))
+    result = validate(builder.write_glb(tmp_path / "tiny.glb"), engine="standalone-vr")
+    assert result.engine == "standalone-vr" and result.grade == "excellent"
+
+
+def test_a_mobile_sized_prop_is_over_the_headset_budget(tmp_path, capsys):
+    builder = GltfBuilder()
+    builder.add_node(builder.add_mesh([Primitive(90_000)], name="statue"))  # 30,000 triangles
+    path = builder.write_glb(tmp_path / "statue.glb")
+    assert main(["validate", "--engine", "mobile", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["validate", "--engine", "standalone-vr", "--format", "json", str(path)]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert {group["code"] for group in report["issues"]} == {"BUDGET_TRIANGLES_PER_MESH"}
