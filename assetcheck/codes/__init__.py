@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from assetcheck.codes import core, security
+from assetcheck.codes import budgets, core, fbx, glb, gltf, gltf_data, gltf_semantics, security, zip
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import IssueType
 
-BUILTIN_AREAS = (core, security)
+BUILTIN_AREAS = (core, security, glb, gltf, gltf_semantics, gltf_data, zip, fbx, budgets)
 
 
 @hookimpl

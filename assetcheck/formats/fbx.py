@@ -1,0 +1,104 @@
+"""The FBX reader: a structural pre-scan, then ufbx in a child process under limits.
+
+The pre-scan (:mod:`assetcheck.security.fbx`) checks every size the file declares before the
+native parser sees it; a file it finds malformed is never parsed. ufbx then reads the file in a
+forked child (:mod:`assetcheck.formats.fbx_child`) limited by ``options.limits``: a hang becomes
+``VALIDATION_TIMEOUT``, a blow-up ``RESOURCE_LIMIT``, and the caller carries on. ufbx reads only
+the file itself: texture paths in it are reported, never opened.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import partial
+from pathlib import Path
+
+from assetcheck.formats.fbx_child import (
+    ChildCrashed,
+    ChildOutOfMemory,
+    ChildTimeout,
+    run_in_child,
+)
+from assetcheck.formats.fbx_scene import RESULT_TYPES, FbxParseError, read_scene
+from assetcheck.formats.sniff import SNIFF_BYTES, sniff
+from assetcheck.formats.source import SourceFile
+from assetcheck.hookspecs import hookimpl
+from assetcheck.issues import FileIssues
+from assetcheck.model import Asset
+from assetcheck.options import Limits, ValidationOptions
+from assetcheck.security.fbx import scan_fbx
+
+#: The FBX versions the reader supports: FBX 3.0 (3000) to FBX 2020 (7700).
+SUPPORTED_VERSIONS = (3000, 7700)
+
+
+@hookimpl
+def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOptions) -> Asset | None:
+    """The asset in an FBX file (binary 3000 to 7700, or ASCII); None for other formats."""
+    if source.kind != "fbx":
+        return None
+    if sniff(bytes(source.data[:SNIFF_BYTES])) != "fbx":  # only the name says FBX
+        issues.add("FBX_PARSE_ERROR", offset=0, reason="it starts with neither the binary FBX "
+                   "magic nor an ASCII FBX header")
+        return Asset(filename=source.name, format="fbx")
+    scan = scan_fbx(source.data, options.limits)
+    for finding in scan.findings:
+        issues.add(finding.code, offset=finding.offset, **finding.fields)
+    asset = None if scan.rejected else _parse(source, issues, options.limits)
+    if asset is None:
+        return Asset(filename=source.name, format="fbx")
+    version = asset.details["version"]
+    minimum, maximum = SUPPORTED_VERSIONS
+    if not minimum <= version <= maximum:
+        issues.add("FBX_UNSUPPORTED_VERSION", version=version, minimum=minimum, maximum=maximum)
+    _add_uv_sets(asset, scan.uv_sets_per_mesh)
+    return asset
+
+
+def _parse(source: SourceFile, issues: FileIssues, limits: Limits) -> Asset | None:
+    """The asset ufbx reads, or None after reporting why there is none."""
+    with _file_on_disk(source) as path:
+        try:
+            return run_in_child(
+                partial(read_scene, str(path), source.name),
+                timeout=limits.parse_timeout,
+                memory_limit_mb=limits.memory_limit_mb,
+                result_types=RESULT_TYPES,
+            )
+        except FbxParseError as error:
+            issues.add("FBX_PARSE_ERROR", reason=str(error))
+        except ChildTimeout:
+            issues.add("VALIDATION_TIMEOUT", seconds=limits.parse_timeout)
+        except ChildOutOfMemory:
+            issues.add("RESOURCE_LIMIT", limit_mb=limits.memory_limit_mb)
+        except ChildCrashed as crash:
+            issues.add("FBX_PARSER_CRASHED", reason=str(crash))
+    return None
+
+
+@contextmanager
+def _file_on_disk(source: SourceFile) -> Iterator[Path]:
+    """The file's path: ufbx parses only files, so content without one (a ZIP member) is
+    written to a private temporary file, deleted afterwards."""
+    if source.path is not None:
+        yield source.path
+        return
+    handle, name = tempfile.mkstemp(prefix="assetcheck-", suffix=".fbx")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(source.data)
+        yield Path(name)
+    finally:
+        os.unlink(name)
+
+
+def _add_uv_sets(asset: Asset, uv_sets_per_mesh: list[int]) -> None:
+    """Give each mesh the UV set count the pre-scan saw (None where the meshes do not line
+    up one to one with the geometry the scan found)."""
+    meshes = asset.details["meshes"]
+    counts = uv_sets_per_mesh if len(uv_sets_per_mesh) == len(meshes) else [None] * len(meshes)
+    for mesh, count in zip(meshes, counts, strict=True):
+        mesh["uv_sets"] = count

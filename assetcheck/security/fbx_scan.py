@@ -1,0 +1,65 @@
+"""The pre-scan's result, and the rules its binary and ASCII walks share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from assetcheck.security.content import executable_kind
+
+#: Deepest node nesting accepted (SECURITY.md rule 17).
+MAX_NESTING = 64
+
+#: How much embedded content the executable check looks at.
+CONTENT_HEAD_BYTES = 4096
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One issue the scan found: its code, the byte offset it concerns, the template fields."""
+
+    code: str
+    offset: int | None
+    fields: dict[str, Any]
+
+
+@dataclass
+class FbxScan:
+    """What the pre-scan learned: its findings and the UV sets of each mesh, in file order."""
+
+    findings: list[Finding] = field(default_factory=list)
+    uv_sets_per_mesh: list[int] = field(default_factory=list)
+
+    @property
+    def rejected(self) -> bool:
+        """True when the file must not reach the parser: its structure is malformed, or it
+        could not be checked within the time limit."""
+        return any(f.code in _REJECTING for f in self.findings)
+
+
+_REJECTING = frozenset({"FBX_MALFORMED", "VALIDATION_TIMEOUT"})
+
+#: How many nodes or tokens a walk handles between two looks at the clock.
+CLOCK_INTERVAL = 4096
+
+
+def malformed(reason: str, offset: int | None) -> Finding:
+    """An ``FBX_MALFORMED`` finding."""
+    return Finding("FBX_MALFORMED", offset, {"reason": reason})
+
+
+def out_of_time(seconds: float, offset: int) -> Finding:
+    """A ``VALIDATION_TIMEOUT`` finding: the walk stopped at ``offset``."""
+    return Finding("VALIDATION_TIMEOUT", offset, {"seconds": seconds})
+
+
+def executable_finding(head: bytes, filename: str, offset: int) -> Finding | None:
+    """An ``EXECUTABLE_CONTENT`` finding if embedded media is a program, else None."""
+    kind = executable_kind(head, filename)
+    return None if kind is None else Finding("EXECUTABLE_CONTENT", offset, {"kind": kind})
+
+
+def is_mesh(node_name: str, mesh_geometry: bool, has_vertices: bool) -> bool:
+    """Whether a node becomes a mesh: FBX 7 writes ``Geometry`` nodes of class ``Mesh``,
+    FBX 6 and older a ``Model`` node that holds the ``Vertices`` itself."""
+    return mesh_geometry or (node_name == "Model" and has_vertices)

@@ -1,0 +1,144 @@
+"""Running a function in a forked child: results, failures, and nothing left behind."""
+
+from __future__ import annotations
+
+import faulthandler
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from assetcheck.formats.fbx_child import (
+    ChildCrashed,
+    ChildFailure,
+    ChildOutOfMemory,
+    ChildTimeout,
+    run_in_child,
+)
+
+LIMITS = {"timeout": 10.0, "memory_limit_mb": 256}
+
+
+def open_descriptors() -> set[str]:
+    return set(os.listdir("/proc/self/fd"))
+
+
+def assert_reaped(pid: int) -> None:
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)
+
+
+def test_returns_what_the_function_returns():
+    assert run_in_child(lambda: {"data": list(range(5))}, **LIMITS) == {"data": [0, 1, 2, 3, 4]}
+
+
+def test_runs_in_another_process_that_is_reaped():
+    pid = run_in_child(os.getpid, **LIMITS)
+
+    assert pid != os.getpid()
+    assert_reaped(pid)
+
+
+def test_a_large_result_crosses_the_pipe_whole():
+    payload = os.urandom(5 << 20)
+
+    assert run_in_child(lambda: payload, **LIMITS) == payload
+
+
+def test_an_exception_in_the_child_is_raised_in_the_caller():
+    def fail() -> None:
+        raise ValueError("bad value")
+
+    with pytest.raises(ValueError, match="bad value"):
+        run_in_child(fail, **LIMITS)
+
+
+def test_an_exception_of_a_named_type_is_raised_in_the_caller():
+    def fail() -> None:
+        raise ChildFailure("named")
+
+    with pytest.raises(ChildFailure, match="named"):
+        run_in_child(fail, result_types=[ChildFailure], **LIMITS)
+
+
+def test_an_exception_of_an_unnamed_type_arrives_as_its_text():
+    class Local(Exception):
+        pass
+
+    def fail() -> None:
+        raise Local("local trouble")
+
+    with pytest.raises(RuntimeError, match="Local: local trouble"):
+        run_in_child(fail, **LIMITS)
+
+
+def test_results_of_named_types_are_accepted_and_others_refused():
+    assert run_in_child(lambda: Path("a"), result_types=[type(Path("a"))], **LIMITS) == Path("a")
+    with pytest.raises(ChildCrashed, match="unexpected result"):
+        run_in_child(lambda: Path("a"), **LIMITS)
+
+
+class _Subverted:
+    """What a child taken over through a parser bug could send: a pickle that runs a command."""
+
+    def __reduce__(self):
+        return (os.system, ("echo subverted > /dev/null",))
+
+
+def test_a_pickle_that_would_run_code_in_the_caller_is_refused():
+    with pytest.raises(ChildCrashed, match="system is not an expected type"):
+        run_in_child(_Subverted, **LIMITS)
+
+
+def test_a_child_past_its_time_limit_is_killed_and_reaped(tmp_path: Path):
+    pid_file = tmp_path / "pid"
+
+    def hang() -> None:
+        pid_file.write_text(str(os.getpid()))
+        time.sleep(60)
+
+    with pytest.raises(ChildTimeout):
+        run_in_child(hang, timeout=0.5, memory_limit_mb=256)
+    assert_reaped(int(pid_file.read_text()))
+
+
+def test_allocating_past_the_memory_limit_is_out_of_memory():
+    with pytest.raises(ChildOutOfMemory):
+        run_in_child(lambda: len(bytearray(512 << 20)), timeout=10.0, memory_limit_mb=64)
+
+
+def test_a_lower_memory_limit_already_on_the_process_stays_in_force():
+    """The outer child holds a hard limit, as a worker may: the inner child keeps to it."""
+
+    def nested() -> int:
+        return run_in_child(lambda: 42, timeout=10.0, memory_limit_mb=1 << 20)
+
+    assert run_in_child(nested, **LIMITS) == 42
+
+
+def test_a_child_killed_by_a_signal_has_crashed():
+    def segfault() -> None:
+        faulthandler.disable()  # pytest's handler would print a traceback for the signal
+        os.kill(os.getpid(), signal.SIGSEGV)
+
+    with pytest.raises(ChildCrashed, match="SIGSEGV"):
+        run_in_child(segfault, **LIMITS)
+
+
+def test_a_child_that_exits_without_a_result_has_crashed():
+    with pytest.raises(ChildCrashed, match="status 7"):
+        run_in_child(lambda: os._exit(7), **LIMITS)
+
+
+def test_no_descriptor_is_left_open_whatever_the_outcome():
+    before = open_descriptors()
+
+    run_in_child(lambda: 1, **LIMITS)
+    with pytest.raises(ChildTimeout):
+        run_in_child(lambda: time.sleep(60), timeout=0.2, memory_limit_mb=256)
+    with pytest.raises(ChildCrashed):
+        run_in_child(lambda: os._exit(1), **LIMITS)
+
+    assert open_descriptors() == before
