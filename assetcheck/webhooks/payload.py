@@ -1,0 +1,42 @@
+"""Webhook event bodies (the interface, section 6.2), serialised once.
+
+The signatures cover the exact bytes, so the outbox stores what these functions return and
+sends the same bytes on every retry. ``validation.failed`` is AssetCheck's documented extension
+for a job that ends ``failed``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+COMPLETED = "validation.completed"
+FAILED = "validation.failed"
+
+
+def completed_event(job_id: str, report: Mapping[str, Any]) -> bytes:
+    """``{"event": "validation.completed", "job_id", "result": {valid, health_score, grade,
+    meshes, securityScan}}`` from a stored JSON report (see ``assetcheck.reports.document``)."""
+    return _serialise({
+        "event": COMPLETED,
+        "job_id": job_id,
+        "result": {
+            "valid": report["valid"],
+            "health_score": report["health_score"],
+            "grade": report["grade"],
+            "meshes": report["result"]["meshes"],
+            "securityScan": report["result"]["securityScan"],
+        },
+    })
+
+
+def failed_event(job_id: str, code: str, message: str) -> bytes:
+    """``{"event": "validation.failed", "job_id", "error": {"code", "message"}}``."""
+    return _serialise({"event": FAILED, "job_id": job_id,
+                       "error": {"code": code, "message": message}})
+
+
+def _serialise(event: Mapping[str, Any]) -> bytes:
+    # ASCII-only, compact JSON; NaN is refused because receivers' JSON parsers would be.
+    return json.dumps(event, separators=(",", ":"), allow_nan=False).encode("ascii")

@@ -1,0 +1,166 @@
+"""The address guard for webhook URLs (SECURITY.md rule 22).
+
+A webhook URL is checked when it is submitted and again before every attempt. The host is
+resolved once per check and every address it resolves to must be public: one internal address
+among several refuses the URL, since a connection may use any of them. The check returns the
+vetted addresses so that the attempt connects to exactly those, never to a second DNS answer
+(DNS rebinding).
+
+``allowed_cidrs`` (config ``[webhooks] allowed_cidrs``) opens exactly the networks it names,
+e.g. ``127.0.0.1/32`` for receivers in tests. Cloud metadata endpoints stay closed regardless.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+HostResolver = Callable[[str, int], Sequence[str]]
+"""``(host, port) -> IP address strings``; raises ``OSError`` when the host does not resolve."""
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+# AWS, GCP, Azure and others serve instance credentials here; the IPv6 one is AWS's (Nitro).
+NEVER_ALLOWED = (ipaddress.ip_network("169.254.169.254/32"),
+                 ipaddress.ip_network("fd00:ec2::254/128"))
+SHARED_ADDRESS_SPACE = ipaddress.ip_network("100.64.0.0/10")  # RFC 6598, carrier-grade NAT
+UNIQUE_LOCAL = ipaddress.ip_network("fc00::/7")
+NAT64_PREFIX = ipaddress.ip_network("64:ff9b::/96")  # RFC 6052 well-known prefix
+
+
+class WebhookUrlError(ValueError):
+    """A webhook URL that may not be used; ``str()`` says why, for the person who set it."""
+
+    code = "INVALID_WEBHOOK_URL"
+
+
+@dataclass(frozen=True)
+class WebhookTarget:
+    """A checked webhook URL and the addresses its host resolved to, in resolver order."""
+
+    url: str
+    scheme: str
+    host: str
+    port: int
+    addresses: tuple[str, ...]
+
+
+def resolve_host(host: str, port: int) -> list[str]:
+    """The system resolver's TCP addresses for ``host``, without duplicates."""
+    answers = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return list(dict.fromkeys(sockaddr[0] for *_, sockaddr in answers))
+
+
+def parse_allowed_cidrs(cidrs: Iterable[str]) -> tuple[IPNetwork, ...]:
+    """The networks of ``[webhooks] allowed_cidrs``; a host part set in one (``10.0.0.1/8``)
+    is a ``ValueError`` rather than a silently wider network."""
+    return tuple(ipaddress.ip_network(cidr) for cidr in cidrs)
+
+
+def check_webhook_url(url: str, allowed_cidrs: Iterable[str] = (),
+                      resolver: HostResolver | None = None) -> WebhookTarget:
+    """Validate ``url`` and resolve its host once with ``resolver`` (default :func:`resolve_host`).
+
+    Raises :class:`WebhookUrlError` unless the URL is an absolute ``http``/``https`` URL in
+    ASCII, with a host, without credentials, on a valid port, and every address the host
+    resolves to is public or inside ``allowed_cidrs``. An IP literal host is used as is, with no
+    resolver call. A malformed ``allowed_cidrs`` entry is a ``ValueError`` (a configuration error).
+    """
+    allowed = parse_allowed_cidrs(allowed_cidrs)
+    scheme, host, port = _split(url)
+    addresses = _resolve(host, port, resolver or resolve_host)
+    for address in addresses:
+        reason = address_refusal(address, allowed)
+        if reason is not None:
+            shown = host if host == address else f"{host} resolves to {address}, which"
+            raise WebhookUrlError(f"webhook URL refused: {shown} {reason}")
+    return WebhookTarget(url=url, scheme=scheme, host=host, port=port, addresses=addresses)
+
+
+def address_refusal(address: str, allowed: Sequence[IPNetwork] = ()) -> str | None:
+    """Why a webhook may not be sent to ``address``, or ``None`` when it may.
+
+    An IPv6 address that embeds an IPv4 one (IPv4-mapped, NAT64, 6to4) is judged by the IPv4
+    address, where its packets end up.
+    """
+    given = ipaddress.ip_address(address.partition("%")[0])  # drop an IPv6 zone (fe80::1%eth0)
+    target = _embedded_ipv4(given) or given
+    if any(target in network for network in NEVER_ALLOWED):
+        return "is a cloud metadata address, which is never allowed"
+    if any(ip in network for ip in (given, target) for network in allowed):
+        return None
+    kind = _internal_kind(target)
+    return None if kind is None else f"is {kind}"
+
+
+def _split(url: str) -> tuple[str, str, int]:
+    if not url.isascii() or any(char.isspace() or not char.isprintable() for char in url):
+        raise WebhookUrlError("webhook URL refused: it must be ASCII without spaces or control "
+                              "characters (percent-encode the rest, use punycode for the host)")
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as error:
+        raise WebhookUrlError(f"webhook URL refused: {error}") from None
+    scheme = parts.scheme.lower()
+    if scheme not in DEFAULT_PORTS:
+        raise WebhookUrlError("webhook URL refused: the scheme must be http or https")
+    if "@" in parts.netloc:
+        raise WebhookUrlError("webhook URL refused: it must not contain credentials")
+    if not parts.hostname:
+        raise WebhookUrlError("webhook URL refused: it has no host")
+    if port == 0:
+        raise WebhookUrlError("webhook URL refused: port 0 cannot be connected to")
+    return scheme, parts.hostname, port or DEFAULT_PORTS[scheme]
+
+
+def _resolve(host: str, port: int, resolver: HostResolver) -> tuple[str, ...]:
+    try:
+        ipaddress.ip_address(host.partition("%")[0])
+    except ValueError:
+        pass
+    else:
+        return (host,)
+    try:
+        addresses = tuple(resolver(host, port))
+    except (OSError, UnicodeError) as error:
+        raise WebhookUrlError(f"webhook URL refused: cannot resolve {host} ({error})") from None
+    if not addresses:
+        raise WebhookUrlError(f"webhook URL refused: {host} resolves to no address")
+    return addresses
+
+
+def _embedded_ipv4(ip: IPAddress) -> ipaddress.IPv4Address | None:
+    if isinstance(ip, ipaddress.IPv4Address):
+        return None
+    if ip in NAT64_PREFIX:
+        return ipaddress.IPv4Address(int(ip) & 0xFFFF_FFFF)
+    return ip.ipv4_mapped or ip.sixtofour
+
+
+def _internal_kind(ip: IPAddress) -> str | None:
+    # Specific kinds first for a helpful message: is_private also covers most of them.
+    if ip.is_loopback:
+        return "a loopback address"
+    if ip.is_link_local:
+        return "a link-local address"
+    if ip.is_unspecified:
+        return "the unspecified address"
+    if ip.is_multicast:
+        return "a multicast address"
+    if ip in SHARED_ADDRESS_SPACE:
+        return "a shared (carrier-grade NAT) address"
+    if ip in UNIQUE_LOCAL:
+        return "a unique-local address"
+    if ip.is_reserved or getattr(ip, "is_site_local", False):
+        return "a reserved address"
+    if ip.is_private:
+        return "a private address"
+    if not ip.is_global:
+        return "not a public address"
+    return None
