@@ -76,3 +76,15 @@ def _is_loopback(address: Any) -> bool:
         return False  # a host name: resolving it could already send a query off the machine
     mapped = getattr(ip, "ipv4_mapped", None)
     return (mapped or ip).is_loopback
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="rewrite golden files (tests/assets/<area>/*.report.json) from the "
+                          "current results instead of comparing with them")
+
+
+@pytest.fixture(scope="session")
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    """Whether this run rewrites golden files (``--update-golden``) rather than checking them."""
+    return bool(request.config.getoption("--update-golden"))

@@ -125,6 +125,85 @@ ISSUE_TYPES = [
         "gltf",
     ),
     IssueType(
+        "UNEXPECTED_PROPERTY", "warning",
+        "Property '{name}' is not defined for this object by the glTF 2.0 schema.",
+        "Remove the property, or move application data into 'extras'.",
+        "gltf",
+    ),
+    IssueType(
+        "VALUE_NOT_IN_LIST", "warning",
+        "Value {value} is not one of the allowed values ({allowed}).",
+        _FIX_SCHEMA,
+        "gltf",
+    ),
+    IssueType(
+        "EMPTY_ENTITY", "error",
+        "This array or object must not be empty.",
+        "Remove the empty property, or give it at least one element.",
+        "gltf",
+    ),
+    IssueType(
+        "DUPLICATE_ELEMENTS", "error",
+        "Element {value} appears more than once in this array.",
+        "Remove the repeated element.",
+        "gltf",
+    ),
+    IssueType(
+        "ARRAY_LENGTH_NOT_IN_LIST", "error",
+        "The array has {length} elements; it must have {allowed}.",
+        _FIX_SCHEMA,
+        "gltf",
+    ),
+    IssueType(
+        "UNSATISFIED_DEPENDENCY", "error",
+        "'{name}' is defined, so '{dependency}' must be defined too.",
+        _FIX_SCHEMA,
+        "gltf",
+    ),
+    IssueType(
+        "ONE_OF_MISMATCH", "error",
+        "Exactly one of {names} must be defined.",
+        _FIX_SCHEMA,
+        "gltf",
+    ),
+    IssueType(
+        "VALUE_MULTIPLE_OF", "error",
+        "Value {value} is not a multiple of {divisor}.",
+        _FIX_SCHEMA,
+        "gltf",
+    ),
+    IssueType(
+        "NON_OBJECT_EXTRAS", "info",
+        "'extras' is {value}; glTF recommends a JSON object there.",
+        "Wrap the application data in a JSON object.",
+        "gltf",
+    ),
+    IssueType(
+        "INVALID_GL_VALUE", "error",
+        "Value {value} does not fit the component type {component_type}.",
+        "Store minimum and maximum values in the accessor's own component type.",
+        "gltf",
+    ),
+    IssueType(
+        "ASSET_MIN_VERSION_GREATER_THAN_VERSION", "error",
+        "asset.minVersion '{min_version}' is greater than asset.version '{version}'.",
+        "Set minVersion to a version no greater than the asset's version, or remove it.",
+        "gltf",
+    ),
+    IssueType(
+        "URI_GLB", "info",
+        "An image in a GLB refers to a separate file by URI.",
+        "Embed the image in the GLB binary chunk so the asset is one self-contained file.",
+        "gltf",
+    ),
+    IssueType(
+        "DATA_URI_GLB", "warning",
+        "A data: URI is used inside a GLB, where the binary chunk would hold the bytes "
+        "without base64 overhead.",
+        "Store the data in the GLB binary chunk instead.",
+        "gltf",
+    ),
+    IssueType(
         "GLTF_EXTERNAL_URI", "error",
         "The URI '{uri}' points outside the upload (a scheme, a host or an absolute path); it "
         "was not fetched.",

@@ -150,6 +150,8 @@ class FieldReader:
         number = as_integer(value)
         if number is None:
             self._type_mismatch(child(at, key), value, "an integer")
+            if value is None and required:
+                self.issues.add("UNDEFINED_PROPERTY", pointer=at or "/", name=key)
             return None
         if number < 0:
             self.issues.add("INVALID_INDEX", pointer=child(at, key), value=preview(value))

@@ -1,0 +1,198 @@
+"""Animations: sampler accessors (formats, keyframe times, output counts, unit quaternions),
+channel targets and duplicate channels, as Khronos glTF-Validator checks them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from assetcheck.checks import Check, CheckContext
+from assetcheck.checks.gltf_accessors import has_bounds
+from assetcheck.checks.gltf_formats import (
+    ANIMATION_INPUT,
+    ANIMATION_OUTPUTS,
+    accessor_format,
+    describe,
+)
+from assetcheck.checks.gltf_links import (
+    DocumentLinks,
+    animation_samplers,
+    document_links,
+    index_of,
+    resolves,
+)
+from assetcheck.checks.gltf_schema import GLTF_FORMATS
+from assetcheck.checks.gltf_vertex_data import UNIT_LENGTH_THRESHOLD_VEC4, non_unit_rows
+from assetcheck.formats.gltf_fields import child
+from assetcheck.hookspecs import hookimpl
+from assetcheck.issues import FileIssues
+from assetcheck.model import Asset
+
+CUBICSPLINE = "CUBICSPLINE"
+TRS_PATHS = ("translation", "rotation", "scale")
+
+CODES = ("ANIMATION_SAMPLER_ACCESSOR_WITH_BYTESTRIDE",
+         "ANIMATION_SAMPLER_INPUT_ACCESSOR_INVALID_FORMAT",
+         "ANIMATION_SAMPLER_INPUT_ACCESSOR_WITHOUT_BOUNDS",
+         "ANIMATION_SAMPLER_INPUT_ACCESSOR_TOO_FEW_ELEMENTS",
+         "ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_FORMAT",
+         "ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_COUNT", "ANIMATION_CHANNEL_TARGET_NODE_MATRIX",
+         "ANIMATION_CHANNEL_TARGET_NODE_SKIN", "ANIMATION_CHANNEL_TARGET_NODE_WEIGHTS_NO_MORPHS",
+         "ANIMATION_DUPLICATE_TARGETS", "ACCESSOR_ANIMATION_INPUT_NEGATIVE",
+         "ACCESSOR_ANIMATION_INPUT_NON_INCREASING",
+         "ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION")
+
+
+def input_findings(times: np.ndarray) -> list[tuple[str, dict]]:
+    """Negative keyframe times, and times not greater than the previous non-negative one."""
+    findings = []
+    negative = np.flatnonzero(times < 0)
+    if negative.size:
+        findings.append(("ACCESSOR_ANIMATION_INPUT_NEGATIVE", {
+            "count": negative.size, "first": int(negative[0]),
+            "value": repr(float(times[negative[0]]))}))
+    kept = np.flatnonzero(~(times < 0))
+    previous = np.concatenate([[0.0], times[kept[:-1]]]) if kept.size else kept
+    stalled = kept[(times[kept] <= previous) & (kept != 0)]
+    if stalled.size:
+        findings.append(("ACCESSOR_ANIMATION_INPUT_NON_INCREASING", {
+            "count": stalled.size, "first": int(stalled[0])}))
+    return findings
+
+
+class _AnimationChecker:
+    def __init__(self, links: DocumentLinks, issues: FileIssues) -> None:
+        self.links = links
+        self.issues = issues
+        self.accessors = links.items("accessors")
+
+    def check(self, index: int, animation: dict) -> None:
+        samplers = animation_samplers(animation)
+        if not samplers:
+            return
+        at = child("/animations", index)
+        for number, sampler in samplers:
+            self._check_sampler(sampler, child(child(at, "samplers"), number))
+        channels = animation["channels"]
+        for number, channel in enumerate(channels):
+            channel_at = child(child(at, "channels"), number)
+            target = channel.get("target") if isinstance(channel.get("target"), dict) else None
+            if target is not None:
+                self._check_target(target, child(channel_at, "target"))
+            sampler = index_of(channel, "sampler")
+            if target is not None and sampler is not None and sampler < len(samplers):
+                self._check_output(samplers[sampler][1], target, child(channel_at, "sampler"))
+            for other in range(number + 1, len(channels)):
+                if target is not None and _same_target(target, channels[other].get("target")):
+                    self.issues.add("ANIMATION_DUPLICATE_TARGETS",
+                                    pointer=child(channel_at, "target"), other=other)
+
+    def _check_sampler(self, sampler: dict, at: str) -> None:
+        for key in ("input", "output"):
+            accessor = index_of(sampler, key)
+            if resolves(accessor, self.accessors) and self._strided(accessor):
+                self.issues.add("ANIMATION_SAMPLER_ACCESSOR_WITH_BYTESTRIDE",
+                                pointer=child(at, key))
+        accessor = index_of(sampler, "input")
+        if not resolves(accessor, self.accessors):
+            return
+        pointer, json = child(at, "input"), self.accessors[accessor]
+        found = accessor_format(json)
+        if found not in ANIMATION_INPUT:
+            self.issues.add("ANIMATION_SAMPLER_INPUT_ACCESSOR_INVALID_FORMAT", pointer=pointer,
+                            format=found)
+        else:
+            times = self.links.reader.read(accessor)
+            for code, fields in input_findings(times[:, 0]) if times is not None else ():
+                self.issues.add(code, pointer=pointer, **fields)
+        if not has_bounds(json, self.links.layout(accessor)):
+            self.issues.add("ANIMATION_SAMPLER_INPUT_ACCESSOR_WITHOUT_BOUNDS", pointer=pointer)
+        layout = self.links.layout(accessor)
+        if sampler.get("interpolation") == CUBICSPLINE and layout is not None \
+                and layout.count < 2:
+            self.issues.add("ANIMATION_SAMPLER_INPUT_ACCESSOR_TOO_FEW_ELEMENTS", pointer=pointer,
+                            count=layout.count)
+
+    def _strided(self, accessor: int) -> bool:
+        views = self.links.items("bufferViews")
+        view = index_of(self.accessors[accessor], "bufferView")
+        return resolves(view, views) and "byteStride" in views[view]
+
+    def _check_target(self, target: dict, at: str) -> None:
+        node_index, nodes = index_of(target, "node"), self.links.items("nodes")
+        if not resolves(node_index, nodes):
+            return
+        node, path = nodes[node_index], target.get("path")
+        if path in TRS_PATHS:
+            if isinstance(node.get("matrix"), list):
+                self.issues.add("ANIMATION_CHANNEL_TARGET_NODE_MATRIX", pointer=at)
+            if resolves(index_of(node, "skin"), self.links.items("skins")):
+                self.issues.add("ANIMATION_CHANNEL_TARGET_NODE_SKIN", pointer=child(at, "path"))
+        elif path == "weights" and self._morph_targets(node) is None:
+            self.issues.add("ANIMATION_CHANNEL_TARGET_NODE_WEIGHTS_NO_MORPHS", pointer=at)
+
+    def _morph_targets(self, node: dict) -> int | None:
+        """The morph target count of the node's mesh's first primitive (None: no targets)."""
+        mesh = index_of(node, "mesh")
+        primitives = self.links.mesh_primitives(mesh) if mesh is not None else []
+        return len(primitives[0].targets) if primitives and primitives[0].targets else None
+
+    def _check_output(self, sampler: dict, target: dict, at: str) -> None:
+        output = index_of(sampler, "output")
+        if not resolves(output, self.accessors):
+            return
+        path, interpolation = target.get("path"), sampler.get("interpolation", "LINEAR")
+        layout = self.links.layout(output)
+        if path == "rotation" and layout is not None and layout.components == 4:
+            self._check_quaternions(output, interpolation == CUBICSPLINE, at)
+        found = accessor_format(self.accessors[output])
+        valid = ANIMATION_OUTPUTS.get(path) if isinstance(path, str) else None
+        if valid is not None and found not in valid:
+            self.issues.add("ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_FORMAT", pointer=at,
+                            format=found, path=path, valid=describe(valid))
+        input_layout = self.links.layout(index_of(sampler, "input"))
+        if input_layout is None or layout is None or not isinstance(interpolation, str):
+            return
+        expected = input_layout.count * (3 if interpolation == CUBICSPLINE else 1)
+        if path == "weights":
+            nodes = self.links.items("nodes")
+            node = index_of(target, "node")
+            expected *= (self._morph_targets(nodes[node]) or 0) if resolves(node, nodes) else 0
+        elif path not in TRS_PATHS:
+            expected = 0
+        if expected and expected != layout.count:
+            self.issues.add("ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_COUNT", pointer=at,
+                            expected=expected, count=layout.count)
+
+    def _check_quaternions(self, accessor: int, cubic: bool, at: str) -> None:
+        values = self.links.reader.normalized(accessor)
+        if values is None:
+            return
+        # A cubic spline keyframe is (in-tangent, value, out-tangent): only values are unit.
+        rows = np.arange(1, len(values), 3) if cubic else np.arange(len(values))
+        bad = rows[non_unit_rows(values[rows], UNIT_LENGTH_THRESHOLD_VEC4)]
+        if bad.size:
+            length = float(np.linalg.norm(values[bad[0]].astype(np.float64)))
+            self.issues.add("ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION",
+                            pointer=at, count=bad.size, first=int(bad[0]), length=repr(length))
+
+
+def _same_target(target: dict, other: object) -> bool:
+    node = index_of(target, "node")
+    return (isinstance(other, dict) and node is not None and node == index_of(other, "node")
+            and target.get("path") == other.get("path"))
+
+
+def check_animations(asset: Asset, context: CheckContext) -> None:
+    if asset.document is None:
+        return
+    links = document_links(asset)
+    checker = _AnimationChecker(links, context.issues)
+    for index, animation in enumerate(links.items("animations")):
+        checker.check(index, animation)
+
+
+@hookimpl
+def register_checks() -> list[Check]:
+    return [Check("gltf-animations", "Animation samplers (keyframe times, output formats and "
+                  "counts, unit quaternions), channel targets and duplicate channels.",
+                  check_animations, CODES, GLTF_FORMATS)]

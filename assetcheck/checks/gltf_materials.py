@@ -1,0 +1,26 @@
+"""Materials: properties that only mean something together (alpha cutoff with the MASK mode)."""
+
+from __future__ import annotations
+
+from assetcheck.checks import Check, CheckContext
+from assetcheck.checks.gltf_links import collection
+from assetcheck.checks.gltf_schema import GLTF_FORMATS
+from assetcheck.formats.gltf_fields import child
+from assetcheck.hookspecs import hookimpl
+from assetcheck.model import Asset
+
+
+def check_materials(asset: Asset, context: CheckContext) -> None:
+    if asset.document is None:
+        return
+    for index, material in enumerate(collection(asset.document, "materials")):
+        if material is not None and "alphaCutoff" in material \
+                and material.get("alphaMode", "OPAQUE") != "MASK":
+            context.issues.add("MATERIAL_ALPHA_CUTOFF_INVALID_MODE",
+                               pointer=child(child("/materials", index), "alphaCutoff"))
+
+
+@hookimpl
+def register_checks() -> list[Check]:
+    return [Check("gltf-materials", "Material properties that depend on each other.",
+                  check_materials, ("MATERIAL_ALPHA_CUTOFF_INVALID_MODE",), GLTF_FORMATS)]

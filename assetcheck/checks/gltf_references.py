@@ -1,0 +1,132 @@
+"""Every index reference of a glTF document names an existing object (``UNRESOLVED_REFERENCE``).
+
+The reader resolves the references it needs for reading (buffers, buffer views, a primitive's
+attributes, indices and material, an image's buffer view); this check resolves all the others
+the way Khronos glTF-Validator links them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from assetcheck.checks import Check, CheckContext
+from assetcheck.checks.gltf_links import (
+    DocumentLinks,
+    animation_samplers,
+    document_links,
+    index_of,
+    linked_extensions,
+    texture_infos,
+)
+from assetcheck.checks.gltf_schema import GLTF_FORMATS
+from assetcheck.formats.gltf_fields import as_integer, child
+from assetcheck.hookspecs import hookimpl
+from assetcheck.model import Asset
+
+#: A reference: its pointer, the index, and the collection (by name, or the list itself).
+Reference = tuple[str, int, str | list]
+
+#: Single references held by objects of a collection: (property, referenced collection).
+SINGLE_REFERENCES = {
+    "nodes": (("camera", "cameras"), ("mesh", "meshes"), ("skin", "skins")),
+    "skins": (("inverseBindMatrices", "accessors"), ("skeleton", "nodes")),
+    "textures": (("sampler", "samplers"), ("source", "images")),
+}
+#: Arrays of references held by objects of a collection: (property, referenced collection).
+LIST_REFERENCES = {"nodes": (("children", "nodes"),), "scenes": (("nodes", "nodes"),),
+                   "skins": (("joints", "nodes"),)}
+
+
+def references(links: DocumentLinks) -> Iterator[Reference]:
+    """Every reference checked here: ``(pointer, index, referenced collection)``.
+
+    The referenced collection is named, or given as a list for a channel's ``sampler``,
+    which refers to the ``samplers`` of its own animation.
+    """
+    document = links.document
+    if index_of(document, "scene") is not None:
+        yield "/scene", index_of(document, "scene"), "scenes"
+    for name, properties in SINGLE_REFERENCES.items():
+        for number, item in enumerate(links.items(name)):
+            for key, target in properties:
+                if index_of(item, key) is not None:
+                    yield child(child(f"/{name}", number), key), index_of(item, key), target
+    for name, properties in LIST_REFERENCES.items():
+        for number, item in enumerate(links.items(name)):
+            for key, target in properties:
+                yield from _list(item, key, child(child(f"/{name}", number), key), target)
+    extensions = linked_extensions(document)
+    for number, material in enumerate(links.items("materials")):
+        for pointer, _, info in texture_infos(material, child("/materials", number), extensions):
+            if index_of(info, "index") is not None:
+                yield child(pointer, "index"), index_of(info, "index"), "textures"
+    for number in range(len(links.items("accessors"))):
+        yield from _sparse_views(links, number)
+    for primitive in links.primitives:
+        for target_number, target in enumerate(_targets(primitive.json)):
+            at = child(child(primitive.pointer, "targets"), target_number)
+            for semantic in target:
+                if index_of(target, semantic) is not None:
+                    yield child(at, semantic), index_of(target, semantic), "accessors"
+    for number, animation in enumerate(links.items("animations")):
+        yield from _animation(animation, child("/animations", number))
+
+
+def _list(item: dict | None, key: str, at: str, target: str) -> Iterator[Reference]:
+    value = item.get(key) if item is not None else None
+    if isinstance(value, list):
+        for position, entry in enumerate(value):
+            number = as_integer(entry)
+            if number is not None and number >= 0:
+                yield child(at, position), number, target
+
+
+def _sparse_views(links: DocumentLinks, number: int) -> Iterator[Reference]:
+    layout = links.layout(number)
+    if layout is None or layout.sparse is None:
+        return
+    at = child(child("/accessors", number), "sparse")
+    yield child(child(at, "indices"), "bufferView"), layout.sparse.indices_view, "bufferViews"
+    yield child(child(at, "values"), "bufferView"), layout.sparse.values_view, "bufferViews"
+
+
+def _targets(primitive: dict) -> list[dict]:
+    targets = primitive.get("targets")
+    if isinstance(targets, list) and targets and all(isinstance(t, dict) for t in targets):
+        return targets
+    return []
+
+
+def _animation(animation: dict | None, at: str) -> Iterator[Reference]:
+    samplers = animation_samplers(animation)
+    for number, sampler in samplers:
+        for key in ("input", "output"):
+            if index_of(sampler, key) is not None:
+                yield child(child(child(at, "samplers"), number), key), index_of(sampler, key), \
+                    "accessors"
+    if not samplers:
+        return
+    for number, channel in enumerate(animation["channels"]):
+        channel_at = child(child(at, "channels"), number)
+        target = channel.get("target")
+        if index_of(target, "node") is not None:
+            yield child(child(channel_at, "target"), "node"), index_of(target, "node"), "nodes"
+        if index_of(channel, "sampler") is not None:
+            yield child(channel_at, "sampler"), index_of(channel, "sampler"), animation["samplers"]
+
+
+def check_references(asset: Asset, context: CheckContext) -> None:
+    if asset.document is None:
+        return
+    links = document_links(asset)
+    for pointer, index, target in references(links):
+        items = links.items(target) if isinstance(target, str) else target
+        if index >= len(items) or items[index] is None:
+            context.issues.add("UNRESOLVED_REFERENCE", pointer=pointer, index=index,
+                               collection=target if isinstance(target, str) else "samplers")
+
+
+@hookimpl
+def register_checks() -> list[Check]:
+    return [Check("gltf-references", "Every index reference names an existing object.",
+                  check_references, ("UNRESOLVED_REFERENCE",), GLTF_FORMATS)]

@@ -1,0 +1,226 @@
+"""The glTF 2.0 JSON schema of every core object, as Khronos glTF-Validator applies it.
+
+Each :class:`ObjectSchema` lists the properties an object may have; ``extensions`` and
+``extras`` are allowed everywhere. ``reader=True`` marks a property whose type, presence and
+range the glTF reader already reports (``formats/gltf*.py``): the schema check leaves those
+alone and only looks inside them. Properties of kind ``any`` are checked by a semantic check
+(accessor ``min``/``max`` depend on the accessor's type).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+COMPONENT_TYPES = (5120, 5121, 5122, 5123, 5125, 5126)
+INDEX_COMPONENT_TYPES = (5121, 5123, 5125)
+ACCESSOR_TYPES = ("SCALAR", "VEC2", "VEC3", "VEC4", "MAT2", "MAT3", "MAT4")
+BUFFER_VIEW_TARGETS = (34962, 34963)
+MAG_FILTERS = (9728, 9729)
+MIN_FILTERS = (9728, 9729, 9984, 9985, 9986, 9987)
+WRAP_MODES = (33071, 33648, 10497)
+VERSION_PATTERN = re.compile(r"^([0-9]+)\.([0-9]+)$")
+
+#: Enumerations that an extension listed in ``extensionsUsed`` widens.
+EXTENSION_VALUES = {
+    "mimeType": {"EXT_texture_webp": ("image/webp",)},
+    "path": {"KHR_animation_pointer": ("pointer",)},
+}
+
+@dataclass(frozen=True)
+class Prop:
+    """One property: its JSON kind and constraints.
+
+    Kinds: ``index``, ``uint``, ``number``, ``string``, ``bool``, ``object`` (with ``schema``),
+    ``objects`` (a non-empty array of ``schema`` objects), ``indices`` (unique indices),
+    ``numbers`` (with ``lengths``), ``strings`` (unique), ``index_map`` (semantic -> index),
+    ``index_maps`` (an array of those), ``any`` (checked elsewhere).
+    """
+
+    kind: str
+    required: bool = False
+    minimum: float | None = None
+    maximum: float | None = None
+    exclusive_minimum: float | None = None
+    enum: tuple | None = None
+    extendable: bool = False
+    pattern: re.Pattern | None = None
+    lengths: tuple[int, ...] | None = None
+    schema: ObjectSchema | None = None
+    reader: bool = False
+
+
+@dataclass(frozen=True)
+class ObjectSchema:
+    name: str
+    properties: dict[str, Prop] = field(default_factory=dict)
+
+
+def _obj(title: str, /, **properties: Prop) -> ObjectSchema:
+    return ObjectSchema(title, properties)
+
+
+NAME = Prop("string")
+TEXTURE_INFO = _obj("textureInfo", index=Prop("index", required=True),
+                    texCoord=Prop("uint"))
+NORMAL_TEXTURE_INFO = _obj("normalTextureInfo", index=Prop("index", required=True),
+                           texCoord=Prop("uint"), scale=Prop("number"))
+OCCLUSION_TEXTURE_INFO = _obj("occlusionTextureInfo", index=Prop("index", required=True),
+                              texCoord=Prop("uint"),
+                              strength=Prop("number", minimum=0, maximum=1))
+
+SPARSE = _obj(
+    "accessor.sparse",
+    count=Prop("uint", required=True, minimum=1),
+    indices=Prop("object", required=True, schema=_obj(
+        "accessor.sparse.indices", bufferView=Prop("index", required=True),
+        byteOffset=Prop("uint"),
+        componentType=Prop("uint", required=True, enum=INDEX_COMPONENT_TYPES))),
+    values=Prop("object", required=True, schema=_obj(
+        "accessor.sparse.values", bufferView=Prop("index", required=True),
+        byteOffset=Prop("uint"))),
+)
+
+ACCESSOR = _obj(
+    "accessor",
+    bufferView=Prop("index", reader=True), byteOffset=Prop("uint", reader=True),
+    componentType=Prop("uint", required=True, enum=COMPONENT_TYPES),
+    normalized=Prop("bool"), count=Prop("uint", reader=True),
+    type=Prop("string", required=True, enum=ACCESSOR_TYPES),
+    max=Prop("any"), min=Prop("any"), sparse=Prop("object", schema=SPARSE), name=NAME,
+)
+
+ANIMATION = _obj(
+    "animation",
+    channels=Prop("objects", required=True, schema=_obj(
+        "animation.channel", sampler=Prop("index", required=True),
+        target=Prop("object", required=True, schema=_obj(
+            "animation.channel.target", node=Prop("index"),
+            path=Prop("string", required=True, extendable=True,
+                      enum=("translation", "rotation", "scale", "weights")))))),
+    samplers=Prop("objects", required=True, schema=_obj(
+        "animation.sampler", input=Prop("index", required=True),
+        interpolation=Prop("string", enum=("LINEAR", "STEP", "CUBICSPLINE")),
+        output=Prop("index", required=True))),
+    name=NAME,
+)
+
+ASSET = _obj(
+    "asset", copyright=Prop("string"), generator=Prop("string"),
+    version=Prop("string", reader=True), minVersion=Prop("string", pattern=VERSION_PATTERN),
+)
+
+BUFFER = _obj("buffer", uri=Prop("string", reader=True), byteLength=Prop("uint", reader=True),
+              name=NAME)
+
+BUFFER_VIEW = _obj(
+    "bufferView", buffer=Prop("index", reader=True), byteOffset=Prop("uint", reader=True),
+    byteLength=Prop("uint", reader=True), byteStride=Prop("uint", reader=True),
+    target=Prop("uint", enum=BUFFER_VIEW_TARGETS), name=NAME,
+)
+
+CAMERA = _obj(
+    "camera",
+    type=Prop("string", required=True, enum=("orthographic", "perspective")),
+    orthographic=Prop("any"), perspective=Prop("any"), name=NAME,
+)
+
+#: Only the projection ``camera.type`` names is read (by the camera check).
+PROJECTIONS = {
+    "orthographic": _obj(
+        "camera.orthographic", xmag=Prop("number", required=True),
+        ymag=Prop("number", required=True),
+        zfar=Prop("number", required=True, exclusive_minimum=0),
+        znear=Prop("number", required=True, minimum=0)),
+    "perspective": _obj(
+        "camera.perspective", aspectRatio=Prop("number", exclusive_minimum=0),
+        yfov=Prop("number", required=True, exclusive_minimum=0),
+        zfar=Prop("number", exclusive_minimum=0),
+        znear=Prop("number", required=True, exclusive_minimum=0)),
+}
+
+IMAGE = _obj(
+    "image", uri=Prop("string", reader=True),
+    mimeType=Prop("string", enum=("image/jpeg", "image/png"), extendable=True),
+    bufferView=Prop("index", reader=True), name=NAME,
+)
+
+MATERIAL = _obj(
+    "material",
+    pbrMetallicRoughness=Prop("object", schema=_obj(
+        "material.pbrMetallicRoughness",
+        baseColorFactor=Prop("numbers", lengths=(4,), minimum=0, maximum=1),
+        baseColorTexture=Prop("object", schema=TEXTURE_INFO),
+        metallicFactor=Prop("number", minimum=0, maximum=1),
+        roughnessFactor=Prop("number", minimum=0, maximum=1),
+        metallicRoughnessTexture=Prop("object", schema=TEXTURE_INFO))),
+    normalTexture=Prop("object", schema=NORMAL_TEXTURE_INFO),
+    occlusionTexture=Prop("object", schema=OCCLUSION_TEXTURE_INFO),
+    emissiveTexture=Prop("object", schema=TEXTURE_INFO),
+    emissiveFactor=Prop("numbers", lengths=(3,), minimum=0, maximum=1),
+    alphaMode=Prop("string", enum=("OPAQUE", "MASK", "BLEND")),
+    alphaCutoff=Prop("number", minimum=0),
+    doubleSided=Prop("bool"), name=NAME,
+)
+
+PRIMITIVE = _obj(
+    "mesh.primitive",
+    attributes=Prop("index_map", reader=True), indices=Prop("index", reader=True),
+    material=Prop("index", reader=True), mode=Prop("uint", reader=True),
+    targets=Prop("index_maps"),
+)
+
+MESH = _obj("mesh", primitives=Prop("objects", reader=True, schema=PRIMITIVE),
+            weights=Prop("numbers"), name=NAME)
+
+NODE = _obj(
+    "node", camera=Prop("index"), children=Prop("indices"), skin=Prop("index"),
+    matrix=Prop("numbers", lengths=(16,)), mesh=Prop("index"),
+    rotation=Prop("numbers", lengths=(4,), minimum=-1, maximum=1),
+    scale=Prop("numbers", lengths=(3,)), translation=Prop("numbers", lengths=(3,)),
+    weights=Prop("numbers"), name=NAME,
+)
+
+SAMPLER = _obj(
+    "sampler", magFilter=Prop("uint", enum=MAG_FILTERS), minFilter=Prop("uint", enum=MIN_FILTERS),
+    wrapS=Prop("uint", enum=WRAP_MODES), wrapT=Prop("uint", enum=WRAP_MODES), name=NAME,
+)
+
+SCENE = _obj("scene", nodes=Prop("indices"), name=NAME)
+
+SKIN = _obj("skin", inverseBindMatrices=Prop("index"), skeleton=Prop("index"),
+            joints=Prop("indices", required=True), name=NAME)
+
+TEXTURE = _obj("texture", sampler=Prop("index"), source=Prop("index"), name=NAME)
+
+#: The root's collections, in the order Khronos reads them, and whether the reader owns them.
+COLLECTIONS: dict[str, tuple[ObjectSchema, bool]] = {
+    "accessors": (ACCESSOR, True), "animations": (ANIMATION, True), "buffers": (BUFFER, True),
+    "bufferViews": (BUFFER_VIEW, True), "cameras": (CAMERA, False), "images": (IMAGE, True),
+    "materials": (MATERIAL, True), "meshes": (MESH, True), "nodes": (NODE, False),
+    "samplers": (SAMPLER, False), "scenes": (SCENE, False), "skins": (SKIN, False),
+    "textures": (TEXTURE, False),
+}
+
+ROOT = _obj(
+    "glTF", extensionsUsed=Prop("strings"), extensionsRequired=Prop("strings"),
+    asset=Prop("object", reader=True, schema=ASSET), scene=Prop("index"),
+    **{name: Prop("any") for name in COLLECTIONS},
+)
+
+#: Schemas of the contents of the most used extensions (applied when they are declared).
+EXTENSIONS = {
+    "KHR_texture_transform": _obj(
+        "KHR_texture_transform", offset=Prop("numbers", lengths=(2,)), rotation=Prop("number"),
+        scale=Prop("numbers", lengths=(2,)), texCoord=Prop("uint")),
+    "KHR_materials_pbrSpecularGlossiness": _obj(
+        "KHR_materials_pbrSpecularGlossiness",
+        diffuseFactor=Prop("numbers", lengths=(4,), minimum=0, maximum=1),
+        diffuseTexture=Prop("object", schema=TEXTURE_INFO),
+        specularFactor=Prop("numbers", lengths=(3,), minimum=0, maximum=1),
+        glossinessFactor=Prop("number", minimum=0, maximum=1),
+        specularGlossinessTexture=Prop("object", schema=TEXTURE_INFO)),
+    "KHR_materials_unlit": _obj("KHR_materials_unlit"),
+    "KHR_materials_emissive_strength": _obj(
+        "KHR_materials_emissive_strength", emissiveStrength=Prop("number", minimum=0)),
+}

@@ -1,0 +1,124 @@
+"""Objects nothing uses (``UNUSED_OBJECT``, info), as Khronos glTF-Validator marks them.
+
+An object is used when something that is itself linked refers to it: a node's mesh, a
+primitive's material, a texture's image... Root nodes of scenes, children, joints and animated
+nodes are used nodes. Also reported: texture coordinate sets no material samples, and mesh
+weights every node overrides.
+"""
+
+from __future__ import annotations
+
+from assetcheck.checks import Check, CheckContext
+from assetcheck.checks.gltf_links import (
+    DocumentLinks,
+    animation_samplers,
+    document_links,
+    index_list,
+    index_of,
+    linked_extensions,
+    resolves,
+    texture_infos,
+    uses,
+)
+from assetcheck.checks.gltf_schema import GLTF_FORMATS
+from assetcheck.formats.gltf_fields import child
+from assetcheck.hookspecs import hookimpl
+from assetcheck.issues import FileIssues
+from assetcheck.model import Asset
+
+#: The collections whose unused elements are reported, in Khronos' order.
+REPORTED = ("accessors", "buffers", "bufferViews", "cameras", "images", "materials", "meshes",
+            "nodes", "samplers", "skins", "textures")
+
+
+def used_objects(links: DocumentLinks) -> dict[str, set[int]]:
+    """The indices of the used objects of each collection."""
+    used: dict[str, set[int]] = {name: set() for name in REPORTED}
+
+    def mark(collection: str, index: int | None) -> None:
+        if resolves(index, links.items(collection)):
+            used[collection].add(index)
+
+    for use in uses(links):
+        used[use.collection].add(use.index)
+    for index in range(len(links.items("accessors"))):
+        layout = links.layout(index)
+        if layout is not None:
+            mark("bufferViews", layout.buffer_view)
+    for view in links.items("bufferViews"):
+        mark("buffers", index_of(view, "buffer"))
+    for node in links.items("nodes"):
+        for key, collection in (("camera", "cameras"), ("mesh", "meshes"), ("skin", "skins")):
+            mark(collection, index_of(node, key))
+        for kid in index_list(node, "children"):
+            mark("nodes", kid)
+    for key, items in (("nodes", links.items("scenes")), ("joints", links.items("skins"))):
+        for item in items:
+            for node in index_list(item, key):
+                mark("nodes", node)
+    for animation in links.items("animations"):
+        if animation_samplers(animation):
+            for channel in animation["channels"]:
+                mark("nodes", index_of(channel.get("target"), "node"))
+    for texture in links.items("textures"):
+        mark("samplers", index_of(texture, "sampler"))
+        mark("images", index_of(texture, "source"))
+    extensions = linked_extensions(links.document)
+    for number, material in enumerate(links.items("materials")):
+        for _, _, info in texture_infos(material, child("/materials", number), extensions):
+            mark("textures", index_of(info, "index"))
+    for primitive in links.primitives:
+        mark("materials", primitive.material)
+    return used
+
+
+def _check_animation_samplers(links: DocumentLinks, issues: FileIssues) -> None:
+    for index, animation in enumerate(links.items("animations")):
+        samplers = animation_samplers(animation)
+        if not samplers:
+            continue
+        used = {index_of(channel, "sampler") for channel in animation["channels"]}
+        for number, _ in samplers:
+            if number not in used:
+                issues.add("UNUSED_OBJECT",
+                           pointer=child(child(child("/animations", index), "samplers"), number))
+
+
+def _check_texcoords(links: DocumentLinks, issues: FileIssues) -> None:
+    for primitive in links.primitives:
+        needs = links.materials[primitive.material] if primitive.material is not None else None
+        sampled = set(needs.texcoords.values()) if needs is not None else set()
+        for number in range(primitive.semantics.texcoord_count):
+            if number not in sampled:
+                issues.add("UNUSED_OBJECT", pointer=child(child(primitive.pointer, "attributes"),
+                                                          f"TEXCOORD_{number}"))
+
+
+def _check_mesh_weights(links: DocumentLinks, used_meshes: set[int], issues: FileIssues) -> None:
+    weighted = {index_of(node, "mesh") for node in links.items("nodes")
+                if node is not None and not isinstance(node.get("weights"), list)}
+    for index, mesh in enumerate(links.items("meshes")):
+        if (mesh is not None and isinstance(mesh.get("weights"), list) and mesh["weights"]
+                and index in used_meshes and index not in weighted):
+            issues.add("UNUSED_MESH_WEIGHTS", pointer=child(child("/meshes", index), "weights"))
+
+
+def check_unused(asset: Asset, context: CheckContext) -> None:
+    if asset.document is None:
+        return
+    links = document_links(asset)
+    _check_texcoords(links, context.issues)
+    _check_animation_samplers(links, context.issues)
+    used = used_objects(links)
+    for name in REPORTED:
+        for index, item in enumerate(links.items(name)):
+            if item is not None and index not in used[name]:
+                context.issues.add("UNUSED_OBJECT", pointer=child(f"/{name}", index))
+    _check_mesh_weights(links, used["meshes"], context.issues)
+
+
+@hookimpl
+def register_checks() -> list[Check]:
+    return [Check("gltf-unused", "Objects, texture coordinate sets and mesh weights that "
+                  "nothing uses.", check_unused, ("UNUSED_OBJECT", "UNUSED_MESH_WEIGHTS"),
+                  GLTF_FORMATS)]

@@ -1,0 +1,175 @@
+"""Vertex data checks: unit normals and tangents, clamped colours, index values.
+
+Each accessor is checked once, whole, with numpy, and the finding is reported at every
+primitive attribute that uses it (as Khronos glTF-Validator does). Unit length uses the
+reference's tolerances; lengths are computed in single precision and those within rounding
+distance of the tolerance are computed again in double precision, as Khronos does throughout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from assetcheck.checks import Check, CheckContext
+from assetcheck.checks.gltf_formats import INDICES, accessor_format, attribute_formats
+from assetcheck.checks.gltf_links import DocumentLinks, Primitive, document_links
+from assetcheck.checks.gltf_schema import GLTF_FORMATS, extensions_used
+from assetcheck.formats.gltf_data import COMPONENT_DTYPES, FLOAT
+from assetcheck.formats.gltf_fields import child
+from assetcheck.hookspecs import hookimpl
+from assetcheck.issues import FileIssues
+from assetcheck.model import Asset
+
+#: Khronos' tolerances: a little more than the error of signed 8-bit quantization.
+UNIT_LENGTH_THRESHOLD_VEC3 = 0.00674
+UNIT_LENGTH_THRESHOLD_VEC4 = 0.00769
+TRIANGLES = 4
+
+CODES = ("ACCESSOR_VECTOR3_NON_UNIT", "ACCESSOR_INVALID_SIGN", "ACCESSOR_NON_CLAMPED",
+         "ACCESSOR_INDEX_OOB", "ACCESSOR_INDEX_PRIMITIVE_RESTART",
+         "ACCESSOR_INDEX_TRIANGLE_DEGENERATE")
+
+#: A finding about an accessor: (code, fields), reported at each pointer that uses it.
+Finding = tuple[str, dict]
+
+
+def non_unit_rows(vectors: np.ndarray, threshold: float) -> np.ndarray:
+    """Indices of the rows whose length differs from 1 by more than ``threshold``."""
+    lengths = np.sqrt(np.einsum("ij,ij->i", vectors, vectors))
+    with np.errstate(invalid="ignore"):
+        error = np.abs(lengths - 1)
+        bad = error > threshold
+        near = np.flatnonzero(np.abs(error - threshold) < 1e-4)
+    if near.size:
+        exact = vectors[near].astype(np.float64)
+        bad[near] = np.abs(np.sqrt(np.einsum("ij,ij->i", exact, exact)) - 1) > threshold
+    return np.flatnonzero(bad)
+
+
+def vector_length(vector: np.ndarray) -> str:
+    return repr(float(np.sqrt(np.dot(vector.astype(np.float64), vector.astype(np.float64)))))
+
+
+def normal_findings(vectors: np.ndarray) -> list[Finding]:
+    rows = non_unit_rows(vectors[:, :3], UNIT_LENGTH_THRESHOLD_VEC3)
+    if not rows.size:
+        return []
+    return [("ACCESSOR_VECTOR3_NON_UNIT", {"count": rows.size, "first": int(rows[0]),
+                                           "length": vector_length(vectors[rows[0], :3])})]
+
+
+def tangent_findings(vectors: np.ndarray) -> list[Finding]:
+    findings = normal_findings(vectors)
+    signs = vectors[:, 3]
+    wrong = np.flatnonzero((signs != 1.0) & (signs != -1.0))
+    if wrong.size:
+        findings.append(("ACCESSOR_INVALID_SIGN", {"count": wrong.size, "first": int(wrong[0]),
+                                                   "value": repr(float(signs[wrong[0]]))}))
+    return findings
+
+
+def color_findings(values: np.ndarray) -> list[Finding]:
+    outside = (values > 1.0) | (values < 0.0)
+    count = int(np.count_nonzero(outside))
+    if not count:
+        return []
+    first = int(np.argmax(outside.ravel()))
+    return [("ACCESSOR_NON_CLAMPED", {"count": count, "first": first,
+                                      "value": repr(float(values.ravel()[first]))})]
+
+
+def index_findings(indices: np.ndarray, component_type: int, vertex_count: int | None,
+                   mode: int | None) -> list[Finding]:
+    """Index values beyond the vertices, primitive restart values and degenerate triangles."""
+    findings: list[Finding] = []
+    values = indices[:, 0]
+    last_vertex = vertex_count - 1 if vertex_count is not None else -1
+    highest = int(values.max())
+    if highest > last_vertex:
+        outside = values > last_vertex
+        first = int(np.argmax(outside))
+        findings.append(("ACCESSOR_INDEX_OOB", {
+            "count": int(np.count_nonzero(outside)), "first": first, "value": int(values[first]),
+            "limit": last_vertex}))
+    restart = int(np.iinfo(COMPONENT_DTYPES[component_type]).max)
+    if highest == restart:
+        hits = np.flatnonzero(values == restart)
+        findings.append(("ACCESSOR_INDEX_PRIMITIVE_RESTART", {
+            "count": hits.size, "first": int(hits[0]), "value": restart}))
+    if mode == TRIANGLES:
+        triangles = values[:values.size - values.size % 3].reshape(-1, 3)
+        degenerate = int(np.count_nonzero(
+            (triangles[:, 0] == triangles[:, 1]) | (triangles[:, 1] == triangles[:, 2])
+            | (triangles[:, 2] == triangles[:, 0])))
+        if degenerate:
+            findings.append(("ACCESSOR_INDEX_TRIANGLE_DEGENERATE", {
+                "count": degenerate, "total": values.size // 3}))
+    return findings
+
+
+class _VertexDataChecker:
+    def __init__(self, links: DocumentLinks, issues: FileIssues) -> None:
+        self.links = links
+        self.issues = issues
+        self.extensions = extensions_used(links.document)
+        self.findings: dict[tuple[int, str], list[Finding]] = {}
+
+    def check(self) -> None:
+        for primitive in self.links.primitives:
+            at = child(primitive.pointer, "attributes")
+            for semantic, accessor in primitive.attributes.items():
+                rule = self._rule(semantic, accessor)
+                if rule is not None:
+                    self._report(accessor, semantic, rule, child(at, semantic))
+            self._check_indices(primitive)
+
+    def _rule(self, semantic: str, accessor: int) -> Callable[[np.ndarray], list] | None:
+        valid = attribute_formats(semantic, self.extensions)
+        found = accessor_format(self.links.items("accessors")[accessor])
+        if valid is None or found not in valid:
+            return None
+        if semantic == "NORMAL":
+            return normal_findings
+        if semantic == "TANGENT":
+            return tangent_findings
+        if semantic == "COLOR_0" and found.component_type == FLOAT:
+            return color_findings
+        return None
+
+    def _report(self, accessor: int, kind: str, rule: Callable[[np.ndarray], list],
+                pointer: str) -> None:
+        key = (accessor, kind)
+        if key not in self.findings:
+            values = self.links.reader.normalized(accessor)
+            self.findings[key] = rule(values) if values is not None else []
+        for code, fields in self.findings[key]:
+            self.issues.add(code, pointer=pointer, **fields)
+
+    def _check_indices(self, primitive: Primitive) -> None:
+        accessor = primitive.indices
+        if accessor is None:
+            return
+        found = accessor_format(self.links.items("accessors")[accessor])
+        if found not in INDICES:
+            return
+        key = (accessor, f"indices {primitive.vertex_count} {primitive.mode}")
+        if key not in self.findings:
+            values = self.links.reader.read(accessor)
+            self.findings[key] = [] if values is None else index_findings(
+                values, found.component_type, primitive.vertex_count, primitive.mode)
+        for code, fields in self.findings[key]:
+            self.issues.add(code, pointer=child(primitive.pointer, "indices"), **fields)
+
+
+def check_vertex_data(asset: Asset, context: CheckContext) -> None:
+    if asset.document is not None:
+        _VertexDataChecker(document_links(asset), context.issues).check()
+
+
+@hookimpl
+def register_checks() -> list[Check]:
+    return [Check("gltf-vertex-data", "Unit-length normals and tangents, tangent signs, vertex "
+                  "colours in 0..1, index values within the vertices.", check_vertex_data,
+                  CODES, GLTF_FORMATS)]

@@ -1,0 +1,190 @@
+"""Issue types of glTF objects' meaning and links: layouts, meshes, nodes, skins, animations...
+
+Each keeps the code and default severity of the Khronos glTF-Validator issue of the same meaning
+(its SemanticError and LinkError groups). Data errors found in accessor contents are in
+:mod:`assetcheck.codes.gltf_data`.
+"""
+
+from assetcheck.issues import IssueType
+
+_EXPORT = "Export the model again with an up-to-date glTF exporter, or fix the glTF JSON."
+_LAYOUT = ("Lay the data out again so every accessor starts on a multiple of its component "
+           "size; re-exporting usually does this.")
+
+
+def _type(code: str, severity: str, message: str, fix: str = _EXPORT) -> IssueType:
+    return IssueType(code, severity, message, fix, "gltf")
+
+
+ISSUE_TYPES = [
+    # Buffer views and accessor layouts.
+    _type("BUFFER_VIEW_TOO_BIG_BYTE_STRIDE", "error",
+          "byteStride ({stride}) is greater than byteLength ({length})."),
+    _type("BUFFER_VIEW_INVALID_BYTE_STRIDE", "error",
+          "Only buffer views with vertex data can have a byteStride."),
+    _type("BUFFER_VIEW_TARGET_OVERRIDE", "error",
+          "The buffer view is used as {first} and also as {second}.",
+          "Give each kind of data (vertices, indices, images...) its own buffer view."),
+    _type("BUFFER_VIEW_TARGET_MISSING", "hint",
+          "bufferView.target should be set for vertex or index data ({usage}).",
+          "Set target to 34962 (vertices) or 34963 (indices)."),
+    _type("ACCESSOR_USAGE_OVERRIDE", "error",
+          "The accessor is used as {first} and also as {second}.",
+          "Give each use (vertex attribute, indices, animation data...) its own accessor."),
+    _type("ACCESSOR_SMALL_BYTESTRIDE", "error",
+          "The buffer view's byteStride ({stride}) is less than the accessor's element length "
+          "({length})."),
+    _type("ACCESSOR_OFFSET_ALIGNMENT", "error",
+          "Offset {byte_offset} is not a multiple of the component size {size}.", _LAYOUT),
+    _type("ACCESSOR_TOTAL_OFFSET_ALIGNMENT", "error",
+          "The accessor's total byte offset {byte_offset} is not a multiple of the component size "
+          "{size}.", _LAYOUT),
+    _type("ACCESSOR_MATRIX_ALIGNMENT", "error",
+          "Matrix accessors must start on a 4-byte boundary.", _LAYOUT),
+    _type("ACCESSOR_NORMALIZED_INVALID", "error",
+          "Only byte and short accessors can be normalized."),
+    _type("ACCESSOR_SPARSE_COUNT_OUT_OF_RANGE", "error",
+          "The sparse accessor replaces more elements ({sparse}) than the accessor has ({count})."),
+    # Meshes.
+    _type("MESH_PRIMITIVE_INVALID_ATTRIBUTE", "error",
+          "'{semantic}' is not a valid attribute semantic.",
+          "Use the glTF semantics (POSITION, NORMAL, TEXCOORD_n...) or prefix custom ones with _."),
+    _type("MESH_PRIMITIVE_NO_POSITION", "warning", "The primitive has no POSITION attribute."),
+    _type("MESH_PRIMITIVE_TANGENT_WITHOUT_NORMAL", "warning",
+          "The primitive has TANGENT but no NORMAL attribute."),
+    _type("MESH_PRIMITIVE_INDEXED_SEMANTIC_CONTINUITY", "error",
+          "{semantic}_n attributes must start at 0 without gaps: {expected} expected, {found} "
+          "found."),
+    _type("MESH_PRIMITIVE_JOINTS_WEIGHTS_MISMATCH", "error",
+          "The primitive has {joints} JOINTS_n but {weights} WEIGHTS_n attributes."),
+    _type("MESH_PRIMITIVE_POSITION_ACCESSOR_WITHOUT_BOUNDS", "error",
+          "The POSITION accessor must define min and max.",
+          "Add the accessor's min and max (the bounding box of the positions)."),
+    _type("MESH_PRIMITIVE_ATTRIBUTES_ACCESSOR_INVALID_FORMAT", "error",
+          "Accessor format {format} is not valid for this attribute (valid: {valid})."),
+    _type("MESH_PRIMITIVE_ATTRIBUTES_ACCESSOR_UNSIGNED_INT", "error",
+          "Vertex attributes cannot use the UNSIGNED_INT component type."),
+    _type("MESH_PRIMITIVE_ACCESSOR_UNALIGNED", "error",
+          "Vertex attribute data must be aligned to 4-byte boundaries.", _LAYOUT),
+    _type("MESH_PRIMITIVE_UNEQUAL_ACCESSOR_COUNT", "error",
+          "All attribute accessors of a primitive must have the same count."),
+    _type("MESH_PRIMITIVE_ACCESSOR_WITHOUT_BYTESTRIDE", "error",
+          "Two or more vertex accessors share this buffer view, so it must define byteStride."),
+    _type("MESH_PRIMITIVE_INDICES_ACCESSOR_WITH_BYTESTRIDE", "error",
+          "The indices' buffer view must not define byteStride."),
+    _type("MESH_PRIMITIVE_INDICES_ACCESSOR_INVALID_FORMAT", "error",
+          "Accessor format {format} is not valid for indices (valid: {valid})."),
+    _type("MESH_PRIMITIVE_INCOMPATIBLE_MODE", "warning",
+          "{count} vertices or indices do not fit drawing mode {mode}."),
+    _type("MESH_PRIMITIVE_TOO_FEW_TEXCOORDS", "error",
+          "The material's texture {texture} needs TEXCOORD_{texcoord}, which the primitive "
+          "lacks.", "Add the texture coordinate set, or make the texture use one that exists."),
+    _type("MESH_PRIMITIVE_GENERATED_TANGENT_SPACE", "warning",
+          "The material needs tangents but the primitive has none: engines will generate "
+          "them, perhaps differently.", "Export the mesh with tangents."),
+    _type("MESH_PRIMITIVE_NO_TANGENT_SPACE", "error",
+          "The material needs tangents, the primitive has none and the material has no normal "
+          "map to generate them from.", "Export the mesh with normals and tangents."),
+    _type("MESH_PRIMITIVE_MORPH_TARGET_NO_BASE_ACCESSOR", "error",
+          "The morph target has {semantic}, which the primitive itself does not define."),
+    _type("MESH_PRIMITIVE_MORPH_TARGET_INVALID_ATTRIBUTE_COUNT", "error",
+          "The morph target accessor's count differs from the primitive attribute's."),
+    _type("MESH_PRIMITIVES_UNEQUAL_TARGETS_COUNT", "error",
+          "All primitives of a mesh must have the same number of morph targets."),
+    _type("MESH_INVALID_WEIGHTS_COUNT", "error",
+          "The mesh has {weights} weights for {targets} morph targets."),
+    _type("UNUSED_MESH_TANGENT", "info",
+          "Tangents are unused: the material has no normal texture.",
+          "Drop the TANGENT attribute to save memory."),
+    # Nodes and scenes.
+    _type("NODE_LOOP", "error", "The node is part of a node loop (it is its own ancestor).",
+          "Fix the children arrays so the node hierarchy is a tree."),
+    _type("NODE_PARENT_OVERRIDE", "error", "Node {node} already has another parent.",
+          "List each node as the child of one node only."),
+    _type("SCENE_NON_ROOT_NODE", "error", "Node {node} is not a root node, so it cannot be "
+          "listed in a scene.", "List only root nodes in scene.nodes."),
+    _type("NODE_MATRIX_TRS", "error",
+          "The node has both a matrix and translation/rotation/scale."),
+    _type("NODE_MATRIX_DEFAULT", "info", "The node's matrix is the identity, the default.",
+          "Remove the matrix."),
+    _type("NODE_MATRIX_NON_TRS", "error",
+          "The node's matrix cannot be decomposed into translation, rotation and scale."),
+    _type("ROTATION_NON_UNIT", "error", "The rotation quaternion is not of unit length.",
+          "Normalise the quaternion."),
+    _type("NODE_EMPTY", "info", "The node has no children, mesh, camera or joint role.",
+          "Remove the node unless an application needs it."),
+    _type("NODE_SKINNED_MESH_WITHOUT_SKIN", "warning",
+          "The node's mesh has joints and weights but the node has no skin."),
+    _type("NODE_SKIN_WITH_NON_SKINNED_MESH", "error",
+          "The node has a skin but its mesh has no joints and weights."),
+    _type("NODE_WEIGHTS_INVALID", "error",
+          "The node has {weights} weights for {targets} morph targets."),
+    _type("NODE_SKINNED_MESH_LOCAL_TRANSFORMS", "warning",
+          "The node has a skinned mesh, so its own transform is ignored."),
+    _type("NODE_SKINNED_MESH_NON_ROOT", "warning",
+          "The node with a skinned mesh is not a root node: parent transforms do not affect "
+          "a skinned mesh."),
+    _type("NODE_SKIN_NO_SCENE", "error",
+          "The node with a skinned mesh is in a scene that does not contain its joints."),
+    # Skins.
+    _type("SKIN_NO_COMMON_ROOT", "error", "The skin's joints do not have a common root."),
+    _type("SKIN_SKELETON_INVALID", "error",
+          "The skeleton node is not a common root of the joints."),
+    _type("SKIN_IBM_INVALID_FORMAT", "error",
+          "Accessor format {format} is not valid for inverse bind matrices (MAT4, FLOAT)."),
+    _type("SKIN_IBM_ACCESSOR_WITH_BYTESTRIDE", "error",
+          "The inverse bind matrices' buffer view must not define byteStride."),
+    _type("INVALID_IBM_ACCESSOR_COUNT", "error",
+          "The inverse bind matrices accessor has {count} elements for {joints} joints."),
+    # Animations.
+    _type("ANIMATION_CHANNEL_TARGET_NODE_MATRIX", "error",
+          "The channel animates translation, rotation or scale of a node that has a matrix."),
+    _type("ANIMATION_CHANNEL_TARGET_NODE_WEIGHTS_NO_MORPHS", "error",
+          "The channel animates weights of a node whose mesh has no morph targets."),
+    _type("ANIMATION_CHANNEL_TARGET_NODE_SKIN", "warning",
+          "Animated translation, rotation or scale does not affect a skinned mesh."),
+    _type("ANIMATION_DUPLICATE_TARGETS", "error",
+          "The channel has the same target as channel {other}."),
+    _type("ANIMATION_SAMPLER_INPUT_ACCESSOR_INVALID_FORMAT", "error",
+          "Accessor format {format} is not valid for animation input (SCALAR, FLOAT)."),
+    _type("ANIMATION_SAMPLER_INPUT_ACCESSOR_WITHOUT_BOUNDS", "error",
+          "An animation input accessor must define min and max."),
+    _type("ANIMATION_SAMPLER_INPUT_ACCESSOR_TOO_FEW_ELEMENTS", "error",
+          "A CUBICSPLINE sampler needs at least 2 keyframes; the input has {count}."),
+    _type("ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_FORMAT", "error",
+          "Accessor format {format} is not valid for animating '{path}' (valid: {valid})."),
+    _type("ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_COUNT", "error",
+          "The animation output accessor should have {expected} elements; it has {count}."),
+    _type("ANIMATION_SAMPLER_ACCESSOR_WITH_BYTESTRIDE", "error",
+          "Buffer views of animation sampler accessors must not define byteStride."),
+    # Cameras and materials.
+    _type("CAMERA_ZFAR_LEQUAL_ZNEAR", "error", "zfar must be greater than znear."),
+    _type("CAMERA_XMAG_YMAG_ZERO", "error", "xmag and ymag must not be zero."),
+    _type("CAMERA_XMAG_YMAG_NEGATIVE", "warning", "xmag and ymag should not be negative."),
+    _type("CAMERA_YFOV_GEQUAL_PI", "warning", "yfov should be less than pi."),
+    _type("MATERIAL_ALPHA_CUTOFF_INVALID_MODE", "warning",
+          "alphaCutoff only applies to the MASK alpha mode.", "Remove alphaCutoff."),
+    # Images.
+    _type("IMAGE_BUFFER_VIEW_WITH_BYTESTRIDE", "error",
+          "A buffer view holding image data must not define byteStride."),
+    # Extensions.
+    _type("UNDECLARED_EXTENSION", "error", "Extension {name} is not listed in extensionsUsed.",
+          "Add the extension to extensionsUsed."),
+    _type("UNUSED_EXTENSION_REQUIRED", "error",
+          "Extension {name} is required but not listed in extensionsUsed.",
+          "List the extension in extensionsUsed too, or remove it from extensionsRequired."),
+    _type("NON_REQUIRED_EXTENSION", "error", "Extension {name} must be listed in "
+          "extensionsRequired.", "Add the extension to extensionsRequired."),
+    _type("INVALID_EXTENSION_NAME_FORMAT", "warning",
+          "'{name}' is not a valid extension name (PREFIX_name).", "Rename the extension."),
+    _type("UNSUPPORTED_EXTENSION", "info",
+          "Extension {name} is not validated: AssetCheck does not know it.",
+          "Check the extension's data with a tool that supports it."),
+    _type("UNEXPECTED_EXTENSION_OBJECT", "error",
+          "Extension {name} does not belong on this kind of object."),
+    # Unused objects.
+    _type("UNUSED_OBJECT", "info", "This object may be unused.",
+          "Remove it to make the file smaller, unless an application needs it."),
+    _type("UNUSED_MESH_WEIGHTS", "info",
+          "The mesh's morph target weights are always overridden by the nodes using it."),
+]
