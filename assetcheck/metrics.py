@@ -72,14 +72,19 @@ def _fbx_metrics(details: dict[str, Any]) -> dict[str, int | bool]:
     return {
         # FBX splits a mesh into one draw call per material it uses.
         "draw_calls": sum(max(1, len(mesh.get("materials", []))) for mesh in meshes),
-        "uv_sets": max((mesh.get("uv_sets", int(mesh.get("has_uvs", False))) for mesh in meshes),
-                       default=0),
+        "uv_sets": max((_fbx_uv_sets(mesh) for mesh in meshes), default=0),
         "influences_per_vertex": max((mesh.get("max_influences", 0) for mesh in meshes),
                                      default=0),
         "bones": max((mesh.get("bones", 0) for mesh in meshes), default=0),
         # ufbx hands out 32-bit indices; an engine needs them once a mesh passes 65,535 vertices.
         "index_32bit": any(mesh.get("vertices", 0) > 0xFFFF for mesh in meshes),
     }
+
+
+def _fbx_uv_sets(mesh: dict[str, Any]) -> int:
+    """The mesh's UV sets as the pre-scan counted them; where it could not, whether it has any."""
+    counted = mesh.get("uv_sets")
+    return counted if counted is not None else int(mesh.get("has_uvs", False))
 
 
 def _objects(value: Any, keep_gaps: bool = False) -> Iterator[dict[str, Any]]:

@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
-from assetcheck.codes import budgets, core, fbx, glb, gltf, gltf_data, gltf_semantics, security, zip
+from assetcheck.codes import (
+    budgets,
+    core,
+    fbx,
+    fbx_checks,
+    glb,
+    gltf,
+    gltf_data,
+    gltf_semantics,
+    quality,
+    security,
+    zip,
+)
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import IssueType
 
-BUILTIN_AREAS = (core, security, glb, gltf, gltf_semantics, gltf_data, zip, fbx, budgets)
+BUILTIN_AREAS = (core, security, glb, gltf, gltf_semantics, gltf_data, zip, fbx, budgets, quality,
+                 fbx_checks)
 
 
 @hookimpl

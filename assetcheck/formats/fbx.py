@@ -60,6 +60,10 @@ def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOption
 
 def _parse(source: SourceFile, issues: FileIssues, limits: Limits) -> Asset | None:
     """The asset ufbx reads, or None after reporting why there is none."""
+    # Loaded here, not at start-up (GLB-only runs never pay for it), and before the fork, so
+    # the child's memory limit is spent on parsing, never on mapping the library.
+    import ufbx  # noqa: F401
+
     with _file_on_disk(source) as path:
         try:
             return run_in_child(

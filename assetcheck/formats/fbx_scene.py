@@ -8,40 +8,41 @@ from __future__ import annotations
 
 from collections import Counter
 from operator import itemgetter
-from typing import Any
-
-import ufbx
+from typing import TYPE_CHECKING, Any
 
 from assetcheck.model import Animation, Asset, Material, MeshPart, Texture
 
-#: ufbx's shader types (``UFBX_SHADER_*``) as the shading model names AssetCheck reports.
+if TYPE_CHECKING:  # ufbx itself is imported where a file is parsed: in the child process
+    import ufbx
+
+#: ufbx's shader types (``UFBX_SHADER_*``, by name) as the shading model names AssetCheck reports.
 SHADING_MODELS = {
-    ufbx.ShaderType.SHADER_UNKNOWN: "unknown",
-    ufbx.ShaderType.SHADER_FBX_LAMBERT: "lambert",
-    ufbx.ShaderType.SHADER_FBX_PHONG: "phong",
-    ufbx.ShaderType.SHADER_OSL_STANDARD_SURFACE: "standardSurface",
-    ufbx.ShaderType.SHADER_ARNOLD_STANDARD_SURFACE: "arnoldStandardSurface",
-    ufbx.ShaderType.SHADER_3DS_MAX_PHYSICAL_MATERIAL: "physicalMaterial",
-    ufbx.ShaderType.SHADER_3DS_MAX_PBR_METAL_ROUGH: "metallicRoughness",
-    ufbx.ShaderType.SHADER_3DS_MAX_PBR_SPEC_GLOSS: "specularGlossiness",
-    ufbx.ShaderType.SHADER_GLTF_MATERIAL: "gltfMaterial",
-    ufbx.ShaderType.SHADER_OPENPBR_MATERIAL: "openPBR",
+    "SHADER_UNKNOWN": "unknown",
+    "SHADER_FBX_LAMBERT": "lambert",
+    "SHADER_FBX_PHONG": "phong",
+    "SHADER_OSL_STANDARD_SURFACE": "standardSurface",
+    "SHADER_ARNOLD_STANDARD_SURFACE": "arnoldStandardSurface",
+    "SHADER_3DS_MAX_PHYSICAL_MATERIAL": "physicalMaterial",
+    "SHADER_3DS_MAX_PBR_METAL_ROUGH": "metallicRoughness",
+    "SHADER_3DS_MAX_PBR_SPEC_GLOSS": "specularGlossiness",
+    "SHADER_GLTF_MATERIAL": "gltfMaterial",
+    "SHADER_OPENPBR_MATERIAL": "openPBR",
     # Maya writes Stingray PBS materials as ShaderFX graphs.
-    ufbx.ShaderType.SHADER_SHADERFX_GRAPH: "shaderfxGraph",
-    ufbx.ShaderType.SHADER_BLENDER_PHONG: "blenderPhong",
-    ufbx.ShaderType.SHADER_WAVEFRONT_MTL: "wavefrontMtl",
+    "SHADER_SHADERFX_GRAPH": "shaderfxGraph",
+    "SHADER_BLENDER_PHONG": "blenderPhong",
+    "SHADER_WAVEFRONT_MTL": "wavefrontMtl",
 }
 
 #: Physically based shading models; Lambert, Phong and their variants are not.
 PBR_SHADERS = frozenset({
-    ufbx.ShaderType.SHADER_OSL_STANDARD_SURFACE,
-    ufbx.ShaderType.SHADER_ARNOLD_STANDARD_SURFACE,
-    ufbx.ShaderType.SHADER_3DS_MAX_PHYSICAL_MATERIAL,
-    ufbx.ShaderType.SHADER_3DS_MAX_PBR_METAL_ROUGH,
-    ufbx.ShaderType.SHADER_3DS_MAX_PBR_SPEC_GLOSS,
-    ufbx.ShaderType.SHADER_GLTF_MATERIAL,
-    ufbx.ShaderType.SHADER_OPENPBR_MATERIAL,
-    ufbx.ShaderType.SHADER_SHADERFX_GRAPH,
+    "SHADER_OSL_STANDARD_SURFACE",
+    "SHADER_ARNOLD_STANDARD_SURFACE",
+    "SHADER_3DS_MAX_PHYSICAL_MATERIAL",
+    "SHADER_3DS_MAX_PBR_METAL_ROUGH",
+    "SHADER_3DS_MAX_PBR_SPEC_GLOSS",
+    "SHADER_GLTF_MATERIAL",
+    "SHADER_OPENPBR_MATERIAL",
+    "SHADER_SHADERFX_GRAPH",
 })
 
 _AXES = ("+X", "-X", "+Y", "-Y", "+Z", "-Z")
@@ -62,6 +63,8 @@ def read_scene(path: str, filename: str) -> Asset:
     Raises :class:`FbxParseError` when ufbx rejects the file and ``MemoryError`` when it runs
     out of memory.
     """
+    import ufbx
+
     try:
         scene = ufbx.load_file(path)
     except ufbx.UfbxError as error:
@@ -143,7 +146,9 @@ def _mesh_details(mesh: ufbx.Mesh) -> dict[str, Any]:
 
 
 def _material(material: ufbx.Material) -> Material:
-    shader = material.shader_type
+    import ufbx
+
+    shader = ufbx.ShaderType(material.shader_type).name  # pyufbx hands out a plain int
     return Material(
         name=material.name,
         shading=SHADING_MODELS.get(shader, "unknown"),

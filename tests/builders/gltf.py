@@ -236,7 +236,9 @@ class GltfBuilder:
         count = primitive.vertex_count
         positions = np.zeros((count, 3), dtype=np.float32)
         positions[:, 0] = np.arange(count) % 1024
-        positions[:, 1] = np.arange(count) // 1024
+        # Every other vertex half a unit up, so consecutive vertices never lie on one line:
+        # built triangles have an area, as a well-made asset's do.
+        positions[:, 1] = np.arange(count) // 1024 + (np.arange(count) % 2) * 0.5
         attributes = {"POSITION": self.add_accessor(positions, "VEC3", minmax=True,
                                                     target=ARRAY_BUFFER)}
         if primitive.normals:

@@ -15,7 +15,8 @@ from tests.builders.gltf import GltfBuilder, Primitive
 def good_glb(tmp_path: Path) -> Path:
     builder = GltfBuilder()
     material = builder.add_material()
-    builder.add_node(builder.add_mesh([Primitive(4, index_count=6, material=material)], "quad"))
+    quad = Primitive(4, index_count=6, material=material, normals=True)
+    builder.add_node(builder.add_mesh([quad], "quad"))
     return builder.write_glb(tmp_path / "quad.glb")
 
 

@@ -30,3 +30,9 @@ def only_issue(result: Result, code: str) -> Issue:
 
 def codes(result: Result) -> list[str]:
     return [issue.code for issue in result.issues]
+
+
+def reader_codes(result: Result) -> list[str]:
+    """The codes the readers and the security scan reported, leaving out those of checks
+    (whose ``source`` is ``plugin:check``)."""
+    return [issue.code for issue in result.issues if ":" not in (issue.source or "")]

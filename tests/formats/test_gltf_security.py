@@ -9,7 +9,7 @@ import pytest
 from assetcheck.formats.gltf_uris import UriKind, classify_uri
 from assetcheck.plugins import get_plugin_manager
 from tests.builders.gltf import data_uri, png_bytes
-from tests.formats import codes, only_issue, validate_bytes
+from tests.formats import codes, only_issue, reader_codes, validate_bytes
 
 JPEG_HEAD = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + bytes(32)
 ELF_HEAD = b"\x7fELF\x02\x01\x01" + bytes(57)
@@ -103,7 +103,7 @@ def test_relative_uri_that_stays_inside_is_read(tmp_path, plugin_manager):
     (tmp_path / "model.bin").write_bytes(bytes(8))
     result = validate_bytes(tmp_path, "m.gltf", with_buffer_uri("textures/../model.bin"),
                             plugin_manager)
-    assert codes(result) == []
+    assert reader_codes(result) == []
     assert result.security.safe
 
 
@@ -145,7 +145,7 @@ def test_data_uri_whose_content_is_not_its_media_type_is_a_medium_finding(
 def test_data_uri_matching_its_media_type_is_fine(tmp_path, plugin_manager):
     result = validate_bytes(tmp_path, "m.gltf", with_image_uri(data_uri(png_bytes(), "image/png")),
                             plugin_manager)
-    assert codes(result) == []
+    assert reader_codes(result) == []
     [texture] = result.assets[0].textures
     assert (texture.uri, texture.mime_type, texture.width) == (None, "image/png", 2)
 

@@ -1,0 +1,64 @@
+"""Textures: non-power-of-two sizes and the GPU memory all textures of a model take.
+
+Sizes come from image headers (:mod:`assetcheck.images`), never from decoding pixels. glTF
+images with non-power-of-two sizes are reported by the glTF image check, as Khronos does; this
+check reports them for the other formats.
+"""
+
+from __future__ import annotations
+
+from assetcheck.checks import Check, CheckContext
+from assetcheck.hookspecs import hookimpl
+from assetcheck.model import Asset, Texture
+
+MB = 1_000_000
+#: GPU bytes per pixel: PNG, JPEG and WebP are decoded to RGBA8; KTX2 and DDS stay in a block
+#: format (BC7 or ASTC 4x4 at most, 1 byte per pixel).
+DECODED_BYTES_PER_PIXEL = 4
+BLOCK_COMPRESSED_BYTES_PER_PIXEL = 1
+BLOCK_COMPRESSED = frozenset({"image/ktx2", "image/vnd-ms.dds"})
+#: A full mipmap chain adds a third to the base level.
+MIPMAPS = 4 / 3
+#: Base colour, normal, metallic-roughness and occlusion/emission: one full PBR material.
+PBR_SET = 4
+
+CODES = ("IMAGE_NPOT_DIMENSIONS", "TEXTURE_GPU_MEMORY")
+
+
+def gpu_bytes(texture: Texture) -> float:
+    """The GPU memory a texture of known size takes, with its mipmaps."""
+    per_pixel = (BLOCK_COMPRESSED_BYTES_PER_PIXEL if texture.mime_type in BLOCK_COMPRESSED
+                 else DECODED_BYTES_PER_PIXEL)
+    return (texture.width or 0) * (texture.height or 0) * per_pixel * MIPMAPS
+
+
+def gpu_memory_limit(texture_size: int) -> float:
+    """The most GPU memory a model's textures may take before it is worth saying: a full PBR
+    set at the largest texture size the engine profile allows (89 MB at 2048 px, 358 MB at
+    4096, 1.4 GB at 8192). A model over it needs that memory for its textures alone."""
+    return PBR_SET * texture_size * texture_size * DECODED_BYTES_PER_PIXEL * MIPMAPS
+
+
+def check_textures(asset: Asset, context: CheckContext) -> None:
+    sized = [texture for texture in asset.textures if texture.width and texture.height]
+    if asset.document is None:
+        for texture in sized:
+            if not (_power_of_two(texture.width) and _power_of_two(texture.height)):
+                context.issues.add("IMAGE_NPOT_DIMENSIONS", width=texture.width,
+                                   height=texture.height)
+    used = sum(gpu_bytes(texture) for texture in sized)
+    size = context.profile.budgets.texture_size
+    limit = gpu_memory_limit(size)
+    if used > limit:
+        context.issues.add("TEXTURE_GPU_MEMORY", megabytes=round(used / MB), images=len(sized),
+                           size=size, engine=context.profile.name, limit=round(limit / MB))
+
+
+def _power_of_two(value: int) -> bool:
+    return value & (value - 1) == 0
+
+
+@hookimpl
+def register_checks() -> list[Check]:
+    return [Check("texture-memory", "Non-power-of-two textures outside glTF and the GPU "
+                  "memory of all textures against the engine profile.", check_textures, CODES)]

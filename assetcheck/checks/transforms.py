@@ -1,0 +1,215 @@
+"""Transforms and scale: mirrored nodes, models of an absurd size, unusual FBX units and axes.
+
+For glTF the size is the world-space bounding box of every drawn mesh, from the POSITION
+accessors' ``min``/``max`` (JSON, no vertex data) carried through the node transforms, so it
+costs microseconds. For FBX the reader keeps the file's unit and axis system, which engines
+must convert on import.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from assetcheck.checks import Check, CheckContext
+from assetcheck.checks.gltf_links import DocumentLinks, document_links, index_list, index_of
+from assetcheck.formats.gltf_data import COMPONENT_DTYPES, FLOAT
+from assetcheck.hookspecs import hookimpl
+from assetcheck.model import Asset
+
+#: Sizes (largest side of the bounding box, in metres) beyond which a model is in the wrong
+#: unit: a millimetre-scale export of anything over a metre passes a kilometre, and under a
+#: tenth of a millimetre nothing is visible at the near planes engines use.
+LARGEST_SIZE = 1000.0
+SMALLEST_SIZE = 0.0001
+#: FBX units (metres per unit) engines expect: centimetres (FBX's own) and metres.
+USUAL_UNITS = (0.01, 1.0)
+UNIT_NAMES = {0.001: "millimetres", 0.01: "centimetres", 0.0254: "inches", 0.1: "decimetres",
+              0.3048: "feet", 0.9144: "yards", 1.0: "metres", 1000.0: "kilometres",
+              1609.344: "miles"}
+USUAL_UP_AXES = frozenset({"+Y", "+Z"})
+_AXIS_VECTORS = {f"{sign}{name}": (1 if sign == "+" else -1) * np.eye(3)[i]
+                 for i, name in enumerate("XYZ") for sign in "+-"}
+_LENGTH_UNITS = (("km", 1000.0), ("m", 1.0), ("cm", 0.01))
+
+CODES = ("NODE_NEGATIVE_SCALE", "MODEL_EXTREMELY_LARGE", "MODEL_EXTREMELY_SMALL",
+         "FBX_UNUSUAL_UNIT", "FBX_UNUSUAL_AXES")
+
+
+def local_matrix(node: dict) -> np.ndarray:
+    """A node's 4x4 local transform from ``matrix`` or translation, rotation and scale
+    (unusable values count as their defaults)."""
+    matrix = _numbers(node.get("matrix"), 16)
+    if matrix is not None:
+        return np.array(matrix).reshape(4, 4).T  # glTF stores matrices column by column
+    x, y, z, w = _numbers(node.get("rotation"), 4) or (0.0, 0.0, 0.0, 1.0)
+    rotation = np.array([
+        [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+        [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+        [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+    ])
+    result = np.eye(4)
+    result[:3, :3] = rotation * np.array(_numbers(node.get("scale"), 3) or (1.0, 1.0, 1.0))
+    result[:3, 3] = _numbers(node.get("translation"), 3) or (0.0, 0.0, 0.0)
+    return result
+
+
+def world_matrices(links: DocumentLinks) -> dict[int, np.ndarray]:
+    """The world transform of every node reachable from a root (a node without a parent)."""
+    nodes = links.items("nodes")
+    world: dict[int, np.ndarray] = {}
+    stack = [(index, np.eye(4)) for index, node in enumerate(nodes)
+             if node is not None and index not in links.parents]
+    while stack:
+        index, parent = stack.pop()
+        if index in world:  # a node loop: the node checks report it
+            continue
+        world[index] = parent @ local_matrix(nodes[index])
+        stack.extend((kid, world[index]) for kid in links.children.get(index, ()))
+    return world
+
+
+def describe_length(meters: float) -> str:
+    """``meters`` in the unit that reads best: ``1.8 km``, ``2.5 m``, ``4 cm``, ``0.05 mm``."""
+    for unit, size in _LENGTH_UNITS:
+        if meters >= size:
+            return f"{meters / size:.3g} {unit}"
+    return f"{meters * 1000:.2g} mm"
+
+
+def check_transforms(asset: Asset, context: CheckContext) -> None:
+    if asset.document is not None:
+        _check_gltf(document_links(asset), context)
+    elif asset.format == "fbx":
+        _check_fbx_unit(asset.details.get("unit_meters"), context)
+        _check_fbx_axes(asset.details.get("axes", {}), context)
+
+
+def _check_gltf(links: DocumentLinks, context: CheckContext) -> None:
+    world = world_matrices(links)
+    nodes = links.items("nodes")
+    for index, matrix in sorted(world.items()):
+        node = nodes[index]
+        if (_mesh(links, node) is not None and index_of(node, "skin") is None
+                and np.linalg.det(matrix[:3, :3]) < 0):
+            name = node.get("name")
+            context.issues.add("NODE_NEGATIVE_SCALE", pointer=f"/nodes/{index}",
+                               name=name if isinstance(name, str) and name else f"{index}")
+    size = _model_size(links, world)
+    if size is None:
+        return
+    if size > LARGEST_SIZE:
+        context.issues.add("MODEL_EXTREMELY_LARGE", size=describe_length(size),
+                           limit=describe_length(LARGEST_SIZE))
+    elif size < SMALLEST_SIZE:
+        context.issues.add("MODEL_EXTREMELY_SMALL", size=describe_length(size),
+                           limit=describe_length(SMALLEST_SIZE))
+
+
+def _mesh(links: DocumentLinks, node: dict) -> int | None:
+    mesh = index_of(node, "mesh")
+    return mesh if mesh is not None and mesh < len(links.items("meshes")) else None
+
+
+def _model_size(links: DocumentLinks, world: dict[int, np.ndarray]) -> float | None:
+    """The largest side of the world-space bounding box of every drawn mesh, or None when
+    nothing drawn has usable bounds (or they are flat to a point)."""
+    boxes = _mesh_boxes(links)
+    nodes = links.items("nodes")
+    transforms, corners = [], []
+    for index, matrix in world.items():
+        mesh = _mesh(links, nodes[index])
+        if mesh in boxes:
+            # A skinned mesh follows its joints: in the bind pose, joint world x inverse bind.
+            skin = index_of(nodes[index], "skin")
+            transforms.append(matrix if skin is None else _bind_transform(links, skin, world))
+            corners.append(boxes[mesh])
+    if not corners:
+        return None
+    placed = np.einsum("kij,kcj->kci", np.array(transforms), np.array(corners))[..., :3]
+    size = float(np.max(placed.max(axis=(0, 1)) - placed.min(axis=(0, 1))))
+    return size if math.isfinite(size) and size > 0 else None
+
+
+def _mesh_boxes(links: DocumentLinks) -> dict[int, np.ndarray]:
+    """Each mesh's bounding box as its 8 corners in homogeneous coordinates, ``(8, 4)``."""
+    bounds: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    for primitive in links.primitives:
+        found = _position_bounds(links, primitive.attributes.get("POSITION"))
+        if found is None:
+            continue
+        low, high = found
+        if primitive.mesh in bounds:
+            known_low, known_high = bounds[primitive.mesh]
+            low, high = np.minimum(low, known_low), np.maximum(high, known_high)
+        bounds[primitive.mesh] = (low, high)
+    return {mesh: np.array([[x, y, z, 1.0] for x in (low[0], high[0])
+                            for y in (low[1], high[1]) for z in (low[2], high[2])])
+            for mesh, (low, high) in bounds.items()}
+
+
+def _bind_transform(links: DocumentLinks, skin: int, world: dict[int, np.ndarray],
+                    ) -> np.ndarray:
+    skins = links.items("skins")
+    joints = index_list(skins[skin], "joints") if skin < len(skins) and skins[skin] else []
+    if not joints or joints[0] not in world:
+        return np.eye(4)
+    inverse_bind = np.eye(4)
+    accessor = index_of(skins[skin], "inverseBindMatrices")
+    matrices = links.reader.read(accessor) if accessor is not None else None
+    if matrices is not None and matrices.shape[1] == 16:
+        inverse_bind = matrices[0].astype(float).reshape(4, 4).T
+    return world[joints[0]] @ inverse_bind
+
+
+def _position_bounds(links: DocumentLinks, accessor: int | None,
+                     ) -> tuple[np.ndarray, np.ndarray] | None:
+    """A POSITION accessor's declared ``min`` and ``max``, dequantized when normalized."""
+    layout = links.layout(accessor)
+    json = links.items("accessors")[accessor] if layout is not None else None
+    low = _numbers(json.get("min"), 3) if json is not None else None
+    high = _numbers(json.get("max"), 3) if json is not None else None
+    if low is None or high is None:
+        return None
+    low, high = np.array(low), np.array(high)
+    if layout.normalized and layout.component_type != FLOAT:
+        largest = np.iinfo(COMPONENT_DTYPES[layout.component_type]).max
+        return np.maximum(low / largest, -1.0), np.maximum(high / largest, -1.0)
+    return low, high
+
+
+def _numbers(value: object, length: int) -> list[float] | None:
+    """``value`` as a list of ``length`` finite floats, or None."""
+    if not isinstance(value, list) or len(value) != length:
+        return None
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
+        return None
+    floats = [float(v) for v in value]
+    return floats if all(math.isfinite(v) for v in floats) else None
+
+
+def _check_fbx_unit(meters: float | None, context: CheckContext) -> None:
+    if not meters or meters <= 0 or any(math.isclose(meters, u) for u in USUAL_UNITS):
+        return
+    name = next((n for size, n in UNIT_NAMES.items() if math.isclose(meters, size)),
+                f"units of {meters:g} m")
+    context.issues.add("FBX_UNUSUAL_UNIT", unit=name)
+
+
+def _check_fbx_axes(axes: dict[str, str], context: CheckContext) -> None:
+    right, up, front = (axes.get(name) for name in ("right", "up", "front"))
+    if not {right, up, front} <= _AXIS_VECTORS.keys():
+        return  # unknown: old files without an axis system
+    right_handed = np.array_equal(np.cross(_AXIS_VECTORS[right], _AXIS_VECTORS[up]),
+                                  _AXIS_VECTORS[front])
+    if right_handed and up in USUAL_UP_AXES:
+        return
+    system = f"{up} up" if right_handed else "left-handed"
+    context.issues.add("FBX_UNUSUAL_AXES", system=system, right=right, up=up, front=front)
+
+
+@hookimpl
+def register_checks() -> list[Check]:
+    return [Check("transforms-and-scale", "Mirrored nodes, models of an absurd size, and FBX "
+                  "units and axis systems engines must convert.", check_transforms, CODES)]
