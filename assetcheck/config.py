@@ -25,7 +25,8 @@ DEFAULTS: dict[str, Any] = {
     "server": {"host": "127.0.0.1", "port": 8080},
     "storage": {"data_dir": "./data"},
     "database": {"url": ""},
-    "workers": {"processes": 2, "job_timeout": 300, "memory_limit_mb": 2048, "lease_seconds": 60},
+    "workers": {"processes": 2, "job_timeout": 300, "memory_limit_mb": 2048, "lease_seconds": 60,
+                "shutdown_grace": 30},
     "webhooks": {"retry_delays": [0, 60, 300, 1800, 7200], "timeout": 10, "allowed_cidrs": []},
     "plans": {
         "free": {"max_upload_mb": 50, "requests_per_minute": 30},

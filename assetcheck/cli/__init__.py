@@ -7,11 +7,20 @@ import sys
 from collections.abc import Sequence
 
 from assetcheck import __version__
-from assetcheck.cli import plugins_command, validate_command
+from assetcheck.cli import (
+    accounts_command,
+    db_command,
+    keys_command,
+    plugins_command,
+    serve_command,
+    validate_command,
+    worker_command,
+)
 from assetcheck.config import ConfigError, load_config
 
 EXIT_USAGE = 2
-COMMANDS = (validate_command, plugins_command)
+COMMANDS = (validate_command, plugins_command, serve_command, worker_command, accounts_command,
+            keys_command, db_command)
 
 
 def build_parser() -> argparse.ArgumentParser:

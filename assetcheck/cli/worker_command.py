@@ -1,0 +1,55 @@
+"""``assetcheck worker``: worker processes without HTTP, for more machines on one PostgreSQL.
+
+The worker modules are imported when the command runs, so other commands start quickly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import threading
+
+from assetcheck.cli.db_command import open_checked_database
+from assetcheck.config import Config
+
+log = logging.getLogger("assetcheck.worker")
+
+
+def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = commands.add_parser(
+        "worker", help="run worker processes without the HTTP API",
+        description="Run [workers] processes worker processes and the lease reaper on the "
+                    "configured database and storage. Stop with SIGTERM or Ctrl-C: running "
+                    "jobs finish within workers.shutdown_grace or go back to the queue.")
+    parser.add_argument("--processes", type=int, metavar="N",
+                        help="worker processes (default: [workers] processes)")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def run(args: argparse.Namespace, config: Config) -> int:
+    from assetcheck.jobs.maintenance import start_maintenance
+    from assetcheck.jobs.queue import JobQueue
+    from assetcheck.jobs.storage import UploadStorage
+    from assetcheck.jobs.supervisor import Supervisor, setup_process_logging
+
+    setup_process_logging()
+    database = open_checked_database(config, "worker")
+    if database is None:
+        return 1
+    stopping = threading.Event()
+    for number in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(number, lambda *_: stopping.set())
+    supervisor = Supervisor(config, args.processes)
+    supervisor.start()
+    queue = JobQueue(database, lease_seconds=config["workers"]["lease_seconds"],
+                     workers=supervisor.processes)
+    scheduler = start_maintenance(queue, UploadStorage(config["storage"]["data_dir"]))
+    log.info("running %d worker(s)", supervisor.processes)
+    while not stopping.wait(1.0):
+        pass
+    log.info("stopping: waiting for workers to finish or hand back their jobs")
+    scheduler.shutdown(wait=False)
+    supervisor.stop()
+    return 0

@@ -1,0 +1,70 @@
+"""The database: SQLite (WAL) under ``data_dir`` by default, PostgreSQL for several nodes.
+
+Tables (``assetcheck.models``) are bound to :data:`database_proxy`; :func:`connect` opens the
+database the config names and points the proxy at it. Peewee keeps one connection per thread,
+so the service's executor threads, the scheduler thread and each worker process have their own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import peewee
+from playhouse.db_url import connect as connect_url
+
+from assetcheck.config import Config
+
+database_proxy = peewee.DatabaseProxy()
+
+SQLITE_FILENAME = "assetcheck.db"
+
+#: WAL lets readers run beside the one writer; ``synchronous=normal`` is durable against a killed
+#: process (only a power loss can drop the last commits). ``busy_timeout`` is set by ``timeout``.
+SQLITE_PRAGMAS = {"journal_mode": "wal", "synchronous": "normal", "foreign_keys": 1}
+SQLITE_BUSY_TIMEOUT = 15
+
+
+class DatabaseConfigError(ValueError):
+    """``[database] url`` names a database this project cannot use."""
+
+
+def open_database(config: Config) -> peewee.Database:
+    """A new, unconnected database for ``[database] url`` (SQLite under data_dir when empty)."""
+    url = config["database"]["url"]
+    if not url:
+        path = Path(config["storage"]["data_dir"]) / SQLITE_FILENAME
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return _sqlite(str(path))
+    scheme = urlsplit(url).scheme
+    if scheme in ("postgresql", "postgres"):
+        return connect_url(url)
+    if scheme == "sqlite":
+        return _sqlite(urlsplit(url).path.removeprefix("/") or ":memory:")
+    raise DatabaseConfigError(
+        f"database url {describe_url(url)} is not supported: use postgresql://... or sqlite:///PATH")
+
+
+def connect(config: Config) -> peewee.Database:
+    """Open the configured database and bind the tables to it; returns the database."""
+    database = open_database(config)
+    database_proxy.initialize(database)
+    return database
+
+
+def is_postgresql(database: peewee.Database) -> bool:
+    return isinstance(database, peewee.PostgresqlDatabase)
+
+
+def describe_url(url: str) -> str:
+    """``url`` without its password, for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return parts._replace(netloc=netloc).geturl()
+
+
+def _sqlite(path: str) -> peewee.SqliteDatabase:
+    return peewee.SqliteDatabase(path, pragmas=SQLITE_PRAGMAS, timeout=SQLITE_BUSY_TIMEOUT,
+                                 returning_clause=True)

@@ -1,0 +1,208 @@
+"""A worker: claims jobs one at a time and validates each in a child process of its own.
+
+The worker process holds the lease and renews it (with the job's progress) while a forked child
+runs ``validate()``, so a hang or a blow-up in a validation costs one child, never the worker:
+
+* the child passes ``workers.job_timeout``: it is killed, the job fails VALIDATION_TIMEOUT;
+* it runs out of memory (``workers.memory_limit_mb`` beyond what it inherits): RESOURCE_LIMIT;
+* it dies (a crash in native code): the attempt counts as crashed, the job is re-queued, and
+  fails VALIDATION_CRASHED after the third (``JobQueue.record_crash``);
+* the worker itself dies: its lease expires and the reaper does the same as for a crash;
+* the worker is asked to stop: it lets the validation finish for ``shutdown_grace`` seconds,
+  then kills it and hands the job back without counting an attempt.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import math
+import multiprocessing
+import os
+import resource
+import signal
+import sys
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any
+
+import pluggy
+
+from assetcheck.config import Config
+from assetcheck.engine import validate
+from assetcheck.jobs.queue import COMPLETED, JobQueue
+from assetcheck.jobs.storage import UploadStorage
+from assetcheck.models import Job
+from assetcheck.profiles import UnknownEngineError
+from assetcheck.reports.document import build_report
+
+log = logging.getLogger(__name__)
+
+DEFAULT_SHUTDOWN_GRACE = 30.0
+_PR_SET_PDEATHSIG = 1
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How one validation ended: ``completed`` with a report, ``failed`` with an error code, or
+    ``crashed`` (the child died without an answer)."""
+
+    status: str
+    report: dict[str, Any] | None = None
+    code: str = ""
+    message: str = ""
+
+
+class Worker:
+    """Runs queued jobs until :meth:`request_stop`. ``owner`` names this worker in leases."""
+
+    def __init__(self, config: Config, queue: JobQueue, plugin_manager: pluggy.PluginManager,
+                 owner: str) -> None:
+        workers = config["workers"]
+        self.config = config
+        self.queue = queue
+        self.storage = UploadStorage(config["storage"]["data_dir"])
+        self.plugin_manager = plugin_manager
+        self.owner = owner
+        self.job_timeout = float(workers["job_timeout"])
+        self.memory_limit_mb = int(workers["memory_limit_mb"])
+        self.shutdown_grace = float(workers.get("shutdown_grace", DEFAULT_SHUTDOWN_GRACE))
+        # Renew well within the lease, and look for work about as often when idle.
+        self.tick = min(1.0, float(workers["lease_seconds"]) / 4)
+        self.stop_at: float | None = None
+
+    def request_stop(self) -> None:
+        """Stop claiming; a running validation gets ``shutdown_grace`` seconds to finish."""
+        if self.stop_at is None:
+            self.stop_at = time.monotonic() + self.shutdown_grace
+
+    def run(self) -> None:
+        while self.stop_at is None:
+            job = self.queue.claim(self.owner)
+            if job is None:
+                time.sleep(self.tick)
+            else:
+                self.run_job(job)
+
+    def run_job(self, job: Job) -> None:
+        """Validate ``job`` in a child and record how it ended (unless the lease was lost)."""
+        log.info("job %s: validating %s (attempt %d)", job.id, job.filename, job.attempts)
+        started = time.monotonic()
+        expected = self.queue.typical_duration()
+        receiver, sender = multiprocessing.Pipe(duplex=False)
+        child = _FORK.Process(target=_validate_in_child, name=f"validate {job.id}",
+                              args=(sender, self._child_task(job)))
+        child.start()
+        sender.close()
+        try:
+            outcome = self._wait(job, child, receiver, started, expected)
+        finally:
+            receiver.close()
+            if child.is_alive():
+                child.kill()
+            child.join()
+        if outcome is not None:
+            self._record(job, outcome, time.monotonic() - started)
+
+    def _child_task(self, job: Job) -> dict[str, Any]:
+        options = self.config.validation_options(job.engine)
+        return {"path": self.storage.resolve(job.stored_path), "filename": job.filename,
+                "options": options, "plugin_manager": self.plugin_manager,
+                "memory_limit_mb": self.memory_limit_mb, "parent": os.getpid(),
+                "job": {"job_id": job.id, "created_at": job.created_at.isoformat() + "Z"}}
+
+    def _wait(self, job: Job, child: Any, receiver: Connection, started: float,
+              expected: float) -> Outcome | None:
+        """The child's outcome, or None when the job is no longer this worker's to record."""
+        while True:
+            if receiver.poll(self.tick):
+                try:
+                    return receiver.recv()
+                except EOFError:  # the child died without answering
+                    child.join()
+                    return Outcome("crashed", message=_death(child.exitcode))
+            elapsed = time.monotonic() - started
+            if elapsed > self.job_timeout:
+                return Outcome("failed", code="VALIDATION_TIMEOUT", message=(
+                    f"the validation took longer than the {self.job_timeout:g} s limit"))
+            if self.stop_at is not None and time.monotonic() > self.stop_at:
+                self.queue.hand_back(job.id, self.owner)
+                log.info("job %s: handed back at shutdown", job.id)
+                return None
+            if not self.queue.renew(job.id, self.owner, _progress(elapsed, expected)):
+                log.warning("job %s: lease lost, result dropped", job.id)
+                return None
+
+    def _record(self, job: Job, outcome: Outcome, seconds: float) -> None:
+        if outcome.status == COMPLETED:
+            assert outcome.report is not None
+            recorded = self.queue.complete(job.id, self.owner, outcome.report)
+        elif outcome.status == "crashed":
+            status = self.queue.record_crash(job.id, self.owner, outcome.message)
+            recorded = status is not None
+            log.warning("job %s: validation %s, job %s", job.id, outcome.message, status)
+        else:
+            recorded = self.queue.fail(job.id, self.owner, outcome.code, outcome.message)
+        if recorded:
+            log.info("job %s: %s in %.2f s", job.id, outcome.status, seconds)
+        else:
+            log.warning("job %s: lease lost before the result was stored", job.id)
+
+
+def _progress(elapsed: float, expected: float) -> int:
+    """10 when the validation starts, approaching 95 (63 % of the way at the typical duration)."""
+    return 10 + int(85 * (1 - math.exp(-elapsed / max(expected, 0.1))))
+
+
+def _validate_in_child(sender: Connection, task: dict[str, Any]) -> None:
+    """The child: validate one upload and send an :class:`Outcome` back."""
+    die_with_parent(task["parent"], signal.SIGKILL)
+    _limit_memory(task["memory_limit_mb"])
+    try:
+        result = validate(task["path"], options=task["options"], filename=task["filename"],
+                          plugin_manager=task["plugin_manager"])
+        outcome = Outcome(COMPLETED, report=build_report(result, job=task["job"]))
+    except UnknownEngineError as error:
+        outcome = Outcome("failed", code="UNKNOWN_ENGINE", message=str(error))
+    except OSError as error:
+        outcome = Outcome("failed", code="UPLOAD_MISSING",
+                          message=f"the stored upload cannot be read: {error.strerror}")
+    except MemoryError:
+        outcome = Outcome("failed", code="RESOURCE_LIMIT", message=(
+            f"the validation needed more than the {task['memory_limit_mb']} MB memory limit"))
+    except Exception as error:  # a bug, not a property of the file: retrying will not help
+        outcome = Outcome("failed", code="VALIDATION_CRASHED",
+                          message=f"the validation raised {type(error).__name__}: {error}")
+    sender.send(outcome)
+
+
+def _limit_memory(limit_mb: int) -> None:
+    """Allow ``limit_mb`` of address space on top of what the child inherits (which maps the
+    interpreter and its libraries); only the soft limit, so readers may set their own."""
+    try:
+        with open("/proc/self/statm") as statm:
+            in_use = int(statm.read().split()[0]) * resource.getpagesize()
+    except OSError:  # no /proc: the limit is absolute
+        in_use = 0
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    soft = in_use + (limit_mb << 20)
+    resource.setrlimit(resource.RLIMIT_AS, (soft if hard < 0 else min(soft, hard), hard))
+
+
+def die_with_parent(parent: int, signal_number: int) -> None:
+    """Have the kernel send ``signal_number`` to this process when its parent dies (Linux), so
+    no validation outlives its worker and no worker outlives its supervisor."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal_number)
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+def _death(exitcode: int | None) -> str:
+    if exitcode is not None and exitcode < 0:
+        return f"died from {signal.Signals(-exitcode).name}"
+    return f"exited with status {exitcode}"
+
+
+_FORK = multiprocessing.get_context("fork")

@@ -1,0 +1,97 @@
+"""Explicit, versioned schema creation and upgrades.
+
+An empty database gets the current schema in one step (the tables of ``assetcheck.models``,
+stamped with :data:`SCHEMA_VERSION`); that is what lets ``./dev start`` work on a fresh clone.
+A database that already has a schema is only ever changed by ``assetcheck db upgrade``, which
+runs the steps of :data:`UPGRADE_STEPS` from its version up, each in its own transaction.
+Everything else (``serve``, ``worker``, the admin commands) refuses an outdated schema.
+
+A step is a function of the database; write it with ``playhouse.migrate`` operations
+(``SchemaMigrator.from_database(db)``), not with the current models, since those describe the
+newest schema. Bump :data:`SCHEMA_VERSION` with every step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import peewee
+
+from assetcheck.models import TABLES, SchemaVersion, utcnow
+
+SCHEMA_VERSION = 1
+
+#: ``version -> step`` that upgrades a database from ``version - 1`` to ``version``.
+UpgradeStep = Callable[[peewee.Database], None]
+UPGRADE_STEPS: Mapping[int, UpgradeStep] = {}
+
+
+class SchemaError(RuntimeError):
+    """The database's schema is not the one this version of AssetCheck needs."""
+
+
+def schema_version(database: peewee.Database) -> int | None:
+    """The database's schema version, or None when it has no AssetCheck tables at all."""
+    if not database.table_exists(SchemaVersion._meta.table_name):
+        if any(database.table_exists(model._meta.table_name) for model in TABLES):
+            raise SchemaError("the database has AssetCheck tables but no schema version: "
+                              "it was not created by `assetcheck db upgrade`")
+        return None
+    row = SchemaVersion.select(SchemaVersion.version).first()
+    return row.version if row else None
+
+
+def create_schema(database: peewee.Database, version: int = SCHEMA_VERSION) -> None:
+    """Create every table in an empty database and stamp it with ``version``."""
+    with database.atomic():
+        database.create_tables(TABLES)
+        SchemaVersion.delete().execute()
+        SchemaVersion.create(version=version)
+
+
+def upgrade(
+    database: peewee.Database,
+    steps: Mapping[int, UpgradeStep] = UPGRADE_STEPS,
+    target: int = SCHEMA_VERSION,
+) -> list[int]:
+    """Bring the database to ``target``; returns the versions applied (empty when current).
+
+    An empty database is created at ``target`` directly, and ``[target]`` is returned.
+    """
+    current = schema_version(database)
+    if current is None:
+        create_schema(database, target)
+        return [target]
+    _refuse_newer(current, target)
+    applied = []
+    for version in range(current + 1, target + 1):
+        if version not in steps:
+            raise SchemaError(f"no upgrade step to schema version {version}")
+        with database.atomic():
+            steps[version](database)
+            SchemaVersion.update(version=version, upgraded_at=utcnow()).execute()
+        applied.append(version)
+    return applied
+
+
+def prepare_schema(database: peewee.Database, target: int = SCHEMA_VERSION) -> bool:
+    """Create the schema of an empty database; refuse any other version than ``target``.
+
+    Returns True when the schema was just created. Raises :class:`SchemaError` with a message
+    that tells the operator what to run when the database is behind.
+    """
+    current = schema_version(database)
+    if current is None:
+        create_schema(database, target)
+        return True
+    _refuse_newer(current, target)
+    if current < target:
+        raise SchemaError(f"the database schema is at version {current} and this AssetCheck "
+                          f"needs version {target}: run `assetcheck db upgrade` first")
+    return False
+
+
+def _refuse_newer(current: int, target: int) -> None:
+    if current > target:
+        raise SchemaError(f"the database schema is at version {current}, newer than this "
+                          f"AssetCheck knows ({target}): upgrade AssetCheck")

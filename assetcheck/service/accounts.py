@@ -1,0 +1,96 @@
+"""Accounts and their API keys, as operators (the CLI) and later the dashboard manage them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from datetime import datetime
+
+import peewee
+
+from assetcheck.models import Account, ApiKey, utcnow
+from assetcheck.service.auth import (
+    KEY_PATTERN,
+    KEY_PREFIX,
+    display_prefix,
+    generate_key,
+    key_digest,
+)
+from assetcheck.service.passwords import hash_password
+
+EMAIL_PATTERN = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+
+
+class AccountError(ValueError):
+    """An account or key operation that cannot be done; the message says why."""
+
+
+def create_account(email: str, plan: str, plans: Collection[str],
+                   password: str | None = None) -> Account:
+    """A new account on ``plan`` (one of ``plans``), with an optional dashboard password."""
+    email = email.strip().lower()
+    if not EMAIL_PATTERN.fullmatch(email):
+        raise AccountError(f"{email!r} is not an email address")
+    if plan not in plans:
+        raise AccountError(f"unknown plan {plan!r}: choose one of {', '.join(plans)}")
+    try:
+        return Account.create(email=email, plan=plan,
+                              password_hash=hash_password(password) if password else None)
+    except peewee.IntegrityError:
+        raise AccountError(f"an account for {email} already exists") from None
+
+
+def find_account(email: str) -> Account:
+    account = Account.get_or_none(Account.email == email.strip().lower())
+    if account is None:
+        raise AccountError(f"no account for {email}")
+    return account
+
+
+def issue_key(account: Account, name: str = "",
+              expires_at: datetime | None = None) -> tuple[ApiKey, str]:
+    """A new key for ``account``: the stored row and the key itself, which is shown only once."""
+    key = generate_key()
+    row = ApiKey.create(account=account, digest=key_digest(key), prefix=display_prefix(key),
+                        name=name, expires_at=expires_at)
+    return row, key
+
+
+def account_keys(account: Account) -> list[ApiKey]:
+    return list(account.api_keys.order_by(ApiKey.created_at, ApiKey.id))
+
+
+def find_key(reference: str) -> ApiKey:
+    """The key named by its id, the key itself, or the start of its display prefix."""
+    reference = reference.strip()
+    if reference.isdigit():
+        matches = list(ApiKey.select().where(ApiKey.id == int(reference)))
+    elif KEY_PATTERN.fullmatch(reference):
+        matches = list(ApiKey.select().where(ApiKey.digest == key_digest(reference)))
+    elif reference.startswith(KEY_PREFIX) and len(reference) > len(KEY_PREFIX):
+        start = display_prefix(reference)
+        matches = list(ApiKey.select().where(
+            peewee.fn.SUBSTR(ApiKey.prefix, 1, len(start)) == start))
+    else:
+        raise AccountError(f"{reference!r} is neither a key id nor a key prefix (svc_...)")
+    if not matches:
+        raise AccountError(f"no API key matches {reference!r}")
+    if len(matches) > 1:
+        ids = ", ".join(str(key.id) for key in matches)
+        raise AccountError(f"{reference!r} matches several keys (ids {ids}): give the id")
+    return matches[0]
+
+
+def revoke_key(key: ApiKey) -> bool:
+    """Revoke ``key``; False when it already was."""
+    return ApiKey.update(revoked_at=utcnow()).where(
+        ApiKey.id == key.id, ApiKey.revoked_at.is_null()).execute() == 1
+
+
+def key_status(key: ApiKey, now: datetime | None = None) -> str:
+    """``active``, ``revoked`` or ``expired``."""
+    if key.revoked_at is not None:
+        return "revoked"
+    if key.expires_at is not None and key.expires_at <= (now or utcnow()):
+        return "expired"
+    return "active"

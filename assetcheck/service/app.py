@@ -1,0 +1,58 @@
+"""``make_app``: the Tornado application of the service, its routes in one explicit order and
+its services in the settings, where handlers reach them through ``BaseHandler`` properties."""
+
+from __future__ import annotations
+
+from concurrent.futures import Executor, ThreadPoolExecutor
+
+import peewee
+import pluggy
+from tornado.web import Application
+
+from assetcheck.config import Config
+from assetcheck.jobs.queue import JobQueue
+from assetcheck.jobs.storage import UploadStorage
+from assetcheck.plugins import get_plugin_manager
+from assetcheck.profiles import engine_profiles
+from assetcheck.reports import report_formats
+from assetcheck.service.handlers import base, jobs, meta, reports
+from assetcheck.service.openapi import openapi_document
+from assetcheck.service.ratelimit import RateLimiter
+from assetcheck.service.uploads import MULTIPART_ALLOWANCE
+
+#: Threads for database and disk work, so the event loop never waits on either.
+BLOCKING_THREADS = 8
+
+
+def make_app(
+    config: Config,
+    database: peewee.Database,
+    *,
+    plugin_manager: pluggy.PluginManager | None = None,
+    executor: Executor | None = None,
+) -> Application:
+    """The application for ``config`` on a connected ``database`` (see ``assetcheck.db``)."""
+    pm = plugin_manager or get_plugin_manager(config.plugin_config())
+    engines = engine_profiles(pm)
+    formats = report_formats(pm)
+    routes = [*meta.default_handlers, *jobs.default_handlers, *reports.default_handlers]
+    return Application(
+        routes,
+        default_handler_class=base.NotFoundHandler,
+        assetcheck_config=config,
+        job_queue=JobQueue(database, lease_seconds=config["workers"]["lease_seconds"],
+                           workers=config["workers"]["processes"]),
+        upload_storage=UploadStorage(config["storage"]["data_dir"]),
+        plugin_manager=pm,
+        engine_profiles=engines,
+        report_formats=formats,
+        rate_limiter=RateLimiter(),
+        executor=executor or ThreadPoolExecutor(BLOCKING_THREADS, thread_name_prefix="blocking"),
+        openapi_document=openapi_document(engines, formats),
+    )
+
+
+def max_body_size(config: Config) -> int:
+    """The largest request body any plan may send: the server-wide cap."""
+    largest = max(int(plan["max_upload_mb"]) for plan in config["plans"].values())
+    return (largest << 20) + MULTIPART_ALLOWANCE

@@ -1,0 +1,1 @@
+"""Request handlers, one module per area; each ends with its ``default_handlers`` routes."""

@@ -1,0 +1,138 @@
+"""Jobs as the API shows them: one account's jobs, the body of each state, the list pages.
+
+Reads are always scoped to the requesting account, so another account's job is simply not
+found (404, never 403: its existence does not leak).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from datetime import datetime
+from typing import Any
+
+from assetcheck.jobs.queue import COMPLETED, FAILED, STATES
+from assetcheck.models import Job
+from assetcheck.service.errors import ApiError
+
+DEFAULT_PAGE_SIZE = 20
+MAX_PAGE_SIZE = 100
+
+#: The columns a list page needs: never the stored report.
+_SUMMARY_COLUMNS = (Job.id, Job.status, Job.progress, Job.filename, Job.engine, Job.created_at,
+                    Job.finished_at, Job.health_score, Job.grade, Job.error_code,
+                    Job.error_message)
+
+
+def iso(moment: datetime | None) -> str | None:
+    """A stored (naive UTC) timestamp as ISO 8601 UTC: ``2025-01-31T12:00:00Z``."""
+    return None if moment is None else moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def find_job(account_id: int, job_id: str) -> Job:
+    """The account's job ``job_id``; 404 JOB_NOT_FOUND when it has none by that id."""
+    job = Job.get_or_none((Job.id == job_id) & (Job.account == account_id))
+    if job is None:
+        raise ApiError(404, "JOB_NOT_FOUND", f"No job {job_id} exists for this account.")
+    return job
+
+
+def status_body(job: Job) -> dict[str, Any]:
+    """``GET /api/v1/validate/{jobId}``: the fields of the job's state (docs/api.md)."""
+    body: dict[str, Any] = {"job_id": job.id, "status": job.status}
+    if job.status == COMPLETED:
+        report = job.result
+        body.update(progress=100, filename=job.filename, health_score=job.health_score,
+                    grade=job.grade, result=report["result"], engine=job.engine,
+                    valid=report["valid"], created_at=iso(job.created_at),
+                    completed_at=iso(job.finished_at))
+        return body
+    body.update(progress=min(job.progress, 99), filename=job.filename,
+                created_at=iso(job.created_at))
+    if job.status == FAILED:
+        body["error"] = error_body(job)
+    return body
+
+
+def summary_body(job: Job) -> dict[str, Any]:
+    """One entry of ``GET /api/v1/validate``: the job without its result."""
+    body: dict[str, Any] = {
+        "job_id": job.id, "status": job.status,
+        "progress": 100 if job.status == COMPLETED else min(job.progress, 99),
+        "filename": job.filename, "engine": job.engine, "created_at": iso(job.created_at),
+    }
+    if job.status == COMPLETED:
+        body.update(health_score=job.health_score, grade=job.grade,
+                    completed_at=iso(job.finished_at))
+    elif job.status == FAILED:
+        body["error"] = error_body(job)
+    return body
+
+
+def error_body(job: Job) -> dict[str, str]:
+    return {"code": job.error_code or "", "message": job.error_message or ""}
+
+
+def list_jobs(account_id: int, *, status: str | None, limit: int,
+              cursor: str | None) -> tuple[list[Job], str | None]:
+    """A page of the account's jobs, newest first, and the cursor of the next page (or None)."""
+    query = (Job.select(*_SUMMARY_COLUMNS).where(Job.account == account_id)
+             .order_by(Job.created_at.desc(), Job.id.desc()).limit(limit + 1))
+    if status is not None:
+        query = query.where(Job.status == status)
+    if cursor is not None:
+        created_at, job_id = decode_cursor(cursor)
+        query = query.where((Job.created_at < created_at)
+                            | ((Job.created_at == created_at) & (Job.id < job_id)))
+    jobs = list(query)
+    if len(jobs) <= limit:
+        return jobs, None
+    last = jobs[limit - 1]
+    return jobs[:limit], encode_cursor(last.created_at, last.id)
+
+
+def parse_list_query(status: str | None, limit: str | None) -> tuple[str | None, int]:
+    """Validate ``status`` and ``limit``; 400 INVALID_PARAMETER names what is wrong."""
+    if status is not None and status not in STATES:
+        raise invalid_parameter(f"status must be one of {', '.join(STATES)}")
+    if limit is None:
+        return status, DEFAULT_PAGE_SIZE
+    if not limit.isdigit() or not 1 <= int(limit) <= MAX_PAGE_SIZE:
+        raise invalid_parameter(f"limit must be an integer from 1 to {MAX_PAGE_SIZE}")
+    return status, int(limit)
+
+
+def encode_cursor(created_at: datetime, job_id: str) -> str:
+    text = json.dumps([created_at.isoformat(), job_id])
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[datetime, str]:
+    try:
+        padded = cursor + "=" * (-len(cursor) % 4)
+        created_at, job_id = json.loads(base64.urlsafe_b64decode(padded))
+        return datetime.fromisoformat(created_at), str(job_id)
+    except (binascii.Error, ValueError, TypeError, UnicodeDecodeError):
+        raise invalid_parameter("cursor is not one this service returned") from None
+
+
+def invalid_parameter(message: str) -> ApiError:
+    return ApiError(400, "INVALID_PARAMETER", f"Invalid query: {message}.")
+
+
+
+def failure_report(job: Job) -> dict[str, Any]:
+    """The JSON report of a failed job: there is no validation result, only why it failed."""
+    return {"job": {"job_id": job.id, "created_at": iso(job.created_at),
+                    "failed_at": iso(job.finished_at)},
+            "filename": job.filename, "engine": job.engine, "status": FAILED,
+            "error": error_body(job)}
+
+
+def failure_markdown(job: Job) -> str:
+    error = error_body(job)
+    return (f"# AssetCheck report: {job.filename}\n\n"
+            f"The validation could not be done: {error['message']} (`{error['code']}`).\n\n"
+            "The file was not graded. Upload it again; if it fails the same way, report the "
+            "job id to the service's operators.\n")

@@ -1,0 +1,245 @@
+"""The OpenAPI 3.1 document of ``/api/v1``, served at ``GET /api/v1/openapi.json``.
+
+Built at start-up from what is installed, so the ``engine`` and ``format`` enumerations list
+the engine profiles and report formats the plugins of this server provide. A test runs
+schemathesis against the live server with this document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from assetcheck import __version__
+from assetcheck.jobs.queue import STATES
+from assetcheck.reports import ReportFormat
+from assetcheck.scoring import GRADES
+from assetcheck.service.job_views import MAX_PAGE_SIZE
+
+_REF = "#/components/schemas/"
+_ISO = {"type": "string", "format": "date-time"}
+_JOB_ID = {"type": "string", "pattern": "^val_[A-Za-z0-9]+$"}
+
+
+def openapi_document(engines: Iterable[str], formats: Mapping[str, ReportFormat]) -> dict:
+    """The document for a server offering ``engines`` and report ``formats``."""
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "AssetCheck API", "version": __version__,
+                 "description": "Validate 3D assets (GLB, glTF, FBX, ZIP). See docs/api.md."},
+        "security": [{"bearerAuth": []}],
+        "paths": {
+            "/api/v1/validate": {"post": _submit(sorted(engines)), "get": _list()},
+            "/api/v1/validate/{jobId}": {"get": _status()},
+            "/api/v1/report/{jobId}/{format}": {"get": _report(formats)},
+            "/api/v1/engines": {"get": _engines()},
+            "/healthz": {"get": _health()},
+            "/api/v1/openapi.json": {"get": _openapi()},
+        },
+        "components": {
+            "securitySchemes": {"bearerAuth": {
+                "type": "http", "scheme": "bearer",
+                "description": "An API key: `svc_` followed by 32 letters and digits."}},
+            "schemas": _schemas(),
+            "responses": _common_responses(),
+        },
+    }
+
+
+def _submit(engines: list[str]) -> dict:
+    return {
+        "operationId": "submitValidation",
+        "summary": "Upload a file and queue its validation",
+        "requestBody": {"required": True, "content": {"multipart/form-data": {
+            "schema": {"type": "object", "required": ["file"], "properties": {
+                "file": {"type": "string", "contentMediaType": "application/octet-stream",
+                         "minLength": 1, "description": "A GLB, glTF, FBX or ZIP file."},
+                "options": {"type": "object", "additionalProperties": False, "properties": {
+                    "engine": {"type": "string", "enum": engines, "default": "generic"},
+                    "webhook_url": {"type": "string", "format": "uri",
+                                    "pattern": "^https?://[^/?#]+", "maxLength": 2048},
+                }},
+            }},
+            "encoding": {"options": {"contentType": "application/json"}},
+        }}},
+        "responses": {
+            "202": {"description": "Queued", "headers": {"Location": {
+                "description": "The job's status_url", "schema": {"type": "string"}}},
+                "content": _json("JobCreated")},
+            "400": _error("MISSING_FILE, INVALID_OPTIONS, UNKNOWN_ENGINE or INVALID_WEBHOOK_URL"),
+            "413": _error("FILE_TOO_LARGE: over the plan's upload limit"),
+            "415": _error("UNSUPPORTED_FILE_TYPE: the content is not GLB, glTF, FBX or ZIP"),
+            **_authenticated(),
+        },
+    }
+
+
+def _list() -> dict:
+    return {
+        "operationId": "listValidations",
+        "summary": "The account's jobs, newest first",
+        "parameters": [
+            {"name": "status", "in": "query", "schema": {"type": "string", "enum": list(STATES)}},
+            {"name": "limit", "in": "query",
+             "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE}},
+            {"name": "cursor", "in": "query", "schema": {"type": "string"},
+             "description": "next_cursor of the previous page"},
+        ],
+        "responses": {"200": {"description": "A page of jobs", "content": _json("JobList")},
+                      "400": _error("INVALID_PARAMETER"), **_authenticated()},
+    }
+
+
+def _status() -> dict:
+    return {
+        "operationId": "getValidation",
+        "summary": "A job's state, and its result once completed",
+        "parameters": [_job_id_parameter()],
+        "responses": {"200": {"description": "The job", "content": _json("JobStatus")},
+                      "404": _error("JOB_NOT_FOUND"), **_authenticated()},
+    }
+
+
+def _report(formats: Mapping[str, ReportFormat]) -> dict:
+    content: dict[str, Any] = {}
+    for report_format in formats.values():
+        media_type = report_format.content_type.split(";")[0].strip()
+        content[media_type] = {"schema": {"type": "object"} if media_type == "application/json"
+                               else {"type": "string"}}
+    return {
+        "operationId": "getReport",
+        "summary": "A job's report in one of the registered formats",
+        "parameters": [_job_id_parameter(), {
+            "name": "format", "in": "path", "required": True,
+            "schema": {"type": "string", "enum": list(formats)}}],
+        "responses": {
+            "200": {"description": "The report", "content": content},
+            "400": _error("INVALID_REPORT_FORMAT"),
+            "404": _error("JOB_NOT_FOUND"),
+            "409": {**_error("JOB_NOT_READY (queued or processing, with Retry-After) or "
+                             "JOB_FAILED (a failed job in a format other than json/markdown)"),
+                    "headers": _retry_after()},
+            **_authenticated(),
+        },
+    }
+
+
+def _engines() -> dict:
+    return {"operationId": "listEngines", "summary": "The engine profiles",
+            "responses": {"200": {"description": "Engines", "content": _json("EngineList")},
+                          **_authenticated()}}
+
+
+def _health() -> dict:
+    return {"operationId": "health", "summary": "Liveness and database check", "security": [],
+            "responses": {"200": {"description": "Healthy", "content": {"application/json": {
+                "schema": {"type": "object", "required": ["status"],
+                           "properties": {"status": {"const": "ok"}}}}}},
+                "503": _error("SERVICE_UNAVAILABLE: the database does not answer")}}
+
+
+def _openapi() -> dict:
+    return {"operationId": "openapi", "summary": "This document", "security": [],
+            "responses": {"200": {"description": "OpenAPI 3.1",
+                                  "content": {"application/json": {"schema": {"type": "object"}}}}}}
+
+
+def _schemas() -> dict:
+    job_base = {"job_id": _JOB_ID, "filename": {"type": "string"}, "created_at": _ISO}
+    pending = ["job_id", "status", "progress", "filename", "created_at"]
+    return {
+        "Error": _object(["error", "code"], {"error": {"type": "string"},
+                                             "code": {"type": "string"}}),
+        "JobCreated": _object(["job_id", "status", "estimated_completion", "status_url"], {
+            "job_id": _JOB_ID, "status": {"const": "queued"}, "estimated_completion": _ISO,
+            "status_url": {"type": "string", "pattern": "^/api/v1/validate/val_"}}),
+        "JobError": _object(["code", "message"], {"code": {"type": "string"},
+                                                  "message": {"type": "string"}}),
+        "JobPending": _object(pending, {**job_base, "status": {"enum": ["queued", "processing"]},
+                                        "progress": _progress(99)}),
+        "JobFailed": _object([*pending, "error"], {**job_base, "status": {"const": "failed"},
+                                                   "progress": _progress(99),
+                                                   "error": {"$ref": _REF + "JobError"}}),
+        "JobCompleted": _object(
+            ["job_id", "status", "progress", "filename", "health_score", "grade", "result"], {
+                **job_base, "status": {"const": "completed"}, "progress": {"const": 100},
+                "health_score": _progress(100), "grade": {"enum": list(GRADES)},
+                "result": {"$ref": _REF + "ValidationResult"}, "engine": {"type": "string"},
+                "valid": {"type": "boolean"}, "completed_at": _ISO}),
+        "JobStatus": {"oneOf": [{"$ref": _REF + name}
+                                for name in ("JobPending", "JobFailed", "JobCompleted")]},
+        "JobSummary": _object(["job_id", "status", "progress", "filename", "engine",
+                               "created_at"], {
+            **job_base, "status": {"enum": list(STATES)}, "progress": _progress(100),
+            "engine": {"type": "string"}, "health_score": _progress(100),
+            "grade": {"enum": list(GRADES)}, "completed_at": _ISO,
+            "error": {"$ref": _REF + "JobError"}}),
+        "JobList": _object(["jobs", "next_cursor"], {
+            "jobs": {"type": "array", "items": {"$ref": _REF + "JobSummary"}},
+            "next_cursor": {"type": ["string", "null"]}}),
+        "ValidationResult": _object(["meshes", "securityScan"], {
+            "meshes": {"type": "array", "items": {"$ref": _REF + "Mesh"}},
+            "securityScan": {"$ref": _REF + "SecurityScan"}}),
+        "Mesh": _object(["filename", "vertexCount", "triangleCount", "materialCount", "usesPBR",
+                         "animationCount"], {
+            "filename": {"type": "string"}, "vertexCount": _count(), "triangleCount": _count(),
+            "materialCount": _count(), "usesPBR": {"type": "boolean"},
+            "animationCount": _count()}),
+        "SecurityScan": _object(["safe", "scannedFiles", "warnings"], {
+            "safe": {"type": "boolean"}, "scannedFiles": _count(),
+            "warnings": {"type": "array", "items": {"$ref": _REF + "SecurityWarning"}}}),
+        "SecurityWarning": _object(["code", "severity", "message", "file"], {
+            "code": {"type": "string"},
+            "severity": {"enum": ["critical", "high", "medium", "low"]},
+            "message": {"type": "string"}, "file": {"type": ["string", "null"]}}),
+        "EngineList": _object(["engines"], {"engines": {"type": "array", "items": _object(
+            ["name", "title", "budgets"], {"name": {"type": "string"},
+                                           "title": {"type": "string"},
+                                           "budgets": {"type": "object"}})}}),
+    }
+
+
+def _common_responses() -> dict:
+    return {
+        "Unauthorized": {**_error("MISSING_API_KEY, INVALID_API_KEY, API_KEY_REVOKED or "
+                                  "API_KEY_EXPIRED"),
+                         "headers": {"WWW-Authenticate": {"schema": {"const": "Bearer"}}}},
+        "PlanRequired": _error("PLAN_REQUIRED: the account's plan has no API access"),
+        "RateLimited": {**_error("RATE_LIMITED: too many requests for this key"),
+                        "headers": _retry_after()},
+    }
+
+
+def _authenticated() -> dict:
+    return {"401": {"$ref": "#/components/responses/Unauthorized"},
+            "403": {"$ref": "#/components/responses/PlanRequired"},
+            "429": {"$ref": "#/components/responses/RateLimited"}}
+
+
+def _job_id_parameter() -> dict:
+    return {"name": "jobId", "in": "path", "required": True, "schema": {"type": "string"}}
+
+
+def _retry_after() -> dict:
+    return {"Retry-After": {"description": "Seconds to wait",
+                            "schema": {"type": "integer", "minimum": 1}}}
+
+
+def _error(description: str) -> dict:
+    return {"description": description, "content": _json("Error")}
+
+
+def _json(schema: str) -> dict:
+    return {"application/json": {"schema": {"$ref": _REF + schema}}}
+
+
+def _object(required: list[str], properties: dict) -> dict:
+    return {"type": "object", "required": required, "properties": properties}
+
+
+def _progress(maximum: int) -> dict:
+    return {"type": "integer", "minimum": 0, "maximum": maximum}
+
+
+def _count() -> dict:
+    return {"type": "integer", "minimum": 0}

@@ -1,0 +1,50 @@
+"""The life of an ``assetcheck serve`` process: HTTP server, worker processes and scheduler
+start together; SIGTERM or Ctrl-C stops accepting connections, lets the workers finish their
+jobs within ``workers.shutdown_grace`` (or hand them back to the queue), then returns."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import socket
+
+import peewee
+from tornado.httpserver import HTTPServer
+
+from assetcheck.config import Config
+from assetcheck.jobs.maintenance import start_maintenance
+from assetcheck.jobs.supervisor import Supervisor
+from assetcheck.service.app import make_app, max_body_size
+
+log = logging.getLogger("assetcheck.serve")
+
+
+def serve(config: Config, database: peewee.Database, sockets: list[socket.socket]) -> None:
+    """Serve on ``sockets`` (already bound) until a stop signal, then shut down gracefully."""
+    asyncio.run(_serve(config, database, sockets))
+
+
+async def _serve(config: Config, database: peewee.Database,
+                 sockets: list[socket.socket]) -> None:
+    app = make_app(config, database)
+    supervisor = Supervisor(config)
+    supervisor.start()
+    scheduler = start_maintenance(app.settings["job_queue"], app.settings["upload_storage"])
+    server = HTTPServer(app, max_body_size=max_body_size(config))
+    server.add_sockets(sockets)
+    host, port = sockets[0].getsockname()[:2]
+    log.info("AssetCheck listening on http://%s:%d with %d worker(s)", host, port,
+             supervisor.processes)
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for number in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(number, stopping.set)
+    await stopping.wait()
+    log.info("stopping: no new connections; waiting for workers to finish or hand back jobs")
+    server.stop()
+    scheduler.shutdown(wait=False)
+    await loop.run_in_executor(None, supervisor.stop)
+    await server.close_all_connections()
+    app.settings["executor"].shutdown(wait=False)
+    log.info("stopped")

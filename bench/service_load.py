@@ -1,0 +1,245 @@
+"""Load on the HTTP service: submit latency under concurrent uploads, job throughput, and the
+server's memory while one very large upload streams in.
+
+    python bench/service_load.py                       # SQLite under a temporary data_dir
+    python bench/service_load.py --database-url postgresql://postgres@127.0.0.1:5432/bench
+
+It starts ``assetcheck serve`` on 127.0.0.1 (a free port) with ``--workers`` worker processes,
+then: ``--clients`` concurrent clients each upload ``--uploads`` GLBs of ``--upload-mb`` MB
+while the workers validate them (submit latency p50/p99, jobs completed per second); then one
+client streams a ``--big-mb`` MB upload while the server's RSS is sampled every 50 ms.
+Targets (issue 6): submit p99 under 100 ms; server RSS under 200 MB during the 1 GB upload.
+The PostgreSQL database must exist and be empty (or at the current schema).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import re
+import shutil
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
+
+from assetcheck import db
+from assetcheck.config import load_config
+from assetcheck.models import Job
+from assetcheck.service.accounts import create_account, issue_key
+
+BOUNDARY = "assetcheck-bench"
+MIB = 1 << 20
+POLL_SECONDS = 1.0
+
+
+def glb_with_buffer(size: int) -> bytes:
+    """A valid GLB of about ``size`` bytes: a JSON chunk declaring one buffer, and its BIN chunk."""
+    binary = b"\0" * (size - size % 4)
+    document = json.dumps({"asset": {"version": "2.0"},
+                           "buffers": [{"byteLength": len(binary)}]}).encode()
+    document += b" " * (-len(document) % 4)
+    chunks = (struct.pack("<I4s", len(document), b"JSON") + document
+              + struct.pack("<I4s", len(binary), b"BIN\0"))
+    return struct.pack("<4sII", b"glTF", 2, 12 + len(chunks) + len(binary)) + chunks + binary
+
+
+def multipart_parts(filename: str) -> tuple[bytes, bytes]:
+    head = (f"--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"file\"; "
+            f"filename=\"{filename}\"\r\nContent-Type: application/octet-stream\r\n\r\n").encode()
+    return head, f"\r\n--{BOUNDARY}--\r\n".encode()
+
+
+def upload_request(url: str, key: str, body: bytes | None = None, **kwargs) -> HTTPRequest:
+    return HTTPRequest(f"{url}/api/v1/validate", method="POST", body=body,
+                       headers={"Authorization": f"Bearer {key}",
+                                "Content-Type": f"multipart/form-data; boundary={BOUNDARY}"},
+                       request_timeout=3600, **kwargs)
+
+
+async def submit_load(url: str, key: str, clients: int, uploads: int, content: bytes,
+                      *, wait_for_each: bool) -> list[float]:
+    """Each client uploads ``uploads`` files, one at a time; every submit's seconds.
+
+    With ``wait_for_each`` a client polls its job until it is done before the next upload,
+    as a pipeline does, and the clients start spread over the first poll interval rather than
+    all in the same millisecond; without it, clients upload back to back from the start (the
+    server's saturation).
+    """
+    client = AsyncHTTPClient(max_clients=clients, force_instance=True)
+    head, tail = multipart_parts("load.glb")
+    body = head + content + tail
+    headers = {"Authorization": f"Bearer {key}"}
+    latencies: list[float] = []
+
+    async def one_client() -> None:
+        if wait_for_each:
+            await asyncio.sleep(random.uniform(0, POLL_SECONDS))
+        for _ in range(uploads):
+            started = time.perf_counter()
+            response = await client.fetch(upload_request(url, key, body))
+            latencies.append(time.perf_counter() - started)
+            status_url = url + json.loads(response.body)["status_url"]
+            while wait_for_each:
+                await asyncio.sleep(POLL_SECONDS)
+                status = await client.fetch(status_url, headers=headers)
+                if json.loads(status.body)["status"] in ("completed", "failed"):
+                    break
+
+    await asyncio.gather(*(one_client() for _ in range(clients)))
+    client.close()
+    return latencies
+
+
+async def stream_big_upload(url: str, key: str, size: int) -> float:
+    """Upload a ``size``-byte GLB without holding it in memory; the seconds it took."""
+    header = struct.pack("<4sII", b"glTF", 2, size)  # a GLB header, then zeros
+    head, tail = multipart_parts("big.glb")
+    block = b"\0" * MIB
+
+    async def produce(write) -> None:
+        await write(head + header)
+        remaining = size - len(header)
+        while remaining > 0:
+            await write(block[:min(remaining, len(block))])
+            remaining -= len(block)
+        await write(tail)
+
+    request = upload_request(url, key, body_producer=produce)
+    length = len(head) + size + len(tail)
+    request.headers["Content-Length"] = str(length)
+    client = AsyncHTTPClient(force_instance=True, max_body_size=size + MIB)
+    started = time.perf_counter()
+    try:
+        response = await client.fetch(request)
+    except HTTPClientError as error:
+        raise SystemExit(f"the big upload was refused: {error.response.body!r}") from None
+    assert response.code == 202
+    client.close()
+    return time.perf_counter() - started
+
+
+def percentiles(seconds: list[float]) -> str:
+    cuts = statistics.quantiles(seconds, n=100)
+    return (f"p50 {cuts[49] * 1000:.1f} ms, p99 {cuts[98] * 1000:.1f} ms, "
+            f"max {max(seconds) * 1000:.1f} ms")
+
+
+def rss_mb(pid: int) -> float:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"VmRSS:\s+(\d+) kB", status)[1]) / 1024
+
+
+class RssSampler(threading.Thread):
+    """The largest RSS of process ``pid`` seen while running."""
+
+    def __init__(self, pid: int) -> None:
+        super().__init__(daemon=True)
+        self.pid = pid
+        self.peak = 0.0
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        while not self.done.wait(0.05):
+            self.peak = max(self.peak, rss_mb(self.pid))
+
+
+def start_server(folder: Path, database_url: str, workers: int) -> tuple[subprocess.Popen, str]:
+    config = folder / "bench.toml"
+    config.write_text(f'[storage]\ndata_dir = "{folder / "data"}"\n'
+                      f'[database]\nurl = "{database_url}"\n'
+                      f"[workers]\nprocesses = {workers}\n"
+                      "[plans.enterprise]\nmax_upload_mb = 4096\nrequests_per_minute = 1000000\n")
+    log = folder / "serve.log"
+    command = [sys.executable, "-c", "import sys; from assetcheck.cli import main; "
+               "sys.exit(main())", "serve", "--config", str(config), "--port", "0"]
+    server = subprocess.Popen(command, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        found = re.search(r"listening on (http://127\.0\.0\.1:\d+)", log.read_text())
+        if found:
+            return server, found[1]
+        time.sleep(0.1)
+    server.kill()
+    raise SystemExit(f"the server did not start:\n{log.read_text()}")
+
+
+def server_submit_times(log: Path, skip: int) -> list[float]:
+    """Seconds the server spent on each accepted upload (Tornado's access log), from the
+    ``skip``-th on: the submit latency without the client's own delays."""
+    times = re.findall(r"202 POST /api/v1/validate \(127\.0\.0\.1\) ([\d.]+)ms",
+                       log.read_text())
+    return [float(ms) / 1000 for ms in times[skip:]]
+
+
+def wait_for_jobs(count: int, timeout: float = 600) -> float:
+    """Wait until ``count`` jobs completed; the time it happened."""
+    deadline = time.monotonic() + timeout
+    while Job.select().where(Job.status == "completed").count() < count:
+        if time.monotonic() > deadline:
+            raise SystemExit("jobs did not complete in time")
+        time.sleep(0.1)
+    return time.perf_counter()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--uploads", type=int, default=10, help="uploads per client")
+    parser.add_argument("--upload-mb", type=float, default=1.0)
+    parser.add_argument("--big-mb", type=int, default=1024)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--database-url", default="")
+    args = parser.parse_args()
+
+    folder = Path(tempfile.mkdtemp(prefix="assetcheck-bench-"))
+    server, url = start_server(folder, args.database_url, args.workers)
+    try:
+        db.connect(load_config(folder / "bench.toml"))
+        account = create_account("bench@example.com", "enterprise", ["enterprise"])
+        key = issue_key(account)[1]
+
+        content = glb_with_buffer(int(args.upload_mb * MIB))
+        print(f"{args.clients} clients x {args.uploads} uploads of {args.upload_mb:g} MB, "
+              f"{args.workers} workers, {'PostgreSQL' if args.database_url else 'SQLite'}")
+        done = 0
+        for label, wait_for_each in (("pipeline clients (upload, poll until done)", True),
+                                     ("back-to-back uploads (saturation)", False)):
+            started = time.perf_counter()
+            latencies = asyncio.run(submit_load(url, key, args.clients, args.uploads, content,
+                                                wait_for_each=wait_for_each))
+            submitted = time.perf_counter()
+            done += len(latencies)
+            finished = wait_for_jobs(done)
+            print(f"{label}:")
+            print(f"  submit latency seen by clients: {percentiles(latencies)}")
+            server_side = server_submit_times(folder / "serve.log", done - len(latencies))
+            print(f"  submit time in the server:      {percentiles(server_side)}")
+            print(f"  submits per second: {len(latencies) / (submitted - started):.1f}; "
+                  f"jobs completed per second: {len(latencies) / (finished - started):.1f}")
+
+        baseline = rss_mb(server.pid)
+        sampler = RssSampler(server.pid)
+        sampler.start()
+        seconds = asyncio.run(stream_big_upload(url, key, args.big_mb * MIB))
+        sampler.done.set()
+        sampler.join()
+        print(f"{args.big_mb} MB upload streamed in {seconds:.1f} s "
+              f"({args.big_mb / seconds:.0f} MB/s)")
+        print(f"  server RSS: {baseline:.0f} MB before, peak {sampler.peak:.0f} MB during")
+    finally:
+        server.terminate()
+        server.wait(60)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

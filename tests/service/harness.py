@@ -1,0 +1,222 @@
+"""Running the real service for tests: config files, ``assetcheck`` processes, uploads.
+
+Every server listens on 127.0.0.1 on a port it picks itself (``--port 0``) and logs to a file
+the tests read (to find the port, and to prove no key is ever logged).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import peewee
+import requests
+
+from assetcheck import db
+from assetcheck.config import Config, load_config
+from assetcheck.models import Job
+
+STARTUP_TIMEOUT = 30.0
+_LISTENING = re.compile(r"listening on (http://127\.0\.0\.1:\d+)")
+
+#: A check plugin loaded from ``[plugins] dir``: files named ``slow-<seconds>...`` take that
+#: long, ``crash...`` kills the validation with SIGSEGV; every run of the check is logged.
+SLOW_CHECK_PLUGIN = '''
+import os, re, signal, time
+from assetcheck.checks import Check
+from assetcheck.hookspecs import hookimpl
+
+LOG = {log!r}
+
+def _note(event, filename):
+    with open(LOG, "a") as log:
+        log.write(f"{{event}} {{filename}} {{os.getppid()}}\\n")
+
+def run(asset, context):
+    _note("start", asset.filename)
+    slow = re.match(r"slow-(\\d+(?:\\.\\d+)?)", asset.filename)
+    if slow:
+        time.sleep(float(slow[1]))
+    if asset.filename.startswith("crash"):
+        os.kill(os.getpid(), signal.SIGSEGV)
+    _note("end", asset.filename)
+
+@hookimpl
+def register_checks():
+    return [Check("test_timing", "sleeps or crashes on request, and logs each run", run)]
+'''
+
+
+def toml_text(data: Mapping[str, Any], prefix: str = "") -> str:
+    """Nested plain data as TOML tables (enough for config files)."""
+    scalars = {k: v for k, v in data.items() if not isinstance(v, Mapping)}
+    tables = {k: v for k, v in data.items() if isinstance(v, Mapping)}
+    lines = [f"[{prefix}]"] if prefix and scalars else []
+    lines += [f"{key} = {_toml_value(value)}" for key, value in scalars.items()]
+    text = "\n".join(lines) + "\n" if lines else ""
+    for key, table in tables.items():
+        text += toml_text(table, f"{prefix}.{key}" if prefix else key)
+    return text
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return str(value)
+
+
+def service_settings(folder: Path, database_url: str, **overrides: Any) -> dict[str, Any]:
+    """Config for a test server: short leases and timeouts, tiny starter-plan limits."""
+    plugins = folder / "plugins"
+    plugins.mkdir(parents=True, exist_ok=True)
+    (plugins / "test_timing.py").write_text(
+        SLOW_CHECK_PLUGIN.format(log=str(folder / "checks.log")))
+    settings: dict[str, Any] = {
+        "storage": {"data_dir": str(folder / "data")},
+        "database": {"url": database_url},
+        "workers": {"processes": 2, "lease_seconds": 2, "job_timeout": 6,
+                    "shutdown_grace": 5},
+        "plans": {
+            "starter": {"max_upload_mb": 1, "requests_per_minute": 3},
+            "pro": {"max_upload_mb": 2, "requests_per_minute": 100_000},
+        },
+        "plugins": {"dir": str(plugins)},
+    }
+    for section, values in overrides.items():
+        settings.setdefault(section, {}).update(values)
+    return settings
+
+
+def write_config(folder: Path, settings: Mapping[str, Any]) -> Path:
+    path = folder / "assetcheck.toml"
+    path.write_text(toml_text(settings))
+    return path
+
+
+def assetcheck_command(*args: str) -> list[str]:
+    """The ``assetcheck`` command line, run by this interpreter."""
+    return [sys.executable, "-c", "import sys; from assetcheck.cli import main; sys.exit(main())",
+            *args]
+
+
+class ServiceProcess:
+    """``assetcheck serve`` (or another long-running command) in a child process."""
+
+    def __init__(self, config_path: Path, *args: str, command: str = "serve") -> None:
+        self.config_path = config_path
+        self.config: Config = load_config(config_path)
+        self.log_path = config_path.parent / f"{command}-{time.monotonic_ns()}.log"
+        self.args = [command, "--config", str(config_path), *args]
+        if command == "serve":
+            self.args += ["--port", "0"]
+        self.process: subprocess.Popen | None = None
+        self.url = ""
+
+    def start(self) -> ServiceProcess:
+        with open(self.log_path, "wb") as log:
+            self.process = subprocess.Popen(assetcheck_command(*self.args), stdout=log,
+                                            stderr=subprocess.STDOUT, env=_child_env())
+        if self.args[0] == "serve":
+            self.url = self._wait_for_listening()
+        return self
+
+    def _wait_for_listening(self) -> str:
+        deadline = time.monotonic() + STARTUP_TIMEOUT
+        while time.monotonic() < deadline:
+            found = _LISTENING.search(self.log())
+            if found:
+                return found[1]
+            if self.process is not None and self.process.poll() is not None:
+                raise RuntimeError(f"assetcheck serve exited:\n{self.log()}")
+            time.sleep(0.05)
+        raise RuntimeError(f"assetcheck serve did not start:\n{self.log()}")
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def stop(self, timeout: float = 30.0) -> int:
+        """SIGTERM, then the exit status."""
+        assert self.process is not None
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(timeout)
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.kill()
+        self.process.wait()
+
+
+def _child_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ASSETCHECK_")}
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+def bind_database(config: Config) -> peewee.Database:
+    """Point this test process's tables at the database of ``config``."""
+    return db.connect(config)
+
+
+def upload(url: str, key: str | None, content: bytes, filename: str = "model.glb",
+           options: str | None = None, **kwargs: Any) -> requests.Response:
+    """POST /api/v1/validate with a ``file`` part (and an ``options`` part when given)."""
+    files: dict[str, Any] = {"file": (filename, content, "application/octet-stream")}
+    if options is not None:
+        files["options"] = (None, options, "application/json")
+    return requests.post(f"{url}/api/v1/validate", files=files, headers=bearer(key),
+                         timeout=30, **kwargs)
+
+
+def bearer(key: str | None) -> dict[str, str]:
+    return {} if key is None else {"Authorization": f"Bearer {key}"}
+
+
+def wait_for_job(url: str, key: str, job_id: str, statuses: tuple[str, ...] = (
+        "completed", "failed"), timeout: float = 30.0) -> dict[str, Any]:
+    """Poll the job until its status is one of ``statuses``; its last body."""
+    deadline = time.monotonic() + timeout
+    while True:
+        body = requests.get(f"{url}/api/v1/validate/{job_id}", headers=bearer(key),
+                            timeout=10).json()
+        if body["status"] in statuses or time.monotonic() > deadline:
+            return body
+        time.sleep(0.05)
+
+
+def wait_until(condition: Any, timeout: float = 30.0, interval: float = 0.05) -> Any:
+    """Call ``condition`` until it returns something truthy; that value (or the last one)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(interval)
+
+
+def job_row(job_id: str) -> Job:
+    return Job.get_by_id(job_id)
+
+
+def check_runs(folder: Path) -> list[tuple[str, str, str]]:
+    """``(event, filename, worker pid)`` for every run of the test check, in order."""
+    path = folder / "checks.log"
+    if not path.exists():
+        return []
+    runs = []
+    for line in path.read_text().splitlines():
+        event, rest = line.split(" ", 1)
+        filename, pid = rest.rsplit(" ", 1)
+        runs.append((event, filename, pid))
+    return runs

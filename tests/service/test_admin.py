@@ -1,0 +1,122 @@
+"""Operators' commands (accounts, keys, db upgrade), schema versions, passwords, rate limits."""
+
+from __future__ import annotations
+
+import io
+import re
+from datetime import timedelta
+
+import pytest
+
+from assetcheck import migrations
+from assetcheck.cli import main
+from assetcheck.models import Account, ApiKey, SchemaVersion, utcnow
+from assetcheck.service.passwords import hash_password, verify_password
+from assetcheck.service.ratelimit import RateLimiter
+from tests.service.harness import service_settings, write_config
+
+KEY = re.compile(r"svc_[A-Za-z0-9]{32}")
+
+
+@pytest.fixture
+def config_file(tmp_path):
+    return str(write_config(tmp_path, service_settings(tmp_path, "")))
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_an_account_and_a_key_are_created_and_the_key_is_printed_once(capsys, config_file):
+    assert run(capsys, "accounts", "create", "Dev@Example.com", "--plan", "pro",
+               "--config", config_file)[0] == 0
+    status, out, _ = run(capsys, "keys", "create", "dev@example.com", "--name", "ci",
+                           "--expires-in", "30d", "--config", config_file)
+    assert status == 0 and KEY.fullmatch(out.strip())
+    key = ApiKey.get()
+    assert key.name == "ci" and key.prefix == out.strip()[:12]
+    assert timedelta(days=29) < key.expires_at - utcnow() <= timedelta(days=30)
+    listing = run(capsys, "keys", "list", "dev@example.com", "--config", config_file)[1]
+    assert key.prefix in listing and out.strip() not in listing and "active" in listing
+
+
+def test_keys_are_revoked_by_prefix_or_id(capsys, config_file):
+    run(capsys, "accounts", "create", "a@example.com", "--plan", "starter", "--config",
+        config_file)
+    first = run(capsys, "keys", "create", "a@example.com", "--config", config_file)[1].strip()
+    run(capsys, "keys", "create", "a@example.com", "--config", config_file)
+    assert run(capsys, "keys", "revoke", first[:12], "--config", config_file)[0] == 0
+    second_id = str(ApiKey.get(ApiKey.revoked_at.is_null()).id)
+    assert run(capsys, "keys", "revoke", second_id, "--config", config_file)[0] == 0
+    assert ApiKey.select().where(ApiKey.revoked_at.is_null()).count() == 0
+    assert "revoked" in run(capsys, "keys", "list", "a@example.com", "--config",
+                            config_file)[1]
+
+
+def test_admin_commands_explain_what_is_wrong(capsys, config_file):
+    run(capsys, "accounts", "create", "b@example.com", "--plan", "pro", "--config", config_file)
+    cases = [
+        (["accounts", "create", "b@example.com", "--plan", "pro"], "already exists"),
+        (["accounts", "create", "c@example.com", "--plan", "gold"], "unknown plan"),
+        (["accounts", "create", "not-an-email", "--plan", "pro"], "not an email"),
+        (["keys", "create", "nobody@example.com"], "no account"),
+        (["keys", "revoke", "svc_nothing"], "no API key matches"),
+    ]
+    for args, message in cases:
+        status, _, err = run(capsys, *args, "--config", config_file)
+        assert status == 1 and message in err, args
+
+
+def test_a_password_from_stdin_is_stored_as_a_scrypt_hash(capsys, config_file, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("correct horse\n"))
+    run(capsys, "accounts", "create", "p@example.com", "--plan", "free", "--password-stdin",
+        "--config", config_file)
+    stored = Account.get().password_hash
+    assert stored.startswith("scrypt$") and "correct horse" not in stored
+    assert verify_password("correct horse", stored) and not verify_password("wrong", stored)
+
+
+def test_password_hashes_are_salted():
+    assert hash_password("same") != hash_password("same")
+
+
+def test_db_upgrade_creates_the_schema_then_has_nothing_to_do(capsys, backend, tmp_path,
+                                                              database_factory):
+    config = str(write_config(tmp_path, service_settings(tmp_path, database_factory(backend))))
+    first = run(capsys, "db", "upgrade", "--config", config)
+    again = run(capsys, "db", "upgrade", "--config", config)
+    assert first[0] == again[0] == 0
+    assert f"version {migrations.SCHEMA_VERSION}" in first[1] and "already" in again[1]
+
+
+def test_upgrade_steps_run_in_order_from_the_databases_version(database):
+    applied = []
+    steps = {2: lambda db: applied.append(2), 3: lambda db: applied.append(3)}
+    assert migrations.upgrade(database, steps, target=3) == [2, 3]
+    assert applied == [2, 3] and SchemaVersion.get().version == 3
+
+
+def test_an_outdated_schema_is_refused_until_db_upgrade(database):
+    with pytest.raises(migrations.SchemaError, match="run `assetcheck db upgrade`"):
+        migrations.prepare_schema(database, target=migrations.SCHEMA_VERSION + 1)
+    SchemaVersion.update(version=migrations.SCHEMA_VERSION + 1).execute()
+    with pytest.raises(migrations.SchemaError, match="newer"):
+        migrations.prepare_schema(database)
+
+
+def test_serve_refuses_to_start_on_an_outdated_schema(capsys, config_file):
+    run(capsys, "db", "upgrade", "--config", config_file)
+    SchemaVersion.update(version=0).execute()
+    status, _, err = run(capsys, "serve", "--config", config_file, "--port", "0")
+    assert status == 1 and "assetcheck db upgrade" in err
+
+
+def test_the_rate_limiter_refills_at_the_plans_pace():
+    now = [0.0]
+    limiter = RateLimiter(clock=lambda: now[0])
+    assert [limiter.acquire("k", 2) for _ in range(3)] == [0, 0, 30]
+    assert limiter.acquire("other", 2) == 0
+    now[0] = 30.0
+    assert limiter.acquire("k", 2) == 0
