@@ -22,7 +22,7 @@ from assetcheck.plugins import PluginConfig
 ENV_PREFIX = "ASSETCHECK_"
 
 DEFAULTS: dict[str, Any] = {
-    "server": {"host": "127.0.0.1", "port": 8080},
+    "server": {"host": "127.0.0.1", "port": 8080, "secret_key": ""},
     "storage": {"data_dir": "./data"},
     "database": {"url": ""},
     "workers": {"processes": 2, "job_timeout": 300, "memory_limit_mb": 2048, "lease_seconds": 60,

@@ -18,6 +18,7 @@ from assetcheck.reports import report_formats
 from assetcheck.service.handlers import base, jobs, meta, reports
 from assetcheck.service.openapi import openapi_document
 from assetcheck.service.ratelimit import RateLimiter
+from assetcheck.service.server_secret import load_server_secret
 from assetcheck.service.uploads import MULTIPART_ALLOWANCE
 
 #: Threads for database and disk work, so the event loop never waits on either.
@@ -49,6 +50,7 @@ def make_app(
         rate_limiter=RateLimiter(),
         executor=executor or ThreadPoolExecutor(BLOCKING_THREADS, thread_name_prefix="blocking"),
         openapi_document=openapi_document(engines, formats),
+        server_secret=load_server_secret(config),
     )
 
 

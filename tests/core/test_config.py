@@ -14,7 +14,7 @@ def test_file_overrides_defaults_and_environment_overrides_file(tmp_path):
     path.write_text('[server]\nport = 9000\nhost = "0.0.0.0"\n[plans.pro]\nmax_upload_mb = 7\n')
     config = load_config(path, environ={"ASSETCHECK_SERVER_PORT": "9100",
                                         "ASSETCHECK_PLANS_PRO_REQUESTS_PER_MINUTE": "5"})
-    assert config["server"] == {"host": "0.0.0.0", "port": 9100}
+    assert (config["server"]["host"], config["server"]["port"]) == ("0.0.0.0", 9100)
     assert config["plans"]["pro"] == {"max_upload_mb": 7, "requests_per_minute": 5}
 
 

@@ -40,6 +40,10 @@ class BaseHandler(RequestHandler):
         return self.settings["job_queue"]
 
     @property
+    def server_secret(self) -> str:
+        return self.settings["server_secret"]
+
+    @property
     def storage(self) -> UploadStorage:
         return self.settings["upload_storage"]
 
