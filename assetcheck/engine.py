@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pluggy
@@ -47,7 +48,9 @@ def validate(
     options = options or ValidationOptions(engine=engine)
     pm = plugin_manager or get_plugin_manager()
     profile = resolve_profile(pm, options.engine, options.budget_overrides)
-    collector = IssueCollector(build_registry(pm), options.policy)
+    policy = replace(options.policy,
+                     severity_overrides={**profile.severity, **options.policy.severity_overrides})
+    collector = IssueCollector(build_registry(pm), policy)
     context = ReadContext(collector, options)
     path = Path(path)
     started = time.perf_counter()

@@ -7,7 +7,7 @@ the ``[engines.<name>]`` config section; plugins can add profiles.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 
 import pluggy
 
@@ -43,9 +43,13 @@ class Budgets:
 
 @dataclass(frozen=True)
 class EngineProfile:
+    """An engine's budgets, and the severities it gives some codes by default (config can
+    still override them per installation in ``[engines.<name>.severity]``)."""
+
     name: str
     title: str
     budgets: Budgets
+    severity: Mapping[str, str] = field(default_factory=dict)
 
 
 BUDGET_NAMES = frozenset(f.name for f in fields(Budgets))
@@ -64,6 +68,8 @@ BUDGET_LABELS = {
     "file_size_mb": "File size (MB)",
 }
 
+_NPOT_MATTERS = {"IMAGE_NPOT_DIMENSIONS": "warning"}
+
 BUILTIN_PROFILES: dict[str, EngineProfile] = {
     profile.name: profile
     for profile in (
@@ -71,14 +77,19 @@ BUILTIN_PROFILES: dict[str, EngineProfile] = {
                       Budgets(2_000_000, 1_000_000, 64, 500, 8192, 256, 8, 8, True, 500)),
         EngineProfile("web", "Web viewers: three.js, Babylon.js, model-viewer",
                       Budgets(500_000, 200_000, 32, 100, 4096, 128, 4, 2, True, 50)),
+        # Unity rescales NPOT textures on import; Unreal neither mipmaps nor streams them.
         EngineProfile("unity", "Unity (URP/HDRP)",
-                      Budgets(1_000_000, 300_000, 32, 300, 8192, 255, 4, 8, True, 200)),
+                      Budgets(1_000_000, 300_000, 32, 300, 8192, 255, 4, 8, True, 200),
+                      severity=_NPOT_MATTERS),
         EngineProfile("unreal", "Unreal Engine 5",
-                      Budgets(5_000_000, 2_000_000, 64, 1000, 8192, 1024, 8, 8, True, 500)),
+                      Budgets(5_000_000, 2_000_000, 64, 1000, 8192, 1024, 8, 8, True, 500),
+                      severity=_NPOT_MATTERS),
         EngineProfile("godot", "Godot 4",
                       Budgets(1_000_000, 500_000, 32, 500, 8192, 256, 8, 2, True, 200)),
+        # Block-compressed texture formats on mobile GPUs want power-of-two sides.
         EngineProfile("mobile", "Mobile GPUs (phones, standalone headsets)",
-                      Budgets(100_000, 50_000, 8, 50, 2048, 64, 4, 2, False, 20)),
+                      Budgets(100_000, 50_000, 8, 50, 2048, 64, 4, 2, False, 20),
+                      severity=_NPOT_MATTERS),
     )
 }
 

@@ -49,6 +49,11 @@ def profiles_markdown() -> str:
         values = [_budget(getattr(BUILTIN_PROFILES[n].budgets, field_name)) for n in names]
         lines.append(f"| {BUDGET_LABELS[field_name]} | " + " | ".join(values) + " |")
     lines += ["", *(f"- `{p.name}`: {p.title}" for p in BUILTIN_PROFILES.values())]
+    lines += ["", "## Default severities", "",
+              "Profiles give some codes another severity than the registry's default:", ""]
+    for profile in BUILTIN_PROFILES.values():
+        for code, severity in sorted(profile.severity.items()):
+            lines.append(f"- `{profile.name}`: `{code}` is {severity}")
     return "\n".join(lines) + "\n"
 
 

@@ -8,7 +8,7 @@ from assetcheck.engine import validate
 from assetcheck.metrics import measure
 from assetcheck.model import Asset, MeshPart
 from assetcheck.options import ValidationOptions
-from tests.builders.gltf import TRIANGLE_STRIP, GltfBuilder, Primitive
+from tests.builders.gltf import TRIANGLE_STRIP, GltfBuilder, Primitive, png_bytes
 from tests.formats import codes
 
 
@@ -79,3 +79,20 @@ def test_fbx_metrics_use_materials_per_mesh_as_draw_calls():
     metrics = measure(Asset("a.fbx", "fbx", details=details))
     assert (metrics["draw_calls"], metrics["uv_sets"], metrics["bones"], metrics["index_32bit"]) \
         == (4, 1, 12, True)
+
+
+def test_profiles_raise_npot_textures_to_warnings_where_engines_suffer(tmp_path):
+    builder = GltfBuilder()
+    texture = builder.add_texture(builder.add_image(png_bytes(300, 200)))
+    material = builder.add_material(base_color_texture=texture)
+    builder.add_node(builder.add_mesh([Primitive(3, material=material, normals=True,
+                                                 texcoords=True)]))
+    path = builder.write_glb(tmp_path / "npot.glb")
+
+    def npot_severity(engine: str) -> str:
+        (issue,) = [i for i in validate(path, engine=engine).issues
+                    if i.code == "IMAGE_NPOT_DIMENSIONS"]
+        return issue.severity
+
+    assert [npot_severity(e) for e in ("generic", "web", "unity", "unreal", "mobile")] == [
+        "info", "info", "warning", "warning", "warning"]
