@@ -1,8 +1,11 @@
-"""The ``standalone-vr`` engine profile: budgets for Quest-class standalone VR headsets."""
+"""The ``standalone-vr`` engine profile, and a check that matters most on such headsets."""
 
 from __future__ import annotations
 
 from assetcheck import hookimpl
+from assetcheck.checks import Check, CheckContext
+from assetcheck.issues import IssueType
+from assetcheck.model import Asset
 from assetcheck.profiles import Budgets, EngineProfile
 
 STANDALONE_VR = EngineProfile(
@@ -22,7 +25,45 @@ STANDALONE_VR = EngineProfile(
     ),
 )
 
+#: Image types a GPU cannot sample directly: they are decoded to 4 bytes per pixel on load.
+UNCOMPRESSED_ON_GPU = frozenset({"image/png", "image/jpeg", "image/webp"})
+BYTES_PER_PIXEL = 4
+MIPMAPS = 4 / 3
+
+UNCOMPRESSED_TEXTURE = IssueType(
+    "VR_UNCOMPRESSED_TEXTURE", "warning",
+    "Texture {name} ({mime}, {width}x{height}) takes {megabytes:.1f} MB of GPU memory once "
+    "decoded; headsets share a few GB between both eyes' frames and the whole scene.",
+    "Ship the texture as KTX2 (Basis Universal, KHR_texture_basisu): about 4 to 8 times less "
+    "memory, and no decoding on the headset.",
+    "vr",
+)
+
+
+def uncompressed_textures(asset: Asset, context: CheckContext) -> None:
+    """On the standalone-vr profile only: every texture the GPU must hold uncompressed."""
+    if context.profile.name != STANDALONE_VR.name:
+        return
+    for index, texture in enumerate(asset.textures):
+        if texture.mime_type in UNCOMPRESSED_ON_GPU and texture.width and texture.height:
+            megabytes = texture.width * texture.height * BYTES_PER_PIXEL * MIPMAPS / 1e6
+            context.issues.add(
+                UNCOMPRESSED_TEXTURE.code, name=texture.name, mime=texture.mime_type,
+                width=texture.width, height=texture.height, megabytes=megabytes,
+                pointer=f"/images/{index}" if asset.document is not None else None)
+
 
 @hookimpl
 def register_engine_profiles() -> list[EngineProfile]:
     return [STANDALONE_VR]
+
+
+@hookimpl
+def register_issue_types() -> list[IssueType]:
+    return [UNCOMPRESSED_TEXTURE]
+
+
+@hookimpl
+def register_checks() -> list[Check]:
+    return [Check("uncompressed-textures", "Textures a headset must decode into GPU memory",
+                  uncompressed_textures, codes=(UNCOMPRESSED_TEXTURE.code,))]
