@@ -44,6 +44,7 @@ def test_counts_equal_khronos(plugin_manager, name):
     }
     assert ours == (FILES[name]["counts"] or dict.fromkeys(ours, 0))
     assert "READER_CRASHED" not in {issue.code for issue in result.issues}
+    assert result.security.safe and result.security.warnings == []  # no false alarms
 
 
 @pytest.mark.parametrize("name", UNREADABLE)
