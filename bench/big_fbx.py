@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.builders.fbx import Scene, binary_fbx, grid  # noqa: E402
+from tests.builders.fbx import Scene, binary_fbx, grid
 
 if __name__ == "__main__":
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "bench/out")
