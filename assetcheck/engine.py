@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pluggy
 
-from assetcheck import scoring
+from assetcheck import __version__, scoring
 from assetcheck.checks import CheckContext
 from assetcheck.formats import zip as zip_format
 from assetcheck.formats.sniff import SNIFF_BYTES, classify
@@ -24,7 +24,7 @@ from assetcheck.issues import IssueCollector
 from assetcheck.metrics import measure
 from assetcheck.model import Asset, CheckRun, Result, SecurityScan
 from assetcheck.options import ValidationOptions
-from assetcheck.plugins import build_registry, call_each, get_plugin_manager
+from assetcheck.plugins import DEFAULT_PLUGINS, build_registry, call_each, get_plugin_manager
 from assetcheck.profiles import EngineProfile, resolve_profile
 from assetcheck.security.polyglot import report_embedded_zip
 
@@ -122,9 +122,10 @@ def _run_checks(
     A check that raises is reported as CHECK_CRASHED on that asset; the others still run.
     """
     runs = []
+    versions = _plugin_versions(pm)
     for plugin_name, checks in call_each(pm.hook.register_checks):
         for check in checks:
-            run = CheckRun(check.name, plugin_name)
+            run = CheckRun(check.name, plugin_name, version=versions.get(plugin_name))
             for asset in (a for a in assets if a.format in check.formats):
                 issues = collector.for_file(asset.filename, source=f"{plugin_name}:{check.name}")
                 context = CheckContext(issues, profile, options)
@@ -136,6 +137,15 @@ def _run_checks(
                     run.crashed = True
             runs.append(run)
     return runs
+
+
+def _plugin_versions(pm: pluggy.PluginManager) -> dict[str, str]:
+    """Each plugin's version by name: AssetCheck's for built-ins, the distribution's for
+    entry points; plugins of neither kind (loose files, extra objects) have none."""
+    versions = dict.fromkeys(DEFAULT_PLUGINS, __version__)
+    for plugin, distribution in pm.list_plugin_distinfo():
+        versions[pm.get_name(plugin)] = distribution.version
+    return versions
 
 
 def _result(

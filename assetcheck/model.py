@@ -149,14 +149,20 @@ class SecurityScan:
 
 @dataclass
 class CheckRun:
-    """A check that ran, the plugin that provided it, and whether it crashed on any file."""
+    """A check that ran, the plugin that provided it, and whether it crashed on any file.
+
+    ``version`` is the plugin's: AssetCheck's own for built-ins, the distribution's for an
+    installed plugin, None for a loose file of the plugins folder.
+    """
 
     name: str
     plugin: str
     crashed: bool = False
+    version: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "plugin": self.plugin, "crashed": self.crashed}
+        return {"name": self.name, "plugin": self.plugin, "version": self.version,
+                "crashed": self.crashed}
 
 
 @dataclass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -9,6 +10,19 @@ from typing import Any
 import pluggy
 
 Report = dict[str, Any]
+
+# C0 and C1 controls, bidirectional overrides and isolates, lone surrogates, XML's non-characters.
+_INVISIBLE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]")
+
+
+def visible(text: object) -> str:
+    """``text`` with every invisible or unencodable character written as ``\\uXXXX``.
+
+    Names taken from an asset pass through this before any text renderer prints them, so they
+    can neither drive a terminal (escape sequences), reorder what is shown (bidi overrides),
+    break an XML document nor fail UTF-8 encoding (lone surrogates).
+    """
+    return _INVISIBLE.sub(lambda found: f"\\u{ord(found[0]):04x}", str(text))
 
 
 @dataclass(frozen=True)

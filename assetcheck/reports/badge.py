@@ -1,4 +1,8 @@
-"""The SVG badge: a shields-style "asset | <grade> <score>" image for READMEs."""
+"""The SVG badge: a shields-style "asset | <grade> <score>" image for READMEs.
+
+A failed job's badge says "failed" and a job still waiting says its state ("queued",
+"processing"), both in grey.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +18,7 @@ GRADE_COLOURS = {
     "poor": "#fe7d37",
     "critical": "#e05d44",
 }
-FAILED_COLOUR = "#9f9f9f"
+INACTIVE_COLOUR = "#9f9f9f"
 LABEL_COLOUR = "#555"
 PADDING = 6
 
@@ -32,16 +36,24 @@ def text_width(text: str) -> int:
     return int(sum(_WIDTHS.get(char, _DEFAULT_WIDTH) for char in text) + 0.999)
 
 
-def badge_value(report: Report) -> tuple[str, str]:
-    """The badge's value text and colour: "<grade> <score>", or "failed" in grey."""
-    if report.get("grade") is None:
-        return "failed", FAILED_COLOUR
-    return f"{report['grade']} {report['health_score']}", GRADE_COLOURS[report["grade"]]
-
-
 def render_badge(report: Report) -> str:
+    """The badge of a report: "<grade> <score>" in the grade's colour, or "failed" in grey.
+
+    Only ``grade`` and ``health_score`` are read, so the service can draw a job's badge from
+    those two columns without loading its report.
+    """
+    if report.get("grade") is None:
+        return badge_svg("failed", INACTIVE_COLOUR)
+    return badge_svg(f"{report['grade']} {report['health_score']}", GRADE_COLOURS[report["grade"]])
+
+
+def pending_badge(state: str) -> str:
+    """The badge of a job that has no report yet: its state, in grey."""
+    return badge_svg(state, INACTIVE_COLOUR)
+
+
+def badge_svg(value: str, colour: str) -> str:
     """A complete, standalone SVG document with a ``<title>`` for screen readers."""
-    value, colour = badge_value(report)
     left = text_width(LABEL) + 2 * PADDING
     right = text_width(value) + 2 * PADDING
     total = left + right

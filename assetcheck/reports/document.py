@@ -1,31 +1,54 @@
-"""Building the JSON report: the one document every other format is rendered from."""
+"""Building the JSON report: the one document every other format is rendered from.
+
+A completed validation's report (:func:`build_report`) and a failed job's
+(:func:`build_failure_report`) have one shape, described by ``report.schema.json``: a failed
+job's has ``grade`` null, ``job.error`` saying why, ``result`` null and empty issue lists, so a
+renderer tells them apart with :func:`failure` and nothing else.
+
+Both hold only storable text: a name a reader took from a file's JSON may be a NUL or a lone
+surrogate (``"\\u0000"``, ``"\\ud800"``), which neither UTF-8 nor PostgreSQL's ``jsonb`` can
+carry, so each becomes U+FFFD.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from assetcheck import __version__
-from assetcheck.model import Result
+from assetcheck.issues import SEVERITIES
+from assetcheck.model import CheckRun, Result
+from assetcheck.profiles import EngineProfile
 from assetcheck.reports import Report
 
 REPORT_VERSION = 1
+
+#: What someone can do about each way a job fails (the codes of docs/api.md).
+FAILURE_ADVICE = {
+    "VALIDATION_TIMEOUT": "Very large or deeply nested files can take longer than the service "
+                          "allows. Try a lighter export (fewer or decimated meshes), or ask the "
+                          "operators to raise [workers] job_timeout.",
+    "RESOURCE_LIMIT": "The file needed more memory than one validation may use. Try a lighter "
+                      "export, or ask the operators to raise [workers] memory_limit_mb.",
+    "UPLOAD_MISSING": "The stored upload was lost. Upload the file again.",
+    "UNKNOWN_ENGINE": "The job's engine profile is no longer installed. Upload the file again "
+                      "with an engine that GET /api/v1/engines lists.",
+}
+DEFAULT_FAILURE_ADVICE = ("This is a fault of the service, not a verdict on the file. Upload it "
+                          "again; if it fails the same way, send the job id to the operators.")
+
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 def build_report(result: Result, *, job: Mapping[str, Any] | None = None) -> Report:
     """The full JSON report of ``result``; ``job`` adds the service's job fields when there is one.
 
-    Issues are grouped by severity, then by code, each group with its count (occurrences
+    Issues are grouped by code and ordered by severity, each group with its count (occurrences
     beyond the cap included), its fix and the locations kept.
     """
-    profile = result.profile
-    return {
-        "reportVersion": REPORT_VERSION,
-        "assetcheck": {"version": __version__},
-        "job": dict(job) if job else None,
-        "filename": result.filename,
-        "engine": {"name": profile.name, "title": profile.title,
-                   "budgets": profile.budgets.to_dict()},
+    return _storable({
+        **_header(result.filename, _engine(result.profile), job),
         "health_score": result.health_score,
         "grade": result.grade,
         "valid": result.valid,
@@ -34,29 +57,108 @@ def build_report(result: Result, *, job: Mapping[str, Any] | None = None) -> Rep
             "severityCounts": result.severity_counts,
             "truncated": result.truncated,
         },
+        "files": file_metadata(result),
         "result": result.to_dict(),
         "budgetUse": budget_use(result),
         "issues": group_issues(result),
         "checks": [run.to_dict() for run in result.checks],
+        "plugins": plugins_that_ran(result.checks),
         "timings": result.timings,
+    })
+
+
+def build_failure_report(
+    filename: str,
+    engine: EngineProfile | str,
+    error: Mapping[str, str],
+    *,
+    job: Mapping[str, Any] | None = None,
+) -> Report:
+    """The report of a job the service could not validate: no grade, and ``job.error``.
+
+    ``engine`` is the job's profile, or only its name when that profile is not installed;
+    ``error`` is the job's ``{code, message}``, to which the report adds ``advice``.
+    """
+    code = error["code"]
+    advice = FAILURE_ADVICE.get(code, DEFAULT_FAILURE_ADVICE)
+    job_fields = {**(job or {}), "error": {"code": code, "message": error["message"],
+                                           "advice": advice}}
+    return _storable({
+        **_header(filename, _engine(engine), job_fields),
+        "health_score": None,
+        "grade": None,
+        "valid": False,
+        "summary": {"files": 0, "severityCounts": dict.fromkeys(SEVERITIES, 0),
+                    "truncated": False},
+        "files": [],
+        "result": None,
+        "budgetUse": [],
+        "issues": [],
+        "checks": [],
+        "plugins": [],
+        "timings": {},
+    })
+
+
+def failure(report: Report) -> dict[str, str] | None:
+    """``job.error`` (code, message, advice) of a failed job's report; None for a validation."""
+    if report.get("grade") is not None:
+        return None
+    return (report.get("job") or {}).get("error")
+
+
+def _storable(value: Any) -> Any:
+    """``value`` with U+FFFD for each NUL and lone surrogate in its strings, keys included."""
+    if isinstance(value, str):
+        return _UNSTORABLE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {_storable(key): _storable(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_storable(item) for item in value]
+    return value
+
+
+def _header(filename: str, engine: dict[str, Any], job: Mapping[str, Any] | None) -> Report:
+    return {
+        "reportVersion": REPORT_VERSION,
+        "assetcheck": {"version": __version__},
+        "job": dict(job) if job else None,
+        "filename": filename,
+        "engine": engine,
     }
 
 
+def _engine(profile: EngineProfile | str) -> dict[str, Any]:
+    if isinstance(profile, str):  # a profile that is no longer installed: only its name is known
+        return {"name": profile, "title": profile, "budgets": {}}
+    return {"name": profile.name, "title": profile.title, "budgets": profile.budgets.to_dict()}
+
+
 def group_issues(result: Result) -> list[dict[str, Any]]:
-    """One entry per code, ordered by severity then code, with the kept occurrences' locations."""
-    order = {"error": 0, "warning": 1, "info": 2, "hint": 3}
+    """One entry per code, ordered by severity then code, with the kept occurrences' locations.
+
+    A group's ``fix`` is its first occurrence's; an occurrence whose fix reads differently (the
+    fix names the thing to change) carries its own.
+    """
+    order = {severity: rank for rank, severity in enumerate(SEVERITIES)}
     groups: dict[str, dict[str, Any]] = {}
     for issue in result.issues:
-        group = groups.setdefault(issue.code, {
-            "code": issue.code,
-            "severity": issue.severity,
-            "count": result.issue_counts.get(issue.code, 0),
-            "fix": issue.fix,
-            "occurrences": [],
-        })
+        group = groups.get(issue.code)
+        if group is None:
+            group = groups[issue.code] = {
+                "code": issue.code,
+                "severity": issue.severity,
+                "count": result.issue_counts.get(issue.code, 0),
+                "fix": issue.fix,
+                "occurrences": [],
+            }
+            if issue.security_level is not None:
+                group["securityLevel"] = issue.security_level
         occurrence = issue.to_dict()
-        for shared in ("code", "severity", "fix"):
+        for shared in ("code", "severity"):
             occurrence.pop(shared)
+        if occurrence["fix"] == group["fix"]:
+            del occurrence["fix"]
         group["occurrences"].append(occurrence)
     return sorted(groups.values(), key=lambda g: (order[g["severity"]], g["code"]))
 
@@ -79,3 +181,26 @@ def budget_use(result: Result) -> list[dict[str, Any]]:
             usage.append({"budget": name, "used": used, "limit": limit, "over": bool(over)})
         files.append({"file": asset.filename, "usage": usage})
     return files
+
+
+def file_metadata(result: Result) -> list[dict[str, Any]]:
+    """Per model file: its format, its size and what its reader learned about it.
+
+    Only the reader's scalar facts are kept (version, generator, units...): its per-mesh and
+    per-texture lists are for checks, and the meshes are already in ``result.meshes``.
+    """
+    return [
+        {
+            "filename": asset.filename,
+            "format": asset.format,
+            "byteSize": asset.byte_size,
+            "details": {k: v for k, v in asset.details.items() if not isinstance(v, list)},
+        }
+        for asset in result.assets
+    ]
+
+
+def plugins_that_ran(checks: Iterable[CheckRun]) -> list[dict[str, Any]]:
+    """Each plugin that provided a check, once, with its version, in the order they ran."""
+    versions = {run.plugin: run.version for run in checks}
+    return [{"name": name, "version": version} for name, version in versions.items()]

@@ -2,51 +2,81 @@
 
 One test suite per report; one test case per check that ran, plus one for reading the files
 (readers and the security scan). Error-severity issues are failures of the case that reported
-them; warnings and the rest go to the case's ``system-out``.
+them; warnings and the rest go to the case's ``system-out``. A failed job's report is one
+failing case, ``validation``, carrying the job's error.
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from typing import NamedTuple
 
-from assetcheck.reports import Report
+from assetcheck.reports import Report, visible
+from assetcheck.reports.document import failure
 
 READING = "reading and security scan"
+VALIDATION = "validation"
+
+
+class Finding(NamedTuple):
+    """One issue occurrence as a test result: ``line`` is its text in the case's output, with
+    its invisible characters already made visible."""
+
+    severity: str
+    code: str
+    message: str
+    line: str
 
 
 def render_junit(report: Report) -> str:
-    """The report as a JUnit XML document (``testsuites`` with one ``testsuite``)."""
-    cases = {READING: []}
-    for run in report.get("checks", []):
-        cases[f"{run['plugin']}:{run['name']}"] = []
-    for group in report["issues"]:
-        for occurrence in group["occurrences"]:
-            case = occurrence.get("source") if occurrence.get("source") in cases else READING
-            cases[case].append((group, occurrence))
-    suite_name = report["filename"]
+    """The report as a JUnit XML document (``testsuites`` with one ``testsuite``).
+
+    Every text is passed through :func:`~assetcheck.reports.visible`: XML 1.0 cannot carry
+    control characters, whatever an asset's names contain.
+    """
+    error = failure(report)
+    if error is None:
+        cases = _cases(report)
+    else:
+        line = visible(f"{error['code']}: {error['message']}") + "\n" + error.get("advice", "")
+        cases = {VALIDATION: [Finding("error", error["code"], error["message"], line)]}
+    suite_name = visible(report["filename"])
     failures = sum(1 for found in cases.values() if _errors(found))
     root = ET.Element("testsuites", name="assetcheck", tests=str(len(cases)),
                       failures=str(failures))
     suite = ET.SubElement(root, "testsuite", name=suite_name, tests=str(len(cases)),
                           failures=str(failures), errors="0")
     for name, found in cases.items():
-        case = ET.SubElement(suite, "testcase", classname=suite_name, name=name)
+        case = ET.SubElement(suite, "testcase", classname=suite_name, name=visible(name))
         errors = _errors(found)
         if errors:
-            failure = ET.SubElement(case, "failure", type=errors[0][0]["code"],
-                                    message=errors[0][1]["message"])
-            failure.text = "\n".join(_line(group, occ) for group, occ in errors)
-        others = [item for item in found if item[0]["severity"] != "error"]
+            failed = ET.SubElement(case, "failure", type=errors[0].code,
+                                   message=visible(errors[0].message))
+            failed.text = "\n".join(f.line for f in errors)
+        others = [f for f in found if f.severity != "error"]
         if others:
-            ET.SubElement(case, "system-out").text = "\n".join(_line(g, o) for g, o in others)
+            ET.SubElement(case, "system-out").text = "\n".join(f.line for f in others)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def _errors(found: list) -> list:
-    return [item for item in found if item[0]["severity"] == "error"]
+def _cases(report: Report) -> dict[str, list[Finding]]:
+    """Each check's findings; what no check reported (readers, the scan) goes to reading."""
+    cases: dict[str, list[Finding]] = {READING: []}
+    for run in report.get("checks", []):
+        cases[f"{run['plugin']}:{run['name']}"] = []
+    for group in report["issues"]:
+        for occurrence in group["occurrences"]:
+            source = occurrence.get("source")
+            cases[source if source in cases else READING].append(_finding(group, occurrence))
+    return cases
 
 
-def _line(group: dict, occurrence: dict) -> str:
+def _finding(group: dict, occurrence: dict) -> Finding:
     where = " ".join(str(occurrence[k]) for k in ("file", "pointer", "offset") if k in occurrence)
-    return f"{group['severity']} {group['code']} [{where}]: {occurrence['message']}"
+    line = f"{group['severity']} {group['code']} [{where}]: {occurrence['message']}"
+    return Finding(group["severity"], group["code"], occurrence["message"], visible(line))
+
+
+def _errors(found: list[Finding]) -> list[Finding]:
+    return [finding for finding in found if finding.severity == "error"]

@@ -1,88 +1,240 @@
 """The Markdown report: what a lead artist reads in a pull request (GitHub-flavoured Markdown).
 
-Every text that comes from the asset (file, mesh and material names, messages quoting them) goes
-through :func:`escape`, so a name can never inject markup, break a table or open a code span.
+The verdict comes first (title, summary line), then security findings, what to fix first, the
+model files, budget use, and every issue by severity. Long lists fold into ``<details>``.
+
+Every text that comes from the asset (file, mesh and material names, messages quoting them,
+JSON pointers) goes through :func:`escape`, so a name can never inject markup, break a table or
+open a code span. Asset text is never put in a code span, where escapes do not apply.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 
+from assetcheck.issues import SECURITY_LEVELS, SEVERITIES
 from assetcheck.profiles import BUDGET_LABELS
-from assetcheck.reports import Report
+from assetcheck.reports import Report, visible
+from assetcheck.reports.document import failure
 
 GRADE_MARKS = {"excellent": "🟢", "good": "🟢", "fair": "🟡", "poor": "🟠", "critical": "🔴"}
-SEVERITY_TITLES = {"error": "Errors", "warning": "Warnings", "info": "Info", "hint": "Hints"}
-FOLD_AFTER = 5
+FAILED_MARK = "⚪"
+SEVERITY_HEADINGS = {"error": "❌ Errors", "warning": "⚠️ Warnings",
+                     "info": "\N{INFORMATION SOURCE}\N{VARIATION SELECTOR-16} Info",
+                     "hint": "💡 Hints"}
+SEVERITY_NOUNS = {"error": ("error", "errors"), "warning": ("warning", "warnings"),
+                  "info": ("info", "info"), "hint": ("hint", "hints")}
+SECURITY_MARKS = {"critical": "🔴", "high": "🟠", "medium": "🟡", "low": "⚪"}
+TIMES = "\N{MULTIPLICATION SIGN}"
 
-_MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+!|~])")
+#: Locations of one issue code shown before the rest fold away.
+FOLD_AFTER = 5
+#: Table rows shown before the rest fold away.
+FOLD_ROWS = 10
+#: Issue codes in "What to fix first".
+FIX_FIRST = 3
+
+# Punctuation that starts markup mid-line: emphasis, code, links and images (through ``[``),
+# table cells, strikethrough, heading closers and GitHub's math. ``<`` and ``&`` become entities.
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]|~#$])")
 
 
 def escape(text: object) -> str:
-    """``text`` as inert Markdown: HTML characters as entities, Markdown punctuation escaped."""
+    """``text`` as inert Markdown on one line: HTML characters as entities, Markdown punctuation
+    escaped, line breaks as spaces and other invisible characters made visible."""
     value = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    value = value.replace("\r", " ").replace("\n", " ")
+    value = visible(value.replace("\r", " ").replace("\n", " "))
     return _MARKDOWN_SPECIALS.sub(r"\\\1", value)
 
 
 def render_markdown(report: Report) -> str:
-    """The whole report: title, summary, files table, security findings, then issues."""
-    scan = report["result"]["securityScan"]
-    sections = [
-        f"# {GRADE_MARKS.get(report['grade'], '')} {escape(report['filename'])}: "
-        f"{report['grade']} ({report['health_score']}/100)",
-        _summary(report),
-        _files(report["result"]["meshes"]),
-        _budgets(report),
-        _security(scan),
-        _issues(report),
-        f"<sub>AssetCheck {escape(report['assetcheck']['version'])}, "
-        f"engine profile {escape(report['engine']['name'])}</sub>",
-    ]
-    return "\n\n".join(section for section in sections if section) + "\n"
+    """The whole report as one Markdown document; a failed job's explains the failure."""
+    error = failure(report)
+    if error is not None:
+        sections = [
+            f"# {FAILED_MARK} {escape(report['filename'])}: not validated",
+            f"**The validation failed:** {escape(error['message'])} (`{error['code']}`).",
+            f"**What to do:** {escape(error.get('advice', ''))}",
+            "The file has no grade: a failed job says nothing about the file's quality.",
+        ]
+    else:
+        sections = [
+            f"# {GRADE_MARKS.get(report['grade'], '')} {escape(report['filename'])}: "
+            f"{report['grade']} ({report['health_score']}/100)",
+            _summary(report),
+            _security(report["result"]["securityScan"]["warnings"]),
+            _fix_first(report["issues"]),
+            _files(report),
+            _budgets(report),
+            _issues(report),
+        ]
+    return "\n\n".join(section for section in [*sections, _footer(report)] if section) + "\n"
 
 
 def _summary(report: Report) -> str:
     counts = report["summary"]["severityCounts"]
     scan = report["result"]["securityScan"]
     verdict = "**Valid**" if report["valid"] else "**Not valid**"
-    found = ", ".join(f"{n} {severity}" for severity, n in counts.items() if n) or "no issues"
+    found = ", ".join(_counted(n, *SEVERITY_NOUNS[s]) for s in SEVERITIES if (n := counts[s]))
     safety = "safe" if scan["safe"] else "**unsafe**"
-    return (f"{verdict}: {found}. Security scan {safety} ({scan['scannedFiles']} files scanned). "
+    return (f"{verdict}: {found or 'no issues'}. Security scan {safety} "
+            f"({_counted(scan['scannedFiles'], 'file', 'files')} scanned). "
             f"Checked for {escape(report['engine']['title'])}.")
 
 
-def _files(meshes: list[dict]) -> str:
+def _security(warnings: list[dict]) -> str:
+    if not warnings:
+        return ""
+    rows = [[f"{SECURITY_MARKS[w['severity']]} {w['severity']}", f"`{w['code']}`",
+             escape(w["file"] or ""), escape(w["message"])] for w in warnings]
+    table = _table(["Level", "Code", "File", "Finding"], "----", rows)
+    return f"## 🛡️ Security findings ({len(warnings)})\n\n{table}"
+
+
+def _fix_first(groups: list[dict]) -> str:
+    """The few codes that matter most: security findings by level, then errors, then warnings,
+    the most frequent first."""
+    urgent = [g for g in groups if g["severity"] in ("error", "warning") or "securityLevel" in g]
+    if not urgent:
+        return ""
+    levels = [*SECURITY_LEVELS, None]
+    urgent.sort(key=lambda g: (levels.index(g.get("securityLevel")),
+                               SEVERITIES.index(g["severity"]), -g["count"]))
+    lines = ["## What to fix first", ""]
+    for rank, group in enumerate(urgent[:FIX_FIRST], start=1):
+        kind = (f"security, {group['securityLevel']}" if "securityLevel" in group
+                else group["severity"])
+        lines.append(f"{rank}. **`{group['code']}`** ({kind}, {TIMES}{group['count']}): "
+                     f"{escape(group['fix'])}")
+    return "\n".join(lines)
+
+
+def _files(report: Report) -> str:
+    meshes = report["result"]["meshes"]
     if not meshes:
-        return "No model files were read."
-    rows = [
-        "| File | Vertices | Triangles | Materials | PBR | Animations |",
-        "|---|---:|---:|---:|:---:|---:|",
-    ]
-    for mesh in meshes:
-        rows.append(
-            f"| {escape(mesh['filename'])} | {mesh['vertexCount']:,} | {mesh['triangleCount']:,} "
-            f"| {mesh['materialCount']} | {'yes' if mesh['usesPBR'] else 'no'} "
-            f"| {mesh['animationCount']} |"
-        )
-    return "## Files\n\n" + "\n".join(rows)
+        return "## Model files\n\nNo model files were read."
+    formats = {entry["filename"]: entry["format"] for entry in report.get("files", [])}
+    rows = [[escape(mesh["filename"]), formats.get(mesh["filename"], "").upper(),
+             _amount(mesh["vertexCount"]), _amount(mesh["triangleCount"]),
+             _amount(mesh["materialCount"]), _amount(mesh["usesPBR"]),
+             _amount(mesh["animationCount"])] for mesh in meshes]
+    table = _table(["File", "Format", "Vertices", "Triangles", "Materials", "PBR",
+                    "Animations"], "--rrrcr", rows)
+    return f"## Model files ({len(meshes)})\n\n{table}" + _parts(meshes)
+
+
+def _parts(meshes: list[dict]) -> str:
+    """Every mesh of every file, folded: the rows to look at when a file is over budget."""
+    several = len(meshes) > 1
+    rows = [([escape(mesh["filename"])] if several else [])
+            + [escape(part["name"]), _amount(part["vertexCount"]),
+               _amount(part["triangleCount"]), _amount(part["materialCount"])]
+            for mesh in meshes for part in mesh["parts"]]
+    if not rows:
+        return ""
+    headers = [*(["File"] if several else []), "Mesh", "Vertices", "Triangles", "Materials"]
+    aligns = ("-" if several else "") + "-rrr"
+    return "\n\n" + _folded(f"Meshes ({len(rows)})", _table(headers, aligns, rows, fold=False))
 
 
 def _budgets(report: Report) -> str:
     files = [entry for entry in report.get("budgetUse", []) if entry["usage"]]
     if not files:
         return ""
-    engine = escape(report["engine"]["name"])
-    parts = [f"## Budget use ({engine})"]
+    parts = [f"## Budget use: {escape(report['engine']['title'])}"]
     for entry in files:
-        rows = ["| Budget | Used | Limit | |", "|---|---:|---:|:---:|"]
-        for use in entry["usage"]:
-            mark = "over" if use["over"] else "ok"
-            rows.append(f"| {BUDGET_LABELS.get(use['budget'], use['budget'])} "
-                        f"| {_amount(use['used'])} | {_amount(use['limit'])} | {mark} |")
+        rows = [[BUDGET_LABELS.get(use["budget"], escape(use["budget"])), _amount(use["used"]),
+                 _amount(use["limit"]), "❌ over" if use["over"] else "✅"]
+                for use in entry["usage"]]
+        table = _table(["Budget", "Used", "Limit", ""], "-rrc", rows, fold=False)
+        if not any(use["over"] for use in entry["usage"]):  # nothing to act on: fold it
+            table = _folded(f"Within all {len(rows)} budgets", table)
         title = f"**{escape(entry['file'])}**\n\n" if len(files) > 1 else ""
-        parts.append(title + "\n".join(rows))
+        parts.append(title + table)
     return "\n\n".join(parts)
+
+
+def _issues(report: Report) -> str:
+    groups = report["issues"]
+    if not groups:
+        return "## Issues\n\nNo issues found."
+    counts = report["summary"]["severityCounts"]
+    parts = [f"## Issues ({sum(counts.values())})"]
+    for severity in SEVERITIES:
+        chosen = [g for g in groups if g["severity"] == severity]
+        if chosen:
+            parts.append(f"### {SEVERITY_HEADINGS[severity]} ({counts[severity]})")
+            parts.append("\n".join(_issue_group(group) for group in chosen))
+    if report["summary"]["truncated"]:
+        parts.append("_More issues were found than a report keeps; the counts include them all._")
+    return "\n\n".join(parts)
+
+
+def _issue_group(group: dict) -> str:
+    """One list item: the code, its count and first message, the fix, then each location."""
+    occurrences = group["occurrences"]
+    headline = occurrences[0]["message"]
+    lines = [f"- **`{group['code']}`** {TIMES}{group['count']}: {escape(headline)}",
+             f"  - **Fix:** {escape(group['fix'])}"]
+    places = [f"  - {_location(o, headline)}" for o in occurrences]
+    lines += places[:FOLD_AFTER]
+    if len(places) > FOLD_AFTER:
+        hidden = "\n".join(places[FOLD_AFTER:])
+        lines.append("  " + _folded(f"{len(places) - FOLD_AFTER} more locations", hidden,
+                                    indent="  "))
+    unkept = group["count"] - len(occurrences)
+    if unkept > 0:
+        lines.append(f"  - _and {unkept:,} more not kept in the report_")
+    return "\n".join(lines)
+
+
+def _location(occurrence: dict, headline: str) -> str:
+    where = [escape(occurrence.get("file") or "")]
+    if "pointer" in occurrence:
+        where.append(escape(occurrence["pointer"]))
+    if "offset" in occurrence:
+        where.append(f"byte {occurrence['offset']:,}")
+    text = " ".join(w for w in where if w) or "the upload"
+    if occurrence["message"] != headline:
+        text += f": {escape(occurrence['message'])}"
+    if "fix" in occurrence:
+        text += f" (fix: {escape(occurrence['fix'])})"
+    return text
+
+
+def _footer(report: Report) -> str:
+    facts = [f"AssetCheck {escape(report['assetcheck']['version'])}",
+             f"engine profile {escape(report['engine']['name'])}"]
+    if report.get("job"):
+        facts.append(f"job {escape(report['job']['job_id'])}")
+    return "---\n\n<sub>" + " · ".join(facts) + "</sub>"
+
+
+def _table(headers: Sequence[str], aligns: str, rows: list[list[str]], *,
+           fold: bool = True) -> str:
+    """A GFM table; ``aligns`` has one of ``-`` (left), ``r``, ``c`` per column. With ``fold``,
+    rows beyond :data:`FOLD_ROWS` continue in a folded table of their own."""
+    marks = {"-": "---", "r": "---:", "c": ":---:"}
+    head = [_row(headers), _row(marks[a] for a in aligns)]
+    if not fold or len(rows) <= FOLD_ROWS:
+        return "\n".join([*head, *map(_row, rows)])
+    shown = "\n".join([*head, *map(_row, rows[:FOLD_ROWS])])
+    rest = "\n".join([*head, *map(_row, rows[FOLD_ROWS:])])
+    return shown + "\n\n" + _folded(f"{len(rows) - FOLD_ROWS} more", rest)
+
+
+def _row(cells: Iterable[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _folded(summary: str, body: str, indent: str = "") -> str:
+    """``body`` inside ``<details>``; the blank lines make GitHub parse it as Markdown."""
+    return f"<details><summary>{summary}</summary>\n\n{body}\n\n{indent}</details>"
+
+
+def _counted(n: int, one: str, many: str) -> str:
+    return f"{n:,} {one if n == 1 else many}"
 
 
 def _amount(value: object) -> str:
@@ -90,53 +242,4 @@ def _amount(value: object) -> str:
         return "yes" if value else "no"
     if isinstance(value, int):
         return f"{value:,}"
-    return str(value)
-
-
-def _security(scan: dict) -> str:
-    if not scan["warnings"]:
-        return ""
-    rows = ["## Security findings", "", "| Severity | Code | File | Finding |", "|---|---|---|---|"]
-    for warning in scan["warnings"]:
-        rows.append(f"| {warning['severity']} | `{warning['code']}` "
-                    f"| {escape(warning['file'] or '')} | {escape(warning['message'])} |")
-    return "\n".join(rows)
-
-
-def _issues(report: Report) -> str:
-    groups = report["issues"]
-    if not groups:
-        return "## Issues\n\nNo issues found."
-    parts = ["## Issues"]
-    for severity, title in SEVERITY_TITLES.items():
-        chosen = [g for g in groups if g["severity"] == severity]
-        if not chosen:
-            continue
-        parts.append(f"### {title} ({sum(g['count'] for g in chosen)})")
-        parts.extend(_issue_group(group) for group in chosen)
-    if report["summary"]["truncated"]:
-        parts.append("_More issues were found than a report keeps; the counts include them all._")
-    return "\n\n".join(parts)
-
-
-def _issue_group(group: dict) -> str:
-    occurrences = group["occurrences"]
-    lines = [f"- **`{group['code']}`** (x{group['count']}): {escape(occurrences[0]['message'])}",
-             f"  - Fix: {escape(group['fix'])}"]
-    places = [_location(o) for o in occurrences]
-    if len(places) <= FOLD_AFTER:
-        lines.extend(f"  - {place}" for place in places)
-    else:
-        items = "".join(f"<li>{place}</li>" for place in places)
-        lines.append(f"  <details><summary>{len(places)} locations</summary><ul>{items}</ul>"
-                     "</details>")
-    return "\n".join(lines)
-
-
-def _location(occurrence: dict) -> str:
-    where = [escape(occurrence.get("file") or "")]
-    if "pointer" in occurrence:
-        where.append(escape(occurrence["pointer"]))
-    if "offset" in occurrence:
-        where.append(f"byte {occurrence['offset']}")
-    return " ".join(w for w in where if w) + f": {escape(occurrence['message'])}"
+    return escape(value)

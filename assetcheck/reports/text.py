@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
-from assetcheck.reports import Report
+from assetcheck.reports import Report, visible
+from assetcheck.reports.document import failure
 
 COLUMNS = (("FILE", "filename"), ("VERTICES", "vertexCount"), ("TRIANGLES", "triangleCount"),
            ("MATERIALS", "materialCount"), ("PBR", "usesPBR"), ("ANIMATIONS", "animationCount"))
 
 
 def render_text(report: Report) -> str:
-    """A terminal-friendly summary: verdict line, statistics table, security findings, issues."""
+    """A terminal-friendly summary: verdict line, statistics table, security findings, issues.
+
+    A failed job's report is its error and what to do about it.
+    """
+    error = failure(report)
+    if error is not None:
+        lines = [f"{report['filename']}: validation FAILED ({error['code']}): {error['message']}",
+                 f"  {error.get('advice', '')}"]
+        return "\n".join(map(visible, lines)) + "\n"
     scan = report["result"]["securityScan"]
     lines = [
         f"{report['filename']}: {report['grade']} ({report['health_score']}/100), "
@@ -34,7 +43,7 @@ def render_text(report: Report) -> str:
         lines.append(f"           fix: {group['fix']}")
     if report["summary"]["truncated"]:
         lines.append("  (more issues were found than a report keeps; counts include them all)")
-    return "\n".join(lines) + "\n"
+    return "\n".join(map(visible, lines)) + "\n"
 
 
 def _table(meshes: list[dict]) -> list[str]:

@@ -8,16 +8,23 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
+import hmac
 import json
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
 from assetcheck.jobs.queue import COMPLETED, FAILED, STATES
 from assetcheck.models import Job
+from assetcheck.profiles import EngineProfile
+from assetcheck.reports import Report
+from assetcheck.reports.document import build_failure_report
 from assetcheck.service.errors import ApiError
 
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
+BADGE_TOKEN_HEX_DIGITS = 32
 
 #: The columns a list page needs: never the stored report.
 _SUMMARY_COLUMNS = (Job.id, Job.status, Job.progress, Job.filename, Job.engine, Job.created_at,
@@ -121,18 +128,28 @@ def invalid_parameter(message: str) -> ApiError:
     return ApiError(400, "INVALID_PARAMETER", f"Invalid query: {message}.")
 
 
+def finished_report(job: Job, engines: Mapping[str, EngineProfile]) -> Report:
+    """The report of a completed job (stored), or of a failed one (built from its error)."""
+    if job.status == COMPLETED:
+        return job.result
+    return build_failure_report(
+        job.filename, engines.get(job.engine, job.engine), error_body(job),
+        job={"job_id": job.id, "created_at": iso(job.created_at),
+             "failed_at": iso(job.finished_at)})
 
-def failure_report(job: Job) -> dict[str, Any]:
-    """The JSON report of a failed job: there is no validation result, only why it failed."""
-    return {"job": {"job_id": job.id, "created_at": iso(job.created_at),
-                    "failed_at": iso(job.finished_at)},
-            "filename": job.filename, "engine": job.engine, "status": FAILED,
-            "error": error_body(job)}
+
+def badge_path(secret: str, job_id: str) -> str:
+    """The public path of the job's badge: ``/badge/<job id>/<token>.svg``, needing no key."""
+    return f"/badge/{job_id}/{_badge_token(secret, job_id)}.svg"
 
 
-def failure_markdown(job: Job) -> str:
-    error = error_body(job)
-    return (f"# AssetCheck report: {job.filename}\n\n"
-            f"The validation could not be done: {error['message']} (`{error['code']}`).\n\n"
-            "The file was not graded. Upload it again; if it fails the same way, report the "
-            "job id to the service's operators.\n")
+def badge_token_matches(secret: str, job_id: str, token: str) -> bool:
+    """Whether ``token`` is the job's badge token, compared in constant time."""
+    return hmac.compare_digest(_badge_token(secret, job_id).encode(), token.encode())
+
+
+def _badge_token(secret: str, job_id: str) -> str:
+    """128 bits of HMAC-SHA256 over the job id; the prefix keeps badge tokens from ever
+    matching a signature the same secret makes for something else (session cookies)."""
+    digest = hmac.new(secret.encode(), f"badge:{job_id}".encode(), hashlib.sha256)
+    return digest.hexdigest()[:BADGE_TOKEN_HEX_DIGITS]

@@ -8,41 +8,49 @@ import jsonschema
 import pytest
 
 from assetcheck.engine import validate
+from assetcheck.reports.builtin import render_json
 from assetcheck.reports.document import build_report
-from tests.builders.fbx import Scene, binary_fbx, cube
-from tests.builders.gltf import GltfBuilder, Primitive, png_bytes
-from tests.builders.zip import zip_of
+from tests.reports.cases import UPLOADS, clean_glb, failed_report, hostile_report
 
 SCHEMA = json.loads(files("assetcheck.reports").joinpath("report.schema.json").read_text())
+VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 
 
-def clean_glb(folder: Path) -> Path:
-    builder = GltfBuilder()
-    material = builder.add_material("M_Rock", base_color_texture=builder.add_texture(
-        builder.add_image(png_bytes(64, 64))))
-    builder.add_node(builder.add_mesh([Primitive(4, index_count=6, material=material,
-                                                 normals=True, texcoords=True)], "SM_Rock"))
-    return builder.write_glb(folder / "rock.glb")
+def stored(report: dict) -> dict:
+    return json.loads(render_json(report))
 
 
-def uploads(folder: Path) -> dict[str, Path]:
-    glb = clean_glb(folder)
+def extra_uploads(folder: Path) -> dict[str, Path]:
+    """Uploads beyond the golden cases: a truncated GLB, bytes of no format at all."""
     broken = folder / "broken.glb"
-    broken.write_bytes(glb.read_bytes()[:-7])
-    fbx = folder / "cube.fbx"
-    fbx.write_bytes(binary_fbx(Scene(meshes=[cube("Box")])))
-    archive = folder / "pack.zip"
-    archive.write_bytes(zip_of({"models/rock.glb": glb.read_bytes(),
-                                "../../etc/passwd": b"root:x:0:0"}))
+    broken.write_bytes(clean_glb()[:-7])
     noise = folder / "noise.bin"
     noise.write_bytes(bytes(range(256)) * 4)
-    return {"glb": glb, "broken": broken, "fbx": fbx, "zip": archive, "unsupported": noise}
+    return {"broken": broken, "unsupported": noise}
 
 
-@pytest.mark.parametrize("case", ["glb", "broken", "fbx", "zip", "unsupported"])
-def test_report_follows_the_schema(tmp_path, case):
-    report = build_report(validate(uploads(tmp_path)[case]))
-    jsonschema.Draft202012Validator(SCHEMA).validate(json.loads(json.dumps(report)))
+@pytest.mark.parametrize("case", sorted(UPLOADS))
+def test_report_of_each_crafted_upload_follows_the_schema(tmp_path, case):
+    path = tmp_path / "upload"
+    path.write_bytes(UPLOADS[case].content)
+    VALIDATOR.validate(stored(build_report(validate(path, engine=UPLOADS[case].engine))))
+
+
+@pytest.mark.parametrize("case", ["broken", "unsupported"])
+def test_report_of_an_unreadable_upload_follows_the_schema(tmp_path, case):
+    VALIDATOR.validate(stored(build_report(validate(extra_uploads(tmp_path)[case]))))
+
+
+def test_hand_built_and_failed_reports_follow_the_schema():
+    VALIDATOR.validate(hostile_report(occurrences=3))
+    VALIDATOR.validate(stored(failed_report()))
+
+
+def test_the_schema_tells_a_failed_jobs_report_from_a_validations():
+    completed, failed = hostile_report(), stored(failed_report())
+    assert not VALIDATOR.is_valid({**completed, "result": None})
+    assert not VALIDATOR.is_valid({**failed, "result": completed["result"]})
+    assert not VALIDATOR.is_valid({**failed, "job": {"job_id": "val_x"}})
 
 
 def test_schema_itself_is_valid():

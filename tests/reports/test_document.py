@@ -1,0 +1,150 @@
+"""The JSON report holds everything the issue asks for: job and file metadata, the engine
+profile, grouped issues with fixes, the checks and plugins that ran with their versions."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from assetcheck import __version__
+from assetcheck.checks import Check
+from assetcheck.engine import validate
+from assetcheck.hookspecs import hookimpl
+from assetcheck.plugins import PluginConfig, get_plugin_manager
+from assetcheck.profiles import BUILTIN_PROFILES
+from assetcheck.reports.document import build_failure_report, build_report, failure
+from tests.reports.cases import STORED_HOSTILE, UPLOADS, hostile_report
+
+STUDIO_PLUGIN = '''
+from assetcheck.checks import Check
+from assetcheck.hookspecs import hookimpl
+
+@hookimpl
+def register_checks():
+    return [Check("studio-rules", "nothing to say", lambda asset, context: None)]
+'''
+
+
+def report_of(tmp_path: Path, case: str, **kwargs) -> dict:
+    upload = UPLOADS[case]
+    path = tmp_path / "upload"
+    path.write_bytes(upload.content)
+    pm = kwargs.pop("plugin_manager", None) or get_plugin_manager(
+        PluginConfig(entry_points=False))
+    result = validate(path, engine=upload.engine, filename=upload.filename, plugin_manager=pm)
+    return build_report(result, **kwargs)
+
+
+@pytest.fixture
+def installed_studio_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A real distribution, ``studio-rules 2.3.4``, whose entry point is a check plugin."""
+    site = tmp_path / "site"
+    (site / "studio_rules-2.3.4.dist-info").mkdir(parents=True)
+    (site / "studio_rules-2.3.4.dist-info" / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: studio-rules\nVersion: 2.3.4\n")
+    (site / "studio_rules-2.3.4.dist-info" / "entry_points.txt").write_text(
+        "[assetcheck]\nstudio = studio_rules_plugin\n")
+    (site / "studio_rules_plugin.py").write_text(STUDIO_PLUGIN)
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.delitem(sys.modules, "studio_rules_plugin", raising=False)
+    return "studio"
+
+
+def test_built_in_checks_carry_assetchecks_version(tmp_path):
+    report = report_of(tmp_path, "clean_glb")
+    assert report["checks"] and {run["version"] for run in report["checks"]} == {__version__}
+    assert {"name": "assetcheck.checks.geometry", "version": __version__} in report["plugins"]
+    assert report["assetcheck"]["version"] == __version__
+
+
+def test_an_installed_plugins_checks_carry_its_distribution_version(
+        tmp_path, installed_studio_plugin):
+    report = report_of(tmp_path, "clean_glb", plugin_manager=get_plugin_manager())
+    (run,) = [run for run in report["checks"] if run["plugin"] == installed_studio_plugin]
+    assert (run["name"], run["version"]) == ("studio-rules", "2.3.4")
+    assert {"name": "studio", "version": "2.3.4"} in report["plugins"]
+
+
+def test_a_plugin_without_a_distribution_has_no_version(tmp_path):
+    class Loose:
+        @hookimpl
+        def register_checks(self):
+            return [Check("loose", "nothing", lambda asset, context: None)]
+
+    pm = get_plugin_manager(PluginConfig(entry_points=False, extra=(Loose(),)))
+    report = report_of(tmp_path, "clean_glb", plugin_manager=pm)
+    (run,) = [run for run in report["checks"] if run["name"] == "loose"]
+    assert run["version"] is None
+
+
+def test_plugins_are_listed_once_each(tmp_path):
+    names = [plugin["name"] for plugin in report_of(tmp_path, "clean_glb")["plugins"]]
+    assert len(names) == len(set(names)) > 1
+
+
+def test_file_metadata_has_format_size_and_the_readers_scalar_facts(tmp_path):
+    (file,) = report_of(tmp_path, "cube_fbx")["files"]
+    assert (file["filename"], file["format"]) == ("box.fbx", "fbx")
+    assert file["byteSize"] == len(UPLOADS["cube_fbx"].content)
+    assert file["details"]["version"] == 7400 and "creator" in file["details"]
+    assert "meshes" not in file["details"]  # per-mesh facts are in result.meshes
+
+
+def test_job_fields_are_kept_as_given(tmp_path):
+    job = {"job_id": "val_x", "created_at": "2025-01-31T12:00:00Z"}
+    assert report_of(tmp_path, "clean_glb", job=job)["job"] == job
+    assert report_of(tmp_path, "clean_glb")["job"] is None
+
+
+def test_issues_are_grouped_by_code_in_severity_order_with_counts_and_locations(tmp_path):
+    report = report_of(tmp_path, "flawed_glb")
+    severities = [group["severity"] for group in report["issues"]]
+    assert severities == sorted(severities, key=["error", "warning", "info", "hint"].index)
+    normals = next(g for g in report["issues"] if g["code"] == "MESH_MISSING_NORMALS")
+    assert normals["count"] == len(normals["occurrences"]) == 9
+    assert all(o["pointer"].startswith("/meshes/") for o in normals["occurrences"])
+    assert report["summary"]["severityCounts"] == {"error": 1, "warning": 10, "info": 1,
+                                                   "hint": 0}
+
+
+def test_security_findings_carry_their_level_in_their_group(tmp_path):
+    groups = {g["code"]: g for g in report_of(tmp_path, "hostile_zip")["issues"]}
+    assert groups["ZIP_PATH_TRAVERSAL"]["securityLevel"] == "critical"
+    assert "securityLevel" not in report_of(tmp_path, "flawed_glb")["issues"][0]
+
+
+def test_an_occurrence_keeps_its_own_fix_only_when_it_differs_from_its_groups():
+    (group,) = hostile_report(occurrences=3)["issues"]
+    first, *others = group["occurrences"]
+    assert group["fix"].endswith("0.") and "fix" not in first
+    assert [o["fix"][-2:] for o in others] == ["1.", "2."]
+
+
+def test_a_failed_jobs_report_has_no_grade_and_says_why_and_what_to_do():
+    report = build_failure_report("chair.fbx", BUILTIN_PROFILES["web"],
+                                  {"code": "RESOURCE_LIMIT", "message": "out of memory"},
+                                  job={"job_id": "val_x"})
+    assert (report["grade"], report["health_score"], report["valid"]) == (None, None, False)
+    assert report["result"] is None and report["issues"] == []
+    assert report["engine"]["budgets"] == BUILTIN_PROFILES["web"].budgets.to_dict()
+    error = failure(report)
+    assert (error["code"], error["message"]) == ("RESOURCE_LIMIT", "out of memory")
+    assert "memory_limit_mb" in error["advice"]
+
+
+def test_a_failed_job_whose_engine_is_gone_names_it_without_budgets():
+    report = build_failure_report("chair.fbx", "quake", {"code": "UNKNOWN_ENGINE",
+                                                         "message": "no profile quake"})
+    assert report["engine"] == {"name": "quake", "title": "quake", "budgets": {}}
+
+
+def test_a_completed_report_is_no_failure(tmp_path):
+    assert failure(report_of(tmp_path, "clean_glb")) is None
+
+
+def test_nuls_and_lone_surrogates_from_a_file_become_replacement_characters(tmp_path):
+    report = report_of(tmp_path, "hostile_glb")
+    assert report["result"]["meshes"][0]["parts"][0]["name"] == STORED_HOSTILE
+    assert report["files"][0]["details"]["generator"] == STORED_HOSTILE
