@@ -18,6 +18,8 @@ from typing import Any
 from assetcheck.issues import IssuePolicy
 from assetcheck.options import Limits, ValidationOptions
 from assetcheck.plugins import PluginConfig
+from assetcheck.webhooks.schedule import check_retry_delays
+from assetcheck.webhooks.urls import parse_allowed_cidrs
 
 ENV_PREFIX = "ASSETCHECK_"
 
@@ -27,7 +29,8 @@ DEFAULTS: dict[str, Any] = {
     "database": {"url": ""},
     "workers": {"processes": 2, "job_timeout": 300, "memory_limit_mb": 2048, "lease_seconds": 60,
                 "shutdown_grace": 30},
-    "webhooks": {"retry_delays": [0, 60, 300, 1800, 7200], "timeout": 10, "allowed_cidrs": []},
+    "webhooks": {"retry_delays": [0, 60, 300, 1800, 7200], "timeout": 10, "allowed_cidrs": [],
+                 "poll_interval": 1},
     "plans": {
         "free": {"max_upload_mb": 50, "requests_per_minute": 30},
         "starter": {"max_upload_mb": 100, "requests_per_minute": 60},
@@ -106,7 +109,30 @@ def load_config(path: str | Path | None = None, environ: Mapping[str, str] | Non
         except tomllib.TOMLDecodeError as error:
             raise ConfigError(f"config file {path} is not valid TOML: {error}") from None
     _apply_environment(data, os.environ if environ is None else environ)
+    _check_webhooks(data["webhooks"])
     return Config(data)
+
+
+def _check_webhooks(webhooks: Mapping[str, Any]) -> None:
+    """Refuse a ``[webhooks]`` table the delivery schedule or the address guard cannot use."""
+    delays, cidrs = webhooks["retry_delays"], webhooks["allowed_cidrs"]
+    if not isinstance(delays, list) or not isinstance(cidrs, list):
+        raise ConfigError("config keys webhooks.retry_delays and allowed_cidrs must be lists")
+    try:
+        check_retry_delays(delays)
+    except ValueError as error:
+        raise ConfigError(f"config key {error}") from None
+    try:
+        parse_allowed_cidrs(cidrs)
+    except (TypeError, ValueError) as error:
+        raise ConfigError(f"config key webhooks.allowed_cidrs: {error}") from None
+    if delays[0] != 0:
+        raise ConfigError("config key webhooks.retry_delays must start with 0: the first "
+                          "attempt is immediate")
+    for key in ("timeout", "poll_interval"):
+        value = webhooks[key]
+        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            raise ConfigError(f"config key webhooks.{key} must be a number of seconds over 0")
 
 
 def _merge(base: dict[str, Any], overlay: Mapping[str, Any], where: str = "") -> None:

@@ -16,14 +16,74 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 import peewee
+from playhouse.migrate import SchemaMigrator, migrate
 
 from assetcheck.models import TABLES, SchemaVersion, utcnow
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 #: ``version -> step`` that upgrades a database from ``version - 1`` to ``version``.
 UpgradeStep = Callable[[peewee.Database], None]
-UPGRADE_STEPS: Mapping[int, UpgradeStep] = {}
+
+
+def add_webhooks(database: peewee.Database) -> None:
+    """Version 2: the account's webhook URL and secrets, the delivery outbox, its attempts.
+
+    The tables are declared here as they are at version 2, not taken from the models.
+    """
+
+    class Snapshot(peewee.Model):
+        class Meta:
+            legacy_table_names = False
+
+    class Account(Snapshot):
+        pass
+
+    class Job(Snapshot):
+        id = peewee.CharField(max_length=64, primary_key=True)
+
+    class WebhookDelivery(Snapshot):
+        id = peewee.CharField(max_length=64, primary_key=True)
+        account = peewee.ForeignKeyField(Account, on_delete="CASCADE")
+        job = peewee.ForeignKeyField(Job, null=True, on_delete="CASCADE")
+        event = peewee.CharField(max_length=32)
+        url = peewee.CharField(max_length=2048, null=True)
+        body = peewee.TextField()
+        status = peewee.CharField(max_length=16)
+        cycle = peewee.SmallIntegerField(default=1)
+        attempts_made = peewee.SmallIntegerField(default=0)
+        next_attempt_at = peewee.DateTimeField(null=True)
+        lease_owner = peewee.CharField(max_length=128, null=True)
+        lease_expires_at = peewee.DateTimeField(null=True)
+        created_at = peewee.DateTimeField()
+        finished_at = peewee.DateTimeField(null=True)
+
+        class Meta:
+            indexes = ((("status", "next_attempt_at"), False), (("account", "created_at"), False))
+
+    class WebhookAttempt(Snapshot):
+        delivery = peewee.ForeignKeyField(WebhookDelivery, on_delete="CASCADE")
+        cycle = peewee.SmallIntegerField()
+        number = peewee.SmallIntegerField()
+        started_at = peewee.DateTimeField()
+        status_code = peewee.SmallIntegerField(null=True)
+        error = peewee.TextField(null=True)
+        duration_ms = peewee.IntegerField()
+
+    account_columns = {
+        "webhook_url": peewee.CharField(max_length=2048, null=True),
+        "webhook_secret": peewee.CharField(max_length=64, null=True),
+        "webhook_previous_secret": peewee.CharField(max_length=64, null=True),
+        "webhook_secret_rotated_at": peewee.DateTimeField(null=True),
+    }
+    migrator = SchemaMigrator.from_database(database)
+    migrate(*(migrator.add_column("account", name, field)
+              for name, field in account_columns.items()))
+    with database.bind_ctx([WebhookDelivery, WebhookAttempt]):
+        database.create_tables([WebhookDelivery, WebhookAttempt])
+
+
+UPGRADE_STEPS: Mapping[int, UpgradeStep] = {2: add_webhooks}
 
 
 class SchemaError(RuntimeError):

@@ -31,6 +31,12 @@ class Account(BaseModel):
     plan = peewee.CharField(max_length=32)
     password_hash = peewee.CharField(max_length=255, null=True)  # for the dashboard
     created_at = peewee.DateTimeField(default=utcnow)
+    # Webhooks (assetcheck.webhooks.settings): the default URL of the account's jobs, and the
+    # signing secret; the previous secret still signs for a while after a rotation.
+    webhook_url = peewee.CharField(max_length=2048, null=True)
+    webhook_secret = peewee.CharField(max_length=64, null=True)
+    webhook_previous_secret = peewee.CharField(max_length=64, null=True)
+    webhook_secret_rotated_at = peewee.DateTimeField(null=True)
 
 
 class ApiKey(BaseModel):
@@ -79,6 +85,45 @@ class Job(BaseModel):
         )
 
 
+class WebhookDelivery(BaseModel):
+    """One event for one account's webhook: the outbox row, written in the transaction that
+    ends its job. Its states are changed only by ``assetcheck.webhooks.outbox``."""
+
+    id = peewee.CharField(max_length=64, primary_key=True)  # sent as webhook-id
+    account = peewee.ForeignKeyField(Account, backref="webhook_deliveries", on_delete="CASCADE")
+    job = peewee.ForeignKeyField(Job, null=True, backref="webhook_deliveries",
+                                 on_delete="CASCADE")  # none for a ping
+    event = peewee.CharField(max_length=32)
+    url = peewee.CharField(max_length=2048, null=True)  # none: the account's default URL
+    body = peewee.TextField()  # the exact bytes every attempt sends (ASCII JSON)
+    status = peewee.CharField(max_length=16)
+    cycle = peewee.SmallIntegerField(default=1)  # 1, then +1 for each redelivery
+    attempts_made = peewee.SmallIntegerField(default=0)  # in this cycle
+    next_attempt_at = peewee.DateTimeField(null=True)
+    lease_owner = peewee.CharField(max_length=128, null=True)
+    lease_expires_at = peewee.DateTimeField(null=True)
+    created_at = peewee.DateTimeField(default=utcnow)
+    finished_at = peewee.DateTimeField(null=True)
+
+    class Meta:
+        indexes = (
+            (("status", "next_attempt_at"), False),  # claiming due deliveries
+            (("account", "created_at"), False),  # an account's deliveries, newest first
+        )
+
+
+class WebhookAttempt(BaseModel):
+    """One POST of a delivery and how it ended."""
+
+    delivery = peewee.ForeignKeyField(WebhookDelivery, backref="attempts", on_delete="CASCADE")
+    cycle = peewee.SmallIntegerField()
+    number = peewee.SmallIntegerField()  # 1 to len(retry_delays), within the cycle
+    started_at = peewee.DateTimeField()
+    status_code = peewee.SmallIntegerField(null=True)  # none: no answer
+    error = peewee.TextField(null=True)  # none: delivered
+    duration_ms = peewee.IntegerField()
+
+
 class SchemaVersion(BaseModel):
     """One row: the schema version the database is at."""
 
@@ -86,4 +131,4 @@ class SchemaVersion(BaseModel):
     upgraded_at = peewee.DateTimeField(default=utcnow)
 
 
-TABLES = (Account, ApiKey, Job, SchemaVersion)
+TABLES = (Account, ApiKey, Job, WebhookDelivery, WebhookAttempt, SchemaVersion)

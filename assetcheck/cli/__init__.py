@@ -14,13 +14,14 @@ from assetcheck.cli import (
     plugins_command,
     serve_command,
     validate_command,
+    webhooks_command,
     worker_command,
 )
 from assetcheck.config import ConfigError, load_config
 
 EXIT_USAGE = 2
 COMMANDS = (validate_command, plugins_command, serve_command, worker_command, accounts_command,
-            keys_command, db_command)
+            keys_command, webhooks_command, db_command)
 
 
 def build_parser() -> argparse.ArgumentParser:

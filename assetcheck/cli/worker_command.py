@@ -19,9 +19,10 @@ log = logging.getLogger("assetcheck.worker")
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = commands.add_parser(
         "worker", help="run worker processes without the HTTP API",
-        description="Run [workers] processes worker processes and the lease reaper on the "
-                    "configured database and storage. Stop with SIGTERM or Ctrl-C: running "
-                    "jobs finish within workers.shutdown_grace or go back to the queue.")
+        description="Run [workers] processes worker processes, the lease reaper and the "
+                    "webhook deliveries on the configured database and storage. Stop with "
+                    "SIGTERM or Ctrl-C: running jobs finish within workers.shutdown_grace or "
+                    "go back to the queue.")
     parser.add_argument("--processes", type=int, metavar="N",
                         help="worker processes (default: [workers] processes)")
     parser.set_defaults(run=run)
@@ -33,6 +34,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     from assetcheck.jobs.queue import JobQueue
     from assetcheck.jobs.storage import UploadStorage
     from assetcheck.jobs.supervisor import Supervisor, setup_process_logging
+    from assetcheck.webhooks.dispatcher import WebhookDispatcher
 
     setup_process_logging()
     database = open_checked_database(config, "worker")
@@ -45,11 +47,13 @@ def run(args: argparse.Namespace, config: Config) -> int:
     supervisor.start()
     queue = JobQueue(database, lease_seconds=config["workers"]["lease_seconds"],
                      workers=supervisor.processes)
-    scheduler = start_maintenance(queue, UploadStorage(config["storage"]["data_dir"]))
+    webhooks = WebhookDispatcher(config, database)
+    scheduler = start_maintenance(queue, UploadStorage(config["storage"]["data_dir"]), webhooks)
     log.info("running %d worker(s)", supervisor.processes)
     while not stopping.wait(1.0):
         pass
     log.info("stopping: waiting for workers to finish or hand back their jobs")
     scheduler.shutdown(wait=False)
     supervisor.stop()
+    webhooks.close()
     return 0

@@ -1,7 +1,8 @@
-"""Periodic work of a node, on an APScheduler ``BackgroundScheduler``: reaping expired leases
-and sweeping orphaned uploads. Its job store is in memory and holds nothing that must survive
-a restart: the jobs are re-added at every start, and everything they act on is in the database
-or on disk. Every node runs it; both tasks are safe to run on several nodes at once."""
+"""Periodic work of a node, on an APScheduler ``BackgroundScheduler``: reaping expired leases,
+sweeping orphaned uploads and sending due webhook deliveries. Its job store is in memory and
+holds nothing that must survive a restart: the jobs are re-added at every start, and everything
+they act on is in the database or on disk. Every node runs it; every task is safe to run on
+several nodes at once."""
 
 from __future__ import annotations
 
@@ -13,20 +14,25 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from assetcheck.jobs.queue import JobQueue
 from assetcheck.jobs.storage import UploadStorage
 from assetcheck.models import Job
+from assetcheck.webhooks.dispatcher import WebhookDispatcher
 
 log = logging.getLogger(__name__)
 
 SWEEP_INTERVAL = 600.0
 
 
-def start_maintenance(queue: JobQueue, storage: UploadStorage) -> BackgroundScheduler:
-    """Start the scheduler: reap every half lease, sweep now and every ten minutes."""
+def start_maintenance(queue: JobQueue, storage: UploadStorage,
+                      webhooks: WebhookDispatcher) -> BackgroundScheduler:
+    """Start the scheduler: reap every half lease, sweep now and every ten minutes, look for
+    due webhook deliveries now and every ``[webhooks] poll_interval``."""
     scheduler = BackgroundScheduler(timezone=UTC,
                                     job_defaults={"coalesce": True, "max_instances": 1})
     scheduler.add_job(reap_leases, "interval", args=(queue,), id="reap-leases",
                       seconds=max(0.5, queue.lease_seconds / 2))
     scheduler.add_job(sweep_uploads, "interval", args=(storage,), id="sweep-uploads",
                       seconds=SWEEP_INTERVAL, next_run_time=datetime.now(UTC))
+    scheduler.add_job(webhooks.tick, "interval", id="webhook-deliveries",
+                      seconds=webhooks.interval, next_run_time=datetime.now(UTC))
     scheduler.start()
     return scheduler
 

@@ -8,6 +8,8 @@
 Each change is one guarded ``UPDATE ... WHERE status = <from>`` (and, for a worker, ``AND
 lease_owner = <me>``), so two nodes racing for the same job cannot both win: a worker whose
 lease was taken away finds that its ``complete`` changed nothing, and drops its result.
+A job that ends (completed or failed) has its webhook queued in the outbox in the same
+transaction, so no ended job misses its webhook, even if the process dies right after.
 """
 
 from __future__ import annotations
@@ -23,9 +25,11 @@ import peewee
 
 from assetcheck.db import is_postgresql
 from assetcheck.models import Job, utcnow
+from assetcheck.webhooks.outbox import queue_job_events
 
 QUEUED, PROCESSING, COMPLETED, FAILED = "queued", "processing", "completed", "failed"
 STATES = (QUEUED, PROCESSING, COMPLETED, FAILED)
+ENDED = frozenset({COMPLETED, FAILED})
 TRANSITIONS: Mapping[str, frozenset[str]] = {
     QUEUED: frozenset({PROCESSING}),
     PROCESSING: frozenset({COMPLETED, FAILED, QUEUED}),
@@ -151,8 +155,13 @@ class JobQueue:
 
     def _move(self, source: str, target: str, *conditions: Any, **changes: Any) -> int:
         _check(source, target)
-        return (Job.update(status=target, **changes)
-                .where(Job.status == source, *conditions).execute())
+        query = Job.update(status=target, **changes).where(Job.status == source, *conditions)
+        if target not in ENDED:
+            return query.execute()
+        with self.database.atomic():
+            ended = [job.id for job in query.returning(Job.id).execute()]
+            queue_job_events(ended)
+        return len(ended)
 
     def _lease_end(self, now: datetime) -> datetime:
         return now + timedelta(seconds=self.lease_seconds)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
 from assetcheck.service.errors import ApiError
+from assetcheck.webhooks.settings import has_webhooks
+from assetcheck.webhooks.urls import WebhookUrlError, check_webhook_url
 
 DEFAULT_ENGINE = "generic"
 KNOWN_OPTIONS = ("engine", "webhook_url")
@@ -19,7 +21,7 @@ def parse_job_options(raw: bytes | None, engines: Collection[str]) -> dict[str, 
     UNKNOWN_ENGINE or INVALID_WEBHOOK_URL.
 
     ``webhook_url`` is only checked to be an absolute http(s) URL here; where it may point
-    is the webhook delivery's decision.
+    is for :func:`check_webhook_option` to say.
     """
     options = _decode(raw)
     unknown = sorted(set(options) - set(KNOWN_OPTIONS))
@@ -34,6 +36,24 @@ def parse_job_options(raw: bytes | None, engines: Collection[str]) -> dict[str, 
     if "webhook_url" in options:
         parsed["webhook_url"] = _webhook_url(options["webhook_url"])
     return parsed
+
+
+def check_webhook_option(options: Mapping[str, Any], plan: str,
+                         allowed_cidrs: Iterable[str]) -> None:
+    """Refuse a ``webhook_url`` the account may not use: 403 PLAN_REQUIRED on a plan without
+    webhooks, 400 INVALID_WEBHOOK_URL when the address guard refuses it. It resolves the
+    URL's host, so it blocks: run it off the event loop."""
+    url = options.get("webhook_url")
+    if url is None:
+        return
+    if not has_webhooks(plan):
+        raise ApiError(403, "PLAN_REQUIRED", f"The {plan} plan has no webhooks: webhook_url "
+                       "needs the starter, pro or enterprise plan.")
+    try:
+        check_webhook_url(url, allowed_cidrs)
+    except WebhookUrlError as refusal:
+        message = str(refusal)
+        raise ApiError(400, refusal.code, f"{message[:1].upper()}{message[1:]}.") from None
 
 
 def _decode(raw: bytes | None) -> dict[str, Any]:

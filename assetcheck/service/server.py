@@ -16,6 +16,7 @@ from assetcheck.config import Config
 from assetcheck.jobs.maintenance import start_maintenance
 from assetcheck.jobs.supervisor import Supervisor
 from assetcheck.service.app import make_app, max_body_size
+from assetcheck.webhooks.dispatcher import WebhookDispatcher
 
 log = logging.getLogger("assetcheck.serve")
 
@@ -30,7 +31,9 @@ async def _serve(config: Config, database: peewee.Database,
     app = make_app(config, database)
     supervisor = Supervisor(config)
     supervisor.start()
-    scheduler = start_maintenance(app.settings["job_queue"], app.settings["upload_storage"])
+    webhooks = WebhookDispatcher(config, database)
+    scheduler = start_maintenance(app.settings["job_queue"], app.settings["upload_storage"],
+                                  webhooks)
     server = HTTPServer(app, max_body_size=max_body_size(config))
     server.add_sockets(sockets)
     host, port = sockets[0].getsockname()[:2]
@@ -45,6 +48,7 @@ async def _serve(config: Config, database: peewee.Database,
     server.stop()
     scheduler.shutdown(wait=False)
     await loop.run_in_executor(None, supervisor.stop)
+    await loop.run_in_executor(None, webhooks.close)
     await server.close_all_connections()
     app.settings["executor"].shutdown(wait=False)
     log.info("stopped")

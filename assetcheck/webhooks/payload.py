@@ -2,7 +2,7 @@
 
 The signatures cover the exact bytes, so the outbox stores what these functions return and
 sends the same bytes on every retry. ``validation.failed`` is AssetCheck's documented extension
-for a job that ends ``failed``.
+for a job that ends ``failed``, and ``ping`` the test event a user sends to check a receiver.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 
 COMPLETED = "validation.completed"
 FAILED = "validation.failed"
+PING = "ping"
 
 
 def completed_event(job_id: str, report: Mapping[str, Any]) -> bytes:
@@ -35,6 +36,12 @@ def failed_event(job_id: str, code: str, message: str) -> bytes:
     """``{"event": "validation.failed", "job_id", "error": {"code", "message"}}``."""
     return _serialise({"event": FAILED, "job_id": job_id,
                        "error": {"code": code, "message": message}})
+
+
+def ping_event() -> bytes:
+    """``{"event": "ping", "job_id": null}``: no job, so nothing for a receiver to dedupe; the
+    key is there for receivers that read ``job_id`` before looking at the event."""
+    return _serialise({"event": PING, "job_id": None})
 
 
 def _serialise(event: Mapping[str, Any]) -> bytes:

@@ -83,3 +83,10 @@ def test_unix_sockets_work(tmp_path):
         server.listen()
         with socket.socket(socket.AF_UNIX) as client:
             client.connect(path)
+
+
+def test_host_names_are_not_resolved_but_loopback_and_literals_are():
+    with pytest.raises(socket.gaierror, match="resolve no host names"):
+        socket.getaddrinfo("metadata.example", 80)
+    assert socket.getaddrinfo("localhost", 80)
+    assert socket.getaddrinfo("192.0.2.1", 80)  # a literal: parsed here, nothing is sent

@@ -22,7 +22,9 @@ import requests
 from assetcheck import db
 from assetcheck.config import Config, load_config
 from assetcheck.models import Job
+from tests.network_guard import GUARDED_MAIN
 
+REPOSITORY = Path(__file__).resolve().parents[2]
 STARTUP_TIMEOUT = 30.0
 _LISTENING = re.compile(r"listening on (http://127\.0\.0\.1:\d+)")
 
@@ -92,6 +94,7 @@ def service_settings(folder: Path, database_url: str, **overrides: Any) -> dict[
             "pro": {"max_upload_mb": 2, "requests_per_minute": 100_000},
         },
         "plugins": {"dir": str(plugins)},
+        "webhooks": {"allowed_cidrs": ["127.0.0.1/32"]},
     }
     for section, values in overrides.items():
         settings.setdefault(section, {}).update(values)
@@ -105,9 +108,9 @@ def write_config(folder: Path, settings: Mapping[str, Any]) -> Path:
 
 
 def assetcheck_command(*args: str) -> list[str]:
-    """The ``assetcheck`` command line, run by this interpreter."""
-    return [sys.executable, "-c", "import sys; from assetcheck.cli import main; sys.exit(main())",
-            *args]
+    """The ``assetcheck`` command line, run by this interpreter behind the tests' network guard
+    (a server fuzzed with random webhook URLs must not reach off this machine either)."""
+    return [sys.executable, "-c", GUARDED_MAIN, *args]
 
 
 class ServiceProcess:
@@ -161,6 +164,7 @@ class ServiceProcess:
 def _child_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ASSETCHECK_")}
     env["PYTHONUNBUFFERED"] = "1"
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPOSITORY), env.get("PYTHONPATH")]))
     return env
 
 

@@ -93,9 +93,10 @@ def test_db_upgrade_creates_the_schema_then_has_nothing_to_do(capsys, backend, t
 
 def test_upgrade_steps_run_in_order_from_the_databases_version(database):
     applied = []
-    steps = {2: lambda db: applied.append(2), 3: lambda db: applied.append(3)}
-    assert migrations.upgrade(database, steps, target=3) == [2, 3]
-    assert applied == [2, 3] and SchemaVersion.get().version == 3
+    first, second = migrations.SCHEMA_VERSION + 1, migrations.SCHEMA_VERSION + 2
+    steps = {first: lambda db: applied.append(first), second: lambda db: applied.append(second)}
+    assert migrations.upgrade(database, steps, target=second) == [first, second]
+    assert applied == [first, second] and SchemaVersion.get().version == second
 
 
 def test_an_outdated_schema_is_refused_until_db_upgrade(database):

@@ -163,17 +163,6 @@ def test_the_report_of_an_unfinished_job_is_not_ready_with_retry_after(url, key,
     assert int(response.headers["Retry-After"]) >= 1
 
 
-def test_the_report_of_a_failed_job_explains_the_failure(url, key, glb):
-    job_id = submit(url, key, glb, "crash-report.glb")
-    wait_for_job(url, key, job_id)
-    as_json = get(url, f"/api/v1/report/{job_id}/json", key).json()
-    assert as_json["status"] == "failed" and as_json["error"]["code"] == "VALIDATION_CRASHED"
-    markdown = get(url, f"/api/v1/report/{job_id}/markdown", key).text
-    assert "VALIDATION_CRASHED" in markdown
-    text = get(url, f"/api/v1/report/{job_id}/text", key)
-    assert text.status_code == 409 and text.json()["code"] == "JOB_FAILED"
-
-
 def test_engines_lists_every_profile_with_its_budgets(url, key):
     engines = get(url, "/api/v1/engines", key).json()["engines"]
     assert {e["name"] for e in engines} >= {"generic", "web", "unity", "unreal", "godot",

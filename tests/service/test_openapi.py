@@ -18,8 +18,10 @@ EXAMPLES_PER_OPERATION = 25
 #: Where a schema-valid request is rightly refused, the positive-data check is left out: a
 #: document cannot say "bytes that are a GLB, glTF, FBX or ZIP file" (random uploads get 415),
 #: and a list cursor is opaque (only a next_cursor the server gave is valid).
+# List endpoints answer 400 to an opaque cursor they did not hand out, as documented.
 EXCLUDED = {"POST /api/v1/validate": [positive_data_acceptance],
-            "GET /api/v1/validate": [positive_data_acceptance]}
+            "GET /api/v1/validate": [positive_data_acceptance],
+            "GET /api/v1/webhooks/deliveries": [positive_data_acceptance]}
 
 
 def test_every_operation_answers_as_the_document_says(url, key):

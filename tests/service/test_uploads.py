@@ -95,9 +95,9 @@ def test_a_webhook_url_that_is_not_http_is_refused(url, key, glb, webhook_url):
 
 
 def test_a_webhook_url_is_stored_with_the_job(url, key, glb):
-    options = json.dumps({"engine": "unity", "webhook_url": "https://hooks.example.com/x"})
+    options = json.dumps({"engine": "unity", "webhook_url": "http://127.0.0.1:9/hook"})
     job = Job.get_by_id(upload(url, key, glb, options=options).json()["job_id"])
-    assert job.options == {"engine": "unity", "webhook_url": "https://hooks.example.com/x"}
+    assert job.options == {"engine": "unity", "webhook_url": "http://127.0.0.1:9/hook"}
     assert job.engine == "unity"
 
 

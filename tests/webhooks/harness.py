@@ -1,0 +1,67 @@
+"""Outbox tests' helpers: webhook config scaled down for tests, customers (an account with a key
+and a webhook URL), and waiting on deliveries in the database."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
+
+from assetcheck.config import Config
+from assetcheck.models import Account, WebhookAttempt, WebhookDelivery
+from assetcheck.service.accounts import create_account, issue_key
+from assetcheck.webhooks.outbox import FINISHED
+from assetcheck.webhooks.settings import reveal_secret, set_webhook_url
+from tests.service.harness import wait_until
+
+#: The interface's delays (0, 1 min, 5 min, 30 min, 2 h) scaled down to under a second.
+SCALED_DELAYS = [0, 0.2, 0.4, 0.6, 0.8]
+LOOPBACK_ONLY = ["127.0.0.1/32"]
+TIMEOUT = 0.5
+
+
+def webhook_settings(**overrides: Any) -> dict[str, Any]:
+    """``[webhooks]`` for a test service: scaled delays, a short timeout, frequent polls,
+    receivers on 127.0.0.1 allowed."""
+    return {"retry_delays": SCALED_DELAYS, "timeout": TIMEOUT, "allowed_cidrs": LOOPBACK_ONLY,
+            "poll_interval": 0.05, **overrides}
+
+
+@dataclass(frozen=True)
+class Customer:
+    """An account with an API key and, when given a URL, a default webhook URL."""
+
+    account: Account
+    key: str
+
+    @property
+    def secret(self) -> str:
+        return reveal_secret(self.account)
+
+
+def make_customer(config: Config, url: str | None = None, plan: str = "pro") -> Customer:
+    account = create_account(f"{secrets.token_hex(6)}@example.com", plan, list(config["plans"]))
+    if url is not None:
+        set_webhook_url(account, url, LOOPBACK_ONLY)
+    return Customer(account, issue_key(account, "test")[1])
+
+
+def wait_for_delivery(delivery_id: str, statuses: Collection[str] = FINISHED,
+                      timeout: float = 30.0) -> WebhookDelivery:
+    """The delivery once its status is one of ``statuses`` (or as it is at the timeout)."""
+    wait_until(lambda: WebhookDelivery.get_by_id(delivery_id).status in statuses, timeout)
+    return WebhookDelivery.get_by_id(delivery_id)
+
+
+def delivery_of_job(job_id: str, timeout: float = 30.0) -> WebhookDelivery:
+    """The delivery of a job, once the job has ended and it is delivered or abandoned."""
+    delivery = wait_until(lambda: WebhookDelivery.get_or_none(WebhookDelivery.job == job_id),
+                          timeout)
+    assert delivery is not None, f"job {job_id} queued no webhook"
+    return wait_for_delivery(delivery.id, timeout=timeout)
+
+
+def attempts_of(delivery_id: str) -> list[WebhookAttempt]:
+    return list(WebhookAttempt.select().where(WebhookAttempt.delivery == delivery_id)
+                .order_by(WebhookAttempt.id))
