@@ -51,7 +51,9 @@ def register_report_formats() -> list[ReportFormat]:
     Each :class:`~assetcheck.reports.ReportFormat` has a unique ``name`` (the ``{format}`` of
     ``/api/v1/report/{jobId}/{format}`` and of ``assetcheck validate --format``), a content type
     and a ``render(report) -> str`` that turns a stored JSON report into the format. Renderers
-    never recompute anything: they only present the report they are given.
+    never recompute anything: they only present the report they are given. A failed job's
+    report has no result (``grade`` is null, ``job.error`` says why): check
+    ``assetcheck.reports.document.failure(report)`` first and present the failure.
     """
 
 

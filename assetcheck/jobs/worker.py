@@ -30,6 +30,7 @@ from typing import Any
 import pluggy
 
 from assetcheck.config import Config
+from assetcheck.dashboard.preview import write_previews
 from assetcheck.engine import validate
 from assetcheck.jobs.queue import COMPLETED, JobQueue
 from assetcheck.jobs.storage import UploadStorage
@@ -110,7 +111,9 @@ class Worker:
         return {"path": self.storage.resolve(job.stored_path), "filename": job.filename,
                 "options": options, "plugin_manager": self.plugin_manager,
                 "memory_limit_mb": self.memory_limit_mb, "parent": os.getpid(),
-                "job": {"job_id": job.id, "created_at": job.created_at.isoformat() + "Z"}}
+                "job": {"job_id": job.id, "created_at": job.created_at.isoformat() + "Z"},
+                # Preview pictures are extras: started only in the first half of the time limit.
+                "previews_until": time.monotonic() + self.job_timeout / 2}
 
     def _wait(self, job: Job, child: Any, receiver: Connection, started: float,
               expected: float) -> Outcome | None:
@@ -174,6 +177,9 @@ def _validate_in_child(sender: Connection, task: dict[str, Any]) -> None:
     except Exception as error:  # a bug, not a property of the file: retrying will not help
         outcome = Outcome("failed", code="VALIDATION_CRASHED",
                           message=f"the validation raised {type(error).__name__}: {error}")
+    if outcome.status == COMPLETED:  # before answering: the worker ends this process then
+        write_previews(task["path"], task["filename"], task["options"], task["plugin_manager"],
+                       until=task["previews_until"])
     sender.send(outcome)
 
 

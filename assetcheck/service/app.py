@@ -10,12 +10,13 @@ import pluggy
 from tornado.web import Application
 
 from assetcheck.config import Config
+from assetcheck.dashboard import application as dashboard
 from assetcheck.jobs.queue import JobQueue
 from assetcheck.jobs.storage import UploadStorage
 from assetcheck.plugins import get_plugin_manager
 from assetcheck.profiles import engine_profiles
 from assetcheck.reports import report_formats
-from assetcheck.service.handlers import base, jobs, meta, reports
+from assetcheck.service.handlers import base, jobs, meta, reports, webhooks
 from assetcheck.service.openapi import openapi_document
 from assetcheck.service.ratelimit import RateLimiter
 from assetcheck.service.server_secret import load_server_secret
@@ -36,7 +37,9 @@ def make_app(
     pm = plugin_manager or get_plugin_manager(config.plugin_config())
     engines = engine_profiles(pm)
     formats = report_formats(pm)
-    routes = [*meta.default_handlers, *jobs.default_handlers, *reports.default_handlers]
+    secret = load_server_secret(config)
+    routes = [*meta.default_handlers, *jobs.default_handlers, *reports.default_handlers,
+              *webhooks.default_handlers, *dashboard.default_handlers]
     return Application(
         routes,
         default_handler_class=base.NotFoundHandler,
@@ -50,7 +53,10 @@ def make_app(
         rate_limiter=RateLimiter(),
         executor=executor or ThreadPoolExecutor(BLOCKING_THREADS, thread_name_prefix="blocking"),
         openapi_document=openapi_document(engines, formats),
-        server_secret=load_server_secret(config),
+        server_secret=secret,
+        cookie_secret=secret,  # signs the dashboard's session cookies
+        xsrf_cookies=True,  # API handlers are exempt: they take keys, never cookies
+        **dashboard.settings(),
     )
 
 

@@ -15,6 +15,8 @@ from assetcheck.jobs.queue import STATES
 from assetcheck.reports import ReportFormat
 from assetcheck.scoring import GRADES
 from assetcheck.service.job_views import MAX_PAGE_SIZE
+from assetcheck.webhooks.outbox import STATES as DELIVERY_STATES
+from assetcheck.webhooks.payload import COMPLETED, FAILED, PING
 
 _REF = "#/components/schemas/"
 _ISO = {"type": "string", "format": "date-time"}
@@ -32,6 +34,10 @@ def openapi_document(engines: Iterable[str], formats: Mapping[str, ReportFormat]
             "/api/v1/validate": {"post": _submit(sorted(engines)), "get": _list()},
             "/api/v1/validate/{jobId}": {"get": _status()},
             "/api/v1/report/{jobId}/{format}": {"get": _report(formats)},
+            "/badge/{jobId}/{token}.svg": {"get": _badge()},
+            "/api/v1/webhooks/deliveries": {"get": _deliveries()},
+            "/api/v1/webhooks/deliveries/{deliveryId}": {"get": _delivery()},
+            "/api/v1/webhooks/deliveries/{deliveryId}/redeliver": {"post": _redeliver()},
             "/api/v1/engines": {"get": _engines()},
             "/healthz": {"get": _health()},
             "/api/v1/openapi.json": {"get": _openapi()},
@@ -80,10 +86,7 @@ def _list() -> dict:
         "summary": "The account's jobs, newest first",
         "parameters": [
             {"name": "status", "in": "query", "schema": {"type": "string", "enum": list(STATES)}},
-            {"name": "limit", "in": "query",
-             "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE}},
-            {"name": "cursor", "in": "query", "schema": {"type": "string"},
-             "description": "next_cursor of the previous page"},
+            *_page_parameters(),
         ],
         "responses": {"200": {"description": "A page of jobs", "content": _json("JobList")},
                       "400": _error("INVALID_PARAMETER"), **_authenticated()},
@@ -111,16 +114,68 @@ def _report(formats: Mapping[str, ReportFormat]) -> dict:
         "summary": "A job's report in one of the registered formats",
         "parameters": [_job_id_parameter(), {
             "name": "format", "in": "path", "required": True,
-            "schema": {"type": "string", "enum": list(formats)}}],
+            "schema": {"type": "string", "enum": list(formats)}}, _if_none_match()],
         "responses": {
-            "200": {"description": "The report", "content": content},
+            "200": {"description": "The report (a failed job's explains the failure)",
+                    "headers": _cache_headers(), "content": content},
+            "304": _not_modified(),
             "400": _error("INVALID_REPORT_FORMAT"),
             "404": _error("JOB_NOT_FOUND"),
-            "409": {**_error("JOB_NOT_READY (queued or processing, with Retry-After) or "
-                             "JOB_FAILED (a failed job in a format other than json/markdown)"),
+            "409": {**_error("JOB_NOT_READY: the job is queued or processing"),
                     "headers": _retry_after()},
             **_authenticated(),
         },
+    }
+
+
+def _badge() -> dict:
+    return {
+        "operationId": "getBadge",
+        "summary": "A job's SVG badge, without a key: the badge_url of a completed job",
+        "security": [],
+        "parameters": [_job_id_parameter(), {
+            "name": "token", "in": "path", "required": True,
+            "schema": {"type": "string", "pattern": "^[0-9a-f]{32}$"}}, _if_none_match()],
+        "responses": {
+            "200": {"description": "The badge: grade and score, failed, or the job's state",
+                    "headers": _cache_headers(),
+                    "content": {"image/svg+xml": {"schema": {"type": "string"}}}},
+            "304": _not_modified(),
+            "404": _error("NOT_FOUND: no such job, or not its token"),
+        },
+    }
+
+
+def _deliveries() -> dict:
+    return {
+        "operationId": "listWebhookDeliveries",
+        "summary": "The account's webhook deliveries with their attempts, newest first",
+        "parameters": _page_parameters(),
+        "responses": {"200": {"description": "A page of deliveries",
+                              "content": _json("DeliveryList")},
+                      "400": _error("INVALID_PARAMETER"), **_authenticated()},
+    }
+
+
+def _delivery() -> dict:
+    return {
+        "operationId": "getWebhookDelivery",
+        "summary": "One webhook delivery with its attempts",
+        "parameters": [_delivery_id_parameter()],
+        "responses": {"200": {"description": "The delivery", "content": _json("Delivery")},
+                      "404": _error("DELIVERY_NOT_FOUND"), **_authenticated()},
+    }
+
+
+def _redeliver() -> dict:
+    return {
+        "operationId": "redeliverWebhook",
+        "summary": "Send a delivered or abandoned delivery again: a new cycle of attempts",
+        "parameters": [_delivery_id_parameter()],
+        "responses": {"202": {"description": "Queued again", "content": _json("Delivery")},
+                      "404": _error("DELIVERY_NOT_FOUND"),
+                      "409": _error("DELIVERY_IN_PROGRESS: its attempts are still running"),
+                      **_authenticated()},
     }
 
 
@@ -165,7 +220,8 @@ def _schemas() -> dict:
                 **job_base, "status": {"const": "completed"}, "progress": {"const": 100},
                 "health_score": _progress(100), "grade": {"enum": list(GRADES)},
                 "result": {"$ref": _REF + "ValidationResult"}, "engine": {"type": "string"},
-                "valid": {"type": "boolean"}, "completed_at": _ISO}),
+                "valid": {"type": "boolean"}, "completed_at": _ISO,
+                "badge_url": {"type": "string", "pattern": "^/badge/val_"}}),
         "JobStatus": {"oneOf": [{"$ref": _REF + name}
                                 for name in ("JobPending", "JobFailed", "JobCompleted")]},
         "JobSummary": _object(["job_id", "status", "progress", "filename", "engine",
@@ -192,6 +248,24 @@ def _schemas() -> dict:
             "code": {"type": "string"},
             "severity": {"enum": ["critical", "high", "medium", "low"]},
             "message": {"type": "string"}, "file": {"type": ["string", "null"]}}),
+        "Delivery": _object(
+            ["delivery_id", "event", "job_id", "url", "status", "created_at",
+             "next_attempt_at", "finished_at", "attempts"], {
+                "delivery_id": {"type": "string", "pattern": "^dlv_[A-Za-z0-9]+$"},
+                "event": {"enum": [COMPLETED, FAILED, PING]},
+                "job_id": {"type": ["string", "null"]}, "url": {"type": ["string", "null"]},
+                "status": {"enum": list(DELIVERY_STATES)}, "created_at": _ISO,
+                "next_attempt_at": _nullable_iso(), "finished_at": _nullable_iso(),
+                "attempts": {"type": "array", "items": {"$ref": _REF + "DeliveryAttempt"}}}),
+        "DeliveryAttempt": _object(
+            ["cycle", "number", "started_at", "status_code", "error", "duration_ms"], {
+                "cycle": {"type": "integer", "minimum": 1},
+                "number": {"type": "integer", "minimum": 1}, "started_at": _ISO,
+                "status_code": {"type": ["integer", "null"]},
+                "error": {"type": ["string", "null"]}, "duration_ms": _count()}),
+        "DeliveryList": _object(["deliveries", "next_cursor"], {
+            "deliveries": {"type": "array", "items": {"$ref": _REF + "Delivery"}},
+            "next_cursor": {"type": ["string", "null"]}}),
         "EngineList": _object(["engines"], {"engines": {"type": "array", "items": _object(
             ["name", "title", "budgets"], {"name": {"type": "string"},
                                            "title": {"type": "string"},
@@ -216,8 +290,35 @@ def _authenticated() -> dict:
             "429": {"$ref": "#/components/responses/RateLimited"}}
 
 
+def _page_parameters() -> list[dict]:
+    return [{"name": "limit", "in": "query",
+             "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE}},
+            {"name": "cursor", "in": "query", "schema": {"type": "string"},
+             "description": "next_cursor of the previous page"}]
+
+
+def _delivery_id_parameter() -> dict:
+    return {"name": "deliveryId", "in": "path", "required": True, "schema": {"type": "string"}}
+
+
 def _job_id_parameter() -> dict:
     return {"name": "jobId", "in": "path", "required": True, "schema": {"type": "string"}}
+
+
+def _if_none_match() -> dict:
+    return {"name": "If-None-Match", "in": "header", "required": False,
+            "schema": {"type": "string"}, "description": "An ETag of an earlier answer"}
+
+
+def _cache_headers() -> dict:
+    return {"ETag": {"description": "Strong validator of the rendered report",
+                     "schema": {"type": "string"}},
+            "Cache-Control": {"schema": {"type": "string"}}}
+
+
+def _not_modified() -> dict:
+    return {"description": "Not modified: If-None-Match names the current ETag",
+            "headers": _cache_headers()}
 
 
 def _retry_after() -> dict:
@@ -239,6 +340,10 @@ def _object(required: list[str], properties: dict) -> dict:
 
 def _progress(maximum: int) -> dict:
     return {"type": "integer", "minimum": 0, "maximum": maximum}
+
+
+def _nullable_iso() -> dict:
+    return {"type": ["string", "null"], "format": "date-time"}
 
 
 def _count() -> dict:

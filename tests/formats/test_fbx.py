@@ -7,6 +7,7 @@ import os
 import random
 import signal
 import zipfile
+import zlib
 
 import pytest
 
@@ -27,6 +28,7 @@ from tests.builders.fbx import (
     cube,
     grid,
 )
+from tests.builders.fbx_nodes import Array, Node, encode_binary
 
 HEXAGON = MeshSpec(
     "Fan",
@@ -239,24 +241,36 @@ def test_bit_flipped_files_never_raise(read):
         assert isinstance(asset, Asset)
 
 
+#: Bytes of the big array: 200 MB, in 8 KiB blocks.
+BIG_ARRAY_BLOCKS = 24_414
+
+
 @pytest.fixture(scope="module")
 def big_fbx() -> bytes:
-    """A grid whose parse needs far more memory (~120 MB) than a test process has spare in its
-    heap: the child's limit counts only address space it adds to what it inherits."""
-    return binary_fbx(Scene(meshes=[grid("Grid", 700, 700)]))
+    """An honest FBX (250 KB) whose one array inflates to 200 MB of doubles: its parse needs far
+    more memory than any test process has spare in its heap (the child's limit counts only the
+    address space it adds to what it inherits). Random bytes in each block keep the compression
+    ratio plausible, so the pre-scan lets it through."""
+    block = bytes(8192 - 16) + random.Random(7).randbytes(16)
+    compressor = zlib.compressobj(6)
+    payload = b"".join(compressor.compress(block) for _ in range(BIG_ARRAY_BLOCKS))
+    count = BIG_ARRAY_BLOCKS * 8192 // 8
+    array = Array("d", [], compress=True, declared_count=count,
+                  payload=payload + compressor.flush())
+    geometry = Node("Geometry", [1, "Mesh\x00\x01Geometry", "Mesh"],
+                    [Node("Vertices", [array])])
+    return encode_binary([Node("Objects", children=[geometry])])
 
 
 def test_memory_limit_gives_resource_limit_and_the_next_file_still_reads(read, big_fbx):
-    big = big_fbx
-
-    asset, issues = read(big, Limits(memory_limit_mb=1))
+    asset, issues = read(big_fbx, Limits(memory_limit_mb=1))
     assert codes(issues) == ["RESOURCE_LIMIT"]
     assert "1 MB" in issues[0].message
     assert asset.vertex_count == 0
 
-    asset, issues = read(big)
+    asset, issues = read(big_fbx)
     assert issues == []
-    assert asset.vertex_count == 701 * 701
+    assert asset.vertex_count == BIG_ARRAY_BLOCKS * 8192 // 8 // 3
 
 
 def test_time_limit_gives_validation_timeout_and_the_next_file_still_reads(read):

@@ -8,13 +8,14 @@ from typing import Any
 from tornado.web import stream_request_body
 
 from assetcheck.formats.sniff import sniff
-from assetcheck.jobs.queue import JobQueue, new_job_id
+from assetcheck.jobs.queue import COMPLETED, JobQueue, new_job_id
 from assetcheck.jobs.storage import UploadFile, UploadStorage
 from assetcheck.models import Job
 from assetcheck.service.errors import ApiError
 from assetcheck.service.handlers.base import ApiHandler
-from assetcheck.service.job_options import parse_job_options
+from assetcheck.service.job_options import check_webhook_option, parse_job_options
 from assetcheck.service.job_views import (
+    badge_path,
     find_job,
     iso,
     list_jobs,
@@ -75,6 +76,8 @@ class ValidationsHandler(ApiHandler):
         if sniff(file.head) is None:
             raise ApiError(415, "UNSUPPORTED_FILE_TYPE", "The file is not a GLB, glTF, FBX or "
                            "ZIP file: its content matches none of them.")
+        await self.run_blocking(check_webhook_option, options, self.principal.plan,
+                                self.config["webhooks"]["allowed_cidrs"])
         job = await self.run_blocking(partial(
             _store, self.queue, self.storage, file, id=self.job_id,
             account=self.principal.account_id, filename=self.upload.filename,
@@ -114,11 +117,14 @@ class ValidationsHandler(ApiHandler):
 
 
 class JobHandler(ApiHandler):
-    """GET one job: its state, and its result once completed."""
+    """GET one job: its state, and its result and public badge link once completed."""
 
     async def get(self, job_id: str) -> None:
         job = await self.run_blocking(find_job, self.principal.account_id, job_id)
-        self.write_json(status_body(job))
+        body = status_body(job)
+        if job.status == COMPLETED:
+            body["badge_url"] = badge_path(self.server_secret, job.id)
+        self.write_json(body)
 
 
 def _store(queue: JobQueue, storage: UploadStorage, file: UploadFile, **fields: Any) -> Job:

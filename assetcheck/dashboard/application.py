@@ -1,0 +1,25 @@
+"""What the dashboard adds to the service's Tornado application: settings and routes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assetcheck.dashboard import WEB_ROOT
+from assetcheck.dashboard.attempts import DashboardLimits
+from assetcheck.dashboard.handlers import default_handlers
+from assetcheck.dashboard.templating import make_environment
+
+__all__ = ["default_handlers", "settings"]
+
+
+def settings() -> dict[str, Any]:
+    """Application settings for the dashboard's handlers. ``make_app`` sets the two that
+    secure every page itself: ``cookie_secret`` and ``xsrf_cookies``."""
+    return {
+        "dashboard_templates": make_environment(),
+        "dashboard_limits": DashboardLimits(),
+        "login_url": "/login",
+        "static_path": str(WEB_ROOT / "static"),
+        # Scripts read the token from the page, never from the cookie.
+        "xsrf_cookie_kwargs": {"httponly": True, "samesite": "Lax"},
+    }

@@ -1,0 +1,150 @@
+"""The base handlers of the dashboard: sessions, XSRF-checked requests, HTML pages.
+
+A dashboard request is authenticated by its signed session cookie, never by an API key, so
+every state-changing request must carry the XSRF token (Tornado's ``xsrf_cookies``: a form
+field ``_xsrf`` or, from scripts, the ``X-XSRFToken`` header).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+import jinja2
+from tornado.httputil import responses
+
+from assetcheck.dashboard.attempts import DashboardLimits
+from assetcheck.dashboard.sessions import (
+    SESSION_COOKIE,
+    SESSION_DAYS,
+    session_account,
+    session_value,
+)
+from assetcheck.models import Account
+from assetcheck.service.auth import PLANS_WITHOUT_API, Principal
+from assetcheck.service.errors import ApiError
+from assetcheck.service.handlers.base import ApiHandler, BaseHandler
+
+#: Pages load nothing but this service's own files: no inline script, no third party.
+CONTENT_SECURITY_POLICY = ("default-src 'self'; img-src 'self' data:; object-src 'none'; "
+                           "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+class SessionMixin:
+    """Reading and writing the session cookie (for handlers of any base)."""
+
+    async def session_account(self) -> Account | None:
+        value = self.get_signed_cookie(SESSION_COOKIE, max_age_days=SESSION_DAYS)
+        return await self.run_blocking(session_account, value) if value else None
+
+    def start_session(self, account: Account) -> None:
+        self.set_signed_cookie(SESSION_COOKIE, session_value(account), expires_days=SESSION_DAYS,
+                               httponly=True, samesite="Lax",
+                               secure=self.request.protocol == "https")
+
+    def end_session(self) -> None:
+        self.clear_cookie(SESSION_COOKIE)
+
+
+class DashboardHandler(SessionMixin, BaseHandler):
+    """A dashboard page: HTML answers (errors included) for the session's account, if any.
+
+    ``self.account`` is the logged-in account or None; ``@tornado.web.authenticated`` sends
+    visitors without a session to the log-in page.
+    """
+
+    xsrf_protected = True
+    account: Account | None = None
+
+    async def prepare(self) -> None:
+        self.account = await self.session_account()
+
+    def get_current_user(self) -> Account | None:
+        return self.account
+
+    def set_default_headers(self) -> None:
+        self.set_header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        self.set_header("X-Content-Type-Options", "nosniff")
+        self.set_header("Referrer-Policy", "same-origin")
+
+    @property
+    def templates(self) -> jinja2.Environment:
+        return self.settings["dashboard_templates"]
+
+    @property
+    def limits(self) -> DashboardLimits:
+        return self.settings["dashboard_limits"]
+
+    @property
+    def has_api_access(self) -> bool:
+        """Whether the account's plan comes with API keys and webhooks."""
+        return self.account is not None and self.account.plan not in PLANS_WITHOUT_API
+
+    def render_page(self, template: str, status: int = 200, /, **context: Any) -> None:
+        self.set_status(status)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")  # pages may show keys and secrets
+        page = self.templates.get_template(template).render(
+            account=self.account, has_api_access=self.has_api_access,
+            xsrf_token=self.xsrf_token.decode(), static_url=self.static_url,
+            path=self.request.path, **context)
+        self.finish(page)
+
+    def redirect_within(self, target: str | None, default: str = "/") -> None:
+        """Redirect to ``target`` when it is a path of this site (never to another site)."""
+        local = (target or "").startswith("/") and "\\" not in target
+        self.redirect(target if local and not urlsplit(target).netloc else default)
+
+    def client_address(self) -> str:
+        return self.request.remote_ip or "unknown"
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        error = kwargs.get("exc_info", (None, None, None))[1]
+        if isinstance(error, ApiError):
+            message = error.message
+        elif status_code == 403:  # a missing XSRF token, or a form sent after logging out
+            message = "The page had expired or you are no longer logged in: reload it."
+        else:
+            message = responses.get(status_code, "Something went wrong") + "."
+        self.render_page("error.html", status_code, status_code=status_code,
+                         message=message)
+
+
+class DashboardJsonHandler(DashboardHandler):
+    """A dashboard endpoint for the page's script: JSON answers, errors included, and 401
+    NOT_LOGGED_IN instead of a redirect when the session has ended."""
+
+    write_error = BaseHandler.write_error
+
+    async def prepare(self) -> None:
+        await super().prepare()
+        if self.account is None:
+            raise not_logged_in()
+
+    def set_default_headers(self) -> None:
+        self.set_header("Cache-Control", "no-store")
+
+
+class SessionApiHandler(SessionMixin, ApiHandler):
+    """An API handler acting for the session's account instead of an API key, so the
+    dashboard can reuse an API endpoint whole. Listed after the endpoint's handler in a
+    subclass's bases (``class UploadHandler(ValidationsHandler, SessionApiHandler)``), its
+    ``prepare`` is the one the endpoint's ``super().prepare()`` reaches, in place of the key
+    check. Requests count against the plan's rate per account; every plan may use it."""
+
+    xsrf_protected = True
+
+    async def prepare(self) -> None:
+        account = await self.session_account()
+        if account is None:
+            raise not_logged_in()
+        self.principal = Principal(account_id=account.id, plan=account.plan, key_id=0)
+        wait = self.rate_limiter.acquire(("dashboard", account.id),
+                                         int(self.plan_limits["requests_per_minute"]))
+        if wait:
+            raise ApiError(429, "RATE_LIMITED", f"Too many requests: retry in {wait} s.",
+                           {"Retry-After": str(wait)})
+
+
+def not_logged_in() -> ApiError:
+    return ApiError(401, "NOT_LOGGED_IN", "Your session has ended: log in again.")

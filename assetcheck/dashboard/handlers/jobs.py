@@ -1,0 +1,153 @@
+"""The upload page, the jobs list, a job's page, and what the job page loads: its live status,
+its preview pictures and its reports."""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import tornado.web
+
+from assetcheck.dashboard import job_page
+from assetcheck.dashboard.credentials import is_fresh_install
+from assetcheck.dashboard.handlers.base import (
+    DashboardHandler,
+    DashboardJsonHandler,
+    SessionApiHandler,
+)
+from assetcheck.dashboard.preview import DRAWN_FORMATS, preview_path
+from assetcheck.jobs.queue import COMPLETED, STATES
+from assetcheck.jobs.storage import UploadStorage
+from assetcheck.models import Job
+from assetcheck.service.errors import ApiError
+from assetcheck.service.handlers.reports import ReportHandler
+from assetcheck.service.job_options import DEFAULT_ENGINE
+from assetcheck.service.job_views import (
+    badge_path,
+    find_job,
+    list_jobs,
+    parse_list_query,
+    summary_body,
+)
+
+RECENT_JOBS = 5
+#: Report formats offered as downloads on the job page: their titles and file extensions.
+DOWNLOADS = {"json": ("JSON", "json"), "markdown": ("Markdown", "md"),
+             "junit": ("JUnit", "xml")}
+
+
+class HomeHandler(DashboardHandler):
+    """The upload page (the front page once logged in)."""
+
+    async def get(self) -> None:
+        if self.account is None:
+            fresh = await self.run_blocking(is_fresh_install)
+            self.redirect("/signup" if fresh else "/login")
+            return
+        recent, _ = await self.run_blocking(partial(
+            list_jobs, self.account.id, status=None, limit=RECENT_JOBS, cursor=None))
+        self.render_page("upload.html", engines=self.engines.values(),
+                         default_engine=DEFAULT_ENGINE, recent=recent,
+                         max_upload_mb=self.config["plans"][self.account.plan]["max_upload_mb"])
+
+
+class JobsHandler(DashboardHandler):
+    """The account's jobs, newest first, filtered by status, a page at a time."""
+
+    @tornado.web.authenticated
+    async def get(self) -> None:
+        status, limit = parse_list_query(self.get_query_argument("status", None) or None, None)
+        cursor = self.get_query_argument("cursor", None)
+        jobs, next_cursor = await self.run_blocking(partial(
+            list_jobs, self.account.id, status=status, limit=limit, cursor=cursor))
+        self.render_page("jobs.html", jobs=jobs, next_cursor=next_cursor, status=status,
+                         states=STATES, first_page=cursor is None)
+
+
+class JobPageHandler(DashboardHandler):
+    """One job: its live status until it ends, then its report."""
+
+    @tornado.web.authenticated
+    async def get(self, job_id: str) -> None:
+        job = await self.run_blocking(find_job, self.account.id, job_id)
+        engine = self.engines.get(job.engine)
+        context: dict[str, Any] = {"job": job, "report": None, "downloads": DOWNLOADS,
+                                   "engine_title": engine.title if engine else job.engine}
+        if job.status == COMPLETED:
+            report = job.result
+            context.update(
+                report=report, verdict=job_page.verdict(report),
+                previews=await self.run_blocking(self._previews, job, report),
+                issue_groups=job_page.issues_by_severity(report),
+                security=job_page.security_warnings(report),
+                badge_path=badge_path(self.server_secret, job.id),
+                site_url=f"{self.request.protocol}://{self.request.host}")
+        self.render_page("job.html", **context)
+
+    def _previews(self, job: Job, report: dict[str, Any]) -> list[dict[str, Any]]:
+        """For each model file: its index, name, format and whether a picture was drawn."""
+        formats = job_page.file_formats(report)
+        folder = job_folder(self.storage, job)
+        return [{"index": index, "filename": mesh["filename"],
+                 "format": formats.get(mesh["filename"], ""),
+                 "drawable": formats.get(mesh["filename"]) in DRAWN_FORMATS,
+                 "drawn": preview_path(folder, mesh["filename"]).is_file()}
+                for index, mesh in enumerate(report["result"]["meshes"])]
+
+
+class JobStatusHandler(DashboardJsonHandler):
+    """The job's summary as JSON (the API's list entry), polled by the page's script."""
+
+    async def get(self, job_id: str) -> None:
+        job = await self.run_blocking(find_job, self.account.id, job_id)
+        self.write_json(summary_body(job))
+
+
+class PreviewHandler(DashboardHandler):
+    """The preview picture of the job's ``n``-th model file (drawn by the worker)."""
+
+    @tornado.web.authenticated
+    async def get(self, job_id: str, number: str) -> None:
+        picture = await self.run_blocking(self._read, job_id, int(number))
+        if picture is None:
+            raise ApiError(404, "PREVIEW_NOT_FOUND", "This model file has no preview picture.")
+        self.set_header("Content-Type", "image/png")
+        self.set_header("Cache-Control", "private, max-age=86400")  # a job's files never change
+        self.finish(picture)
+
+    def _read(self, job_id: str, number: int) -> bytes | None:
+        job = find_job(self.account.id, job_id)
+        meshes = (job.result or {}).get("result", {}).get("meshes", [])
+        if job.status != COMPLETED or number >= len(meshes):
+            return None
+        path = preview_path(job_folder(self.storage, job), meshes[number]["filename"])
+        return path.read_bytes() if path.is_file() else None
+
+
+class ReportDownloadHandler(ReportHandler, SessionApiHandler):
+    """``/api/v1/report/{jobId}/{format}`` for the session's account: the same renderers and
+    answers, offered as a file to save (except the badge, which the page shows)."""
+
+    async def prepare(self) -> None:
+        await super().prepare()
+        job_id, format_name = self.path_args
+        if format_name in DOWNLOADS:  # error answers clear this header
+            extension = DOWNLOADS[format_name][1]
+            self.set_header("Content-Disposition",
+                            f'attachment; filename="{job_id}-report.{extension}"')
+
+
+def job_folder(storage: UploadStorage, job: Job) -> Path:
+    """The job's folder: its upload, and the preview pictures beside it."""
+    return storage.resolve(job.stored_path).parent
+
+
+default_handlers = [
+    (r"/", HomeHandler),
+    (r"/jobs", JobsHandler),
+    (r"/jobs/([A-Za-z0-9_]+)", JobPageHandler),
+    (r"/jobs/([A-Za-z0-9_]+)/status", JobStatusHandler),
+    (r"/jobs/([A-Za-z0-9_]+)/previews/(\d+)\.png", PreviewHandler),
+    (r"/jobs/([A-Za-z0-9_]+)/report/(\w+)", ReportDownloadHandler),
+]

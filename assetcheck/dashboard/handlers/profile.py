@@ -1,0 +1,125 @@
+"""The profile: the account's plan, its password and its API keys.
+
+A new key is shown once, in the answer to the form that created it, and never stored: the
+database keeps only its digest (rule 1 of SECURITY.md). Accounts on a plan without API
+access see why, and no way to create a key.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import tornado.web
+
+from assetcheck.dashboard.attempts import describe_wait
+from assetcheck.dashboard.credentials import MIN_PASSWORD_LENGTH, FormError, change_password
+from assetcheck.dashboard.handlers.base import DashboardHandler
+from assetcheck.models import ApiKey, utcnow
+from assetcheck.service.accounts import account_keys, issue_key, key_status, revoke_key
+from assetcheck.service.errors import ApiError
+
+#: The expiries a key may be given, in days ("" is none), with their labels.
+KEY_EXPIRIES = {"": "Never", "7": "In 7 days", "30": "In 30 days", "90": "In 90 days",
+                "365": "In a year"}
+KEY_NAME_MAX_LENGTH = 100
+#: Confirmations after a redirect, by the code in ``?done=``: no text comes from the URL.
+NOTICES = {
+    "password": "Your password was changed; your other sessions were logged out.",
+    "revoked": "The key was revoked: requests that use it are refused from now on.",
+}
+
+
+class ProfilePage(DashboardHandler):
+    """What the profile handlers share: rendering the page with the account's keys."""
+
+    async def render_profile(self, status: int = 200, /, **context: Any) -> None:
+        keys = await self.run_blocking(account_keys, self.account)
+        now = utcnow()
+        rows = [(key, key_status(key, now)) for key in reversed(keys)]
+        context.setdefault("errors", {})
+        context.setdefault("new_key", None)
+        context.setdefault("key_name", "")
+        notice = NOTICES.get(self.get_query_argument("done", ""))
+        self.render_page("profile.html", status, keys=rows, expiries=KEY_EXPIRIES,
+                         plan_limits=self.config["plans"].get(self.account.plan, {}),
+                         min_password_length=MIN_PASSWORD_LENGTH, notice=notice, **context)
+
+
+class ProfileHandler(ProfilePage):
+    @tornado.web.authenticated
+    async def get(self) -> None:
+        await self.render_profile()
+
+
+class PasswordHandler(ProfilePage):
+    """Change the password: the current one must be given (failures count like log-ins)."""
+
+    @tornado.web.authenticated
+    async def post(self) -> None:
+        limiter = self.limits.login_per_account
+        wait = limiter.retry_after(self.account.email)
+        if wait:
+            self.set_header("Retry-After", str(wait))
+            await self.render_profile(429, errors={"current_password": (
+                f"Too many wrong passwords: try again in {describe_wait(wait)}.")})
+            return
+        try:
+            self.account = await self.run_blocking(
+                change_password, self.account, self.get_body_argument("current_password", ""),
+                self.get_body_argument("new_password", ""))
+        except FormError as error:
+            if "current_password" in error.errors:
+                limiter.record(self.account.email)
+            await self.render_profile(400, errors=error.errors)
+            return
+        self.start_session(self.account)  # the new password stamp: other sessions end
+        self.redirect("/profile?done=password")
+
+
+class KeysHandler(ProfilePage):
+    """Create a key; the answer shows it once."""
+
+    @tornado.web.authenticated
+    async def post(self) -> None:
+        if not self.has_api_access:
+            raise ApiError(403, "PLAN_REQUIRED", "API keys come with the Starter, Pro and "
+                           "Enterprise plans.")
+        name = self.get_body_argument("name", "").strip()
+        expiry = self.get_body_argument("expires_in", "")
+        try:
+            _check_key_form(name, expiry)
+        except FormError as error:
+            await self.render_profile(400, errors=error.errors, key_name=name)
+            return
+        expires_at = utcnow() + timedelta(days=int(expiry)) if expiry else None
+        row, key = await self.run_blocking(issue_key, self.account, name, expires_at)
+        await self.render_profile(201, new_key=key, new_key_row=row)
+
+
+class RevokeKeyHandler(ProfilePage):
+    """Revoke one of the account's keys (another account's key id is simply not found)."""
+
+    @tornado.web.authenticated
+    async def post(self, key_id: str) -> None:
+        key = await self.run_blocking(ApiKey.get_or_none, (ApiKey.id == int(key_id))
+                                      & (ApiKey.account == self.account.id))
+        if key is None:
+            raise ApiError(404, "KEY_NOT_FOUND", "You have no API key with this id.")
+        await self.run_blocking(revoke_key, key)
+        self.redirect("/profile?done=revoked#keys")
+
+
+def _check_key_form(name: str, expiry: str) -> None:
+    if len(name) > KEY_NAME_MAX_LENGTH:
+        raise FormError({"name": f"Use at most {KEY_NAME_MAX_LENGTH} characters."})
+    if expiry not in KEY_EXPIRIES:
+        raise FormError({"expires_in": "Choose one of the expiries."})
+
+
+default_handlers = [
+    (r"/profile", ProfileHandler),
+    (r"/profile/password", PasswordHandler),
+    (r"/profile/keys", KeysHandler),
+    (r"/profile/keys/(\d+)/revoke", RevokeKeyHandler),
+]

@@ -1,0 +1,103 @@
+"""What the job page shows, read from the stored JSON report: nothing is recomputed.
+
+The report's shape is ``assetcheck.reports.document.build_report``; the functions here only
+pick from it and phrase it for people (the verdict sentence, budget bars, issue groups).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from assetcheck.profiles import BUDGET_LABELS
+from assetcheck.reports import Report
+
+SEVERITIES = ("error", "warning", "info", "hint")
+SEVERITY_TITLES = {"error": "Errors", "warning": "Warnings", "info": "Information",
+                   "hint": "Hints"}
+SECURITY_LEVELS = ("critical", "high", "medium", "low")
+#: A budget used beyond this share is shown as close to its limit.
+NEAR_LIMIT = 0.8
+
+
+@dataclass(frozen=True)
+class BudgetBar:
+    """One engine limit of one model file. ``share`` is used/limit capped at 1 (None for a
+    yes/no budget); ``state`` is ``ok``, ``near`` or ``over``."""
+
+    label: str
+    used: str
+    limit: str
+    share: float | None
+    state: str
+
+
+def verdict(report: Report) -> str:
+    """The report in one sentence: can the upload be used on its engine, and if not, why."""
+    engine = report["engine"]["title"]
+    counts = report["summary"]["severityCounts"]
+    scan = report["result"]["securityScan"]
+    dangerous = [w for w in scan["warnings"] if w["severity"] in ("critical", "high")]
+    if not scan["safe"]:
+        found = _count(len(dangerous), "serious problem")
+        return f"Do not use this upload: the security scan found {found}, listed under Security."
+    if counts.get("error"):
+        return (f"Not ready: {_count(counts['error'], 'error')} to fix before it passes the "
+                f"{engine} profile.")
+    if counts.get("warning"):
+        return (f"Ready: it passes the {engine} profile, with "
+                f"{_count(counts['warning'], 'warning')} worth a look.")
+    return f"Ready: it passes the {engine} profile with no errors and no warnings."
+
+
+def budget_bars(usage: list[dict[str, Any]]) -> list[BudgetBar]:
+    """The bars of one entry of the report's ``budgetUse``."""
+    bars = []
+    for entry in usage:
+        used, limit, over = entry["used"], entry["limit"], entry["over"]
+        label = BUDGET_LABELS.get(entry["budget"], entry["budget"].replace("_", " "))
+        if isinstance(limit, bool):
+            usage = ("used, " + ("allowed" if limit else "not allowed")) if used else "not used"
+            bars.append(BudgetBar(label, usage, "", None, "over" if over else "ok"))
+            continue
+        share = min(used / limit, 1.0) if limit else 1.0
+        state = "over" if over else "near" if share >= NEAR_LIMIT else "ok"
+        bars.append(BudgetBar(label, _number(used), _number(limit), share, state))
+    return bars
+
+
+def issues_by_severity(report: Report) -> list[tuple[str, str, list[dict[str, Any]]]]:
+    """``(severity, title, groups)`` for each severity that has issues, errors first; each
+    group is the report's entry for one code (count, fix, the kept occurrences)."""
+    groups = report["issues"]
+    return [(severity, SEVERITY_TITLES[severity], found) for severity in SEVERITIES
+            if (found := [g for g in groups if g["severity"] == severity])]
+
+
+def security_warnings(report: Report) -> list[dict[str, Any]]:
+    """The security scan's warnings, the most serious first."""
+    warnings = report["result"]["securityScan"]["warnings"]
+    return sorted(warnings, key=lambda w: SECURITY_LEVELS.index(w["severity"]))
+
+
+def file_formats(report: Report) -> dict[str, str]:
+    """Each model file's format (``glb``, ``gltf``, ``fbx``) by its name in the upload."""
+    return {entry["filename"]: entry["format"] for entry in report.get("files", [])}
+
+
+def location(occurrence: dict[str, Any]) -> str:
+    """Where an issue is: the file, then a JSON pointer or a byte offset when there is one."""
+    parts = [occurrence.get("file") or ""]
+    if "pointer" in occurrence:
+        parts.append(occurrence["pointer"] or "/")
+    elif "offset" in occurrence:
+        parts.append(f"byte {occurrence['offset']:,}")
+    return " ".join(part for part in parts if part)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
+
+
+def _number(value: int | float) -> str:
+    return f"{value:,}" if isinstance(value, int) else f"{value:,.2f}".rstrip("0").rstrip(".")

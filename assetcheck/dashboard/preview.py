@@ -1,0 +1,151 @@
+"""Preview pictures of the model files of an upload, drawn on the server with numpy (no GPU).
+
+The worker draws them right after the validation, in the same child process (so under the
+same time and memory limits), and stores them in the job's folder beside the upload: they
+are cached with the job and removed with it. ``validate()`` keeps the asset model but lets go
+of the bytes once the checks are done, so the glTF and GLB model files are read again here by
+the same readers; the triangles come from the glTF data layer
+(:mod:`assetcheck.formats.gltf_data`), placed in the scene by the node transforms.
+
+FBX model files get no picture: the vertex arrays pyufbx 0.0.7 lends out are not reliable (a
+float32 cast bug), and a drawing that may be wrong is worse than none. The dashboard says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pluggy
+
+from assetcheck.checks.gltf_links import DocumentLinks, document_links, index_of
+from assetcheck.checks.transforms import world_matrices
+from assetcheck.dashboard.png import encode_png
+from assetcheck.dashboard.raster import render_clay
+from assetcheck.formats import zip as zip_format
+from assetcheck.formats.gltf_data import AccessorReader, primitive_triangles
+from assetcheck.formats.sniff import SNIFF_BYTES, classify
+from assetcheck.formats.source import DirectoryResources, ReadContext, SourceFile, map_file
+from assetcheck.issues import IssueCollector
+from assetcheck.model import Asset
+from assetcheck.options import ValidationOptions
+from assetcheck.plugins import build_registry
+
+log = logging.getLogger(__name__)
+
+PREVIEW_FOLDER = "previews"
+WIDTH, HEIGHT = 480, 360
+DRAWN_FORMATS = frozenset({"glb", "gltf"})
+#: More triangles than this are thinned evenly: a preview needs the silhouette, not every face.
+MAX_TRIANGLES = 400_000
+
+
+def preview_path(job_folder: Path, model_filename: str) -> Path:
+    """Where the picture of the model file ``model_filename`` (its name in the upload, a path
+    inside the archive for ZIP members) is stored; named by a digest, never by the name."""
+    digest = hashlib.sha256(model_filename.encode("utf-8", "surrogatepass")).hexdigest()
+    return job_folder / PREVIEW_FOLDER / f"{digest[:24]}.png"
+
+
+def write_previews(upload: Path, filename: str, options: ValidationOptions,
+                   plugin_manager: pluggy.PluginManager, *, until: float | None = None) -> int:
+    """Draw every glTF and GLB model file of the upload at ``upload`` (reported as
+    ``filename``) into the job's folder; returns how many pictures were written.
+
+    A preview is an extra: a model file that cannot be drawn is logged and skipped, none is
+    started once ``time.monotonic()`` passes ``until``, and this never raises.
+    """
+    context = ReadContext(IssueCollector(build_registry(plugin_manager), options.policy), options)
+    written = 0
+    try:
+        with map_file(upload) as data:
+            root = SourceFile(filename, data, "", DirectoryResources(upload.parent), path=upload)
+            for source in _model_sources(root, context):
+                if until is not None and time.monotonic() > until:
+                    log.info("no more previews of %s: out of time", filename)
+                    break
+                try:
+                    written += _draw(source, context, plugin_manager, upload.parent)
+                except Exception as error:  # one model that cannot be drawn spoils no other
+                    _skipped(source.name, error)
+    except Exception as error:  # a drawing bug must never cost the job its report
+        _skipped(filename, error)
+    return written
+
+
+def scene_triangles(asset: Asset) -> np.ndarray:
+    """The triangles the asset's scene draws, in world space: shape ``(n, 3, 3)`` float32.
+
+    Every mesh a node instances is placed by the node's world transform (meshes no node uses
+    are drawn where they are, when no node uses any). Triangles with an index past the vertex
+    data are left out; beyond :data:`MAX_TRIANGLES` they are thinned evenly.
+    """
+    links = document_links(asset)
+    nodes, meshes = links.items("nodes"), links.items("meshes")
+    placed = [(matrix, mesh) for index, matrix in sorted(world_matrices(links).items())
+              if (mesh := index_of(nodes[index], "mesh")) is not None and mesh < len(meshes)]
+    if not placed:
+        placed = [(np.eye(4), mesh) for mesh in range(len(meshes))]
+    geometry = {mesh: list(_mesh_geometry(asset, links, mesh)) for _, mesh in placed}
+    total = sum(len(triangles) for _, mesh in placed for _, triangles in geometry[mesh])
+    if not total:
+        return np.zeros((0, 3, 3), np.float32)
+    step = math.ceil(total / MAX_TRIANGLES)
+    return np.concatenate([
+        (positions[triangles[::step]] @ matrix[:3, :3].T + matrix[:3, 3]).astype(np.float32)
+        for matrix, mesh in placed for positions, triangles in geometry[mesh]])
+
+
+def _mesh_geometry(asset: Asset, links: DocumentLinks,
+                   mesh: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """``(positions, triangles)`` of each triangle primitive of ``mesh``: float vertex
+    positions and the ``(n, 3)`` vertex indices of the triangles that stay within them."""
+    reader = AccessorReader.for_asset(asset)
+    for primitive in links.mesh_primitives(mesh):
+        position = primitive.attributes.get("POSITION")
+        positions = None if position is None else reader.normalized(position, np.float64)
+        triangles = primitive_triangles(asset, mesh, primitive.number)
+        if positions is None or positions.shape[1] != 3 or triangles is None:
+            continue
+        triangles = triangles[(triangles < len(positions)).all(axis=1)]
+        if len(triangles):
+            yield positions, triangles
+
+
+def _model_sources(root: SourceFile, context: ReadContext) -> Iterator[SourceFile]:
+    """The upload itself when it is a model file, or the model files in the archive."""
+    kind, _ = classify(root.name, bytes(root.data[:SNIFF_BYTES]), in_archive=False)
+    root.kind = kind or ""
+    if kind == "zip":
+        yield from zip_format.iter_model_sources(root, context)
+    elif kind is not None:
+        yield root
+
+
+def _draw(source: SourceFile, context: ReadContext, plugin_manager: pluggy.PluginManager,
+          job_folder: Path) -> int:
+    if source.kind not in DRAWN_FORMATS:
+        return 0
+    asset = plugin_manager.hook.read_asset(source=source, issues=context.issues.for_file(
+        source.name), options=context.options)
+    if asset is None or asset.document is None:
+        return 0
+    triangles = scene_triangles(asset)
+    if not len(triangles):
+        return 0
+    target = preview_path(job_folder, source.name)
+    target.parent.mkdir(exist_ok=True)
+    partial = target.with_suffix(".part")
+    partial.write_bytes(encode_png(render_clay(triangles, WIDTH, HEIGHT)))
+    os.replace(partial, target)  # a reader never sees half a picture
+    return 1
+
+
+def _skipped(name: str, error: Exception) -> None:
+    log.warning("no preview of %s: %s: %s", name, type(error).__name__, error)

@@ -1,0 +1,83 @@
+"""The job page's wording, read from stored reports."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from assetcheck.dashboard.job_page import (
+    budget_bars,
+    issues_by_severity,
+    location,
+    security_warnings,
+    verdict,
+)
+from assetcheck.engine import validate
+from assetcheck.reports.document import build_report
+from tests.dashboard.models import pawn_glb
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    path = tmp_path_factory.mktemp("report") / "pawn.glb"
+    path.write_bytes(pawn_glb())
+    return build_report(validate(path, engine="unity"))
+
+
+def with_counts(report, **counts):
+    changed = copy.deepcopy(report)
+    changed["summary"]["severityCounts"].update(counts)
+    return changed
+
+
+def test_the_verdict_names_the_engine_and_what_stands_in_the_way(report):
+    assert verdict(with_counts(report, error=0, warning=0)) == (
+        "Ready: it passes the Unity (URP/HDRP) profile with no errors and no warnings.")
+    assert verdict(with_counts(report, error=0, warning=1)) == (
+        "Ready: it passes the Unity (URP/HDRP) profile, with 1 warning worth a look.")
+    assert verdict(with_counts(report, error=1200)) == (
+        "Not ready: 1,200 errors to fix before it passes the Unity (URP/HDRP) profile.")
+
+
+def test_an_unsafe_upload_is_called_unusable_whatever_else_it_has(report):
+    unsafe = with_counts(report, error=0, warning=0)
+    unsafe["result"]["securityScan"] = {"safe": False, "scannedFiles": 2, "warnings": [
+        {"code": "ZIP_ENCRYPTED", "severity": "medium", "message": "m", "file": "a.zip"},
+        {"code": "ZIP_BOMB", "severity": "critical", "message": "m", "file": "a.zip"}]}
+    assert verdict(unsafe) == ("Do not use this upload: the security scan found 1 serious "
+                               "problem, listed under Security.")
+    assert [w["code"] for w in security_warnings(unsafe)] == ["ZIP_BOMB", "ZIP_ENCRYPTED"]
+
+
+def test_budget_bars_show_use_against_each_limit():
+    bars = budget_bars([
+        {"budget": "triangles_per_file", "used": 1500, "limit": 2000, "over": False},
+        {"budget": "materials", "used": 40, "limit": 32, "over": True},
+        {"budget": "draw_calls", "used": 10, "limit": 500, "over": False},
+        {"budget": "file_size_mb", "used": 1.5, "limit": 50, "over": False},
+        {"budget": "index_32bit", "used": True, "limit": False, "over": True},
+    ])
+    assert [(b.label, b.used, b.limit, b.state) for b in bars] == [
+        ("Triangles per file", "1,500", "2,000", "ok"),
+        ("Materials", "40", "32", "over"),
+        ("Draw calls", "10", "500", "ok"),
+        ("File size (MB)", "1.5", "50", "ok"),
+        ("32-bit indices allowed", "used, not allowed", "", "over"),
+    ]
+    assert bars[0].share == 0.75 and bars[1].share == 1.0 and bars[4].share is None
+    near = budget_bars([{"budget": "bones", "used": 90, "limit": 100, "over": False}])
+    assert near[0].state == "near"
+
+
+def test_issues_are_grouped_by_severity_errors_first(report):
+    grouped = issues_by_severity(report)
+    assert [severity for severity, _, _ in grouped] == ["warning", "info"]
+    assert grouped[0][1] == "Warnings"
+    assert grouped[0][2][0]["code"] == "MESH_MISSING_NORMALS"
+
+
+def test_a_location_is_the_file_and_a_pointer_or_byte_offset():
+    assert location({"file": "a.glb", "pointer": "/meshes/0"}) == "a.glb /meshes/0"
+    assert location({"file": "a.glb", "offset": 123456}) == "a.glb byte 123,456"
+    assert location({"file": "a.glb"}) == "a.glb"

@@ -1,0 +1,134 @@
+"""Preview pictures: drawn from the glTF data with numpy, stored beside the upload."""
+
+from __future__ import annotations
+
+import struct
+import time
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from assetcheck.dashboard import preview
+from assetcheck.dashboard.png import encode_png
+from assetcheck.dashboard.preview import preview_path, scene_triangles, write_previews
+from assetcheck.dashboard.raster import render_clay
+from assetcheck.formats.source import SourceFile
+from assetcheck.issues import IssueCollector
+from assetcheck.options import ValidationOptions
+from assetcheck.plugins import build_registry, get_plugin_manager
+from tests.builders.fbx import Scene, binary_fbx, cube
+from tests.builders.zip import zip_of
+from tests.dashboard.models import lathe, pawn_glb
+
+
+@pytest.fixture(scope="module")
+def plugin_manager():
+    return get_plugin_manager()
+
+
+def decode_png(data: bytes) -> np.ndarray:
+    """The RGBA pixels of a PNG as :func:`encode_png` writes it (one IDAT, filter 0)."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    chunks, at = {}, 8
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        payload = data[at + 8:at + 8 + length]
+        assert struct.unpack(">I", data[at + 8 + length:at + 12 + length])[0] == zlib.crc32(
+            kind + payload)
+        chunks[kind] = payload
+        at += 12 + length
+    width, height, depth, colour = struct.unpack(">IIBB", chunks[b"IHDR"][:10])
+    assert (depth, colour) == (8, 6) and b"IEND" in chunks
+    rows = np.frombuffer(zlib.decompress(chunks[b"IDAT"]), np.uint8).reshape(height, -1)
+    assert not rows[:, 0].any()  # every scanline unfiltered
+    return rows[:, 1:].reshape(height, width, 4)
+
+
+def write_upload(folder: Path, data: bytes) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    upload = folder / "upload"
+    upload.write_bytes(data)
+    return upload
+
+
+def test_a_glb_is_drawn_into_the_job_folder_as_a_png_with_a_transparent_background(
+        tmp_path, plugin_manager):
+    upload = write_upload(tmp_path / "job", pawn_glb())
+    assert write_previews(upload, "pawn.glb", ValidationOptions(), plugin_manager) == 1
+    pixels = decode_png(preview_path(tmp_path / "job", "pawn.glb").read_bytes())
+    assert pixels.shape == (preview.HEIGHT, preview.WIDTH, 4)
+    assert pixels[0, 0, 3] == 0 and pixels[-1, -1, 3] == 0  # corners: background
+    middle = pixels[preview.HEIGHT // 2, preview.WIDTH // 2]
+    assert middle[3] == 255 and 60 < middle[:3].mean() < 240  # the pawn, lit
+
+
+def test_the_picture_is_shaded_so_the_shape_reads_not_a_flat_silhouette():
+    positions, indices = lathe()
+    pixels = render_clay(positions[indices], 240, 180)
+    covered = pixels[..., 3] == 255
+    assert np.unique(pixels[covered][:, 0]).size > 10
+
+
+def test_instances_are_placed_by_their_node_transforms(tmp_path, plugin_manager):
+    one = scene_triangles(read_asset(tmp_path / "one", pawn_glb(copies=1), plugin_manager))
+    three = scene_triangles(read_asset(tmp_path / "three", pawn_glb(copies=3), plugin_manager))
+    assert len(three) == 3 * len(one)
+    width = lambda triangles: np.ptp(triangles[..., 0])  # noqa: E731
+    assert width(three) == pytest.approx(width(one) + 2.0)  # pawns one unit apart
+
+
+def test_a_huge_mesh_is_thinned_to_the_triangle_cap(tmp_path, plugin_manager, monkeypatch):
+    monkeypatch.setattr(preview, "MAX_TRIANGLES", 100)
+    asset = read_asset(tmp_path / "job", pawn_glb(copies=4), plugin_manager)
+    assert 90 <= len(scene_triangles(asset)) <= 100
+
+
+def test_every_model_in_a_zip_gets_its_own_picture(tmp_path, plugin_manager):
+    archive = zip_of({"props/pawn.glb": pawn_glb(), "props/pawns.glb": pawn_glb(copies=2)})
+    upload = write_upload(tmp_path / "job", archive)
+    assert write_previews(upload, "props.zip", ValidationOptions(), plugin_manager) == 2
+    first = preview_path(tmp_path / "job", "props/pawn.glb")
+    second = preview_path(tmp_path / "job", "props/pawns.glb")
+    assert first.is_file() and second.is_file() and first != second
+    assert first.parent == tmp_path / "job" / "previews"
+
+
+def test_no_picture_is_started_after_the_time_given(tmp_path, plugin_manager):
+    upload = write_upload(tmp_path / "job", pawn_glb())
+    assert write_previews(upload, "pawn.glb", ValidationOptions(), plugin_manager,
+                          until=time.monotonic() - 1) == 0
+
+
+def test_fbx_files_get_no_picture(tmp_path, plugin_manager):
+    upload = write_upload(tmp_path / "job", binary_fbx(Scene(meshes=[cube()])))
+    assert write_previews(upload, "cube.fbx", ValidationOptions(), plugin_manager) == 0
+    assert not (tmp_path / "job" / "previews").exists()
+
+
+@pytest.mark.parametrize("data", [b"glTF\x02\x00\x00\x00\xff\xff\xff\xff", b"{not json",
+                                  b"PK\x03\x04broken", b""])
+def test_a_broken_upload_gets_no_picture_and_no_error(tmp_path, plugin_manager, data):
+    upload = write_upload(tmp_path / "job", data)
+    assert write_previews(upload, "broken.glb", ValidationOptions(), plugin_manager) == 0
+
+
+def test_picture_names_come_from_a_digest_never_from_the_archive_path(tmp_path):
+    path = preview_path(tmp_path, "../../etc/passwd.glb")
+    assert path.parent == tmp_path / "previews"
+    assert path.name.endswith(".png") and ".." not in path.name
+
+
+def test_encode_png_refuses_what_is_not_rgba_bytes():
+    with pytest.raises(ValueError):
+        encode_png(np.zeros((4, 4, 3), np.uint8))
+
+
+def read_asset(folder: Path, data: bytes, plugin_manager):
+    """The asset as the readers make it, with its buffers (``validate`` lets go of them)."""
+    path = write_upload(folder, data)
+    source = SourceFile("model.glb", path.read_bytes(), "glb")
+    issues = IssueCollector(build_registry(plugin_manager)).for_file("model.glb")
+    return plugin_manager.hook.read_asset(source=source, issues=issues,
+                                          options=ValidationOptions())
