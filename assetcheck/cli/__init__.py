@@ -1,43 +1,53 @@
-"""The ``assetcheck`` command: one sub-command module per area, each adding its own parser."""
+"""The ``assetcheck`` command: one sub-command module per area, each adding its own parser.
+
+Only the module of the command being run is imported (``validate`` never loads the server, the
+database or the scheduler); ``--help`` and unknown commands load them all, so argparse can list
+and suggest every command.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
 from assetcheck import __version__
-from assetcheck.cli import (
-    accounts_command,
-    db_command,
-    keys_command,
-    plugins_command,
-    serve_command,
-    validate_command,
-    webhooks_command,
-    worker_command,
-)
 from assetcheck.config import ConfigError, load_config
 
 EXIT_USAGE = 2
-COMMANDS = (validate_command, plugins_command, serve_command, worker_command, accounts_command,
-            keys_command, webhooks_command, db_command)
+
+#: Command name -> the module that adds its parser (``add_parser(commands)``) and runs it.
+COMMANDS = {
+    "validate": "assetcheck.cli.validate_command",
+    "plugins": "assetcheck.cli.plugins_command",
+    "serve": "assetcheck.cli.serve_command",
+    "worker": "assetcheck.cli.worker_command",
+    "accounts": "assetcheck.cli.accounts_command",
+    "keys": "assetcheck.cli.keys_command",
+    "webhooks": "assetcheck.cli.webhooks_command",
+    "db": "assetcheck.cli.db_command",
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser, with only ``command``'s sub-parser when it names a known command."""
     parser = argparse.ArgumentParser(
         prog="assetcheck", description="Validate 3D assets: GLB, glTF, FBX and ZIP archives.")
     parser.add_argument("--version", action="version", version=f"assetcheck {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for command in COMMANDS:
-        sub = command.add_parser(commands)
+    modules = [COMMANDS[command]] if command in COMMANDS else list(COMMANDS.values())
+    for module in modules:
+        sub = importlib.import_module(module).add_parser(commands)
         sub.add_argument("--config", metavar="FILE", help="TOML configuration file")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; the return value is the process exit status."""
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = next((arg for arg in argv if not arg.startswith("-")), None)
+    args = build_parser(command).parse_args(argv)
     try:
         config = load_config(args.config)
     except ConfigError as error:
