@@ -5,10 +5,10 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import pluggy
 
@@ -16,6 +16,13 @@ from assetcheck import hookspecs
 from assetcheck.issues import IssueRegistry
 
 ENTRY_POINT_GROUP = "assetcheck"
+
+
+class _HasName(Protocol):
+    name: str
+
+
+Named = TypeVar("Named", bound=_HasName)
 
 #: Built-in behaviour, registered under these names so config can block any of it.
 DEFAULT_PLUGINS = (
@@ -96,6 +103,18 @@ def build_registry(pm: pluggy.PluginManager) -> IssueRegistry:
     for types in pm.hook.register_issue_types():
         registry.add_all(types)
     return registry
+
+
+def by_name(groups: Iterable[Iterable[Named]], kind: str) -> dict[str, Named]:
+    """The objects a ``register_*`` hook returned (one list per plugin) by their ``name``; a
+    name two plugins register is a ``ValueError`` naming the ``kind`` of object."""
+    found: dict[str, Named] = {}
+    for group in groups:
+        for item in group:
+            if item.name in found:
+                raise ValueError(f"{kind} {item.name!r} is registered twice")
+            found[item.name] = item
+    return found
 
 
 def call_each(hook: pluggy.HookCaller, **kwargs: Any) -> Iterator[tuple[str, Any]]:

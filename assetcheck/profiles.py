@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 import pluggy
 
 from assetcheck.hookspecs import hookimpl
+from assetcheck.plugins import by_name
 
 
 @dataclass(frozen=True)
@@ -110,13 +111,7 @@ def register_engine_profiles() -> list[EngineProfile]:
 
 def engine_profiles(pm: pluggy.PluginManager) -> dict[str, EngineProfile]:
     """Every registered profile by name; a name registered twice is an error."""
-    profiles: dict[str, EngineProfile] = {}
-    for group in pm.hook.register_engine_profiles():
-        for profile in group:
-            if profile.name in profiles:
-                raise ValueError(f"engine profile {profile.name!r} is registered twice")
-            profiles[profile.name] = profile
-    return profiles
+    return by_name(pm.hook.register_engine_profiles(), "engine profile")
 
 
 def resolve_profile(

@@ -9,6 +9,8 @@ from typing import Any
 
 import pluggy
 
+from assetcheck.plugins import by_name
+
 Report = dict[str, Any]
 
 # C0 and C1 controls, bidirectional overrides and isolates, lone surrogates, XML's non-characters.
@@ -46,13 +48,7 @@ class UnknownReportFormatError(ValueError):
 
 def report_formats(pm: pluggy.PluginManager) -> dict[str, ReportFormat]:
     """Every registered report format by name; a name registered twice is an error."""
-    formats: dict[str, ReportFormat] = {}
-    for group in pm.hook.register_report_formats():
-        for report_format in group:
-            if report_format.name in formats:
-                raise ValueError(f"report format {report_format.name!r} is registered twice")
-            formats[report_format.name] = report_format
-    return formats
+    return by_name(pm.hook.register_report_formats(), "report format")
 
 
 def render(pm: pluggy.PluginManager, report: Report, name: str) -> tuple[str, str]:
