@@ -8,6 +8,7 @@ from __future__ import annotations
 from assetcheck.issues import IssueRegistry
 from assetcheck.plugins import PluginConfig, build_registry, get_plugin_manager
 from assetcheck.profiles import BUDGET_LABELS, BUILTIN_PROFILES, Budgets
+from assetcheck.reference_scoring import scoring_markdown
 
 
 def issues_markdown(registry: IssueRegistry) -> str:
@@ -70,4 +71,5 @@ def _cell(text: str) -> str:
 def generated_pages() -> dict[str, str]:
     """The generated pages by file name, from the built-in plugins only (no installed ones)."""
     registry = build_registry(get_plugin_manager(PluginConfig(entry_points=False)))
-    return {"issues.md": issues_markdown(registry), "profiles.md": profiles_markdown()}
+    return {"issues.md": issues_markdown(registry), "profiles.md": profiles_markdown(),
+            "scoring.md": scoring_markdown()}

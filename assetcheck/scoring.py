@@ -18,22 +18,23 @@ GRADE_BANDS = (("excellent", 90), ("good", 75), ("fair", 50), ("poor", 25), ("cr
 GRADES = tuple(name for name, _ in GRADE_BANDS)
 
 
+def penalty(counts: Mapping[str, int], severities: Mapping[str, str]) -> float:
+    """Points lost to issues: a code seen ``n`` times costs ``weight * (1 + log10(n))``, so
+    repeats weigh less and less (one mistake a thousand times costs four times one occurrence)."""
+    return sum(
+        SEVERITY_WEIGHTS[severities[code]] * (1 + math.log10(count))
+        for code, count in counts.items()
+        if count > 0
+    )
+
+
 def health_score(
     counts: Mapping[str, int],
     severities: Mapping[str, str],
     security_levels: set[str] | frozenset[str] = frozenset(),
 ) -> int:
-    """100 minus a penalty per issue code, capped by the worst security level.
-
-    A code seen ``n`` times costs ``weight * (1 + log10(n))``: repeats weigh less and less, so one
-    mistake repeated a thousand times costs four times one occurrence, not a thousand times.
-    """
-    penalty = sum(
-        SEVERITY_WEIGHTS[severities[code]] * (1 + math.log10(count))
-        for code, count in counts.items()
-        if count > 0
-    )
-    score = max(0, min(100, round(100 - penalty)))
+    """100 minus the :func:`penalty`, rounded, then capped by the worst security level."""
+    score = max(0, min(100, round(100 - penalty(counts, severities))))
     for level, cap in SECURITY_CAPS.items():
         if level in security_levels:
             score = min(score, cap)
