@@ -18,6 +18,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
+def iso(moment: datetime | None) -> str | None:
+    """A stored (naive UTC) timestamp as ISO 8601 UTC: ``2025-01-31T12:00:00Z``."""
+    return None if moment is None else moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 class BaseModel(peewee.Model):
     class Meta:
         database = database_proxy

@@ -34,7 +34,7 @@ from assetcheck.dashboard.preview import write_previews
 from assetcheck.engine import validate
 from assetcheck.jobs.queue import COMPLETED, JobQueue
 from assetcheck.jobs.storage import UploadStorage
-from assetcheck.models import Job
+from assetcheck.models import Job, iso
 from assetcheck.profiles import UnknownEngineError
 from assetcheck.reports.document import build_report
 
@@ -111,7 +111,8 @@ class Worker:
         return {"path": self.storage.resolve(job.stored_path), "filename": job.filename,
                 "options": options, "plugin_manager": self.plugin_manager,
                 "memory_limit_mb": self.memory_limit_mb, "parent": os.getpid(),
-                "job": {"job_id": job.id, "created_at": job.created_at.isoformat() + "Z"},
+                "job": {"job_id": job.id, "created_at": iso(job.created_at),
+                        "sha256": job.sha256, "size": job.size},
                 # Preview pictures are extras: started only in the first half of the time limit.
                 "previews_until": time.monotonic() + self.job_timeout / 2}
 

@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from assetcheck.jobs.queue import COMPLETED, FAILED, STATES
-from assetcheck.models import Job
+from assetcheck.models import Job, iso
 from assetcheck.profiles import EngineProfile
 from assetcheck.reports import Report
 from assetcheck.reports.document import build_failure_report
@@ -30,11 +30,6 @@ BADGE_TOKEN_HEX_DIGITS = 32
 _SUMMARY_COLUMNS = (Job.id, Job.status, Job.progress, Job.filename, Job.engine, Job.created_at,
                     Job.finished_at, Job.health_score, Job.grade, Job.error_code,
                     Job.error_message)
-
-
-def iso(moment: datetime | None) -> str | None:
-    """A stored (naive UTC) timestamp as ISO 8601 UTC: ``2025-01-31T12:00:00Z``."""
-    return None if moment is None else moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def find_job(account_id: int, job_id: str) -> Job:

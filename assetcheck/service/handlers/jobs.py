@@ -10,14 +10,13 @@ from tornado.web import stream_request_body
 from assetcheck.formats.sniff import sniff
 from assetcheck.jobs.queue import COMPLETED, JobQueue, new_job_id
 from assetcheck.jobs.storage import UploadFile, UploadStorage
-from assetcheck.models import Job
+from assetcheck.models import Job, iso
 from assetcheck.service.errors import ApiError
 from assetcheck.service.handlers.base import ApiHandler
 from assetcheck.service.job_options import check_webhook_option, parse_job_options
 from assetcheck.service.job_views import (
     badge_path,
     find_job,
-    iso,
     list_jobs,
     parse_list_query,
     status_body,

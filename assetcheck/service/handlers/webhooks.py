@@ -7,10 +7,10 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from assetcheck.models import Account, WebhookDelivery
+from assetcheck.models import Account, WebhookDelivery, iso
 from assetcheck.service.errors import ApiError
 from assetcheck.service.handlers.base import ApiHandler
-from assetcheck.service.job_views import decode_cursor, encode_cursor, iso, parse_list_query
+from assetcheck.service.job_views import decode_cursor, encode_cursor, parse_list_query
 from assetcheck.webhooks.outbox import DeliveryError, find_delivery, list_deliveries, redeliver
 
 _STATUS_OF = {"DELIVERY_NOT_FOUND": 404, "DELIVERY_IN_PROGRESS": 409}
