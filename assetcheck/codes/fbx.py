@@ -11,6 +11,14 @@ ISSUE_TYPES = [
         "fbx", security_level="high",
     ),
     IssueType(
+        "FBX_TRUNCATED", "error",
+        "{file} ends before its content does ({reason}): it was cut short, so it was not "
+        "parsed.",
+        "Upload or copy the file again; if it is also cut short where it was saved, export it "
+        "again from the authoring tool.",
+        "fbx",
+    ),
+    IssueType(
         "FBX_PARSE_ERROR", "error",
         "{file} could not be read as FBX: {reason}.",
         "Check that the file is a complete FBX export, not truncated or damaged in transfer, "

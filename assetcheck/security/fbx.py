@@ -31,6 +31,7 @@ from assetcheck.security.fbx_scan import (
     is_mesh,
     malformed,
     out_of_time,
+    truncated,
 )
 
 #: Deflate cannot expand its input by more than this factor (RFC 1951 blocks of max-length runs).
@@ -60,6 +61,10 @@ class _Malformed(Exception):
         super().__init__(reason)
         self.reason = reason
         self.offset = offset
+
+
+class _Truncated(_Malformed):
+    """The file ends before its structure does: an upload cut short, not a crafted file."""
 
 
 class _OutOfTime(Exception):
@@ -93,6 +98,8 @@ class _BinaryScan:
     def run(self) -> FbxScan:
         try:
             self._walk_top_level()
+        except _Truncated as error:
+            self.scan.findings.append(truncated(error.reason, error.offset))
         except _Malformed as error:
             self.scan.findings.append(malformed(error.reason, error.offset))
         except _OutOfTime as stop:
@@ -101,7 +108,7 @@ class _BinaryScan:
 
     def _walk_top_level(self) -> None:
         if self.size < _BINARY_HEADER_SIZE:
-            raise _Malformed("the file ends inside its header", self.size)
+            raise _Truncated("the file ends inside its header", self.size)
         position = _BINARY_HEADER_SIZE
         # The footer follows the empty record that closes the top level; trailing bytes too
         # short for a node header are padding some writers leave.
@@ -126,9 +133,8 @@ class _BinaryScan:
         props_start = position + self.header.size + name_length
         props_end = props_start + props_length
         if end > self.size:
-            raise _Malformed(
-                f"a node ends at byte {end}, past the end of the file ({self.size} bytes): the "
-                "file is truncated or its offsets are corrupt", position)
+            raise _Truncated(
+                f"a node ends at byte {end}, past the last byte ({self.size})", position)
         if not props_end <= end <= limit:
             raise _Malformed(
                 f"a node ends at byte {end}, outside its parent (bytes {position}..{limit})",

@@ -25,6 +25,7 @@ from assetcheck.security.fbx_scan import (
     is_mesh,
     malformed,
     out_of_time,
+    truncated,
 )
 
 # Runs of numbers and separators, and bare words, are matched whole so that the engine skips
@@ -77,8 +78,9 @@ class _AsciiScan:
                 self._token(match.start(), match.end())
             self._end_key()
             if len(self.stack) > 1:
-                self._stop(f"the file ends inside {len(self.stack) - 1} unclosed blocks: it is "
-                           "truncated", len(self.data))
+                self.scan.findings.append(truncated(
+                    f"the file ends inside {len(self.stack) - 1} unclosed blocks",
+                    len(self.data)))
         except _Stop:
             pass
         return self.scan

@@ -37,7 +37,7 @@ class FbxScan:
         return any(f.code in _REJECTING for f in self.findings)
 
 
-_REJECTING = frozenset({"FBX_MALFORMED", "VALIDATION_TIMEOUT"})
+_REJECTING = frozenset({"FBX_MALFORMED", "FBX_TRUNCATED", "VALIDATION_TIMEOUT"})
 
 #: How many nodes or tokens a walk handles between two looks at the clock.
 CLOCK_INTERVAL = 4096
@@ -46,6 +46,11 @@ CLOCK_INTERVAL = 4096
 def malformed(reason: str, offset: int | None) -> Finding:
     """An ``FBX_MALFORMED`` finding."""
     return Finding("FBX_MALFORMED", offset, {"reason": reason})
+
+
+def truncated(reason: str, offset: int) -> Finding:
+    """An ``FBX_TRUNCATED`` finding: the file ends early, which is damage, not an attack."""
+    return Finding("FBX_TRUNCATED", offset, {"reason": reason})
 
 
 def out_of_time(seconds: float, offset: int) -> Finding:

@@ -147,19 +147,38 @@ def test_ascii_nodes_nested_deeper_than_64_are_malformed():
     assert reasons(encode_ascii([nested(100)])) == ["nodes are nested more than 64 deep"]
 
 
+def truncation(data: bytes) -> list[str]:
+    """The reasons of the ``FBX_TRUNCATED`` findings, once no ``FBX_MALFORMED`` one is among
+    them (a file cut short is damaged, not hostile)."""
+    findings = scan_fbx(data, LIMITS).findings
+    assert "FBX_MALFORMED" not in {f.code for f in findings}
+    return [f.fields["reason"] for f in findings if f.code == "FBX_TRUNCATED"]
+
+
 @pytest.mark.parametrize("version", [7400, 7500])
-def test_binary_file_ending_inside_a_node_is_malformed(version):
+def test_binary_file_ending_inside_a_node_is_truncated_not_malformed(version):
     data = binary_fbx(SCENE, version)
 
-    (reason,) = reasons(data[: len(data) // 2])
-    assert "past the end of the file" in reason
+    (reason,) = truncation(data[: len(data) // 2])
+    assert "past the last byte" in reason
+    assert scan_fbx(data[: len(data) // 2], LIMITS).rejected
 
 
-def test_ascii_file_ending_inside_a_block_is_malformed():
+def test_ascii_file_ending_inside_a_block_is_truncated_not_malformed():
     data = ascii_fbx(SCENE)
 
-    (reason,) = reasons(data[: len(data) // 2])
+    (reason,) = truncation(data[: len(data) // 2])
     assert "unclosed blocks" in reason
+
+
+def test_truncated_upload_is_an_error_but_not_a_security_finding(tmp_path):
+    path = tmp_path / "cut.fbx"
+    path.write_bytes(binary_fbx(SCENE)[:400])
+
+    result = validate(path)
+
+    assert "FBX_TRUNCATED" in {issue.code for issue in result.issues}
+    assert result.security.safe and not result.valid
 
 
 def test_node_ending_outside_its_parent_is_malformed():
