@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from tools.record_khronos_counts import error_codes, run_khronos  # noqa: E402
 
 #: AssetCheck's code -> the Khronos error codes it stands for.
 EQUIVALENT = {
@@ -30,40 +31,6 @@ EQUIVALENT = {
     "GLTF_PATH_TRAVERSAL": frozenset({"IO_ERROR"}),
     "GLTF_DATA_URI_MISMATCH": frozenset({"INVALID_URI"}),
 }
-
-# Reads file paths from argv, prints one JSON line per file: {version} first.
-_NODE_SCRIPT = r"""
-const fs = require('fs');
-const path = require('path');
-const validator = require('gltf-validator');
-async function run(file) {
-  const folder = path.dirname(path.resolve(file));
-  const load = (uri) => new Promise((resolve, reject) => {
-    if (/^[a-z][a-z0-9+.-]*:/i.test(uri) || uri.startsWith('/') || uri.startsWith('\\')) {
-      reject('refused non-relative URI ' + uri);
-      return;
-    }
-    const target = path.resolve(folder, decodeURIComponent(uri));
-    if (!target.startsWith(folder + path.sep)) { reject('refused ' + uri); return; }
-    fs.readFile(target, (err, data) => err ? reject(String(err)) : resolve(new Uint8Array(data)));
-  });
-  try {
-    const report = await validator.validateBytes(new Uint8Array(fs.readFileSync(file)), {
-      uri: path.basename(file), maxIssues: 0, writeTimestamp: false,
-      externalResourceFunction: load,
-    });
-    const errors = report.issues.messages.filter((m) => m.severity === 0).map((m) => m.code);
-    return {errors: [...new Set(errors)], version: report.info ? report.info.version : null};
-  } catch (error) {
-    return {errors: ['VALIDATOR_FAILED'], failure: String(error)};
-  }
-}
-(async () => {
-  console.log(JSON.stringify({version: validator.version()}));
-  for (const file of process.argv.slice(1)) console.log(JSON.stringify(await run(file)));
-})();
-"""
-
 
 @dataclass(frozen=True)
 class Comparison:
@@ -87,14 +54,6 @@ def model_files(folders: list[Path]) -> list[Path]:
                   else [folder]) if p.suffix.lower() in (".gltf", ".glb"))
 
 
-def run_khronos(validator_dir: Path, files: list[Path]) -> tuple[str, list[dict]]:
-    env = dict(os.environ, NODE_PATH=str(validator_dir / "node_modules"))
-    completed = subprocess.run(["node", "-e", _NODE_SCRIPT, *map(str, files)], env=env,
-                               capture_output=True, text=True, check=True)
-    header, *reports = [json.loads(line) for line in completed.stdout.splitlines()]
-    return header["version"], reports
-
-
 def our_errors(path: Path) -> tuple[frozenset[str], bool]:
     """AssetCheck's error codes for ``path`` and whether it read a glTF 2.0 document."""
     from assetcheck.engine import validate
@@ -110,10 +69,11 @@ def compare(files: list[Path], validator_dir: Path, all_versions: bool, root: Pa
     comparisons = []
     for path, report in zip(files, reports, strict=True):
         errors, is_gltf2 = our_errors(path)
-        if not (all_versions or is_gltf2 or (report.get("version") or "").startswith("2.")):
+        khronos_version = (report["info"] or {}).get("version") or ""
+        if not (all_versions or is_gltf2 or khronos_version.startswith("2.")):
             continue
         name = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
-        comparisons.append(Comparison(name, frozenset(report["errors"]), errors))
+        comparisons.append(Comparison(name, error_codes(report), errors))
     return version, comparisons
 
 

@@ -41,6 +41,7 @@ async function run(file) {
       return;
     }
     const target = path.resolve(folder, decodeURIComponent(uri));
+    if (!target.startsWith(folder + path.sep)) { reject('refused ' + uri); return; }
     fs.readFile(target, (err, data) => err ? reject(String(err)) : resolve(new Uint8Array(data)));
   });
   try {
@@ -76,13 +77,19 @@ def run_khronos(validator_dir: Path, files: list[Path]) -> tuple[str, list[dict]
     return header["version"], reports
 
 
+def error_codes(report: dict) -> frozenset[str]:
+    """Khronos' error codes in one report; ``VALIDATOR_FAILED`` when the validator crashed."""
+    if "failure" in report:
+        return frozenset({"VALIDATOR_FAILED"})
+    return frozenset(m["code"] for m in report["messages"] if m["severity"] == 0)
+
+
 def summarise(report: dict) -> dict:
     """The four counts (or None) and the sorted error codes of one Khronos report."""
     info = report["info"]
-    errors = sorted({m["code"] for m in report["messages"] if m["severity"] == 0})
     summary = {
         "counts": None if info is None else {key: info[key] for key in COUNT_KEYS},
-        "errors": errors,
+        "errors": sorted({m["code"] for m in report["messages"] if m["severity"] == 0}),
     }
     if "failure" in report:
         summary["failure"] = report["failure"]
