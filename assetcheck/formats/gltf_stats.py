@@ -63,9 +63,8 @@ def count_meshes(
             material = fields.index(primitive, "material", primitive_at)
             if fields.resolves(material, materials, "materials", child(primitive_at, "material")):
                 used_materials.add(material)
-        name = mesh.get("name")
         parts.append(MeshPart(
-            name=name if isinstance(name, str) and name else f"mesh {index}",
+            name=display_name(mesh, "mesh", index),
             vertex_count=vertices,
             triangle_count=triangles,
             material_count=len(used_materials),
@@ -110,9 +109,8 @@ def read_materials(materials: list[dict | None]) -> list[Material]:
             shading, pbr = "specularGlossiness", True
         else:
             shading, pbr = "metallicRoughness", True
-        name = material.get("name")
         result.append(Material(
-            name=name if isinstance(name, str) and name else f"material {index}",
+            name=display_name(material, "material", index),
             shading=shading,
             pbr=pbr,
             texture_count=_texture_slots(material),
@@ -132,9 +130,8 @@ def read_animations(animations: list[dict | None], accessors: Accessors) -> list
             continue
         channels = animation.get("channels")
         samplers = animation.get("samplers")
-        name = animation.get("name")
         result.append(Animation(
-            name=name if isinstance(name, str) and name else f"animation {index}",
+            name=display_name(animation, "animation", index),
             channel_count=len(channels) if isinstance(channels, list) else 0,
             duration=_duration(samplers if isinstance(samplers, list) else [], accessors),
         ))
@@ -181,3 +178,9 @@ def _seconds(value: object) -> float | None:
     except OverflowError:
         return None
     return seconds if math.isfinite(seconds) else None
+
+
+def display_name(item: dict, kind: str, index: int) -> str:
+    """The object's ``name`` when it has a usable one, else ``"<kind> <index>"``."""
+    name = item.get("name")
+    return name if isinstance(name, str) and name else f"{kind} {index}"
