@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
@@ -17,6 +16,7 @@ from assetcheck.jobs.queue import (
     new_job_id,
 )
 from assetcheck.models import Account, Job, utcnow
+from tests.concurrency import claim_in_threads
 
 REPORT = {"health_score": 88, "grade": "good", "result": {"meshes": [], "securityScan": {}}}
 
@@ -58,18 +58,7 @@ def test_an_empty_queue_gives_no_job(queue):
 def test_concurrent_claims_never_hand_out_a_job_twice(queue, account, database):
     for _ in range(40):
         add_job(queue, account)
-    claimed: list[str] = []
-
-    def claim_all(name: str) -> None:
-        while (job := queue.claim(name)) is not None:
-            claimed.append(job.id)
-        database.close()
-
-    threads = [threading.Thread(target=claim_all, args=(f"w{i}",)) for i in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    claimed = claim_in_threads(queue.claim, database)
     assert len(claimed) == 40 and len(set(claimed)) == 40
 
 

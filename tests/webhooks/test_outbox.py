@@ -4,7 +4,6 @@ the retry schedule, redelivery, and one attempt made by the dispatcher to a loop
 from __future__ import annotations
 
 import json
-import threading
 from datetime import timedelta
 
 import pytest
@@ -31,6 +30,7 @@ from assetcheck.webhooks.outbox import (
 )
 from assetcheck.webhooks.payload import completed_event, failed_event
 from assetcheck.webhooks.settings import ROTATION_WINDOW, reveal_secret, rotate_secret
+from tests.concurrency import claim_in_threads
 from tests.service.harness import write_config
 from tests.webhooks.harness import SCALED_DELAYS, attempts_of, webhook_settings
 from tests.webhooks.receivers import ReferenceReceiver, ScriptedReceiver, closed_loopback_port
@@ -144,18 +144,7 @@ def test_only_due_deliveries_are_claimed_the_longest_due_first(database, account
 
 def test_concurrent_claims_never_hand_out_a_delivery_twice(database, account):
     pinged(account, 40)
-    claimed: list[str] = []
-
-    def claim_all(owner: str) -> None:
-        while (delivery := claim_due(database, owner, CLAIM)) is not None:
-            claimed.append(delivery.id)
-        database.close()
-
-    threads = [threading.Thread(target=claim_all, args=(f"node-{i}",)) for i in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    claimed = claim_in_threads(lambda owner: claim_due(database, owner, CLAIM), database)
     assert len(claimed) == 40 and len(set(claimed)) == 40
 
 
