@@ -2,7 +2,7 @@
 
 It reads the upload (expanding ZIP archives), hands each model file to the ``read_asset`` hook,
 runs every registered check on each asset, scores what was found and returns a
-:class:`~assetcheck.model.Result`. It never raises for a bad file: whatever is wrong with the
+:class:`~assetcheck.result.Result`. It never raises for a bad file: whatever is wrong with the
 upload becomes issues in the result.
 """
 
@@ -16,16 +16,17 @@ from pathlib import Path
 import pluggy
 
 from assetcheck import __version__, scoring
+from assetcheck.asset import Asset
 from assetcheck.checks import CheckContext
 from assetcheck.formats import zip as zip_format
 from assetcheck.formats.sniff import SNIFF_BYTES, classify
 from assetcheck.formats.source import DirectoryResources, ReadContext, SourceFile, map_file
 from assetcheck.issues import IssueCollector
 from assetcheck.metrics import measure
-from assetcheck.model import Asset, CheckRun, Result, SecurityScan
 from assetcheck.options import ValidationOptions
 from assetcheck.plugins import DEFAULT_PLUGINS, build_registry, call_each, get_plugin_manager
 from assetcheck.profiles import EngineProfile, resolve_profile
+from assetcheck.result import CheckRun, Result, SecurityScan
 from assetcheck.security.polyglot import report_embedded_zip
 
 
@@ -59,7 +60,7 @@ def validate(
         root = SourceFile(filename or path.name, data, "", resources, path=path)
         assets = [
             asset
-            for source in _model_sources(root, context)
+            for source in model_sources(root, context)
             if (asset := _read(pm, source, context)) is not None
         ]
         context.scanned_files += len(resources.opened)
@@ -77,8 +78,9 @@ def validate(
     })
 
 
-def _model_sources(root: SourceFile, context: ReadContext) -> Iterator[SourceFile]:
-    """The upload itself when it is a model file, or the model files inside the archive."""
+def model_sources(root: SourceFile, context: ReadContext) -> Iterator[SourceFile]:
+    """The upload itself when it is a model file, or the model files inside the archive; what
+    is wrong with the upload's type or the archive is reported into ``context``."""
     context.scanned_files += 1
     kind, claimed = classify(root.name, bytes(root.data[:SNIFF_BYTES]), in_archive=False)
     if kind is None:

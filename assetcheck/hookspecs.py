@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 if TYPE_CHECKING:
+    from assetcheck.asset import Asset
     from assetcheck.checks import Check
     from assetcheck.formats.source import SourceFile
     from assetcheck.issues import FileIssues, IssueType
-    from assetcheck.model import Asset
     from assetcheck.options import ValidationOptions
     from assetcheck.profiles import EngineProfile
     from assetcheck.reports import ReportFormat
@@ -30,17 +30,25 @@ def register_issue_types() -> list[IssueType]:
 
     Called once per plugin manager; the results of every plugin form the one issue registry.
     A code may be returned by one plugin only (returning the identical type twice is allowed).
+    Declare them with :class:`~assetcheck.issues.IssueArea` (``IssueArea("studio").declare(code,
+    severity, message, fix, security_level=None)``) or as
+    :class:`~assetcheck.issues.IssueType` values. Codes are UPPER_SNAKE with an area prefix;
+    ``message`` and ``fix`` are templates with named ``{fields}``, filled from the keyword
+    arguments of ``issues.add(code, **fields)``. A check may report only registered codes. A
+    ``security_level`` (``critical``, ``high``, ``medium``, ``low``) makes the type a finding of
+    the security scan.
     """
 
 
 @hookspec(firstresult=True)
 def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOptions) -> Asset | None:
-    """Read one model file of the upload into an :class:`~assetcheck.model.Asset`.
+    """Read one model file of the upload into an :class:`~assetcheck.asset.Asset`.
 
     ``source.kind`` is the format decided from the content (``glb``, ``gltf``, ``fbx``). Return
     ``None`` to let another reader try; the first non-``None`` answer wins. A reader never raises
     for a malformed file: it reports issues through ``issues`` and returns what it could read
-    (an Asset with zero counts when nothing could be read).
+    (an Asset with zero counts when nothing could be read). A reader that raises anyway is
+    reported as ``READER_CRASHED``.
     """
 
 
@@ -64,6 +72,11 @@ def register_checks() -> list[Check]:
     The engine runs each :class:`~assetcheck.checks.Check` on its own, for each asset whose format
     is in ``check.formats``: a check that raises becomes a ``CHECK_CRASHED`` issue naming this
     plugin, and every other check still runs. Checks report only codes of the issue registry.
+
+    A check is ``Check(name, description, run, codes=(), formats=...)``; the engine calls
+    ``run(asset, context)``. ``context.issues.add(code, pointer=..., offset=..., **fields)``
+    reports, ``context.profile.budgets`` holds the engine profile's budgets and
+    ``context.options`` the run's options.
     """
 
 
@@ -72,7 +85,8 @@ def register_engine_profiles() -> list[EngineProfile]:
     """Return the engine profiles (name, title, budgets) this plugin adds.
 
     A profile name may be defined by one plugin only. The ``engine`` option of a validation must
-    name one of the registered profiles.
+    name one of the registered profiles (API, CLI and dashboard). Budgets can still be changed
+    per installation in ``[engines.<name>]``.
     """
 
 

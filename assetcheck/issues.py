@@ -86,6 +86,23 @@ class Issue:
         return data
 
 
+@dataclass(frozen=True)
+class IssueArea:
+    """Declares the issue types of one area (``gltf``, ``fbx``, ``quality``, ...): every type
+    of the area shares its name and, unless it gives its own, its ``fix``."""
+
+    name: str
+    fix: str = ""
+
+    def declare(self, code: str, severity: str, message: str, fix: str | None = None, *,
+                security_level: str | None = None) -> IssueType:
+        """The issue type ``code`` of this area."""
+        if fix is None and not self.fix:
+            raise ValueError(f"{code}: no fix given and the {self.name} area has no default")
+        return IssueType(code, severity, message, self.fix if fix is None else fix, self.name,
+                         security_level)
+
+
 class IssueRegistry:
     """Every known issue type, by code. A code is defined once; redefining it is an error."""
 

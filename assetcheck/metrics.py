@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from assetcheck.model import Asset
+from assetcheck.asset import Asset
 
 MB = 1_000_000
 UNSIGNED_INT = 5125

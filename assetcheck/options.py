@@ -12,7 +12,7 @@ GIB = 1 << 30
 
 @dataclass(frozen=True)
 class Limits:
-    """Resource limits for reading one upload. Defaults follow ``SECURITY.md``.
+    """Resource limits for reading one upload. Defaults follow ``docs/security.md``.
 
     ``parse_timeout`` and ``memory_limit_mb`` bound each child process that parses an FBX.
     """

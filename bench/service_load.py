@@ -32,9 +32,9 @@ from pathlib import Path
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
 
 from assetcheck import db
+from assetcheck.accounts.store import create_account, issue_key
 from assetcheck.config import load_config
-from assetcheck.models import Job
-from assetcheck.service.accounts import create_account, issue_key
+from assetcheck.db.tables import Job
 
 BOUNDARY = "assetcheck-bench"
 MIB = 1 << 20

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from assetcheck.asset import Asset
 from assetcheck.formats.sniff import MODEL_KINDS
 from assetcheck.issues import FileIssues
-from assetcheck.model import Asset
 from assetcheck.options import ValidationOptions
 from assetcheck.profiles import EngineProfile
 

@@ -6,6 +6,7 @@ and durations come from the declared time ranges; FBX animation stacks give thei
 
 from __future__ import annotations
 
+from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.gltf_links import (
     DocumentLinks,
@@ -15,7 +16,6 @@ from assetcheck.checks.gltf_links import (
     index_of,
 )
 from assetcheck.hookspecs import hookimpl
-from assetcheck.model import Asset
 
 MB = 1_000_000
 #: Longer than any gameplay clip or cutscene shipped in one asset: such a range is a mistake.

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.hookspecs import hookimpl
-from assetcheck.model import Asset
 
 #: Budget name -> the code reported when a file goes over it.
 FILE_BUDGET_CODES = {

@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.fbx import SUPPORTED_VERSIONS
 from assetcheck.hookspecs import hookimpl
-from assetcheck.model import Asset
 
 MB = 1_000_000
 #: FBX 2011: Blender and other current importers refuse older files.

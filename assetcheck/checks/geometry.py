@@ -15,12 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.gltf_links import DocumentLinks, Primitive, document_links
 from assetcheck.formats.gltf_data import primitive_triangles
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
-from assetcheck.model import Asset
 
 #: Triangles measured at once: small enough that the temporary arrays stay in the CPU caches'
 #: reach and the allocator reuses them (measured fastest), large enough that loop overhead

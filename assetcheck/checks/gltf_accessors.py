@@ -11,13 +11,13 @@ import warnings
 
 import numpy as np
 
+from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.gltf_schema import GLTF_FORMATS, is_number
 from assetcheck.formats.gltf_data import COMPONENT_DTYPES, FLOAT, AccessorLayout, AccessorReader
 from assetcheck.formats.gltf_fields import as_integer, child
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
-from assetcheck.model import Asset
 
 CODES = ("ACCESSOR_MIN_MISMATCH", "ACCESSOR_MAX_MISMATCH", "ACCESSOR_ELEMENT_OUT_OF_MIN_BOUND",
          "ACCESSOR_ELEMENT_OUT_OF_MAX_BOUND", "ACCESSOR_INVALID_FLOAT",

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_accessors import has_bounds
-from assetcheck.checks.gltf_formats import (
+from assetcheck.checks.gltf_accessor_formats import (
     ANIMATION_INPUT,
     ANIMATION_OUTPUTS,
     accessor_format,
     describe,
 )
+from assetcheck.checks.gltf_accessors import has_bounds
 from assetcheck.checks.gltf_links import (
     DocumentLinks,
     animation_samplers,
@@ -25,7 +26,6 @@ from assetcheck.checks.gltf_vertex_data import UNIT_LENGTH_THRESHOLD_VEC4, non_u
 from assetcheck.formats.gltf_fields import child
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
-from assetcheck.model import Asset
 
 CUBICSPLINE = "CUBICSPLINE"
 TRS_PATHS = ("translation", "rotation", "scale")

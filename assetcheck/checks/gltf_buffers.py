@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.gltf_links import DocumentLinks, document_links, index_of, resolves, uses
 from assetcheck.checks.gltf_schema import GLTF_FORMATS, is_number
@@ -18,7 +19,6 @@ from assetcheck.formats.gltf_data import COMPONENT_DTYPES, FLOAT, AccessorLayout
 from assetcheck.formats.gltf_fields import as_integer, child, preview
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
-from assetcheck.model import Asset
 
 ELEMENT_ARRAY_BUFFER = 34963
 VERTEX_ROLES = frozenset({"VertexBuffer", "IndexBuffer"})

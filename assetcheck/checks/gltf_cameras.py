@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.gltf_links import collection
 from assetcheck.checks.gltf_schema import (
@@ -17,7 +18,6 @@ from assetcheck.checks.gltf_schema_tables import PROJECTIONS, ObjectSchema
 from assetcheck.formats.gltf_fields import child, preview
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
-from assetcheck.model import Asset
 
 CODES = ("ONE_OF_MISMATCH", "UNDEFINED_PROPERTY", "TYPE_MISMATCH", "CAMERA_ZFAR_LEQUAL_ZNEAR",
          "CAMERA_XMAG_YMAG_ZERO", "CAMERA_XMAG_YMAG_NEGATIVE", "CAMERA_YFOV_GEQUAL_PI")

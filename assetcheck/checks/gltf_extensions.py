@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.gltf_links import (
     SUPPORTED_EXTENSIONS,
@@ -18,7 +19,6 @@ from assetcheck.checks.gltf_schema import GLTF_FORMATS, extensions_used
 from assetcheck.formats.gltf_fields import child
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
-from assetcheck.model import Asset
 
 NAME_FORMAT = re.compile(r"^([A-Z0-9]+)_[A-Za-z0-9_]+$")
 #: Extensions that must be listed in ``extensionsRequired`` whenever they are used.

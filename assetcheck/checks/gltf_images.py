@@ -2,12 +2,13 @@
 
 Image headers are read with :mod:`assetcheck.images`, never decoded. Embedded images (buffer
 views and ``data:`` URIs) are fully checked; for images in separate files the reader's
-:class:`~assetcheck.model.Texture` gives the size and, when no ``mimeType`` is declared, the
+:class:`~assetcheck.asset.Texture` gives the size and, when no ``mimeType`` is declared, the
 detected format.
 """
 
 from __future__ import annotations
 
+from assetcheck.asset import Asset, Texture
 from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.gltf_links import (
     DocumentLinks,
@@ -22,7 +23,6 @@ from assetcheck.formats.gltf_uris import UriKind, classify_uri, decode_data_uri
 from assetcheck.hookspecs import hookimpl
 from assetcheck.images import ImageInfo, image_info
 from assetcheck.issues import FileIssues
-from assetcheck.model import Asset, Texture
 
 #: The formats Khronos recognises, and those glTF allows without an extension.
 RECOGNISED = frozenset({"image/png", "image/jpeg", "image/webp", "image/ktx2"})

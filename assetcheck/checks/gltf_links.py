@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from assetcheck.asset import Asset
 from assetcheck.formats.gltf_data import AccessorLayout, AccessorReader, asset_cache
 from assetcheck.formats.gltf_fields import as_integer, child
-from assetcheck.model import Asset
 
 ARRAY_SEMANTICS = ("COLOR", "JOINTS", "TEXCOORD", "WEIGHTS")
 _SEMANTIC_INDEX = re.compile(r"0|[1-9][0-9]*")

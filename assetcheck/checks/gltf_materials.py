@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.gltf_links import collection
 from assetcheck.checks.gltf_schema import GLTF_FORMATS
 from assetcheck.formats.gltf_fields import child
 from assetcheck.hookspecs import hookimpl
-from assetcheck.model import Asset
 
 
 def check_materials(asset: Asset, context: CheckContext) -> None:

@@ -3,15 +3,20 @@ and what the material asks of the primitive (texture coordinates, tangents)."""
 
 from __future__ import annotations
 
+from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
+from assetcheck.checks.gltf_accessor_formats import (
+    INDICES,
+    accessor_format,
+    attribute_formats,
+    describe,
+)
 from assetcheck.checks.gltf_accessors import has_bounds
-from assetcheck.checks.gltf_formats import INDICES, accessor_format, attribute_formats, describe
 from assetcheck.checks.gltf_links import DocumentLinks, Primitive, document_links, semantic_index
 from assetcheck.checks.gltf_schema import GLTF_FORMATS, extensions_used
 from assetcheck.formats.gltf_fields import child
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
-from assetcheck.model import Asset
 
 MODE_NAMES = ("POINTS", "LINES", "LINE_LOOP", "LINE_STRIP", "TRIANGLES", "TRIANGLE_STRIP",
               "TRIANGLE_FAN")

@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.gltf_links import (
     DocumentLinks,
@@ -24,7 +25,6 @@ from assetcheck.checks.gltf_vertex_data import UNIT_LENGTH_THRESHOLD_VEC4
 from assetcheck.formats.gltf_fields import child
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
-from assetcheck.model import Asset
 
 #: Khronos' tolerance when composing a decomposed matrix again.
 TRS_TOLERANCE = 0.00005

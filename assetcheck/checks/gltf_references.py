@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.gltf_links import (
     DocumentLinks,
@@ -21,7 +22,6 @@ from assetcheck.checks.gltf_links import (
 from assetcheck.checks.gltf_schema import GLTF_FORMATS
 from assetcheck.formats.gltf_fields import as_integer, child
 from assetcheck.hookspecs import hookimpl
-from assetcheck.model import Asset
 
 #: A reference: its pointer, the index, and the collection (by name, or the list itself).
 Reference = tuple[str, int, str | list]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.gltf_schema_tables import (
     COLLECTIONS,
@@ -24,7 +25,6 @@ from assetcheck.checks.gltf_schema_tables import (
 from assetcheck.formats.gltf_fields import as_integer, child, preview
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
-from assetcheck.model import Asset
 
 GLTF_FORMATS = frozenset({"gltf", "glb"})
 

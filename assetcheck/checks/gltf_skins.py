@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_formats import INVERSE_BIND_MATRICES, accessor_format
+from assetcheck.checks.gltf_accessor_formats import INVERSE_BIND_MATRICES, accessor_format
 from assetcheck.checks.gltf_links import (
     DocumentLinks,
     Primitive,
@@ -24,7 +25,6 @@ from assetcheck.formats.gltf_data import COMPONENT_DTYPES, FLOAT
 from assetcheck.formats.gltf_fields import child
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
-from assetcheck.model import Asset
 
 #: Allowed error of a weight sum, per weight added (single-precision rounding).
 WEIGHT_SUM_STEP = 2e-7

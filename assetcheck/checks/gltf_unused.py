@@ -8,6 +8,7 @@ weights every node overrides.
 
 from __future__ import annotations
 
+from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.gltf_links import (
     DocumentLinks,
@@ -24,7 +25,6 @@ from assetcheck.checks.gltf_schema import GLTF_FORMATS
 from assetcheck.formats.gltf_fields import child
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
-from assetcheck.model import Asset
 
 #: The collections whose unused elements are reported, in Khronos' order.
 REPORTED = ("accessors", "buffers", "bufferViews", "cameras", "images", "materials", "meshes",

@@ -12,15 +12,15 @@ from collections.abc import Callable
 
 import numpy as np
 
+from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_formats import INDICES, accessor_format, attribute_formats
+from assetcheck.checks.gltf_accessor_formats import INDICES, accessor_format, attribute_formats
 from assetcheck.checks.gltf_links import DocumentLinks, Primitive, document_links
 from assetcheck.checks.gltf_schema import GLTF_FORMATS, extensions_used
 from assetcheck.formats.gltf_data import COMPONENT_DTYPES, FLOAT
 from assetcheck.formats.gltf_fields import child
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
-from assetcheck.model import Asset
 
 #: Khronos' tolerances: a little more than the error of signed 8-bit quantization.
 UNIT_LENGTH_THRESHOLD_VEC3 = 0.00674

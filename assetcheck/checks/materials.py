@@ -7,10 +7,10 @@ same fault for FBX meshes as ``MESH_MISSING_UVS``.
 
 from __future__ import annotations
 
+from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.gltf_links import collection
 from assetcheck.hookspecs import hookimpl
-from assetcheck.model import Asset
 
 #: Shading models that predate physically based rendering (names of ``Material.shading``).
 LEGACY_SHADING = frozenset({"lambert", "phong", "blenderPhong", "wavefrontMtl"})

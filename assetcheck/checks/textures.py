@@ -7,9 +7,9 @@ check reports them for the other formats.
 
 from __future__ import annotations
 
+from assetcheck.asset import Asset, Texture
 from assetcheck.checks import Check, CheckContext
 from assetcheck.hookspecs import hookimpl
-from assetcheck.model import Asset, Texture
 
 MB = 1_000_000
 #: GPU bytes per pixel: PNG, JPEG and WebP are decoded to RGBA8; KTX2 and DDS stay in a block

@@ -12,11 +12,11 @@ import math
 
 import numpy as np
 
+from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.gltf_links import DocumentLinks, document_links, index_list, index_of
 from assetcheck.formats.gltf_data import COMPONENT_DTYPES, FLOAT
 from assetcheck.hookspecs import hookimpl
-from assetcheck.model import Asset
 
 #: Sizes (largest side of the bounding box, in metres) beyond which a model is in the wrong
 #: unit: a millimetre-scale export of anything over a metre passes a kilometre, and under a

@@ -23,7 +23,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    from assetcheck.service.accounts import AccountError, create_account
+    from assetcheck.accounts.store import AccountError, create_account
 
     password = sys.stdin.readline().rstrip("\r\n") if args.password_stdin else None
     if args.password_stdin and not password:

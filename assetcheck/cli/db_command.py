@@ -37,7 +37,8 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace, config: Config) -> int:
     import peewee
 
-    from assetcheck import db, migrations
+    from assetcheck import db
+    from assetcheck.db import migrations
 
     try:
         database = db.connect(config)
@@ -59,7 +60,8 @@ def open_checked_database(config: Config, command: str) -> peewee.Database | Non
     None after printing why it cannot be used."""
     import peewee
 
-    from assetcheck import db, migrations
+    from assetcheck import db
+    from assetcheck.db import migrations
 
     try:
         database = db.connect(config)

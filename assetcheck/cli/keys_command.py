@@ -44,7 +44,7 @@ def duration(text: str) -> timedelta:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    from assetcheck.service.accounts import AccountError
+    from assetcheck.accounts.store import AccountError
 
     if open_checked_database(config, "keys") is None:
         return 1
@@ -62,8 +62,8 @@ def run(args: argparse.Namespace, config: Config) -> int:
 
 
 def _create(args: argparse.Namespace) -> None:
-    from assetcheck.models import utcnow
-    from assetcheck.service.accounts import find_account, issue_key
+    from assetcheck.accounts.store import find_account, issue_key
+    from assetcheck.db.tables import utcnow
 
     expires_at = utcnow() + args.expires_in if args.expires_in else None
     row, key = issue_key(find_account(args.email), args.name, expires_at)
@@ -74,7 +74,7 @@ def _create(args: argparse.Namespace) -> None:
 
 
 def _list(email: str) -> None:
-    from assetcheck.service.accounts import account_keys, find_account, key_status
+    from assetcheck.accounts.store import account_keys, find_account, key_status
 
     keys = account_keys(find_account(email))
     if not keys:
@@ -89,7 +89,7 @@ def _list(email: str) -> None:
 
 
 def _revoke(reference: str) -> None:
-    from assetcheck.service.accounts import find_key, revoke_key
+    from assetcheck.accounts.store import find_key, revoke_key
 
     key = find_key(reference)
     if revoke_key(key):

@@ -31,7 +31,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     from tornado.netutil import bind_sockets
 
     from assetcheck.jobs.supervisor import setup_process_logging
-    from assetcheck.service.server import serve
+    from assetcheck.webapp.server import serve
 
     setup_process_logging()
     database = open_checked_database(config, "serve")

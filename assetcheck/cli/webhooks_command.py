@@ -16,7 +16,7 @@ from assetcheck.cli.db_command import CONFIG_OPTION, open_checked_database
 from assetcheck.config import Config
 
 if TYPE_CHECKING:
-    from assetcheck.models import Account
+    from assetcheck.db.tables import Account
 
 DEFAULT_LISTED = 20
 
@@ -48,7 +48,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    from assetcheck.service.accounts import AccountError, find_account
+    from assetcheck.accounts.store import AccountError, find_account
     from assetcheck.webhooks.outbox import DeliveryError
     from assetcheck.webhooks.settings import WebhookPlanError
     from assetcheck.webhooks.urls import WebhookUrlError

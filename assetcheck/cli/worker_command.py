@@ -21,7 +21,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "worker", help="run worker processes without the HTTP API",
         description="Run [workers] processes worker processes, the lease reaper and the "
                     "webhook deliveries on the configured database and storage. Stop with "
-                    "SIGTERM or Ctrl-C: running jobs finish within workers.shutdown_grace or "
+                    "SIGTERM or Ctrl-C: running jobs finish within [workers] shutdown_grace or "
                     "go back to the queue.")
     parser.add_argument("--processes", type=int, metavar="N",
                         help="worker processes (default: [workers] processes)")
@@ -30,11 +30,9 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    from assetcheck.jobs.maintenance import start_maintenance
-    from assetcheck.jobs.queue import JobQueue
-    from assetcheck.jobs.storage import UploadStorage
-    from assetcheck.jobs.supervisor import Supervisor, setup_process_logging
-    from assetcheck.webhooks.dispatcher import WebhookDispatcher
+    from assetcheck.jobs.node import Node
+    from assetcheck.jobs.settings import WorkerSettings
+    from assetcheck.jobs.supervisor import setup_process_logging
 
     setup_process_logging()
     database = open_checked_database(config, "worker")
@@ -43,17 +41,11 @@ def run(args: argparse.Namespace, config: Config) -> int:
     stopping = threading.Event()
     for number in (signal.SIGTERM, signal.SIGINT):
         signal.signal(number, lambda *_: stopping.set())
-    supervisor = Supervisor(config, args.processes)
-    supervisor.start()
-    queue = JobQueue(database, lease_seconds=config["workers"]["lease_seconds"],
-                     workers=supervisor.processes)
-    webhooks = WebhookDispatcher(config, database)
-    scheduler = start_maintenance(queue, UploadStorage(config["storage"]["data_dir"]), webhooks)
-    log.info("running %d worker(s)", supervisor.processes)
+    node = Node(config, database, WorkerSettings.from_config(config, args.processes))
+    node.start()
+    log.info("running %d worker(s)", node.processes)
     while not stopping.wait(1.0):
         pass
     log.info("stopping: waiting for workers to finish or hand back their jobs")
-    scheduler.shutdown(wait=False)
-    supervisor.stop()
-    webhooks.close()
+    node.stop()
     return 0

@@ -9,8 +9,8 @@ from assetcheck.codes import (
     fbx_checks,
     glb,
     gltf,
-    gltf_data,
     gltf_semantics,
+    gltf_values,
     quality,
     security,
     zip,
@@ -18,7 +18,7 @@ from assetcheck.codes import (
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import IssueType
 
-BUILTIN_AREAS = (core, security, glb, gltf, gltf_semantics, gltf_data, zip, fbx, budgets, quality,
+BUILTIN_AREAS = (core, security, glb, gltf, gltf_semantics, gltf_values, zip, fbx, budgets, quality,
                  fbx_checks)
 
 

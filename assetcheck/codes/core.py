@@ -1,55 +1,45 @@
 """Issue types about the upload as a whole and about reading it."""
 
-from assetcheck.issues import IssueType
+from assetcheck.issues import IssueArea
+
+declare = IssueArea("core").declare
 
 ISSUE_TYPES = [
-    IssueType(
+    declare(
         "UNSUPPORTED_FILE_TYPE", "error",
         "{file} is not a GLB, glTF, FBX or ZIP file (its content matches none of them).",
         "Export the model as GLB, glTF or FBX, or pack such files in a ZIP.",
-        "core",
     ),
-    IssueType(
+    declare(
         "FILE_TYPE_MISMATCH", "warning",
         "{file} is named like a {claimed} file but its content is {actual}.",
         "Rename the file with the extension of its real format (.{actual}).",
-        "core", security_level="medium",
+        security_level="medium",
     ),
-    IssueType(
+    declare(
         "NO_MODEL_FILES", "error",
         "The upload holds no GLB, glTF or FBX file.",
         "Upload a model file, or a ZIP that contains one.",
-        "core",
     ),
-    IssueType(
-        "FILE_UNREADABLE", "error",
-        "{file} could not be read: {reason}.",
-        "Check that the file is complete and was not damaged in transfer, then export it again.",
-        "core",
-    ),
-    IssueType(
+    declare(
         "READER_CRASHED", "error",
         "The {plugin} reader failed on {file}: {error}.",
         "This is a bug in the reader, not in your file: report it with the file attached.",
-        "core",
     ),
-    IssueType(
+    declare(
         "VALIDATION_TIMEOUT", "error",
         "Parsing {file} took longer than the {seconds:g} s limit and was stopped.",
         "Simplify or split the model; a file this slow to parse will also be slow in an engine.",
-        "core",
     ),
-    IssueType(
+    declare(
         "RESOURCE_LIMIT", "error",
         "Parsing {file} needed more than the {limit_mb} MB memory limit and was stopped.",
         "Check the file for corrupt or absurd declared sizes, or split it into smaller files.",
-        "core",
     ),
-    IssueType(
+    declare(
         "CHECK_CRASHED", "warning",
         "The {check} check of plugin {plugin} failed on this file: {error}.",
         "This is a bug in the check, not necessarily in your file: report it to the plugin's "
         "authors. Every other check still ran.",
-        "core",
     ),
 ]

@@ -1,42 +1,41 @@
 """Issue types of the FBX reader and of its structural pre-scan."""
 
-from assetcheck.issues import IssueType
+from assetcheck.issues import IssueArea
+
+declare = IssueArea("fbx").declare
 
 ISSUE_TYPES = [
-    IssueType(
+    declare(
         "FBX_MALFORMED", "error",
         "{file} is not a well-formed FBX file: {reason}. It was not parsed.",
         "Export the file again from the authoring tool. A file built like this one can make "
         "the tools that open it exhaust their memory or crash.",
-        "fbx", security_level="high",
+        security_level="high",
     ),
-    IssueType(
+    declare(
         "FBX_TRUNCATED", "error",
         "{file} ends before its content does ({reason}): it was cut short, so it was not "
         "parsed.",
         "Upload or copy the file again; if it is also cut short where it was saved, export it "
         "again from the authoring tool.",
-        "fbx",
     ),
-    IssueType(
+    declare(
         "FBX_PARSE_ERROR", "error",
         "{file} could not be read as FBX: {reason}.",
         "Check that the file is a complete FBX export, not truncated or damaged in transfer, "
         "and export it again.",
-        "fbx",
     ),
-    IssueType(
+    declare(
         "FBX_PARSER_CRASHED", "error",
         "The FBX parser crashed on {file} ({reason}).",
         "Export the file again. A file that crashes a parser is damaged or crafted to attack "
         "the tools that open it.",
-        "fbx", security_level="high",
+        security_level="high",
     ),
-    IssueType(
+    declare(
         "FBX_UNSUPPORTED_VERSION", "error",
         "{file} is FBX version {version}, outside the supported versions {minimum} to "
         "{maximum}; what it holds was read on a best-effort basis.",
         "Export the file again as FBX 2014 or later (version 7400 to 7700).",
-        "fbx",
     ),
 ]

@@ -1,226 +1,197 @@
 """Issue types of glTF documents (JSON and GLB alike).
 
 Codes shared with Khronos glTF-Validator keep its names and default severities; the ``GLTF_*``
-codes are AssetCheck's security findings (``SECURITY.md`` rules 14 and 15). Issues about the
+codes are AssetCheck's security findings (``docs/security.md``, glTF and GLB). Issues about the
 JSON carry a JSON Pointer (``/meshes/0/primitives/1``) to the property they are about.
 """
 
-from assetcheck.issues import IssueType
+from assetcheck.issues import IssueArea
+
+declare = IssueArea("gltf").declare
 
 _FIX_SCHEMA = ("Fix the property in the glTF JSON, or export the model again with an up-to-date "
                "glTF exporter.")
 
 ISSUE_TYPES = [
-    IssueType(
+    declare(
         "INVALID_JSON", "error",
         "The glTF JSON is not valid: {reason}.",
         "Save the glTF as UTF-8 JSON without a byte order mark, or export it again.",
-        "gltf",
     ),
-    IssueType(
+    declare(
         "TYPE_MISMATCH", "error",
         "{value} is not {expected}.",
         _FIX_SCHEMA,
-        "gltf",
     ),
-    IssueType(
+    declare(
         "ARRAY_TYPE_MISMATCH", "error",
         "Element {value} of this array is not {expected}, so the array is ignored.",
         _FIX_SCHEMA,
-        "gltf",
     ),
-    IssueType(
+    declare(
         "UNDEFINED_PROPERTY", "error",
         "Property '{name}' must be defined.",
         _FIX_SCHEMA,
-        "gltf",
     ),
-    IssueType(
+    declare(
         "INVALID_INDEX", "error",
         "{value} is not a valid index: indices are non-negative integers.",
         _FIX_SCHEMA,
-        "gltf",
     ),
-    IssueType(
+    declare(
         "VALUE_NOT_IN_RANGE", "error",
         "Value {value} is out of range.",
         _FIX_SCHEMA,
-        "gltf",
     ),
-    IssueType(
+    declare(
         "PATTERN_MISMATCH", "error",
         "Value '{value}' does not match the pattern '{pattern}'.",
         _FIX_SCHEMA,
-        "gltf",
     ),
-    IssueType(
+    declare(
         "UNRESOLVED_REFERENCE", "error",
         "Index {index} refers to no element of '{collection}'.",
         "Point the reference at an existing element, or remove it.",
-        "gltf",
     ),
-    IssueType(
+    declare(
         "UNKNOWN_ASSET_MAJOR_VERSION", "error",
         "glTF version {version} is not supported: only glTF 2.x is read, so no statistics were "
         "computed.",
         "Convert the model to glTF 2.0 (for example with Blender or the Khronos glTF 1.0 to 2.0 "
         "converter) and upload it again.",
-        "gltf",
     ),
-    IssueType(
+    declare(
         "UNKNOWN_ASSET_MINOR_VERSION", "warning",
         "glTF minor version {version} is newer than this validator knows; it was read as 2.0.",
         "Export as glTF 2.0 if your engine does not support the newer version.",
-        "gltf",
     ),
-    IssueType(
+    declare(
         "IO_ERROR", "error",
         "The resource '{uri}' could not be loaded: {reason}.",
         "Upload the file together with the resources it refers to (for example as a ZIP), "
         "or embed them by exporting as GLB.",
-        "gltf",
     ),
-    IssueType(
+    declare(
         "INVALID_URI", "error",
         "The URI '{uri}' is not valid: {reason}.",
         "Use a relative path inside the asset's folder or a well-formed base64 data: URI.",
-        "gltf",
     ),
-    IssueType(
+    declare(
         "BUFFER_DATA_URI_MIME_TYPE_INVALID", "error",
         "A buffer's data: URI has media type '{mime_type}'; it must be "
         "'application/octet-stream' or 'application/gltf-buffer'.",
         "Set the buffer's data: URI media type to application/octet-stream.",
-        "gltf",
     ),
-    IssueType(
+    declare(
         "BUFFER_BYTE_LENGTH_MISMATCH", "error",
         "The buffer holds {actual} bytes, less than its declared byteLength ({declared}).",
         "Correct the buffer's byteLength, or supply the complete .bin file.",
-        "gltf",
     ),
-    IssueType(
+    declare(
         "BUFFER_GLB_CHUNK_TOO_BIG", "warning",
         "The GLB BIN chunk holds {extra} bytes more than buffer 0 declares (padding is at most 3).",
         "Make buffer 0's byteLength match the BIN chunk, or remove the unused bytes.",
-        "gltf",
     ),
-    IssueType(
+    declare(
         "BUFFER_MISSING_GLB_DATA", "error",
         "Buffer 0 has no URI, so its data should be the GLB BIN chunk, but the file has none.",
         _FIX_SCHEMA,
-        "gltf",
     ),
-    IssueType(
+    declare(
         "BUFFER_VIEW_TOO_LONG", "error",
         "The buffer view does not fit in buffer {buffer} (byteLength {byte_length}).",
         _FIX_SCHEMA,
-        "gltf",
     ),
-    IssueType(
+    declare(
         "ACCESSOR_TOO_LONG", "error",
         "The accessor (offset {byte_offset}, length {length}) does not fit in buffer view "
         "{buffer_view} (length {view_length}).",
         _FIX_SCHEMA,
-        "gltf",
     ),
-    IssueType(
+    declare(
         "UNEXPECTED_PROPERTY", "warning",
         "Property '{name}' is not defined for this object by the glTF 2.0 schema.",
         "Remove the property, or move application data into 'extras'.",
-        "gltf",
     ),
-    IssueType(
+    declare(
         "VALUE_NOT_IN_LIST", "warning",
         "Value {value} is not one of the allowed values ({allowed}).",
         _FIX_SCHEMA,
-        "gltf",
     ),
-    IssueType(
+    declare(
         "EMPTY_ENTITY", "error",
         "This array or object must not be empty.",
         "Remove the empty property, or give it at least one element.",
-        "gltf",
     ),
-    IssueType(
+    declare(
         "DUPLICATE_ELEMENTS", "error",
         "Element {value} appears more than once in this array.",
         "Remove the repeated element.",
-        "gltf",
     ),
-    IssueType(
+    declare(
         "ARRAY_LENGTH_NOT_IN_LIST", "error",
         "The array has {length} elements; it must have {allowed}.",
         _FIX_SCHEMA,
-        "gltf",
     ),
-    IssueType(
+    declare(
         "UNSATISFIED_DEPENDENCY", "error",
         "'{name}' is defined, so '{dependency}' must be defined too.",
         _FIX_SCHEMA,
-        "gltf",
     ),
-    IssueType(
+    declare(
         "ONE_OF_MISMATCH", "error",
         "Exactly one of {names} must be defined.",
         _FIX_SCHEMA,
-        "gltf",
     ),
-    IssueType(
+    declare(
         "VALUE_MULTIPLE_OF", "error",
         "Value {value} is not a multiple of {divisor}.",
         _FIX_SCHEMA,
-        "gltf",
     ),
-    IssueType(
+    declare(
         "NON_OBJECT_EXTRAS", "info",
         "'extras' is {value}; glTF recommends a JSON object there.",
         "Wrap the application data in a JSON object.",
-        "gltf",
     ),
-    IssueType(
+    declare(
         "INVALID_GL_VALUE", "error",
         "Value {value} does not fit the component type {component_type}.",
         "Store minimum and maximum values in the accessor's own component type.",
-        "gltf",
     ),
-    IssueType(
+    declare(
         "ASSET_MIN_VERSION_GREATER_THAN_VERSION", "error",
         "asset.minVersion '{min_version}' is greater than asset.version '{version}'.",
         "Set minVersion to a version no greater than the asset's version, or remove it.",
-        "gltf",
     ),
-    IssueType(
+    declare(
         "URI_GLB", "info",
         "An image in a GLB refers to a separate file by URI.",
         "Embed the image in the GLB binary chunk so the asset is one self-contained file.",
-        "gltf",
     ),
-    IssueType(
+    declare(
         "DATA_URI_GLB", "warning",
         "A data: URI is used inside a GLB, where the binary chunk would hold the bytes "
         "without base64 overhead.",
         "Store the data in the GLB binary chunk instead.",
-        "gltf",
     ),
-    IssueType(
+    declare(
         "GLTF_EXTERNAL_URI", "error",
         "The URI '{uri}' points outside the upload (a scheme, a host or an absolute path); it "
         "was not fetched.",
         "Ship every buffer and image with the asset under a relative path, or embed them "
         "(GLB or data: URIs).",
-        "gltf", security_level="high",
+        security_level="high",
     ),
-    IssueType(
+    declare(
         "GLTF_PATH_TRAVERSAL", "error",
         "The URI '{uri}' climbs out of the asset's folder; it was not read.",
         "Refer to resources by paths inside the asset's own folder, without '..' above it.",
-        "gltf", security_level="critical",
+        security_level="critical",
     ),
-    IssueType(
+    declare(
         "GLTF_DATA_URI_MISMATCH", "warning",
         "The data: URI declares '{declared}' but its content is {actual}.",
         "Embed the image with its real media type, or convert it to the declared format.",
-        "gltf", security_level="medium",
+        security_level="medium",
     ),
 ]

@@ -4,85 +4,83 @@ transforms and animations.
 A meaning found in several formats has one code for all of them (``MESH_MISSING_NORMALS`` for
 a glTF primitive and an FBX mesh alike). Severities follow what happens in an engine: warnings
 for what looks wrong or costs performance, info for advice. Non-power-of-two textures reuse
-Khronos' ``IMAGE_NPOT_DIMENSIONS`` (declared in :mod:`assetcheck.codes.gltf_data`).
+Khronos' ``IMAGE_NPOT_DIMENSIONS`` (declared in :mod:`assetcheck.codes.gltf_values`).
 """
 
-from assetcheck.issues import IssueType
+from assetcheck.issues import IssueArea
 
-
-def _type(code: str, severity: str, message: str, fix: str) -> IssueType:
-    return IssueType(code, severity, message, fix, "quality")
+declare = IssueArea("quality").declare
 
 
 ISSUE_TYPES = [
     # Geometry.
-    _type("MESH_ZERO_AREA_TRIANGLES", "info",
-          "Mesh {name}: {count:,} of {total:,} triangles have zero area (their corners "
-          "coincide or lie on one line).",
-          "Merge vertices by distance and dissolve degenerate faces in the modelling tool "
-          "(Blender: Mesh > Clean Up > Degenerate Dissolve)."),
-    _type("MESH_DUPLICATE_TRIANGLES", "warning",
-          "Mesh {name}: {count:,} of {total:,} triangles lie exactly on another triangle "
-          "facing the same way, so they flicker (z-fighting) and are drawn for nothing.",
-          "Delete the duplicated faces: merge vertices by distance, then remove the faces that "
-          "overlap."),
-    _type("MESH_UNUSED_VERTICES", "info",
-          "Mesh {name}: {count:,} of {total:,} vertices belong to no triangle, line or point "
-          "and only take memory.",
-          "Delete loose vertices before export (Blender: Mesh > Clean Up > Delete Loose)."),
-    _type("MESH_MISSING_NORMALS", "warning",
-          "Mesh {name} has no vertex normals, so the engine computes its own (glTF viewers "
-          "shade it flat) and the shading will not match the modelling tool.",
-          "Export with normals turned on, after setting the smoothing you want."),
-    _type("MESH_MISSING_UVS", "warning",
-          "Mesh {name} has no UV coordinates, but its material {material} uses {textures} "
-          "texture(s), which therefore cannot be mapped onto it.",
-          "Unwrap the mesh (give it UVs) before export, or remove the textures from its "
-          "material."),
+    declare("MESH_ZERO_AREA_TRIANGLES", "info",
+            "Mesh {name}: {count:,} of {total:,} triangles have zero area (their corners "
+            "coincide or lie on one line).",
+            "Merge vertices by distance and dissolve degenerate faces in the modelling tool "
+            "(Blender: Mesh > Clean Up > Degenerate Dissolve)."),
+    declare("MESH_DUPLICATE_TRIANGLES", "warning",
+            "Mesh {name}: {count:,} of {total:,} triangles lie exactly on another triangle "
+            "facing the same way, so they flicker (z-fighting) and are drawn for nothing.",
+            "Delete the duplicated faces: merge vertices by distance, then remove the faces that "
+            "overlap."),
+    declare("MESH_UNUSED_VERTICES", "info",
+            "Mesh {name}: {count:,} of {total:,} vertices belong to no triangle, line or point "
+            "and only take memory.",
+            "Delete loose vertices before export (Blender: Mesh > Clean Up > Delete Loose)."),
+    declare("MESH_MISSING_NORMALS", "warning",
+            "Mesh {name} has no vertex normals, so the engine computes its own (glTF viewers "
+            "shade it flat) and the shading will not match the modelling tool.",
+            "Export with normals turned on, after setting the smoothing you want."),
+    declare("MESH_MISSING_UVS", "warning",
+            "Mesh {name} has no UV coordinates, but its material {material} uses {textures} "
+            "texture(s), which therefore cannot be mapped onto it.",
+            "Unwrap the mesh (give it UVs) before export, or remove the textures from its "
+            "material."),
     # Materials.
-    _type("MATERIAL_NOT_PBR", "info",
-          "Material {name} uses the legacy {shading} shading model: engines convert it to "
-          "their physically based material, and it will look different there.",
-          "Use a PBR material in the modelling tool (Maya Standard Surface, 3ds Max Physical "
-          "Material, Blender Principled BSDF) and export again."),
-    _type("MATERIAL_SPECULAR_GLOSSINESS", "info",
-          "Material {name} uses the specular-glossiness workflow, which Unreal and current "
-          "web viewers (three.js) no longer support.",
-          "Convert the material to metallic-roughness (gltf-transform metalrough, or "
-          "re-author it in the modelling tool)."),
+    declare("MATERIAL_NOT_PBR", "info",
+            "Material {name} uses the legacy {shading} shading model: engines convert it to "
+            "their physically based material, and it will look different there.",
+            "Use a PBR material in the modelling tool (Maya Standard Surface, 3ds Max Physical "
+            "Material, Blender Principled BSDF) and export again."),
+    declare("MATERIAL_SPECULAR_GLOSSINESS", "info",
+            "Material {name} uses the specular-glossiness workflow, which Unreal and current "
+            "web viewers (three.js) no longer support.",
+            "Convert the material to metallic-roughness (gltf-transform metalrough, or "
+            "re-author it in the modelling tool)."),
     # Textures.
-    _type("TEXTURE_GPU_MEMORY", "info",
-          "The textures take about {megabytes:,} MB of GPU memory ({images} images, decoded "
-          "with mipmaps), more than a full PBR set of four {size} px textures, the largest "
-          "the {engine} profile allows ({limit:,} MB).",
-          "Lower the resolution of textures that do not need it, share textures between "
-          "materials, or ship KTX2 textures, which stay compressed on the GPU."),
+    declare("TEXTURE_GPU_MEMORY", "info",
+            "The textures take about {megabytes:,} MB of GPU memory ({images} images, decoded "
+            "with mipmaps), more than a full PBR set of four {size} px textures, the largest "
+            "the {engine} profile allows ({limit:,} MB).",
+            "Lower the resolution of textures that do not need it, share textures between "
+            "materials, or ship KTX2 textures, which stay compressed on the GPU."),
     # Transforms and scale.
-    _type("NODE_NEGATIVE_SCALE", "warning",
-          "Node {name} draws its mesh mirrored (its transform has a negative scale): engines "
-          "must flip the triangles' winding, mirrored normal maps light wrongly, and some "
-          "engines will not batch or collide it.",
-          "Apply the transform in the modelling tool (Blender: Apply Scale; 3ds Max: Reset "
-          "XForm; Maya: Freeze Transformations) so the node's scale is positive."),
-    _type("MODEL_EXTREMELY_LARGE", "warning",
-          "The model is {size} across, more than {limit}: it was most likely exported in the "
-          "wrong unit (millimetres or centimetres read as metres).",
-          "Set the scene unit or the exporter's scale so that the model has its real size "
-          "in metres, and export again."),
-    _type("MODEL_EXTREMELY_SMALL", "warning",
-          "The model is {size} across, less than {limit}: it was most likely scaled down "
-          "twice or exported in the wrong unit, and cameras will clip it.",
-          "Set the scene unit or the exporter's scale so that the model has its real size "
-          "in metres, and export again."),
+    declare("NODE_NEGATIVE_SCALE", "warning",
+            "Node {name} draws its mesh mirrored (its transform has a negative scale): engines "
+            "must flip the triangles' winding, mirrored normal maps light wrongly, and some "
+            "engines will not batch or collide it.",
+            "Apply the transform in the modelling tool (Blender: Apply Scale; 3ds Max: Reset "
+            "XForm; Maya: Freeze Transformations) so the node's scale is positive."),
+    declare("MODEL_EXTREMELY_LARGE", "warning",
+            "The model is {size} across, more than {limit}: it was most likely exported in the "
+            "wrong unit (millimetres or centimetres read as metres).",
+            "Set the scene unit or the exporter's scale so that the model has its real size "
+            "in metres, and export again."),
+    declare("MODEL_EXTREMELY_SMALL", "warning",
+            "The model is {size} across, less than {limit}: it was most likely scaled down "
+            "twice or exported in the wrong unit, and cameras will clip it.",
+            "Set the scene unit or the exporter's scale so that the model has its real size "
+            "in metres, and export again."),
     # Animations.
-    _type("ANIMATION_TOO_LONG", "warning",
-          "Animation {name} lasts {duration}, more than {limit}: its time range is probably "
-          "wrong (frames read as seconds, or a timeline left far longer than the action).",
-          "Set the animation's start and end to the action's real range and export again."),
-    _type("ANIMATION_TOO_MANY_KEYFRAMES", "warning",
-          "Animation {name} stores {keyframes:,} keyframes ({megabytes:,} MB) in {channels} "
-          "channels, more than {limit:,}: it costs memory and load time for motion that "
-          "needs far fewer keys.",
-          "Resample to 30 fps, let the exporter reduce keyframes, and drop channels that "
-          "never change."),
+    declare("ANIMATION_TOO_LONG", "warning",
+            "Animation {name} lasts {duration}, more than {limit}: its time range is probably "
+            "wrong (frames read as seconds, or a timeline left far longer than the action).",
+            "Set the animation's start and end to the action's real range and export again."),
+    declare("ANIMATION_TOO_MANY_KEYFRAMES", "warning",
+            "Animation {name} stores {keyframes:,} keyframes ({megabytes:,} MB) in {channels} "
+            "channels, more than {limit:,}: it costs memory and load time for motion that "
+            "needs far fewer keys.",
+            "Resample to 30 fps, let the exporter reduce keyframes, and drop channels that "
+            "never change."),
 ]

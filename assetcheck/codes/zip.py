@@ -4,77 +4,71 @@
 nested archives: ``packs/trees.zip/oak.glb``), or the archive itself for archive-wide findings.
 """
 
-from assetcheck.issues import IssueType
+from assetcheck.issues import IssueArea
+
+declare = IssueArea("zip").declare
 
 ISSUE_TYPES = [
-    IssueType(
+    declare(
         "ZIP_CORRUPT", "error",
         "{file} is damaged: {reason}.",
         "Pack the files again with a standard ZIP tool and upload the new archive.",
-        "zip",
     ),
-    IssueType(
+    declare(
         "ZIP_UNSUPPORTED_COMPRESSION", "warning",
         "{file} is compressed with {method}, which AssetCheck cannot read, so it was not scanned.",
         "Pack the archive again with the usual Deflate compression (or none).",
-        "zip", security_level="medium",
+        security_level="medium",
     ),
-    IssueType(
+    declare(
         "ZIP_BOMB", "error",
         "{file} is a decompression bomb: {reason}. Reading the archive stopped there.",
         "Pack the original files again; split content that really is this large or repetitive.",
-        "zip", security_level="critical",
+        security_level="critical",
     ),
-    IssueType(
+    declare(
         "ZIP_OVERLAPPING_ENTRIES", "error",
         "{file} shares its bytes with {other}: {count} entries of the archive overlap, the "
         "construction of an overlapping zip bomb.",
         "Pack the original files again with a standard ZIP tool; never upload this archive.",
-        "zip", security_level="critical",
+        security_level="critical",
     ),
-    IssueType(
+    declare(
         "ZIP_PATH_TRAVERSAL", "error",
         "{file} would be extracted outside the target folder: {reason}.",
         "Give every member a relative path inside the archive, without '..', '/' or a drive.",
-        "zip", security_level="critical",
+        security_level="critical",
     ),
-    IssueType(
+    declare(
         "ZIP_SYMLINK", "error",
         "{file} is a symbolic link; extracted, it could point anywhere on the disk.",
         "Put the file itself in the archive instead of a link to it.",
-        "zip", security_level="high",
+        security_level="high",
     ),
-    IssueType(
+    declare(
         "ZIP_ENCRYPTED", "warning",
         "{file} is encrypted, so its content could not be scanned.",
         "Upload the archive without a password.",
-        "zip", security_level="medium",
+        security_level="medium",
     ),
-    IssueType(
+    declare(
         "ZIP_TOO_MANY_ENTRIES", "error",
         "{file} holds more entries than the {limit} scanned per upload (members of archives "
         "inside it included); the rest were not scanned.",
         "Upload fewer files at once, or split the archive.",
-        "zip", security_level="high",
+        security_level="high",
     ),
-    IssueType(
+    declare(
         "ZIP_NESTED_ARCHIVE", "warning",
         "{file} is an archive inside the archive (nesting depth {depth}).",
         "Put the model files in the archive directly instead of in an archive inside it.",
-        "zip", security_level="medium",
+        security_level="medium",
     ),
-    IssueType(
+    declare(
         "ZIP_NESTING_TOO_DEEP", "error",
         "{file} is an archive nested {depth} levels deep, past the limit of {limit}: its "
         "content was not scanned.",
         "Put the model files in the archive directly instead of in archives inside archives.",
-        "zip", security_level="high",
-    ),
-    IssueType(
-        "POLYGLOT_FILE", "error",
-        "{file} also holds a ZIP archive of {entries} entries, from byte {start}: viewers "
-        "ignore it, unzip tools open it, and it was not scanned.",
-        "Export the model again: a model file has no reason to carry an archive inside it.",
-        "security", security_level="high",
+        security_level="high",
     ),
 ]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from assetcheck.dashboard import WEB_ROOT
-from assetcheck.dashboard.attempts import DashboardLimits
 from assetcheck.dashboard.handlers import default_handlers
+from assetcheck.dashboard.login_limits import DashboardLimits
 from assetcheck.dashboard.templating import make_environment
 
 __all__ = ["default_handlers", "settings"]

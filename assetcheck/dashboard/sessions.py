@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-from assetcheck.models import Account
+from assetcheck.db.tables import Account
 
 SESSION_COOKIE = "assetcheck_session"
 SESSION_DAYS = 14

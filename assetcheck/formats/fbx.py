@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 
+from assetcheck.asset import Asset
 from assetcheck.formats.fbx_child import (
     ChildCrashed,
     ChildOutOfMemory,
@@ -27,7 +28,6 @@ from assetcheck.formats.sniff import SNIFF_BYTES, sniff
 from assetcheck.formats.source import SourceFile
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
-from assetcheck.model import Asset
 from assetcheck.options import Limits, ValidationOptions
 from assetcheck.security.fbx import scan_fbx
 

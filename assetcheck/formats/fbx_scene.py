@@ -10,7 +10,7 @@ from collections import Counter
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from assetcheck.model import Animation, Asset, Material, MeshPart, Texture
+from assetcheck.asset import Animation, Asset, Material, MeshPart, Texture
 
 if TYPE_CHECKING:  # ufbx itself is imported where a file is parsed: in the child process
     import ufbx

@@ -12,12 +12,12 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
+from assetcheck.asset import Asset
 from assetcheck.formats.gltf import read_document
 from assetcheck.formats.gltf_json import parse_document
 from assetcheck.formats.source import SourceFile
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
-from assetcheck.model import Asset
 from assetcheck.options import ValidationOptions
 
 MAGIC = 0x46546C67  # "glTF"

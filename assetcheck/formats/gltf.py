@@ -11,6 +11,7 @@ import math
 import re
 from typing import Any
 
+from assetcheck.asset import Asset
 from assetcheck.formats.gltf_fields import FieldReader
 from assetcheck.formats.gltf_json import parse_document
 from assetcheck.formats.gltf_layout import (
@@ -25,7 +26,6 @@ from assetcheck.formats.gltf_uris import report_unsafe_uris
 from assetcheck.formats.source import SourceFile
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
-from assetcheck.model import Asset
 from assetcheck.options import ValidationOptions
 
 #: Khronos' pattern for ``asset.version``.

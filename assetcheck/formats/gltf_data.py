@@ -25,8 +25,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from assetcheck.asset import Asset
 from assetcheck.formats.gltf_fields import as_integer
-from assetcheck.model import Asset
 
 BYTE, UNSIGNED_BYTE, SHORT, UNSIGNED_SHORT, UNSIGNED_INT, FLOAT = 5120, 5121, 5122, 5123, 5125, 5126
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass
 
+from assetcheck.asset import Texture
 from assetcheck.formats.gltf_fields import FieldReader, child
 from assetcheck.formats.gltf_layout import Buffer, Bytes, view_bytes
 from assetcheck.formats.gltf_uris import (
@@ -21,7 +22,6 @@ from assetcheck.formats.gltf_uris import (
 )
 from assetcheck.formats.source import SourceFile
 from assetcheck.images import image_info
-from assetcheck.model import Texture
 
 #: The media types a buffer's data: URI may declare.
 BUFFER_MEDIA_TYPES = frozenset({"application/octet-stream", "application/gltf-buffer"})

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import math
 
+from assetcheck.asset import Animation, Material, MeshPart
 from assetcheck.formats.gltf_fields import FieldReader, as_integer, child
 from assetcheck.formats.gltf_layout import Accessors
-from assetcheck.model import Animation, Material, MeshPart
 
 TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN = 4, 5, 6
 MAX_MODE = TRIANGLE_FAN

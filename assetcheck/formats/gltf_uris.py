@@ -1,7 +1,7 @@
 """Where a glTF URI points, the security findings about it, and decoding ``data:`` URIs.
 
 AssetCheck never fetches a URL: a URI is either embedded data, a relative path resolved inside
-the upload by :meth:`SourceFile.read_resource`, or a finding (``SECURITY.md`` rules 14 and 15).
+the upload by :meth:`SourceFile.read_resource`, or a finding (``docs/security.md``, glTF and GLB).
 """
 
 from __future__ import annotations

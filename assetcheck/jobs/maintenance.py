@@ -11,9 +11,9 @@ from datetime import UTC, datetime
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
+from assetcheck.db.tables import Job
 from assetcheck.jobs.queue import JobQueue
 from assetcheck.jobs.storage import UploadStorage
-from assetcheck.models import Job
 from assetcheck.webhooks.dispatcher import WebhookDispatcher
 
 log = logging.getLogger(__name__)

@@ -24,7 +24,8 @@ from typing import Any
 import peewee
 
 from assetcheck.db import is_postgresql
-from assetcheck.models import Job, utcnow
+from assetcheck.db.tables import Job, utcnow
+from assetcheck.failures import VALIDATION_CRASHED
 from assetcheck.webhooks.outbox import queue_job_events
 
 QUEUED, PROCESSING, COMPLETED, FAILED = "queued", "processing", "completed", "failed"
@@ -37,7 +38,6 @@ TRANSITIONS: Mapping[str, frozenset[str]] = {
 
 #: A job whose worker died this many times is not tried again.
 MAX_ATTEMPTS = 3
-VALIDATION_CRASHED = "VALIDATION_CRASHED"
 
 JOB_ID_PREFIX = "val_"
 _ID_ALPHABET = string.ascii_letters + string.digits
@@ -171,8 +171,8 @@ _RELEASED = {"progress": 0, "lease_owner": None, "lease_expires_at": None, "star
 
 
 def _crashed(message: str) -> dict[str, Any]:
-    return {"error_code": VALIDATION_CRASHED, "error_message": message, "finished_at": utcnow(),
-            "lease_owner": None, "lease_expires_at": None}
+    return {"error_code": VALIDATION_CRASHED.code, "error_message": message,
+            "finished_at": utcnow(), "lease_owner": None, "lease_expires_at": None}
 
 
 def _check(source: str, target: str) -> None:

@@ -19,8 +19,8 @@ from multiprocessing.process import BaseProcess
 
 from assetcheck import db
 from assetcheck.config import Config
-from assetcheck.jobs.queue import JobQueue
-from assetcheck.jobs.worker import DEFAULT_SHUTDOWN_GRACE, Worker, die_with_parent
+from assetcheck.jobs.settings import WorkerSettings
+from assetcheck.jobs.worker import Worker, die_with_parent
 from assetcheck.plugins import get_plugin_manager
 
 log = logging.getLogger(__name__)
@@ -44,12 +44,13 @@ def setup_process_logging(level: int = logging.INFO) -> None:
 
 
 class Supervisor:
-    """Keeps ``processes`` workers running until :meth:`stop`."""
+    """Keeps ``settings.processes`` workers running until :meth:`stop`."""
 
-    def __init__(self, config: Config, processes: int | None = None) -> None:
+    def __init__(self, config: Config, settings: WorkerSettings) -> None:
         self.config = config
-        self.processes = processes or int(config["workers"]["processes"])
-        self.grace = float(config["workers"].get("shutdown_grace", DEFAULT_SHUTDOWN_GRACE))
+        self.settings = settings
+        self.processes = settings.processes
+        self.grace = settings.shutdown_grace
         self._workers: dict[int, BaseProcess] = {}
         self._started_at: dict[int, float] = {}
         self._stopping = threading.Event()
@@ -92,24 +93,24 @@ class Supervisor:
                 self._spawn(slot)
 
     def _spawn(self, slot: int) -> None:
-        process = _SPAWN.Process(target=worker_main, args=(self.config, os.getpid()),
+        process = _SPAWN.Process(target=worker_main,
+                                 args=(self.config, self.settings, os.getpid()),
                                  name=f"worker-{slot + 1}")
         process.start()
         self._workers[slot] = process
         self._started_at[slot] = time.monotonic()
 
 
-def worker_main(config: Config, supervisor: int) -> None:
+def worker_main(config: Config, settings: WorkerSettings, supervisor: int) -> None:
     """A worker process: run jobs until SIGTERM (or the supervisor's death) asks it to stop."""
     setup_process_logging()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the supervisor, which stops us
     die_with_parent(supervisor, signal.SIGTERM)
     os.nice(WORKER_NICENESS)
     database = db.connect(config)
-    queue = JobQueue(database, lease_seconds=config["workers"]["lease_seconds"],
-                     workers=config["workers"]["processes"])
     owner = f"{socket.gethostname()}:{os.getpid()}"
-    worker = Worker(config, queue, get_plugin_manager(config.plugin_config()), owner)
+    worker = Worker(config, settings, settings.job_queue(database),
+                    get_plugin_manager(config.plugin_config()), owner)
     signal.signal(signal.SIGTERM, lambda *_: worker.request_stop())
     log.info("worker %s ready", owner)
     worker.run()

@@ -3,8 +3,8 @@
 The worker process holds the lease and renews it (with the job's progress) while a forked child
 runs ``validate()``, so a hang or a blow-up in a validation costs one child, never the worker:
 
-* the child passes ``workers.job_timeout``: it is killed, the job fails VALIDATION_TIMEOUT;
-* it runs out of memory (``workers.memory_limit_mb`` beyond what it inherits): RESOURCE_LIMIT;
+* the child passes ``[workers] job_timeout``: it is killed, the job fails VALIDATION_TIMEOUT;
+* it runs out of memory (``[workers] memory_limit_mb`` beyond what it inherits): RESOURCE_LIMIT;
 * it dies (a crash in native code): the attempt counts as crashed, the job is re-queued, and
   fails VALIDATION_CRASHED after the third (``JobQueue.record_crash``);
 * the worker itself dies: its lease expires and the reaper does the same as for a crash;
@@ -30,17 +30,24 @@ from typing import Any
 import pluggy
 
 from assetcheck.config import Config
-from assetcheck.dashboard.preview import write_previews
+from assetcheck.db.tables import Job, iso
 from assetcheck.engine import validate
+from assetcheck.failures import (
+    RESOURCE_LIMIT,
+    UNKNOWN_ENGINE,
+    UPLOAD_MISSING,
+    VALIDATION_CRASHED,
+    VALIDATION_TIMEOUT,
+)
 from assetcheck.jobs.queue import COMPLETED, JobQueue
+from assetcheck.jobs.settings import WorkerSettings
 from assetcheck.jobs.storage import UploadStorage
-from assetcheck.models import Job, iso
+from assetcheck.previews.drawing import write_previews
 from assetcheck.profiles import UnknownEngineError
 from assetcheck.reports.document import build_report
 
 log = logging.getLogger(__name__)
 
-DEFAULT_SHUTDOWN_GRACE = 30.0
 _PR_SET_PDEATHSIG = 1
 
 
@@ -58,25 +65,23 @@ class Outcome:
 class Worker:
     """Runs queued jobs until :meth:`request_stop`. ``owner`` names this worker in leases."""
 
-    def __init__(self, config: Config, queue: JobQueue, plugin_manager: pluggy.PluginManager,
-                 owner: str) -> None:
-        workers = config["workers"]
+    def __init__(self, config: Config, settings: WorkerSettings, queue: JobQueue,
+                 plugin_manager: pluggy.PluginManager, owner: str) -> None:
         self.config = config
+        self.settings = settings
         self.queue = queue
-        self.storage = UploadStorage(config["storage"]["data_dir"])
+        self.storage = UploadStorage(settings.data_dir)
         self.plugin_manager = plugin_manager
         self.owner = owner
-        self.job_timeout = float(workers["job_timeout"])
-        self.memory_limit_mb = int(workers["memory_limit_mb"])
-        self.shutdown_grace = float(workers.get("shutdown_grace", DEFAULT_SHUTDOWN_GRACE))
-        # Renew well within the lease, and look for work about as often when idle.
-        self.tick = min(1.0, float(workers["lease_seconds"]) / 4)
+        self.job_timeout = settings.job_timeout
+        self.memory_limit_mb = settings.memory_limit_mb
+        self.tick = settings.tick
         self.stop_at: float | None = None
 
     def request_stop(self) -> None:
         """Stop claiming; a running validation gets ``shutdown_grace`` seconds to finish."""
         if self.stop_at is None:
-            self.stop_at = time.monotonic() + self.shutdown_grace
+            self.stop_at = time.monotonic() + self.settings.shutdown_grace
 
     def run(self) -> None:
         while self.stop_at is None:
@@ -128,7 +133,7 @@ class Worker:
                     return Outcome("crashed", message=_death(child.exitcode))
             elapsed = time.monotonic() - started
             if elapsed > self.job_timeout:
-                return Outcome("failed", code="VALIDATION_TIMEOUT", message=(
+                return Outcome("failed", code=VALIDATION_TIMEOUT.code, message=(
                     f"the validation took longer than the {self.job_timeout:g} s limit"))
             if self.stop_at is not None and time.monotonic() > self.stop_at:
                 self.queue.hand_back(job.id, self.owner)
@@ -168,15 +173,15 @@ def _validate_in_child(sender: Connection, task: dict[str, Any]) -> None:
                           plugin_manager=task["plugin_manager"])
         outcome = Outcome(COMPLETED, report=build_report(result, job=task["job"]))
     except UnknownEngineError as error:
-        outcome = Outcome("failed", code="UNKNOWN_ENGINE", message=str(error))
+        outcome = Outcome("failed", code=UNKNOWN_ENGINE.code, message=str(error))
     except OSError as error:
-        outcome = Outcome("failed", code="UPLOAD_MISSING",
+        outcome = Outcome("failed", code=UPLOAD_MISSING.code,
                           message=f"the stored upload cannot be read: {error.strerror}")
     except MemoryError:
-        outcome = Outcome("failed", code="RESOURCE_LIMIT", message=(
+        outcome = Outcome("failed", code=RESOURCE_LIMIT.code, message=(
             f"the validation needed more than the {task['memory_limit_mb']} MB memory limit"))
     except Exception as error:  # a bug, not a property of the file: retrying will not help
-        outcome = Outcome("failed", code="VALIDATION_CRASHED",
+        outcome = Outcome("failed", code=VALIDATION_CRASHED.code,
                           message=f"the validation raised {type(error).__name__}: {error}")
     if outcome.status == COMPLETED:  # before answering: the worker ends this process then
         write_previews(task["path"], task["filename"], task["options"], task["plugin_manager"],

@@ -17,26 +17,13 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from assetcheck import __version__
+from assetcheck.failures import failure_advice
 from assetcheck.issues import SEVERITIES
-from assetcheck.model import CheckRun, Result
 from assetcheck.profiles import EngineProfile
 from assetcheck.reports import Report
+from assetcheck.result import CheckRun, Result
 
 REPORT_VERSION = 1
-
-#: What someone can do about each way a job fails (the codes of docs/api.md).
-FAILURE_ADVICE = {
-    "VALIDATION_TIMEOUT": "Very large or deeply nested files can take longer than the service "
-                          "allows. Try a lighter export (fewer or decimated meshes), or ask the "
-                          "operators to raise [workers] job_timeout.",
-    "RESOURCE_LIMIT": "The file needed more memory than one validation may use. Try a lighter "
-                      "export, or ask the operators to raise [workers] memory_limit_mb.",
-    "UPLOAD_MISSING": "The stored upload was lost. Upload the file again.",
-    "UNKNOWN_ENGINE": "The job's engine profile is no longer installed. Upload the file again "
-                      "with an engine that GET /api/v1/engines lists.",
-}
-DEFAULT_FAILURE_ADVICE = ("This is a fault of the service, not a verdict on the file. Upload it "
-                          "again; if it fails the same way, send the job id to the operators.")
 
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
@@ -80,7 +67,7 @@ def build_failure_report(
     ``error`` is the job's ``{code, message}``, to which the report adds ``advice``.
     """
     code = error["code"]
-    advice = FAILURE_ADVICE.get(code, DEFAULT_FAILURE_ADVICE)
+    advice = failure_advice(code)
     job_fields = {**(job or {}), "error": {"code": code, "message": error["message"],
                                            "advice": advice}}
     return _storable({

@@ -1,8 +1,8 @@
 """The FBX pre-scan: a bounded walk of the node tree before the native parser sees the file.
 
 ufbx allocates what a file declares before it checks it, so a 1 KB file can ask for gigabytes.
-This walk checks every declared size against the bytes really there (SECURITY.md rule 17): node
-end offsets inside their parent, array sizes against their encoded bytes and the upload's
+This walk checks every declared size against the bytes really there (``docs/security.md``,
+FBX): node end offsets inside their parent, array sizes against their encoded bytes and the upload's
 uncompressed-size limit, zlib arrays inflated (in bounded steps) to exactly their declared size,
 nesting at most :data:`MAX_NESTING` deep. It also flags embedded media (``Content`` blobs) that
 are programs. A file it rejects (:attr:`FbxScan.rejected`) must not reach the parser.

@@ -7,7 +7,7 @@ from typing import Any
 
 from assetcheck.security.content import executable_kind
 
-#: Deepest node nesting accepted (SECURITY.md rule 17).
+#: Deepest node nesting accepted (``docs/security.md``, FBX).
 MAX_NESTING = 64
 
 #: How much embedded content the executable check looks at.

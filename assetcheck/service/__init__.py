@@ -1,1 +1,1 @@
-"""The HTTP service: the ``/api/v1`` handlers, authentication, uploads and rate limits."""
+"""The ``/api/v1`` service: its handlers, key authentication and OpenAPI document."""

@@ -14,7 +14,7 @@ from assetcheck import __version__
 from assetcheck.jobs.queue import STATES
 from assetcheck.reports import ReportFormat
 from assetcheck.scoring import GRADES
-from assetcheck.service.job_views import MAX_PAGE_SIZE
+from assetcheck.webapp.job_views import MAX_PAGE_SIZE
 from assetcheck.webhooks.outbox import STATES as DELIVERY_STATES
 from assetcheck.webhooks.payload import COMPLETED, FAILED, PING
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import peewee
 
 from assetcheck.config import Config
-from assetcheck.models import Account, WebhookDelivery, utcnow
+from assetcheck.db.tables import Account, WebhookDelivery, utcnow
 from assetcheck.webhooks.delivery import AttemptResult, send_attempt
 from assetcheck.webhooks.outbox import ABANDONED, DELIVERED, claim_due, record_attempt
 from assetcheck.webhooks.settings import signing_secrets

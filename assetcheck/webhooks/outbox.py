@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import peewee
 
 from assetcheck.db import database_proxy, is_postgresql
-from assetcheck.models import Account, Job, WebhookAttempt, WebhookDelivery, utcnow
+from assetcheck.db.tables import Account, Job, WebhookAttempt, WebhookDelivery, utcnow
 from assetcheck.webhooks.payload import (
     COMPLETED,
     FAILED,

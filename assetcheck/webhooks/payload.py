@@ -1,4 +1,4 @@
-"""Webhook event bodies (the interface, section 6.2), serialised once.
+"""Webhook event bodies (``docs/webhooks.md``, Events), serialised once.
 
 The signatures cover the exact bytes, so the outbox stores what these functions return and
 sends the same bytes on every retry. ``validation.failed`` is AssetCheck's documented extension

@@ -1,4 +1,4 @@
-"""When a delivery's next attempt is due (the interface, section 6.4).
+"""When a delivery's next attempt is due (``docs/webhooks.md``, Retries).
 
 ``[webhooks] retry_delays`` lists the delay before each attempt: ``[0, 60, 300, 1800, 7200]``
 sends attempt 1 at once, then waits 1 min, 5 min, 30 min and 2 h; its length is the number of

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
-from assetcheck.models import Account, utcnow
+from assetcheck.db.tables import Account, utcnow
 from assetcheck.webhooks.signing import new_secret
 from assetcheck.webhooks.urls import HostResolver, check_webhook_url
 

@@ -2,7 +2,7 @@
 
 One secret per account, ``whsec_`` followed by 32 alphanumerics, signs two schemes:
 
-- ``X-Service-Signature`` (the interface, section 6.3): hex HMAC-SHA256 of the body bytes,
+- ``X-Service-Signature`` (``docs/webhooks.md``, Headers): hex HMAC-SHA256 of the body bytes,
   keyed with the secret exactly as shown to the user, ``whsec_`` prefix included, as ASCII
   bytes. This is what a receiver written from the interface alone does with the secret it copied.
 - Standard Webhooks (``webhook-id``, ``webhook-timestamp``, ``webhook-signature``): the key is

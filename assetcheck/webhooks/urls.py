@@ -1,4 +1,4 @@
-"""The address guard for webhook URLs (SECURITY.md rule 22).
+"""The address guard for webhook URLs (``docs/security.md``, Webhooks).
 
 A webhook URL is checked when it is submitted and again before every attempt. The host is
 resolved once per check and every address it resolves to must be public: one internal address

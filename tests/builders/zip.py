@@ -25,8 +25,8 @@ from assetcheck.engine import validate
 from assetcheck.formats.source import ReadContext, SourceFile
 from assetcheck.formats.zip import iter_model_sources
 from assetcheck.issues import Issue, IssueCollector, IssueRegistry
-from assetcheck.model import Result, SecurityScan, SecurityWarning
 from assetcheck.options import Limits, ValidationOptions
+from assetcheck.result import Result, SecurityScan, SecurityWarning
 
 MIB = 1 << 20
 GIB = 1 << 30

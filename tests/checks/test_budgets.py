@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
+from assetcheck.asset import Asset, MeshPart
 from assetcheck.engine import validate
 from assetcheck.metrics import measure
-from assetcheck.model import Asset, MeshPart
 from assetcheck.options import ValidationOptions
 from tests.builders.gltf import TRIANGLE_STRIP, GltfBuilder, Primitive, png_bytes
 from tests.formats import codes

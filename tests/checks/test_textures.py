@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from assetcheck.asset import Asset, Texture
 from assetcheck.checks import CheckContext
 from assetcheck.checks.textures import check_textures, gpu_bytes, gpu_memory_limit
 from assetcheck.engine import validate
 from assetcheck.issues import IssueCollector
-from assetcheck.model import Asset, Texture
 from assetcheck.options import ValidationOptions
 from assetcheck.plugins import build_registry, get_plugin_manager
 from assetcheck.profiles import BUILTIN_PROFILES

@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from assetcheck.reference import generated_pages
+from assetcheck.docgen import generated_pages
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from assetcheck.service.accounts import create_account
+from assetcheck.accounts.store import create_account
 from tests.service.harness import ServiceProcess, bind_database, service_settings, write_config
 
 CHROMIUM = Path("/usr/bin/chromium")

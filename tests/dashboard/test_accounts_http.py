@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 import requests
 
-from assetcheck.models import Account, ApiKey
-from assetcheck.service.accounts import issue_key
+from assetcheck.accounts.store import issue_key
+from assetcheck.db.tables import Account, ApiKey
+from tests.builders.shapes import pawn_glb
 from tests.dashboard.conftest import PASSWORD, Site
-from tests.dashboard.models import pawn_glb
 from tests.service.harness import bind_database, upload, wait_until
 
 _XSRF_TOKEN = re.compile(r'<body data-xsrf="([^"]+)"')

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.builders.shapes import pawn_glb
 from tests.dashboard.conftest import NO_PLAYWRIGHT, PASSWORD, Site
-from tests.dashboard.models import pawn_glb
 from tests.dashboard.receiver import start_receiver
 from tests.service.harness import bearer
 

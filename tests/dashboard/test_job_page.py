@@ -15,7 +15,7 @@ from assetcheck.dashboard.job_page import (
 )
 from assetcheck.engine import validate
 from assetcheck.reports.document import build_report
-from tests.dashboard.models import pawn_glb
+from tests.builders.shapes import pawn_glb
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ import pluggy
 
 from assetcheck.engine import validate
 from assetcheck.issues import Issue
-from assetcheck.model import Result
+from assetcheck.result import Result
 
 
 def validate_bytes(

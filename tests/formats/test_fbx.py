@@ -11,11 +11,11 @@ import zlib
 
 import pytest
 
+from assetcheck.asset import Asset
 from assetcheck.engine import validate
 from assetcheck.formats import fbx as fbx_reader
 from assetcheck.formats.source import SourceFile
 from assetcheck.issues import IssueCollector
-from assetcheck.model import Asset
 from assetcheck.options import Limits, ValidationOptions
 from assetcheck.plugins import build_registry, get_plugin_manager
 from tests.builders.fbx import (

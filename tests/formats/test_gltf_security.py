@@ -1,4 +1,4 @@
-"""glTF URIs and declared sizes as a hostile upload uses them (SECURITY.md rules 14 to 16)."""
+"""glTF URIs and declared sizes as a hostile upload uses them (docs/security.md, glTF and GLB)."""
 
 import json
 import socket

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from assetcheck.asset import Asset
 from assetcheck.formats.gltf_data import AccessorReader, asset_cache, primitive_triangles
-from assetcheck.model import Asset
 
 TRIANGLE_STRIP, TRIANGLE_FAN, LINES = 5, 6, 1
 

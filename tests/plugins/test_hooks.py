@@ -7,10 +7,10 @@ import pluggy
 import pytest
 
 from assetcheck import hookimpl, hookspecs
+from assetcheck.asset import Asset
 from assetcheck.checks import Check
 from assetcheck.engine import validate
 from assetcheck.issues import IssueType
-from assetcheck.model import Asset
 from assetcheck.plugins import PluginConfig, get_plugin_manager
 from assetcheck.profiles import BUILTIN_PROFILES, EngineProfile, UnknownEngineError
 from assetcheck.reports import ReportFormat, UnknownReportFormatError, render
@@ -206,8 +206,8 @@ def test_every_hook_has_a_test_and_a_documented_heading():
     hooks = [name for name, value in vars(hookspecs).items()
              if callable(value) and hasattr(value, "assetcheck_spec")]
     tests = "\n".join(p.read_text() for p in (ROOT / "tests").rglob("test_*.py"))
-    guide = (ROOT / "docs" / "plugins.md").read_text()
+    reference = (ROOT / "docs" / "hooks.md").read_text()
     assert hooks
     for name in hooks:
         assert re.search(rf"def test_hook_{name}\(", tests), f"no test_hook_{name}"
-        assert f"### {name}\n" in guide, f"docs/plugins.md has no heading for {name}"
+        assert f"### {name}\n" in reference, f"docs/hooks.md has no heading for {name}"

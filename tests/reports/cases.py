@@ -13,11 +13,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from assetcheck.asset import Asset, MeshPart
 from assetcheck.issues import IssueCollector, IssueRegistry, IssueType
-from assetcheck.model import Asset, MeshPart, Result, SecurityScan
 from assetcheck.profiles import BUILTIN_PROFILES
 from assetcheck.reports.builtin import render_json
 from assetcheck.reports.document import build_failure_report, build_report
+from assetcheck.result import Result, SecurityScan
 from tests.builders.fbx import Scene, binary_fbx, cube
 from tests.builders.gltf import GltfBuilder, Primitive, png_bytes
 from tests.builders.zip import elf_program, zip_of

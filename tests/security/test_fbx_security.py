@@ -1,4 +1,4 @@
-"""The FBX pre-scan (SECURITY.md rule 17) on hostile files built in code, and end to end."""
+"""The FBX pre-scan (docs/security.md, FBX) on hostile files built in code, and end to end."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The archive security scan (SECURITY.md rules 10-13), on hostile ZIPs built in code.
+"""The archive security scan (docs/security.md, Archives), on hostile ZIPs built in code.
 
 Every test goes through ``validate_zip`` or ``expand``, which also fail when the scan writes
 anything to disk beside the upload or in the working or temporary folder.

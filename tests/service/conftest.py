@@ -11,9 +11,9 @@ from pathlib import Path
 import psycopg2
 import pytest
 
-from assetcheck import migrations
+from assetcheck.accounts.store import create_account, issue_key
 from assetcheck.config import load_config
-from assetcheck.service.accounts import create_account, issue_key
+from assetcheck.db import migrations
 from tests.builders.zip import tiny_glb
 from tests.service.harness import (
     ServiceProcess,

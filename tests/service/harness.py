@@ -21,7 +21,7 @@ import requests
 
 from assetcheck import db
 from assetcheck.config import Config, load_config
-from assetcheck.models import Job
+from assetcheck.db.tables import Job
 from tests.network_guard import GUARDED_MAIN
 
 REPOSITORY = Path(__file__).resolve().parents[2]

@@ -8,11 +8,11 @@ from datetime import timedelta
 
 import pytest
 
-from assetcheck import migrations
+from assetcheck.accounts.passwords import hash_password, verify_password
 from assetcheck.cli import main
-from assetcheck.models import Account, ApiKey, SchemaVersion, utcnow
-from assetcheck.service.passwords import hash_password, verify_password
-from assetcheck.service.ratelimit import RateLimiter
+from assetcheck.db import migrations
+from assetcheck.db.tables import Account, ApiKey, SchemaVersion, utcnow
+from assetcheck.webapp.ratelimit import RateLimiter
 from tests.service.harness import service_settings, write_config
 
 KEY = re.compile(r"svc_[A-Za-z0-9]{32}")

@@ -1,4 +1,4 @@
-"""Authentication, plans and rate limits on a live server: section 5 of the interface."""
+"""Authentication, plans and rate limits on a live server: docs/api.md and docs/security.md."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from datetime import timedelta
 
 import requests
 
-from assetcheck.models import Account, ApiKey, utcnow
-from assetcheck.service.auth import key_digest
+from assetcheck.accounts.keys import key_digest
+from assetcheck.db.tables import Account, ApiKey, utcnow
 from tests.service.harness import bearer
 
 

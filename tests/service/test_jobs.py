@@ -8,7 +8,7 @@ import time
 import pytest
 import requests
 
-from assetcheck.models import Job
+from assetcheck.db.tables import Job
 from tests.service.harness import bearer, upload, wait_for_job
 
 PENDING_FIELDS = {"job_id", "status", "progress", "filename", "created_at"}

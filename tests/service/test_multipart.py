@@ -9,8 +9,8 @@ import time
 import pytest
 
 from assetcheck.jobs.storage import UploadStorage
-from assetcheck.service.errors import ApiError
-from assetcheck.service.uploads import MultipartUpload, client_filename
+from assetcheck.webapp.errors import RequestError
+from assetcheck.webapp.multipart import MultipartUpload, client_filename
 from tests.builders.zip import tiny_glb
 
 BOUNDARY = "XyZ-boundary-123"
@@ -63,7 +63,7 @@ def test_other_parts_are_skipped_and_only_the_first_file_part_counts(storage):
 
 
 def test_a_file_over_the_limit_raises_file_too_large_while_streaming(storage):
-    with pytest.raises(ApiError) as raised:
+    with pytest.raises(RequestError) as raised:
         receive(storage, body(("file", "big.glb", b"x" * 5000)), chunk=1000, limit=4096)
     assert (raised.value.status_code, raised.value.code) == (413, "FILE_TOO_LARGE")
 
@@ -74,7 +74,7 @@ def test_a_file_over_the_limit_raises_file_too_large_while_streaming(storage):
     body(("file", "cut.glb", b"glTF"))[:-20],
 ], ids=["no file part", "empty file", "no closing boundary"])
 def test_a_body_without_a_complete_file_is_missing_file(storage, data):
-    with pytest.raises(ApiError) as raised:
+    with pytest.raises(RequestError) as raised:
         receive(storage, data).finish()
     assert raised.value.code == "MISSING_FILE"
 
@@ -82,13 +82,13 @@ def test_a_body_without_a_complete_file_is_missing_file(storage, data):
 @pytest.mark.parametrize("content_type", [None, "application/json", "multipart/form-data"])
 def test_a_request_that_is_not_multipart_with_a_boundary_is_missing_file(storage,
                                                                          content_type):
-    with pytest.raises(ApiError) as raised:
+    with pytest.raises(RequestError) as raised:
         MultipartUpload(content_type, lambda: storage.create_upload("val_x"), 100)
     assert raised.value.code == "MISSING_FILE"
 
 
 def test_oversized_options_are_invalid_options(storage):
-    with pytest.raises(ApiError) as raised:
+    with pytest.raises(RequestError) as raised:
         receive(storage, body(("options", None, b" " * 20_000), ("file", "a", b"glTF")), 4096)
     assert raised.value.code == "INVALID_OPTIONS"
 

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 
+from assetcheck.db.tables import Account, Job, utcnow
 from assetcheck.jobs.queue import (
     COMPLETED,
     FAILED,
@@ -15,7 +16,6 @@ from assetcheck.jobs.queue import (
     JobQueue,
     new_job_id,
 )
-from assetcheck.models import Account, Job, utcnow
 from tests.concurrency import claim_in_threads
 
 REPORT = {"health_score": 88, "grade": "good", "result": {"meshes": [], "securityScan": {}}}

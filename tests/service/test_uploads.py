@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 import requests
 
-from assetcheck.models import Job
+from assetcheck.db.tables import Job
 from tests.builders.zip import zip_of
 from tests.service.harness import bearer, upload, wait_until
 

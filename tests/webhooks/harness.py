@@ -8,9 +8,9 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
+from assetcheck.accounts.store import create_account, issue_key
 from assetcheck.config import Config
-from assetcheck.models import Account, WebhookAttempt, WebhookDelivery
-from assetcheck.service.accounts import create_account, issue_key
+from assetcheck.db.tables import Account, WebhookAttempt, WebhookDelivery
 from assetcheck.webhooks.outbox import FINISHED
 from assetcheck.webhooks.settings import reveal_secret, set_webhook_url
 from tests.service.harness import wait_until

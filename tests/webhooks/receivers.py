@@ -48,7 +48,7 @@ class Receiver:
 
 
 class ReferenceReceiver(Receiver):
-    """A receiver written from the interface alone (section 6.3).
+    """A receiver written from docs/webhooks.md alone (Headers).
 
     It recomputes the hex HMAC-SHA256 of the raw body with the secret, compares it with
     ``X-Service-Signature`` in constant time and answers 401 on mismatch; it processes each

@@ -14,9 +14,10 @@ from collections import Counter
 import pytest
 import standardwebhooks
 
-from assetcheck import __version__, migrations
+from assetcheck import __version__
 from assetcheck.config import load_config
-from assetcheck.models import Account, Job, WebhookDelivery
+from assetcheck.db import migrations
+from assetcheck.db.tables import Account, Job, WebhookDelivery
 from assetcheck.webhooks.outbox import ABANDONED, DELIVERED, PENDING, queue_ping
 from assetcheck.webhooks.payload import completed_event, failed_event
 from tests.builders.zip import tiny_glb

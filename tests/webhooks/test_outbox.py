@@ -10,9 +10,9 @@ import pytest
 import standardwebhooks
 
 from assetcheck.config import load_config
+from assetcheck.db.tables import Account, Job, WebhookDelivery, utcnow
 from assetcheck.jobs import queue as job_queue
 from assetcheck.jobs.queue import MAX_ATTEMPTS, JobQueue, new_job_id
-from assetcheck.models import Account, Job, WebhookDelivery, utcnow
 from assetcheck.webhooks.delivery import AttemptResult
 from assetcheck.webhooks.dispatcher import WebhookDispatcher
 from assetcheck.webhooks.outbox import (

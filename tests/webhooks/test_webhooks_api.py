@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 import requests
 
-from assetcheck.service.errors import ApiError
-from assetcheck.service.job_options import check_webhook_option
+from assetcheck.webapp.errors import RequestError
+from assetcheck.webapp.job_options import check_webhook_option
 from assetcheck.webhooks.outbox import DELIVERED, queue_ping
 from tests.service.harness import bearer
 from tests.webhooks.harness import LOOPBACK_ONLY, attempts_of, wait_for_delivery
@@ -103,7 +103,7 @@ def test_another_accounts_delivery_is_not_found(api, new_customer, pinged_custom
 
 def test_a_webhook_url_on_a_plan_without_webhooks_needs_another_plan():
     # The API refuses free keys before any option is read; the dashboard's uploads get here.
-    with pytest.raises(ApiError) as refusal:
+    with pytest.raises(RequestError) as refusal:
         check_webhook_option({"webhook_url": "http://127.0.0.1:9/hooks"}, "free",
                              LOOPBACK_ONLY)
     assert (refusal.value.status_code, refusal.value.code) == (403, "PLAN_REQUIRED")

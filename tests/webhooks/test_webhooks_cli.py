@@ -9,11 +9,11 @@ from datetime import timedelta
 import peewee
 import pytest
 
-from assetcheck import migrations
+from assetcheck.accounts.store import create_account
 from assetcheck.cli import main
 from assetcheck.config import load_config
-from assetcheck.models import Account, ApiKey, Job, SchemaVersion, utcnow
-from assetcheck.service.accounts import create_account
+from assetcheck.db import migrations
+from assetcheck.db.tables import Account, ApiKey, Job, SchemaVersion, utcnow
 from assetcheck.webhooks.outbox import queue_ping
 from assetcheck.webhooks.settings import ROTATION_WINDOW
 from tests.service.harness import bind_database, service_settings, write_config

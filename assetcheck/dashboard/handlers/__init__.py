@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from assetcheck.dashboard.handlers import accounts, jobs, profile, uploads, webhooks
 from assetcheck.dashboard.handlers.base import DashboardHandler
-from assetcheck.service.errors import ApiError
+from assetcheck.webapp.errors import RequestError
 
 
 class PageNotFoundHandler(DashboardHandler):
@@ -12,7 +12,7 @@ class PageNotFoundHandler(DashboardHandler):
 
     async def prepare(self) -> None:
         await super().prepare()  # the page's header still knows who is logged in
-        raise ApiError(404, "NOT_FOUND", "There is no page at this address.")
+        raise RequestError(404, "NOT_FOUND", "There is no page at this address.")
 
 
 default_handlers = [

@@ -1,10 +1,9 @@
 """Sign up, log in, log out. Failed log-ins are limited per account and per client address,
-sign-ups per address (:mod:`assetcheck.dashboard.attempts`)."""
+sign-ups per address (:mod:`assetcheck.dashboard.login_limits`)."""
 
 from __future__ import annotations
 
-from assetcheck.dashboard.attempts import describe_wait
-from assetcheck.dashboard.credentials import (
+from assetcheck.accounts.credentials import (
     MIN_PASSWORD_LENGTH,
     FormError,
     is_fresh_install,
@@ -13,6 +12,7 @@ from assetcheck.dashboard.credentials import (
     signup_plan,
 )
 from assetcheck.dashboard.handlers.base import DashboardHandler
+from assetcheck.dashboard.login_limits import describe_wait
 
 
 class SignUpHandler(DashboardHandler):

@@ -7,23 +7,24 @@ field ``_xsrf`` or, from scripts, the ``X-XSRFToken`` header).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 from urllib.parse import urlsplit
 
 import jinja2
 from tornado.httputil import responses
 
-from assetcheck.dashboard.attempts import DashboardLimits
+from assetcheck.accounts.keys import PLANS_WITHOUT_API, Principal
+from assetcheck.dashboard.login_limits import DashboardLimits
 from assetcheck.dashboard.sessions import (
     SESSION_COOKIE,
     SESSION_DAYS,
     session_account,
     session_value,
 )
-from assetcheck.models import Account
-from assetcheck.service.auth import PLANS_WITHOUT_API, Principal
-from assetcheck.service.errors import ApiError
-from assetcheck.service.handlers.base import ApiHandler, BaseHandler
+from assetcheck.db.tables import Account
+from assetcheck.webapp.errors import RequestError
+from assetcheck.webapp.handlers import BaseHandler
 
 #: Pages load nothing but this service's own files: no inline script, no third party.
 CONTENT_SECURITY_POLICY = ("default-src 'self'; img-src 'self' data:; object-src 'none'; "
@@ -100,7 +101,7 @@ class DashboardHandler(SessionMixin, BaseHandler):
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         error = kwargs.get("exc_info", (None, None, None))[1]
-        if isinstance(error, ApiError):
+        if isinstance(error, RequestError):
             message = error.message
         elif status_code == 403:  # a missing XSRF token, or a form sent after logging out
             message = "The page had expired or you are no longer logged in: reload it."
@@ -125,26 +126,22 @@ class DashboardJsonHandler(DashboardHandler):
         self.set_header("Cache-Control", "no-store")
 
 
-class SessionApiHandler(SessionMixin, ApiHandler):
-    """An API handler acting for the session's account instead of an API key, so the
-    dashboard can reuse an API endpoint whole. Listed after the endpoint's handler in a
-    subclass's bases (``class UploadHandler(ValidationsHandler, SessionApiHandler)``), its
-    ``prepare`` is the one the endpoint's ``super().prepare()`` reaches, in place of the key
-    check. Requests count against the plan's rate per account; every plan may use it."""
+class SessionAuthentication(SessionMixin):
+    """Acting for the session's account instead of an API key, so the dashboard can serve a
+    shared endpoint whole (``class UploadHandler(SessionAuthentication, uploads.UploadHandler)``).
+    Requests count against the plan's rate per account; every plan may use it."""
 
     xsrf_protected = True
 
-    async def prepare(self) -> None:
+    async def authenticate(self) -> Principal:
         account = await self.session_account()
         if account is None:
             raise not_logged_in()
-        self.principal = Principal(account_id=account.id, plan=account.plan, key_id=0)
-        wait = self.rate_limiter.acquire(("dashboard", account.id),
-                                         int(self.plan_limits["requests_per_minute"]))
-        if wait:
-            raise ApiError(429, "RATE_LIMITED", f"Too many requests: retry in {wait} s.",
-                           {"Retry-After": str(wait)})
+        return Principal(account_id=account.id, plan=account.plan, key_id=0)
+
+    def rate_limit_key(self) -> Hashable:
+        return ("dashboard", self.principal.account_id)
 
 
-def not_logged_in() -> ApiError:
-    return ApiError(401, "NOT_LOGGED_IN", "Your session has ended: log in again.")
+def not_logged_in() -> RequestError:
+    return RequestError(401, "NOT_LOGGED_IN", "Your session has ended: log in again.")

@@ -9,27 +9,27 @@ from typing import Any
 
 import tornado.web
 
+from assetcheck.accounts.credentials import is_fresh_install
 from assetcheck.dashboard import job_page
-from assetcheck.dashboard.credentials import is_fresh_install
 from assetcheck.dashboard.handlers.base import (
     DashboardHandler,
     DashboardJsonHandler,
-    SessionApiHandler,
+    SessionAuthentication,
 )
-from assetcheck.dashboard.preview import DRAWN_FORMATS, preview_path
+from assetcheck.db.tables import Job
 from assetcheck.jobs.queue import COMPLETED, STATES
 from assetcheck.jobs.storage import UploadStorage
-from assetcheck.models import Job
-from assetcheck.service.errors import ApiError
-from assetcheck.service.handlers.reports import ReportHandler
-from assetcheck.service.job_options import DEFAULT_ENGINE
-from assetcheck.service.job_views import (
+from assetcheck.previews.drawing import DRAWN_FORMATS, preview_path
+from assetcheck.webapp.errors import RequestError
+from assetcheck.webapp.job_options import DEFAULT_ENGINE
+from assetcheck.webapp.job_views import (
     badge_path,
     find_job,
     list_jobs,
     parse_list_query,
     summary_body,
 )
+from assetcheck.webapp.reports import ReportHandler
 
 RECENT_JOBS = 5
 #: Report formats offered as downloads on the job page: their titles and file extensions.
@@ -111,7 +111,7 @@ class PreviewHandler(DashboardHandler):
     async def get(self, job_id: str, number: str) -> None:
         picture = await self.run_blocking(self._read, job_id, int(number))
         if picture is None:
-            raise ApiError(404, "PREVIEW_NOT_FOUND", "This model file has no preview picture.")
+            raise RequestError(404, "PREVIEW_NOT_FOUND", "This model file has no preview picture.")
         self.set_header("Content-Type", "image/png")
         self.set_header("Cache-Control", "private, max-age=86400")  # a job's files never change
         self.finish(picture)
@@ -125,7 +125,7 @@ class PreviewHandler(DashboardHandler):
         return path.read_bytes() if path.is_file() else None
 
 
-class ReportDownloadHandler(ReportHandler, SessionApiHandler):
+class ReportDownloadHandler(SessionAuthentication, ReportHandler):
     """``/api/v1/report/{jobId}/{format}`` for the session's account: the same renderers and
     answers, offered as a file to save (except the badge, which the page shows)."""
 

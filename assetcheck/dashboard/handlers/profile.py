@@ -1,8 +1,8 @@
 """The profile: the account's plan, its password and its API keys.
 
 A new key is shown once, in the answer to the form that created it, and never stored: the
-database keeps only its digest (rule 1 of SECURITY.md). Accounts on a plan without API
-access see why, and no way to create a key.
+database keeps only its digest (``docs/security.md``, Keys and accounts). Accounts on a plan
+without API access see why, and no way to create a key.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from typing import Any
 
 import tornado.web
 
-from assetcheck.dashboard.attempts import describe_wait
-from assetcheck.dashboard.credentials import MIN_PASSWORD_LENGTH, FormError, change_password
+from assetcheck.accounts.credentials import MIN_PASSWORD_LENGTH, FormError, change_password
+from assetcheck.accounts.store import account_keys, issue_key, key_status, revoke_key
 from assetcheck.dashboard.handlers.base import DashboardHandler
-from assetcheck.models import ApiKey, utcnow
-from assetcheck.service.accounts import account_keys, issue_key, key_status, revoke_key
-from assetcheck.service.errors import ApiError
+from assetcheck.dashboard.login_limits import describe_wait
+from assetcheck.db.tables import ApiKey, utcnow
+from assetcheck.webapp.errors import RequestError
 
 #: The expiries a key may be given, in days ("" is none), with their labels.
 KEY_EXPIRIES = {"": "Never", "7": "In 7 days", "30": "In 30 days", "90": "In 90 days",
@@ -83,8 +83,8 @@ class KeysHandler(ProfilePage):
     @tornado.web.authenticated
     async def post(self) -> None:
         if not self.has_api_access:
-            raise ApiError(403, "PLAN_REQUIRED", "API keys come with the Starter, Pro and "
-                           "Enterprise plans.")
+            raise RequestError(403, "PLAN_REQUIRED", "API keys come with the Starter, Pro and "
+                               "Enterprise plans.")
         name = self.get_body_argument("name", "").strip()
         expiry = self.get_body_argument("expires_in", "")
         try:
@@ -105,7 +105,7 @@ class RevokeKeyHandler(ProfilePage):
         key = await self.run_blocking(ApiKey.get_or_none, (ApiKey.id == int(key_id))
                                       & (ApiKey.account == self.account.id))
         if key is None:
-            raise ApiError(404, "KEY_NOT_FOUND", "You have no API key with this id.")
+            raise RequestError(404, "KEY_NOT_FOUND", "You have no API key with this id.")
         await self.run_blocking(revoke_key, key)
         self.redirect("/profile?done=revoked#keys")
 

@@ -1,15 +1,15 @@
-"""``POST /uploads``: the dashboard's uploads, through the API's own upload pipeline."""
+"""``POST /uploads``: the dashboard's uploads, through the same upload handler as the API's."""
 
 from __future__ import annotations
 
 from tornado.web import stream_request_body
 
-from assetcheck.dashboard.handlers.base import SessionApiHandler
-from assetcheck.service.handlers.jobs import ValidationsHandler
+from assetcheck.dashboard.handlers.base import SessionAuthentication
+from assetcheck.webapp import uploads
 
 
 @stream_request_body
-class UploadHandler(ValidationsHandler, SessionApiHandler):
+class UploadHandler(SessionAuthentication, uploads.UploadHandler):
     """Exactly ``POST /api/v1/validate`` (streamed to disk, the plan's size limit enforced as
     the body arrives, the type decided by content, the same queue and the same JSON answers),
     acting for the session's account instead of an API key, so every plan can upload.

@@ -15,8 +15,8 @@ from typing import Any
 import tornado.web
 
 from assetcheck.dashboard.handlers.base import DashboardHandler, DashboardJsonHandler
-from assetcheck.service.errors import ApiError
-from assetcheck.service.job_views import decode_cursor, encode_cursor
+from assetcheck.webapp.errors import RequestError
+from assetcheck.webapp.job_views import decode_cursor, encode_cursor
 from assetcheck.webhooks.outbox import (
     FINISHED,
     DeliveryError,
@@ -140,13 +140,13 @@ class RedeliverHandler(WebhooksPage):
             await self.run_blocking(redeliver, self.account.id, delivery_id)
         except DeliveryError as error:
             status = 404 if error.code == "DELIVERY_NOT_FOUND" else 409
-            raise ApiError(status, error.code, str(error)) from None
+            raise RequestError(status, error.code, str(error)) from None
         self.redirect("/settings/webhooks?done=redelivered")
 
 
-def plan_required() -> ApiError:
-    return ApiError(403, "PLAN_REQUIRED", "Webhooks come with the Starter, Pro and Enterprise "
-                    "plans.")
+def plan_required() -> RequestError:
+    return RequestError(403, "PLAN_REQUIRED", "Webhooks come with the Starter, Pro and Enterprise "
+                        "plans.")
 
 
 def _hours(window: timedelta) -> int:

@@ -1,1 +1,12 @@
-"""Request handlers, one module per area; each ends with its ``default_handlers`` routes."""
+"""The API's request handlers, one module per area, and all their routes in order."""
+
+from __future__ import annotations
+
+from assetcheck.service.handlers import jobs, meta, reports, webhooks
+
+default_handlers = [
+    *meta.default_handlers,
+    *jobs.default_handlers,
+    *reports.default_handlers,
+    *webhooks.default_handlers,
+]

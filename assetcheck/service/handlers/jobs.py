@@ -3,18 +3,10 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
-from tornado.web import stream_request_body
-
-from assetcheck.formats.sniff import sniff
-from assetcheck.jobs.queue import COMPLETED, JobQueue, new_job_id
-from assetcheck.jobs.storage import UploadFile, UploadStorage
-from assetcheck.models import Job, iso
-from assetcheck.service.errors import ApiError
-from assetcheck.service.handlers.base import ApiHandler
-from assetcheck.service.job_options import check_webhook_option, parse_job_options
-from assetcheck.service.job_views import (
+from assetcheck.jobs.queue import COMPLETED
+from assetcheck.service.handlers.base import ApiHandler, KeyAuthentication
+from assetcheck.webapp.job_views import (
     badge_path,
     find_job,
     list_jobs,
@@ -22,71 +14,11 @@ from assetcheck.service.job_views import (
     status_body,
     summary_body,
 )
-from assetcheck.service.uploads import MULTIPART_ALLOWANCE, MultipartUpload, file_too_large
-
-_TORNADO_MARGIN = 1 << 20
+from assetcheck.webapp.uploads import UploadHandler
 
 
-@stream_request_body
-class ValidationsHandler(ApiHandler):
-    """POST streams a multipart upload to disk and queues a job (202); GET lists jobs.
-
-    The upload is fsynced before the job row is committed; a refused or abandoned upload
-    leaves nothing behind (its folder is removed before the error is sent).
-    """
-
-    upload: MultipartUpload | None = None
-    job_id: str | None = None
-    receiving = False
-    stored = False  # the job row is committed: its folder is no longer ours to remove
-
-    async def prepare(self) -> None:
-        await super().prepare()
-        if self.request.method == "POST":
-            self.upload = self._start_upload()
-            self.receiving = True
-
-    def _start_upload(self) -> MultipartUpload:
-        limit = int(self.plan_limits["max_upload_mb"]) << 20
-        allowed = limit + MULTIPART_ALLOWANCE
-        declared = int(self.request.headers.get("Content-Length", 0))
-        # Tornado's own body-size check answers a bare 400, so it must never fire before ours,
-        # which sees a chunked body up to one read buffer later: give it room.
-        self.request.connection.set_max_body_size(max(allowed, declared) + _TORNADO_MARGIN)
-        if declared > allowed:
-            raise file_too_large(limit)
-        job_id = self.job_id = new_job_id()
-        return MultipartUpload(self.request.headers.get("Content-Type"),
-                               partial(self.storage.create_upload, job_id), limit)
-
-    def data_received(self, chunk: bytes) -> None:
-        if self.upload is None or self._finished:
-            return
-        try:
-            self.upload.feed(chunk)
-        except ApiError as error:  # a file over the limit: answer now, the rest is not read
-            self.send_error(error.status_code, exc_info=(type(error), error, None))
-
-    async def post(self) -> None:
-        assert self.upload is not None and self.job_id is not None
-        self.receiving = False
-        file = self.upload.finish()
-        options = parse_job_options(self.upload.options, self.engines)
-        if sniff(file.head) is None:
-            raise ApiError(415, "UNSUPPORTED_FILE_TYPE", "The file is not a GLB, glTF, FBX or "
-                           "ZIP file: its content matches none of them.")
-        await self.run_blocking(check_webhook_option, options, self.principal.plan,
-                                self.config["webhooks"]["allowed_cidrs"])
-        job = await self.run_blocking(partial(
-            _store, self.queue, self.storage, file, id=self.job_id,
-            account=self.principal.account_id, filename=self.upload.filename,
-            engine=options["engine"], options=options))
-        self.stored = True
-        eta = await self.run_blocking(self.queue.estimate_completion)
-        status_url = f"/api/v1/validate/{job.id}"
-        self.set_header("Location", status_url)
-        self.write_json({"job_id": job.id, "status": job.status,
-                         "estimated_completion": iso(eta), "status_url": status_url}, 202)
+class ValidationsHandler(KeyAuthentication, UploadHandler):
+    """POST uploads a file and queues a job (see :class:`UploadHandler`); GET lists jobs."""
 
     async def get(self) -> None:
         status, limit = parse_list_query(self.get_query_argument("status", None),
@@ -96,23 +28,6 @@ class ValidationsHandler(ApiHandler):
             cursor=self.get_query_argument("cursor", None)))
         self.write_json({"jobs": [summary_body(job) for job in jobs],
                          "next_cursor": next_cursor})
-
-    def on_connection_close(self) -> None:
-        super().on_connection_close()
-        if self.receiving:  # the client went away mid-upload
-            self._discard_upload()
-
-    def write_error(self, status_code: int, **kwargs: Any) -> None:
-        self._discard_upload()  # before the client hears of the refusal
-        super().write_error(status_code, **kwargs)
-
-    def _discard_upload(self) -> None:
-        if self.job_id is None or self.stored:
-            return
-        if self.upload is not None and self.upload.file is not None:
-            self.upload.file.close()
-        self.storage.discard(self.job_id)
-        self.job_id = None
 
 
 class JobHandler(ApiHandler):
@@ -124,14 +39,6 @@ class JobHandler(ApiHandler):
         if job.status == COMPLETED:
             body["badge_url"] = badge_path(self.server_secret, job.id)
         self.write_json(body)
-
-
-def _store(queue: JobQueue, storage: UploadStorage, file: UploadFile, **fields: Any) -> Job:
-    """Fsync the upload, then commit its job: a crash in between leaves a folder without a
-    row (which the sweeper removes), never a row without its file."""
-    file.commit()
-    return queue.enqueue(stored_path=storage.stored_path(file), sha256=file.sha256,
-                         size=file.size, **fields)
 
 
 default_handlers = [

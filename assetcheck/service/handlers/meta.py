@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from assetcheck.service.errors import ApiError
-from assetcheck.service.handlers.base import ApiHandler, BaseHandler
+from assetcheck.service.handlers.base import ApiHandler
+from assetcheck.webapp.errors import RequestError
+from assetcheck.webapp.handlers import BaseHandler
 
 
 class HealthHandler(BaseHandler):
@@ -13,8 +14,8 @@ class HealthHandler(BaseHandler):
         try:
             await self.run_blocking(self.queue.database.execute_sql, "SELECT 1")
         except Exception as error:
-            raise ApiError(503, "SERVICE_UNAVAILABLE",
-                           f"The database does not answer: {type(error).__name__}.") from None
+            raise RequestError(503, "SERVICE_UNAVAILABLE",
+                               f"The database does not answer: {type(error).__name__}.") from None
         self.write_json({"status": "ok"})
 
 

@@ -7,10 +7,10 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from assetcheck.models import Account, WebhookDelivery, iso
-from assetcheck.service.errors import ApiError
+from assetcheck.db.tables import Account, WebhookDelivery, iso
 from assetcheck.service.handlers.base import ApiHandler
-from assetcheck.service.job_views import decode_cursor, encode_cursor, parse_list_query
+from assetcheck.webapp.errors import RequestError
+from assetcheck.webapp.job_views import decode_cursor, encode_cursor, parse_list_query
 from assetcheck.webhooks.outbox import DeliveryError, find_delivery, list_deliveries, redeliver
 
 _STATUS_OF = {"DELIVERY_NOT_FOUND": 404, "DELIVERY_IN_PROGRESS": 409}
@@ -71,7 +71,7 @@ def _answer(action: Callable[[int, str], WebhookDelivery], account_id: int,
     try:
         delivery = action(account_id, delivery_id)
     except DeliveryError as error:
-        raise ApiError(_STATUS_OF[error.code], error.code, str(error)) from None
+        raise RequestError(_STATUS_OF[error.code], error.code, str(error)) from None
     return delivery_body(delivery, Account.get_by_id(account_id).webhook_url)
 
 

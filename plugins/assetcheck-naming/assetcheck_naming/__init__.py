@@ -8,20 +8,20 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from assetcheck import hookimpl
+from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.issues import IssueType
-from assetcheck.model import Asset
+from assetcheck.issues import IssueArea, IssueType
 
 SECTION = "naming"
 KINDS = ("mesh", "material", "texture")
+AREA = IssueArea(SECTION)
 
 
 def _issue_type(kind: str) -> IssueType:
-    return IssueType(
+    return AREA.declare(
         f"NAMING_{kind.upper()}", "warning",
         f"The {kind} name {{name!r}} does not follow the studio convention {{pattern}}.",
         f"Rename the {kind} so that its whole name matches {{pattern}}.",
-        "naming",
     )
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from assetcheck import hookimpl
+from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.issues import IssueType
-from assetcheck.model import Asset
+from assetcheck.issues import IssueArea, IssueType
 from assetcheck.profiles import Budgets, EngineProfile
 
 STANDALONE_VR = EngineProfile(
@@ -30,13 +30,12 @@ UNCOMPRESSED_ON_GPU = frozenset({"image/png", "image/jpeg", "image/webp"})
 BYTES_PER_PIXEL = 4
 MIPMAPS = 4 / 3
 
-UNCOMPRESSED_TEXTURE = IssueType(
+UNCOMPRESSED_TEXTURE = IssueArea("vr").declare(
     "VR_UNCOMPRESSED_TEXTURE", "warning",
     "Texture {name} ({mime}, {width}x{height}) takes {megabytes:.1f} MB of GPU memory once "
     "decoded; headsets share a few GB between both eyes' frames and the whole scene.",
     "Ship the texture as KTX2 (Basis Universal, KHR_texture_basisu): about 4 to 8 times less "
     "memory, and no decoding on the headset.",
-    "vr",
 )
 
 

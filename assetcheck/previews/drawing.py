@@ -24,18 +24,17 @@ from pathlib import Path
 import numpy as np
 import pluggy
 
+from assetcheck.asset import Asset
 from assetcheck.checks.gltf_links import DocumentLinks, document_links, index_of
 from assetcheck.checks.transforms import world_matrices
-from assetcheck.dashboard.png import encode_png
-from assetcheck.dashboard.raster import render_clay
-from assetcheck.formats import zip as zip_format
+from assetcheck.engine import model_sources
 from assetcheck.formats.gltf_data import AccessorReader, primitive_triangles
-from assetcheck.formats.sniff import SNIFF_BYTES, classify
 from assetcheck.formats.source import DirectoryResources, ReadContext, SourceFile, map_file
 from assetcheck.issues import IssueCollector
-from assetcheck.model import Asset
 from assetcheck.options import ValidationOptions
 from assetcheck.plugins import build_registry
+from assetcheck.previews.png import encode_png
+from assetcheck.previews.raster import render_clay
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +65,7 @@ def write_previews(upload: Path, filename: str, options: ValidationOptions,
     try:
         with map_file(upload) as data:
             root = SourceFile(filename, data, "", DirectoryResources(upload.parent), path=upload)
-            for source in _model_sources(root, context):
+            for source in model_sources(root, context):
                 if until is not None and time.monotonic() > until:
                     log.info("no more previews of %s: out of time", filename)
                     break
@@ -116,16 +115,6 @@ def _mesh_geometry(asset: Asset, links: DocumentLinks,
         triangles = triangles[(triangles < len(positions)).all(axis=1)]
         if len(triangles):
             yield positions, triangles
-
-
-def _model_sources(root: SourceFile, context: ReadContext) -> Iterator[SourceFile]:
-    """The upload itself when it is a model file, or the model files in the archive."""
-    kind, _ = classify(root.name, bytes(root.data[:SNIFF_BYTES]), in_archive=False)
-    root.kind = kind or ""
-    if kind == "zip":
-        yield from zip_format.iter_model_sources(root, context)
-    elif kind is not None:
-        yield root
 
 
 def _draw(source: SourceFile, context: ReadContext, plugin_manager: pluggy.PluginManager,

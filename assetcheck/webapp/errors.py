@@ -1,4 +1,5 @@
-"""The one error type API handlers raise; it becomes a ``{"error", "code"}`` JSON response."""
+"""The one error type every handler raises to refuse a request: the API answers it as
+``{"error", "code"}`` JSON, the dashboard's pages as an HTML error page."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Mapping
 from tornado.web import HTTPError
 
 
-class ApiError(HTTPError):
+class RequestError(HTTPError):
     """An HTTP error with a stable ``code`` for clients and a message for people."""
 
     def __init__(self, status: int, code: str, message: str,

@@ -1,6 +1,6 @@
 """The life of an ``assetcheck serve`` process: HTTP server, worker processes and scheduler
 start together; SIGTERM or Ctrl-C stops accepting connections, lets the workers finish their
-jobs within ``workers.shutdown_grace`` (or hand them back to the queue), then returns."""
+jobs within ``[workers] shutdown_grace`` (or hand them back to the queue), then returns."""
 
 from __future__ import annotations
 
@@ -13,10 +13,8 @@ import peewee
 from tornado.httpserver import HTTPServer
 
 from assetcheck.config import Config
-from assetcheck.jobs.maintenance import start_maintenance
-from assetcheck.jobs.supervisor import Supervisor
-from assetcheck.service.app import make_app, max_body_size
-from assetcheck.webhooks.dispatcher import WebhookDispatcher
+from assetcheck.jobs.node import Node
+from assetcheck.webapp.app import make_app, max_body_size
 
 log = logging.getLogger("assetcheck.serve")
 
@@ -28,17 +26,14 @@ def serve(config: Config, database: peewee.Database, sockets: list[socket.socket
 
 async def _serve(config: Config, database: peewee.Database,
                  sockets: list[socket.socket]) -> None:
-    app = make_app(config, database)
-    supervisor = Supervisor(config)
-    supervisor.start()
-    webhooks = WebhookDispatcher(config, database)
-    scheduler = start_maintenance(app.settings["job_queue"], app.settings["upload_storage"],
-                                  webhooks)
+    node = Node(config, database)
+    app = make_app(config, database, job_queue=node.queue)
+    node.start()
     server = HTTPServer(app, max_body_size=max_body_size(config))
     server.add_sockets(sockets)
     host, port = sockets[0].getsockname()[:2]
     log.info("AssetCheck listening on http://%s:%d with %d worker(s)", host, port,
-             supervisor.processes)
+             node.processes)
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for number in (signal.SIGTERM, signal.SIGINT):
@@ -46,9 +41,7 @@ async def _serve(config: Config, database: peewee.Database,
     await stopping.wait()
     log.info("stopping: no new connections; waiting for workers to finish or hand back jobs")
     server.stop()
-    scheduler.shutdown(wait=False)
-    await loop.run_in_executor(None, supervisor.stop)
-    await loop.run_in_executor(None, webhooks.close)
+    await loop.run_in_executor(None, node.stop)
     await server.close_all_connections()
     app.settings["executor"].shutdown(wait=False)
     log.info("stopped")

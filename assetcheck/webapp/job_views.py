@@ -15,12 +15,12 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from assetcheck.db.tables import Job, iso
 from assetcheck.jobs.queue import COMPLETED, FAILED, STATES
-from assetcheck.models import Job, iso
 from assetcheck.profiles import EngineProfile
 from assetcheck.reports import Report
 from assetcheck.reports.document import build_failure_report
-from assetcheck.service.errors import ApiError
+from assetcheck.webapp.errors import RequestError
 
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
@@ -36,7 +36,7 @@ def find_job(account_id: int, job_id: str) -> Job:
     """The account's job ``job_id``; 404 JOB_NOT_FOUND when it has none by that id."""
     job = Job.get_or_none((Job.id == job_id) & (Job.account == account_id))
     if job is None:
-        raise ApiError(404, "JOB_NOT_FOUND", f"No job {job_id} exists for this account.")
+        raise RequestError(404, "JOB_NOT_FOUND", f"No job {job_id} exists for this account.")
     return job
 
 
@@ -119,8 +119,8 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
         raise invalid_parameter("cursor is not one this service returned") from None
 
 
-def invalid_parameter(message: str) -> ApiError:
-    return ApiError(400, "INVALID_PARAMETER", f"Invalid query: {message}.")
+def invalid_parameter(message: str) -> RequestError:
+    return RequestError(400, "INVALID_PARAMETER", f"Invalid query: {message}.")
 
 
 def finished_report(job: Job, engines: Mapping[str, EngineProfile]) -> Report:

@@ -2,7 +2,7 @@
 
 Refusals are :class:`FormError`, which names every input at fault with its message, so the
 page shows each message next to its input. Passwords are hashed with scrypt
-(:mod:`assetcheck.service.passwords`).
+(:mod:`assetcheck.accounts.passwords`).
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Collection
 from functools import cache
 
-from assetcheck.models import Account
-from assetcheck.service.accounts import EMAIL_PATTERN, AccountError, create_account
-from assetcheck.service.passwords import hash_password, verify_password
+from assetcheck.accounts.passwords import hash_password, verify_password
+from assetcheck.accounts.store import EMAIL_PATTERN, AccountError, create_account
+from assetcheck.db.tables import Account
 
 MIN_PASSWORD_LENGTH = 10
 MAX_PASSWORD_LENGTH = 1024

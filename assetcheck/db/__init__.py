@@ -1,6 +1,6 @@
 """The database: SQLite (WAL) under ``data_dir`` by default, PostgreSQL for several nodes.
 
-Tables (``assetcheck.models``) are bound to :data:`database_proxy`; :func:`connect` opens the
+Tables (``assetcheck.db.tables``) are bound to :data:`database_proxy`; :func:`connect` opens the
 database the config names and points the proxy at it. Peewee keeps one connection per thread,
 so the service's executor threads, the scheduler thread and each worker process have their own.
 """

@@ -1,5 +1,6 @@
-"""``make_app``: the Tornado application of the service, its routes in one explicit order and
-its services in the settings, where handlers reach them through ``BaseHandler`` properties."""
+"""``make_app``: the Tornado application of the service (the API and the dashboard), its
+routes in one explicit order and its services in the settings, where handlers reach them
+through ``BaseHandler`` properties."""
 
 from __future__ import annotations
 
@@ -12,15 +13,17 @@ from tornado.web import Application
 from assetcheck.config import Config
 from assetcheck.dashboard import application as dashboard
 from assetcheck.jobs.queue import JobQueue
+from assetcheck.jobs.settings import WorkerSettings
 from assetcheck.jobs.storage import UploadStorage
 from assetcheck.plugins import get_plugin_manager
 from assetcheck.profiles import engine_profiles
 from assetcheck.reports import report_formats
-from assetcheck.service.handlers import base, jobs, meta, reports, webhooks
+from assetcheck.service import handlers as api
 from assetcheck.service.openapi import openapi_document
-from assetcheck.service.ratelimit import RateLimiter
-from assetcheck.service.server_secret import load_server_secret
-from assetcheck.service.uploads import MULTIPART_ALLOWANCE
+from assetcheck.webapp.handlers import NotFoundHandler
+from assetcheck.webapp.multipart import MULTIPART_ALLOWANCE
+from assetcheck.webapp.ratelimit import RateLimiter
+from assetcheck.webapp.server_secret import load_server_secret
 
 #: Threads for database and disk work, so the event loop never waits on either.
 BLOCKING_THREADS = 8
@@ -32,21 +35,21 @@ def make_app(
     *,
     plugin_manager: pluggy.PluginManager | None = None,
     executor: Executor | None = None,
+    job_queue: JobQueue | None = None,
 ) -> Application:
-    """The application for ``config`` on a connected ``database`` (see ``assetcheck.db``)."""
+    """The application for ``config`` on a connected ``database`` (see ``assetcheck.db``):
+    the API's routes, then the dashboard's. ``job_queue`` is the node's, when it runs one."""
     pm = plugin_manager or get_plugin_manager(config.plugin_config())
     engines = engine_profiles(pm)
     formats = report_formats(pm)
     secret = load_server_secret(config)
-    routes = [*meta.default_handlers, *jobs.default_handlers, *reports.default_handlers,
-              *webhooks.default_handlers, *dashboard.default_handlers]
+    settings = WorkerSettings.from_config(config)
     return Application(
-        routes,
-        default_handler_class=base.NotFoundHandler,
+        [*api.default_handlers, *dashboard.default_handlers],
+        default_handler_class=NotFoundHandler,
         assetcheck_config=config,
-        job_queue=JobQueue(database, lease_seconds=config["workers"]["lease_seconds"],
-                           workers=config["workers"]["processes"]),
-        upload_storage=UploadStorage(config["storage"]["data_dir"]),
+        job_queue=job_queue or settings.job_queue(database),
+        upload_storage=UploadStorage(settings.data_dir),
         plugin_manager=pm,
         engine_profiles=engines,
         report_formats=formats,

@@ -7,7 +7,7 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from assetcheck.service.errors import ApiError
+from assetcheck.webapp.errors import RequestError
 from assetcheck.webhooks.settings import has_webhooks
 from assetcheck.webhooks.urls import WebhookUrlError, check_webhook_url
 
@@ -30,8 +30,8 @@ def parse_job_options(raw: bytes | None, engines: Collection[str]) -> dict[str, 
                        f"{', '.join(KNOWN_OPTIONS)}.")
     engine = options.get("engine", DEFAULT_ENGINE)
     if not isinstance(engine, str) or engine not in engines:
-        raise ApiError(400, "UNKNOWN_ENGINE", f"Unknown engine {engine!r}: choose one of "
-                       f"{', '.join(sorted(engines))}.")
+        raise RequestError(400, "UNKNOWN_ENGINE", f"Unknown engine {engine!r}: choose one of "
+                           f"{', '.join(sorted(engines))}.")
     parsed: dict[str, Any] = {"engine": engine}
     if "webhook_url" in options:
         parsed["webhook_url"] = _webhook_url(options["webhook_url"])
@@ -47,13 +47,13 @@ def check_webhook_option(options: Mapping[str, Any], plan: str,
     if url is None:
         return
     if not has_webhooks(plan):
-        raise ApiError(403, "PLAN_REQUIRED", f"The {plan} plan has no webhooks: webhook_url "
-                       "needs the starter, pro or enterprise plan.")
+        raise RequestError(403, "PLAN_REQUIRED", f"The {plan} plan has no webhooks: webhook_url "
+                           "needs the starter, pro or enterprise plan.")
     try:
         check_webhook_url(url, allowed_cidrs)
     except WebhookUrlError as refusal:
         message = str(refusal)
-        raise ApiError(400, refusal.code, f"{message[:1].upper()}{message[1:]}.") from None
+        raise RequestError(400, refusal.code, f"{message[:1].upper()}{message[1:]}.") from None
 
 
 def _decode(raw: bytes | None) -> dict[str, Any]:
@@ -71,8 +71,8 @@ def _decode(raw: bytes | None) -> dict[str, Any]:
 def _webhook_url(value: object) -> str:
     if isinstance(value, str) and len(value) <= WEBHOOK_URL_MAX_LENGTH and _is_http_url(value):
         return value
-    raise ApiError(400, "INVALID_WEBHOOK_URL", "webhook_url must be an absolute http:// or "
-                   f"https:// URL of at most {WEBHOOK_URL_MAX_LENGTH} characters.")
+    raise RequestError(400, "INVALID_WEBHOOK_URL", "webhook_url must be an absolute http:// or "
+                       f"https:// URL of at most {WEBHOOK_URL_MAX_LENGTH} characters.")
 
 
 def _is_http_url(value: str) -> bool:
@@ -84,5 +84,5 @@ def _is_http_url(value: str) -> bool:
     return parts.scheme in ("http", "https") and bool(parts.hostname)
 
 
-def _invalid(message: str) -> ApiError:
-    return ApiError(400, "INVALID_OPTIONS", message)
+def _invalid(message: str) -> RequestError:
+    return RequestError(400, "INVALID_OPTIONS", message)

@@ -15,7 +15,7 @@ from python_multipart.exceptions import FormParserError
 from python_multipart.multipart import MultipartParser, parse_options_header
 
 from assetcheck.jobs.storage import UploadFile
-from assetcheck.service.errors import ApiError
+from assetcheck.webapp.errors import RequestError
 
 #: What a body may carry on top of the file itself: part headers, boundaries and options.
 MULTIPART_ALLOWANCE = 64 * 1024
@@ -26,14 +26,14 @@ DEFAULT_FILENAME = "upload"
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f]")
 
 
-def file_too_large(limit_bytes: int) -> ApiError:
-    return ApiError(413, "FILE_TOO_LARGE", f"The file is larger than the {limit_bytes >> 20} MB "
-                    "your plan allows.")
+def file_too_large(limit_bytes: int) -> RequestError:
+    return RequestError(413, "FILE_TOO_LARGE", f"The file is larger than the "
+                        f"{limit_bytes >> 20} MB your plan allows.")
 
 
-def missing_file(reason: str) -> ApiError:
-    return ApiError(400, "MISSING_FILE", f"{reason}: send multipart/form-data with the upload "
-                    "in a part named `file` (and optional JSON in a part named `options`).")
+def missing_file(reason: str) -> RequestError:
+    return RequestError(400, "MISSING_FILE", f"{reason}: send multipart/form-data with the upload "
+                        "in a part named `file` (and optional JSON in a part named `options`).")
 
 
 def client_filename(raw: bytes | None) -> str:
@@ -147,6 +147,6 @@ class MultipartUpload:
     def _add_options(self, data: memoryview) -> None:
         assert self.options is not None
         if len(self.options) + len(data) > OPTIONS_MAX_BYTES:
-            raise ApiError(400, "INVALID_OPTIONS",
-                           f"The options part is larger than {OPTIONS_MAX_BYTES} bytes.")
+            raise RequestError(400, "INVALID_OPTIONS",
+                               f"The options part is larger than {OPTIONS_MAX_BYTES} bytes.")
         self.options += bytes(data)

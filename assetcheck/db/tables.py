@@ -1,6 +1,6 @@
 """The tables. Timestamps are naive UTC datetimes (see :func:`utcnow`).
 
-Schema changes go through ``assetcheck.migrations``: a change here needs a new migration step
+Schema changes go through ``assetcheck.db.migrations``: a change here needs a new migration step
 and a higher ``SCHEMA_VERSION`` there.
 """
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from assetcheck.dashboard.attempts import AttemptLimiter
+from assetcheck.dashboard.login_limits import AttemptLimiter
 
 
 class Clock:
@@ -35,7 +35,7 @@ def test_keys_are_counted_apart_and_a_reset_forgets_one():
 
 
 def test_keys_whose_attempts_all_expired_are_forgotten(monkeypatch):
-    monkeypatch.setattr("assetcheck.dashboard.attempts.PRUNE_EVERY", 2)
+    monkeypatch.setattr("assetcheck.dashboard.login_limits.PRUNE_EVERY", 2)
     clock = Clock()
     limiter = AttemptLimiter(5, 60, clock)
     limiter.record("old")

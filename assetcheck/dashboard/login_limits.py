@@ -1,4 +1,5 @@
-"""Limits on log-in and sign-up attempts (rule 6 of SECURITY.md), kept in process memory.
+"""Limits on log-in and sign-up attempts (``docs/security.md``, Keys and accounts), kept in
+process memory.
 
 Each :class:`AttemptLimiter` allows ``limit`` attempts per key within a sliding ``window``.
 The dashboard counts failed log-ins per account (so one account cannot be guessed at from

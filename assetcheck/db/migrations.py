@@ -1,6 +1,6 @@
 """Explicit, versioned schema creation and upgrades.
 
-An empty database gets the current schema in one step (the tables of ``assetcheck.models``,
+An empty database gets the current schema in one step (the tables of ``assetcheck.db.tables``,
 stamped with :data:`SCHEMA_VERSION`); that is what lets ``./dev start`` work on a fresh clone.
 A database that already has a schema is only ever changed by ``assetcheck db upgrade``, which
 runs the steps of :data:`UPGRADE_STEPS` from its version up, each in its own transaction.
@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 import peewee
 from playhouse.migrate import SchemaMigrator, migrate
 
-from assetcheck.models import TABLES, SchemaVersion, utcnow
+from assetcheck.db.tables import TABLES, SchemaVersion, utcnow
 
 SCHEMA_VERSION = 2
 

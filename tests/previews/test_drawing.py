@@ -10,17 +10,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from assetcheck.dashboard import preview
-from assetcheck.dashboard.png import encode_png
-from assetcheck.dashboard.preview import preview_path, scene_triangles, write_previews
-from assetcheck.dashboard.raster import render_clay
 from assetcheck.formats.source import SourceFile
 from assetcheck.issues import IssueCollector
 from assetcheck.options import ValidationOptions
 from assetcheck.plugins import build_registry, get_plugin_manager
+from assetcheck.previews import drawing
+from assetcheck.previews.drawing import preview_path, scene_triangles, write_previews
+from assetcheck.previews.png import encode_png
+from assetcheck.previews.raster import render_clay
 from tests.builders.fbx import Scene, binary_fbx, cube
+from tests.builders.shapes import lathe, pawn_glb
 from tests.builders.zip import zip_of
-from tests.dashboard.models import lathe, pawn_glb
 
 
 @pytest.fixture(scope="module")
@@ -58,9 +58,9 @@ def test_a_glb_is_drawn_into_the_job_folder_as_a_png_with_a_transparent_backgrou
     upload = write_upload(tmp_path / "job", pawn_glb())
     assert write_previews(upload, "pawn.glb", ValidationOptions(), plugin_manager) == 1
     pixels = decode_png(preview_path(tmp_path / "job", "pawn.glb").read_bytes())
-    assert pixels.shape == (preview.HEIGHT, preview.WIDTH, 4)
+    assert pixels.shape == (drawing.HEIGHT, drawing.WIDTH, 4)
     assert pixels[0, 0, 3] == 0 and pixels[-1, -1, 3] == 0  # corners: background
-    middle = pixels[preview.HEIGHT // 2, preview.WIDTH // 2]
+    middle = pixels[drawing.HEIGHT // 2, drawing.WIDTH // 2]
     assert middle[3] == 255 and 60 < middle[:3].mean() < 240  # the pawn, lit
 
 
@@ -80,7 +80,7 @@ def test_instances_are_placed_by_their_node_transforms(tmp_path, plugin_manager)
 
 
 def test_a_huge_mesh_is_thinned_to_the_triangle_cap(tmp_path, plugin_manager, monkeypatch):
-    monkeypatch.setattr(preview, "MAX_TRIANGLES", 100)
+    monkeypatch.setattr(drawing, "MAX_TRIANGLES", 100)
     asset = read_asset(tmp_path / "job", pawn_glb(copies=4), plugin_manager)
     assert 90 <= len(scene_triangles(asset)) <= 100
 

@@ -14,8 +14,7 @@ import string
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from assetcheck.models import Account, ApiKey, utcnow
-from assetcheck.service.errors import ApiError
+from assetcheck.db.tables import Account, ApiKey, utcnow
 
 KEY_PREFIX = "svc_"
 KEY_ALPHABET = string.ascii_letters + string.digits
@@ -28,7 +27,16 @@ PLANS_WITHOUT_API = frozenset({"free"})
 #: ``last_used_at`` is written at most this often per key, not on every request.
 TOUCH_INTERVAL = timedelta(seconds=60)
 
-BEARER_CHALLENGE = {"WWW-Authenticate": "Bearer"}
+
+class KeyRefused(Exception):
+    """An ``Authorization`` value that authenticates no request: the HTTP ``status`` to answer
+    (401, or 403 for a plan without API access), a stable ``code`` and a message for people."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
 
 
 def generate_key() -> str:
@@ -54,10 +62,10 @@ class Principal:
 
 
 def authenticate(authorization: str | None, now: datetime | None = None) -> Principal:
-    """The principal of an ``Authorization`` header value, or an :class:`ApiError`.
+    """The principal of an ``Authorization`` header value, or :class:`KeyRefused`:
 
-    401 MISSING_API_KEY, INVALID_API_KEY, API_KEY_REVOKED or API_KEY_EXPIRED (each with
-    ``WWW-Authenticate: Bearer``); 403 PLAN_REQUIRED for a plan without API access.
+    401 MISSING_API_KEY, INVALID_API_KEY, API_KEY_REVOKED or API_KEY_EXPIRED; 403
+    PLAN_REQUIRED for a plan without API access.
     """
     if not authorization:
         raise _unauthorized("MISSING_API_KEY", "No API key was sent: authenticate with the "
@@ -78,17 +86,17 @@ def authenticate(authorization: str | None, now: datetime | None = None) -> Prin
         raise _unauthorized("API_KEY_EXPIRED", f"This API key expired on "
                             f"{key.expires_at:%Y-%m-%d %H:%M} UTC: create a new key.")
     if key.account.plan in PLANS_WITHOUT_API:
-        raise ApiError(403, "PLAN_REQUIRED", f"The {key.account.plan} plan has no API access: "
-                       "API keys need the starter, pro or enterprise plan.")
+        raise KeyRefused(403, "PLAN_REQUIRED", f"The {key.account.plan} plan has no API "
+                         "access: API keys need the starter, pro or enterprise plan.")
     if key.last_used_at is None or now - key.last_used_at >= TOUCH_INTERVAL:
         ApiKey.update(last_used_at=now).where(ApiKey.id == key.id).execute()
     return Principal(account_id=key.account.id, plan=key.account.plan, key_id=key.id)
 
 
-def _invalid_key() -> ApiError:
+def _invalid_key() -> KeyRefused:
     return _unauthorized("INVALID_API_KEY", "The API key is invalid or malformed: send "
                          "`Authorization: Bearer <API_KEY>` with a key created for your account.")
 
 
-def _unauthorized(code: str, message: str) -> ApiError:
-    return ApiError(401, code, message, BEARER_CHALLENGE)
+def _unauthorized(code: str, message: str) -> KeyRefused:
+    return KeyRefused(401, code, message)

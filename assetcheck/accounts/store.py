@@ -8,15 +8,15 @@ from datetime import datetime
 
 import peewee
 
-from assetcheck.models import Account, ApiKey, utcnow
-from assetcheck.service.auth import (
+from assetcheck.accounts.keys import (
     KEY_PATTERN,
     KEY_PREFIX,
     display_prefix,
     generate_key,
     key_digest,
 )
-from assetcheck.service.passwords import hash_password
+from assetcheck.accounts.passwords import hash_password
+from assetcheck.db.tables import Account, ApiKey, utcnow
 
 EMAIL_PATTERN = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 

@@ -1,0 +1,90 @@
+"""Issue types found in accessor and image data, with Khronos glTF-Validator's codes.
+
+Khronos reports each bad element on its own; AssetCheck reports each bad accessor use once,
+with how many elements are wrong and the first of them (``first``, an element index), so a mesh
+with a million bad normals makes one readable finding instead of a million.
+"""
+
+from assetcheck.issues import IssueArea
+
+_REEXPORT = "Export the model again; if the problem stays, fix it in the modelling tool."
+_BOUNDS = "Recompute the accessor's min and max from its data (most exporters do this)."
+
+
+declare = IssueArea("gltf", fix=_REEXPORT).declare
+
+
+ISSUE_TYPES = [
+    declare("ACCESSOR_MIN_MISMATCH", "error",
+            "Declared minimum {declared} of this component does not match the actual minimum "
+            "{actual}.", _BOUNDS),
+    declare("ACCESSOR_MAX_MISMATCH", "error",
+            "Declared maximum {declared} of this component does not match the actual maximum "
+            "{actual}.", _BOUNDS),
+    declare("ACCESSOR_ELEMENT_OUT_OF_MIN_BOUND", "error",
+            "{count} element(s) are less than the declared minimum {declared}.", _BOUNDS),
+    declare("ACCESSOR_ELEMENT_OUT_OF_MAX_BOUND", "error",
+            "{count} element(s) are greater than the declared maximum {declared}.", _BOUNDS),
+    declare("ACCESSOR_INVALID_FLOAT", "error",
+            "{count} value(s) are NaN or infinite; the first at index {first} is {value}."),
+    declare("ACCESSOR_SPARSE_INDICES_NON_INCREASING", "error",
+            "{count} sparse indices are not greater than the previous one; the first at index "
+            "{first}."),
+    declare("ACCESSOR_SPARSE_INDEX_OOB", "error",
+            "{count} sparse indices are not less than the accessor's count ({limit}); the first "
+            "at index {first}."),
+    declare("ACCESSOR_INDEX_OOB", "error",
+            "{count} index value(s) exceed the last vertex index ({limit}); the first at index "
+            "{first} is {value}."),
+    declare("ACCESSOR_INDEX_PRIMITIVE_RESTART", "error",
+            "{count} index value(s) are the primitive restart value {value}; the first at index "
+            "{first}."),
+    declare("ACCESSOR_INDEX_TRIANGLE_DEGENERATE", "info",
+            "{count} of {total} triangles are degenerate (two corners share a vertex).",
+            "Remove the degenerate triangles (most tools can merge or clean them)."),
+    declare("ACCESSOR_VECTOR3_NON_UNIT", "error",
+            "{count} vector(s) are not of unit length; the first at element {first} has length "
+            "{length}.", "Normalise the normals and tangents before export."),
+    declare("ACCESSOR_INVALID_SIGN", "error",
+            "{count} tangent(s) have a w component other than 1.0 or -1.0; the first at element "
+            "{first} is {value}.", "Export the tangents again with their handedness in w."),
+    declare("ACCESSOR_NON_CLAMPED", "error",
+            "{count} color value(s) are outside 0..1; the first at index {first} is {value}.",
+            "Clamp the vertex colours to 0..1."),
+    declare("ACCESSOR_ANIMATION_INPUT_NEGATIVE", "error",
+            "{count} keyframe time(s) are negative; the first at index {first} is {value}."),
+    declare("ACCESSOR_ANIMATION_INPUT_NON_INCREASING", "error",
+            "{count} keyframe time(s) are not greater than the previous one; the first at index "
+            "{first}."),
+    declare("ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION", "error",
+            "{count} rotation(s) are not unit quaternions; the first at element {first} has "
+            "length {length}.", "Normalise the rotation keyframes."),
+    declare("ACCESSOR_INVALID_IBM", "error",
+            "{count} inverse bind matrices have a last row other than (0, 0, 0, 1); the first at "
+            "element {first}."),
+    declare("ACCESSOR_JOINTS_INDEX_OOB", "error",
+            "{count} joint index value(s) exceed the last joint ({limit}) of skin {skin}; the "
+            "first at vertex {first} is {value}."),
+    declare("ACCESSOR_JOINTS_INDEX_DUPLICATE", "error",
+            "{count} vertices use the same joint twice; the first is vertex {first}."),
+    declare("ACCESSOR_JOINTS_USED_ZERO_WEIGHT", "warning",
+            "{count} joint index value(s) are non-zero with a zero weight; the first at vertex "
+            "{first}.", "Set the joint index of unused influences to 0."),
+    declare("ACCESSOR_WEIGHTS_NEGATIVE", "error",
+            "{count} weight(s) are negative; the first at vertex {first}."),
+    declare("ACCESSOR_WEIGHTS_NON_NORMALIZED", "error",
+            "{count} vertices have weights that do not sum to 1; the first is vertex {first} "
+            "(sum {sum}).", "Normalise the skin weights of every vertex."),
+    declare("IMAGE_MIME_TYPE_INVALID", "error",
+            "The image data is {actual} but the image declares {declared}.",
+            "Set mimeType to the image's real format, or convert the image."),
+    declare("IMAGE_UNRECOGNIZED_FORMAT", "warning",
+            "The image data is not in a recognised format.",
+            "Use PNG or JPEG (or KTX2/WebP with their extension)."),
+    declare("IMAGE_NON_ENABLED_MIME_TYPE", "error",
+            "{mime_type} images need an extension the asset does not use.",
+            "Convert the image to PNG or JPEG, or declare the extension that allows it."),
+    declare("IMAGE_NPOT_DIMENSIONS", "info",
+            "The image is {width}x{height}: not a power of two on each side.",
+            "Resize to powers of two if the asset targets platforms that need them for mipmaps."),
+]

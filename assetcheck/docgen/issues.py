@@ -1,0 +1,29 @@
+"""``docs/issues.md``: every issue code of the registry, by area."""
+
+from __future__ import annotations
+
+from assetcheck.docgen.markdown import table_cell
+from assetcheck.issues import IssueRegistry
+
+
+def issues_markdown(registry: IssueRegistry) -> str:
+    """``docs/issues.md``: every issue code, by area, with severity, message and fix."""
+    lines = [
+        "# Issue codes",
+        "",
+        "Generated from the issue registry by `tools/generate_docs.py`; do not edit by hand.",
+        "Severity is the default; engine profiles can ignore a code or change its severity.",
+        "Codes with a security level also appear in `securityScan.warnings`.",
+    ]
+    area = None
+    for issue_type in registry:
+        if issue_type.area != area:
+            area = issue_type.area
+            lines += ["", f"## {area}", "",
+                      "| Code | Severity | Security | Message | How to fix |",
+                      "|---|---|---|---|---|"]
+        lines.append(
+            f"| `{issue_type.code}` | {issue_type.severity} | {issue_type.security_level or ''} "
+            f"| {table_cell(issue_type.message)} | {table_cell(issue_type.fix)} |"
+        )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,44 @@
+"""A node: what every machine of the service runs, with HTTP (``assetcheck serve``) or without
+(``assetcheck worker``): the worker processes, the webhook dispatcher and the scheduler of
+periodic work. They start together and stop in order: no new periodic work, then the workers
+finish their jobs (or hand them back), then the webhook senders end."""
+
+from __future__ import annotations
+
+import peewee
+
+from assetcheck.config import Config
+from assetcheck.jobs.maintenance import start_maintenance
+from assetcheck.jobs.settings import WorkerSettings
+from assetcheck.jobs.storage import UploadStorage
+from assetcheck.jobs.supervisor import Supervisor
+from assetcheck.webhooks.dispatcher import WebhookDispatcher
+
+
+class Node:
+    """The worker processes, webhook dispatcher and scheduler of one machine."""
+
+    def __init__(self, config: Config, database: peewee.Database,
+                 settings: WorkerSettings | None = None) -> None:
+        self.settings = settings or WorkerSettings.from_config(config)
+        self.queue = self.settings.job_queue(database)
+        self.supervisor = Supervisor(config, self.settings)
+        self.webhooks = WebhookDispatcher(config, database)
+        self._scheduler = None
+
+    @property
+    def processes(self) -> int:
+        return self.settings.processes
+
+    def start(self) -> None:
+        self.supervisor.start()
+        self._scheduler = start_maintenance(self.queue, UploadStorage(self.settings.data_dir),
+                                            self.webhooks)
+
+    def stop(self) -> None:
+        """Blocks until the workers are gone (up to their grace period): call it off the
+        event loop."""
+        if self._scheduler is not None:
+            self._scheduler.shutdown(wait=False)
+        self.supervisor.stop()
+        self.webhooks.close()

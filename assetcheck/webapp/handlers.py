@@ -1,0 +1,138 @@
+"""The base handlers of the API and the dashboard: services from the application settings,
+JSON answers, and acting for an account."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Hashable
+from concurrent.futures import Executor
+from typing import Any, TypeVar
+
+import pluggy
+from tornado.httputil import responses
+from tornado.ioloop import IOLoop
+from tornado.web import RequestHandler
+
+from assetcheck.accounts.keys import Principal
+from assetcheck.config import Config
+from assetcheck.jobs.queue import JobQueue
+from assetcheck.jobs.storage import UploadStorage
+from assetcheck.profiles import EngineProfile
+from assetcheck.reports import ReportFormat
+from assetcheck.webapp.errors import RequestError
+from assetcheck.webapp.ratelimit import RateLimiter
+
+T = TypeVar("T")
+
+#: Codes of errors Tornado raises itself (routing, methods), in the API's error shape.
+_STATUS_CODES = {400: "BAD_REQUEST", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED",
+                 500: "INTERNAL_ERROR", 503: "SERVICE_UNAVAILABLE"}
+
+
+class BaseHandler(RequestHandler):
+    """Every handler of the service answers JSON, errors included."""
+
+    #: Whether state-changing requests need the XSRF token. The API authenticates with keys,
+    #: never cookies, so a forged cross-site request carries no credential: not needed. The
+    #: dashboard's handlers, which use session cookies, turn it on.
+    xsrf_protected = False
+
+    def check_xsrf_cookie(self) -> None:
+        if self.xsrf_protected:
+            super().check_xsrf_cookie()
+
+    @property
+    def config(self) -> Config:
+        return self.settings["assetcheck_config"]
+
+    @property
+    def queue(self) -> JobQueue:
+        return self.settings["job_queue"]
+
+    @property
+    def server_secret(self) -> str:
+        return self.settings["server_secret"]
+
+    @property
+    def storage(self) -> UploadStorage:
+        return self.settings["upload_storage"]
+
+    @property
+    def plugin_manager(self) -> pluggy.PluginManager:
+        return self.settings["plugin_manager"]
+
+    @property
+    def engines(self) -> dict[str, EngineProfile]:
+        return self.settings["engine_profiles"]
+
+    @property
+    def report_formats(self) -> dict[str, ReportFormat]:
+        return self.settings["report_formats"]
+
+    @property
+    def rate_limiter(self) -> RateLimiter:
+        return self.settings["rate_limiter"]
+
+    @property
+    def executor(self) -> Executor:
+        return self.settings["executor"]
+
+    async def run_blocking(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` on the service's thread pool: database and disk work that must
+        not stall the event loop."""
+        return await IOLoop.current().run_in_executor(self.executor, function, *args)
+
+    def write_json(self, body: Any, status: int = 200) -> None:
+        self.set_status(status)
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps(body, ensure_ascii=False))
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        error = kwargs.get("exc_info", (None, None, None))[1]
+        if not isinstance(error, RequestError):
+            error = RequestError(status_code, _STATUS_CODES.get(status_code, "HTTP_ERROR"),
+                                 responses.get(status_code, "Error"))
+        for name, value in error.headers.items():
+            self.set_header(name, value)
+        self.write_json(error.body(), status_code)
+
+
+class AccountHandler(BaseHandler):
+    """A handler acting for one account. ``authenticate`` (given by an authentication mixin:
+    the API's key, the dashboard's session) names the principal; then the plan's rate limit
+    applies, before any method runs."""
+
+    principal: Principal
+    #: The 429 message; ``{wait}`` is the number of seconds to wait.
+    rate_limited_message = "Too many requests: retry in {wait} s."
+
+    async def authenticate(self) -> Principal:
+        """Who the request acts for, or a :class:`RequestError` (401, 403)."""
+        raise NotImplementedError
+
+    def rate_limit_key(self) -> Hashable:
+        """What the plan's rate limit counts requests of."""
+        raise NotImplementedError
+
+    async def prepare(self) -> None:
+        self.principal = await self.authenticate()
+        wait = self.rate_limiter.acquire(self.rate_limit_key(),
+                                         int(self.plan_limits["requests_per_minute"]))
+        if wait:
+            raise RequestError(429, "RATE_LIMITED", self.rate_limited_message.format(wait=wait),
+                               {"Retry-After": str(wait)})
+
+    @property
+    def plan_limits(self) -> dict[str, Any]:
+        plans = self.config["plans"]
+        if self.principal.plan not in plans:
+            raise RequestError(403, "PLAN_REQUIRED", f"The account's plan {self.principal.plan!r} "
+                               "is not offered by this service.")
+        return plans[self.principal.plan]
+
+
+class NotFoundHandler(BaseHandler):
+    """Any path no route matches."""
+
+    def prepare(self) -> None:
+        raise RequestError(404, "NOT_FOUND", f"No endpoint at {self.request.path}.")

@@ -1,0 +1,56 @@
+"""Sending rendered reports, and a job's report for the account a request acts for (the API
+with a key, the dashboard's downloads with a session).
+
+Every report answer carries a strong ``ETag`` (a digest of the format and the rendered bytes)
+and ``Cache-Control``; a request whose ``If-None-Match`` names the current ETag gets 304.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from assetcheck.jobs.queue import COMPLETED, FAILED
+from assetcheck.webapp.errors import RequestError
+from assetcheck.webapp.handlers import AccountHandler, BaseHandler
+from assetcheck.webapp.job_views import find_job, finished_report
+
+#: Reports of the API are the account's own: caches may keep them, but must ask again first.
+API_CACHE_CONTROL = "private, no-cache"
+
+
+class RenderedReportHandler(BaseHandler):
+    """Sends a rendered report with its validators and caching rules."""
+
+    def send_rendered(self, format_name: str, content_type: str, text: str,
+                      cache_control: str) -> None:
+        body = text.encode()
+        digest = hashlib.sha256(format_name.encode() + b"\0" + body).hexdigest()[:32]
+        self.set_header("ETag", f'"{digest}"')
+        self.set_header("Cache-Control", cache_control)
+        self.set_header("Content-Type", content_type)
+        if self.check_etag_header():
+            self.set_status(304)
+            self.finish()
+        else:
+            self.finish(body)
+
+
+class ReportHandler(AccountHandler, RenderedReportHandler):
+    """A job's report for the principal: 400 INVALID_REPORT_FORMAT, 404 JOB_NOT_FOUND, 409
+    JOB_NOT_READY (with Retry-After) while the job is queued or processing; otherwise the
+    report in the format's content type. A failed job's report, in any format, explains the
+    failure."""
+
+    async def get(self, job_id: str, format_name: str) -> None:
+        chosen = self.report_formats.get(format_name)
+        if chosen is None:
+            raise RequestError(400, "INVALID_REPORT_FORMAT", f"Unknown report format "
+                               f"{format_name!r}: choose one of {', '.join(self.report_formats)}.")
+        job = await self.run_blocking(find_job, self.principal.account_id, job_id)
+        if job.status not in (COMPLETED, FAILED):
+            wait = max(1, round(await self.run_blocking(self.queue.typical_duration)))
+            raise RequestError(409, "JOB_NOT_READY", f"The job is {job.status}: its report is "
+                               "ready when it ends.", {"Retry-After": str(wait)})
+        report = finished_report(job, self.engines)
+        text = await self.run_blocking(chosen.render, report)
+        self.send_rendered(format_name, chosen.content_type, text, API_CACHE_CONTROL)

@@ -1,0 +1,109 @@
+"""Uploads: a streamed multipart body becomes a stored file and a queued job. The API takes
+them with a key (``POST /api/v1/validate``), the dashboard with a session (``POST /uploads``);
+both answer the same JSON."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from tornado.web import stream_request_body
+
+from assetcheck.db.tables import Job, iso
+from assetcheck.formats.sniff import sniff
+from assetcheck.jobs.queue import JobQueue, new_job_id
+from assetcheck.jobs.storage import UploadFile, UploadStorage
+from assetcheck.webapp.errors import RequestError
+from assetcheck.webapp.handlers import AccountHandler
+from assetcheck.webapp.job_options import check_webhook_option, parse_job_options
+from assetcheck.webapp.multipart import MULTIPART_ALLOWANCE, MultipartUpload, file_too_large
+
+_TORNADO_MARGIN = 1 << 20
+
+
+@stream_request_body
+class UploadHandler(AccountHandler):
+    """POST streams a multipart upload to disk and queues a job (202) for the principal: the
+    plan's size limit is enforced as the body arrives and the type is decided by content.
+
+    The upload is fsynced before the job row is committed; a refused or abandoned upload
+    leaves nothing behind (its folder is removed before the error is sent).
+    """
+
+    upload: MultipartUpload | None = None
+    job_id: str | None = None
+    receiving = False
+    stored = False  # the job row is committed: its folder is no longer ours to remove
+
+    async def prepare(self) -> None:
+        await super().prepare()
+        if self.request.method == "POST":
+            self.upload = self._start_upload()
+            self.receiving = True
+
+    def _start_upload(self) -> MultipartUpload:
+        limit = int(self.plan_limits["max_upload_mb"]) << 20
+        allowed = limit + MULTIPART_ALLOWANCE
+        declared = int(self.request.headers.get("Content-Length", 0))
+        # Tornado's own body-size check answers a bare 400, so it must never fire before ours,
+        # which sees a chunked body up to one read buffer later: give it room.
+        self.request.connection.set_max_body_size(max(allowed, declared) + _TORNADO_MARGIN)
+        if declared > allowed:
+            raise file_too_large(limit)
+        job_id = self.job_id = new_job_id()
+        return MultipartUpload(self.request.headers.get("Content-Type"),
+                               partial(self.storage.create_upload, job_id), limit)
+
+    def data_received(self, chunk: bytes) -> None:
+        if self.upload is None or self._finished:
+            return
+        try:
+            self.upload.feed(chunk)
+        except RequestError as error:  # a file over the limit: answer now, the rest is not read
+            self.send_error(error.status_code, exc_info=(type(error), error, None))
+
+    async def post(self) -> None:
+        assert self.upload is not None and self.job_id is not None
+        self.receiving = False
+        file = self.upload.finish()
+        options = parse_job_options(self.upload.options, self.engines)
+        if sniff(file.head) is None:
+            raise RequestError(415, "UNSUPPORTED_FILE_TYPE", "The file is not a GLB, glTF, FBX or "
+                               "ZIP file: its content matches none of them.")
+        await self.run_blocking(check_webhook_option, options, self.principal.plan,
+                                self.config["webhooks"]["allowed_cidrs"])
+        job = await self.run_blocking(partial(
+            _store, self.queue, self.storage, file, id=self.job_id,
+            account=self.principal.account_id, filename=self.upload.filename,
+            engine=options["engine"], options=options))
+        self.stored = True
+        eta = await self.run_blocking(self.queue.estimate_completion)
+        status_url = f"/api/v1/validate/{job.id}"
+        self.set_header("Location", status_url)
+        self.write_json({"job_id": job.id, "status": job.status,
+                         "estimated_completion": iso(eta), "status_url": status_url}, 202)
+
+    def on_connection_close(self) -> None:
+        super().on_connection_close()
+        if self.receiving:  # the client went away mid-upload
+            self._discard_upload()
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        self._discard_upload()  # before the client hears of the refusal
+        super().write_error(status_code, **kwargs)
+
+    def _discard_upload(self) -> None:
+        if self.job_id is None or self.stored:
+            return
+        if self.upload is not None and self.upload.file is not None:
+            self.upload.file.close()
+        self.storage.discard(self.job_id)
+        self.job_id = None
+
+
+def _store(queue: JobQueue, storage: UploadStorage, file: UploadFile, **fields: Any) -> Job:
+    """Fsync the upload, then commit its job: a crash in between leaves a folder without a
+    row (which the sweeper removes), never a row without its file."""
+    file.commit()
+    return queue.enqueue(stored_path=storage.stored_path(file), sha256=file.sha256,
+                         size=file.size, **fields)
