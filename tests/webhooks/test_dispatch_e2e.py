@@ -200,7 +200,7 @@ class FailsFirstTry(Receiver):
 def test_two_nodes_on_postgresql_send_each_attempt_exactly_once(
         tmp_path, database_factory, serve):
     settings = service_settings(tmp_path, database_factory("postgresql"),
-                                workers={"processes": 1}, webhooks=webhook_settings())
+                                workers={"processes": 1}, webhooks=webhook_settings(timeout=10))
     config_path = write_config(tmp_path, settings)
     config = load_config(config_path)
     migrations.upgrade(bind_database(config))
