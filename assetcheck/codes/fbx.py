@@ -39,4 +39,11 @@ ISSUE_TYPES = [
         "Export the file again as FBX 2014 or later (version 7400 to 7700).",
         "fbx",
     ),
+    IssueType(
+        "FBX_INVALID_GEOMETRY", "error",
+        "Mesh {name} of {file} has broken geometry: {reason}. Its geometry was not checked.",
+        "Export the file again from the authoring tool; a file whose indices point outside "
+        "its arrays is damaged or crafted, and importers read it differently or crash.",
+        "fbx",
+    ),
 ]
