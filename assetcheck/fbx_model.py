@@ -127,17 +127,19 @@ class FbxGeometry:
         return triangles
 
     def __reduce_ex__(self, protocol: int) -> tuple:
-        arrays = [_packed(getattr(self, f.name)) for f in fields(self)]
+        arrays = [_packed(getattr(self, f.name), protocol) for f in fields(self)]
         return unpack_geometry, tuple(arrays)
 
 
-def _packed(value: object) -> object:
-    """An array (or a layer's two arrays) as (dtype, shape, pickle buffer): sent out of band."""
+def _packed(value: object, protocol: int) -> object:
+    """An array (or a layer's two arrays) as (dtype, shape, data); the data is a pickle buffer
+    (sent out of band where the pickler takes them) from protocol 5 on, else bytes."""
     if isinstance(value, FbxLayer):
-        return (_packed(value.values), _packed(value.corner_values))
+        return (_packed(value.values, protocol), _packed(value.corner_values, protocol))
     if isinstance(value, np.ndarray):
         array = np.ascontiguousarray(value)
-        return (array.dtype.str, array.shape, pickle.PickleBuffer(array))
+        data = pickle.PickleBuffer(array) if protocol >= 5 else array.tobytes()
+        return (array.dtype.str, array.shape, data)
     return None
 
 
