@@ -109,22 +109,23 @@ class FbxGeometry:
     def triangles(self) -> np.ndarray:
         """The polygons fan-triangulated, as ``(n, 3)`` control point indices (int32): a
         polygon of ``k`` corners gives ``k - 2`` triangles, lines and points none."""
-        count = len(self.corners)
-        if count == 0 or len(self.polygon_starts) == 0:
+        sizes = self.polygon_sizes
+        if not len(sizes):
             return np.empty((0, 3), np.int32)
-        is_start = np.zeros(count, bool)
-        is_start[self.polygon_starts] = True
-        is_last = np.zeros(count, bool)
-        is_last[self.polygon_starts[1:] - 1] = True
-        is_last[-1] = True
-        # Each corner that is neither first nor last opens triangle (first, corner, next).
-        middle = np.flatnonzero(~is_start & ~is_last).astype(np.int32)
-        first = np.maximum.accumulate(np.where(is_start, np.arange(count, dtype=np.int32), 0))
-        triangles = np.empty((len(middle), 3), np.int32)
-        triangles[:, 0] = self.corners[first[middle]]
-        triangles[:, 1] = self.corners[middle]
-        triangles[:, 2] = self.corners[middle + 1]
-        return triangles
+        smallest, largest = int(sizes.min()), int(sizes.max())
+        if smallest == largest and smallest >= 3:  # one polygon size (all triangles or quads)
+            polygons = self.corners.reshape(-1, smallest)
+            fans = [np.stack([polygons[:, 0], polygons[:, j], polygons[:, j + 1]], axis=1)
+                    for j in range(1, smallest - 1)]
+            return np.stack(fans, axis=1).reshape(-1, 3)
+        counts = np.maximum(sizes - 2, 0)
+        total = int(counts.sum())
+        first = np.repeat(self.polygon_starts, counts)
+        # The j-th triangle of a polygon is (first, first + j + 1, first + j + 2).
+        opened = np.cumsum(counts) - counts
+        middle = first + (np.arange(total, dtype=np.int32) - np.repeat(opened, counts) + 1)
+        return np.stack([self.corners[first], self.corners[middle],
+                         self.corners[middle + 1]], axis=1).astype(np.int32, copy=False)
 
     def __reduce_ex__(self, protocol: int) -> tuple:
         arrays = [_packed(getattr(self, f.name), protocol) for f in fields(self)]
