@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from assetcheck.fbx_model import FbxScene
+
 
 @dataclass
 class MeshPart:
@@ -66,7 +68,9 @@ class Asset:
     ``filename`` is the file's name in the upload (the path inside the archive for ZIP members).
     The counts follow the definitions in ``docs/statistics.md``. ``document`` and ``buffers`` hold
     the raw glTF JSON and its resolved buffers (``None`` where a buffer could not be resolved);
-    ``details`` holds format-specific facts (for FBX: version, writer, units and axes).
+    ``details`` holds format-specific scalar facts for the report (for FBX: version, writer,
+    units and axes); ``fbx`` the FBX reader's typed facts and geometry
+    (:class:`~assetcheck.fbx_model.FbxScene`), None for other formats.
     The engine sets ``byte_size`` (of the model file itself) and ``metrics`` (what the file uses
     of each engine budget, see :mod:`assetcheck.metrics`) after reading.
     """
@@ -85,6 +89,7 @@ class Asset:
     document: dict[str, Any] | None = None
     buffers: list[Any] = field(default_factory=list)
     details: dict[str, Any] = field(default_factory=dict)
+    fbx: FbxScene | None = None
     byte_size: int = 0
     metrics: dict[str, int | float | bool] = field(default_factory=dict)
 

@@ -70,6 +70,8 @@ def validate(
         checks = _run_checks(pm, assets, collector, profile, options)
     for asset in assets:
         asset.buffers = []  # the result keeps the model, not the bytes (they may be mapped)
+        if asset.fbx is not None:
+            asset.fbx.drop_geometry()  # nor the FBX geometry arrays
     finished = time.perf_counter()
     return _result(pm, root.name, profile, assets, context, checks, {
         "read_ms": _ms(read_done - started),

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from assetcheck.asset import Asset
+from assetcheck.fbx_model import FbxMesh
 
 MB = 1_000_000
 UNSIGNED_INT = 5125
@@ -31,8 +32,8 @@ def measure(asset: Asset) -> dict[str, int | float | bool]:
     }
     if asset.document is not None:
         metrics.update(_gltf_metrics(asset.document))
-    elif asset.format == "fbx":
-        metrics.update(_fbx_metrics(asset.details))
+    elif asset.fbx is not None:
+        metrics.update(_fbx_metrics(asset.fbx.meshes))
     return metrics
 
 
@@ -67,24 +68,22 @@ def _gltf_draw_calls(document: dict[str, Any], primitives_per_mesh: list[int]) -
     return sum(primitives_per_mesh[mesh] for mesh in instanced)
 
 
-def _fbx_metrics(details: dict[str, Any]) -> dict[str, int | bool]:
-    meshes = details.get("meshes", [])
+def _fbx_metrics(meshes: list[FbxMesh]) -> dict[str, int | bool]:
     return {
         # FBX splits a mesh into one draw call per material it uses.
-        "draw_calls": sum(max(1, len(mesh.get("materials", []))) for mesh in meshes),
+        "draw_calls": sum(max(1, len(mesh.materials)) for mesh in meshes),
         "uv_sets": max((_fbx_uv_sets(mesh) for mesh in meshes), default=0),
-        "influences_per_vertex": max((mesh.get("max_influences", 0) for mesh in meshes),
-                                     default=0),
-        "bones": max((mesh.get("bones", 0) for mesh in meshes), default=0),
+        # Not read from FBX skins (ufbx's binding does not give weights per vertex).
+        "influences_per_vertex": 0,
+        "bones": max((mesh.bones for mesh in meshes), default=0),
         # ufbx hands out 32-bit indices; an engine needs them once a mesh passes 65,535 vertices.
-        "index_32bit": any(mesh.get("vertices", 0) > 0xFFFF for mesh in meshes),
+        "index_32bit": any(mesh.vertices > 0xFFFF for mesh in meshes),
     }
 
 
-def _fbx_uv_sets(mesh: dict[str, Any]) -> int:
+def _fbx_uv_sets(mesh: FbxMesh) -> int:
     """The mesh's UV sets as the pre-scan counted them; where it could not, whether it has any."""
-    counted = mesh.get("uv_sets")
-    return counted if counted is not None else int(mesh.get("has_uvs", False))
+    return mesh.uv_sets if mesh.uv_sets is not None else int(mesh.has_uvs)
 
 
 def _objects(value: Any, keep_gaps: bool = False) -> Iterator[dict[str, Any]]:

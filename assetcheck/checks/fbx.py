@@ -1,6 +1,6 @@
 """FBX scenes: n-gons and quads, old file versions, texture references and embedded media.
 
-Everything comes from the facts the FBX reader kept (``Asset.details``), never from the file
+Everything comes from the facts the FBX reader kept (``Asset.fbx``), never from the file
 again. What FBX shares with glTF is checked beside it: missing normals (geometry), legacy
 materials and missing UVs (materials), units and axis systems (transforms).
 """
@@ -8,10 +8,10 @@ materials and missing UVs (materials), units and axis systems (transforms).
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
+from assetcheck.fbx_model import FbxTexture
 from assetcheck.formats.fbx import SUPPORTED_VERSIONS
 from assetcheck.hookspecs import hookimpl
 
@@ -32,35 +32,33 @@ CODES = ("FBX_NGONS", "FBX_NOT_TRIANGULATED", "FBX_OLD_VERSION", "FBX_EXTERNAL_T
 
 
 def check_fbx(asset: Asset, context: CheckContext) -> None:
-    if not asset.details:  # the file could not be parsed: the reader said why
+    scene = asset.fbx
+    if scene is None:  # the file could not be parsed: the reader said why
         return
-    for mesh in asset.details["meshes"]:
-        if mesh["ngons"]:
-            context.issues.add("FBX_NGONS", name=mesh["name"], count=mesh["ngons"])
-        elif mesh["quads"]:
-            context.issues.add("FBX_NOT_TRIANGULATED", name=mesh["name"], count=mesh["quads"])
-    version = asset.details["version"]
-    if SUPPORTED_VERSIONS[0] <= version < MODERN_VERSION:
-        context.issues.add("FBX_OLD_VERSION", version=version)
-    _check_textures(asset.details["textures"], context)
+    for mesh in scene.meshes:
+        if mesh.ngons:
+            context.issues.add("FBX_NGONS", name=mesh.name, count=mesh.ngons)
+        elif mesh.quads:
+            context.issues.add("FBX_NOT_TRIANGULATED", name=mesh.name, count=mesh.quads)
+    if SUPPORTED_VERSIONS[0] <= scene.version < MODERN_VERSION:
+        context.issues.add("FBX_OLD_VERSION", version=scene.version)
+    _check_textures(scene.textures, context)
 
 
-def _check_textures(textures: list[dict[str, Any]], context: CheckContext) -> None:
+def _check_textures(textures: list[FbxTexture], context: CheckContext) -> None:
     """Each image file once, however many texture objects use it."""
-    files = {(t["relative_filename"] or t["absolute_filename"], t["embedded"]): t
-             for t in textures}
+    files = {(t.path, t.embedded): t for t in textures}
     for texture in files.values():
-        name = texture["name"]
-        relative = texture["relative_filename"]
-        if texture["embedded"]:
-            _check_embedded_size(name, texture["byte_size"], context)
+        relative = texture.relative_filename
+        if texture.embedded:
+            _check_embedded_size(texture.name, texture.byte_size or 0, context)
         elif relative and not ABSOLUTE_PATH.match(relative):
-            context.issues.add("FBX_EXTERNAL_TEXTURE", name=name, path=relative)
-        elif relative or texture["absolute_filename"]:
-            context.issues.add("FBX_ABSOLUTE_TEXTURE_PATH", name=name,
-                               path=relative or texture["absolute_filename"])
+            context.issues.add("FBX_EXTERNAL_TEXTURE", name=texture.name, path=relative)
+        elif texture.path:
+            context.issues.add("FBX_ABSOLUTE_TEXTURE_PATH", name=texture.name,
+                               path=texture.path)
     private = next((path for texture in textures
-                    for path in (texture["absolute_filename"], texture["relative_filename"])
+                    for path in (texture.absolute_filename, texture.relative_filename)
                     if path and USER_FOLDER.search(path)), None)
     if private is not None:
         context.issues.add("FBX_PATH_REVEALS_USER", path=private)

@@ -23,7 +23,7 @@ CODES = ("MATERIAL_NOT_PBR", "MATERIAL_SPECULAR_GLOSSINESS", "MESH_MISSING_UVS")
 def check_materials(asset: Asset, context: CheckContext) -> None:
     if asset.document is not None:
         _check_gltf_materials(asset.document, context)
-    elif asset.format == "fbx":
+    elif asset.fbx is not None:
         _check_fbx_materials(asset, context)
 
 
@@ -43,10 +43,11 @@ def _check_fbx_materials(asset: Asset, context: CheckContext) -> None:
         elif material.shading == SPECULAR_GLOSSINESS:
             context.issues.add("MATERIAL_SPECULAR_GLOSSINESS", name=material.name)
     textures = {m.name: m.texture_count for m in asset.materials if m.texture_count}
-    for mesh in asset.details.get("meshes", []):
-        textured = [name for name in mesh["materials"] if name in textures]
-        if textured and not mesh["has_uvs"]:
-            context.issues.add("MESH_MISSING_UVS", name=mesh["name"], material=textured[0],
+    for mesh in asset.fbx.meshes:
+        textured = [name for name in mesh.materials if name in textures]
+        has_uvs = mesh.has_uvs if mesh.geometry is None else mesh.geometry.uvs is not None
+        if textured and not has_uvs:
+            context.issues.add("MESH_MISSING_UVS", name=mesh.name, material=textured[0],
                                textures=textures[textured[0]])
 
 

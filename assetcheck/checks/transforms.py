@@ -2,8 +2,10 @@
 
 For glTF the size is the world-space bounding box of every drawn mesh, from the POSITION
 accessors' ``min``/``max`` (JSON, no vertex data) carried through the node transforms, so it
-costs microseconds. For FBX the reader keeps the file's unit and axis system, which engines
-must convert on import.
+costs microseconds. For FBX it is the bounding box of each decoded geometry carried through the
+transforms of the nodes that draw it and the file's unit (so it is in metres); a mirrored FBX
+node is one whose transform, geometric transform included, has a negative determinant. The
+file's unit and axis system, which engines must convert on import, are reported too.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import numpy as np
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.gltf_links import DocumentLinks, document_links, index_list, index_of
+from assetcheck.fbx_model import FbxAxes, FbxScene
 from assetcheck.formats.gltf_data import COMPONENT_DTYPES, FLOAT
 from assetcheck.hookspecs import hookimpl
 
@@ -29,8 +32,6 @@ UNIT_NAMES = {0.001: "millimetres", 0.01: "centimetres", 0.0254: "inches", 0.1: 
               0.3048: "feet", 0.9144: "yards", 1.0: "metres", 1000.0: "kilometres",
               1609.344: "miles"}
 USUAL_UP_AXES = frozenset({"+Y", "+Z"})
-_AXIS_VECTORS = {f"{sign}{name}": (1 if sign == "+" else -1) * np.eye(3)[i]
-                 for i, name in enumerate("XYZ") for sign in "+-"}
 _LENGTH_UNITS = (("km", 1000.0), ("m", 1.0), ("cm", 0.01))
 
 CODES = ("NODE_NEGATIVE_SCALE", "MODEL_EXTREMELY_LARGE", "MODEL_EXTREMELY_SMALL",
@@ -81,9 +82,10 @@ def describe_length(meters: float) -> str:
 def check_transforms(asset: Asset, context: CheckContext) -> None:
     if asset.document is not None:
         _check_gltf(document_links(asset), context)
-    elif asset.format == "fbx":
-        _check_fbx_unit(asset.details.get("unit_meters"), context)
-        _check_fbx_axes(asset.details.get("axes", {}), context)
+    elif asset.fbx is not None:
+        _check_fbx_nodes(asset.fbx, context)
+        _check_fbx_unit(asset.fbx.unit_meters, context)
+        _check_fbx_axes(asset.fbx.axes, context)
 
 
 def _check_gltf(links: DocumentLinks, context: CheckContext) -> None:
@@ -96,7 +98,11 @@ def _check_gltf(links: DocumentLinks, context: CheckContext) -> None:
             name = node.get("name")
             context.issues.add("NODE_NEGATIVE_SCALE", pointer=f"/nodes/{index}",
                                name=name if isinstance(name, str) and name else f"{index}")
-    size = _model_size(links, world)
+    _check_size(_model_size(links, world), context)
+
+
+def _check_size(size: float | None, context: CheckContext) -> None:
+    """MODEL_EXTREMELY_LARGE or _SMALL for a model ``size`` metres across (None: unknown)."""
     if size is None:
         return
     if size > LARGEST_SIZE:
@@ -125,10 +131,17 @@ def _model_size(links: DocumentLinks, world: dict[int, np.ndarray]) -> float | N
             skin = index_of(nodes[index], "skin")
             transforms.append(matrix if skin is None else _bind_transform(links, skin, world))
             corners.append(boxes[mesh])
+    return _placed_size(transforms, corners)
+
+
+def _placed_size(transforms: list[np.ndarray], corners: list[np.ndarray]) -> float | None:
+    """The largest side of the bounding box of boxes (``(8, 4)`` corners each) placed by their
+    4x4 transforms; None when it is not finite or flat to a point."""
     if not corners:
         return None
     placed = np.einsum("kij,kcj->kci", np.array(transforms), np.array(corners))[..., :3]
-    size = float(np.max(placed.max(axis=(0, 1)) - placed.min(axis=(0, 1))))
+    with np.errstate(invalid="ignore"):
+        size = float(np.max(placed.max(axis=(0, 1)) - placed.min(axis=(0, 1))))
     return size if math.isfinite(size) and size > 0 else None
 
 
@@ -144,9 +157,13 @@ def _mesh_boxes(links: DocumentLinks) -> dict[int, np.ndarray]:
             known_low, known_high = bounds[primitive.mesh]
             low, high = np.minimum(low, known_low), np.maximum(high, known_high)
         bounds[primitive.mesh] = (low, high)
-    return {mesh: np.array([[x, y, z, 1.0] for x in (low[0], high[0])
-                            for y in (low[1], high[1]) for z in (low[2], high[2])])
-            for mesh, (low, high) in bounds.items()}
+    return {mesh: _box(low, high) for mesh, (low, high) in bounds.items()}
+
+
+def _box(low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """A bounding box's 8 corners in homogeneous coordinates, ``(8, 4)``."""
+    return np.array([[x, y, z, 1.0] for x in (low[0], high[0])
+                     for y in (low[1], high[1]) for z in (low[2], high[2])])
 
 
 def _bind_transform(links: DocumentLinks, skin: int, world: dict[int, np.ndarray],
@@ -189,6 +206,25 @@ def _numbers(value: object, length: int) -> list[float] | None:
     return floats if all(math.isfinite(v) for v in floats) else None
 
 
+def _check_fbx_nodes(scene: FbxScene, context: CheckContext) -> None:
+    """Mirrored mesh nodes, and the size of everything drawn, in metres."""
+    to_metres = scene.to_metres_y_up()
+    transforms, corners = [], []
+    for mesh in scene.meshes:
+        for instance in mesh.instances:
+            if instance.mirrored:
+                context.issues.add("NODE_NEGATIVE_SCALE", name=instance.node)
+        positions = mesh.geometry.positions if mesh.geometry is not None else None
+        if positions is None or not len(positions):
+            continue
+        with np.errstate(invalid="ignore"):
+            box = _box(np.nanmin(positions, axis=0), np.nanmax(positions, axis=0))
+        for instance in mesh.instances:
+            transforms.append(to_metres @ instance.geometry_to_world)
+            corners.append(box)
+    _check_size(_placed_size(transforms, corners), context)
+
+
 def _check_fbx_unit(meters: float | None, context: CheckContext) -> None:
     if not meters or meters <= 0 or any(math.isclose(meters, u) for u in USUAL_UNITS):
         return
@@ -197,16 +233,14 @@ def _check_fbx_unit(meters: float | None, context: CheckContext) -> None:
     context.issues.add("FBX_UNUSUAL_UNIT", unit=name)
 
 
-def _check_fbx_axes(axes: dict[str, str], context: CheckContext) -> None:
-    right, up, front = (axes.get(name) for name in ("right", "up", "front"))
-    if not {right, up, front} <= _AXIS_VECTORS.keys():
+def _check_fbx_axes(axes: FbxAxes, context: CheckContext) -> None:
+    if not axes.known:
         return  # unknown: old files without an axis system
-    right_handed = np.array_equal(np.cross(_AXIS_VECTORS[right], _AXIS_VECTORS[up]),
-                                  _AXIS_VECTORS[front])
-    if right_handed and up in USUAL_UP_AXES:
+    if axes.right_handed and axes.up in USUAL_UP_AXES:
         return
-    system = f"{up} up" if right_handed else "left-handed"
-    context.issues.add("FBX_UNUSUAL_AXES", system=system, right=right, up=up, front=front)
+    system = f"{axes.up} up" if axes.right_handed else "left-handed"
+    context.issues.add("FBX_UNUSUAL_AXES", system=system, right=axes.right, up=axes.up,
+                       front=axes.front)
 
 
 @hookimpl

@@ -38,4 +38,10 @@ ISSUE_TYPES = [
         "{maximum}; what it holds was read on a best-effort basis.",
         "Export the file again as FBX 2014 or later (version 7400 to 7700).",
     ),
+    declare(
+        "FBX_INVALID_GEOMETRY", "error",
+        "Mesh {name} of {file} has broken geometry: {reason}. Its geometry was not checked.",
+        "Export the file again from the authoring tool; a file whose indices point outside "
+        "its arrays is damaged or crafted, and importers read it differently or crash.",
+    ),
 ]

@@ -57,4 +57,9 @@ ISSUE_TYPES = [
     declare("FBX_UNUSUAL_AXES", "info",
             "The file's axis system is {system} (right {right}, up {up}, front {front}): an "
             "importer that ignores it shows the model rotated or mirrored.", _EXPORT_UNITS),
+    declare("FBX_NON_UNIT_NORMALS", "warning",
+            "Mesh {name}: {count:,} of {total:,} normals are not of unit length; the first, "
+            "number {first}, has length {length}. Shading that assumes unit normals comes out "
+            "too dark or too bright.",
+            "Recompute or normalise the normals in the modelling tool before export."),
 ]

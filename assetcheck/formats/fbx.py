@@ -3,8 +3,10 @@
 The pre-scan (:mod:`assetcheck.security.fbx`) checks every size the file declares before the
 native parser sees it; a file it finds malformed is never parsed. ufbx then reads the file in a
 forked child (:mod:`assetcheck.formats.fbx_child`) limited by ``options.limits``: a hang becomes
-``VALIDATION_TIMEOUT``, a blow-up ``RESOURCE_LIMIT``, and the caller carries on. ufbx reads only
-the file itself: texture paths in it are reported, never opened.
+``VALIDATION_TIMEOUT``, a blow-up ``RESOURCE_LIMIT``, and the caller carries on. The mesh
+geometry is decoded in the same child, under the same limits (:mod:`assetcheck.formats.fbx_scene`).
+ufbx reads only the file itself; images its textures name are looked up, like a glTF's, only
+inside the upload (beside the file or in its ZIP), and only their headers are read.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from functools import partial
 from pathlib import Path
 
 from assetcheck.asset import Asset
+from assetcheck.fbx_model import FbxScene
 from assetcheck.formats.fbx_child import (
     ChildCrashed,
     ChildOutOfMemory,
@@ -27,6 +30,7 @@ from assetcheck.formats.fbx_scene import RESULT_TYPES, FbxParseError, read_scene
 from assetcheck.formats.sniff import SNIFF_BYTES, sniff
 from assetcheck.formats.source import SourceFile
 from assetcheck.hookspecs import hookimpl
+from assetcheck.images import image_info
 from assetcheck.issues import FileIssues
 from assetcheck.options import Limits, ValidationOptions
 from assetcheck.security.fbx import scan_fbx
@@ -50,11 +54,15 @@ def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOption
     asset = None if scan.rejected else _parse(source, issues, options.limits)
     if asset is None:
         return Asset(filename=source.name, format="fbx")
-    version = asset.details["version"]
+    version = asset.fbx.version
     minimum, maximum = SUPPORTED_VERSIONS
     if not minimum <= version <= maximum:
         issues.add("FBX_UNSUPPORTED_VERSION", version=version, minimum=minimum, maximum=maximum)
-    _add_uv_sets(asset, scan.uv_sets_per_mesh)
+    _add_uv_sets(asset.fbx, scan.uv_sets_per_mesh)
+    _size_external_images(asset, source)
+    for mesh in asset.fbx.meshes:
+        if mesh.geometry_fault is not None:
+            issues.add("FBX_INVALID_GEOMETRY", name=mesh.name, reason=mesh.geometry_fault)
     return asset
 
 
@@ -67,7 +75,7 @@ def _parse(source: SourceFile, issues: FileIssues, limits: Limits) -> Asset | No
     with _file_on_disk(source) as path:
         try:
             return run_in_child(
-                partial(read_scene, str(path), source.name),
+                partial(read_scene, str(path), source.name, source.data),
                 timeout=limits.parse_timeout,
                 memory_limit_mb=limits.memory_limit_mb,
                 result_types=RESULT_TYPES,
@@ -99,10 +107,23 @@ def _file_on_disk(source: SourceFile) -> Iterator[Path]:
         os.unlink(name)
 
 
-def _add_uv_sets(asset: Asset, uv_sets_per_mesh: list[int]) -> None:
+def _add_uv_sets(scene: FbxScene, uv_sets_per_mesh: list[int]) -> None:
     """Give each mesh the UV set count the pre-scan saw (None where the meshes do not line
     up one to one with the geometry the scan found)."""
-    meshes = asset.details["meshes"]
+    meshes = scene.meshes
     counts = uv_sets_per_mesh if len(uv_sets_per_mesh) == len(meshes) else [None] * len(meshes)
     for mesh, count in zip(meshes, counts, strict=True):
-        mesh["uv_sets"] = count
+        mesh.uv_sets = count
+
+
+def _size_external_images(asset: Asset, source: SourceFile) -> None:
+    """Read the type and size of each image a texture names that the upload holds (beside the
+    FBX, or in its ZIP). FBX paths may use backslashes; absolute ones are never looked up."""
+    for texture in asset.textures:
+        if texture.uri is None or texture.width is not None:
+            continue
+        data = source.read_resource(texture.uri.replace("\\", "/"))
+        info = image_info(data) if data is not None else None
+        if info is not None:
+            texture.mime_type, texture.width, texture.height = (
+                info.mime_type, info.width, info.height)

@@ -3,7 +3,9 @@
 The FBX parser is native code that allocates what a file declares, so it runs here: a hang
 or a blow-up costs one child, never the caller. The child is a plain ``os.fork`` (no new
 interpreter, nothing to import) that runs the function, sends the pickled result back through
-a pipe and leaves with ``os._exit``. The parent reads with a deadline, kills the child with
+a pipe and leaves with ``os._exit``. Large arrays travel as pickle-5 out-of-band buffers: the
+parent reads the whole message into one buffer and unpickles them as views of it, without a
+copy. The parent reads with a deadline, kills the child with
 SIGKILL when it passes, and always reaps it: no zombie and no open descriptor is left behind.
 
 A child that parsed a hostile file is not trusted: the parent unpickles only plain data, the
@@ -59,12 +61,13 @@ def run_in_child(
     *,
     timeout: float,
     memory_limit_mb: int,
-    result_types: Iterable[type] = (),
+    result_types: Iterable[Callable[..., object]] = (),
 ) -> T:
     """``function()``, computed in a forked child and returned through a pipe.
 
-    The result may hold plain data (numbers, strings, bytes, lists, dicts...) and instances
-    of ``result_types``. An exception the function raises is raised here again when it is a
+    The result may hold plain data (numbers, strings, bytes, lists, dicts...), instances
+    of the classes in ``result_types`` and what its functions (the rebuilders some classes
+    pickle through) return. An exception the function raises is raised here again when it is a
     built-in exception or one of ``result_types``, else as a :class:`RuntimeError` with its
     text. ``memory_limit_mb`` is how much address space the child may add to what it inherits
     from this process (which may already map a large upload). Raises :class:`ChildTimeout`,
@@ -84,7 +87,7 @@ def run_in_child(
         _child(write_end, function, memory_limit_mb, allowed)
     os.close(write_end)
     try:
-        message = _receive(read_end, deadline)
+        message = _receive(read_end, deadline, memory_limit_mb << 20)
     except BaseException:
         _kill(pid)
         raise
@@ -103,10 +106,15 @@ def run_in_child(
 
 
 class _ResultUnpickler(pickle.Unpickler):
-    """Loads plain data, the allowed classes and built-in exceptions, and nothing else."""
+    """Loads plain data, the allowed classes and built-in exceptions, and nothing else.
 
-    def __init__(self, message: bytes, allowed: dict[tuple[str, str], type]) -> None:
-        super().__init__(io.BytesIO(message))
+    ``message`` is what :func:`_frame` built: the pickle stream, then its out-of-band buffers,
+    which are handed over as views of ``message`` (no copy).
+    """
+
+    def __init__(self, message: bytearray, allowed: dict[tuple[str, str], type]) -> None:
+        stream, buffers = _unframe(message)
+        super().__init__(io.BytesIO(stream), buffers=buffers)
         self.allowed = allowed
 
     def find_class(self, module: str, name: str) -> type:
@@ -142,12 +150,15 @@ def _child(
             raise  # reported by the exit status: there may be no memory left to pickle it
         except Exception as error:
             payload = ("raised", _sendable(error, allowed))
+        buffers: list[pickle.PickleBuffer] = []
         try:
-            message = pickle.dumps(payload, pickle.HIGHEST_PROTOCOL)
+            stream = pickle.dumps(payload, 5, buffer_callback=buffers.append)
         except Exception as error:  # what cannot be pickled is sent as the text of the problem
             kind, value = payload
-            message = pickle.dumps(("raised", _as_text(value if kind == "raised" else error)))
-        _send(write_end, _LENGTH.pack(len(message)) + message)
+            stream = pickle.dumps(("raised", _as_text(value if kind == "raised" else error)))
+            buffers = []
+        for part in _frame(stream, [buffer.raw() for buffer in buffers]):
+            _send(write_end, part)
         code = 0
     except MemoryError:
         code = _EXIT_OUT_OF_MEMORY
@@ -183,33 +194,83 @@ def _address_space_in_use() -> int:
     return pages * resource.getpagesize()
 
 
-def _send(fd: int, data: bytes) -> None:
+def _frame(stream: bytes, buffers: list[memoryview]) -> list[bytes | memoryview]:
+    """The parts to send, in order: the total length, the stream's length, the buffer count,
+    each buffer's length, the stream, then each buffer padded to a multiple of 16 bytes (so
+    that arrays of any numeric type are aligned in the parent)."""
+    head = [len(stream), len(buffers), *(len(buffer) for buffer in buffers)]
+    parts: list[bytes | memoryview] = [b"".join(map(_LENGTH.pack, head)), stream]
+    for buffer in buffers:
+        parts += [_padding(sum(map(len, parts))), buffer]
+    total = sum(map(len, parts))
+    return [_LENGTH.pack(total), *parts]
+
+
+def _unframe(message: bytearray) -> tuple[memoryview, list[memoryview]]:
+    """The pickle stream and the buffers of a message :func:`_frame` built (after its total
+    length); ChildCrashed when the layout does not add up."""
+    view = memoryview(message)
+    try:
+        stream_length, count = struct.unpack_from("<QQ", view)
+        lengths = struct.unpack_from(f"<{count}Q", view, 16)
+    except struct.error:
+        raise ChildCrashed("it sent a malformed result") from None
+    position = 16 + 8 * count
+    stream = view[position:position + stream_length]
+    position += stream_length
+    buffers = []
+    for length in lengths:
+        position += len(_padding(position))
+        buffers.append(view[position:position + length])
+        position += length
+    if position != len(view):
+        raise ChildCrashed("it sent a malformed result")
+    return stream, buffers
+
+
+def _padding(position: int) -> bytes:
+    return bytes(-position % 16)
+
+
+def _send(fd: int, data: bytes | memoryview) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
 
 
-def _receive(fd: int, deadline: float) -> bytes | None:
+def _receive(fd: int, deadline: float, most: int) -> bytearray | None:
     """The child's length-prefixed message, or None if the pipe closed before it was whole.
 
     The length prefix means the parent never waits for end-of-file, which another child
-    forked meanwhile (holding a copy of the write end) could delay.
+    forked meanwhile (holding a copy of the write end) could delay. The message is read into
+    one buffer of its final size, never copied. A child cannot have built a message larger
+    than its memory limit (``most`` bytes): one that says so is not believed.
     """
     poller = select.poll()
     poller.register(fd, select.POLLIN)
-    buffer = bytearray()
-    expected = _LENGTH.size
-    while len(buffer) < expected:
+    prefix = _read_exactly(fd, poller, bytearray(_LENGTH.size), deadline)
+    if prefix is None:
+        return None
+    length = _LENGTH.unpack(prefix)[0]
+    if length > most:
+        raise ChildCrashed(f"it announced a result of {length} bytes, over its memory limit")
+    return _read_exactly(fd, poller, bytearray(length), deadline)
+
+
+def _read_exactly(fd: int, poller: select.poll, buffer: bytearray, deadline: float,
+                  ) -> bytearray | None:
+    """``buffer`` filled from ``fd``; None if the pipe closes first."""
+    view = memoryview(buffer)
+    filled = 0
+    while filled < len(buffer):
         remaining = deadline - time.monotonic()
         if remaining <= 0 or not poller.poll(remaining * 1000):
             raise ChildTimeout
-        chunk = os.read(fd, min(_READ_STEP, expected - len(buffer)))
-        if not chunk:
+        count = os.readv(fd, [view[filled:filled + _READ_STEP]])
+        if not count:
             return None
-        buffer += chunk
-        if expected == _LENGTH.size and len(buffer) == expected:
-            expected += _LENGTH.unpack(buffer)[0]
-    return bytes(buffer[_LENGTH.size:])
+        filled += count
+    return buffer
 
 
 def _reap(pid: int, deadline: float) -> int:

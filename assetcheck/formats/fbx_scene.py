@@ -1,16 +1,31 @@
 """Turning a ufbx scene into the asset model: runs in the parser's child process.
 
-Everything returned is plain picklable data: ufbx objects and the numpy arrays it lends out
-die with the scene, so nothing of them may be kept.
+ufbx gives the counts, materials, textures, animations, units and axes. Its Python binding's
+vertex arrays are not reliable, so the geometry comes from this project's own decoder of the
+node tree (:mod:`assetcheck.formats.fbx_geometry`), matched to ufbx's meshes by order and
+counts. Everything returned is picklable data of the asset model: ufbx objects and the arrays
+it lends out die with the scene, so nothing of them is kept.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+import numpy as np
 
 from assetcheck.asset import Animation, Asset, Material, MeshPart, Texture
+from assetcheck.fbx_model import (
+    FbxAxes,
+    FbxGeometry,
+    FbxInstance,
+    FbxMesh,
+    FbxScene,
+    FbxTexture,
+    unpack_geometry,
+)
+from assetcheck.formats.fbx_geometry import DecodedMesh, read_geometries
+from assetcheck.formats.fbx_tree import FbxTreeError
+from assetcheck.images import image_info
 
 if TYPE_CHECKING:  # ufbx itself is imported where a file is parsed: in the child process
     import ufbx
@@ -54,14 +69,16 @@ class FbxParseError(Exception):
 
 
 #: The classes :func:`read_scene` returns or raises, for the parent to accept from the child.
-RESULT_TYPES = (Asset, MeshPart, Material, Texture, Animation, FbxParseError)
+RESULT_TYPES = (Asset, MeshPart, Material, Texture, Animation, FbxParseError, FbxScene,
+                FbxMesh, FbxTexture, FbxAxes, FbxGeometry, unpack_geometry, FbxInstance)
 
 
-def read_scene(path: str, filename: str) -> Asset:
-    """The asset in the FBX file at ``path``, reported under ``filename``.
+def read_scene(path: str, filename: str, data: bytes | memoryview | None = None) -> Asset:
+    """The asset in the FBX file at ``path`` (whose bytes are ``data``, when at hand),
+    reported under ``filename``.
 
     Raises :class:`FbxParseError` when ufbx rejects the file and ``MemoryError`` when it runs
-    out of memory.
+    out of memory. A geometry that cannot be decoded is kept without geometry, with a fault.
     """
     import ufbx
 
@@ -73,76 +90,115 @@ def read_scene(path: str, filename: str) -> Asset:
             raise MemoryError(reason) from None
         raise FbxParseError(reason) from None
     try:
-        return _asset(scene, filename)
+        asset = _asset(scene, filename)
     finally:
         scene.close()
+    if data is None:
+        with open(path, "rb") as file:
+            data = file.read()
+    _add_geometry(asset.fbx.meshes, data)
+    return asset
 
 
 def _asset(scene: ufbx.Scene, filename: str) -> Asset:
-    meshes = [_mesh_details(mesh) for mesh in scene.meshes]
+    meshes = [_mesh(mesh) for mesh in scene.meshes]
     materials = [_material(material) for material in scene.materials]
-    textures = [_texture_details(texture) for texture in scene.textures]
+    textures = [_fbx_texture(texture) for texture in scene.textures]
     animations = [
         Animation(stack.name, duration=stack.time_end - stack.time_begin)
         for stack in scene.anim_stacks
     ]
+    facts = _scene(scene, meshes, [fbx for fbx, _ in textures])
     return Asset(
         filename=filename,
         format="fbx",
-        vertex_count=sum(mesh["vertices"] for mesh in meshes),
-        triangle_count=sum(mesh["triangles"] for mesh in meshes),
+        vertex_count=sum(mesh.vertices for mesh in meshes),
+        triangle_count=sum(mesh.triangles for mesh in meshes),
         material_count=len(materials),
         animation_count=len(animations),
         uses_pbr=any(material.pbr for material in materials),
-        parts=[
-            MeshPart(mesh["name"], mesh["vertices"], mesh["triangles"], len(mesh["materials"]))
-            for mesh in meshes
-        ],
+        parts=[MeshPart(mesh.name, mesh.vertices, mesh.triangles, len(mesh.materials))
+               for mesh in meshes],
         materials=materials,
-        textures=[_texture(texture) for texture in textures],
+        textures=[texture for _, texture in textures],
         animations=animations,
-        details=_scene_details(scene, meshes, textures),
+        details=facts.summary(),
+        fbx=facts,
     )
 
 
-def _scene_details(
-    scene: ufbx.Scene, meshes: list[dict[str, Any]], textures: list[dict[str, Any]]
-) -> dict[str, Any]:
+def _scene(scene: ufbx.Scene, meshes: list[FbxMesh], textures: list[FbxTexture]) -> FbxScene:
     metadata, settings = scene.metadata, scene.settings
     axes = settings.axes
-    return {
-        "version": metadata.version,
-        "ascii": bool(metadata.ascii),
-        "creator": metadata.creator,
-        "unit_meters": settings.unit_meters,
-        "original_unit_meters": settings.original_unit_meters,
-        "axes": {"right": _axis(axes.right), "up": _axis(axes.up), "front": _axis(axes.front)},
-        "original_up_axis": _axis(settings.original_axis_up),
-        "frames_per_second": settings.frames_per_second,
-        "bone_count": len(scene.bones),
-        "meshes": meshes,
-        "textures": textures,
-    }
+    return FbxScene(
+        version=metadata.version,
+        ascii=bool(metadata.ascii),
+        creator=metadata.creator,
+        unit_meters=settings.unit_meters,
+        original_unit_meters=settings.original_unit_meters,
+        axes=FbxAxes(_axis(axes.right), _axis(axes.up), _axis(axes.front)),
+        original_up_axis=_axis(settings.original_axis_up),
+        frames_per_second=settings.frames_per_second,
+        bone_count=len(scene.bones),
+        meshes=meshes,
+        textures=textures,
+    )
 
 
-def _mesh_details(mesh: ufbx.Mesh) -> dict[str, Any]:
-    """The facts later checks need about one mesh; ``vertices`` counts control points."""
-    faces_by_corners = Counter(map(itemgetter(1), mesh.faces))
+def _mesh(mesh: ufbx.Mesh) -> FbxMesh:
+    """The facts ufbx gives about one mesh; its geometry is added later."""
     skins = mesh.skin_deformers
-    return {
-        "name": mesh.name,
-        "vertices": mesh.num_vertices,
-        "triangles": mesh.num_triangles,
-        "faces": mesh.num_faces,
-        "quads": faces_by_corners[4],
-        "ngons": sum(count for corners, count in faces_by_corners.items() if corners > 4),
-        "has_normals": mesh.vertex_normals is not None,
-        "has_uvs": mesh.vertex_uvs is not None,
-        "materials": [material.name for material in mesh.materials],
-        "skinned": bool(skins),
-        "bones": sum(len(skin.clusters) for skin in skins),
-        "blend_shapes": sum(len(blend.channels) for blend in mesh.blend_deformers),
-    }
+    return FbxMesh(
+        name=mesh.name,
+        vertices=mesh.num_vertices,
+        triangles=mesh.num_triangles,
+        faces=mesh.num_faces,
+        quads=0,
+        ngons=0,
+        has_normals=mesh.vertex_normals is not None,
+        has_uvs=mesh.vertex_uvs is not None,
+        materials=[material.name for material in mesh.materials],
+        skinned=bool(skins),
+        bones=sum(len(skin.clusters) for skin in skins),
+        blend_shapes=sum(len(blend.channels) for blend in mesh.blend_deformers),
+    )
+
+
+def _add_geometry(meshes: list[FbxMesh], data: bytes | memoryview) -> None:
+    """Give each mesh its decoded geometry, and its quads and n-gons from the geometry."""
+    try:
+        decoded = read_geometries(data)
+    except FbxTreeError as error:
+        for mesh in meshes:
+            mesh.geometry_fault = f"its node structure cannot be read ({error})"
+        return
+    for mesh, found in zip(meshes, match_meshes(meshes, decoded), strict=True):
+        if found is None:
+            continue
+        mesh.geometry, mesh.geometry_fault, mesh.instances = (
+            found.geometry, found.fault, found.instances)
+        if found.geometry is not None:
+            sizes = found.geometry.polygon_sizes
+            mesh.quads = int(np.count_nonzero(sizes == 4))
+            mesh.ngons = int(np.count_nonzero(sizes > 4))
+
+
+def match_meshes(meshes: list[FbxMesh], decoded: list[DecodedMesh]) -> list[DecodedMesh | None]:
+    """For each of ufbx's meshes, the decoded geometry that is the same mesh: the next one in
+    file order with the same control point and triangle counts (a damaged geometry, whose
+    counts are unknown, matches the next mesh whose counts nothing else matches)."""
+    matched: list[DecodedMesh | None] = []
+    position = 0
+    for mesh in meshes:
+        found = None
+        for index in range(position, len(decoded)):
+            candidate = decoded[index]
+            if candidate.fault is not None or (candidate.vertices, candidate.triangles) == (
+                    mesh.vertices, mesh.triangles):
+                found, position = candidate, index + 1
+                break
+        matched.append(found)
+    return matched
 
 
 def _material(material: ufbx.Material) -> Material:
@@ -157,22 +213,18 @@ def _material(material: ufbx.Material) -> Material:
     )
 
 
-def _texture_details(texture: ufbx.Texture) -> dict[str, Any]:
-    """A texture's file names as written (never resolved on this machine) and embedded size."""
+def _fbx_texture(texture: ufbx.Texture) -> tuple[FbxTexture, Texture]:
+    """A texture's file names as written (never resolved on this machine), and the image:
+    an embedded one's type and size are read from its header."""
     content = texture.content
-    return {
-        "name": texture.name,
-        "relative_filename": texture.relative_filename,
-        "absolute_filename": texture.absolute_filename,
-        "embedded": bool(content),
-        "byte_size": len(content) if content else None,
-    }
-
-
-def _texture(details: dict[str, Any]) -> Texture:
-    uri = None if details["embedded"] else (
-        details["relative_filename"] or details["absolute_filename"] or None)
-    return Texture(details["name"], uri=uri, byte_size=details["byte_size"])
+    fbx = FbxTexture(texture.name, texture.relative_filename, texture.absolute_filename,
+                     embedded=bool(content), byte_size=len(content) if content else None)
+    image = Texture(fbx.name, uri=None if fbx.embedded else fbx.path or None,
+                    byte_size=fbx.byte_size)
+    info = image_info(content) if content else None
+    if info is not None:
+        image.mime_type, image.width, image.height = info.mime_type, info.width, info.height
+    return fbx, image
 
 
 def _axis(value: int) -> str:

@@ -21,7 +21,11 @@ PHYSICAL_MATERIAL_CLASS_ID = (0x3D6B1CEC, 0xDEADC001 - (1 << 32))  # stored as s
 
 @dataclass
 class MeshSpec:
-    """A mesh: control points, polygons (lists of control point indices) and its materials."""
+    """A mesh: control points, polygons (lists of control point indices) and its materials.
+
+    ``normal`` is the normal written at every corner; ``scale`` the model's ``Lcl Scaling``.
+    ``raw_indices`` replaces the ``PolygonVertexIndex`` array as written (for damaged files).
+    """
 
     name: str
     vertices: Sequence[tuple[float, float, float]]
@@ -29,6 +33,9 @@ class MeshSpec:
     materials: Sequence[str] = ()
     normals: bool = True
     uv_sets: int = 1
+    normal: tuple[float, float, float] = (0.0, 0.0, 1.0)
+    scale: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    raw_indices: Sequence[int] | None = None
 
 
 @dataclass
@@ -167,6 +174,11 @@ class _SceneWriter:
         rows = [Node("P", [name, kind, "", "", value]) for name, kind, value in props]
         return Node("Properties70", children=rows)
 
+    def _vector_prop(self, name: str, vector: tuple[float, float, float]) -> Node:
+        """A three-number property row: ``P`` (FBX 7) or ``Property`` (FBX 6)."""
+        head = [name, name, ""] if self.legacy else [name, name, "", "A"]
+        return Node("Property" if self.legacy else "P", [*head, *map(float, vector)])
+
     def _global_settings(self) -> Node:
         z_up = self.scene.up_axis == 2  # then the front is -Y, as 3ds Max and Blender write it
         props = self._props([
@@ -189,7 +201,7 @@ class _SceneWriter:
 
     def _geometry_children(self, mesh: MeshSpec) -> list[Node]:
         points = [c for vertex in mesh.vertices for c in vertex]
-        indices = [
+        indices = list(mesh.raw_indices) if mesh.raw_indices is not None else [
             -i - 1 if corner == len(polygon) - 1 else i
             for polygon in mesh.polygons
             for corner, i in enumerate(polygon)
@@ -203,7 +215,8 @@ class _SceneWriter:
         layer = []
         if mesh.normals:
             children.append(self._layer_element("LayerElementNormal", 0, "Normals",
-                                                [0.0, 0.0, 1.0] * corners, "ByPolygonVertex"))
+                                                list(mesh.normal) * corners,
+                                                "ByPolygonVertex"))
             layer.append(("LayerElementNormal", 0))
         for uv_set in range(mesh.uv_sets):
             children.append(self._layer_element("LayerElementUV", uv_set, "UV",
@@ -239,6 +252,8 @@ class _SceneWriter:
             position = [m.name for m in self.scene.materials].index(material)
             links.append((self._ref(material, "Material", 3, position), model_ref))
         model_props = self._props([("Lcl Translation", "Lcl Translation", 0.0)])
+        if mesh.scale != (1.0, 1.0, 1.0):
+            model_props.children.append(self._vector_prop("Lcl Scaling", mesh.scale))
         model = Node("Model", self._head(mesh.name, "Model", 2, index, "Mesh"),
                      [Node("Version", [232]), model_props])
         if self.legacy:

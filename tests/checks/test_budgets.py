@@ -6,6 +6,7 @@ import pytest
 
 from assetcheck.asset import Asset, MeshPart
 from assetcheck.engine import validate
+from assetcheck.fbx_model import FbxAxes, FbxMesh, FbxScene
 from assetcheck.metrics import measure
 from assetcheck.options import ValidationOptions
 from tests.builders.gltf import TRIANGLE_STRIP, GltfBuilder, Primitive, png_bytes
@@ -72,11 +73,13 @@ def test_gltf_metrics_count_instanced_draw_calls_uv_sets_influences_and_bones():
 
 
 def test_fbx_metrics_use_materials_per_mesh_as_draw_calls():
-    details = {"meshes": [
-        {"vertices": 70_000, "materials": ["a", "b", "c"], "has_uvs": True, "bones": 12},
-        {"vertices": 8, "materials": [], "has_uvs": False, "bones": 0},
-    ]}
-    metrics = measure(Asset("a.fbx", "fbx", details=details))
+    meshes = [
+        FbxMesh("Big", 70_000, 0, 0, 0, 0, has_normals=True, has_uvs=True,
+                materials=["a", "b", "c"], bones=12),
+        FbxMesh("Small", 8, 0, 0, 0, 0, has_normals=True, has_uvs=False),
+    ]
+    scene = FbxScene(7400, False, "", 0.01, 0.01, FbxAxes(), "+Y", 30.0, 0, meshes)
+    metrics = measure(Asset("a.fbx", "fbx", fbx=scene))
     assert (metrics["draw_calls"], metrics["uv_sets"], metrics["bones"], metrics["index_32bit"]) \
         == (4, 1, 12, True)
 

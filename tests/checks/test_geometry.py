@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from assetcheck.checks.geometry import CHUNK_TRIANGLES, Vertices, triangle_faults
+from assetcheck.checks.mesh_faults import CHUNK_TRIANGLES, Vertices, triangle_faults
 from assetcheck.codes import fbx_checks, quality
 from tests.builders.fbx import MeshSpec, Scene, binary_fbx, cube
 from tests.builders.gltf import (

@@ -13,6 +13,7 @@ import pytest
 
 from assetcheck.asset import Asset
 from assetcheck.engine import validate
+from assetcheck.fbx_model import FbxAxes
 from assetcheck.formats import fbx as fbx_reader
 from assetcheck.formats.source import SourceFile
 from assetcheck.issues import IssueCollector
@@ -97,13 +98,13 @@ def test_counts_control_points_fan_triangles_materials_and_stacks_in_every_encod
 def test_mesh_details_give_face_shapes_normals_uv_sets_and_materials(read, encode):
     asset, _ = read(encode(SCENE))
 
-    box, fan = asset.details["meshes"]
-    assert (box["faces"], box["quads"], box["ngons"]) == (6, 6, 0)
-    assert (fan["faces"], fan["quads"], fan["ngons"]) == (1, 0, 1)
-    assert (box["has_normals"], fan["has_normals"]) == (True, False)
-    assert (box["uv_sets"], fan["uv_sets"]) == (1, 2)
-    assert (box["materials"], fan["materials"]) == (["Red"], [])
-    assert not box["skinned"] and box["bones"] == 0
+    box, fan = asset.fbx.meshes
+    assert (box.faces, box.quads, box.ngons) == (6, 6, 0)
+    assert (fan.faces, fan.quads, fan.ngons) == (1, 0, 1)
+    assert (box.has_normals, fan.has_normals) == (True, False)
+    assert (box.uv_sets, fan.uv_sets) == (1, 2)
+    assert (box.materials, fan.materials) == (["Red"], [])
+    assert not box.skinned and box.bones == 0
 
 
 def test_scene_details_give_version_encoding_creator_units_and_axes(read):
@@ -112,10 +113,11 @@ def test_scene_details_give_version_encoding_creator_units_and_axes(read):
     binary, _ = read(binary_fbx(scene, 7500))
     ascii_, _ = read(ascii_fbx(scene, 7400))
 
-    assert binary.details["version"] == 7500 and binary.details["ascii"] is False
-    assert ascii_.details["version"] == 7400 and ascii_.details["ascii"] is True
-    assert binary.details["creator"] == "Exporter 1.0"
-    assert binary.details["unit_meters"] == pytest.approx(1.0)
+    assert binary.fbx.version == 7500 and binary.fbx.ascii is False
+    assert ascii_.fbx.version == 7400 and ascii_.fbx.ascii is True
+    assert binary.fbx.creator == "Exporter 1.0"
+    assert binary.fbx.unit_meters == pytest.approx(1.0)
+    assert binary.fbx.axes == FbxAxes(right="+X", up="+Z", front="-Y")
     assert binary.details["axes"] == {"right": "+X", "up": "+Z", "front": "-Y"}
 
 
@@ -155,17 +157,17 @@ def test_embedded_texture_reports_its_size_and_no_uri(read):
 
     (texture,) = asset.textures
     assert (texture.name, texture.uri, texture.byte_size) == ("Skin", None, len(png))
-    assert asset.details["textures"][0]["embedded"] is True
+    assert asset.fbx.textures[0].embedded is True
 
 
-def test_external_texture_keeps_the_path_as_written_and_is_not_opened(read):
+def test_external_texture_keeps_the_path_as_written(read):
     scene = Scene(meshes=[cube()], videos=[VideoSpec("Skin", "maps/skin.png", b"")])
 
     asset, issues = read(ascii_fbx(scene))
 
     (texture,) = asset.textures
     assert (texture.uri, texture.byte_size) == ("maps/skin.png", None)
-    assert asset.details["textures"][0]["relative_filename"] == "maps/skin.png"
+    assert asset.fbx.textures[0].relative_filename == "maps/skin.png"
     assert issues == []
 
 
@@ -286,7 +288,7 @@ def test_time_limit_gives_validation_timeout_and_the_next_file_still_reads(read)
 
 
 def test_a_parser_crash_is_reported_and_the_next_file_still_reads(read, monkeypatch):
-    def crash(path: str, filename: str) -> Asset:
+    def crash(path: str, filename: str, data: object) -> Asset:
         faulthandler.disable()  # pytest's handler would print a traceback for the signal
         os.kill(os.getpid(), signal.SIGSEGV)
         raise AssertionError("unreachable")

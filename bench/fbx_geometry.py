@@ -1,0 +1,60 @@
+"""How fast FBX geometry is read: a 2-million-triangle grid (1000 x 1000 quads), binary
+(raw and zlib arrays) and ASCII, decoded and fan-triangulated.
+
+    python bench/fbx_geometry.py [--runs 5]
+
+Prints the median seconds of :func:`assetcheck.formats.fbx_geometry.read_geometries` (node tree,
+arrays, transforms) and of triangulating the result. Target (issue 15): the binary file's
+geometry in under 0.5 s. Run from the repository root (it builds the files with the test
+suite's FBX writer).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from assetcheck.formats.fbx_geometry import read_geometries
+from tests.builders.fbx import Scene, ascii_fbx, binary_fbx, grid
+
+SIDE = 1000
+
+
+def median_seconds(data: bytes, runs: int) -> tuple[float, float, int]:
+    """Median seconds to decode and to triangulate, and the triangle count."""
+    decode, triangulate, count = [], [], 0
+    for _ in range(runs):
+        started = time.perf_counter()
+        (mesh,) = read_geometries(data)
+        decoded = time.perf_counter()
+        count = len(mesh.geometry.triangles())
+        decode.append(decoded - started)
+        triangulate.append(time.perf_counter() - decoded)
+    return statistics.median(decode), statistics.median(triangulate), count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    scene = Scene(meshes=[grid("Grid", SIDE, SIDE)])
+    files = {
+        "binary 7400": binary_fbx(scene, 7400),
+        "binary 7400 zlib": binary_fbx(scene, 7400, compress=True),
+        "ascii 7400": ascii_fbx(scene, 7400),
+    }
+    print(f"{'file':<18}{'MB':>7}{'triangles':>11}{'decode s':>10}{'triangulate s':>15}"
+          f"{'total s':>9}")
+    for name, data in files.items():
+        decode, triangulate, count = median_seconds(data, args.runs)
+        print(f"{name:<18}{len(data) / 1e6:>7.1f}{count:>11,}{decode:>10.3f}{triangulate:>15.3f}"
+              f"{decode + triangulate:>9.3f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

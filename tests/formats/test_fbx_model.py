@@ -1,0 +1,67 @@
+"""The FBX geometry of the asset model: triangulation, world placement and safe transfer."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+from assetcheck.fbx_model import FbxAxes, FbxGeometry, FbxInstance, FbxMesh, FbxScene
+from assetcheck.formats.fbx_child import run_in_child
+from assetcheck.formats.fbx_scene import RESULT_TYPES
+
+
+def square_geometry() -> FbxGeometry:
+    positions = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [2, 0, 0]], float)
+    corners = np.array([0, 1, 2, 3, 1, 4, 2], np.int32)
+    return FbxGeometry(positions, corners, np.array([0, 4], np.int32))
+
+
+def scene_of(geometry: FbxGeometry, matrix: np.ndarray, **facts) -> FbxScene:
+    mesh = FbxMesh("Square", len(geometry.positions), 3, 2, 1, 0, True, False,
+                   geometry=geometry, instances=[FbxInstance("Node", matrix)])
+    defaults = {"unit_meters": 0.01, "axes": FbxAxes("+X", "+Z", "-Y")}
+    return FbxScene(7400, False, "", original_unit_meters=0.01, original_up_axis="+Z",
+                    frames_per_second=30.0, bone_count=0, meshes=[mesh],
+                    **{**defaults, **facts})
+
+
+def test_polygons_are_fan_triangulated_from_their_first_corner():
+    assert square_geometry().triangles().tolist() == [[0, 1, 2], [0, 2, 3], [1, 4, 2]]
+
+
+def test_world_triangles_are_in_metres_with_y_up():
+    matrix = np.eye(4)
+    matrix[:3, 3] = [0, 0, 100]  # 100 cm up, in a Z-up file
+    ((name, positions, triangles),) = scene_of(square_geometry(), matrix).world_triangles()
+
+    assert name == "Node" and positions.dtype == np.float32
+    # (1, 1, 100) cm with Z up and -Y to the front: 1 m up, 1 cm right and 1 cm back.
+    assert positions[2].tolist() == pytest.approx([0.01, 1.0, -0.01])
+    assert triangles.tolist() == [[0, 1, 2], [0, 2, 3], [1, 4, 2]]
+
+
+def test_a_scene_survives_the_trip_from_the_parser_child():
+    scene = scene_of(square_geometry(), np.eye(4))
+
+    back = run_in_child(lambda: scene, timeout=10, memory_limit_mb=256,
+                        result_types=RESULT_TYPES)
+
+    geometry = back.meshes[0].geometry
+    assert np.array_equal(geometry.positions, scene.meshes[0].geometry.positions)
+    assert np.array_equal(geometry.triangles(), scene.meshes[0].geometry.triangles())
+    assert np.array_equal(back.meshes[0].instances[0].geometry_to_world, np.eye(4))
+
+
+@pytest.mark.parametrize("protocol", [4, 5])
+def test_a_geometry_pickles_with_any_recent_protocol(protocol):
+    back = pickle.loads(pickle.dumps(square_geometry(), protocol))
+    assert np.array_equal(back.positions, square_geometry().positions)
+
+
+def test_a_geometry_with_an_unexpected_array_type_is_refused():
+    geometry = square_geometry()
+    geometry.corners = np.array([1.5] * 7, np.float16)
+    with pytest.raises(ValueError, match="unexpected array"):
+        pickle.loads(pickle.dumps(geometry, 5))
