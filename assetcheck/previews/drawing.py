@@ -4,11 +4,10 @@ The worker draws them right after the validation, in the same child process (so 
 same time and memory limits), and stores them in the job's folder beside the upload: they
 are cached with the job and removed with it. ``validate()`` keeps the asset model but lets go
 of the bytes once the checks are done, so the glTF and GLB model files are read again here by
-the same readers; the triangles come from the glTF data layer
-(:mod:`assetcheck.formats.gltf_data`), placed in the scene by the node transforms.
-
-FBX model files get no picture: the vertex arrays pyufbx 0.0.7 lends out are not reliable (a
-float32 cast bug), and a drawing that may be wrong is worse than none. The dashboard says so.
+the same readers. glTF triangles come from the glTF data layer
+(:mod:`assetcheck.formats.gltf_data`), placed in the scene by the node transforms; FBX
+triangles from the FBX reader's decoded geometry, placed by the node transforms (geometric
+pivots included) and turned into metres with +Y up by the file's unit and axis system.
 """
 
 from __future__ import annotations
@@ -28,6 +27,7 @@ from assetcheck.asset import Asset
 from assetcheck.checks.gltf_links import DocumentLinks, document_links, index_of
 from assetcheck.checks.transforms import world_matrices
 from assetcheck.engine import model_sources
+from assetcheck.fbx_model import transform_points
 from assetcheck.formats.gltf_data import AccessorReader, primitive_triangles
 from assetcheck.formats.source import DirectoryResources, ReadContext, SourceFile, map_file
 from assetcheck.issues import IssueCollector
@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 
 PREVIEW_FOLDER = "previews"
 WIDTH, HEIGHT = 480, 360
-DRAWN_FORMATS = frozenset({"glb", "gltf"})
+DRAWN_FORMATS = frozenset({"glb", "gltf", "fbx"})
 #: More triangles than this are thinned evenly: a preview needs the silhouette, not every face.
 MAX_TRIANGLES = 400_000
 
@@ -54,7 +54,7 @@ def preview_path(job_folder: Path, model_filename: str) -> Path:
 
 def write_previews(upload: Path, filename: str, options: ValidationOptions,
                    plugin_manager: pluggy.PluginManager, *, until: float | None = None) -> int:
-    """Draw every glTF and GLB model file of the upload at ``upload`` (reported as
+    """Draw every glTF, GLB and FBX model file of the upload at ``upload`` (reported as
     ``filename``) into the job's folder; returns how many pictures were written.
 
     A preview is an extra: a model file that cannot be drawn is logged and skipped, none is
@@ -79,12 +79,20 @@ def write_previews(upload: Path, filename: str, options: ValidationOptions,
 
 
 def scene_triangles(asset: Asset) -> np.ndarray:
-    """The triangles the asset's scene draws, in world space: shape ``(n, 3, 3)`` float32.
+    """The triangles the asset's scene draws, in world space (metres, +Y up): shape
+    ``(n, 3, 3)`` float32. Beyond :data:`MAX_TRIANGLES` they are thinned evenly."""
+    placed = list(_fbx_instances(asset) if asset.fbx is not None else _gltf_instances(asset))
+    total = sum(len(triangles) for _, triangles in placed)
+    if not total:
+        return np.zeros((0, 3, 3), np.float32)
+    step = math.ceil(total / MAX_TRIANGLES)
+    return np.concatenate([positions[triangles[::step]] for positions, triangles in placed])
 
-    Every mesh a node instances is placed by the node's world transform (meshes no node uses
-    are drawn where they are, when no node uses any). Triangles with an index past the vertex
-    data are left out; beyond :data:`MAX_TRIANGLES` they are thinned evenly.
-    """
+
+def _gltf_instances(asset: Asset) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """``(world positions, triangles)`` of each triangle primitive each node instances, placed
+    by the node's world transform; when no node uses a mesh, every mesh where it is.
+    Triangles with an index past the vertex data are left out."""
     links = document_links(asset)
     nodes, meshes = links.items("nodes"), links.items("meshes")
     placed = [(matrix, mesh) for index, matrix in sorted(world_matrices(links).items())
@@ -92,13 +100,16 @@ def scene_triangles(asset: Asset) -> np.ndarray:
     if not placed:
         placed = [(np.eye(4), mesh) for mesh in range(len(meshes))]
     geometry = {mesh: list(_mesh_geometry(asset, links, mesh)) for _, mesh in placed}
-    total = sum(len(triangles) for _, mesh in placed for _, triangles in geometry[mesh])
-    if not total:
-        return np.zeros((0, 3, 3), np.float32)
-    step = math.ceil(total / MAX_TRIANGLES)
-    return np.concatenate([
-        (positions[triangles[::step]] @ matrix[:3, :3].T + matrix[:3, 3]).astype(np.float32)
-        for matrix, mesh in placed for positions, triangles in geometry[mesh]])
+    for matrix, mesh in placed:
+        for positions, triangles in geometry[mesh]:
+            yield transform_points(matrix, positions), triangles
+
+
+def _fbx_instances(asset: Asset) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """``(world positions, triangles)`` of each mesh instance of the FBX scene, with the
+    file's unit and axis system applied, so the model stands upright at its real size."""
+    for _, positions, triangles in asset.fbx.world_triangles():
+        yield positions, triangles
 
 
 def _mesh_geometry(asset: Asset, links: DocumentLinks,
@@ -123,7 +134,7 @@ def _draw(source: SourceFile, context: ReadContext, plugin_manager: pluggy.Plugi
         return 0
     asset = plugin_manager.hook.read_asset(source=source, issues=context.issues.for_file(
         source.name), options=context.options)
-    if asset is None or asset.document is None:
+    if asset is None or (asset.document is None and asset.fbx is None):
         return 0
     triangles = scene_triangles(asset)
     if not len(triangles):

@@ -1,4 +1,5 @@
-"""Preview pictures: drawn from the glTF data with numpy, stored beside the upload."""
+"""Preview pictures: drawn from glTF data and FBX geometry with numpy, stored beside the
+upload."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from assetcheck.previews import drawing
 from assetcheck.previews.drawing import preview_path, scene_triangles, write_previews
 from assetcheck.previews.png import encode_png
 from assetcheck.previews.raster import render_clay
-from tests.builders.fbx import Scene, binary_fbx, cube
+from tests.builders.fbx import MeshSpec, Scene, ascii_fbx, binary_fbx, cube
 from tests.builders.shapes import lathe, pawn_glb
 from tests.builders.zip import zip_of
 
@@ -101,10 +102,35 @@ def test_no_picture_is_started_after_the_time_given(tmp_path, plugin_manager):
                           until=time.monotonic() - 1) == 0
 
 
-def test_fbx_files_get_no_picture(tmp_path, plugin_manager):
-    upload = write_upload(tmp_path / "job", binary_fbx(Scene(meshes=[cube()])))
-    assert write_previews(upload, "cube.fbx", ValidationOptions(), plugin_manager) == 0
-    assert not (tmp_path / "job" / "previews").exists()
+@pytest.mark.parametrize("writer", [binary_fbx, ascii_fbx])
+def test_an_fbx_is_drawn_like_a_glb(tmp_path, plugin_manager, writer):
+    upload = write_upload(tmp_path / "job", writer(Scene(meshes=[cube()])))
+    assert write_previews(upload, "cube.fbx", ValidationOptions(), plugin_manager) == 1
+    pixels = decode_png(preview_path(tmp_path / "job", "cube.fbx").read_bytes())
+    covered = pixels[..., 3] == 255
+    assert covered[drawing.HEIGHT // 2, drawing.WIDTH // 2]
+    assert np.unique(pixels[covered][:, 0]).size > 1  # lit faces, not a flat silhouette
+
+
+def test_an_fbx_in_z_up_centimetres_stands_upright_at_its_size_in_metres(
+        tmp_path, plugin_manager):
+    column = MeshSpec("Column", [(x, y, z) for x in (-1.0, 1.0) for y in (-1.0, 1.0)
+                                 for z in (0.0, 10.0)],
+                      [[0, 1, 3, 2], [4, 6, 7, 5], [0, 4, 5, 1], [2, 3, 7, 6], [0, 2, 6, 4],
+                       [1, 5, 7, 3]])
+    asset = read_asset(tmp_path / "job", binary_fbx(Scene(meshes=[column], up_axis=2)),
+                       plugin_manager, name="column.fbx")
+    triangles = scene_triangles(asset)
+    extent = np.ptp(triangles.reshape(-1, 3), axis=0)
+    assert extent == pytest.approx([0.02, 0.10, 0.02], abs=1e-6)  # 10 cm tall, along +Y
+
+
+def test_every_model_file_of_a_zip_is_drawn_fbx_included(tmp_path, plugin_manager):
+    archive = zip_of({"props/pawn.glb": pawn_glb(),
+                      "props/cube.fbx": binary_fbx(Scene(meshes=[cube()]))})
+    upload = write_upload(tmp_path / "job", archive)
+    assert write_previews(upload, "props.zip", ValidationOptions(), plugin_manager) == 2
+    assert preview_path(tmp_path / "job", "props/cube.fbx").is_file()
 
 
 @pytest.mark.parametrize("data", [b"glTF\x02\x00\x00\x00\xff\xff\xff\xff", b"{not json",
@@ -125,10 +151,11 @@ def test_encode_png_refuses_what_is_not_rgba_bytes():
         encode_png(np.zeros((4, 4, 3), np.uint8))
 
 
-def read_asset(folder: Path, data: bytes, plugin_manager):
-    """The asset as the readers make it, with its buffers (``validate`` lets go of them)."""
+def read_asset(folder: Path, data: bytes, plugin_manager, name: str = "model.glb"):
+    """The asset as the readers make it, with its buffers and geometry (``validate`` lets go
+    of them); the format is named by ``name``'s extension."""
     path = write_upload(folder, data)
-    source = SourceFile("model.glb", path.read_bytes(), "glb")
-    issues = IssueCollector(build_registry(plugin_manager)).for_file("model.glb")
+    source = SourceFile(name, path.read_bytes(), name.rsplit(".", 1)[1])
+    issues = IssueCollector(build_registry(plugin_manager)).for_file(name)
     return plugin_manager.hook.read_asset(source=source, issues=issues,
                                           options=ValidationOptions())
