@@ -32,6 +32,8 @@ USUAL_UP_AXES = frozenset({"+Y", "+Z"})
 _AXIS_VECTORS = {f"{sign}{name}": (1 if sign == "+" else -1) * np.eye(3)[i]
                  for i, name in enumerate("XYZ") for sign in "+-"}
 _LENGTH_UNITS = (("km", 1000.0), ("m", 1.0), ("cm", 0.01))
+#: The keys of a node's local transform: a node with none of them is placed at its parent.
+_TRANSFORM_KEYS = frozenset({"matrix", "translation", "rotation", "scale"})
 
 CODES = ("NODE_NEGATIVE_SCALE", "MODEL_EXTREMELY_LARGE", "MODEL_EXTREMELY_SMALL",
          "FBX_UNUSUAL_UNIT", "FBX_UNUSUAL_AXES")
@@ -56,16 +58,22 @@ def local_matrix(node: dict) -> np.ndarray:
 
 
 def world_matrices(links: DocumentLinks) -> dict[int, np.ndarray]:
-    """The world transform of every node reachable from a root (a node without a parent)."""
+    """The world transform of every node reachable from a root (a node without a parent).
+
+    One depth-first pass: each node is placed once, from its parent's matrix. A node without
+    a local transform shares its parent's matrix object, so the matrices are read-only.
+    """
     nodes = links.items("nodes")
     world: dict[int, np.ndarray] = {}
-    stack = [(index, np.eye(4)) for index, node in enumerate(nodes)
+    identity = np.eye(4)
+    stack = [(index, identity) for index, node in enumerate(nodes)
              if node is not None and index not in links.parents]
     while stack:
         index, parent = stack.pop()
         if index in world:  # a node loop: the node checks report it
             continue
-        world[index] = parent @ local_matrix(nodes[index])
+        node = nodes[index]
+        world[index] = parent @ local_matrix(node) if _TRANSFORM_KEYS & node.keys() else parent
         stack.extend((kid, world[index]) for kid in links.children.get(index, ()))
     return world
 
