@@ -97,10 +97,13 @@ def check_transforms(asset: Asset, context: CheckContext) -> None:
 def _check_gltf(links: DocumentLinks, context: CheckContext) -> None:
     world = world_matrices(links)
     nodes = links.items("nodes")
-    for index, matrix in sorted(world.items()):
+    drawn = [index for index in sorted(world) if _mesh(links, nodes[index]) is not None
+             and index_of(nodes[index], "skin") is None]
+    determinants = (np.linalg.det(np.array([world[index][:3, :3] for index in drawn]))
+                    if drawn else [])
+    for index, determinant in zip(drawn, determinants, strict=True):
         node = nodes[index]
-        if (_mesh(links, node) is not None and index_of(node, "skin") is None
-                and np.linalg.det(matrix[:3, :3]) < 0):
+        if determinant < 0:
             name = node.get("name")
             context.issues.add("NODE_NEGATIVE_SCALE", pointer=f"/nodes/{index}",
                                name=name if isinstance(name, str) and name else f"{index}")
