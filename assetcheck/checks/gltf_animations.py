@@ -3,6 +3,8 @@ channel targets and duplicate channels, as Khronos glTF-Validator checks them.""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 import numpy as np
 
 from assetcheck.asset import Asset
@@ -73,6 +75,7 @@ class _AnimationChecker:
         for number, sampler in samplers:
             self._check_sampler(sampler, child(child(at, "samplers"), number))
         channels = animation["channels"]
+        later = _later_same_targets(channels)
         for number, channel in enumerate(channels):
             channel_at = child(child(at, "channels"), number)
             target = channel.get("target") if isinstance(channel.get("target"), dict) else None
@@ -81,10 +84,9 @@ class _AnimationChecker:
             sampler = index_of(channel, "sampler")
             if target is not None and sampler is not None and sampler < len(samplers):
                 self._check_output(samplers[sampler][1], target, child(channel_at, "sampler"))
-            for other in range(number + 1, len(channels)):
-                if target is not None and _same_target(target, channels[other].get("target")):
-                    self.issues.add("ANIMATION_DUPLICATE_TARGETS",
-                                    pointer=child(channel_at, "target"), other=other)
+            for other in later.get(number, ()):
+                self.issues.add("ANIMATION_DUPLICATE_TARGETS",
+                                pointer=child(channel_at, "target"), other=other)
 
     def _check_sampler(self, sampler: dict, at: str) -> None:
         for key in ("input", "output"):
@@ -176,10 +178,29 @@ class _AnimationChecker:
                             pointer=at, count=bad.size, first=int(bad[0]), length=repr(length))
 
 
-def _same_target(target: dict, other: object) -> bool:
-    node = index_of(target, "node")
-    return (isinstance(other, dict) and node is not None and node == index_of(other, "node")
-            and target.get("path") == other.get("path"))
+def _later_same_targets(channels: list[dict]) -> dict[int, list[int]]:
+    """Channel number -> the later channels with the same target (node and path), in order.
+
+    Khronos compares every pair of channels; grouping them by target gives the same pairs in
+    time linear in the channels plus the duplicates found.
+    """
+    groups: dict[tuple[int, Hashable], list[int]] = {}
+    for number, channel in enumerate(channels):
+        target = channel.get("target")
+        node = index_of(target, "node")
+        if node is not None:
+            groups.setdefault((node, _hashable(target.get("path"))), []).append(number)
+    return {number: group[place + 1:] for group in groups.values() if len(group) > 1
+            for place, number in enumerate(group)}
+
+
+def _hashable(value: object) -> Hashable:
+    """A JSON value as a hashable key that is equal for equal values (lists and objects too)."""
+    if isinstance(value, list):
+        return ("list", tuple(_hashable(item) for item in value))
+    if isinstance(value, dict):
+        return ("object", frozenset((key, _hashable(item)) for key, item in value.items()))
+    return value
 
 
 def check_animations(asset: Asset, context: CheckContext) -> None:

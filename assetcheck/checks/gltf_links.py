@@ -9,8 +9,9 @@ their attribute sets, what each material asks of a primitive, and the skins' joi
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from assetcheck.asset import Asset
@@ -172,16 +173,148 @@ class DocumentLinks:
     def layout(self, accessor: int | None) -> AccessorLayout | None:
         return None if accessor is None else self.reader.layout(accessor)
 
-    def ancestors(self, node: int) -> Iterator[int]:
-        """The parents of ``node`` up to its root; in a loop, up to ``node`` itself again."""
-        seen: set[int] = set()
-        while node in self.parents and node not in seen:
-            seen.add(node)
-            node = self.parents[node]
-            yield node
+    @cached_property
+    def tree(self) -> NodeTree:
+        """The node hierarchy as :class:`NodeTree`, built on first use in linear time."""
+        return NodeTree(self.parents, self.children)
 
     def mesh_primitives(self, mesh: int) -> list[Primitive]:
-        return [primitive for primitive in self.primitives if primitive.mesh == mesh]
+        """The primitives of ``mesh`` in order (an empty list for an unknown mesh)."""
+        return self._primitives_by_mesh.get(mesh, [])
+
+    @cached_property
+    def _primitives_by_mesh(self) -> dict[int, list[Primitive]]:
+        by_mesh: dict[int, list[Primitive]] = {}
+        for primitive in self.primitives:
+            by_mesh.setdefault(primitive.mesh, []).append(primitive)
+        return by_mesh
+
+
+class NodeTree:
+    """Ancestry questions about the nodes, each answered in constant time.
+
+    A node's *lineage* is the node itself and its parents up to a node without a parent (its
+    *top*), or, when the parents come back to a node already met, up to that node: the lineage
+    then takes in the whole loop. (``parents`` holds one parent per node, the last listed, as
+    Khronos links them.) Building costs one pass over the nodes: each node is coloured while the
+    walk up from it is under way and gets its *anchor* when the walk is done, so no node is
+    walked twice however deep the hierarchy or however many loops it has.
+
+    The anchor of a node is the first node of its lineage that has no parent or lies on a loop.
+    Cutting every loop node from its parent leaves a forest whose roots are the anchors; a
+    depth-first pass over that forest numbers each node on entry and exit, so that whether one
+    node is an ancestor of another is a comparison of numbers.
+    """
+
+    def __init__(self, parents: dict[int, int], children: dict[int, list[int]]) -> None:
+        self.parents = parents
+        #: Loop node -> the smallest node of its loop (the loop's name).
+        self.loops: dict[int, int] = {}
+        self.anchors: dict[int, int] = {}
+        self._find_anchors(children)
+        self._enter: dict[int, int] = {}
+        self._exit: dict[int, int] = {}
+        self._number_forest(children)
+
+    def on_loop(self, node: int) -> bool:
+        """Whether ``node`` is its own ancestor (Khronos' ``NODE_LOOP``)."""
+        return node in self.loops
+
+    def top(self, node: int) -> int | None:
+        """The last node of ``node``'s lineage when it has no parent; None when the lineage ends
+        in a loop."""
+        anchor = self.anchors.get(node, node)
+        return None if anchor in self.loops else anchor
+
+    def in_lineage(self, node: int, other: int) -> bool:
+        """Whether ``other`` is ``node`` or one of its ancestors."""
+        anchor = self.anchors.get(node, node)
+        if anchor == self.anchors.get(other, other):
+            return (self._enter.get(other, 0) <= self._enter.get(node, 0)
+                    and self._exit.get(node, 0) <= self._exit.get(other, 0))
+        return anchor in self.loops and self.loops[anchor] == self.loops.get(other)
+
+    def common_lineage(self, nodes: list[int]) -> CommonLineage:
+        """What the lineages of ``nodes`` share (see :class:`CommonLineage`)."""
+        anchors = {self.anchors.get(node, node) for node in nodes}
+        if len(anchors) == 1:
+            anchor = anchors.pop()
+            return CommonLineage(self, nodes, True, self.top(anchor))
+        loops = {self.loops.get(anchor) for anchor in anchors}
+        return CommonLineage(self, nodes, len(loops) == 1 and None not in loops, None)
+
+    def _find_anchors(self, nodes: Iterable[int]) -> None:
+        """Fill :attr:`anchors` and :attr:`loops`, walking up from each node not yet anchored.
+
+        Nodes on the current walk are grey (``position``), anchored ones black: a walk stops at
+        the first black node, a parentless node, or a grey one (it closed a loop).
+        """
+        for start in nodes:
+            path: list[int] = []
+            position: dict[int, int] = {}
+            node = start
+            while node not in self.anchors:
+                if node in position:
+                    self._mark_loop(path[position[node]:])
+                    del path[position[node]:]
+                    break
+                position[node] = len(path)
+                path.append(node)
+                if node not in self.parents:
+                    self.anchors[node] = node
+                    break
+                node = self.parents[node]
+            anchor = self.anchors[node]
+            for member in path:
+                self.anchors[member] = anchor
+
+    def _mark_loop(self, loop: list[int]) -> None:
+        """Anchor each node of ``loop`` to itself and name the loop after its smallest node."""
+        name = min(loop)
+        for member in loop:
+            self.loops[member] = name
+            self.anchors[member] = member
+
+    def _number_forest(self, children: dict[int, list[int]]) -> None:
+        """Number entries and exits in one depth-first pass over the forest of anchors.
+
+        A forest edge joins a node to a child whose (last) parent it is, unless the child is on
+        a loop; a child listed twice is entered once.
+        """
+        clock = 0
+        for root in children:
+            if self.anchors.get(root) != root:
+                continue
+            stack = [(root, False)]
+            while stack:
+                node, leaving = stack.pop()
+                if leaving:
+                    self._exit[node] = clock
+                elif node not in self._enter:
+                    self._enter[node] = clock
+                    stack.append((node, True))
+                    stack.extend((kid, False) for kid in children.get(node, ())
+                                 if self.parents.get(kid) == node and kid not in self.loops)
+                clock += 1
+
+
+@dataclass(frozen=True)
+class CommonLineage:
+    """What the lineages of some nodes (a skin's joints) share.
+
+    ``exists``: some node is in every lineage (all lead to one top, or all into one loop);
+    ``top``: the parentless node in every lineage, if there is one. ``node in common`` tells
+    whether ``node`` is in every lineage, in time linear in the number of nodes given.
+    """
+
+    tree: NodeTree
+    nodes: list[int]
+    exists: bool
+    top: int | None
+
+    def __contains__(self, node: object) -> bool:
+        return (self.exists and isinstance(node, int)
+                and all(self.tree.in_lineage(member, node) for member in self.nodes))
 
 
 COLLECTIONS = ("accessors", "animations", "buffers", "bufferViews", "cameras", "images",

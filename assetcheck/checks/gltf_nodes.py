@@ -14,6 +14,7 @@ import numpy as np
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.gltf_links import (
+    CommonLineage,
     DocumentLinks,
     document_links,
     index_list,
@@ -117,6 +118,7 @@ class _NodeChecker:
         self.links = links
         self.issues = issues
         self.nodes = links.items("nodes")
+        self._skin_tops: dict[int, int | None] = {}
 
     def check(self) -> None:
         for index, node in enumerate(self.nodes):
@@ -212,7 +214,7 @@ class _NodeChecker:
                 and not self._resolves(node, "camera", "cameras")
                 and not node.get("extensions") and node.get("extras") is None):
             self.issues.add("NODE_EMPTY", pointer=at)
-        if index in self.links.ancestors(index):
+        if self.links.tree.on_loop(index):
             self.issues.add("NODE_LOOP", pointer=at)
         skin = self._skin(node)
         if skin is None:
@@ -221,22 +223,26 @@ class _NodeChecker:
             self.issues.add("NODE_SKINNED_MESH_LOCAL_TRANSFORMS", pointer=at)
         if index in self.links.parents:
             self.issues.add("NODE_SKINNED_MESH_NON_ROOT", pointer=at)
-        roots = skin_roots(self.links, skin)
-        top = next((root for root in roots if root not in self.links.parents), None)
+        top = self._skin_top(skin)
         if top is not None and not scenes.get(index, set()) <= scenes.get(top, set()):
             self.issues.add("NODE_SKIN_NO_SCENE", pointer=at)
 
+    def _skin_top(self, skin: int) -> int | None:
+        """The parentless node every joint of ``skin`` descends from, once per skin."""
+        if skin not in self._skin_tops:
+            self._skin_tops[skin] = skin_roots(self.links, skin).top
+        return self._skin_tops[skin]
 
-def skin_roots(links: DocumentLinks, skin: int) -> list[int]:
-    """The nodes that are ancestors-or-self of every joint of ``skin``, nearest first."""
+
+def skin_roots(links: DocumentLinks, skin: int) -> CommonLineage:
+    """The nodes that are ancestors-or-self of every joint of ``skin`` (its usable joints).
+
+    Costs time linear in the joint count (membership tests included), whatever the depth.
+    """
     nodes = links.items("nodes")
     joints = [j for j in index_list(links.items("skins")[skin], "joints")
               if j < len(nodes) and nodes[j] is not None]
-    roots: list[int] = []
-    for number, joint in enumerate(joints):
-        lineage = [joint, *links.ancestors(joint)]
-        roots = lineage if number == 0 else [root for root in roots if root in lineage]
-    return roots
+    return links.tree.common_lineage(joints)
 
 
 def check_nodes(asset: Asset, context: CheckContext) -> None:

@@ -41,7 +41,7 @@ def _check_skin(links: DocumentLinks, index: int, skin: dict, issues: FileIssues
     at = child("/skins", index)
     nodes = links.items("nodes")
     roots = skin_roots(links, index)
-    if isinstance(skin.get("joints"), list) and skin["joints"] and not roots:
+    if isinstance(skin.get("joints"), list) and skin["joints"] and not roots.exists:
         issues.add("SKIN_NO_COMMON_ROOT", pointer=child(at, "joints"))
     skeleton = index_of(skin, "skeleton")
     if resolves(skeleton, nodes) and skeleton not in roots:

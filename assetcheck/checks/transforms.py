@@ -33,6 +33,8 @@ UNIT_NAMES = {0.001: "millimetres", 0.01: "centimetres", 0.0254: "inches", 0.1: 
               1609.344: "miles"}
 USUAL_UP_AXES = frozenset({"+Y", "+Z"})
 _LENGTH_UNITS = (("km", 1000.0), ("m", 1.0), ("cm", 0.01))
+#: The keys of a node's local transform: a node with none of them is placed at its parent.
+_TRANSFORM_KEYS = frozenset({"matrix", "translation", "rotation", "scale"})
 
 CODES = ("NODE_NEGATIVE_SCALE", "MODEL_EXTREMELY_LARGE", "MODEL_EXTREMELY_SMALL",
          "FBX_UNUSUAL_UNIT", "FBX_UNUSUAL_AXES")
@@ -57,16 +59,22 @@ def local_matrix(node: dict) -> np.ndarray:
 
 
 def world_matrices(links: DocumentLinks) -> dict[int, np.ndarray]:
-    """The world transform of every node reachable from a root (a node without a parent)."""
+    """The world transform of every node reachable from a root (a node without a parent).
+
+    One depth-first pass: each node is placed once, from its parent's matrix. A node without
+    a local transform shares its parent's matrix object, so the matrices are read-only.
+    """
     nodes = links.items("nodes")
     world: dict[int, np.ndarray] = {}
-    stack = [(index, np.eye(4)) for index, node in enumerate(nodes)
+    identity = np.eye(4)
+    stack = [(index, identity) for index, node in enumerate(nodes)
              if node is not None and index not in links.parents]
     while stack:
         index, parent = stack.pop()
         if index in world:  # a node loop: the node checks report it
             continue
-        world[index] = parent @ local_matrix(nodes[index])
+        node = nodes[index]
+        world[index] = parent @ local_matrix(node) if _TRANSFORM_KEYS & node.keys() else parent
         stack.extend((kid, world[index]) for kid in links.children.get(index, ()))
     return world
 
@@ -91,10 +99,13 @@ def check_transforms(asset: Asset, context: CheckContext) -> None:
 def _check_gltf(links: DocumentLinks, context: CheckContext) -> None:
     world = world_matrices(links)
     nodes = links.items("nodes")
-    for index, matrix in sorted(world.items()):
+    drawn = [index for index in sorted(world) if _mesh(links, nodes[index]) is not None
+             and index_of(nodes[index], "skin") is None]
+    determinants = (np.linalg.det(np.array([world[index][:3, :3] for index in drawn]))
+                    if drawn else [])
+    for index, determinant in zip(drawn, determinants, strict=True):
         node = nodes[index]
-        if (_mesh(links, node) is not None and index_of(node, "skin") is None
-                and np.linalg.det(matrix[:3, :3]) < 0):
+        if determinant < 0:
             name = node.get("name")
             context.issues.add("NODE_NEGATIVE_SCALE", pointer=f"/nodes/{index}",
                                name=name if isinstance(name, str) and name else f"{index}")

@@ -169,6 +169,41 @@ class GltfBuilder:
         }
         return self._append("animations", _named(animation, name))
 
+    def add_node_chain(self, count: int, *, loop: bool = False,
+                       leaf_mesh: int | None = None) -> list[int]:
+        """``count`` new nodes, each the only child of the one before; the first is a root of
+        the default scene. ``loop`` makes the first node the child of the last (a closed loop:
+        every node has a parent); ``leaf_mesh`` is instanced by the last node."""
+        nodes = self.document.setdefault("nodes", [])
+        first = len(nodes)
+        chain = list(range(first, first + count))
+        nodes.extend({"children": [index + 1]} for index in chain[:-1])
+        nodes.append({} if leaf_mesh is None else {"mesh": leaf_mesh})
+        if loop:
+            nodes[-1]["children"] = [first]
+        self.document.setdefault("scenes", [{"nodes": []}])[0]["nodes"].append(first)
+        self.document.setdefault("scene", 0)
+        return chain
+
+    def add_skinned_triangle(self, joints: list[int]) -> int:
+        """A scene-root node with a triangle skinned to ``joints`` (every vertex wholly on the
+        first joint, identity inverse bind matrices); returns the node."""
+        positions = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float32)
+        attributes = {
+            "POSITION": self.add_accessor(positions, "VEC3", minmax=True, target=ARRAY_BUFFER),
+            "JOINTS_0": self.add_accessor(np.zeros((3, 4), np.uint16), "VEC4",
+                                          target=ARRAY_BUFFER),
+            "WEIGHTS_0": self.add_accessor(np.tile(np.array([1, 0, 0, 0], np.float32), (3, 1)),
+                                           "VEC4", target=ARRAY_BUFFER),
+        }
+        mesh = self._append("meshes", {"primitives": [{"attributes": attributes}]})
+        matrices = np.tile(np.identity(4, np.float32).reshape(1, 16), (len(joints), 1))
+        skin = self._append("skins", {"joints": joints,
+                                      "inverseBindMatrices": self.add_accessor(matrices, "MAT4")})
+        node = self.add_node(mesh)
+        self.document["nodes"][node]["skin"] = skin
+        return node
+
     def add_buffer_view(self, data: bytes, target: int | None = None) -> int:
         """A view of ``data``, appended to the buffer on a 4-byte boundary."""
         self.binary.extend(b"\0" * (-len(self.binary) % 4))
@@ -280,3 +315,4 @@ def _named(item: dict[str, Any], name: str | None) -> dict[str, Any]:
     if name is not None:
         item["name"] = name
     return item
+
