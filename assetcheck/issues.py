@@ -194,6 +194,16 @@ class IssueCollector:
             )
         )
 
+    def add_count(self, code: str, count: int) -> None:
+        """Count ``count`` more occurrences of ``code`` without listing them: the counts and
+        the score see them, and the result is marked truncated. For checks whose findings
+        could grow faster than the file (every pair of ``n`` things)."""
+        self.registry[code]  # an unknown code is an error here as in add()
+        if code in self.policy.ignore or count <= 0:
+            return
+        self.counts[code] += count
+        self.truncated = True
+
     def for_file(self, file: str, source: str | None = None) -> FileIssues:
         """A view of this collector that fills in ``file`` (and ``source``) on every issue."""
         return FileIssues(self, file, source)
@@ -221,6 +231,9 @@ class FileIssues:
     def add(self, code: str, **kwargs: Any) -> None:
         kwargs.setdefault("source", self.source)
         self.collector.add(code, file=self.file, **kwargs)
+
+    def add_count(self, code: str, count: int) -> None:
+        self.collector.add_count(code, count)
 
 
 def _fill(template: str, fields: Mapping[str, Any], code: str) -> str:

@@ -197,3 +197,16 @@ def test_channels_are_not_compared_pair_by_pair(tmp_path, monkeypatch):
     result = validate_bytes(tmp_path, "a.gltf", builder.embedded_gltf())
     assert "ANIMATION_DUPLICATE_TARGETS" not in codes(result)
     assert calls["node"] < 10 * 2_000
+
+
+def test_thousands_of_channels_on_one_target_are_counted_not_listed_pair_by_pair(tmp_path):
+    builder = GltfBuilder()
+    builder.add_node(builder.add_mesh([Primitive(3, index_count=3, normals=True)]))
+    builder.add_animation(channels=1)
+    channels = builder.document["animations"][0]["channels"]
+    channels[1:] = [dict(channels[0]) for _ in range(2_999)]
+    result = validate_bytes(tmp_path, "a.gltf", builder.embedded_gltf())
+    listed = [i for i in result.issues if i.code == "ANIMATION_DUPLICATE_TARGETS"]
+    assert result.issue_counts["ANIMATION_DUPLICATE_TARGETS"] == 3_000 * 2_999 // 2
+    assert 0 < len(listed) <= 100 and result.truncated
+    assert listed[0].message == "The channel has the same target as channel 1."

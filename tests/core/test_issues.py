@@ -86,3 +86,18 @@ def test_file_view_fills_file_and_source():
     issues.for_file("x/y.gltf", source="reader").add("GADGET_LOST", offset=12)
     issue = issues.issues[0]
     assert (issue.file, issue.source, issue.offset) == ("x/y.gltf", "reader", 12)
+
+
+def test_add_count_counts_occurrences_without_listing_them_and_marks_truncation():
+    collector = IssueCollector(IssueRegistry([WIDGET]))
+    collector.add("WIDGET_BROKEN", name="a")
+    collector.add_count("WIDGET_BROKEN", 41)
+    assert collector.counts["WIDGET_BROKEN"] == 42 and len(collector.issues) == 1
+    assert collector.truncated and collector.severity_counts()["warning"] == 42
+
+
+def test_add_count_of_an_ignored_code_counts_nothing():
+    collector = IssueCollector(IssueRegistry([WIDGET]), IssuePolicy(ignore=frozenset({
+        "WIDGET_BROKEN"})))
+    collector.add_count("WIDGET_BROKEN", 5)
+    assert not collector.counts and not collector.truncated
