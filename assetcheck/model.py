@@ -70,8 +70,11 @@ class Asset:
     The counts follow the definitions in ``docs/statistics.md``. ``document`` and ``buffers`` hold
     the raw glTF JSON and its resolved buffers (``None`` where a buffer could not be resolved);
     ``details`` holds format-specific facts (for FBX: version, writer, units and axes).
-    The engine sets ``byte_size`` (of the model file itself) and ``metrics`` (what the file uses
-    of each engine budget, see :mod:`assetcheck.metrics`) after reading.
+    ``parsed`` is False when the reader could not read the file at all (not parseable,
+    truncated, empty, not what its name says): such an asset carries only its name and format,
+    and an upload with no parsed asset grades ``critical``. The engine sets ``byte_size`` (of
+    the model file itself) and ``metrics`` (what the file uses of each engine budget, see
+    :mod:`assetcheck.metrics`) after reading.
     """
 
     filename: str
@@ -90,6 +93,12 @@ class Asset:
     details: dict[str, Any] = field(default_factory=dict)
     byte_size: int = 0
     metrics: dict[str, int | float | bool] = field(default_factory=dict)
+    parsed: bool = True
+
+    @classmethod
+    def unread(cls, filename: str, format: str) -> Asset:
+        """The asset of a model file its reader could not read at all."""
+        return cls(filename=filename, format=format, parsed=False)
 
     def to_dict(self) -> dict[str, Any]:
         """One entry of ``result.meshes``: the interface's fields, then ``parts``."""

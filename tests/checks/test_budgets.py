@@ -29,7 +29,7 @@ def test_unity_reports_a_budget_issue_that_unreal_does_not(dense_glb):
     message = budget_issues[0].message
     assert "cliff has 400,000 triangles, over the unity budget of 300,000" in message
     assert not [c for c in codes(unreal) if c.startswith("BUDGET_")]
-    assert (unity.grade, unreal.grade) == ("good", "excellent")
+    assert (unity.grade, unreal.grade) == ("fair", "excellent")
     assert not unity.valid and unreal.valid
 
 
