@@ -13,10 +13,9 @@ from assetcheck.checks.gltf_links import (
     DocumentLinks,
     document_links,
     index_of,
-    linked_extensions,
     resolves,
 )
-from assetcheck.checks.gltf_schema import GLTF_FORMATS
+from assetcheck.checks.gltf_schema import GLTF_FORMATS, extensions_used
 from assetcheck.formats.gltf_fields import child
 from assetcheck.formats.gltf_uris import UriKind, classify_uri, decode_data_uri
 from assetcheck.hookspecs import hookimpl
@@ -27,7 +26,8 @@ from assetcheck.model import Asset, Texture
 #: The formats Khronos recognises, and those glTF allows without an extension.
 RECOGNISED = frozenset({"image/png", "image/jpeg", "image/webp", "image/ktx2"})
 ENABLED = frozenset({"image/png", "image/jpeg"})
-EXTENSION_FORMATS = {"EXT_texture_webp": "image/webp"}
+#: The extension that allows each other format; listing it in ``extensionsUsed`` enables it.
+FORMAT_EXTENSIONS = {"image/webp": "EXT_texture_webp", "image/ktx2": "KHR_texture_basisu"}
 
 CODES = ("ONE_OF_MISMATCH", "URI_GLB", "DATA_URI_GLB", "IMAGE_BUFFER_VIEW_WITH_BYTESTRIDE",
          "IMAGE_UNRECOGNIZED_FORMAT", "IMAGE_NON_ENABLED_MIME_TYPE", "IMAGE_MIME_TYPE_INVALID",
@@ -43,8 +43,8 @@ class _ImageChecker:
         self.asset = asset
         self.links = links
         self.issues = issues
-        extensions = linked_extensions(links.document)
-        self.enabled = ENABLED | {f for e, f in EXTENSION_FORMATS.items() if e in extensions}
+        declared = extensions_used(links.document)
+        self.enabled = ENABLED | {f for f, e in FORMAT_EXTENSIONS.items() if e in declared}
 
     def check(self) -> None:
         textures = iter(self.asset.textures)
@@ -86,7 +86,8 @@ class _ImageChecker:
             return
         declared = image.get("mimeType")
         if check_format and info.mime_type not in self.enabled:
-            self.issues.add("IMAGE_NON_ENABLED_MIME_TYPE", pointer=at, mime_type=info.mime_type)
+            self.issues.add("IMAGE_NON_ENABLED_MIME_TYPE", pointer=at, mime_type=info.mime_type,
+                            extension=FORMAT_EXTENSIONS[info.mime_type])
         if check_format and isinstance(declared, str) and declared != info.mime_type:
             self.issues.add("IMAGE_MIME_TYPE_INVALID", pointer=child(at, source),
                             actual=info.mime_type, declared=declared)

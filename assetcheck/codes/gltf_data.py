@@ -83,8 +83,8 @@ ISSUE_TYPES = [
           "The image data is not in a recognised format.",
           "Use PNG or JPEG (or KTX2/WebP with their extension)."),
     _type("IMAGE_NON_ENABLED_MIME_TYPE", "error",
-          "{mime_type} images need an extension the asset does not use.",
-          "Convert the image to PNG or JPEG, or declare the extension that allows it."),
+          "{mime_type} images need the {extension} extension, which extensionsUsed does not "
+          "list.", "Convert the image to PNG or JPEG, or list {extension} in extensionsUsed."),
     _type("IMAGE_NPOT_DIMENSIONS", "info",
           "The image is {width}x{height}: not a power of two on each side.",
           "Resize to powers of two if the asset targets platforms that need them for mipmaps."),
