@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from assetcheck.codes.gltf import STRICTER_THAN_KHRONOS
 from assetcheck.issues import IssueRegistry
 from assetcheck.plugins import PluginConfig, build_registry, get_plugin_manager
 from assetcheck.profiles import BUDGET_COUNTS, BUDGET_LABELS, BUILTIN_PROFILES, Budgets
@@ -31,6 +32,11 @@ def issues_markdown(registry: IssueRegistry) -> str:
             f"| `{issue_type.code}` | {issue_type.severity} | {issue_type.security_level or ''} "
             f"| {_cell(issue_type.message)} | {_cell(issue_type.fix)} |"
         )
+    lines += ["", "## Stricter than Khronos", "",
+              "AssetCheck aims at the verdicts of the Khronos glTF-Validator. These codes are "
+              "the\nexceptions: they make a file invalid that Khronos would call valid, on "
+              "purpose.", ""]
+    lines += [f"- `{code}`: {why}" for code, why in STRICTER_THAN_KHRONOS.items()]
     return "\n".join(lines) + "\n"
 
 
