@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from assetcheck.image_structure import ImageStructure
 from assetcheck.issues import Issue
 from assetcheck.profiles import EngineProfile
 
@@ -43,7 +44,11 @@ class Material:
 
 @dataclass
 class Texture:
-    """An image a model uses: embedded (``uri`` is None) or referenced by a relative ``uri``."""
+    """An image a model uses: embedded (``uri`` is None) or referenced by a relative ``uri``.
+
+    ``structure`` is the structural parse of a glTF image's data (None when the data could not
+    be read), for the image checks.
+    """
 
     name: str
     uri: str | None = None
@@ -51,6 +56,7 @@ class Texture:
     byte_size: int | None = None
     width: int | None = None
     height: int | None = None
+    structure: ImageStructure | None = None
 
 
 @dataclass

@@ -85,6 +85,16 @@ ISSUE_TYPES = [
     _type("IMAGE_NON_ENABLED_MIME_TYPE", "error",
           "{mime_type} images need the {extension} extension, which extensionsUsed does not "
           "list.", "Convert the image to PNG or JPEG, or list {extension} in extensionsUsed."),
+    _type("IMAGE_UNEXPECTED_EOS", "error",
+          "The image data ends before its headers do.",
+          "The image is truncated: export or copy it again."),
+    _type("IMAGE_DATA_INVALID", "error",
+          "The image data is malformed: {reason}",
+          "Re-export the image with a standard encoder."),
+    _type("IMAGE_FEATURES_UNSUPPORTED", "warning",
+          "The image uses features glTF viewers ignore: colour space information other than "
+          "sRGB or linear, non-square pixels, or animation.",
+          "Save the image as plain sRGB (or linear) with square pixels and a single frame."),
     _type("IMAGE_NPOT_DIMENSIONS", "info",
           "The image is {width}x{height}: not a power of two on each side.",
           "Resize to powers of two if the asset targets platforms that need them for mipmaps."),

@@ -9,6 +9,8 @@ glTF-Validator code fires. ``python -m pytest tests/gltf --update-golden`` write
 
 from __future__ import annotations
 
+import struct
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -135,6 +137,22 @@ def _image(data: bytes, **fields: Any) -> Callable[[GltfBuilder, Document], None
         attributes(document)["TEXCOORD_0"] = accessor(builder, np.zeros((3, 2), np.float32),
                                                       "VEC2")
     return change
+
+
+def _png_with_ihdr_length(length: int) -> bytes:
+    """A PNG whose IHDR chunk declares ``length`` bytes instead of 13."""
+    data = bytearray(png_bytes())
+    data[8:12] = struct.pack(">I", length)
+    return bytes(data)
+
+
+def _png_with_gamma(gamma: int) -> bytes:
+    """A PNG with a gAMA chunk (gamma times 100,000) after its header."""
+    data = png_bytes()
+    end_of_header = 8 + 12 + 13
+    body = b"gAMA" + struct.pack(">I", gamma)
+    chunk = struct.pack(">I", 4) + body + struct.pack(">I", zlib.crc32(body))
+    return data[:end_of_header] + chunk + data[end_of_header:]
 
 
 def _weights(values: list[list[float]]) -> Callable[[GltfBuilder, Document], None]:
@@ -388,6 +406,9 @@ CASES: dict[str, Case] = {
         b"\x88\x88\xfe\x07\x00", mimeType="image/png")),
     "image_mime_type_invalid": Case("triangle", _image(png_bytes(), mimeType="image/jpeg")),
     "image_npot_dimensions": Case("triangle", _image(png_bytes(3, 2))),
+    "image_unexpected_eos": Case("triangle", _image(png_bytes()[:40])),
+    "image_data_invalid": Case("triangle", _image(_png_with_ihdr_length(12))),
+    "image_features_unsupported": Case("triangle", _image(_png_with_gamma(22000))),
     # Extensions.
     "invalid_extension_name_format": Case("triangle", _set("extensionsUsed", ["custom"])),
     "unsupported_extension": Case("triangle", _set("extensionsUsed", ["EXT_unknown_thing"])),
