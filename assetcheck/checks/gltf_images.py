@@ -29,7 +29,8 @@ ENABLED = frozenset({"image/png", "image/jpeg"})
 #: The extension that allows each other format; listing it in ``extensionsUsed`` enables it.
 FORMAT_EXTENSIONS = {"image/webp": "EXT_texture_webp", "image/ktx2": "KHR_texture_basisu"}
 
-CODES = ("ONE_OF_MISMATCH", "URI_GLB", "DATA_URI_GLB", "IMAGE_BUFFER_VIEW_WITH_BYTESTRIDE",
+CODES = ("TEXTURE_INVALID_IMAGE_MIME_TYPE", "ONE_OF_MISMATCH", "URI_GLB", "DATA_URI_GLB",
+         "IMAGE_BUFFER_VIEW_WITH_BYTESTRIDE",
          "IMAGE_UNRECOGNIZED_FORMAT", "IMAGE_UNEXPECTED_EOS", "IMAGE_DATA_INVALID",
          "IMAGE_NON_ENABLED_MIME_TYPE", "IMAGE_MIME_TYPE_INVALID", "IMAGE_NPOT_DIMENSIONS",
          "IMAGE_FEATURES_UNSUPPORTED")
@@ -49,11 +50,26 @@ class _ImageChecker:
 
     def check(self) -> None:
         textures = iter(self.asset.textures)
+        structures: dict[int, ImageStructure | None] = {}
         for index, image in enumerate(self.links.items("images")):
             if image is not None:
-                self._check(image, child("/images", index), next(textures, None))
+                structures[index] = self._check(image, child("/images", index),
+                                                next(textures, None))
+        self._check_texture_sources(structures)
 
-    def _check(self, image: dict, at: str, texture: Texture | None) -> None:
+    def _check_texture_sources(self, structures: dict[int, ImageStructure | None]) -> None:
+        """A texture's own ``source`` must be PNG or JPEG; other formats go in extensions.
+        (A format no declared extension enables is reported on its image only.)"""
+        for index, texture in enumerate(self.links.items("textures")):
+            structure = structures.get(index_of(texture, "source"))
+            if structure is not None and structure.readable and \
+                    structure.mime_type in self.enabled - ENABLED:
+                self.issues.add("TEXTURE_INVALID_IMAGE_MIME_TYPE",
+                                pointer=child(child("/textures", index), "source"),
+                                mime_type=structure.mime_type)
+
+    def _check(self, image: dict, at: str, texture: Texture | None) -> ImageStructure | None:
+        """Check one image; returns the structure of its data (None when not read)."""
         uri = image.get("uri") if isinstance(image.get("uri"), str) else None
         view = index_of(image, "bufferView")
         if (view is None) == (uri is None):
@@ -72,6 +88,7 @@ class _ImageChecker:
         if uri is None and view is None:
             structure = None
         self._check_structure(image, at, "uri" if uri is not None else "bufferView", structure)
+        return structure
 
     def _check_structure(self, image: dict, at: str, source: str,
                          structure: ImageStructure | None) -> None:

@@ -192,8 +192,8 @@ ISSUE_TYPES = [
     ),
     IssueType(
         "URI_GLB", "info",
-        "An image in a GLB refers to a separate file by URI.",
-        "Embed the image in the GLB binary chunk so the asset is one self-contained file.",
+        "A buffer or image in a GLB refers to its data by URI instead of the binary chunk.",
+        "Embed the data in the GLB binary chunk so the asset is one self-contained file.",
         "gltf",
     ),
     IssueType(
