@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assetcheck.fbx_model import FbxScene
+from assetcheck.image_structure import ImageStructure
 
 
 @dataclass
@@ -42,7 +43,11 @@ class Material:
 
 @dataclass
 class Texture:
-    """An image a model uses: embedded (``uri`` is None) or referenced by a relative ``uri``."""
+    """An image a model uses: embedded (``uri`` is None) or referenced by a relative ``uri``.
+
+    ``structure`` is the structural parse of a glTF image's data (None when the data could not
+    be read), for the image checks.
+    """
 
     name: str
     uri: str | None = None
@@ -50,6 +55,7 @@ class Texture:
     byte_size: int | None = None
     width: int | None = None
     height: int | None = None
+    structure: ImageStructure | None = None
 
 
 @dataclass
@@ -71,8 +77,11 @@ class Asset:
     ``details`` holds format-specific scalar facts for the report (for FBX: version, writer,
     units and axes); ``fbx`` the FBX reader's typed facts and geometry
     (:class:`~assetcheck.fbx_model.FbxScene`), None for other formats.
-    The engine sets ``byte_size`` (of the model file itself) and ``metrics`` (what the file uses
-    of each engine budget, see :mod:`assetcheck.metrics`) after reading.
+    ``parsed`` is False when the reader could not read the file at all (not parseable,
+    truncated, empty, not what its name says): such an asset carries only its name and format,
+    and an upload with no parsed asset grades ``critical``. The engine sets ``byte_size`` (of
+    the model file itself) and ``metrics`` (what the file uses of each engine budget, see
+    :mod:`assetcheck.metrics`) after reading.
     """
 
     filename: str
@@ -92,6 +101,12 @@ class Asset:
     fbx: FbxScene | None = None
     byte_size: int = 0
     metrics: dict[str, int | float | bool] = field(default_factory=dict)
+    parsed: bool = True
+
+    @classmethod
+    def unread(cls, filename: str, format: str) -> Asset:
+        """The asset of a model file its reader could not read at all."""
+        return cls(filename=filename, format=format, parsed=False)
 
     def to_dict(self) -> dict[str, Any]:
         """One entry of ``result.meshes``: the interface's fields, then ``parts``."""

@@ -1,7 +1,8 @@
 """``validate``: the one entry point the CLI, the worker and the tests call.
 
 It reads the upload (expanding ZIP archives), hands each model file to the ``read_asset`` hook,
-runs every registered check on each asset, scores what was found and returns a
+runs every registered check on each asset, scores what was found (capped so the grade follows
+the verdict, see :func:`assetcheck.scoring.verdict_cap`) and returns a
 :class:`~assetcheck.result.Result`. It never raises for a bad file: whatever is wrong with the
 upload becomes issues in the result.
 """
@@ -163,10 +164,17 @@ def _result(
 ) -> Result:
     collector = context.issues
     security = SecurityScan.from_issues(context.scanned_files, collector.issues)
-    score = pm.hook.compute_health_score(
-        counts=dict(collector.counts),
-        severities={code: collector.severity_of(code) for code in collector.counts},
-        security_levels=frozenset(w.severity for w in security.warnings),
+    security_levels = frozenset(w.severity for w in security.warnings)
+    severity_counts = collector.severity_counts()
+    score = scoring.verdict_cap(
+        pm.hook.compute_health_score(
+            counts=dict(collector.counts),
+            severities={code: collector.severity_of(code) for code in collector.counts},
+            security_levels=security_levels,
+        ),
+        has_errors=severity_counts.get("error", 0) > 0,
+        model_read=any(asset.parsed for asset in assets),
+        security_levels=security_levels,
     )
     return Result(
         filename=filename,
@@ -175,7 +183,7 @@ def _result(
         security=security,
         issues=collector.issues,
         issue_counts=dict(collector.counts),
-        severity_counts=collector.severity_counts(),
+        severity_counts=severity_counts,
         truncated=collector.truncated,
         health_score=score,
         grade=scoring.grade_for(score),

@@ -51,6 +51,8 @@ DEFAULT_PLUGINS = (
     "assetcheck.checks.gltf_animations",
     "assetcheck.checks.gltf_cameras",
     "assetcheck.checks.gltf_materials",
+    "assetcheck.checks.gltf_material_extensions",
+    "assetcheck.checks.gltf_buffer_uris",
     "assetcheck.checks.gltf_images",
     "assetcheck.checks.gltf_extensions",
     "assetcheck.checks.gltf_unused",

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 
 import pluggy
 
+from assetcheck.codes.budgets import ISSUE_TYPES as BUDGET_ISSUE_TYPES
 from assetcheck.hookspecs import hookimpl
 from assetcheck.plugins import by_name
 
@@ -69,13 +70,37 @@ BUDGET_LABELS = {
     "file_size_mb": "File size (MB)",
 }
 
+#: What each budget counts, as ``docs/profiles.md`` explains it.
+BUDGET_COUNTS = {
+    "triangles_per_file": "Triangles of every mesh of the file, each mesh counted once (as in "
+                          "`result.meshes`), whatever the number of nodes that instance it.",
+    "triangles_per_mesh": "Triangles of the largest mesh (glTF mesh or FBX mesh).",
+    "materials": "Materials defined in the file, used or not.",
+    "draw_calls": "glTF: the primitives of each mesh, once per node that instances the mesh "
+                  "(every mesh once when no node does). FBX: the materials of each mesh (one "
+                  "draw per material, at least one per mesh).",
+    "texture_size": "The longest side, in pixels, of the largest image the file holds.",
+    "bones": "Joints of the largest skin (glTF) or clusters of the most skinned mesh (FBX).",
+    "influences_per_vertex": "Bone influences a vertex can have: four per `JOINTS_n` set "
+                             "(glTF). Not measured for FBX yet (always 0).",
+    "uv_sets": "Texture coordinate sets of the primitive or mesh that has the most.",
+    "index_32bit": "Whether any primitive uses 32-bit indices (FBX: a mesh of more than 65,535 "
+                   "vertices).",
+    "file_size_mb": "Bytes of the model file itself (not of files beside it), in millions.",
+}
+
 _NPOT_MATTERS = {"IMAGE_NPOT_DIMENSIONS": "warning"}
+
+#: Under ``generic`` a budget is advice: an overrun is a warning and never makes a file invalid.
+#: A profile for the engine the user ships on keeps the registry's severity (error).
+_BUDGETS_ARE_ADVICE = {issue_type.code: "warning" for issue_type in BUDGET_ISSUE_TYPES}
 
 BUILTIN_PROFILES: dict[str, EngineProfile] = {
     profile.name: profile
     for profile in (
         EngineProfile("generic", "Any engine (lenient defaults)",
-                      Budgets(2_000_000, 1_000_000, 64, 500, 8192, 256, 8, 8, True, 500)),
+                      Budgets(2_000_000, 1_000_000, 64, 500, 8192, 256, 8, 8, True, 500),
+                      severity=_BUDGETS_ARE_ADVICE),
         EngineProfile("web", "Web viewers: three.js, Babylon.js, model-viewer",
                       Budgets(500_000, 200_000, 32, 100, 4096, 128, 4, 2, True, 50)),
         # Unity rescales NPOT textures on import; Unreal neither mipmaps nor streams them.

@@ -13,6 +13,13 @@ SEVERITY_WEIGHTS = {"error": 12.0, "warning": 3.0, "info": 0.5, "hint": 0.0}
 #: The highest score an upload can get while its security scan has a warning of this level.
 SECURITY_CAPS = {"critical": 20, "high": 49}
 
+#: The highest score an upload can get when it has an error-severity issue: at best ``fair``.
+ERROR_CAP = 74
+
+#: The highest score an upload can get when none of its model files could be read (not
+#: parseable, truncated, empty, or no model file at all): ``critical``.
+UNREAD_CAP = 24
+
 #: Lower bound of each grade, best first.
 GRADE_BANDS = (("excellent", 90), ("good", 75), ("fair", 50), ("poor", 25), ("critical", 0))
 GRADES = tuple(name for name, _ in GRADE_BANDS)
@@ -39,6 +46,23 @@ def health_score(
         if level in security_levels:
             score = min(score, cap)
     return score
+
+
+def verdict_cap(score: int, *, has_errors: bool, model_read: bool,
+                security_levels: set[str] | frozenset[str] = frozenset()) -> int:
+    """``score`` capped so that the grade cannot contradict the verdict.
+
+    An upload in which no model file could be read scores at most :data:`UNREAD_CAP`
+    (``critical``), one with any error-severity issue at most :data:`ERROR_CAP` (``fair``), and
+    the security caps of :data:`SECURITY_CAPS` still apply. The engine applies this to every
+    score, whichever plugin computed it.
+    """
+    caps = [cap for level, cap in SECURITY_CAPS.items() if level in security_levels]
+    if has_errors:
+        caps.append(ERROR_CAP)
+    if not model_read:
+        caps.append(UNREAD_CAP)
+    return min([score, *caps])
 
 
 def grade_for(score: int) -> str:

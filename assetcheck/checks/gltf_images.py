@@ -1,9 +1,8 @@
 """Images: one source (buffer view or URI), and image data against its declared MIME type.
 
-Image headers are read with :mod:`assetcheck.images`, never decoded. Embedded images (buffer
-views and ``data:`` URIs) are fully checked; for images in separate files the reader's
-:class:`~assetcheck.asset.Texture` gives the size and, when no ``mimeType`` is declared, the
-detected format.
+The reader parses each image's structure with :mod:`assetcheck.image_structure` (headers and
+chunks, never pixels) and keeps it on its :class:`~assetcheck.asset.Texture`; this check
+reports what Khronos reports of it, whatever the source (buffer view, ``data:`` URI or file).
 """
 
 from __future__ import annotations
@@ -14,24 +13,27 @@ from assetcheck.checks.gltf_links import (
     DocumentLinks,
     document_links,
     index_of,
-    linked_extensions,
     resolves,
 )
-from assetcheck.checks.gltf_schema import GLTF_FORMATS
+from assetcheck.checks.gltf_schema import GLTF_FORMATS, extensions_used
 from assetcheck.formats.gltf_fields import child
 from assetcheck.formats.gltf_uris import UriKind, classify_uri, decode_data_uri
 from assetcheck.hookspecs import hookimpl
-from assetcheck.images import ImageInfo, image_info
+from assetcheck.image_structure import ImageStructure
+from assetcheck.images import image_info
 from assetcheck.issues import FileIssues
 
 #: The formats Khronos recognises, and those glTF allows without an extension.
 RECOGNISED = frozenset({"image/png", "image/jpeg", "image/webp", "image/ktx2"})
 ENABLED = frozenset({"image/png", "image/jpeg"})
-EXTENSION_FORMATS = {"EXT_texture_webp": "image/webp"}
+#: The extension that allows each other format; listing it in ``extensionsUsed`` enables it.
+FORMAT_EXTENSIONS = {"image/webp": "EXT_texture_webp", "image/ktx2": "KHR_texture_basisu"}
 
-CODES = ("ONE_OF_MISMATCH", "URI_GLB", "DATA_URI_GLB", "IMAGE_BUFFER_VIEW_WITH_BYTESTRIDE",
-         "IMAGE_UNRECOGNIZED_FORMAT", "IMAGE_NON_ENABLED_MIME_TYPE", "IMAGE_MIME_TYPE_INVALID",
-         "IMAGE_NPOT_DIMENSIONS")
+CODES = ("TEXTURE_INVALID_IMAGE_MIME_TYPE", "ONE_OF_MISMATCH", "URI_GLB", "DATA_URI_GLB",
+         "IMAGE_BUFFER_VIEW_WITH_BYTESTRIDE",
+         "IMAGE_UNRECOGNIZED_FORMAT", "IMAGE_UNEXPECTED_EOS", "IMAGE_DATA_INVALID",
+         "IMAGE_NON_ENABLED_MIME_TYPE", "IMAGE_MIME_TYPE_INVALID", "IMAGE_NPOT_DIMENSIONS",
+         "IMAGE_FEATURES_UNSUPPORTED")
 
 
 def is_power_of_two(value: int) -> bool:
@@ -43,16 +45,31 @@ class _ImageChecker:
         self.asset = asset
         self.links = links
         self.issues = issues
-        extensions = linked_extensions(links.document)
-        self.enabled = ENABLED | {f for e, f in EXTENSION_FORMATS.items() if e in extensions}
+        declared = extensions_used(links.document)
+        self.enabled = ENABLED | {f for f, e in FORMAT_EXTENSIONS.items() if e in declared}
 
     def check(self) -> None:
         textures = iter(self.asset.textures)
+        structures: dict[int, ImageStructure | None] = {}
         for index, image in enumerate(self.links.items("images")):
             if image is not None:
-                self._check(image, child("/images", index), next(textures, None))
+                structures[index] = self._check(image, child("/images", index),
+                                                next(textures, None))
+        self._check_texture_sources(structures)
 
-    def _check(self, image: dict, at: str, texture: Texture | None) -> None:
+    def _check_texture_sources(self, structures: dict[int, ImageStructure | None]) -> None:
+        """A texture's own ``source`` must be PNG or JPEG; other formats go in extensions.
+        (A format no declared extension enables is reported on its image only.)"""
+        for index, texture in enumerate(self.links.items("textures")):
+            structure = structures.get(index_of(texture, "source"))
+            if structure is not None and structure.readable and \
+                    structure.mime_type in self.enabled - ENABLED:
+                self.issues.add("TEXTURE_INVALID_IMAGE_MIME_TYPE",
+                                pointer=child(child("/textures", index), "source"),
+                                mime_type=structure.mime_type)
+
+    def _check(self, image: dict, at: str, texture: Texture | None) -> ImageStructure | None:
+        """Check one image; returns the structure of its data (None when not read)."""
         uri = image.get("uri") if isinstance(image.get("uri"), str) else None
         view = index_of(image, "bufferView")
         if (view is None) == (uri is None):
@@ -65,52 +82,53 @@ class _ImageChecker:
             self.issues.add("URI_GLB", pointer=child(at, "uri"))
             if kind is UriKind.DATA:
                 self.issues.add("DATA_URI_GLB", pointer=child(at, "uri"))
-        if kind is UriKind.DATA:
-            self._check_data(image, at, "uri", _data_uri_image(uri))
-        elif uri is None and view is not None:
-            data = self.links.reader.view_slice(view)
-            if data is not None:
-                self._check_data(image, at, "bufferView", image_info(data.data) or _UNKNOWN)
-        elif kind is UriKind.RELATIVE and texture is not None and texture.byte_size is not None:
-            # The reader's texture holds the detected format only when none is declared.
-            declared = isinstance(image.get("mimeType"), str)
-            info = ImageInfo(texture.mime_type or "", texture.width, texture.height)
-            self._check_data(image, at, "uri", info, check_format=not declared)
+        structure = texture.structure if texture is not None else None
+        if kind is UriKind.DATA and not _data_uri_matches(uri):
+            structure = None  # reported by the reader; Khronos drops such data
+        if uri is None and view is None:
+            structure = None
+        self._check_structure(image, at, "uri" if uri is not None else "bufferView", structure)
+        return structure
 
-    def _check_data(self, image: dict, at: str, source: str, info: ImageInfo | None,
-                    check_format: bool = True) -> None:
-        if info is None:
+    def _check_structure(self, image: dict, at: str, source: str,
+                         structure: ImageStructure | None) -> None:
+        """Khronos' checks of image data, in its order: format, structure, enabled formats,
+        declared MIME type, size, features."""
+        if structure is None:
             return
-        if check_format and info.mime_type not in RECOGNISED:
+        mime_type = structure.mime_type
+        if mime_type not in RECOGNISED:
             self.issues.add("IMAGE_UNRECOGNIZED_FORMAT", pointer=at)
             return
+        if structure.truncated:
+            self.issues.add("IMAGE_UNEXPECTED_EOS", pointer=at)
+            return
+        if structure.invalid is not None:
+            self.issues.add("IMAGE_DATA_INVALID", pointer=at, reason=structure.invalid)
+            return
+        if mime_type not in self.enabled:
+            self.issues.add("IMAGE_NON_ENABLED_MIME_TYPE", pointer=at, mime_type=mime_type,
+                            extension=FORMAT_EXTENSIONS[mime_type])
         declared = image.get("mimeType")
-        if check_format and info.mime_type not in self.enabled:
-            self.issues.add("IMAGE_NON_ENABLED_MIME_TYPE", pointer=at, mime_type=info.mime_type)
-        if check_format and isinstance(declared, str) and declared != info.mime_type:
+        if isinstance(declared, str) and declared != mime_type:
             self.issues.add("IMAGE_MIME_TYPE_INVALID", pointer=child(at, source),
-                            actual=info.mime_type, declared=declared)
-        if info.width is not None and info.height is not None and not (
-                is_power_of_two(info.width) and is_power_of_two(info.height)):
-            self.issues.add("IMAGE_NPOT_DIMENSIONS", pointer=at, width=info.width,
-                            height=info.height)
+                            actual=mime_type, declared=declared)
+        width, height = structure.width, structure.height
+        if width is not None and height is not None and not (
+                is_power_of_two(width) and is_power_of_two(height)):
+            self.issues.add("IMAGE_NPOT_DIMENSIONS", pointer=at, width=width, height=height)
+        if structure.unsupported_features:
+            self.issues.add("IMAGE_FEATURES_UNSUPPORTED", pointer=at)
 
 
-#: Image data whose format is not recognised.
-_UNKNOWN = ImageInfo("")
-
-
-def _data_uri_image(uri: str) -> ImageInfo | None:
-    """The image in a data: URI; None when it is malformed or not what it declares (the reader
-    reports those, and Khronos drops such data)."""
+def _data_uri_matches(uri: str) -> bool:
+    """Whether a data: URI decodes to data of the media type it declares."""
     try:
         decoded = decode_data_uri(uri)
     except ValueError:
-        return None
+        return False
     info = image_info(decoded.data)
-    if info is None or info.mime_type != decoded.media_type:
-        return None
-    return info
+    return info is not None and info.mime_type == decoded.media_type
 
 
 def check_images(asset: Asset, context: CheckContext) -> None:

@@ -23,6 +23,8 @@ _SEMANTIC_INDEX = re.compile(r"0|[1-9][0-9]*")
 
 #: Texture info keys of materials (core and extensions) that sample a normal map.
 NORMAL_TEXTURE_KEYS = frozenset({"normalTexture", "clearcoatNormalTexture"})
+#: Material extensions that shade with the tangent frame (anisotropy follows the tangent).
+TANGENT_FRAME_EXTENSIONS = frozenset({"KHR_materials_anisotropy"})
 
 #: The extensions Khronos glTF-Validator 2.0.0-dev.3.10 knows, and the kinds of object each may
 #: extend (``textureInfo`` stands for every texture info, normal and occlusion ones included).
@@ -147,11 +149,17 @@ class Primitive:
 
 @dataclass
 class MaterialNeeds:
-    """What a material asks of the primitives using it: texture coordinate sets, tangents."""
+    """What a material asks of the primitives using it: texture coordinate sets, tangents.
+
+    ``needs_tangent``: it samples a normal map, so a primitive without tangents gets generated
+    ones. ``uses_tangent``: it shades with tangents given to it, for a normal map or for an
+    extension of :data:`TANGENT_FRAME_EXTENSIONS`.
+    """
 
     texcoords: dict[str, int] = field(default_factory=dict)
     needs_tangent: bool = False
     can_provide_tangent: bool = False
+    uses_tangent: bool = False
 
 
 @dataclass
@@ -416,6 +424,10 @@ def _material_needs(material: dict, index: int, extensions: frozenset[str]) -> M
         needs.texcoords[pointer] = texcoord if texcoord is not None and texcoord >= 0 else -1
         if key in NORMAL_TEXTURE_KEYS:
             needs.needs_tangent = True
+    own = material.get("extensions")
+    shaded_by = {name for name in extensions & TANGENT_FRAME_EXTENSIONS
+                 if isinstance(own, dict) and isinstance(own.get(name), dict)}
+    needs.uses_tangent = needs.needs_tangent or bool(shaded_by)
     return needs
 
 

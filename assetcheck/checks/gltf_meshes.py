@@ -12,6 +12,7 @@ from assetcheck.checks.gltf_accessor_formats import (
     describe,
 )
 from assetcheck.checks.gltf_accessors import has_bounds
+from assetcheck.checks.gltf_extension_uses import material_needs
 from assetcheck.checks.gltf_links import DocumentLinks, Primitive, document_links, semantic_index
 from assetcheck.checks.gltf_schema import GLTF_FORMATS, extensions_used
 from assetcheck.formats.gltf_fields import child
@@ -173,7 +174,8 @@ class _MeshChecker:
                 if texcoord != -1 and texcoord + 1 > semantics.texcoord_count:
                     self.issues.add("MESH_PRIMITIVE_TOO_FEW_TEXCOORDS", pointer=pointer,
                                     texture=texture, texcoord=texcoord)
-        if semantics.has_tangent and (needs is None or not needs.needs_tangent):
+        shading = material_needs(self.links, primitive)
+        if semantics.has_tangent and not any(needs.uses_tangent for needs in shading):
             self.issues.add("UNUSED_MESH_TANGENT",
                             pointer=child(child(primitive.pointer, "attributes"), "TANGENT"))
 

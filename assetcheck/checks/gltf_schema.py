@@ -274,7 +274,10 @@ class SchemaWalker:
 
 
 def in_range(prop: Prop, number: float) -> bool:
-    """Whether ``number`` satisfies the property's minimum, maximum and exclusive minimum."""
+    """Whether ``number`` is finite and satisfies the property's minimum, maximum and exclusive
+    minimum (JSON numbers too large for a double read as infinite, as in Khronos)."""
+    if not math.isfinite(number):
+        return False
     minimum = prop.minimum if prop.minimum is not None else (0 if prop.kind == "uint" else None)
     return not ((minimum is not None and number < minimum)
                 or (prop.maximum is not None and number > prop.maximum)

@@ -2,14 +2,21 @@
 
 An object is used when something that is itself linked refers to it: a node's mesh, a
 primitive's material, a texture's image... Root nodes of scenes, children, joints and animated
-nodes are used nodes. Also reported: texture coordinate sets no material samples, and mesh
-weights every node overrides.
+nodes are used nodes. References made through declared extensions count too (images named by
+``EXT_texture_webp``, ``KHR_texture_basisu`` or ``MSFT_texture_dds``, materials named by
+``KHR_materials_variants``, see :mod:`assetcheck.checks.gltf_extension_uses`). Also
+reported: texture coordinate sets no material samples, and mesh weights every node overrides.
 """
 
 from __future__ import annotations
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
+from assetcheck.checks.gltf_extension_uses import (
+    extension_image_sources,
+    material_needs,
+    variant_materials,
+)
 from assetcheck.checks.gltf_links import (
     DocumentLinks,
     animation_samplers,
@@ -69,6 +76,10 @@ def used_objects(links: DocumentLinks) -> dict[str, set[int]]:
             mark("textures", index_of(info, "index"))
     for primitive in links.primitives:
         mark("materials", primitive.material)
+    for image in extension_image_sources(links.document):
+        mark("images", image)
+    for material in variant_materials(links.document):
+        mark("materials", material)
     return used
 
 
@@ -86,8 +97,8 @@ def _check_animation_samplers(links: DocumentLinks, issues: FileIssues) -> None:
 
 def _check_texcoords(links: DocumentLinks, issues: FileIssues) -> None:
     for primitive in links.primitives:
-        needs = links.materials[primitive.material] if primitive.material is not None else None
-        sampled = set(needs.texcoords.values()) if needs is not None else set()
+        sampled = {texcoord for needs in material_needs(links, primitive)
+                   for texcoord in needs.texcoords.values()}
         for number in range(primitive.semantics.texcoord_count):
             if number not in sampled:
                 issues.add("UNUSED_OBJECT", pointer=child(child(primitive.pointer, "attributes"),

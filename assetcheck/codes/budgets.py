@@ -1,7 +1,9 @@
 """Issue types for engine budgets: a model file uses more than its engine profile allows.
 
 They are errors by default: choosing an engine profile asks "does this fit?", and a file that
-does not fit fails that question. A profile can lower any of them in ``[engines.<name>.severity]``.
+does not fit fails that question. The ``generic`` profile, used when nobody chose an engine,
+makes them warnings: there a budget is advice and never makes a file invalid. Configuration can
+change any of them in ``[engines.<name>.severity]``.
 """
 
 from assetcheck.issues import IssueArea

@@ -165,8 +165,8 @@ ISSUE_TYPES = [
     ),
     declare(
         "URI_GLB", "info",
-        "An image in a GLB refers to a separate file by URI.",
-        "Embed the image in the GLB binary chunk so the asset is one self-contained file.",
+        "A buffer or image in a GLB refers to its data by URI instead of the binary chunk.",
+        "Embed the data in the GLB binary chunk so the asset is one self-contained file.",
     ),
     declare(
         "DATA_URI_GLB", "warning",
@@ -195,3 +195,15 @@ ISSUE_TYPES = [
         security_level="medium",
     ),
 ]
+
+#: Codes that make a file invalid where Khronos glTF-Validator would call it valid, and why.
+STRICTER_THAN_KHRONOS = {
+    "GLTF_EXTERNAL_URI": "Khronos only warns about a non-relative URI (`NON_RELATIVE_URI`) and "
+                         "loads it. AssetCheck validates uploads from strangers on a server: it "
+                         "never fetches a URI with a scheme, a host or an absolute path, so the "
+                         "asset is incomplete as uploaded, and the URI is a security finding.",
+    "GLTF_PATH_TRAVERSAL": "Khronos reads a relative URI that climbs above the asset's folder "
+                           "(`../x.bin`) if the file is there. AssetCheck never reads outside "
+                           "the upload, so the resource is missing and the URI is a security "
+                           "finding.",
+}

@@ -165,6 +165,22 @@ ISSUE_TYPES = [
     declare("CAMERA_YFOV_GEQUAL_PI", "warning", "yfov should be less than pi."),
     declare("MATERIAL_ALPHA_CUTOFF_INVALID_MODE", "warning",
             "alphaCutoff only applies to the MASK alpha mode.", "Remove alphaCutoff."),
+    declare("MULTIPLE_EXTENSIONS", "warning",
+            "This extension may be incompatible with the material's other extensions.",
+            "Keep one shading-model extension (unlit or specular-glossiness) per material."),
+    declare("KHR_MATERIALS_VOLUME_NO_TRANSMISSION", "warning",
+            "The volume extension needs an extension that lets light through the surface "
+            "(KHR_materials_transmission).",
+            "Add KHR_materials_transmission to the material, or remove the volume."),
+    declare("KHR_MATERIALS_VOLUME_DOUBLE_SIDED", "warning",
+            "The volume extension should not be used with double-sided materials.",
+            "Set doubleSided to false: a volume needs a closed, one-sided surface."),
+    declare("TEXTURE_INVALID_IMAGE_MIME_TYPE", "error",
+            "The texture's source image is {mime_type}; a texture source must be image/jpeg or "
+            "image/png.",
+            "Convert the image to PNG or JPEG, or move it to the extension that allows its "
+            "format (EXT_texture_webp, KHR_texture_basisu) and give the texture a PNG or JPEG "
+            "source as fallback."),
     # Images.
     declare("IMAGE_BUFFER_VIEW_WITH_BYTESTRIDE", "error",
             "A buffer view holding image data must not define byteStride."),

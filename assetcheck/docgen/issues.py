@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from assetcheck.codes.gltf import STRICTER_THAN_KHRONOS
 from assetcheck.docgen.markdown import table_cell
 from assetcheck.issues import IssueRegistry
 
@@ -26,4 +27,9 @@ def issues_markdown(registry: IssueRegistry) -> str:
             f"| `{issue_type.code}` | {issue_type.severity} | {issue_type.security_level or ''} "
             f"| {table_cell(issue_type.message)} | {table_cell(issue_type.fix)} |"
         )
+    lines += ["", "## Stricter than Khronos", "",
+              "AssetCheck aims at the verdicts of the Khronos glTF-Validator. These codes are "
+              "the\nexceptions: they make a file invalid that Khronos would call valid, on "
+              "purpose.", ""]
+    lines += [f"- `{code}`: {why}" for code, why in STRICTER_THAN_KHRONOS.items()]
     return "\n".join(lines) + "\n"

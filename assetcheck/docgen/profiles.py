@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from assetcheck.profiles import BUDGET_LABELS, BUILTIN_PROFILES, Budgets
+from assetcheck.profiles import BUDGET_COUNTS, BUDGET_LABELS, BUILTIN_PROFILES, Budgets
 
 
 def profiles_markdown() -> str:
@@ -21,11 +21,22 @@ def profiles_markdown() -> str:
         values = [_budget(getattr(BUILTIN_PROFILES[n].budgets, field_name)) for n in names]
         lines.append(f"| {BUDGET_LABELS[field_name]} | " + " | ".join(values) + " |")
     lines += ["", *(f"- `{p.name}`: {p.title}" for p in BUILTIN_PROFILES.values())]
+    lines += ["", "## What each budget counts", "", "| Budget | Counts |", "|---|---|"]
+    lines += [f"| {BUDGET_LABELS[name]} | {BUDGET_COUNTS[name]} |"
+              for name in Budgets.__dataclass_fields__]
     lines += ["", "## Default severities", "",
+              "Budget codes (`BUDGET_*`) are errors for an engine you choose: a file that does "
+              "not fit\nthat engine is invalid for it. Under `generic`, the profile used when no "
+              "engine is chosen,\nthey are warnings: budgets are advice there and never make a "
+              "file invalid.", "",
               "Profiles give some codes another severity than the registry's default:", ""]
     for profile in BUILTIN_PROFILES.values():
+        by_severity: dict[str, list[str]] = {}
         for code, severity in sorted(profile.severity.items()):
-            lines.append(f"- `{profile.name}`: `{code}` is {severity}")
+            by_severity.setdefault(severity, []).append(f"`{code}`")
+        for severity, codes in by_severity.items():
+            verb = "is" if len(codes) == 1 else "are"
+            lines.append(f"- `{profile.name}`: {', '.join(codes)} {verb} {severity}")
     return "\n".join(lines) + "\n"
 
 

@@ -47,13 +47,13 @@ def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOption
     if sniff(bytes(source.data[:SNIFF_BYTES])) != "fbx":  # only the name says FBX
         issues.add("FBX_PARSE_ERROR", offset=0, reason="it starts with neither the binary FBX "
                    "magic nor an ASCII FBX header")
-        return Asset(filename=source.name, format="fbx")
+        return Asset.unread(source.name, "fbx")
     scan = scan_fbx(source.data, options.limits)
     for finding in scan.findings:
         issues.add(finding.code, offset=finding.offset, **finding.fields)
     asset = None if scan.rejected else _parse(source, issues, options.limits)
     if asset is None:
-        return Asset(filename=source.name, format="fbx")
+        return Asset.unread(source.name, "fbx")
     version = asset.fbx.version
     minimum, maximum = SUPPORTED_VERSIONS
     if not minimum <= version <= maximum:

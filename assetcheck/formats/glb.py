@@ -44,10 +44,10 @@ def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOption
         return None
     chunks = read_chunks(source.data, issues)
     if chunks is None or chunks.json is None:
-        return Asset(filename=source.name, format="glb")
+        return Asset.unread(source.name, "glb")
     document = parse_document(bytes(chunks.json), issues)
     if document is None:
-        return Asset(filename=source.name, format="glb")
+        return Asset.unread(source.name, "glb")
     return read_document(document, source, issues, container="glb", glb_bin=chunks.bin)
 
 

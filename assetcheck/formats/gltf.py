@@ -39,7 +39,7 @@ def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOption
         return None
     document = parse_document(bytes(source.data), issues)
     if document is None:
-        return Asset(filename=source.name, format="gltf")
+        return Asset.unread(source.name, "gltf")
     return read_document(document, source, issues, container="gltf")
 
 

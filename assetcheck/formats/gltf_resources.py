@@ -21,6 +21,7 @@ from assetcheck.formats.gltf_uris import (
     shorten_uri,
 )
 from assetcheck.formats.source import SourceFile
+from assetcheck.image_structure import parse_image
 from assetcheck.images import image_info
 
 #: The media types a buffer's data: URI may declare.
@@ -155,5 +156,6 @@ def _texture(index: int, image: dict, uri: str | None, media_type: str | None,
         byte_size=len(data) if data is not None else None,
         width=info.width if info else None,
         height=info.height if info else None,
+        structure=parse_image(data) if data is not None else None,
     )
 

@@ -302,12 +302,14 @@ class GltfBuilder:
             used.append(name)
 
     def _with_buffer(self, uri: str | None) -> dict[str, Any]:
+        """The document with the builder's data as buffer 0 (buffers already in the document
+        follow it)."""
         document = json.loads(json.dumps(self.document))
         if self.binary:
             buffer: dict[str, Any] = {"byteLength": len(self.binary)}
             if uri is not None:
                 buffer["uri"] = uri
-            document["buffers"] = [buffer]
+            document["buffers"] = [buffer, *document.get("buffers", [])]
         return document
 
 

@@ -7,6 +7,7 @@ import pytest
 from assetcheck.asset import Asset, MeshPart
 from assetcheck.engine import validate
 from assetcheck.fbx_model import FbxAxes, FbxMesh, FbxScene
+from assetcheck.issues import IssuePolicy
 from assetcheck.metrics import measure
 from assetcheck.options import ValidationOptions
 from tests.builders.gltf import TRIANGLE_STRIP, GltfBuilder, Primitive, png_bytes
@@ -30,7 +31,7 @@ def test_unity_reports_a_budget_issue_that_unreal_does_not(dense_glb):
     message = budget_issues[0].message
     assert "cliff has 400,000 triangles, over the unity budget of 300,000" in message
     assert not [c for c in codes(unreal) if c.startswith("BUDGET_")]
-    assert (unity.grade, unreal.grade) == ("good", "excellent")
+    assert (unity.grade, unreal.grade) == ("fair", "excellent")
     assert not unity.valid and unreal.valid
 
 
@@ -99,3 +100,43 @@ def test_profiles_raise_npot_textures_to_warnings_where_engines_suffer(tmp_path)
 
     assert [npot_severity(e) for e in ("generic", "web", "unity", "unreal", "mobile")] == [
         "info", "info", "warning", "warning", "warning"]
+
+
+@pytest.fixture(scope="module")
+def many_materials_glb(tmp_path_factory) -> Path:
+    """A triangle for each of 70 materials: over every built-in materials budget."""
+    builder = GltfBuilder()
+    for index in range(70):
+        material = builder.add_material(f"M_{index}")
+        builder.add_node(builder.add_mesh([Primitive(3, material=material, normals=True)]))
+    return builder.write_glb(tmp_path_factory.mktemp("materials") / "kit.glb")
+
+
+def test_budget_overruns_under_generic_are_warnings_that_leave_the_file_valid(
+        many_materials_glb):
+    result = validate(many_materials_glb)
+    (issue,) = [i for i in result.issues if i.code == "BUDGET_MATERIALS"]
+    assert issue.severity == "warning"
+    assert result.valid
+
+
+@pytest.mark.parametrize("engine", ["web", "unity", "unreal", "godot", "mobile"])
+def test_a_chosen_engine_keeps_budget_overruns_as_errors(many_materials_glb, engine):
+    result = validate(many_materials_glb, engine=engine)
+    (issue,) = [i for i in result.issues if i.code == "BUDGET_MATERIALS"]
+    assert issue.severity == "error"
+    assert not result.valid
+
+
+def test_configured_severity_still_wins_over_the_generic_default(many_materials_glb):
+    strict = ValidationOptions(policy=IssuePolicy(severity_overrides={"BUDGET_MATERIALS": "error"}))
+    assert not validate(many_materials_glb, options=strict).valid
+
+
+def test_draw_calls_count_every_primitive_of_every_mesh_instance():
+    document = {
+        "meshes": [{"primitives": [{}, {}, {}]}, {"primitives": [{}]}],
+        "nodes": [{"mesh": 0}, {"mesh": 0}, {"mesh": 1}, {}],
+    }
+    asset = Asset("kit.gltf", "gltf", document=document)
+    assert measure(asset)["draw_calls"] == 3 + 3 + 1

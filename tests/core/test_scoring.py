@@ -1,6 +1,6 @@
 import pytest
 
-from assetcheck.scoring import grade_for, health_score
+from assetcheck.scoring import grade_for, health_score, verdict_cap
 
 
 def test_no_issues_scores_100_excellent():
@@ -35,3 +35,17 @@ def test_critical_security_warning_caps_grade_at_critical():
 ])
 def test_grade_bands_follow_the_design(score, grade):
     assert grade_for(score) == grade
+
+
+def test_an_error_caps_the_score_at_fair():
+    assert grade_for(verdict_cap(100, has_errors=True, model_read=True)) == "fair"
+
+
+def test_an_upload_with_no_readable_model_caps_the_score_at_critical():
+    assert grade_for(verdict_cap(88, has_errors=True, model_read=False)) == "critical"
+
+
+def test_verdict_caps_keep_the_security_caps_and_never_raise_a_score():
+    assert verdict_cap(100, has_errors=False, model_read=True, security_levels={"high"}) == 49
+    assert verdict_cap(10, has_errors=True, model_read=True) == 10
+    assert verdict_cap(96, has_errors=False, model_read=True) == 96

@@ -9,6 +9,8 @@ glTF-Validator code fires. ``python -m pytest tests/gltf --update-golden`` write
 
 from __future__ import annotations
 
+import struct
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -135,6 +137,37 @@ def _image(data: bytes, **fields: Any) -> Callable[[GltfBuilder, Document], None
         attributes(document)["TEXCOORD_0"] = accessor(builder, np.zeros((3, 2), np.float32),
                                                       "VEC2")
     return change
+
+
+#: A 1 x 1 lossless WebP image.
+WEBP = (b"RIFF\x1a\x00\x00\x00WEBPVP8L\x0d\x00\x00\x00\x2f\x00\x00\x00\x10\x07\x10\x11\x11"
+        b"\x88\x88\xfe\x07\x00")
+
+
+def _material_extensions(extensions: dict[str, dict], **fields: Any,
+                         ) -> Callable[[GltfBuilder, Document], None]:
+    """A change that gives the triangle a material with ``extensions`` (declared)."""
+    def change(builder: GltfBuilder, document: Document) -> None:
+        document["materials"] = [{"extensions": extensions, **fields}]
+        document["extensionsUsed"] = list(extensions)
+        primitive(document)["material"] = 0
+    return change
+
+
+def _png_with_ihdr_length(length: int) -> bytes:
+    """A PNG whose IHDR chunk declares ``length`` bytes instead of 13."""
+    data = bytearray(png_bytes())
+    data[8:12] = struct.pack(">I", length)
+    return bytes(data)
+
+
+def _png_with_gamma(gamma: int) -> bytes:
+    """A PNG with a gAMA chunk (gamma times 100,000) after its header."""
+    data = png_bytes()
+    end_of_header = 8 + 12 + 13
+    body = b"gAMA" + struct.pack(">I", gamma)
+    chunk = struct.pack(">I", 4) + body + struct.pack(">I", zlib.crc32(body))
+    return data[:end_of_header] + chunk + data[end_of_header:]
 
 
 def _weights(values: list[list[float]]) -> Callable[[GltfBuilder, Document], None]:
@@ -383,12 +416,24 @@ CASES: dict[str, Case] = {
     "image_buffer_view_with_bytestride": Case("triangle", _do(
         _image(png_bytes()), _set("bufferViews/3/byteStride", 4))),
     "image_unrecognized_format": Case("triangle", _image(b"not an image at all")),
-    "image_non_enabled_mime_type": Case("triangle", _image(
-        b"RIFF\x1a\x00\x00\x00WEBPVP8L\x0d\x00\x00\x00\x2f\x00\x00\x00\x10\x07\x10\x11\x11"
-        b"\x88\x88\xfe\x07\x00", mimeType="image/png")),
+    "image_non_enabled_mime_type": Case("triangle", _image(WEBP, mimeType="image/png")),
     "image_mime_type_invalid": Case("triangle", _image(png_bytes(), mimeType="image/jpeg")),
     "image_npot_dimensions": Case("triangle", _image(png_bytes(3, 2))),
+    "image_unexpected_eos": Case("triangle", _image(png_bytes()[:40])),
+    "texture_invalid_image_mime_type": Case("triangle", _do(
+        _image(WEBP, mimeType="image/webp"), _set("extensionsUsed", ["EXT_texture_webp"]))),
+    "data_uri_glb": Case("triangle", _set("buffers", [{
+        "byteLength": 4, "uri": data_uri(bytes(4))}]), glb=True),
+    "image_data_invalid": Case("triangle", _image(_png_with_ihdr_length(12))),
+    "image_features_unsupported": Case("triangle", _image(_png_with_gamma(22000))),
     # Extensions.
+    "multiple_extensions": Case("triangle", _material_extensions({
+        "KHR_materials_unlit": {}, "KHR_materials_emissive_strength": {}})),
+    "khr_materials_volume_no_transmission": Case("triangle", _material_extensions({
+        "KHR_materials_volume": {"thicknessFactor": 1}})),
+    "khr_materials_volume_double_sided": Case("triangle", _material_extensions({
+        "KHR_materials_transmission": {"transmissionFactor": 1},
+        "KHR_materials_volume": {"thicknessFactor": 1}}, doubleSided=True)),
     "invalid_extension_name_format": Case("triangle", _set("extensionsUsed", ["custom"])),
     "unsupported_extension": Case("triangle", _set("extensionsUsed", ["EXT_unknown_thing"])),
     "non_required_extension": Case("triangle", _set("extensionsUsed", ["KHR_mesh_quantization"])),

@@ -84,12 +84,19 @@ def hostile_zip() -> bytes:
     })
 
 
+def truncated_glb() -> bytes:
+    """:func:`clean_glb` cut off inside its BIN chunk: nothing of it can be read."""
+    data = clean_glb()
+    return data[:len(data) - 40]
+
+
 UPLOADS = {
     "clean_glb": Upload("rock.glb", clean_glb()),
     "flawed_glb": Upload("crates.glb", flawed_glb(), engine="mobile"),
     "hostile_glb": Upload(f"{HOSTILE}.glb", hostile_glb()),
     "cube_fbx": Upload("box.fbx", cube_fbx(), engine="unity"),
     "hostile_zip": Upload("pack|`<i>`.zip", hostile_zip(), engine="web"),
+    "truncated_glb": Upload("rock.glb", truncated_glb()),
 }
 
 
