@@ -6,13 +6,14 @@ import base64
 import hashlib
 import hmac
 import re
+import time
 from pathlib import Path
 
 import pytest
 import requests
 
 from tests.builders.shapes import pawn_glb
-from tests.dashboard.conftest import NO_PLAYWRIGHT, PASSWORD, Site
+from tests.dashboard.conftest import NO_PLAYWRIGHT, PASSWORD, TIMEOUT_MS, Site
 from tests.dashboard.receiver import start_receiver
 from tests.service.harness import bearer
 
@@ -55,8 +56,16 @@ def assert_no_sideways_scrolling(page: Page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
+def wait_until_ready(page: Page) -> None:
+    """Wait until dashboard.js has attached its handlers (it marks the body once it has). A
+    page shows before its deferred script runs: a drop, a click on Copy or Reveal or a
+    confirmed form sent earlier finds no handler, and the browser does its default instead."""
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+
+
 def drop_files(page: Page, files: dict[str, bytes]) -> None:
     encoded = [[name, base64.b64encode(data).decode()] for name, data in files.items()]
+    wait_until_ready(page)
     page.evaluate(DROP_FILES, ["#dropzone", encoded])
 
 
@@ -146,6 +155,7 @@ def test_a_key_created_in_the_profile_works_against_the_api_until_revoked(
     expect(page.get_by_text("you will not see it again")).to_be_visible()
     key = page.get_by_label("New API key").input_value()
     assert re.fullmatch(r"svc_[A-Za-z0-9]{32}", key)
+    wait_until_ready(page)
     page.get_by_role("button", name="Copy").click()
     expect(page.get_by_role("button", name=re.compile("Copied|Ctrl\\+C"))).to_be_visible()
     assert_no_sideways_scrolling(page)
@@ -158,6 +168,7 @@ def test_a_key_created_in_the_profile_works_against_the_api_until_revoked(
     row = page.locator("table.keys tbody tr", has_text="CI pipeline")
     expect(row).to_contain_text(key[:12])
     expect(row).to_contain_text("active")
+    wait_until_ready(page)  # the confirmation is the script's: without it the form just posts
     page.once("dialog", lambda dialog: dialog.accept())
     row.get_by_role("button", name=re.compile("Revoke")).click()
     expect(page.get_by_text("The key was revoked")).to_be_visible()
@@ -172,6 +183,7 @@ def test_a_revocation_can_be_cancelled_at_the_confirmation(site: Site, page: Pag
     page.goto(f"{site.url}/profile")
     page.get_by_role("button", name="Create key").click()
     key = page.get_by_label("New API key").input_value()
+    wait_until_ready(page)  # else the form posts unconfirmed, and the key is revoked
     page.once("dialog", lambda dialog: dialog.dismiss())
     page.get_by_role("button", name=re.compile("Revoke")).click()
     expect(page.locator("table.keys")).to_contain_text("active")
@@ -230,6 +242,7 @@ def test_webhook_settings_change_the_url_reveal_the_secret_and_log_deliveries(
         expect(page.get_by_role("status")).to_contain_text("The webhook URL was saved")
         expect(url_field).to_have_value(receiver.url)
 
+        wait_until_ready(page)
         page.get_by_role("button", name="Reveal").click()
         secret_field = page.get_by_label("Secret", exact=True)
         expect(secret_field).to_have_value(re.compile(r"^whsec_[A-Za-z0-9]{32}$"))
@@ -250,6 +263,7 @@ def test_webhook_settings_change_the_url_reveal_the_secret_and_log_deliveries(
         refresh_until(page, page.locator("table.deliveries tbody tr").first, "2 attempts")
         assert receiver.requests[1].headers["webhook-id"] == ping.headers["webhook-id"]
 
+        wait_until_ready(page)
         page.once("dialog", lambda dialog: dialog.accept())
         page.get_by_role("button", name="Rotate secret").click()
         expect(page.get_by_text("The previous secret also signs deliveries until")).to_be_visible()
@@ -259,13 +273,13 @@ def test_webhook_settings_change_the_url_reveal_the_secret_and_log_deliveries(
         receiver.server.shutdown()
 
 
-def refresh_until(page: Page, locator, text: str, attempts: int = 40) -> None:
+def refresh_until(page: Page, locator, text: str) -> None:
     """Follow the page's Refresh link until ``locator`` shows ``text`` (deliveries are sent
-    by the service's scheduler, so the log changes without the page knowing)."""
-    for _ in range(attempts):
-        if text in (locator.text_content() or ""):
-            return
-        page.wait_for_timeout(250)
+    by the service's scheduler, so the log changes without the page knowing), for as long as
+    any other wait of these tests (a count of refreshes runs out sooner on a slow machine)."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while text not in (locator.text_content() or "") and time.monotonic() < deadline:
+        page.wait_for_timeout(250)  # the pace of the polling: the scheduler ticks every second
         page.get_by_role("link", name="Refresh").click()
     expect(locator).to_contain_text(text)
 
@@ -311,7 +325,31 @@ def test_the_upload_page_works_from_the_keyboard_with_a_visible_focus(site: Site
     label = page.locator("label[for=files]")  # it shows where the hidden input's focus is
     assert label.evaluate("label => getComputedStyle(label).outlineStyle") == "solid"
     with page.expect_file_chooser() as chooser:
+        # Opening this block asks Chromium, over DevTools, to catch the chooser, and does not
+        # wait for the answer; a key press travels another way and could overtake the request:
+        # Chromium then opens its own (unseen) chooser and the test waits for nothing. An
+        # assertion on the page is a DevTools round trip answered after the request is in.
+        expect(page.locator("#files")).to_be_focused()
         page.keyboard.press("Space")
     chooser.value.set_files([{"name": "keys.glb", "mimeType": "model/gltf-binary",
                               "buffer": pawn_glb()}])
     expect(page.locator(".upload-item", has_text="keys.glb")).to_contain_text("Completed")
+
+
+def test_files_chosen_before_the_page_script_runs_are_uploaded_when_it_does(site: Site,
+                                                                          page: Page):
+    # The picker opens without the page's script (it is the input's own): the script, deferred,
+    # may come later than a quick hand, so it must not lose what was chosen in the meantime.
+    log_in(page, site.url, site.account())
+    script = page.locator("script[src*='dashboard.js']").get_attribute("src")
+    page.route("**/static/dashboard.js*", lambda route: route.abort())
+    page.reload()
+    with page.expect_file_chooser() as chooser:
+        page.get_by_text("Choose files…").click()
+    chooser.value.set_files([{"name": "early.glb", "mimeType": "model/gltf-binary",
+                              "buffer": pawn_glb()}])
+    expect(page.locator("body")).not_to_have_attribute("data-ready", "true")
+    expect(page.locator(".upload-item")).to_have_count(0)
+    page.unroute("**/static/dashboard.js*")
+    page.add_script_tag(url=script)  # the script comes at last
+    expect(page.locator(".upload-item", has_text="early.glb")).to_contain_text("Completed")

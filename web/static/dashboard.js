@@ -165,10 +165,14 @@
       next();
     };
 
-    input.addEventListener("change", () => {
+    const addChosen = () => {
       add(input.files);
       input.value = "";
-    });
+    };
+    input.addEventListener("change", addChosen);
+    // The picker works without this script (the label opens it, so do Space and Enter on the
+    // focused input): files chosen while the page was still loading are uploaded now.
+    if (input.files.length) addChosen();
     form.addEventListener("submit", (event) => event.preventDefault());
     for (const type of ["dragenter", "dragover"]) {
       zone.addEventListener(type, (event) => {
@@ -250,4 +254,6 @@
   if (uploadForm) setUpUploads(uploadForm);
   const liveStatus = document.getElementById("live-status");
   if (liveStatus) setUpLiveStatus(liveStatus);
+  // Every handler is attached: what the page does from now on no longer races this script.
+  document.body.dataset.ready = "true";
 })();
