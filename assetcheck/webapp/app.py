@@ -19,6 +19,7 @@ from assetcheck.profiles import engine_profiles
 from assetcheck.reports import report_formats
 from assetcheck.service import handlers as api
 from assetcheck.service.openapi import openapi_document
+from assetcheck.webapp.access_log import log_request
 from assetcheck.webapp.handlers import NotFoundHandler
 from assetcheck.webapp.limits import LimitedApplication, ServerLimits
 from assetcheck.webapp.ratelimit import RateLimiter
@@ -46,6 +47,7 @@ def make_app(
     return LimitedApplication(
         [*api.default_handlers, *dashboard.default_handlers],
         default_handler_class=NotFoundHandler,
+        log_function=log_request,
         assetcheck_config=config,
         server_limits=ServerLimits.from_config(config),
         job_queue=job_queue or settings.job_queue(database),
