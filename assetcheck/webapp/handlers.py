@@ -35,6 +35,16 @@ _STATUS_CODES = {400: "BAD_REQUEST", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"
 API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'; sandbox"
 
 
+def bounded_number(text: str, maximum: int) -> int | None:
+    """The whole number ``text`` spells in ASCII digits, if it is at most ``maximum``; None for
+    anything else. A number from a URL is never converted when it has more digits than
+    ``maximum``: no overflow in the database, no conversion limit of Python's ``int``."""
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(maximum)):
+        return None
+    number = int(text)
+    return number if number <= maximum else None
+
+
 class BaseHandler(RequestHandler):
     """Every handler of the service answers JSON, errors included."""
 

@@ -128,6 +128,19 @@ def test_another_accounts_key_cannot_be_revoked(site: Site):
     assert ApiKey.get_by_id(key.id).revoked_at is None
 
 
+@pytest.mark.parametrize("key_id", ["9" * 23, "1" * 5000])
+def test_a_key_id_beyond_any_database_id_is_not_found(site: Site, key_id: str):
+    response = logged_in(site).post(f"/profile/keys/{key_id}/revoke")
+    assert response.status_code == 404
+    assert "You have no API key with this id." in response.text
+
+
+def test_a_preview_number_beyond_any_upload_is_not_found(site: Site):
+    visitor = logged_in(site)
+    job_id = visitor.upload(pawn_glb()).json()["job_id"]
+    assert visitor.get(f"/jobs/{job_id}/previews/{'7' * 5000}.png").status_code == 404
+
+
 def test_failed_log_ins_lock_the_account_for_a_while_even_with_the_right_password(site: Site):
     email, visitor = site.account(), Visitor(site.url)
     for _ in range(5):

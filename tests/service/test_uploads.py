@@ -84,6 +84,12 @@ def test_unusable_options_are_invalid_options(url, key, glb, options):
     assert_error(upload(url, key, glb, options=options), 400, "INVALID_OPTIONS")
 
 
+@pytest.mark.parametrize("options", ["[" * 8000, '{"a":' * 3000])
+def test_options_nested_too_deeply_are_invalid_options_not_a_crash(url, key, glb, options):
+    body = assert_error(upload(url, key, glb, options=options), 400, "INVALID_OPTIONS")
+    assert "nested too deeply" in body["error"]
+
+
 def test_an_unknown_engine_is_refused_with_the_valid_ones_listed(url, key, glb):
     body = assert_error(upload(url, key, glb, options='{"engine": "quake"}'), 400,
                         "UNKNOWN_ENGINE")

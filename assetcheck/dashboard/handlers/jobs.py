@@ -21,6 +21,7 @@ from assetcheck.jobs.queue import COMPLETED, STATES
 from assetcheck.jobs.storage import UploadStorage
 from assetcheck.previews.drawing import DRAWN_FORMATS, preview_path
 from assetcheck.webapp.errors import RequestError
+from assetcheck.webapp.handlers import bounded_number
 from assetcheck.webapp.job_options import DEFAULT_ENGINE
 from assetcheck.webapp.job_views import (
     badge_path,
@@ -32,6 +33,8 @@ from assetcheck.webapp.job_views import (
 from assetcheck.webapp.reports import ReportHandler
 
 RECENT_JOBS = 5
+#: No upload has more model files than this (``[validation] max_archive_entries`` is smaller).
+MAX_PREVIEW_INDEX = 10**9
 #: Report formats offered as downloads on the job page: their titles and file extensions.
 DOWNLOADS = {"json": ("JSON", "json"), "markdown": ("Markdown", "md"),
              "junit": ("JUnit", "xml")}
@@ -109,7 +112,8 @@ class PreviewHandler(DashboardHandler):
 
     @tornado.web.authenticated
     async def get(self, job_id: str, number: str) -> None:
-        picture = await self.run_blocking(self._read, job_id, int(number))
+        index = bounded_number(number, MAX_PREVIEW_INDEX)
+        picture = None if index is None else await self.run_blocking(self._read, job_id, index)
         if picture is None:
             raise RequestError(404, "PREVIEW_NOT_FOUND", "This model file has no preview picture.")
         self.set_header("Content-Type", "image/png")
