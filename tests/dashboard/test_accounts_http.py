@@ -109,6 +109,18 @@ def test_a_dashboard_upload_answers_like_the_api_and_its_status_can_be_polled(si
     assert picture.status_code == 200 and picture.content.startswith(b"\x89PNG")
 
 
+def test_dashboard_json_and_report_downloads_are_never_rendered_as_pages(site: Site):
+    visitor = logged_in(site)
+    job_id = visitor.upload(pawn_glb()).json()["job_id"]
+    wait_until(lambda: visitor.get(f"/jobs/{job_id}/status").json()["status"] == "completed")
+    status = visitor.get(f"/jobs/{job_id}/status")
+    text = visitor.get(f"/jobs/{job_id}/report/text")
+    for response in (status, text):
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        assert response.headers["Content-Security-Policy"].startswith("default-src 'none'")
+    assert text.headers["Content-Disposition"] == f'attachment; filename="{job_id}-report.txt"'
+
+
 def test_another_accounts_job_is_not_found_anywhere_in_the_dashboard(site: Site):
     owner = logged_in(site)
     job_id = owner.upload(pawn_glb()).json()["job_id"]

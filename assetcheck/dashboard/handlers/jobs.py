@@ -131,15 +131,7 @@ class PreviewHandler(DashboardHandler):
 
 class ReportDownloadHandler(SessionAuthentication, ReportHandler):
     """``/api/v1/report/{jobId}/{format}`` for the session's account: the same renderers and
-    answers, offered as a file to save (except the badge, which the page shows)."""
-
-    async def prepare(self) -> None:
-        await super().prepare()
-        job_id, format_name = self.path_args
-        if format_name in DOWNLOADS:  # error answers clear this header
-            extension = DOWNLOADS[format_name][1]
-            self.set_header("Content-Disposition",
-                            f'attachment; filename="{job_id}-report.{extension}"')
+    answers, files to save included (the badge, an image, is shown inline)."""
 
 
 def job_folder(storage: UploadStorage, job: Job) -> Path:
