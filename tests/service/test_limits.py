@@ -201,3 +201,11 @@ def test_a_stalled_upload_is_cut_off_and_leaves_no_job_and_no_folder(limited, gl
     assert wait_until(lambda: job_folders(limited) == folders_before, timeout=10)
     assert Job.select().count() == jobs_before
 
+
+
+def test_the_openapi_document_declares_body_too_large_where_a_body_is_posted(url):
+    document = requests.get(f"{url}/api/v1/openapi.json", timeout=10).json()
+    redeliver = document["paths"]["/api/v1/webhooks/deliveries/{deliveryId}/redeliver"]["post"]
+    assert "BODY_TOO_LARGE" in redeliver["responses"]["413"]["description"]
+    assert "FILE_TOO_LARGE" in document["paths"]["/api/v1/validate"]["post"]["responses"]["413"][
+        "description"]
