@@ -7,9 +7,10 @@ server-wide body limit is small (``[server] max_body_kb``). Only a handler that 
 body and sets its own limit once the request is authenticated (``sets_own_body_limit``: the
 uploads, by plan) may receive more. Any other request whose body passes the limit is answered
 413 BODY_TOO_LARGE by its own route's handler class (JSON on the API, a page on the dashboard):
-before a byte of the body is read when ``Content-Length`` declares it, as soon as it passes the
-limit when it is chunked. Tornado's own check would answer a bare 400 and close; the guard
-keeps Tornado's limit out of its way, so the clear answer always comes first.
+without reading the body when ``Content-Length`` declares it, as soon as it passes the limit
+when it is chunked; what arrives before the connection closes is dropped, never kept.
+Tornado's own check would answer a bare 400 and close; the guard keeps Tornado's limit out of
+its way, so the clear answer always comes first.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from tornado.web import Application, RequestHandler
 
 from assetcheck.config import Config
 from assetcheck.webapp.errors import RequestError
-from assetcheck.webapp.handlers import BaseHandler
+from assetcheck.webapp.handlers import BaseHandler, bounded_number
 
 log = logging.getLogger("assetcheck.limits")
 
@@ -74,6 +75,7 @@ class ServerLimits:
 
 
 def body_too_large(limit_bytes: int) -> RequestError:
+    """413 BODY_TOO_LARGE for a body over ``limit_bytes`` on a route without its own limit."""
     return RequestError(413, "BODY_TOO_LARGE", f"The request body is larger than the "
                         f"{limit_bytes >> 10} KiB this endpoint accepts.")
 
@@ -212,10 +214,14 @@ class BodyGuard(HTTPMessageDelegate):
 
 
 def _declared_length(headers: HTTPHeaders) -> int | None:
-    """The ``Content-Length`` a request declares, or None for a chunked body or none. A value
-    Tornado cannot parse is left for Tornado to refuse (as 0 here)."""
+    """The ``Content-Length`` a request declares, or None for a chunked body or none. A number
+    too long to be real counts as the largest there is; a value that is no number is left for
+    Tornado to refuse (0 here)."""
     value = headers.get("Content-Length")
     if value is None:
         return None
     first = value.split(",")[0].strip()
-    return int(first) if first.isdigit() else 0
+    if not (first.isascii() and first.isdigit()):
+        return 0
+    declared = bounded_number(first, _UNBOUNDED)
+    return _UNBOUNDED if declared is None else declared

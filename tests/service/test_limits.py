@@ -130,6 +130,14 @@ def test_an_oversized_body_is_refused_before_a_byte_of_it_is_sent(url):
     assert b"larger than the 1024 KiB" in body
 
 
+@pytest.mark.parametrize("length", ["9" * 30, "9" * 5000])
+def test_a_content_length_too_long_to_be_real_is_refused_413(url, length):
+    with connect(url) as sock:
+        sock.sendall(raw_head(url, "POST", "/api/v1/engines", f"Content-Length: {length}"))
+        status, _, body = read_response(sock)
+    assert status == 413 and b"BODY_TOO_LARGE" in body
+
+
 def test_a_body_within_the_limit_reaches_its_handler(url):
     response = requests.post(f"{url}/api/v1/engines", data=b"a" * (512 << 10), timeout=10)
     assert response.status_code == 401  # read, then refused for its missing key
