@@ -24,7 +24,9 @@ from assetcheck.webhooks.urls import parse_allowed_cidrs
 ENV_PREFIX = "ASSETCHECK_"
 
 DEFAULTS: dict[str, Any] = {
-    "server": {"host": "127.0.0.1", "port": 8080, "secret_key": ""},
+    "server": {"host": "127.0.0.1", "port": 8080, "secret_key": "", "max_body_kb": 1024,
+               "header_timeout": 20, "body_timeout": 60, "idle_timeout": 30,
+               "upload_timeout": 3600},
     "storage": {"data_dir": "./data"},
     "database": {"url": ""},
     "workers": {"processes": 2, "job_timeout": 300, "memory_limit_mb": 2048, "lease_seconds": 60,
@@ -110,7 +112,24 @@ def load_config(path: str | Path | None = None, environ: Mapping[str, str] | Non
             raise ConfigError(f"config file {path} is not valid TOML: {error}") from None
     _apply_environment(data, os.environ if environ is None else environ)
     _check_webhooks(data["webhooks"])
+    _check_server(data["server"])
     return Config(data)
+
+
+#: ``[server]`` keys that are numbers of seconds over 0.
+SERVER_TIMEOUTS = ("header_timeout", "body_timeout", "idle_timeout", "upload_timeout")
+
+
+def _check_server(server: Mapping[str, Any]) -> None:
+    """Refuse ``[server]`` limits the HTTP server cannot use: a body limit that is not a whole
+    number of KiB over 0, or a timeout that is not a number of seconds over 0."""
+    size = server["max_body_kb"]
+    if isinstance(size, bool) or not isinstance(size, int) or size <= 0:
+        raise ConfigError("config key server.max_body_kb must be a whole number of KiB over 0")
+    for key in SERVER_TIMEOUTS:
+        value = server[key]
+        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            raise ConfigError(f"config key server.{key} must be a number of seconds over 0")
 
 
 def _check_webhooks(webhooks: Mapping[str, Any]) -> None:

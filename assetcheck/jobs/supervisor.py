@@ -19,6 +19,7 @@ from multiprocessing.process import BaseProcess
 
 from assetcheck import db
 from assetcheck.config import Config
+from assetcheck.jobs.redaction import install_redaction
 from assetcheck.jobs.settings import WorkerSettings
 from assetcheck.jobs.worker import Worker, die_with_parent
 from assetcheck.plugins import get_plugin_manager
@@ -37,9 +38,11 @@ _SPAWN = multiprocessing.get_context("spawn")
 
 
 def setup_process_logging(level: int = logging.INFO) -> None:
-    """Log lines on stderr with the process name, in every process of the service."""
+    """Log lines on stderr with the process name, in every process of the service, with
+    every secret-shaped token redacted."""
     logging.basicConfig(level=level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s [%(processName)s] %(name)s: %(message)s")
+    install_redaction()
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
 
 

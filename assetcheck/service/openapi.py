@@ -117,7 +117,11 @@ def _report(formats: Mapping[str, ReportFormat]) -> dict:
             "schema": {"type": "string", "enum": list(formats)}}, _if_none_match()],
         "responses": {
             "200": {"description": "The report (a failed job's explains the failure)",
-                    "headers": _cache_headers(), "content": content},
+                    "headers": {**_cache_headers(), "Content-Disposition": {
+                        "description": "attachment; filename=\"<jobId>-report.<extension>\" "
+                                       "for every format but an image (the badge)",
+                        "schema": {"type": "string"}}},
+                    "content": content},
             "304": _not_modified(),
             "400": _error("INVALID_REPORT_FORMAT"),
             "404": _error("JOB_NOT_FOUND"),
@@ -175,6 +179,7 @@ def _redeliver() -> dict:
         "responses": {"202": {"description": "Queued again", "content": _json("Delivery")},
                       "404": _error("DELIVERY_NOT_FOUND"),
                       "409": _error("DELIVERY_IN_PROGRESS: its attempts are still running"),
+                      "413": _body_too_large(),
                       **_authenticated()},
     }
 
@@ -275,8 +280,8 @@ def _schemas() -> dict:
 
 def _common_responses() -> dict:
     return {
-        "Unauthorized": {**_error("MISSING_API_KEY, INVALID_API_KEY, API_KEY_REVOKED or "
-                                  "API_KEY_EXPIRED"),
+        "Unauthorized": {**_error("MISSING_API_KEY, INVALID_API_KEY (also for a key in the "
+                                  "query string), API_KEY_REVOKED or API_KEY_EXPIRED"),
                          "headers": {"WWW-Authenticate": {"schema": {"const": "Bearer"}}}},
         "PlanRequired": _error("PLAN_REQUIRED: the account's plan has no API access"),
         "RateLimited": {**_error("RATE_LIMITED: too many requests for this key"),
@@ -324,6 +329,11 @@ def _not_modified() -> dict:
 def _retry_after() -> dict:
     return {"Retry-After": {"description": "Seconds to wait",
                             "schema": {"type": "integer", "minimum": 1}}}
+
+
+def _body_too_large() -> dict:
+    return _error("BODY_TOO_LARGE: a request body over [server] max_body_kb (uploads excepted), "
+                  "refused before it is read")
 
 
 def _error(description: str) -> dict:

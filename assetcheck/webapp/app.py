@@ -8,7 +8,6 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 
 import peewee
 import pluggy
-from tornado.web import Application
 
 from assetcheck.config import Config
 from assetcheck.dashboard import application as dashboard
@@ -20,8 +19,9 @@ from assetcheck.profiles import engine_profiles
 from assetcheck.reports import report_formats
 from assetcheck.service import handlers as api
 from assetcheck.service.openapi import openapi_document
+from assetcheck.webapp.access_log import log_request
 from assetcheck.webapp.handlers import NotFoundHandler
-from assetcheck.webapp.multipart import MULTIPART_ALLOWANCE
+from assetcheck.webapp.limits import LimitedApplication, ServerLimits
 from assetcheck.webapp.ratelimit import RateLimiter
 from assetcheck.webapp.server_secret import load_server_secret
 
@@ -36,7 +36,7 @@ def make_app(
     plugin_manager: pluggy.PluginManager | None = None,
     executor: Executor | None = None,
     job_queue: JobQueue | None = None,
-) -> Application:
+) -> LimitedApplication:
     """The application for ``config`` on a connected ``database`` (see ``assetcheck.db``):
     the API's routes, then the dashboard's. ``job_queue`` is the node's, when it runs one."""
     pm = plugin_manager or get_plugin_manager(config.plugin_config())
@@ -44,10 +44,12 @@ def make_app(
     formats = report_formats(pm)
     secret = load_server_secret(config)
     settings = WorkerSettings.from_config(config)
-    return Application(
+    return LimitedApplication(
         [*api.default_handlers, *dashboard.default_handlers],
         default_handler_class=NotFoundHandler,
+        log_function=log_request,
         assetcheck_config=config,
+        server_limits=ServerLimits.from_config(config),
         job_queue=job_queue or settings.job_queue(database),
         upload_storage=UploadStorage(settings.data_dir),
         plugin_manager=pm,
@@ -61,9 +63,3 @@ def make_app(
         xsrf_cookies=True,  # API handlers are exempt: they take keys, never cookies
         **dashboard.settings(),
     )
-
-
-def max_body_size(config: Config) -> int:
-    """The largest request body any plan may send: the server-wide cap."""
-    largest = max(int(plan["max_upload_mb"]) for plan in config["plans"].values())
-    return (largest << 20) + MULTIPART_ALLOWANCE

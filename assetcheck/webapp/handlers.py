@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Hashable
 from concurrent.futures import Executor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import pluggy
 from tornado.httputil import responses
@@ -22,11 +22,27 @@ from assetcheck.reports import ReportFormat
 from assetcheck.webapp.errors import RequestError
 from assetcheck.webapp.ratelimit import RateLimiter
 
+if TYPE_CHECKING:
+    from assetcheck.webapp.limits import ServerLimits
+
 T = TypeVar("T")
 
 #: Codes of errors Tornado raises itself (routing, methods), in the API's error shape.
 _STATUS_CODES = {400: "BAD_REQUEST", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED",
                  500: "INTERNAL_ERROR", 503: "SERVICE_UNAVAILABLE"}
+
+#: The policy of every answer that is not a dashboard page (JSON, reports, the badge).
+API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'; sandbox"
+
+
+def bounded_number(text: str, maximum: int) -> int | None:
+    """The whole number ``text`` spells in ASCII digits, if it is at most ``maximum``; None for
+    anything else. A number from a URL is never converted when it has more digits than
+    ``maximum``: no overflow in the database, no conversion limit of Python's ``int``."""
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(maximum)):
+        return None
+    number = int(text)
+    return number if number <= maximum else None
 
 
 class BaseHandler(RequestHandler):
@@ -36,6 +52,16 @@ class BaseHandler(RequestHandler):
     #: never cookies, so a forged cross-site request carries no credential: not needed. The
     #: dashboard's handlers, which use session cookies, turn it on.
     xsrf_protected = False
+    #: Whether the handler streams its body and sets the size limit of its own request once
+    #: the request is authenticated (uploads, by plan). Every other handler's body is held to
+    #: ``[server] max_body_kb`` before the handler runs (``webapp.limits``).
+    sets_own_body_limit: ClassVar[bool] = False
+
+    def set_default_headers(self) -> None:
+        """Answers are data, never pages to render: no type sniffing, and no content of any
+        kind may load or run from them."""
+        self.set_header("X-Content-Type-Options", "nosniff")
+        self.set_header("Content-Security-Policy", API_CONTENT_SECURITY_POLICY)
 
     def check_xsrf_cookie(self) -> None:
         if self.xsrf_protected:
@@ -74,6 +100,10 @@ class BaseHandler(RequestHandler):
         return self.settings["rate_limiter"]
 
     @property
+    def server_limits(self) -> ServerLimits:
+        return self.settings["server_limits"]
+
+    @property
     def executor(self) -> Executor:
         return self.settings["executor"]
 
@@ -95,6 +125,13 @@ class BaseHandler(RequestHandler):
         for name, value in error.headers.items():
             self.set_header(name, value)
         self.write_json(error.body(), status_code)
+
+    def answer_unread(self, error: RequestError) -> None:
+        """Answer ``error`` for a request Tornado has not run (no ``prepare``, no method) and
+        whose body will not be read, in this handler's own error shape."""
+        # What Tornado's own run of a handler sets first: the application's output transforms.
+        self._transforms = [transform(self.request) for transform in self.application.transforms]
+        self.send_error(error.status_code, exc_info=(type(error), error, None))
 
 
 class AccountHandler(BaseHandler):

@@ -63,6 +63,9 @@ def _decode(raw: bytes | None) -> dict[str, Any]:
         options = json.loads(raw)
     except (UnicodeDecodeError, ValueError) as error:
         raise _invalid(f"The options part is not valid JSON ({error}).") from None
+    except RecursionError:
+        raise _invalid("The options part is nested too deeply to be a JSON object of "
+                       "options.") from None
     if not isinstance(options, dict):
         raise _invalid("The options part must be a JSON object.")
     return options

@@ -21,6 +21,7 @@ from assetcheck.profiles import EngineProfile
 from assetcheck.reports import Report
 from assetcheck.reports.document import build_failure_report
 from assetcheck.webapp.errors import RequestError
+from assetcheck.webapp.handlers import bounded_number
 
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
@@ -100,9 +101,10 @@ def parse_list_query(status: str | None, limit: str | None) -> tuple[str | None,
         raise invalid_parameter(f"status must be one of {', '.join(STATES)}")
     if limit is None:
         return status, DEFAULT_PAGE_SIZE
-    if not limit.isdigit() or not 1 <= int(limit) <= MAX_PAGE_SIZE:
+    number = bounded_number(limit, MAX_PAGE_SIZE)
+    if number is None or number < 1:
         raise invalid_parameter(f"limit must be an integer from 1 to {MAX_PAGE_SIZE}")
-    return status, int(limit)
+    return status, number
 
 
 def encode_cursor(created_at: datetime, job_id: str) -> str:

@@ -2,12 +2,16 @@
 with a key, the dashboard's downloads with a session).
 
 Every report answer carries a strong ``ETag`` (a digest of the format and the rendered bytes)
-and ``Cache-Control``; a request whose ``If-None-Match`` names the current ETag gets 304.
+and ``Cache-Control``; a request whose ``If-None-Match`` names the current ETag gets 304. A
+report is a file to save (``Content-Disposition: attachment``, named by the service), never a
+page for the browser to show; only an image (the badge) is shown inline, under the same
+``default-src 'none'`` policy as every answer of the API (``docs/security.md``, Headers).
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 
 from assetcheck.jobs.queue import COMPLETED, FAILED
 from assetcheck.webapp.errors import RequestError
@@ -16,6 +20,23 @@ from assetcheck.webapp.job_views import find_job, finished_report
 
 #: Reports of the API are the account's own: caches may keep them, but must ask again first.
 API_CACHE_CONTROL = "private, no-cache"
+#: The extension of a saved report by its media type; other types use the format's name.
+FILE_EXTENSIONS = {"application/json": "json", "text/markdown": "md", "application/xml": "xml",
+                   "text/xml": "xml", "text/plain": "txt", "text/html": "html"}
+
+
+def report_disposition(job_id: str, format_name: str, content_type: str) -> str | None:
+    """The ``Content-Disposition`` of a report: an attachment named ``<job>-report.<ext>``
+    from characters that need no quoting, or None for an image, which is shown inline."""
+    media_type = content_type.split(";")[0].strip().lower()
+    if media_type.startswith("image/"):
+        return None
+    extension = FILE_EXTENSIONS.get(media_type) or _file_safe(format_name) or "txt"
+    return f'attachment; filename="{_file_safe(job_id)}-report.{extension}"'
+
+
+def _file_safe(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]", "", text)[:64]
 
 
 class RenderedReportHandler(BaseHandler):
@@ -38,8 +59,8 @@ class RenderedReportHandler(BaseHandler):
 class ReportHandler(AccountHandler, RenderedReportHandler):
     """A job's report for the principal: 400 INVALID_REPORT_FORMAT, 404 JOB_NOT_FOUND, 409
     JOB_NOT_READY (with Retry-After) while the job is queued or processing; otherwise the
-    report in the format's content type. A failed job's report, in any format, explains the
-    failure."""
+    report in the format's content type, as an attachment unless it is an image. A failed
+    job's report, in any format, explains the failure."""
 
     async def get(self, job_id: str, format_name: str) -> None:
         chosen = self.report_formats.get(format_name)
@@ -53,4 +74,7 @@ class ReportHandler(AccountHandler, RenderedReportHandler):
                                "ready when it ends.", {"Retry-After": str(wait)})
         report = finished_report(job, self.engines)
         text = await self.run_blocking(chosen.render, report)
+        disposition = report_disposition(job.id, format_name, chosen.content_type)
+        if disposition is not None:
+            self.set_header("Content-Disposition", disposition)
         self.send_rendered(format_name, chosen.content_type, text, API_CACHE_CONTROL)

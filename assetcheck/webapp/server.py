@@ -14,7 +14,7 @@ from tornado.httpserver import HTTPServer
 
 from assetcheck.config import Config
 from assetcheck.jobs.node import Node
-from assetcheck.webapp.app import make_app, max_body_size
+from assetcheck.webapp.app import make_app
 
 log = logging.getLogger("assetcheck.serve")
 
@@ -29,7 +29,7 @@ async def _serve(config: Config, database: peewee.Database,
     node = Node(config, database)
     app = make_app(config, database, job_queue=node.queue)
     node.start()
-    server = HTTPServer(app, max_body_size=max_body_size(config))
+    server = HTTPServer(app, **app.settings["server_limits"].http_server_options())
     server.add_sockets(sockets)
     host, port = sockets[0].getsockname()[:2]
     log.info("AssetCheck listening on http://%s:%d with %d worker(s)", host, port,

@@ -26,10 +26,13 @@ class UploadHandler(AccountHandler):
     """POST streams a multipart upload to disk and queues a job (202) for the principal: the
     plan's size limit is enforced as the body arrives and the type is decided by content.
 
-    The upload is fsynced before the job row is committed; a refused or abandoned upload
-    leaves nothing behind (its folder is removed before the error is sent).
+    The upload is fsynced before the job row is committed; a refused, abandoned or stalled
+    upload leaves nothing behind (its folder is removed before the error is sent, or when the
+    connection closes). Only here, once the key or session is accepted and the plan is known,
+    may a body be larger than ``[server] max_body_kb`` or take longer than ``body_timeout``.
     """
 
+    sets_own_body_limit = True
     upload: MultipartUpload | None = None
     job_id: str | None = None
     receiving = False
@@ -48,6 +51,7 @@ class UploadHandler(AccountHandler):
         # Tornado's own body-size check answers a bare 400, so it must never fire before ours,
         # which sees a chunked body up to one read buffer later: give it room.
         self.request.connection.set_max_body_size(max(allowed, declared) + _TORNADO_MARGIN)
+        self.request.connection.set_body_timeout(self.server_limits.upload_timeout)
         if declared > allowed:
             raise file_too_large(limit)
         job_id = self.job_id = new_job_id()

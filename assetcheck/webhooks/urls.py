@@ -2,7 +2,8 @@
 
 A webhook URL is checked when it is submitted and again before every attempt. The host is
 resolved once per check and every address it resolves to must be public: one internal address
-among several refuses the URL, since a connection may use any of them. The check returns the
+among several refuses the URL, since a connection may use any of them; the refusal does not say
+which address that was (``docs/security.md``, Webhooks). The check returns the
 vetted addresses so that the attempt connects to exactly those, never to a second DNS answer
 (DNS rebinding).
 
@@ -77,8 +78,7 @@ def check_webhook_url(url: str, allowed_cidrs: Iterable[str] = (),
     for address in addresses:
         reason = address_refusal(address, allowed)
         if reason is not None:
-            shown = host if host == address else f"{host} resolves to {address}, which"
-            raise WebhookUrlError(f"webhook URL refused: {shown} {reason}")
+            raise WebhookUrlError(_refusal_message(host, address, reason))
     return WebhookTarget(url=url, scheme=scheme, host=host, port=port, addresses=addresses)
 
 
@@ -96,6 +96,15 @@ def address_refusal(address: str, allowed: Sequence[IPNetwork] = ()) -> str | No
         return None
     kind = _internal_kind(target)
     return None if kind is None else f"is {kind}"
+
+
+def _refusal_message(host: str, address: str, reason: str) -> str:
+    """Why the URL is refused, for the person who set it. An address the URL names itself is
+    described; one its host name resolves to is only said to be not allowed, so that a refusal
+    never tells which internal address a name stands for."""
+    if host == address:
+        return f"webhook URL refused: {host} {reason}"
+    return f"webhook URL refused: {host} resolves to an address that is not allowed"
 
 
 def _split(url: str) -> tuple[str, str, int]:

@@ -48,3 +48,18 @@ def test_table_replaced_by_a_value_is_rejected(tmp_path):
     path.write_text('server = 5\n')
     with pytest.raises(ConfigError, match="server must be a table"):
         load_config(path, environ={})
+
+
+def test_server_limits_default_to_a_small_body_and_short_timeouts():
+    server = load_config(environ={})["server"]
+    assert server["max_body_kb"] == 1024
+    assert (server["header_timeout"], server["body_timeout"], server["idle_timeout"],
+            server["upload_timeout"]) == (20, 60, 30, 3600)
+
+
+@pytest.mark.parametrize(("key", "value"), [("max_body_kb", "0"), ("max_body_kb", "1.5"),
+                                            ("header_timeout", "0"), ("idle_timeout", "-1"),
+                                            ("body_timeout", "true"), ("upload_timeout", "soon")])
+def test_unusable_server_limits_are_refused(key, value):
+    with pytest.raises(ConfigError, match=f"server.{key}"):
+        load_config(environ={f"ASSETCHECK_SERVER_{key.upper()}": value})

@@ -109,6 +109,18 @@ def test_a_dashboard_upload_answers_like_the_api_and_its_status_can_be_polled(si
     assert picture.status_code == 200 and picture.content.startswith(b"\x89PNG")
 
 
+def test_dashboard_json_and_report_downloads_are_never_rendered_as_pages(site: Site):
+    visitor = logged_in(site)
+    job_id = visitor.upload(pawn_glb()).json()["job_id"]
+    wait_until(lambda: visitor.get(f"/jobs/{job_id}/status").json()["status"] == "completed")
+    status = visitor.get(f"/jobs/{job_id}/status")
+    text = visitor.get(f"/jobs/{job_id}/report/text")
+    for response in (status, text):
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        assert response.headers["Content-Security-Policy"].startswith("default-src 'none'")
+    assert text.headers["Content-Disposition"] == f'attachment; filename="{job_id}-report.txt"'
+
+
 def test_another_accounts_job_is_not_found_anywhere_in_the_dashboard(site: Site):
     owner = logged_in(site)
     job_id = owner.upload(pawn_glb()).json()["job_id"]
@@ -126,6 +138,19 @@ def test_another_accounts_key_cannot_be_revoked(site: Site):
     key = ApiKey.get(ApiKey.account == victim.id)
     assert logged_in(site).post(f"/profile/keys/{key.id}/revoke").status_code == 404
     assert ApiKey.get_by_id(key.id).revoked_at is None
+
+
+@pytest.mark.parametrize("key_id", ["9" * 23, "1" * 5000])
+def test_a_key_id_beyond_any_database_id_is_not_found(site: Site, key_id: str):
+    response = logged_in(site).post(f"/profile/keys/{key_id}/revoke")
+    assert response.status_code == 404
+    assert "You have no API key with this id." in response.text
+
+
+def test_a_preview_number_beyond_any_upload_is_not_found(site: Site):
+    visitor = logged_in(site)
+    job_id = visitor.upload(pawn_glb()).json()["job_id"]
+    assert visitor.get(f"/jobs/{job_id}/previews/{'7' * 5000}.png").status_code == 404
 
 
 def test_failed_log_ins_lock_the_account_for_a_while_even_with_the_right_password(site: Site):

@@ -9,12 +9,14 @@ from __future__ import annotations
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import peewee
 import requests
@@ -224,3 +226,51 @@ def check_runs(folder: Path) -> list[tuple[str, str, str]]:
         filename, pid = rest.rsplit(" ", 1)
         runs.append((event, filename, pid))
     return runs
+
+
+def connect(url: str) -> socket.socket:
+    """A TCP connection to the server at ``url``, for requests a client library will not send
+    (half-sent heads, stalled bodies); reads time out after 10 s."""
+    parts = urlsplit(url)
+    return socket.create_connection((parts.hostname, parts.port), timeout=10)
+
+
+def read_response(sock: socket.socket) -> tuple[int, str, bytes]:
+    """Status, headers and body of one HTTP response with a Content-Length."""
+    data = b""
+    deadline = time.monotonic() + 10
+    while b"\r\n\r\n" not in data and time.monotonic() < deadline:
+        received = sock.recv(65536)
+        if not received:
+            break
+        data += received
+    head, _, body = data.partition(b"\r\n\r\n")
+    headers = head.decode("latin-1")
+    length = int(re.search(r"(?i)content-length: (\d+)", headers)[1])
+    while len(body) < length:
+        received = sock.recv(65536)
+        if not received:
+            break
+        body += received
+    return int(headers.split(" ", 2)[1]), headers, body[:length]
+
+
+def memory_kb(pid: int, field: str = "VmRSS") -> int:
+    """A memory figure of process ``pid`` from ``/proc``: ``VmRSS`` (resident now) or
+    ``VmHWM`` (the most it was ever resident), in KiB."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(rf"{field}:\s+(\d+) kB", status)[1])
+
+
+def closed_by_server(sock: socket.socket, timeout: float = 30.0) -> bool:
+    """Read and drop what ``sock`` receives until the server closes it (True), or until
+    ``timeout`` seconds pass with the connection still open (False)."""
+    sock.settimeout(timeout)
+    try:
+        while sock.recv(65536):
+            pass
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        pass
+    return True

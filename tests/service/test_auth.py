@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+import pytest
 import requests
 
 from assetcheck.accounts.keys import key_digest
 from assetcheck.db.tables import Account, ApiKey, utcnow
-from tests.service.harness import bearer
+from tests.service.harness import bearer, wait_until
 
 
 def get_engines(url: str, headers: dict[str, str]) -> requests.Response:
@@ -96,3 +97,22 @@ def test_no_log_line_contains_a_key_or_an_authorization_value(service, url, key)
     log = service.log()
     assert key not in log
     assert "Bearer" not in log and "svc_" not in log
+
+
+@pytest.mark.parametrize("query", ["api_key={key}", "key={key}&limit=5", "q=Bearer%20{key}"])
+def test_a_key_in_the_query_string_is_refused_even_beside_a_valid_header(url, key, query):
+    response = requests.get(f"{url}/api/v1/engines?{query.format(key=key)}",
+                            headers=bearer(key), timeout=10)
+    assert_unauthorized(response, "INVALID_API_KEY")
+    assert "never accepted in the URL" in response.json()["error"]
+
+
+def test_no_log_line_contains_a_query_string_key_or_a_webhook_secret(service, url, key):
+    secret = "whsec_" + "S3cret" * 6
+    requests.get(f"{url}/api/v1/engines?api_key={key}", timeout=10)
+    requests.get(f"{url}/healthz?api_key={key}", timeout=10)
+    requests.get(f"{url}/hooks/{secret}", timeout=10)  # a 404, logged with its path
+    assert wait_until(lambda: "404 GET /hooks/[redacted] " in service.log())
+    log = service.log()
+    assert key not in log and key[4:] not in log
+    assert secret not in log and "S3cret" not in log

@@ -127,7 +127,8 @@ def test_the_job_list_is_newest_first_paginated_and_filtered(url, make_key, glb)
 
 
 @pytest.mark.parametrize("params", [{"status": "done"}, {"limit": "0"}, {"limit": "x"},
-                                    {"limit": "101"}, {"cursor": "garbage!"}])
+                                    {"limit": "101"}, {"limit": "9" * 5000}, {"limit": "²"},
+                                    {"cursor": "garbage!"}])
 def test_bad_list_parameters_are_invalid_parameter(url, key, params):
     response = get(url, "/api/v1/validate", key, **params)
     assert response.status_code == 400 and response.json()["code"] == "INVALID_PARAMETER"

@@ -23,6 +23,8 @@ from tests.service.harness import bearer, bind_database, upload, wait_for_job
 SCHEMA = json.loads(files("assetcheck.reports").joinpath("report.schema.json").read_text())
 SVG = "{http://www.w3.org/2000/svg}"
 FORMATS = ("json", "markdown", "badge", "junit", "text")
+#: The extension of each report format's attachment (the badge, an image, is inline).
+SAVED_AS = {"json": "json", "markdown": "md", "junit": "xml", "text": "txt"}
 INTERFACE_CONTENT_TYPES = {"json": "application/json",
                            "markdown": "text/markdown; charset=utf-8",
                            "badge": "image/svg+xml"}
@@ -41,6 +43,11 @@ def finished(url: str, key: str, content: bytes, filename: str) -> dict:
 
 def get(url: str, path: str, key: str | None = None, **headers: str) -> requests.Response:
     return requests.get(f"{url}{path}", headers={**bearer(key), **headers}, timeout=10)
+
+
+def assert_never_rendered_as_a_page(response: requests.Response) -> None:
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Content-Security-Policy"].startswith("default-src 'none'")
 
 
 def badge_values(svg: str) -> tuple[list[str], set[str]]:
@@ -186,3 +193,29 @@ def test_the_openapi_document_describes_the_keyless_badge(url):
     badge = document["paths"]["/badge/{jobId}/{token}.svg"]["get"]
     assert badge["security"] == [] and "image/svg+xml" in badge["responses"]["200"]["content"]
     assert "304" in document["paths"]["/api/v1/report/{jobId}/{format}"]["get"]["responses"]
+
+
+@pytest.mark.parametrize("format_name", FORMATS)
+def test_reports_are_attachments_named_by_the_service_and_the_badge_is_inline(
+        url, completed, format_name):
+    key, body = completed
+    response = get(url, f"/api/v1/report/{body['job_id']}/{format_name}", key)
+    assert response.status_code == 200
+    assert_never_rendered_as_a_page(response)
+    if format_name == "badge":
+        assert "Content-Disposition" not in response.headers
+    else:
+        assert response.headers["Content-Disposition"] == (
+            f'attachment; filename="{body["job_id"]}-report.{SAVED_AS[format_name]}"')
+
+
+def test_every_api_answer_is_nosniff_under_a_default_src_none_policy(url, completed):
+    key, body = completed
+    answers = [get(url, "/api/v1/engines", key), get(url, "/api/v1/engines"),
+               get(url, "/api/v1/validate/val_nothing", key), get(url, "/healthz"),
+               get(url, "/api/v1/openapi.json"), get(url, body["badge_url"]),
+               requests.post(f"{url}/api/v1/engines", timeout=10)]
+    assert [response.status_code for response in answers] == [200, 401, 404, 200, 200, 200, 401]
+    for response in answers:
+        assert_never_rendered_as_a_page(response)
+    assert "Content-Disposition" not in answers[5].headers  # the badge link stays an image

@@ -5,8 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import socket
-import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -16,7 +14,13 @@ import requests
 
 from assetcheck.db.tables import Job
 from tests.builders.zip import zip_of
-from tests.service.harness import bearer, upload, wait_until
+from tests.service.harness import (
+    bearer,
+    connect,
+    read_response,
+    upload,
+    wait_until,
+)
 
 BOUNDARY = "assetcheck-test-boundary"
 
@@ -78,6 +82,12 @@ def test_a_request_without_a_file_part_is_missing_file(url, key):
 @pytest.mark.parametrize("options", ["{not json", "[1, 2]", '"web"', '{"colour": "red"}'])
 def test_unusable_options_are_invalid_options(url, key, glb, options):
     assert_error(upload(url, key, glb, options=options), 400, "INVALID_OPTIONS")
+
+
+@pytest.mark.parametrize("options", ["[" * 8000, '{"a":' * 3000])
+def test_options_nested_too_deeply_are_invalid_options_not_a_crash(url, key, glb, options):
+    body = assert_error(upload(url, key, glb, options=options), 400, "INVALID_OPTIONS")
+    assert "nested too deeply" in body["error"]
 
 
 def test_an_unknown_engine_is_refused_with_the_valid_ones_listed(url, key, glb):
@@ -162,11 +172,6 @@ def requests_post_raw(url: str, key: str, body: bytes, content_type: str):
     return requests.post(f"{url}/api/v1/validate", data=body, headers=headers, timeout=10)
 
 
-def connect(url: str) -> socket.socket:
-    parts = urlsplit(url)
-    return socket.create_connection((parts.hostname, parts.port), timeout=10)
-
-
 def request_head(url: str, key: str, *, content_length: int | None = None,
                  chunked: bool = False) -> bytes:
     lines = [
@@ -184,23 +189,3 @@ def request_head(url: str, key: str, *, content_length: int | None = None,
 
 def encode_chunk(data: bytes) -> bytes:
     return f"{len(data):x}\r\n".encode() + data + b"\r\n"
-
-
-def read_response(sock: socket.socket) -> tuple[int, str, bytes]:
-    """Status, headers and body of one HTTP response with a Content-Length."""
-    data = b""
-    deadline = time.monotonic() + 10
-    while b"\r\n\r\n" not in data and time.monotonic() < deadline:
-        received = sock.recv(65536)
-        if not received:
-            break
-        data += received
-    head, _, body = data.partition(b"\r\n\r\n")
-    headers = head.decode("latin-1")
-    length = int(re.search(r"(?i)content-length: (\d+)", headers)[1])
-    while len(body) < length:
-        received = sock.recv(65536)
-        if not received:
-            break
-        body += received
-    return int(headers.split(" ", 2)[1]), headers, body[:length]

@@ -123,6 +123,7 @@ class DashboardJsonHandler(DashboardHandler):
             raise not_logged_in()
 
     def set_default_headers(self) -> None:
+        BaseHandler.set_default_headers(self)  # JSON, not a page: the API's headers
         self.set_header("Cache-Control", "no-store")
 
 

@@ -21,6 +21,7 @@ from assetcheck.jobs.queue import COMPLETED, STATES
 from assetcheck.jobs.storage import UploadStorage
 from assetcheck.previews.drawing import DRAWN_FORMATS, preview_path
 from assetcheck.webapp.errors import RequestError
+from assetcheck.webapp.handlers import bounded_number
 from assetcheck.webapp.job_options import DEFAULT_ENGINE
 from assetcheck.webapp.job_views import (
     badge_path,
@@ -32,6 +33,8 @@ from assetcheck.webapp.job_views import (
 from assetcheck.webapp.reports import ReportHandler
 
 RECENT_JOBS = 5
+#: No upload has more model files than this (``[validation] max_archive_entries`` is smaller).
+MAX_PREVIEW_INDEX = 10**9
 #: Report formats offered as downloads on the job page: their titles and file extensions.
 DOWNLOADS = {"json": ("JSON", "json"), "markdown": ("Markdown", "md"),
              "junit": ("JUnit", "xml")}
@@ -109,7 +112,8 @@ class PreviewHandler(DashboardHandler):
 
     @tornado.web.authenticated
     async def get(self, job_id: str, number: str) -> None:
-        picture = await self.run_blocking(self._read, job_id, int(number))
+        index = bounded_number(number, MAX_PREVIEW_INDEX)
+        picture = None if index is None else await self.run_blocking(self._read, job_id, index)
         if picture is None:
             raise RequestError(404, "PREVIEW_NOT_FOUND", "This model file has no preview picture.")
         self.set_header("Content-Type", "image/png")
@@ -127,15 +131,7 @@ class PreviewHandler(DashboardHandler):
 
 class ReportDownloadHandler(SessionAuthentication, ReportHandler):
     """``/api/v1/report/{jobId}/{format}`` for the session's account: the same renderers and
-    answers, offered as a file to save (except the badge, which the page shows)."""
-
-    async def prepare(self) -> None:
-        await super().prepare()
-        job_id, format_name = self.path_args
-        if format_name in DOWNLOADS:  # error answers clear this header
-            extension = DOWNLOADS[format_name][1]
-            self.set_header("Content-Disposition",
-                            f'attachment; filename="{job_id}-report.{extension}"')
+    answers, files to save included (the badge, an image, is shown inline)."""
 
 
 def job_folder(storage: UploadStorage, job: Job) -> Path:

@@ -18,11 +18,14 @@ from assetcheck.dashboard.handlers.base import DashboardHandler
 from assetcheck.dashboard.login_limits import describe_wait
 from assetcheck.db.tables import ApiKey, utcnow
 from assetcheck.webapp.errors import RequestError
+from assetcheck.webapp.handlers import bounded_number
 
 #: The expiries a key may be given, in days ("" is none), with their labels.
 KEY_EXPIRIES = {"": "Never", "7": "In 7 days", "30": "In 30 days", "90": "In 90 days",
                 "365": "In a year"}
 KEY_NAME_MAX_LENGTH = 100
+#: The largest id a key row can have (a signed 64-bit integer in every database).
+MAX_KEY_ID = 2**63 - 1
 #: Confirmations after a redirect, by the code in ``?done=``: no text comes from the URL.
 NOTICES = {
     "password": "Your password was changed; your other sessions were logged out.",
@@ -102,8 +105,9 @@ class RevokeKeyHandler(ProfilePage):
 
     @tornado.web.authenticated
     async def post(self, key_id: str) -> None:
-        key = await self.run_blocking(ApiKey.get_or_none, (ApiKey.id == int(key_id))
-                                      & (ApiKey.account == self.account.id))
+        number = bounded_number(key_id, MAX_KEY_ID)
+        key = None if number is None else await self.run_blocking(
+            ApiKey.get_or_none, (ApiKey.id == number) & (ApiKey.account == self.account.id))
         if key is None:
             raise RequestError(404, "KEY_NOT_FOUND", "You have no API key with this id.")
         await self.run_blocking(revoke_key, key)

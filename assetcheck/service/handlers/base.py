@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
+from urllib.parse import unquote_plus
 
-from assetcheck.accounts.keys import KeyRefused, Principal, authenticate
+from assetcheck.accounts.keys import KEY_PATTERN, KeyRefused, Principal, authenticate
 from assetcheck.webapp.errors import RequestError
 from assetcheck.webapp.handlers import AccountHandler
 
@@ -12,11 +13,17 @@ BEARER_CHALLENGE = {"WWW-Authenticate": "Bearer"}
 
 
 class KeyAuthentication:
-    """The request acts for the account of its API key; the plan's rate counts per key."""
+    """The request acts for the account of its API key; the plan's rate counts per key. A key
+    in the query string is refused (401 INVALID_API_KEY), even beside a valid header."""
 
     rate_limited_message = "Too many requests for this API key: retry in {wait} s."
 
     async def authenticate(self) -> Principal:
+        if key_in_query(self.request.query):
+            raise RequestError(401, "INVALID_API_KEY", "API keys are never accepted in the URL, "
+                               "which ends up in logs and histories: send the header "
+                               "`Authorization: Bearer <API_KEY>`, and revoke a key that was "
+                               "sent in a URL.", BEARER_CHALLENGE)
         try:
             return await self.run_blocking(authenticate,
                                            self.request.headers.get("Authorization"))
@@ -32,3 +39,8 @@ class KeyAuthentication:
 class ApiHandler(KeyAuthentication, AccountHandler):
     """An ``/api/v1`` handler: the request needs a valid key, a plan with API access and room
     in the key's rate limit before any method runs."""
+
+
+def key_in_query(query: str) -> bool:
+    """Whether a query string carries something shaped like an API key (decoded first)."""
+    return KEY_PATTERN.search(unquote_plus(query)) is not None
