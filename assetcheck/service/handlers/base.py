@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-
 from assetcheck.accounts.keys import KeyRefused, Principal, authenticate
 from assetcheck.webapp.errors import RequestError
 from assetcheck.webapp.handlers import AccountHandler
@@ -12,9 +10,8 @@ BEARER_CHALLENGE = {"WWW-Authenticate": "Bearer"}
 
 
 class KeyAuthentication:
-    """The request acts for the account of its API key; the plan's rate counts per key."""
-
-    rate_limited_message = "Too many requests for this API key: retry in {wait} s."
+    """The request acts for the account of its API key (whose plan's rate counts requests per
+    account: see ``AccountHandler.rate_limit_key``)."""
 
     async def authenticate(self) -> Principal:
         try:
@@ -25,10 +22,7 @@ class KeyAuthentication:
             raise RequestError(refusal.status, refusal.code, refusal.message,
                                headers) from None
 
-    def rate_limit_key(self) -> Hashable:
-        return self.principal.key_id
-
 
 class ApiHandler(KeyAuthentication, AccountHandler):
     """An ``/api/v1`` handler: the request needs a valid key, a plan with API access and room
-    in the key's rate limit before any method runs."""
+    in the account's rate limit before any method runs."""
