@@ -71,6 +71,21 @@ def test_admin_commands_explain_what_is_wrong(capsys, config_file):
         assert status == 1 and message in err, args
 
 
+def test_an_account_with_its_maximum_of_active_keys_is_refused_another(capsys, tmp_path):
+    config_file = str(write_config(tmp_path, service_settings(
+        tmp_path, "", accounts={"max_active_keys": 2})))
+    run(capsys, "accounts", "create", "k@example.com", "--plan", "pro", "--config", config_file)
+    created = [run(capsys, "keys", "create", "k@example.com", "--config", config_file)[0]
+               for _ in range(2)]
+    status, out, err = run(capsys, "keys", "create", "k@example.com", "--config", config_file)
+    assert created == [0, 0] and status == 1 and not KEY.search(out)
+    assert "already has 2 active API keys" in err and "revoke one" in err
+    first = ApiKey.select().order_by(ApiKey.id).first()
+    ApiKey.update(expires_at=utcnow() - timedelta(days=1)).where(ApiKey.id == first.id).execute()
+    assert run(capsys, "keys", "create", "k@example.com", "--config", config_file)[0] == 0
+    assert ApiKey.select().count() == 3  # an expired key no longer counts
+
+
 def test_a_password_from_stdin_is_stored_as_a_scrypt_hash(capsys, config_file, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO("correct horse\n"))
     run(capsys, "accounts", "create", "p@example.com", "--plan", "free", "--password-stdin",
