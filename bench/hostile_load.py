@@ -11,7 +11,9 @@ then runs each case of :data:`CASES` and prints its figures:
   RSS during each (target: under 150 MB), how long until it answered, and what it answered;
 - ``--half-open`` connections that each send part of a request head and stop: whether
   ``/healthz`` still answers and how fast, then how long until the server closed them
-  (``[server] header_timeout``).
+  (``[server] header_timeout``);
+- six slow jobs of a free account and then a Pro account's job: when the Pro job started
+  (``bench/fair_queue.py``, on a service of its own).
 
 Targets and the rules behind them: ``docs/security.md``, Limits.
 """
@@ -36,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from assetcheck import db
 from assetcheck.accounts.store import create_account, issue_key
 from assetcheck.config import Config, load_config
+from bench.fair_queue import measure_fairness
 from bench.service_load import MIB, RssSampler, rss_mb, start_server
 
 #: The server's peak RSS during one refused post should stay under this many MB.
@@ -233,12 +236,23 @@ def _wait_until_closed(sockets: list[socket.socket], timeout: float) -> tuple[in
     return len(sockets) - len(waiting), last
 
 
+def free_backlog_and_a_pro_job(bench: Bench) -> None:
+    """Six slow jobs of a free account, then one Pro job, on two workers of a service of its
+    own (``bench/fair_queue.py``): when the Pro job started."""
+    figures = measure_fairness(bench.args.database_url)
+    print(f"fairness ({figures['database']}, {figures['workers']} workers): the pro job started "
+          f"{figures['pro_start_rank']}. of {figures['free_jobs'] + 1}, after "
+          f"{figures['free_jobs_started_before_pro']} free job(s), "
+          f"{figures['pro_wait_seconds']} s after its upload; done after "
+          f"{figures['pro_turnaround_seconds']} s")
+
+
 #: The cases, run in order against one server. Each takes the :class:`Bench` and prints its
 #: own figures.
 CASES: list[Callable[[Bench], None]] = [
     large_unauthenticated_posts,
     half_open_connections,
-    # Fairness cases (queue fairness, per-account rate limits) are added here.
+    free_backlog_and_a_pro_job,
 ]
 
 

@@ -152,12 +152,16 @@ class RssSampler(threading.Thread):
             self.peak = max(self.peak, rss_mb(self.pid))
 
 
-def start_server(folder: Path, database_url: str, workers: int) -> tuple[subprocess.Popen, str]:
+def start_server(folder: Path, database_url: str, workers: int,
+                 extra_config: str = "") -> tuple[subprocess.Popen, str]:
+    """``assetcheck serve`` on ``folder/bench.toml`` (``extra_config`` appended to it, TOML
+    tables): the process and its URL."""
     config = folder / "bench.toml"
     config.write_text(f'[storage]\ndata_dir = "{folder / "data"}"\n'
                       f'[database]\nurl = "{database_url}"\n'
                       f"[workers]\nprocesses = {workers}\n"
-                      "[plans.enterprise]\nmax_upload_mb = 4096\nrequests_per_minute = 1000000\n")
+                      "[plans.enterprise]\nmax_upload_mb = 4096\nrequests_per_minute = 1000000\n"
+                      + extra_config)
     log = folder / "serve.log"
     command = [sys.executable, "-c", "import sys; from assetcheck.cli import main; "
                "sys.exit(main())", "serve", "--config", str(config), "--port", "0"]

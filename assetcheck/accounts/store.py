@@ -16,6 +16,7 @@ from assetcheck.accounts.keys import (
     key_digest,
 )
 from assetcheck.accounts.passwords import hash_password
+from assetcheck.db import lock_rows, write_transaction
 from assetcheck.db.tables import Account, ApiKey, utcnow
 
 EMAIL_PATTERN = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
@@ -47,13 +48,35 @@ def find_account(email: str) -> Account:
     return account
 
 
-def issue_key(account: Account, name: str = "",
-              expires_at: datetime | None = None) -> tuple[ApiKey, str]:
-    """A new key for ``account``: the stored row and the key itself, which is shown only once."""
-    key = generate_key()
-    row = ApiKey.create(account=account, digest=key_digest(key), prefix=display_prefix(key),
-                        name=name, expires_at=expires_at)
+def issue_key(account: Account, name: str = "", expires_at: datetime | None = None, *,
+              max_active: int | None = None) -> tuple[ApiKey, str]:
+    """A new key for ``account``: the stored row and the key itself, which is shown only once.
+
+    With ``max_active`` (``[accounts] max_active_keys``), an account that already has that many
+    active keys gets an :class:`AccountError` instead; the count is taken under the account's
+    row lock, so concurrent requests cannot pass the limit together.
+    """
+    with write_transaction(Account._meta.database):
+        if max_active is not None:
+            lock_rows(Account.select(Account.id).where(Account.id == account.id)).execute()
+            active = active_key_count(account)
+            if active >= max_active:
+                raise AccountError(f"{account.email} already has {active} active API keys, the "
+                                   f"most an account may have: revoke one it no longer needs "
+                                   f"first")
+        key = generate_key()
+        row = ApiKey.create(account=account, digest=key_digest(key), prefix=display_prefix(key),
+                            name=name, expires_at=expires_at)
     return row, key
+
+
+def active_key_count(account: Account, now: datetime | None = None) -> int:
+    """How many of the account's keys are neither revoked nor expired."""
+    now = now or utcnow()
+    return (ApiKey.select()
+            .where(ApiKey.account == account.id, ApiKey.revoked_at.is_null(),
+                   ApiKey.expires_at.is_null() | (ApiKey.expires_at > now))
+            .count())
 
 
 def account_keys(account: Account) -> list[ApiKey]:

@@ -50,7 +50,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
         return 1
     try:
         if args.action == "create":
-            _create(args)
+            _create(args, config)
         elif args.action == "list":
             _list(args.email)
         else:
@@ -61,12 +61,13 @@ def run(args: argparse.Namespace, config: Config) -> int:
     return 0
 
 
-def _create(args: argparse.Namespace) -> None:
+def _create(args: argparse.Namespace, config: Config) -> None:
     from assetcheck.accounts.store import find_account, issue_key
     from assetcheck.db.tables import utcnow
 
     expires_at = utcnow() + args.expires_in if args.expires_in else None
-    row, key = issue_key(find_account(args.email), args.name, expires_at)
+    row, key = issue_key(find_account(args.email), args.name, expires_at,
+                         max_active=int(config["accounts"]["max_active_keys"]))
     print(key)
     print(f"key {row.id} ({row.prefix}...) for {args.email}, "
           f"{'expires ' + _when(expires_at) if expires_at else 'no expiry'}: "

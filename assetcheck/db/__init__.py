@@ -68,3 +68,28 @@ def describe_url(url: str) -> str:
 def _sqlite(path: str) -> peewee.SqliteDatabase:
     return peewee.SqliteDatabase(path, pragmas=SQLITE_PRAGMAS, timeout=SQLITE_BUSY_TIMEOUT,
                                  returning_clause=True)
+
+
+def write_transaction(database: peewee.Database):
+    """A transaction in which rows can be counted, then changed on the strength of that count.
+
+    On SQLite it starts with ``BEGIN IMMEDIATE``, which takes the database's one write lock at
+    once: no other writer runs until it ends, so what was counted stays true. On PostgreSQL it
+    is an ordinary READ COMMITTED transaction; the rows a count depends on are locked with
+    :func:`lock_rows` first, and each later statement sees what committed before it started.
+    """
+    database = getattr(database, "obj", database)  # a DatabaseProxy: the database behind it
+    if is_postgresql(database):
+        return database.atomic()
+    return database.atomic("IMMEDIATE")
+
+
+def lock_rows(query: peewee.Select, *, skip_locked: bool = False) -> peewee.Select:
+    """``query`` locking the rows it returns until the transaction ends, on PostgreSQL
+    (``FOR NO KEY UPDATE``, which still lets other transactions insert rows referencing them;
+    ``SKIP LOCKED`` leaves out rows another transaction holds instead of waiting). Unchanged on
+    SQLite, where :func:`write_transaction` already excludes every other writer."""
+    database = getattr(query.model._meta.database, "obj", query.model._meta.database)
+    if not is_postgresql(database):
+        return query
+    return query.for_update("FOR NO KEY UPDATE", skip_locked=skip_locked or None)

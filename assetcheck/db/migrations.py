@@ -20,7 +20,7 @@ from playhouse.migrate import SchemaMigrator, migrate
 
 from assetcheck.db.tables import TABLES, SchemaVersion, utcnow
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: ``version -> step`` that upgrades a database from ``version - 1`` to ``version``.
 UpgradeStep = Callable[[peewee.Database], None]
@@ -83,7 +83,17 @@ def add_webhooks(database: peewee.Database) -> None:
         database.create_tables([WebhookDelivery, WebhookAttempt])
 
 
-UPGRADE_STEPS: Mapping[int, UpgradeStep] = {2: add_webhooks}
+def add_fair_queue(database: peewee.Database) -> None:
+    """Version 3: the fair queue. The account's ``last_claimed_at`` (whose turn it is), and two
+    indexes on jobs: by status then account (the accounts with queued work), by account, status
+    and age (an account's running jobs, and its oldest queued one)."""
+    migrator = SchemaMigrator.from_database(database)
+    migrate(migrator.add_column("account", "last_claimed_at", peewee.DateTimeField(null=True)),
+            migrator.add_index("job", ("status", "account_id")),
+            migrator.add_index("job", ("account_id", "status", "created_at")))
+
+
+UPGRADE_STEPS: Mapping[int, UpgradeStep] = {2: add_webhooks, 3: add_fair_queue}
 
 
 class SchemaError(RuntimeError):

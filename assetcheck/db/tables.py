@@ -42,6 +42,9 @@ class Account(BaseModel):
     webhook_secret = peewee.CharField(max_length=64, null=True)
     webhook_previous_secret = peewee.CharField(max_length=64, null=True)
     webhook_secret_rotated_at = peewee.DateTimeField(null=True)
+    # When a worker last claimed one of the account's jobs: accounts with queued work take
+    # turns, the least recently served first (assetcheck.jobs.queue).
+    last_claimed_at = peewee.DateTimeField(null=True)
 
 
 class ApiKey(BaseModel):
@@ -84,8 +87,12 @@ class Job(BaseModel):
 
     class Meta:
         indexes = (
-            (("status", "created_at"), False),  # claiming the oldest queued job
+            (("status", "created_at"), False),  # the queue's length, oldest first
             (("account", "created_at"), False),  # an account's jobs, newest first
+            # A claim: the accounts with queued jobs, then one account's running jobs and
+            # its oldest queued one.
+            (("status", "account"), False),
+            (("account", "status", "created_at"), False),
             (("status", "finished_at"), False),  # recent durations for estimates
         )
 

@@ -1,7 +1,9 @@
-"""``[workers]`` of the config as one typed value, read once, with the queue it implies."""
+"""``[workers]`` of the config as one typed value, read once, with the queue it implies (and
+the plans' ``max_processing_jobs``, which the queue's claims obey)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,8 +16,9 @@ from assetcheck.jobs.queue import JobQueue
 @dataclass(frozen=True)
 class WorkerSettings:
     """How a node's workers run jobs: how many processes, each job's time and memory limits,
-    how long a lease lasts, how long a stopping worker may finish its job, and where uploads
-    are stored (``[storage] data_dir``)."""
+    how long a lease lasts, how long a stopping worker may finish its job, where uploads are
+    stored (``[storage] data_dir``), and how many jobs of one account may be processing at
+    once, by plan (``[plans.<name>] max_processing_jobs``)."""
 
     processes: int
     job_timeout: float
@@ -23,6 +26,7 @@ class WorkerSettings:
     lease_seconds: float
     shutdown_grace: float
     data_dir: Path
+    max_processing: Mapping[str, int]
 
     @classmethod
     def from_config(cls, config: Config, processes: int | None = None) -> WorkerSettings:
@@ -33,7 +37,9 @@ class WorkerSettings:
                    memory_limit_mb=int(workers["memory_limit_mb"]),
                    lease_seconds=float(workers["lease_seconds"]),
                    shutdown_grace=float(workers["shutdown_grace"]),
-                   data_dir=Path(config["storage"]["data_dir"]))
+                   data_dir=Path(config["storage"]["data_dir"]),
+                   max_processing={name: int(plan["max_processing_jobs"])
+                                   for name, plan in config["plans"].items()})
 
     @property
     def tick(self) -> float:
@@ -42,5 +48,6 @@ class WorkerSettings:
         return min(1.0, self.lease_seconds / 4)
 
     def job_queue(self, database: peewee.Database) -> JobQueue:
-        """The job queue on ``database``, with these leases and this many workers."""
-        return JobQueue(database, lease_seconds=self.lease_seconds, workers=self.processes)
+        """The job queue on ``database``, with these leases, workers and plan limits."""
+        return JobQueue(database, lease_seconds=self.lease_seconds, workers=self.processes,
+                        max_processing=self.max_processing)

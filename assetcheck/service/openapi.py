@@ -76,6 +76,9 @@ def _submit(engines: list[str]) -> dict:
             "413": _error("FILE_TOO_LARGE: over the plan's upload limit"),
             "415": _error("UNSUPPORTED_FILE_TYPE: the content is not GLB, glTF, FBX or ZIP"),
             **_authenticated(),
+            "429": {**_error("RATE_LIMITED: too many requests for this account; or QUEUE_FULL: "
+                             "the account already has its plan's max_queued_jobs waiting"),
+                    "headers": _retry_after()},
         },
     }
 
@@ -284,7 +287,7 @@ def _common_responses() -> dict:
                                   "query string), API_KEY_REVOKED or API_KEY_EXPIRED"),
                          "headers": {"WWW-Authenticate": {"schema": {"const": "Bearer"}}}},
         "PlanRequired": _error("PLAN_REQUIRED: the account's plan has no API access"),
-        "RateLimited": {**_error("RATE_LIMITED: too many requests for this key"),
+        "RateLimited": {**_error("RATE_LIMITED: too many requests for this account"),
                         "headers": _retry_after()},
     }
 

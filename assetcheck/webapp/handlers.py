@@ -141,15 +141,16 @@ class AccountHandler(BaseHandler):
 
     principal: Principal
     #: The 429 message; ``{wait}`` is the number of seconds to wait.
-    rate_limited_message = "Too many requests: retry in {wait} s."
+    rate_limited_message = "Too many requests for this account: retry in {wait} s."
 
     async def authenticate(self) -> Principal:
         """Who the request acts for, or a :class:`RequestError` (401, 403)."""
         raise NotImplementedError
 
     def rate_limit_key(self) -> Hashable:
-        """What the plan's rate limit counts requests of."""
-        raise NotImplementedError
+        """What the plan's rate limit counts requests of: the account, whichever of its keys
+        or its dashboard session sent them, so more keys never buy more requests."""
+        return ("account", self.principal.account_id)
 
     async def prepare(self) -> None:
         self.principal = await self.authenticate()

@@ -1,4 +1,6 @@
-"""Per-key rate limits: a token bucket per API key, sized by its plan's ``requests_per_minute``.
+"""Rate limits: a token bucket per key, sized by the plan's ``requests_per_minute``. The
+handlers count by account (``AccountHandler.rate_limit_key``): its API keys and its dashboard
+session share one bucket.
 
 Buckets live in the memory of one service process: with several nodes behind a balancer, each
 node allows the plan's rate (documented in docs/operations.md).

@@ -4,6 +4,7 @@ both answer the same JSON."""
 
 from __future__ import annotations
 
+import math
 from functools import partial
 from typing import Any
 
@@ -11,7 +12,7 @@ from tornado.web import stream_request_body
 
 from assetcheck.db.tables import Job, iso
 from assetcheck.formats.sniff import sniff
-from assetcheck.jobs.queue import JobQueue, new_job_id
+from assetcheck.jobs.queue import JobQueue, QueueFull, new_job_id
 from assetcheck.jobs.storage import UploadFile, UploadStorage
 from assetcheck.webapp.errors import RequestError
 from assetcheck.webapp.handlers import AccountHandler
@@ -25,6 +26,10 @@ _TORNADO_MARGIN = 1 << 20
 class UploadHandler(AccountHandler):
     """POST streams a multipart upload to disk and queues a job (202) for the principal: the
     plan's size limit is enforced as the body arrives and the type is decided by content.
+
+    An account with the plan's ``max_queued_jobs`` jobs waiting gets 429 QUEUE_FULL: before the
+    body is read when it is so already, or after, when uploads of the same account raced it
+    there (the queue counts under the account's lock).
 
     The upload is fsynced before the job row is committed; a refused, abandoned or stalled
     upload leaves nothing behind (its folder is removed before the error is sent, or when the
@@ -41,8 +46,25 @@ class UploadHandler(AccountHandler):
     async def prepare(self) -> None:
         await super().prepare()
         if self.request.method == "POST":
+            await self._refuse_when_queue_full()
             self.upload = self._start_upload()
             self.receiving = True
+
+    async def _refuse_when_queue_full(self) -> None:
+        """429 QUEUE_FULL when the account already has its plan's ``max_queued_jobs``."""
+        limit = int(self.plan_limits["max_queued_jobs"])
+        queued = await self.run_blocking(self.queue.queued_count, self.principal.account_id)
+        if queued >= limit:
+            raise await self._queue_full(QueueFull(queued, limit))
+
+    async def _queue_full(self, full: QueueFull) -> RequestError:
+        """The 429 for ``full``; ``Retry-After`` is a typical validation's duration, after which
+        one of the account's jobs has usually started and left the queue."""
+        wait = max(1, math.ceil(await self.run_blocking(self.queue.typical_duration)))
+        return RequestError(429, "QUEUE_FULL", (
+            f"Your account already has {full.queued} files waiting to be validated, the most "
+            f"its plan allows ({full.limit}): retry in {wait} s, once some have started."),
+            {"Retry-After": str(wait)})
 
     def _start_upload(self) -> MultipartUpload:
         limit = int(self.plan_limits["max_upload_mb"]) << 20
@@ -76,10 +98,14 @@ class UploadHandler(AccountHandler):
                                "ZIP file: its content matches none of them.")
         await self.run_blocking(check_webhook_option, options, self.principal.plan,
                                 self.config["webhooks"]["allowed_cidrs"])
-        job = await self.run_blocking(partial(
-            _store, self.queue, self.storage, file, id=self.job_id,
-            account=self.principal.account_id, filename=self.upload.filename,
-            engine=options["engine"], options=options))
+        try:
+            job = await self.run_blocking(partial(
+                _store, self.queue, self.storage, file, id=self.job_id,
+                account=self.principal.account_id, filename=self.upload.filename,
+                engine=options["engine"], options=options,
+                max_queued=int(self.plan_limits["max_queued_jobs"])))
+        except QueueFull as full:
+            raise await self._queue_full(full) from None
         self.stored = True
         eta = await self.run_blocking(self.queue.estimate_completion)
         status_url = f"/api/v1/validate/{job.id}"

@@ -15,7 +15,9 @@ def test_file_overrides_defaults_and_environment_overrides_file(tmp_path):
     config = load_config(path, environ={"ASSETCHECK_SERVER_PORT": "9100",
                                         "ASSETCHECK_PLANS_PRO_REQUESTS_PER_MINUTE": "5"})
     assert (config["server"]["host"], config["server"]["port"]) == ("0.0.0.0", 9100)
-    assert config["plans"]["pro"] == {"max_upload_mb": 7, "requests_per_minute": 5}
+    pro = config["plans"]["pro"]
+    assert (pro["max_upload_mb"], pro["requests_per_minute"], pro["max_queued_jobs"]) == (
+        7, 5, 200)
 
 
 def test_environment_values_are_typed_like_toml():

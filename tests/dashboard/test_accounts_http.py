@@ -252,6 +252,20 @@ def test_a_free_account_is_refused_key_creation_by_the_server_too(site: Site):
     assert not ApiKey.select().where(ApiKey.name == "sneaky").exists()
 
 
+def test_an_account_with_its_maximum_of_active_keys_is_told_to_revoke_one(site: Site):
+    email = site.account()
+    visitor = Visitor(site.url)
+    assert visitor.log_in(email).status_code == 302
+    account = Account.get(Account.email == email)
+    limit = site.server.config["accounts"]["max_active_keys"]
+    for _ in range(limit):
+        issue_key(account)
+    answer = visitor.post("/profile/keys", {"name": "one more", "expires_in": ""})
+    assert answer.status_code == 409
+    assert f"You have {limit} active keys" in answer.text and "revoke one" in answer.text
+    assert not ApiKey.select().where(ApiKey.name == "one more").exists()
+
+
 def test_a_failed_job_page_says_why_and_offers_the_failure_reports(site: Site):
     visitor = logged_in(site)
     job_id = visitor.upload(pawn_glb(), "crash-model.glb").json()["job_id"]  # kills its worker

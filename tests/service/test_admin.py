@@ -10,10 +10,12 @@ import pytest
 
 from assetcheck.accounts.passwords import hash_password, verify_password
 from assetcheck.cli import main
+from assetcheck.config import load_config
 from assetcheck.db import migrations
 from assetcheck.db.tables import Account, ApiKey, SchemaVersion, utcnow
 from assetcheck.webapp.ratelimit import RateLimiter
-from tests.service.harness import service_settings, write_config
+from tests.service.harness import bind_database, service_settings, write_config
+from tests.webhooks.test_webhooks_cli import schema_of, version_1_schema
 
 KEY = re.compile(r"svc_[A-Za-z0-9]{32}")
 
@@ -69,6 +71,21 @@ def test_admin_commands_explain_what_is_wrong(capsys, config_file):
         assert status == 1 and message in err, args
 
 
+def test_an_account_with_its_maximum_of_active_keys_is_refused_another(capsys, tmp_path):
+    config_file = str(write_config(tmp_path, service_settings(
+        tmp_path, "", accounts={"max_active_keys": 2})))
+    run(capsys, "accounts", "create", "k@example.com", "--plan", "pro", "--config", config_file)
+    created = [run(capsys, "keys", "create", "k@example.com", "--config", config_file)[0]
+               for _ in range(2)]
+    status, out, err = run(capsys, "keys", "create", "k@example.com", "--config", config_file)
+    assert created == [0, 0] and status == 1 and not KEY.search(out)
+    assert "already has 2 active API keys" in err and "revoke one" in err
+    first = ApiKey.select().order_by(ApiKey.id).first()
+    ApiKey.update(expires_at=utcnow() - timedelta(days=1)).where(ApiKey.id == first.id).execute()
+    assert run(capsys, "keys", "create", "k@example.com", "--config", config_file)[0] == 0
+    assert ApiKey.select().count() == 3  # an expired key no longer counts
+
+
 def test_a_password_from_stdin_is_stored_as_a_scrypt_hash(capsys, config_file, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO("correct horse\n"))
     run(capsys, "accounts", "create", "p@example.com", "--plan", "free", "--password-stdin",
@@ -105,6 +122,26 @@ def test_an_outdated_schema_is_refused_until_db_upgrade(database):
     SchemaVersion.update(version=migrations.SCHEMA_VERSION + 1).execute()
     with pytest.raises(migrations.SchemaError, match="newer"):
         migrations.prepare_schema(database)
+
+
+def test_db_upgrade_brings_a_version_2_database_to_the_fair_queue_schema(
+        capsys, backend, tmp_path, database_factory):
+    elsewhere = tmp_path / "fresh"
+    fresh = bind_database(load_config(write_config(
+        elsewhere, service_settings(elsewhere, database_factory(backend)))))
+    migrations.create_schema(fresh)
+    expected = schema_of(fresh)
+    fresh.close()
+    config = str(write_config(tmp_path, service_settings(tmp_path, database_factory(backend))))
+    old = bind_database(load_config(config))
+    version_1_schema(old)
+    assert migrations.upgrade(old, target=2) == [2]
+
+    status, out, _ = run(capsys, "db", "upgrade", "--config", config)
+    assert status == 0 and "(applied 3)" in out
+    upgraded = bind_database(load_config(config))
+    assert schema_of(upgraded) == expected
+    assert Account.get(Account.email == "old@example.com").last_claimed_at is None
 
 
 def test_serve_refuses_to_start_on_an_outdated_schema(capsys, config_file):

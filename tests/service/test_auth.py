@@ -9,6 +9,7 @@ import pytest
 import requests
 
 from assetcheck.accounts.keys import key_digest
+from assetcheck.accounts.store import issue_key
 from assetcheck.db.tables import Account, ApiKey, utcnow
 from tests.service.harness import bearer, wait_until
 
@@ -75,6 +76,17 @@ def test_a_key_over_its_rate_limit_gets_429_with_retry_after_and_others_are_unaf
     assert limited.json()["code"] == "RATE_LIMITED"
     assert int(limited.headers["Retry-After"]) >= 1
     assert get_engines(url, bearer(other)).status_code == 200
+
+
+def test_an_accounts_keys_share_its_plans_rate(url, make_key):
+    first = make_key(plan="starter")  # 3 requests per minute in the test config
+    account = ApiKey.get(ApiKey.digest == key_digest(first)).account
+    second = issue_key(account, "second")[1]
+    statuses = [get_engines(url, bearer(key)).status_code for key in (first, second, second)]
+    limited = get_engines(url, bearer(second))
+    assert statuses == [200, 200, 200]
+    assert limited.status_code == 429 and limited.json()["code"] == "RATE_LIMITED"
+    assert "account" in limited.json()["error"]
 
 
 def test_using_a_key_records_when_it_was_last_used(url, key):

@@ -1,7 +1,11 @@
-"""The job state machine on SQLite and PostgreSQL: claims, leases, crashes, hand-backs."""
+"""The job state machine on SQLite and PostgreSQL: claims, leases, crashes, hand-backs, and
+the fair claim (accounts take turns, each below its plan's limit, each queue capped)."""
 
 from __future__ import annotations
 
+import threading
+import time
+from collections import Counter
 from datetime import timedelta
 
 import pytest
@@ -14,16 +18,19 @@ from assetcheck.jobs.queue import (
     PROCESSING,
     QUEUED,
     JobQueue,
+    QueueFull,
     new_job_id,
 )
-from tests.concurrency import claim_in_threads
+from tests.concurrency import claim_in_threads, run_in_threads
 
 REPORT = {"health_score": 88, "grade": "good", "result": {"meshes": [], "securityScan": {}}}
+#: Jobs of one account processing at once, by plan.
+MAX_PROCESSING = {"free": 1, "starter": 2, "pro": 100}
 
 
 @pytest.fixture
 def queue(database) -> JobQueue:
-    return JobQueue(database, lease_seconds=30, workers=2)
+    return JobQueue(database, lease_seconds=30, workers=2, max_processing=MAX_PROCESSING)
 
 
 @pytest.fixture
@@ -138,3 +145,132 @@ def test_estimates_follow_the_queue_length_and_recent_durations(queue, account):
     # four queued jobs on two workers: two waves of ten seconds
     assert queue.estimate_completion(now) == now + timedelta(seconds=20)
 
+
+
+def new_account(plan: str) -> Account:
+    return Account.create(email=f"{new_job_id()}@example.com", plan=plan)
+
+
+def add_jobs(queue: JobQueue, account: Account, count: int) -> list[str]:
+    """``count`` queued jobs of ``account``, a second apart, oldest first: their ids."""
+    start = utcnow() - timedelta(hours=1)
+    return [add_job(queue, account, created_at=start + timedelta(seconds=index)).id
+            for index in range(count)]
+
+
+def serve_one_at_a_time(queue: JobQueue) -> list[str]:
+    """Claim and complete jobs one by one until none is left: the order they ran in."""
+    order = []
+    while (job := queue.claim("worker")) is not None:
+        order.append(job.id)
+        queue.complete(job.id, "worker", REPORT)
+    return order
+
+
+def test_an_account_at_its_plans_limit_is_passed_over_for_a_later_account(queue):
+    free, pro = new_account("free"), new_account("pro")
+    free_jobs = add_jobs(queue, free, 6)
+    pro_job = add_job(queue, pro).id
+    assert [queue.claim(f"worker-{n}").id for n in range(2)] == [free_jobs[0], pro_job]
+    assert queue.claim("worker-2") is None  # the free account is at its limit of one
+
+
+def test_a_job_ending_frees_its_accounts_place(queue):
+    starter = new_account("starter")
+    jobs = add_jobs(queue, starter, 3)
+    first, second = queue.claim("a"), queue.claim("b")
+    assert queue.claim("c") is None
+    queue.fail(first.id, "a", "VALIDATION_TIMEOUT", "too slow")
+    assert queue.claim("c").id == jobs[2]
+    assert second.id == jobs[1]
+
+
+def test_accounts_with_queued_work_take_turns_whatever_their_backlog(queue):
+    big, small, late = new_account("pro"), new_account("pro"), new_account("pro")
+    big_jobs = add_jobs(queue, big, 4)
+    small_jobs = add_jobs(queue, small, 2)
+    late_job = add_job(queue, late).id  # submitted after every other job
+    assert serve_one_at_a_time(queue) == [big_jobs[0], small_jobs[0], late_job, big_jobs[1],
+                                          small_jobs[1], big_jobs[2], big_jobs[3]]
+
+
+def test_an_account_that_was_served_waits_behind_one_never_served(queue):
+    regular, newcomer = new_account("pro"), new_account("pro")
+    add_jobs(queue, regular, 1)
+    serve_one_at_a_time(queue)
+    again = add_jobs(queue, regular, 1)  # older than the newcomer's job
+    first_time = add_job(queue, newcomer).id
+    assert serve_one_at_a_time(queue) == [first_time, again[0]]
+
+
+def test_a_plan_the_queue_does_not_know_runs_one_job_at_a_time(queue):
+    retired = new_account("legacy")
+    add_jobs(queue, retired, 2)
+    assert queue.claim("a") is not None and queue.claim("b") is None
+
+
+def test_racing_claimers_never_exceed_an_accounts_limit_nor_share_a_job(queue, database):
+    accounts = [new_account("free"), new_account("starter"), new_account("starter")]
+    for account in accounts:
+        add_jobs(queue, account, 15)
+    limits = {account.id: MAX_PROCESSING[account.plan] for account in accounts}
+    held: Counter = Counter()  # jobs each account has in the threads' hands right now
+    most_held: Counter = Counter()
+    most_running: Counter = Counter()  # the most jobs seen processing in the database
+    ran: list[str] = []
+    lock = threading.Lock()
+
+    def claim_and_complete(owner: str) -> None:
+        """Claim and complete jobs until none is left to claim (or a minute passed)."""
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and Job.select().where(Job.status == QUEUED).exists():
+            job = queue.claim(owner)
+            if job is None:  # the other threads hold every place left
+                time.sleep(0.001)
+                continue
+            account = job.account_id
+            with lock:
+                held[account] += 1
+                most_held[account] = max(most_held[account], held[account])
+                ran.append(job.id)
+            running = Job.select().where(Job.account == account,
+                                         Job.status == PROCESSING).count()
+            with lock:
+                most_running[account] = max(most_running[account], running)
+                held[account] -= 1
+            queue.complete(job.id, owner, REPORT)
+
+    run_in_threads(claim_and_complete, database, owners=6)
+    assert len(ran) == 45 and len(set(ran)) == 45
+    assert all(most_held[account] <= limit for account, limit in limits.items())
+    assert all(most_running[account] <= limit for account, limit in limits.items())
+    assert Job.select().where(Job.status == COMPLETED).count() == 45
+
+
+def test_an_account_with_its_plans_queued_jobs_is_refused_another(queue):
+    account = new_account("pro")
+    add_job(queue, account, max_queued=2)
+    add_job(queue, account, max_queued=2)
+    with pytest.raises(QueueFull) as refusal:
+        add_job(queue, account, max_queued=2)
+    assert (refusal.value.queued, refusal.value.limit) == (2, 2)
+    queue.claim("worker")  # a job that started no longer counts
+    add_job(queue, account, max_queued=2)
+    assert queue.queued_count(account.id) == 2
+
+
+def test_concurrent_uploads_of_one_account_never_pass_its_queue_limit(queue, database):
+    account = new_account("pro")
+    outcomes: list[str] = []
+
+    def submit(owner: str) -> None:
+        for _ in range(3):
+            try:
+                add_job(queue, account, max_queued=5)
+                outcomes.append("queued")
+            except QueueFull:
+                outcomes.append("full")
+
+    run_in_threads(submit, database, owners=6)
+    assert Counter(outcomes) == {"queued": 5, "full": 13}
+    assert queue.queued_count(account.id) == 5

@@ -111,7 +111,8 @@ def test_an_unusable_webhooks_table_stops_every_command(tmp_path, capsys, webhoo
 
 
 def version_1_schema(database: peewee.Database) -> None:
-    """The tables as schema version 1 had them: the account had no webhook columns."""
+    """The tables as schema version 1 had them: the account had no webhook columns (nor the
+    fair queue's turn), the job none of the fair queue's indexes."""
 
     class Account(peewee.Model):
         email = peewee.CharField(max_length=320, unique=True)
@@ -122,8 +123,14 @@ def version_1_schema(database: peewee.Database) -> None:
         class Meta:
             table_name = "account"
 
-    with database.bind_ctx([Account]):
-        database.create_tables([Account, ApiKey, Job, SchemaVersion])
+    class VersionOneJob(Job):
+        class Meta:
+            table_name = "job"
+            indexes = ((("status", "created_at"), False), (("account", "created_at"), False),
+                       (("status", "finished_at"), False))
+
+    with database.bind_ctx([Account, VersionOneJob]):
+        database.create_tables([Account, ApiKey, VersionOneJob, SchemaVersion])
         SchemaVersion.create(version=1)
         Account.create(email="old@example.com", plan="pro", created_at=utcnow())
 
@@ -134,7 +141,7 @@ def schema_of(database: peewee.Database) -> dict:
                     sorted((i.name, tuple(i.columns), i.unique)
                            for i in database.get_indexes(table)),
                     sorted((f.column, f.dest_table) for f in database.get_foreign_keys(table)))
-            for table in ("account", "webhook_delivery", "webhook_attempt")}
+            for table in ("account", "api_key", "job", "webhook_delivery", "webhook_attempt")}
 
 
 def test_db_upgrade_brings_a_version_1_database_to_the_webhook_schema(
@@ -148,7 +155,7 @@ def test_db_upgrade_brings_a_version_1_database_to_the_webhook_schema(
     version_1_schema(bind_database(load_config(config)))
 
     status, out, _ = run(capsys, "db", "upgrade", "--config", str(config))
-    assert status == 0 and "applied 2" in out
+    assert status == 0 and "applied 2, 3" in out
     upgraded = bind_database(load_config(config))
     assert SchemaVersion.get().version == migrations.SCHEMA_VERSION
     assert schema_of(upgraded) == schema_of(fresh)

@@ -7,7 +7,6 @@ field ``_xsrf`` or, from scripts, the ``X-XSRFToken`` header).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -130,7 +129,8 @@ class DashboardJsonHandler(DashboardHandler):
 class SessionAuthentication(SessionMixin):
     """Acting for the session's account instead of an API key, so the dashboard can serve a
     shared endpoint whole (``class UploadHandler(SessionAuthentication, uploads.UploadHandler)``).
-    Requests count against the plan's rate per account; every plan may use it."""
+    Requests count against the plan's rate per account, in the same budget as the account's
+    API keys; every plan may use it."""
 
     xsrf_protected = True
 
@@ -139,9 +139,6 @@ class SessionAuthentication(SessionMixin):
         if account is None:
             raise not_logged_in()
         return Principal(account_id=account.id, plan=account.plan, key_id=0)
-
-    def rate_limit_key(self) -> Hashable:
-        return ("dashboard", self.principal.account_id)
 
 
 def not_logged_in() -> RequestError:

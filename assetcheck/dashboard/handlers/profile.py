@@ -8,12 +8,19 @@ without API access see why, and no way to create a key.
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 import tornado.web
 
 from assetcheck.accounts.credentials import MIN_PASSWORD_LENGTH, FormError, change_password
-from assetcheck.accounts.store import account_keys, issue_key, key_status, revoke_key
+from assetcheck.accounts.store import (
+    AccountError,
+    account_keys,
+    issue_key,
+    key_status,
+    revoke_key,
+)
 from assetcheck.dashboard.handlers.base import DashboardHandler
 from assetcheck.dashboard.login_limits import describe_wait
 from assetcheck.db.tables import ApiKey, utcnow
@@ -81,7 +88,8 @@ class PasswordHandler(ProfilePage):
 
 
 class KeysHandler(ProfilePage):
-    """Create a key; the answer shows it once."""
+    """Create a key; the answer shows it once. An account at ``[accounts] max_active_keys``
+    gets 409 and the reason next to the form."""
 
     @tornado.web.authenticated
     async def post(self) -> None:
@@ -96,7 +104,15 @@ class KeysHandler(ProfilePage):
             await self.render_profile(400, errors=error.errors, key_name=name)
             return
         expires_at = utcnow() + timedelta(days=int(expiry)) if expiry else None
-        row, key = await self.run_blocking(issue_key, self.account, name, expires_at)
+        limit = int(self.config["accounts"]["max_active_keys"])
+        try:
+            row, key = await self.run_blocking(partial(
+                issue_key, self.account, name, expires_at, max_active=limit))
+        except AccountError:
+            await self.render_profile(409, key_name=name, errors={"name": (
+                f"You have {limit} active keys, the most an account may have: revoke one you "
+                "no longer need, then create this one.")})
+            return
         await self.render_profile(201, new_key=key, new_key_row=row)
 
 

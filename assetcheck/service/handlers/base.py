@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from urllib.parse import unquote_plus
 
 from assetcheck.accounts.keys import KEY_PATTERN, KeyRefused, Principal, authenticate
@@ -13,10 +12,9 @@ BEARER_CHALLENGE = {"WWW-Authenticate": "Bearer"}
 
 
 class KeyAuthentication:
-    """The request acts for the account of its API key; the plan's rate counts per key. A key
-    in the query string is refused (401 INVALID_API_KEY), even beside a valid header."""
-
-    rate_limited_message = "Too many requests for this API key: retry in {wait} s."
+    """The request acts for the account of its API key (whose plan's rate counts requests per
+    account: see ``AccountHandler.rate_limit_key``). A key in the query string is refused (401
+    INVALID_API_KEY), even beside a valid header."""
 
     async def authenticate(self) -> Principal:
         if key_in_query(self.request.query):
@@ -32,13 +30,10 @@ class KeyAuthentication:
             raise RequestError(refusal.status, refusal.code, refusal.message,
                                headers) from None
 
-    def rate_limit_key(self) -> Hashable:
-        return self.principal.key_id
-
 
 class ApiHandler(KeyAuthentication, AccountHandler):
     """An ``/api/v1`` handler: the request needs a valid key, a plan with API access and room
-    in the key's rate limit before any method runs."""
+    in the account's rate limit before any method runs."""
 
 
 def key_in_query(query: str) -> bool:
