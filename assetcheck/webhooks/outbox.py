@@ -96,7 +96,7 @@ def queue_ping(account: Account) -> WebhookDelivery:
 
 def _queue(account: Account, event: str, body: bytes, *, job: Job | None = None,
            url: str | None = None) -> WebhookDelivery:
-    # Attempt 1 is due at once (the interface, 6.4): the config keeps retry_delays[0] at 0.
+    # Attempt 1 is due at once (docs/webhooks.md, Retries): the config keeps retry_delays[0] at 0.
     now = utcnow()
     return WebhookDelivery.create(id=new_delivery_id(), account=account, job=job, event=event,
                                   url=url, body=body.decode("ascii"), status=PENDING,

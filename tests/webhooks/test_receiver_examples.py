@@ -106,3 +106,9 @@ def test_tampered_stale_and_wrongly_keyed_requests_are_refused(receiver):
     other = "whsec_" + "A" * 32
     assert post(body, signed(account, body, secret=other)) == 401
     assert [e["event"] for e in example.events()] == ["ping"]
+
+
+def test_the_webhook_guide_points_to_the_tested_examples_and_cites_no_outside_document():
+    guide = (EXAMPLES.parents[1] / "docs" / "webhooks.md").read_text()
+    assert "examples/webhooks/receiver.py" in guide and "examples/webhooks/receiver.mjs" in guide
+    assert "the interface, 6" not in guide
