@@ -17,9 +17,13 @@ from assetcheck.image_structure import ImageStructure
 class MeshPart:
     """One glTF mesh or one FBX mesh of a model file."""
 
+    #: The mesh's name in the file (``mesh <index>`` for an unnamed glTF mesh).
     name: str
+    #: Vertices of the mesh, counted as ``docs/statistics.md`` defines.
     vertex_count: int
+    #: Triangles after triangulating every polygon, strip and fan.
     triangle_count: int
+    #: Materials the mesh's primitives (glTF) or polygons (FBX) use.
     material_count: int
 
     def to_dict(self) -> dict[str, Any]:
@@ -35,9 +39,13 @@ class MeshPart:
 class Material:
     """A material and its shading model: ``metallicRoughness``, ``phong``, ``standardSurface``..."""
 
+    #: The material's name in the file.
     name: str
+    #: The shading model as the file declares it.
     shading: str
+    #: Whether the shading model is physically based.
     pbr: bool
+    #: Textures the material uses.
     texture_count: int = 0
 
 
@@ -45,16 +53,25 @@ class Material:
 class Texture:
     """An image a model uses: embedded (``uri`` is None) or referenced by a relative ``uri``.
 
-    ``structure`` is the structural parse of a glTF image's data (None when the data could not
-    be read), for the image checks.
+    ``asset.textures[i]`` is glTF's ``images[i]`` (JSON pointer ``/images/<i>``).
     """
 
+    #: The image's name, else its file name, else ``image <index>`` (glTF).
     name: str
+    #: The path of an external image as the file writes it; None when embedded (a buffer view,
+    #: a ``data:`` URI or FBX content).
     uri: str | None = None
+    #: The media type (``image/png``...), declared or read from the bytes; None when unknown.
     mime_type: str | None = None
+    #: Bytes of the encoded image; None when they could not be read.
     byte_size: int | None = None
+    #: Pixels across, read from the image header (PNG, JPEG, WebP, KTX2, GIF, BMP). None when
+    #: the bytes could not be read or their header gives no size, and always for FBX textures.
     width: int | None = None
+    #: Pixels down; None exactly when ``width`` is.
     height: int | None = None
+    #: The structural parse of a glTF image's data (headers and chunks, never pixels), for
+    #: the image checks; None when the data could not be read, and for FBX textures.
     structure: ImageStructure | None = None
 
 
@@ -62,8 +79,11 @@ class Texture:
 class Animation:
     """An animation (glTF) or animation stack (FBX)."""
 
+    #: The animation's name in the file.
     name: str
+    #: Animated channels (glTF channels, FBX curve nodes).
     channel_count: int = 0
+    #: Length in seconds.
     duration: float = 0.0
 
 
@@ -84,23 +104,45 @@ class Asset:
     :mod:`assetcheck.metrics`) after reading.
     """
 
+    #: The file's name in the upload (the path inside the archive for a ZIP member).
     filename: str
+    #: ``glb``, ``gltf`` or ``fbx``: what ``Check.formats`` is matched against.
     format: str
+    #: Vertices of every mesh part together.
     vertex_count: int = 0
+    #: Triangles of every mesh part together.
     triangle_count: int = 0
+    #: Materials of the file.
     material_count: int = 0
+    #: Animations of the file.
     animation_count: int = 0
+    #: Whether any material is physically based.
     uses_pbr: bool = False
+    #: The meshes (glTF ``meshes[i]`` is ``parts[i]``).
     parts: list[MeshPart] = field(default_factory=list)
+    #: The materials (glTF ``materials[i]`` is ``materials[i]``).
     materials: list[Material] = field(default_factory=list)
+    #: The images (glTF ``images[i]`` is ``textures[i]``).
     textures: list[Texture] = field(default_factory=list)
+    #: The animations, or FBX animation stacks.
     animations: list[Animation] = field(default_factory=list)
+    #: The glTF JSON as read; None for FBX. Report glTF issues with a JSON ``pointer`` into it.
     document: dict[str, Any] | None = None
+    #: The glTF buffers' bytes by index (None where a buffer could not be resolved); emptied
+    #: once the checks have run.
     buffers: list[Any] = field(default_factory=list)
+    #: Format-specific facts for the report: for FBX the version, writer, units and axes.
     details: dict[str, Any] = field(default_factory=dict)
+    #: The FBX reader's typed facts: meshes with their decoded geometry and node instances,
+    #: textures, units and axes (``FbxScene``); None for glTF. The geometry arrays are let go
+    #: once the checks have run.
     fbx: FbxScene | None = None
+    #: Bytes of the model file itself, set by the engine.
     byte_size: int = 0
+    #: What the file uses of each engine budget (by budget key), set by the engine.
     metrics: dict[str, int | float | bool] = field(default_factory=dict)
+    #: False when the reader could not read the file at all; such an asset has only its name
+    #: and format.
     parsed: bool = True
 
     @classmethod

@@ -1,8 +1,10 @@
 """Configuration: built-in defaults, a TOML file, then ``ASSETCHECK_<SECTION>_<KEY>`` variables.
 
 Every key is documented in ``config.example.toml``. An environment variable can set any key that
-the defaults or the file define; its text is parsed as TOML (``9000``, ``true``, ``[0, 60]``)
-and read as a plain string when that fails.
+the defaults or the file define, and any key of a plugin's table (a section that is not built in)
+even when the file lacks it: its section is the longest such table the file has, else the part
+before ``__`` (``ASSETCHECK_STUDIO_RULES__MAX_SIZE``), else the first word. Its text is parsed as
+TOML (``9000``, ``true``, ``[0, 60]``) and read as a plain string when that fails.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ DEFAULTS: dict[str, Any] = {
                        "max_processing_jobs": 8, "max_queued_jobs": 1000},
     },
     "accounts": {"max_active_keys": 20},
-    "plugins": {"dir": "", "disabled": []},
+    "plugins": {"dir": "", "disabled": [], "crash": "warning"},
     "validation": {
         "max_uncompressed_mb": 1024,
         "max_compression_ratio": 100,
@@ -55,6 +57,10 @@ DEFAULTS: dict[str, Any] = {
     },
     "engines": {},
 }
+
+
+#: ``[plugins] crash`` -> the severity overrides it implies for every engine.
+CRASH_SEVERITY: dict[str, dict[str, str]] = {"warning": {}, "error": {"CHECK_CRASHED": "error"}}
 
 
 class ConfigError(ValueError):
@@ -78,12 +84,15 @@ class Config:
 
     def validation_options(self, engine: str = "generic") -> ValidationOptions:
         """Limits from ``[validation]`` and ``[workers]``; from ``[engines.<engine>]`` the issue
-        policy (``ignore``, ``severity``) and, for every other key, a budget override."""
+        policy (``ignore``, ``severity``) and, for every other key, a budget override.
+        ``[plugins] crash = "error"`` makes ``CHECK_CRASHED`` an error unless the engine's own
+        ``severity`` table says otherwise."""
         limits = self.data["validation"]
         workers = self.data["workers"]
         profile = dict(self.data["engines"].get(engine, {}))
         ignore = profile.pop("ignore", ())
-        severity = profile.pop("severity", {})
+        crash = CRASH_SEVERITY[self.data["plugins"].get("crash", "warning")]
+        severity = {**crash, **profile.pop("severity", {})}
         return ValidationOptions(
             engine=engine,
             limits=Limits(
@@ -105,19 +114,38 @@ class Config:
 
 
 def load_config(path: str | Path | None = None, environ: Mapping[str, str] | None = None) -> Config:
-    """Defaults, overlaid by the TOML file at ``path`` (if any), overlaid by the environment."""
+    """Defaults, overlaid by the TOML file at ``path`` (if any), overlaid by the environment.
+
+    A relative ``[plugins] dir`` in the file is read from the file's folder.
+    """
+    if path is None:
+        return config_from({}, environ=environ)
+    try:
+        with open(path, "rb") as handle:
+            table = tomllib.load(handle)
+    except OSError as error:
+        raise ConfigError(f"cannot read config file {path}: {error.strerror}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"config file {path} is not valid TOML: {error}") from None
+    return config_from(table, environ=environ, folder=Path(path).resolve().parent)
+
+
+def config_from(
+    table: Mapping[str, Any], *, environ: Mapping[str, str] | None = None,
+    folder: Path | None = None,
+) -> Config:
+    """Defaults, overlaid by ``table`` (a parsed TOML document), overlaid by the environment
+    (``os.environ`` when ``environ`` is None). A relative ``[plugins] dir`` of ``table`` is read
+    from ``folder`` (default: the current folder)."""
     data = copy.deepcopy(DEFAULTS)
-    if path is not None:
-        try:
-            with open(path, "rb") as handle:
-                _merge(data, tomllib.load(handle))
-        except OSError as error:
-            raise ConfigError(f"cannot read config file {path}: {error.strerror}") from None
-        except tomllib.TOMLDecodeError as error:
-            raise ConfigError(f"config file {path} is not valid TOML: {error}") from None
+    _merge(data, table)
+    plugin_dir = data["plugins"]["dir"]
+    if folder is not None and isinstance(plugin_dir, str) and plugin_dir:
+        data["plugins"]["dir"] = str(folder / plugin_dir)  # an absolute dir stays as it is
     _apply_environment(data, os.environ if environ is None else environ)
     _check_webhooks(data["webhooks"])
     _check_server(data["server"])
+    _check_plugins(data["plugins"])
     return Config(data)
 
 
@@ -135,6 +163,18 @@ def _check_server(server: Mapping[str, Any]) -> None:
         value = server[key]
         if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
             raise ConfigError(f"config key server.{key} must be a number of seconds over 0")
+
+
+def _check_plugins(plugins: Mapping[str, Any]) -> None:
+    """Refuse a ``[plugins]`` table the plugin manager cannot use."""
+    disabled = plugins["disabled"]
+    if not isinstance(disabled, list) or not all(isinstance(n, str) for n in disabled):
+        raise ConfigError("config key plugins.disabled must be a list of plugin or check names")
+    if not isinstance(plugins["dir"], str):
+        raise ConfigError("config key plugins.dir must be a folder path (a string)")
+    if plugins["crash"] not in CRASH_SEVERITY:
+        raise ConfigError(f"config key plugins.crash must be one of "
+                          f"{', '.join(map(repr, CRASH_SEVERITY))}")
 
 
 def _check_webhooks(webhooks: Mapping[str, Any]) -> None:
@@ -170,10 +210,33 @@ def _merge(base: dict[str, Any], overlay: Mapping[str, Any], where: str = "") ->
 
 
 def _apply_environment(data: dict[str, Any], environ: Mapping[str, str]) -> None:
+    used = set()
     for name, table, key in _leaf_keys(data):
-        value = environ.get(ENV_PREFIX + name.upper())
-        if value is not None:
-            table[key] = _parse_env_value(value)
+        variable = ENV_PREFIX + name.upper()
+        if variable in environ:
+            table[key] = _parse_env_value(environ[variable])
+            used.add(variable)
+    for variable, value in environ.items():
+        if variable.startswith(ENV_PREFIX) and variable not in used:
+            place = _plugin_key(data, variable[len(ENV_PREFIX):].lower())
+            if place is not None:
+                table, key = place
+                table[key] = _parse_env_value(value)
+
+
+def _plugin_key(data: dict[str, Any], name: str) -> tuple[dict[str, Any], str] | None:
+    """The plugin table and key an ``ASSETCHECK_`` variable ``name`` (lowercased, prefix
+    removed) sets; ``None`` when it names a built-in section or no key."""
+    tables = [s for s, v in data.items() if s not in DEFAULTS and isinstance(v, dict)]
+    section = max((s for s in tables if name.startswith(s + "_")), key=len, default=None)
+    if section is not None:
+        key = name[len(section) + 1:].lstrip("_")
+        return (data[section], key) if key else None
+    section, separator, key = name.partition("__" if "__" in name else "_")
+    if not separator or not section or not key or section in DEFAULTS:
+        return None
+    table = data.setdefault(section, {})
+    return (table, key) if isinstance(table, dict) else None
 
 
 def _leaf_keys(table: dict[str, Any], prefix: str = ""):

@@ -9,6 +9,7 @@ upload becomes issues in the result.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -25,10 +26,17 @@ from assetcheck.formats.source import DirectoryResources, ReadContext, SourceFil
 from assetcheck.issues import IssueCollector
 from assetcheck.metrics import measure
 from assetcheck.options import ValidationOptions
-from assetcheck.plugins import DEFAULT_PLUGINS, build_registry, call_each, get_plugin_manager
+from assetcheck.plugins import (
+    DEFAULT_PLUGINS,
+    build_registry,
+    get_plugin_manager,
+    registered_checks,
+)
 from assetcheck.profiles import EngineProfile, resolve_profile
 from assetcheck.result import CheckRun, Result, SecurityScan
 from assetcheck.security.polyglot import report_embedded_zip
+
+log = logging.getLogger("assetcheck.engine")
 
 
 def validate(
@@ -106,6 +114,8 @@ def _read(pm: pluggy.PluginManager, source: SourceFile, context: ReadContext) ->
         try:
             asset = impl.function(source=source, issues=issues, options=context.options)
         except Exception as error:  # a reader bug must not take the whole validation down
+            log.error("reader of plugin %r crashed on %s", impl.plugin_name, source.name,
+                      exc_info=error)
             issues.add("READER_CRASHED", plugin=impl.plugin_name, error=_describe(error))
             return None
         if asset is not None:
@@ -124,23 +134,25 @@ def _run_checks(
 ) -> list[CheckRun]:
     """Run every registered check on every asset of its formats, each on its own.
 
-    A check that raises is reported as CHECK_CRASHED on that asset; the others still run.
+    A check that raises is logged with its traceback and reported as CHECK_CRASHED on that
+    asset (a warning, or an error under ``[plugins] crash = "error"``); the others still run.
     """
     runs = []
     versions = _plugin_versions(pm)
-    for plugin_name, checks in call_each(pm.hook.register_checks):
-        for check in checks:
-            run = CheckRun(check.name, plugin_name, version=versions.get(plugin_name))
-            for asset in (a for a in assets if a.format in check.formats):
-                issues = collector.for_file(asset.filename, source=f"{plugin_name}:{check.name}")
-                context = CheckContext(issues, profile, options)
-                try:
-                    check.run(asset, context)
-                except Exception as error:  # one broken rule must not silence the others
-                    context.issues.add("CHECK_CRASHED", plugin=plugin_name, check=check.name,
-                                       error=_describe(error))
-                    run.crashed = True
-            runs.append(run)
+    for plugin_name, check in registered_checks(pm):
+        run = CheckRun(check.name, plugin_name, version=versions.get(plugin_name))
+        for asset in (a for a in assets if a.format in check.formats):
+            issues = collector.for_file(asset.filename, source=f"{plugin_name}:{check.name}")
+            context = CheckContext(issues, profile, options)
+            try:
+                check.run(asset, context)
+            except Exception as error:  # one broken rule must not silence the others
+                log.error("check %r of plugin %r crashed on %s", check.name, plugin_name,
+                          asset.filename, exc_info=error)
+                context.issues.add("CHECK_CRASHED", plugin=plugin_name, check=check.name,
+                                   error=_describe(error))
+                run.crashed = True
+        runs.append(run)
     return runs
 
 

@@ -70,19 +70,26 @@ def register_checks() -> list[Check]:
     """Return the checks this plugin runs on every model file.
 
     The engine runs each :class:`~assetcheck.checks.Check` on its own, for each asset whose format
-    is in ``check.formats``: a check that raises becomes a ``CHECK_CRASHED`` issue naming this
-    plugin, and every other check still runs. Checks report only codes of the issue registry.
+    is in ``check.formats``: a check that raises is logged with its traceback and becomes a
+    ``CHECK_CRASHED`` issue naming this plugin (a warning, or an error with
+    ``[plugins] crash = "error"``), and every other check still runs. Checks report only codes
+    of the issue registry. ``[plugins] disabled`` turns a check off by ``name`` or
+    ``plugin:name``.
 
     A check is ``Check(name, description, run, codes=(), formats=...)``; the engine calls
     ``run(asset, context)``. ``context.issues.add(code, pointer=..., offset=..., **fields)``
     reports, ``context.profile.budgets`` holds the engine profile's budgets and
-    ``context.options`` the run's options.
+    ``context.options`` the run's options. ``docs/model.md`` describes the asset and context.
     """
 
 
 @hookspec
 def register_engine_profiles() -> list[EngineProfile]:
     """Return the engine profiles (name, title, budgets) this plugin adds.
+
+    An :class:`~assetcheck.profiles.EngineProfile` needs a ``name``, a ``title`` and
+    :class:`~assetcheck.profiles.Budgets` with every budget given (``docs/model.md``); its
+    optional ``severity`` maps codes to the severity they get on this engine.
 
     A profile name may be defined by one plugin only. The ``engine`` option of a validation must
     name one of the registered profiles (API, CLI and dashboard). Budgets can still be changed
@@ -110,5 +117,7 @@ def configure(settings: Mapping[str, Any]) -> None:
     ``settings`` is the merged configuration as plain data (TOML file and ``ASSETCHECK_*``
     variables over the defaults). A plugin reads its own table from it, by convention named
     after the plugin (``[naming]`` for the naming plugin), and keeps what it needs. A plugin
-    that raises here stops start-up with its error: bad plugin settings are caught early.
+    that raises here stops start-up: the command line prints one line naming the plugin and
+    the exception's message, and exits 2, so say in the message which key is wrong and why.
+    ``ASSETCHECK_<TABLE>_<KEY>`` variables reach the table even when the file lacks the key.
     """

@@ -48,9 +48,13 @@ class EngineProfile:
     """An engine's budgets, and the severities it gives some codes by default (config can
     still override them per installation in ``[engines.<name>.severity]``)."""
 
+    #: The ``engine`` option that picks the profile (API, CLI, dashboard).
     name: str
+    #: What the profile is for, as lists and docs show it.
     title: str
+    #: The limits; every field of :class:`Budgets` is required.
     budgets: Budgets
+    #: Severities the profile gives some codes instead of the registry's: code -> severity.
     severity: Mapping[str, str] = field(default_factory=dict)
 
 

@@ -16,8 +16,12 @@ from assetcheck.profiles import EngineProfile
 class CheckContext:
     """What a check may use: where its issues go, the engine profile, the run's options."""
 
+    #: ``issues.add(code, pointer=None, offset=None, **fields)`` reports an issue of ``code``
+    #: (a registered code) on this file; ``fields`` fill its message and fix templates.
     issues: FileIssues
+    #: The engine profile of the run, its budgets as configured: ``profile.budgets.bones``.
     profile: EngineProfile
+    #: The run's options: ``options.limits``, ``options.policy``, ``options.engine``.
     options: ValidationOptions
 
 
@@ -29,8 +33,14 @@ class Check:
     ``formats`` the asset formats it applies to.
     """
 
+    #: Unique within its plugin; ``[plugins] disabled`` accepts it (or ``plugin:name``).
     name: str
+    #: One line for ``assetcheck plugins``.
     description: str
+    #: ``run(asset, context)``: reports through ``context.issues``; whatever it raises becomes
+    #: ``CHECK_CRASHED``.
     run: Callable[[Asset, CheckContext], None]
+    #: The codes it may report.
     codes: tuple[str, ...] = ()
+    #: The ``Asset.format`` values it runs on (default: every model format).
     formats: frozenset[str] = frozenset(MODEL_KINDS)

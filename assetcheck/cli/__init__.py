@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from assetcheck import __version__
 from assetcheck.config import ConfigError, load_config
+from assetcheck.plugin_errors import PluginError
 
 EXIT_USAGE = 2
 
@@ -44,16 +45,18 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; the return value is the process exit status."""
+    """Run one command; the return value is the process exit status.
+
+    A configuration or plugin error is one line on stderr and exit status 2, never a traceback.
+    """
     argv = list(sys.argv[1:] if argv is None else argv)
     command = next((arg for arg in argv if not arg.startswith("-")), None)
     args = build_parser(command).parse_args(argv)
     try:
-        config = load_config(args.config)
-    except ConfigError as error:
+        return args.run(args, load_config(args.config))
+    except (ConfigError, PluginError) as error:
         print(f"assetcheck: {error}", file=sys.stderr)
         return EXIT_USAGE
-    return args.run(args, config)
 
 
 if __name__ == "__main__":

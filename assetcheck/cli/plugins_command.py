@@ -1,18 +1,22 @@
-"""``assetcheck plugins``: what is installed — plugins, checks, engine profiles, formats, codes."""
+"""``assetcheck plugins``: what is installed — plugins, checks, engine profiles, formats, codes.
+
+``assetcheck plugins new NAME`` writes a new plugin package instead (:mod:`assetcheck.scaffold`).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
-import pluggy
-
+from assetcheck import __version__
 from assetcheck.config import Config
-from assetcheck.plugins import build_registry, call_each, get_plugin_manager
+from assetcheck.plugins import PluginManager, build_registry, get_plugin_manager, registered_checks
 from assetcheck.profiles import engine_profiles
 from assetcheck.reports import report_formats
+from assetcheck.scaffold import new_plugin
 
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -20,22 +24,38 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "plugins", help="list plugins, checks, engine profiles, report formats and issue codes")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.set_defaults(run=run)
+    actions = parser.add_subparsers(dest="action", metavar="ACTION")
+    new = actions.add_parser(
+        "new", help="write a new plugin package: pyproject, a check with a setting, tests",
+        description="Write the package NAME (a folder of that name): a pyproject with the "
+                    "assetcheck entry point, a texture size check with a config option, a "
+                    "README and tests that pass once installed (pip install -e NAME).")
+    new.add_argument("name", metavar="NAME", help="the distribution name, e.g. studio-textures")
+    new.add_argument("--dir", type=Path, default=Path("."), metavar="FOLDER",
+                     help="where to write the package folder (default: here)")
+    new.set_defaults(run=run_new)
     return parser
 
 
-def inventory(pm: pluggy.PluginManager) -> dict[str, Any]:
-    """Everything the plugin manager provides, as plain data."""
+def inventory(pm: PluginManager) -> dict[str, Any]:
+    """Everything the plugin manager provides, as plain data.
+
+    Each plugin's ``origin`` is ``built-in``, ``package <name> <version>``, ``file <path>`` or
+    ``registered in code``; its ``version`` is AssetCheck's for built-ins, the package's for
+    installed ones and null for the others.
+    """
     versions = {id(plugin): dist.version for plugin, dist in pm.list_plugin_distinfo()}
     return {
         "plugins": [
-            {"name": name, "version": versions.get(id(plugin), "built-in")}
+            {"name": name, "origin": pm.origins.get(name, "registered in code"),
+             "version": versions.get(id(plugin),
+                                     __version__ if pm.origins.get(name) == "built-in" else None)}
             for name, plugin in pm.list_name_plugin()
         ],
         "checks": [
             {"name": check.name, "plugin": plugin, "formats": sorted(check.formats),
              "codes": list(check.codes), "description": check.description}
-            for plugin, checks in call_each(pm.hook.register_checks)
-            for check in checks
+            for plugin, check in registered_checks(pm)
         ],
         "engines": [
             {"name": p.name, "title": p.title, "budgets": p.budgets.to_dict()}
@@ -59,7 +79,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
         return 0
     out = ["Plugins:"]
-    out += [f"  {p['name']:<40} {p['version']}" for p in data["plugins"]]
+    out += [f"  {p['name']:<40} {p['origin']}" for p in data["plugins"]]
     out += ["", "Checks:"]
     out += [f"  {c['name']:<32} {c['plugin']:<32} {', '.join(c['codes'])}" for c in data["checks"]]
     out += ["", "Engine profiles:"]
@@ -69,4 +89,16 @@ def run(args: argparse.Namespace, config: Config) -> int:
     out += ["", f"Issue codes ({len(data['issueCodes'])}):"]
     out += [f"  {c['code']:<40} {c['severity']:<8} {c['area']}" for c in data["issueCodes"]]
     sys.stdout.write("\n".join(out) + "\n")
+    return 0
+
+
+def run_new(args: argparse.Namespace, config: Config) -> int:
+    try:
+        root = new_plugin(args.name, args.dir)
+    except (ValueError, FileExistsError) as error:
+        message = f"{error.filename} exists" if isinstance(error, FileExistsError) else error
+        print(f"assetcheck plugins new: {message}", file=sys.stderr)
+        return 2
+    print(f"wrote the plugin package {root}\n"
+          f"next: pip install -e '{root}[test]' && pytest {root}")
     return 0

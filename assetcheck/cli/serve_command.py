@@ -12,6 +12,7 @@ import sys
 
 from assetcheck.cli.db_command import open_checked_database
 from assetcheck.config import Config
+from assetcheck.plugins import get_plugin_manager
 
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -34,6 +35,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     from assetcheck.webapp.server import serve
 
     setup_process_logging()
+    get_plugin_manager(config.plugin_config())  # a plugin error stops start-up here
     database = open_checked_database(config, "serve")
     if database is None:
         return 1

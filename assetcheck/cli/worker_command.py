@@ -12,6 +12,7 @@ import threading
 
 from assetcheck.cli.db_command import open_checked_database
 from assetcheck.config import Config
+from assetcheck.plugins import get_plugin_manager
 
 log = logging.getLogger("assetcheck.worker")
 
@@ -35,6 +36,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     from assetcheck.jobs.supervisor import setup_process_logging
 
     setup_process_logging()
+    get_plugin_manager(config.plugin_config())  # a plugin error stops start-up here
     database = open_checked_database(config, "worker")
     if database is None:
         return 1

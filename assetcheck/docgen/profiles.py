@@ -12,14 +12,17 @@ def profiles_markdown() -> str:
         "# Engine profiles",
         "",
         "Generated from `assetcheck/profiles.py` by `tools/generate_docs.py`; do not edit by hand.",
-        "Any budget can be changed per engine in the `[engines.<name>]` config section.",
+        "Any budget can be changed per engine in the `[engines.<name>]` config section, under",
+        "its key (`texture_size = 1024`); `docs/model.md` describes the `Budgets` a plugin's",
+        "profile must give in full.",
         "",
-        "| Budget | " + " | ".join(f"`{n}`" for n in names) + " |",
-        "|---|" + "---:|" * len(names),
+        "| Budget | Key | " + " | ".join(f"`{n}`" for n in names) + " |",
+        "|---|---|" + "---:|" * len(names),
     ]
     for field_name in Budgets.__dataclass_fields__:
         values = [_budget(getattr(BUILTIN_PROFILES[n].budgets, field_name)) for n in names]
-        lines.append(f"| {BUDGET_LABELS[field_name]} | " + " | ".join(values) + " |")
+        lines.append(f"| {BUDGET_LABELS[field_name]} | `{field_name}` | "
+                     + " | ".join(values) + " |")
     lines += ["", *(f"- `{p.name}`: {p.title}" for p in BUILTIN_PROFILES.values())]
     lines += ["", "## What each budget counts", "", "| Budget | Counts |", "|---|---|"]
     lines += [f"| {BUDGET_LABELS[name]} | {BUDGET_COUNTS[name]} |"

@@ -36,14 +36,27 @@ def render_text(report: Report) -> str:
     lines += ["", _count_line(counts)]
     for group in report["issues"]:
         lines.append(f"  {group['severity']:<8} {group['code']} (x{group['count']})")
-        for occurrence in group["occurrences"][:5]:
-            lines.append(f"           {occurrence['message']}{_where(occurrence)}")
-        if group["count"] > 5:
-            lines.append(f"           ... and {group['count'] - 5} more")
-        lines.append(f"           fix: {group['fix']}")
+        lines += _occurrences(group)
     if report["summary"]["truncated"]:
         lines.append("  (more issues were found than a report keeps; counts include them all)")
     return "\n".join(map(visible, lines)) + "\n"
+
+
+def _occurrences(group: dict) -> list[str]:
+    """The first five occurrences, then the fix: once for the group when every occurrence
+    shares it, else under each occurrence (one with its own ``fix`` differs from the group's)."""
+    shown = group["occurrences"][:5]
+    own_fixes = any("fix" in occurrence for occurrence in group["occurrences"])
+    lines = []
+    for occurrence in shown:
+        lines.append(f"           {occurrence['message']}{_where(occurrence)}")
+        if own_fixes:
+            lines.append(f"             fix: {occurrence.get('fix', group['fix'])}")
+    if group["count"] > len(shown):
+        lines.append(f"           ... and {group['count'] - len(shown)} more")
+    if not own_fixes:
+        lines.append(f"           fix: {group['fix']}")
+    return lines
 
 
 def _table(meshes: list[dict]) -> list[str]:

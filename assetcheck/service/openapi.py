@@ -38,6 +38,9 @@ def openapi_document(engines: Iterable[str], formats: Mapping[str, ReportFormat]
             "/api/v1/webhooks/deliveries": {"get": _deliveries()},
             "/api/v1/webhooks/deliveries/{deliveryId}": {"get": _delivery()},
             "/api/v1/webhooks/deliveries/{deliveryId}/redeliver": {"post": _redeliver()},
+            "/api/v1/webhooks/settings": {"get": _webhook_settings(),
+                                          "put": _set_webhook_settings()},
+            "/api/v1/webhooks/settings/rotate-secret": {"post": _rotate_secret()},
             "/api/v1/engines": {"get": _engines()},
             "/healthz": {"get": _health()},
             "/api/v1/openapi.json": {"get": _openapi()},
@@ -187,6 +190,34 @@ def _redeliver() -> dict:
     }
 
 
+def _webhook_settings() -> dict:
+    return {"operationId": "getWebhookSettings",
+            "summary": "The default webhook URL and the signing secret (made on first use)",
+            "responses": {"200": {"description": "The settings",
+                                  "content": _json("WebhookSettings")},
+                          **_authenticated()}}
+
+
+def _set_webhook_settings() -> dict:
+    return {
+        "operationId": "setWebhookSettings",
+        "summary": "Set the default webhook URL (checked by the address guard), or remove it",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": _object(
+            ["webhook_url"], {"webhook_url": {"type": ["string", "null"],
+                                              "description": "null removes the URL"}})}}},
+        "responses": {"200": {"description": "The settings", "content": _json("WebhookSettings")},
+                      "400": _error("INVALID_BODY or INVALID_WEBHOOK_URL"), **_authenticated()},
+    }
+
+
+def _rotate_secret() -> dict:
+    return {"operationId": "rotateWebhookSecret",
+            "summary": "Replace the signing secret; the previous one also signs for 24 hours",
+            "responses": {"200": {"description": "The settings with the new secret",
+                                  "content": _json("WebhookSettings")},
+                          **_authenticated()}}
+
+
 def _engines() -> dict:
     return {"operationId": "listEngines", "summary": "The engine profiles",
             "responses": {"200": {"description": "Engines", "content": _json("EngineList")},
@@ -274,6 +305,11 @@ def _schemas() -> dict:
         "DeliveryList": _object(["deliveries", "next_cursor"], {
             "deliveries": {"type": "array", "items": {"$ref": _REF + "Delivery"}},
             "next_cursor": {"type": ["string", "null"]}}),
+        "WebhookSettings": _object(
+            ["webhook_url", "secret", "previous_secret_expires_at"], {
+                "webhook_url": {"type": ["string", "null"]},
+                "secret": {"type": "string", "pattern": "^whsec_[A-Za-z0-9+/=]+$"},
+                "previous_secret_expires_at": _nullable_iso()}),
         "EngineList": _object(["engines"], {"engines": {"type": "array", "items": _object(
             ["name", "title", "budgets"], {"name": {"type": "string"},
                                            "title": {"type": "string"},

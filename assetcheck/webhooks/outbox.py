@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import peewee
 
-from assetcheck.db import database_proxy, is_postgresql
+from assetcheck.db import database_proxy, is_postgresql, write_transaction
 from assetcheck.db.tables import Account, Job, WebhookAttempt, WebhookDelivery, utcnow
 from assetcheck.webhooks.payload import (
     COMPLETED,
@@ -96,7 +96,7 @@ def queue_ping(account: Account) -> WebhookDelivery:
 
 def _queue(account: Account, event: str, body: bytes, *, job: Job | None = None,
            url: str | None = None) -> WebhookDelivery:
-    # Attempt 1 is due at once (the interface, 6.4): the config keeps retry_delays[0] at 0.
+    # Attempt 1 is due at once (docs/webhooks.md, Retries): the config keeps retry_delays[0] at 0.
     now = utcnow()
     return WebhookDelivery.create(id=new_delivery_id(), account=account, job=job, event=event,
                                   url=url, body=body.decode("ascii"), status=PENDING,
@@ -158,17 +158,21 @@ def redeliver(account_id: int, delivery_id: str, now: datetime | None = None) ->
     Raises :class:`DeliveryError`: DELIVERY_NOT_FOUND (also for another account's delivery),
     DELIVERY_IN_PROGRESS while its current cycle is still running.
     """
-    delivery = find_delivery(account_id, delivery_id)
-    restarted = (WebhookDelivery.update(status=PENDING, cycle=WebhookDelivery.cycle + 1,
-                                        attempts_made=0, next_attempt_at=now or utcnow(),
-                                        finished_at=None)
-                 .where(WebhookDelivery.id == delivery.id,
-                        WebhookDelivery.status.in_(FINISHED))
-                 .execute())
-    if not restarted:
-        raise DeliveryError("DELIVERY_IN_PROGRESS", f"Delivery {delivery_id} is still being "
-                            "attempted: redeliver it once it is delivered or abandoned.")
-    return find_delivery(account_id, delivery_id)
+    # One write transaction: the answer shows the delivery as restarted, before a dispatcher
+    # can claim it (the update holds the row, and on SQLite the write lock, until the read).
+    with write_transaction(database_proxy):
+        delivery = find_delivery(account_id, delivery_id)
+        restarted = (WebhookDelivery.update(status=PENDING, cycle=WebhookDelivery.cycle + 1,
+                                            attempts_made=0, next_attempt_at=now or utcnow(),
+                                            finished_at=None)
+                     .where(WebhookDelivery.id == delivery.id,
+                            WebhookDelivery.status.in_(FINISHED))
+                     .execute())
+        if not restarted:
+            raise DeliveryError("DELIVERY_IN_PROGRESS", f"Delivery {delivery_id} is still "
+                                "being attempted: redeliver it once it is delivered or "
+                                "abandoned.")
+        return find_delivery(account_id, delivery_id)
 
 
 def find_delivery(account_id: int, delivery_id: str) -> WebhookDelivery:

@@ -1,6 +1,9 @@
+from pathlib import Path
+
 import pytest
 
-from assetcheck.config import ConfigError, load_config
+from assetcheck.config import DEFAULTS, ConfigError, load_config
+from assetcheck.profiles import BUDGET_NAMES
 
 
 def test_defaults_follow_the_design():
@@ -65,3 +68,46 @@ def test_server_limits_default_to_a_small_body_and_short_timeouts():
 def test_unusable_server_limits_are_refused(key, value):
     with pytest.raises(ConfigError, match=f"server.{key}"):
         load_config(environ={f"ASSETCHECK_SERVER_{key.upper()}": value})
+
+
+def test_environment_sets_a_plugin_key_the_file_does_not_have(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text('[studio_rules]\nlevel = 1\n')
+    config = load_config(path, environ={"ASSETCHECK_NAMING_MESH": "SM_.*",
+                                        "ASSETCHECK_STUDIO_RULES_MAX_SIZE": "2048",
+                                        "ASSETCHECK_STUDIO_TEXTURES__MAX_SIZE": "512"})
+    assert config["naming"] == {"mesh": "SM_.*"}
+    assert config["studio_rules"] == {"level": 1, "max_size": 2048}
+    assert config["studio_textures"] == {"max_size": 512}
+
+
+def test_environment_adds_no_key_to_a_built_in_section():
+    config = load_config(environ={"ASSETCHECK_SERVER_PROT": "1", "ASSETCHECK_VENV": ".venv"})
+    assert "prot" not in config["server"] and "venv" not in config.data
+
+
+def test_relative_plugins_dir_is_read_from_the_config_files_folder(tmp_path, monkeypatch):
+    folder = tmp_path / "conf"
+    folder.mkdir()
+    (folder / "c.toml").write_text('[plugins]\ndir = "rules"\n')
+    monkeypatch.chdir(tmp_path)
+    assert load_config(folder / "c.toml", environ={}).plugin_config().dir == folder / "rules"
+
+
+@pytest.mark.parametrize(("table", "message"), [
+    ('disabled = "naming"', "plugins.disabled must be a list"),
+    ("crash = true", "plugins.crash must be one of 'warning', 'error'"),
+    ("dir = 3", "plugins.dir must be a folder path"),
+])
+def test_unusable_plugins_table_is_a_config_error(tmp_path, table, message):
+    path = tmp_path / "c.toml"
+    path.write_text(f"[plugins]\n{table}\n")
+    with pytest.raises(ConfigError, match=message):
+        load_config(path, environ={})
+
+
+def test_the_example_config_is_the_defaults_and_names_every_budget_key():
+    example = Path(__file__).resolve().parents[2] / "config.example.toml"
+    assert load_config(example, environ={}).data == DEFAULTS
+    text = example.read_text()
+    assert [name for name in sorted(BUDGET_NAMES) if name not in text] == []

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import zipfile
@@ -12,10 +11,12 @@ import pytest
 import requests
 
 from tests.service.harness import ServiceProcess, service_settings, write_config
+from tests.wheels import build_wheel
 
-ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ("assetcheck/web/templates/base.html", "assetcheck/web/templates/job.html",
-           "assetcheck/web/static/dashboard.css", "assetcheck/web/static/dashboard.js")
+           "assetcheck/web/static/dashboard.css", "assetcheck/web/static/dashboard.js",
+           "assetcheck/scaffold/template/package/__init__.py.tmpl",
+           "assetcheck/testing/pytest_plugin.py")
 
 
 @pytest.fixture(scope="module")
@@ -23,11 +24,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The project built into a wheel, offline: with the installed hatchling, no index."""
     pytest.importorskip("hatchling", reason="building the wheel offline needs hatchling "
                                             "(it is in the test extras)")
-    folder = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps",
-                    "--no-build-isolation", "--no-index", "--quiet", "--wheel-dir", str(folder)],
-                   check=True, env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"})
-    return next(folder.glob("assetcheck-*.whl"))
+    return build_wheel(tmp_path_factory.mktemp("wheel"))
 
 
 @pytest.mark.slow

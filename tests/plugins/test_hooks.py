@@ -11,7 +11,7 @@ from assetcheck.asset import Asset
 from assetcheck.checks import Check
 from assetcheck.engine import validate
 from assetcheck.issues import IssueType
-from assetcheck.plugins import PluginConfig, get_plugin_manager
+from assetcheck.plugins import PluginConfig, PluginError, get_plugin_manager
 from assetcheck.profiles import BUILTIN_PROFILES, EngineProfile, UnknownEngineError
 from assetcheck.reports import ReportFormat, UnknownReportFormatError, render
 from assetcheck.reports.document import build_report
@@ -193,12 +193,14 @@ def test_plugins_dir_loads_loose_files(tmp_path, glb):
         "studio_rules:no-rocks"]
 
 
-def test_misspelled_hook_fails_at_start_up():
+def test_misspelled_hook_fails_at_start_up_naming_the_plugin_and_the_hook():
     class Typo:
         @hookimpl
         def register_chekcs(self):
             return []
-    with pytest.raises(pluggy.PluginValidationError, match="register_chekcs"):
+    with pytest.raises(PluginError, match=r"plugin 'Typo' implements 'register_chekcs', which "
+                                          r"is not an AssetCheck hook \(did you mean "
+                                          r"'register_checks'\?\)"):
         manager(Typo())
 
 

@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from assetcheck.issues import IssueType
 from assetcheck.plugins import get_plugin_manager
 from assetcheck.reports import render, report_formats, visible
 from assetcheck.reports.badge import GRADE_COLOURS, INACTIVE_COLOUR, pending_badge, render_badge
@@ -70,6 +71,18 @@ def test_text_report_has_a_row_per_file_and_each_issue_code():
     assert "excellent (97/100)" in text
     assert "NAMED_THING (x1)" in text
     assert visible(f"{STORED_HOSTILE}.glb") in text
+
+
+def test_text_report_shows_each_occurrences_own_fix_under_it():
+    lines = render_text(hostile_report(occurrences=3)).splitlines()
+    fixes = [line.strip() for line in lines if line.strip().startswith("fix:")]
+    assert fixes == [f"fix: Rename {visible(STORED_HOSTILE)}{index}." for index in range(3)]
+
+
+def test_text_report_shows_a_shared_fix_once_for_the_group():
+    shared = IssueType("SHARED_FIX", "warning", "Mesh {name} is odd.", "Rename the meshes.", "t")
+    text = render_text(hostile_report(occurrences=3, issue_type=shared))
+    assert text.count("fix: Rename the meshes.") == 1
 
 
 def test_badge_is_valid_svg_with_grade_score_colour_and_title():

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from assetcheck.service.handlers import jobs, meta, reports, webhooks
+from assetcheck.service.handlers import jobs, meta, reports, webhook_settings, webhooks
 
 default_handlers = [
     *meta.default_handlers,
     *jobs.default_handlers,
     *reports.default_handlers,
     *webhooks.default_handlers,
+    *webhook_settings.default_handlers,
 ]

@@ -1,13 +1,12 @@
-"""The naming plugin, installed with pip, through AssetCheck's real engine and config."""
+"""The naming plugin, installed with pip, through AssetCheck's real engine and config.
 
-from pathlib import Path
+Uses only what AssetCheck ships for plugin tests: ``assetcheck.testing`` and its fixtures.
+"""
 
 import pytest
 
-from assetcheck.config import load_config
-from assetcheck.engine import validate
-from assetcheck.plugins import get_plugin_manager
-from tests.builders.gltf import GltfBuilder, Primitive, png_bytes
+from assetcheck.plugins import PluginError
+from assetcheck.testing import GltfBuilder, Primitive, png_bytes, validate_bytes
 
 CONVENTION = """
 [naming]
@@ -18,7 +17,8 @@ texture = "T_[A-Za-z]+_(D|N)"
 
 
 @pytest.fixture
-def asset(tmp_path: Path) -> Path:
+def rock() -> bytes:
+    """A GLB with one well-named and one badly named mesh, material and texture."""
     builder = GltfBuilder()
     good = builder.add_material("M_Stone")
     bad = builder.add_material("stone-old")
@@ -26,32 +26,30 @@ def asset(tmp_path: Path) -> Path:
     builder.add_image(png_bytes(), name="diffuse")
     builder.add_node(builder.add_mesh([Primitive(3, material=good)], name="SM_Rock"))
     builder.add_node(builder.add_mesh([Primitive(3, material=bad)], name="rock2"))
-    return builder.write_glb(tmp_path / "rock.glb")
+    return builder.glb()
 
 
-def manager(tmp_path: Path, text: str):
-    path = tmp_path / "assetcheck.toml"
-    path.write_text(text)
-    return get_plugin_manager(load_config(path, environ={}).plugin_config())
+def test_installed_plugin_is_loaded_from_its_entry_point(assetcheck_plugin_manager):
+    pm = assetcheck_plugin_manager()
+    assert pm.get_plugin("naming") is not None
+    assert pm.origins["naming"].startswith("package assetcheck-naming")
 
 
-def test_installed_plugin_is_loaded_from_its_entry_point(tmp_path):
-    assert manager(tmp_path, "").get_plugin("naming") is not None
-
-
-def test_names_off_the_convention_are_reported_with_their_pointer(tmp_path, asset):
-    result = validate(asset, plugin_manager=manager(tmp_path, CONVENTION))
+def test_names_off_the_convention_are_reported_with_their_pointer(assetcheck_plugin_manager,
+                                                                   rock):
+    result = validate_bytes(rock, plugin_manager=assetcheck_plugin_manager(CONVENTION))
     found = sorted((i.code, i.pointer) for i in result.issues if i.code.startswith("NAMING_"))
     assert found == [("NAMING_MATERIAL", "/materials/1"), ("NAMING_MESH", "/meshes/1"),
                      ("NAMING_TEXTURE", "/images/1")]
 
 
-def test_without_patterns_the_plugin_checks_nothing(tmp_path, asset):
-    result = validate(asset, plugin_manager=manager(tmp_path, ""))
-    assert not [i for i in result.issues if i.code.startswith("NAMING_")]
+def test_without_patterns_the_plugin_checks_nothing(assetcheck_plugin_manager,
+                                                    assetcheck_issue_codes, rock):
+    codes = assetcheck_issue_codes(rock, plugin_manager=assetcheck_plugin_manager())
+    assert not [code for code in codes if code.startswith("NAMING_")]
 
 
-def test_invalid_pattern_stops_start_up_naming_the_key(tmp_path):
-    with pytest.raises(ValueError, match=r"\[naming\] mesh is not a valid pattern"):
-        manager(tmp_path, '[naming]\nmesh = "SM_("\n')
-
+def test_invalid_pattern_stops_start_up_naming_the_plugin_and_the_key(assetcheck_plugin_manager):
+    with pytest.raises(PluginError, match=r"plugin 'naming' rejected its settings: "
+                                          r".*\[naming\] mesh is not a valid pattern"):
+        assetcheck_plugin_manager('[naming]\nmesh = "SM_("\n')

@@ -1,10 +1,13 @@
-"""The standalone-VR profile, installed with pip, through AssetCheck's engine and CLI."""
+"""The standalone-VR profile, installed with pip, through AssetCheck's engine and CLI.
+
+Uses only what AssetCheck ships for plugin tests: ``assetcheck.testing`` and its fixtures.
+"""
 
 import json
 
 from assetcheck.cli import main
 from assetcheck.engine import validate
-from tests.builders.gltf import GltfBuilder, Primitive, png_bytes
+from assetcheck.testing import GltfBuilder, Primitive, png_bytes
 
 
 def test_profile_is_available_once_installed(tmp_path):
@@ -26,8 +29,9 @@ def test_a_mobile_sized_prop_is_over_the_headset_budget(tmp_path, capsys):
     assert budgets == {"BUDGET_TRIANGLES_PER_MESH"}
 
 
-def test_installed_plugin_check_runs_with_no_other_step(tmp_path):
-    builder = GltfBuilder()
+def test_installed_plugin_check_runs_with_no_other_step(tmp_path, assetcheck_gltf,
+                                                        assetcheck_issue_codes):
+    builder = assetcheck_gltf
     texture = builder.add_texture(builder.add_image(png_bytes(1024, 1024), name="T_Wall_D"))
     material = builder.add_material(base_color_texture=texture)
     builder.add_node(builder.add_mesh([Primitive(3, material=material, normals=True,
@@ -36,4 +40,4 @@ def test_installed_plugin_check_runs_with_no_other_step(tmp_path):
     (issue,) = [i for i in validate(path, engine="standalone-vr").issues
                 if i.code == "VR_UNCOMPRESSED_TEXTURE"]
     assert issue.pointer == "/images/0" and "5.6 MB" in issue.message
-    assert "VR_UNCOMPRESSED_TEXTURE" not in {i.code for i in validate(path, engine="mobile").issues}
+    assert "VR_UNCOMPRESSED_TEXTURE" not in assetcheck_issue_codes(path, engine="mobile")

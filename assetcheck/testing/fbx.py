@@ -1,0 +1,320 @@
+"""Writers of real FBX files from a small :class:`Scene` description.
+
+:func:`binary_fbx` and :func:`ascii_fbx` write the node tree an exporter of the given version
+writes (the FBX 6 layout below version 7000), for files readers should accept. Hostile files
+are built from node trees directly with :mod:`assetcheck.testing.fbx_nodes`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from assetcheck.testing.fbx_nodes import Array, Node, encode_ascii, encode_binary
+
+#: FBX time units per second (``KTime``).
+KTIME_PER_SECOND = 46_186_158_000
+
+#: ``3dsMax|ClassIDa/b`` of the 3ds Max Physical Material, a PBR shading model.
+PHYSICAL_MATERIAL_CLASS_ID = (0x3D6B1CEC, 0xDEADC001 - (1 << 32))  # stored as signed int32
+
+
+@dataclass
+class MeshSpec:
+    """A mesh: control points, polygons (lists of control point indices) and its materials.
+
+    ``normal`` is the normal written at every corner; ``scale`` the model's ``Lcl Scaling``.
+    ``raw_indices`` replaces the ``PolygonVertexIndex`` array as written (for damaged files).
+    """
+
+    name: str
+    vertices: Sequence[tuple[float, float, float]]
+    polygons: Sequence[Sequence[int]]
+    materials: Sequence[str] = ()
+    normals: bool = True
+    uv_sets: int = 1
+    normal: tuple[float, float, float] = (0.0, 0.0, 1.0)
+    scale: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    raw_indices: Sequence[int] | None = None
+
+
+@dataclass
+class MaterialSpec:
+    """A material: ``shading_model`` as written (``lambert``, ``phong``, ``unknown``...).
+
+    ``physical`` marks it a 3ds Max Physical Material (PBR), as 3ds Max writes it.
+    """
+
+    name: str
+    shading_model: str = "phong"
+    physical: bool = False
+
+
+@dataclass
+class VideoSpec:
+    """An image (a ``Video``, embedded when ``content`` is not empty) and its texture."""
+
+    name: str
+    filename: str
+    content: bytes
+
+
+@dataclass
+class Scene:
+    """What :func:`binary_fbx` and :func:`ascii_fbx` write."""
+
+    meshes: Sequence[MeshSpec] = ()
+    materials: Sequence[MaterialSpec] = ()
+    animations: Sequence[tuple[str, float]] = ()
+    videos: Sequence[VideoSpec] = ()
+    creator: str = "AssetCheck test builder"
+    unit_scale_cm: float = 1.0
+    up_axis: int = 1  # 1 for Y up, 2 for Z up
+
+
+def cube(name: str = "Cube", materials: Sequence[str] = ()) -> MeshSpec:
+    """A unit cube of 8 control points and 6 quads (12 triangles)."""
+    vertices = [(x, y, z) for x in (-1.0, 1.0) for y in (-1.0, 1.0) for z in (-1.0, 1.0)]
+    quads = [[0, 1, 3, 2], [4, 6, 7, 5], [0, 4, 5, 1], [2, 3, 7, 6], [0, 2, 6, 4], [1, 5, 7, 3]]
+    return MeshSpec(name, vertices, quads, materials)
+
+
+def grid(name: str, columns: int, rows: int) -> MeshSpec:
+    """A flat grid of ``columns * rows`` quads, for big meshes."""
+    vertices = [(float(x), float(y), 0.0) for y in range(rows + 1) for x in range(columns + 1)]
+    width = columns + 1
+    quads = [
+        [y * width + x, y * width + x + 1, (y + 1) * width + x + 1, (y + 1) * width + x]
+        for y in range(rows)
+        for x in range(columns)
+    ]
+    return MeshSpec(name, vertices, quads, normals=False, uv_sets=0)
+
+
+def binary_fbx(scene: Scene, version: int = 7400, *, compress: bool = False) -> bytes:
+    """``scene`` as a binary FBX file of ``version`` (6100 writes the FBX 6 layout)."""
+    return encode_binary(scene_nodes(scene, version, binary=True, compress=compress), version)
+
+
+def ascii_fbx(scene: Scene, version: int = 7400) -> bytes:
+    """``scene`` as an ASCII FBX file of ``version`` (6100 writes the FBX 6 layout)."""
+    return encode_ascii(scene_nodes(scene, version, binary=False), version)
+
+
+def scene_nodes(
+    scene: Scene, version: int, *, binary: bool, compress: bool = False
+) -> list[Node]:
+    """The top-level nodes an exporter of ``version`` writes for ``scene``."""
+    writer = _SceneWriter(scene, version, binary, compress)
+    return writer.nodes()
+
+
+# An object-to-object connection: (child, parent), by name in FBX 6 and by id in FBX 7.
+_Link = tuple[str | int, str | int]
+
+
+@dataclass
+class _SceneWriter:
+    scene: Scene
+    version: int
+    binary: bool
+    compress: bool
+
+    @property
+    def legacy(self) -> bool:
+        return self.version < 7000
+
+    def nodes(self) -> list[Node]:
+        header = Node("FBXHeaderExtension", children=[
+            Node("FBXHeaderVersion", [1003]),
+            Node("FBXVersion", [self.version]),
+            Node("Creator", [self.scene.creator]),
+        ])
+        top = [header, Node("Creator", [self.scene.creator]), self._global_settings()]
+        objects = Node("Objects")
+        links: list[_Link] = []
+        for index, mesh in enumerate(self.scene.meshes):
+            self._mesh(objects, links, mesh, index)
+        for index, material in enumerate(self.scene.materials):
+            objects.children.append(self._material(material, index))
+        for index, video in enumerate(self.scene.videos):
+            self._video(objects, links, video, index)
+        if not self.legacy:
+            for index, (name, seconds) in enumerate(self.scene.animations):
+                objects.children += self._anim_stack(links, name, seconds, index)
+        connections = Node("Connections", children=[
+            Node("Connect" if self.legacy else "C", ["OO", child, parent])
+            for child, parent in links
+        ])
+        top += [objects, connections]
+        if self.legacy and self.scene.animations:
+            top.append(self._takes())
+        return top
+
+    def _name(self, name: str, cls: str) -> str:
+        return f"{name}\x00\x01{cls}" if self.binary else f"{cls}::{name}"
+
+    def _id(self, family: int, index: int) -> int:
+        """A unique object id: the family (1 geometry, 2 model...) and the index in it."""
+        return 1_000_000_000_000 * family + index
+
+    def _ref(self, name: str, cls: str, family: int, index: int) -> str | int:
+        """How connections name an object: by name in FBX 6, by id in FBX 7."""
+        return self._name(name, cls) if self.legacy else self._id(family, index)
+
+    def _head(self, name: str, cls: str, family: int, index: int, subclass: str = "") -> list:
+        """An object node's properties: its id (FBX 7 only), name and subclass."""
+        head: list[object] = [self._name(name, cls), subclass]
+        return head if self.legacy else [self._id(family, index), *head]
+
+    def _props(self, props: list[tuple[str, str, object]]) -> Node:
+        if self.legacy:
+            rows = [Node("Property", [name, kind, "", value]) for name, kind, value in props]
+            return Node("Properties60", children=rows)
+        rows = [Node("P", [name, kind, "", "", value]) for name, kind, value in props]
+        return Node("Properties70", children=rows)
+
+    def _vector_prop(self, name: str, vector: tuple[float, float, float]) -> Node:
+        """A three-number property row: ``P`` (FBX 7) or ``Property`` (FBX 6)."""
+        head = [name, name, ""] if self.legacy else [name, name, "", "A"]
+        return Node("Property" if self.legacy else "P", [*head, *map(float, vector)])
+
+    def _global_settings(self) -> Node:
+        z_up = self.scene.up_axis == 2  # then the front is -Y, as 3ds Max and Blender write it
+        props = self._props([
+            ("UpAxis", "int", self.scene.up_axis),
+            ("UpAxisSign", "int", 1),
+            ("FrontAxis", "int", 1 if z_up else 2),
+            ("FrontAxisSign", "int", -1 if z_up else 1),
+            ("CoordAxis", "int", 0),
+            ("CoordAxisSign", "int", 1),
+            ("UnitScaleFactor", "double", self.scene.unit_scale_cm),
+            ("OriginalUnitScaleFactor", "double", self.scene.unit_scale_cm),
+        ])
+        return Node("GlobalSettings", [], [Node("Version", [1000]), props])
+
+    def _array(self, kind: str, values: Sequence[float | int]) -> list[object]:
+        if self.legacy:
+            # FBX 6 writes an array as one scalar property per element.
+            return [float(v) if kind == "d" else int(v) for v in values]
+        return [Array(kind, values, compress=self.compress)]
+
+    def _geometry_children(self, mesh: MeshSpec) -> list[Node]:
+        points = [c for vertex in mesh.vertices for c in vertex]
+        indices = list(mesh.raw_indices) if mesh.raw_indices is not None else [
+            -i - 1 if corner == len(polygon) - 1 else i
+            for polygon in mesh.polygons
+            for corner, i in enumerate(polygon)
+        ]
+        corners = len(indices)
+        children = [
+            Node("Vertices", self._array("d", points)),
+            Node("PolygonVertexIndex", self._array("i", indices)),
+            Node("GeometryVersion", [124]),
+        ]
+        layer = []
+        if mesh.normals:
+            children.append(self._layer_element("LayerElementNormal", 0, "Normals",
+                                                list(mesh.normal) * corners,
+                                                "ByPolygonVertex"))
+            layer.append(("LayerElementNormal", 0))
+        for uv_set in range(mesh.uv_sets):
+            children.append(self._layer_element("LayerElementUV", uv_set, "UV",
+                                                [0.0, 0.0] * len(mesh.vertices), "ByVertice"))
+            layer.append(("LayerElementUV", uv_set))
+        if mesh.materials:
+            children.append(self._layer_element("LayerElementMaterial", 0, "Materials",
+                                                [0] * len(mesh.polygons), "ByPolygon",
+                                                kind="i"))
+            layer.append(("LayerElementMaterial", 0))
+        children.append(Node("Layer", [0], [Node("Version", [100])] + [
+            Node("LayerElement", [], [Node("Type", [name]), Node("TypedIndex", [index])])
+            for name, index in layer
+        ]))
+        return children
+
+    def _layer_element(
+        self, name: str, index: int, array_name: str, values: list, mapping: str, kind: str = "d"
+    ) -> Node:
+        return Node(name, [index], [
+            Node("Version", [101]),
+            Node("Name", [f"set{index}"]),
+            Node("MappingInformationType", [mapping]),
+            Node("ReferenceInformationType", ["Direct" if kind == "d" else "IndexToDirect"]),
+            Node(array_name, self._array(kind, values)),
+        ])
+
+    def _mesh(self, objects: Node, links: list[_Link], mesh: MeshSpec, index: int) -> None:
+        model_ref = self._ref(mesh.name, "Model", 2, index)
+        scene_ref = self._name("Scene", "Model") if self.legacy else 0
+        links.append((model_ref, scene_ref))
+        for material in mesh.materials:
+            position = [m.name for m in self.scene.materials].index(material)
+            links.append((self._ref(material, "Material", 3, position), model_ref))
+        model_props = self._props([("Lcl Translation", "Lcl Translation", 0.0)])
+        if mesh.scale != (1.0, 1.0, 1.0):
+            model_props.children.append(self._vector_prop("Lcl Scaling", mesh.scale))
+        model = Node("Model", self._head(mesh.name, "Model", 2, index, "Mesh"),
+                     [Node("Version", [232]), model_props])
+        if self.legacy:
+            model.children += self._geometry_children(mesh)
+            objects.children.append(model)
+            return
+        geometry = Node("Geometry", self._head(mesh.name, "Geometry", 1, index, "Mesh"),
+                        self._geometry_children(mesh))
+        objects.children += [geometry, model]
+        links.append((self._id(1, index), model_ref))
+
+    def _material(self, material: MaterialSpec, index: int) -> Node:
+        props: list[tuple[str, str, object]] = [("DiffuseColor", "ColorRGB", 0.8)]
+        if material.physical:
+            class_a, class_b = PHYSICAL_MATERIAL_CLASS_ID
+            props += [("3dsMax", "Compound", ""), ("3dsMax|ClassIDa", "int", class_a),
+                      ("3dsMax|ClassIDb", "int", class_b)]
+        return Node("Material", self._head(material.name, "Material", 3, index), [
+            Node("Version", [102]),
+            Node("ShadingModel", [material.shading_model]),
+            Node("MultiLayer", [0]),
+            self._props(props),
+        ])
+
+    def _video(self, objects: Node, links: list[_Link], video: VideoSpec, index: int) -> None:
+        video_children = [
+            Node("Type", ["Clip"]),
+            Node("Filename", [video.filename]),
+            Node("RelativeFilename", [video.filename]),
+        ]
+        if video.content:
+            video_children.append(Node("Content", [video.content]))
+        objects.children.append(
+            Node("Video", self._head(video.name, "Video", 5, index, "Clip"), video_children))
+        objects.children.append(Node("Texture", self._head(video.name, "Texture", 6, index), [
+            Node("Type", ["TextureVideoClip"]),
+            Node("FileName", [video.filename]),
+            Node("RelativeFilename", [video.filename]),
+        ]))
+        links.append((self._ref(video.name, "Video", 5, index),
+                      self._ref(video.name, "Texture", 6, index)))
+
+    def _anim_stack(
+        self, links: list[_Link], name: str, seconds: float, index: int
+    ) -> list[Node]:
+        stop = round(seconds * KTIME_PER_SECOND)
+        links.append((self._id(8, index), self._id(7, index)))
+        return [
+            Node("AnimationStack", self._head(name, "AnimStack", 7, index), [
+                self._props([("LocalStart", "KTime", 0), ("LocalStop", "KTime", stop),
+                             ("ReferenceStart", "KTime", 0), ("ReferenceStop", "KTime", stop)]),
+            ]),
+            Node("AnimationLayer", self._head("BaseLayer", "AnimLayer", 8, index)),
+        ]
+
+    def _takes(self) -> Node:
+        takes = [
+            Node("Take", [name], [
+                Node("LocalTime", [0, round(seconds * KTIME_PER_SECOND)]),
+                Node("ReferenceTime", [0, round(seconds * KTIME_PER_SECOND)]),
+            ])
+            for name, seconds in self.scene.animations
+        ]
+        return Node("Takes", children=[Node("Current", [self.scene.animations[0][0]]), *takes])
