@@ -132,9 +132,7 @@ def _check_animation_pointers(links: DocumentLinks, issues: FileIssues) -> None:
             if not isinstance(extensions, dict) or \
                     not isinstance(extensions.get(ANIMATION_POINTER), dict):
                 continue
-            at = child(child(child(child(child("/animations", number), "channels"), index),
-                             "target"), "extensions")
-            at = child(at, ANIMATION_POINTER)
+            at = f"/animations/{number}/channels/{index}/target/extensions/{ANIMATION_POINTER}"
             issues.add("INCOMPLETE_EXTENSION_SUPPORT", pointer=at, name=ANIMATION_POINTER)
             if linked and resolves(index_of(target, "node"), links.items("nodes")):
                 issues.add("KHR_ANIMATION_POINTER_ANIMATION_CHANNEL_TARGET_NODE", pointer=at)

@@ -329,12 +329,18 @@ def _usable(value: object, prop: Prop) -> bool:
     return isinstance(value, str)
 
 
+def declared_names(document: dict[str, Any], key: str) -> list[str]:
+    """The extension names of ``extensionsUsed`` or ``extensionsRequired``, as Khronos reads
+    them: none at all when the array holds anything but strings (``ARRAY_TYPE_MISMATCH``)."""
+    names = document.get(key)
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        return []
+    return names
+
+
 def extensions_used(document: dict[str, Any]) -> frozenset[str]:
-    """The strings of ``extensionsUsed`` (malformed entries are the schema check's business)."""
-    used = document.get("extensionsUsed")
-    if not isinstance(used, list):
-        return frozenset()
-    return frozenset(v for v in used if isinstance(v, str))
+    """The names of ``extensionsUsed`` (see :func:`declared_names`)."""
+    return frozenset(declared_names(document, "extensionsUsed"))
 
 
 def check_schema(asset: Asset, context: CheckContext) -> None:

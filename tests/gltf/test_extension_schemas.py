@@ -78,3 +78,11 @@ def test_a_broken_extension_khronos_does_not_validate_only_warns(tmp_path: Path)
     at = "/bufferViews/0/extensions/EXT_meshopt_compression"
     assert schema == {("warning", at), ("warning", f"{at}/buffer"), ("warning", f"{at}/mode")}
     assert not any(severity == "error" for _, severity, _ in found)
+
+
+def test_extensions_used_holding_a_non_string_declares_nothing(tmp_path: Path):
+    found = findings(tmp_path, {"extensionsUsed": [5, "KHR_materials_unlit"],
+                                "extensionsRequired": ["KHR_materials_unlit"]})
+    assert {(code, pointer) for code, _, pointer in found if code != "UNUSED_OBJECT"} == {
+        ("ARRAY_TYPE_MISMATCH", "/extensionsUsed/0"),
+        ("UNUSED_EXTENSION_REQUIRED", "/extensionsRequired/0")}
