@@ -77,6 +77,7 @@ DEFAULT_PLUGINS = (
     "assetcheck.checks.gltf_cameras",
     "assetcheck.checks.gltf_materials",
     "assetcheck.checks.gltf_material_extensions",
+    "assetcheck.checks.gltf_extension_objects",
     "assetcheck.checks.gltf_buffer_uris",
     "assetcheck.checks.gltf_images",
     "assetcheck.checks.gltf_extensions",

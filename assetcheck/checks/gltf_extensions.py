@@ -15,7 +15,7 @@ from assetcheck.checks.gltf_links import (
     linked_extensions,
     texture_infos,
 )
-from assetcheck.checks.gltf_schema import GLTF_FORMATS, extensions_used
+from assetcheck.checks.gltf_schema import GLTF_FORMATS, declared_names, extensions_used
 from assetcheck.formats.gltf_fields import child
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
@@ -79,10 +79,8 @@ def _object_tree(kind: str, at: str, item: dict, linked: frozenset[str],
 
 
 def _check_declarations(document: dict[str, Any], issues: FileIssues) -> None:
-    used = document.get("extensionsUsed")
-    required = document.get("extensionsRequired")
-    used = used if isinstance(used, list) else []
-    required = required if isinstance(required, list) else []
+    used = declared_names(document, "extensionsUsed")
+    required = declared_names(document, "extensionsRequired")
     for index, name in enumerate(used):
         if not isinstance(name, str):
             continue

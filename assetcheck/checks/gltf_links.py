@@ -15,6 +15,7 @@ from functools import cached_property
 from typing import Any
 
 from assetcheck.asset import Asset
+from assetcheck.checks.gltf_schema import extensions_used
 from assetcheck.formats.gltf_data import AccessorLayout, AccessorReader, asset_cache
 from assetcheck.formats.gltf_fields import as_integer, child
 
@@ -412,9 +413,7 @@ def texture_infos(value: object, pointer: str, extensions: frozenset[str],
 
 def linked_extensions(document: dict) -> frozenset[str]:
     """The extensions Khronos links: declared in ``extensionsUsed`` and supported."""
-    used = document.get("extensionsUsed")
-    names = used if isinstance(used, list) else []
-    return frozenset(n for n in names if isinstance(n, str) and n in SUPPORTED_EXTENSIONS)
+    return frozenset(extensions_used(document) & SUPPORTED_EXTENSIONS.keys())
 
 
 def _material_needs(material: dict, index: int, extensions: frozenset[str]) -> MaterialNeeds:

@@ -2,7 +2,9 @@
 
 The reader resolves the references it needs for reading (buffers, buffer views, a primitive's
 attributes, indices and material, an image's buffer view); this check resolves all the others
-the way Khronos glTF-Validator links them.
+the way Khronos glTF-Validator links them, the references of declared extensions included
+(a ``EXT_texture_webp`` source, a node's ``KHR_lights_punctual`` light, the variants and
+material of a ``KHR_materials_variants`` mapping).
 """
 
 from __future__ import annotations
@@ -11,6 +13,13 @@ from collections.abc import Iterator
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
+from assetcheck.checks.gltf_extension_uses import (
+    LIGHTS,
+    VARIANTS,
+    node_lights,
+    root_items,
+    variant_mappings,
+)
 from assetcheck.checks.gltf_links import (
     DocumentLinks,
     animation_samplers,
@@ -23,8 +32,10 @@ from assetcheck.checks.gltf_schema import GLTF_FORMATS
 from assetcheck.formats.gltf_fields import as_integer, child
 from assetcheck.hookspecs import hookimpl
 
-#: A reference: its pointer, the index, and the collection (by name, or the list itself).
-Reference = tuple[str, int, str | list]
+#: A reference: its pointer, the index, and the collection: by name, or as ``(name, items)``
+#: for collections that are not top-level arrays.
+Reference = tuple[str, int, str | tuple[str, list]]
+WEBP = "EXT_texture_webp"
 
 #: Single references held by objects of a collection: (property, referenced collection).
 SINGLE_REFERENCES = {
@@ -40,8 +51,8 @@ LIST_REFERENCES = {"nodes": (("children", "nodes"),), "scenes": (("nodes", "node
 def references(links: DocumentLinks) -> Iterator[Reference]:
     """Every reference checked here: ``(pointer, index, referenced collection)``.
 
-    The referenced collection is named, or given as a list for a channel's ``sampler``,
-    which refers to the ``samplers`` of its own animation.
+    The referenced collection is named, or given with its items for a channel's ``sampler``
+    (the ``samplers`` of its own animation) and for extensions' root arrays.
     """
     document = links.document
     if index_of(document, "scene") is not None:
@@ -70,6 +81,29 @@ def references(links: DocumentLinks) -> Iterator[Reference]:
                     yield child(at, semantic), index_of(target, semantic), "accessors"
     for number, animation in enumerate(links.items("animations")):
         yield from _animation(animation, child("/animations", number))
+    yield from _extension_references(links)
+
+
+def _extension_references(links: DocumentLinks) -> Iterator[Reference]:
+    if WEBP in linked_extensions(links.document):
+        for number, texture in enumerate(links.items("textures")):
+            extension = (texture or {}).get("extensions")
+            source = index_of(extension.get(WEBP) if isinstance(extension, dict) else None,
+                              "source")
+            if source is not None:
+                at = child(child(child("/textures", number), "extensions"), WEBP)
+                yield child(at, "source"), source, "images"
+    lights = root_items(links.document, LIGHTS)
+    for at, light in node_lights(links.document) if lights is not None else ():
+        if index_of(light, "light") is not None:
+            yield child(at, "light"), index_of(light, "light"), ("lights", lights)
+    variants = root_items(links.document, VARIANTS)
+    for mapping in variant_mappings(links) if variants is not None else ():
+        for pointer, index in mapping.variants:
+            yield pointer, index, ("variants", variants)
+        if index_of(mapping.json, "material") is not None:
+            yield child(mapping.pointer, "material"), index_of(mapping.json, "material"), \
+                "materials"
 
 
 def _list(item: dict | None, key: str, at: str, target: str) -> Iterator[Reference]:
@@ -112,7 +146,8 @@ def _animation(animation: dict | None, at: str) -> Iterator[Reference]:
         if index_of(target, "node") is not None:
             yield child(child(channel_at, "target"), "node"), index_of(target, "node"), "nodes"
         if index_of(channel, "sampler") is not None:
-            yield child(channel_at, "sampler"), index_of(channel, "sampler"), animation["samplers"]
+            yield child(channel_at, "sampler"), index_of(channel, "sampler"), \
+                ("samplers", animation["samplers"])
 
 
 def check_references(asset: Asset, context: CheckContext) -> None:
@@ -120,10 +155,10 @@ def check_references(asset: Asset, context: CheckContext) -> None:
         return
     links = document_links(asset)
     for pointer, index, target in references(links):
-        items = links.items(target) if isinstance(target, str) else target
+        name, items = (target, links.items(target)) if isinstance(target, str) else target
         if index >= len(items) or items[index] is None:
             context.issues.add("UNRESOLVED_REFERENCE", pointer=pointer, index=index,
-                               collection=target if isinstance(target, str) else "samplers")
+                               collection=name)
 
 
 @hookimpl

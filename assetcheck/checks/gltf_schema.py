@@ -3,7 +3,10 @@
 It walks the document with the tables of :mod:`assetcheck.checks.gltf_schema_tables` and
 reports what Khronos glTF-Validator's JSON getters report, with the same codes and pointers:
 ``TYPE_MISMATCH``, ``UNDEFINED_PROPERTY``, ``VALUE_NOT_IN_RANGE``, ``VALUE_NOT_IN_LIST``,
-``UNEXPECTED_PROPERTY`` and the rest. Properties the reader owns are left to it.
+``UNEXPECTED_PROPERTY`` and the rest. Properties the reader owns are left to it. Extension
+objects are checked against :mod:`assetcheck.checks.gltf_extension_schemas` where they belong;
+the findings in extensions Khronos does not validate become ``EXTENSION_SCHEMA_MISMATCH``
+warnings (see :class:`AdvisoryIssues`).
 """
 
 from __future__ import annotations
@@ -13,10 +16,10 @@ from typing import Any
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
+from assetcheck.checks.gltf_extension_schemas import EXTENSIONS, UNVALIDATED_BY_KHRONOS
 from assetcheck.checks.gltf_schema_tables import (
     COLLECTIONS,
     EXTENSION_VALUES,
-    EXTENSIONS,
     ROOT,
     VERSION_PATTERN,
     ObjectSchema,
@@ -39,7 +42,8 @@ _MISSING = object()
 CODES = ("TYPE_MISMATCH", "ARRAY_TYPE_MISMATCH", "UNDEFINED_PROPERTY", "INVALID_INDEX",
          "VALUE_NOT_IN_RANGE", "VALUE_NOT_IN_LIST", "PATTERN_MISMATCH", "UNEXPECTED_PROPERTY",
          "EMPTY_ENTITY", "DUPLICATE_ELEMENTS", "ARRAY_LENGTH_NOT_IN_LIST", "NON_OBJECT_EXTRAS",
-         "UNSATISFIED_DEPENDENCY", "ASSET_MIN_VERSION_GREATER_THAN_VERSION")
+         "UNSATISFIED_DEPENDENCY", "ASSET_MIN_VERSION_GREATER_THAN_VERSION",
+         "EXTENSION_SCHEMA_MISMATCH")
 
 #: (object, property, the property it depends on): Khronos' ``UNSATISFIED_DEPENDENCY`` rules.
 DEPENDENCIES = {"accessor": (("byteOffset", "bufferView"),),
@@ -51,10 +55,24 @@ def is_number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+class AdvisoryIssues:
+    """Passes every finding on as an ``EXTENSION_SCHEMA_MISMATCH`` warning naming the rule
+    broken (``rule``, the code it would have had) and the ``extension`` it is in."""
+
+    def __init__(self, issues: FileIssues, extension: str) -> None:
+        self.issues = issues
+        self.extension = extension
+
+    def add(self, code: str, *, pointer: str, **fields: Any) -> None:
+        self.issues.add("EXTENSION_SCHEMA_MISMATCH", pointer=pointer, extension=self.extension,
+                        rule=code)
+
+
 class SchemaWalker:
     """Checks JSON objects against :class:`ObjectSchema` tables, reporting to ``issues``."""
 
-    def __init__(self, issues: FileIssues, extensions_used: frozenset[str]) -> None:
+    def __init__(self, issues: FileIssues | AdvisoryIssues,
+                 extensions_used: frozenset[str]) -> None:
         self.issues = issues
         self.extensions_used = extensions_used
 
@@ -85,7 +103,7 @@ class SchemaWalker:
                 self.issues.add("UNEXPECTED_PROPERTY", pointer=child(at, key), name=key)
         for key, prop in schema.properties.items():
             self._check_property(prop, value.get(key, _MISSING), at, key)
-        self._check_extensions(value, at)
+        self._check_extensions(value, at, schema.name)
         extras = value.get("extras")
         if extras is not None and not isinstance(extras, dict):
             self.issues.add("NON_OBJECT_EXTRAS", pointer=child(at, "extras"),
@@ -160,6 +178,9 @@ class SchemaWalker:
             self._check_enum(prop, number, pointer)
         elif not in_range(prop, number):
             self.issues.add("VALUE_NOT_IN_RANGE", pointer=pointer, value=preview(number))
+        elif prop.multiple_of is not None and number % prop.multiple_of:
+            self.issues.add("VALUE_MULTIPLE_OF", pointer=pointer, value=preview(number),
+                            divisor=prop.multiple_of)
 
     def _check_enum(self, prop: Prop, value: object, pointer: str) -> None:
         allowed = prop.enum
@@ -255,7 +276,7 @@ class SchemaWalker:
             if number is None or number < 0:
                 self.issues.add("INVALID_INDEX", pointer=child(pointer, key), value=preview(item))
 
-    def _check_extensions(self, value: dict, at: str) -> None:
+    def _check_extensions(self, value: dict, at: str, kind: str) -> None:
         extensions = value.get("extensions", _MISSING)
         if extensions is _MISSING:
             return
@@ -266,8 +287,11 @@ class SchemaWalker:
         for name, extension in extensions.items():
             if not isinstance(extension, dict):
                 self._mismatch(child(pointer, name), extension, "an object")
-            elif name in EXTENSIONS and name in self.extensions_used:
-                self.check_object(EXTENSIONS[name], extension, child(pointer, name))
+            elif name in self.extensions_used and kind in EXTENSIONS.get(name, {}):
+                walker = self
+                if name in UNVALIDATED_BY_KHRONOS and not isinstance(self.issues, AdvisoryIssues):
+                    walker = SchemaWalker(AdvisoryIssues(self.issues, name), self.extensions_used)
+                walker.check_object(EXTENSIONS[name][kind], extension, child(pointer, name))
 
     def _mismatch(self, pointer: str, value: object, expected: str) -> None:
         self.issues.add("TYPE_MISMATCH", pointer=pointer, value=preview(value), expected=expected)
@@ -275,13 +299,25 @@ class SchemaWalker:
 
 def in_range(prop: Prop, number: float) -> bool:
     """Whether ``number`` is finite and satisfies the property's minimum, maximum and exclusive
-    minimum (JSON numbers too large for a double read as infinite, as in Khronos)."""
+    minimum, or is its standalone value (JSON numbers too large for a double read as infinite,
+    as in Khronos)."""
     if not math.isfinite(number):
         return False
+    if prop.standalone is not None and number == prop.standalone:
+        return True
     minimum = prop.minimum if prop.minimum is not None else (0 if prop.kind == "uint" else None)
     return not ((minimum is not None and number < minimum)
                 or (prop.maximum is not None and number > prop.maximum)
                 or (prop.exclusive_minimum is not None and number <= prop.exclusive_minimum))
+
+
+def read_number(item: dict, key: str, prop: Prop, default: float = math.nan) -> float:
+    """``item[key]`` as Khronos' getters read it: ``default`` when absent, NaN when it is not a
+    number in the property's range (the schema check reports why)."""
+    value = item.get(key, _MISSING)
+    if value is _MISSING:
+        return default
+    return float(value) if is_number(value) and in_range(prop, value) else math.nan
 
 
 def _usable(value: object, prop: Prop) -> bool:
@@ -293,12 +329,18 @@ def _usable(value: object, prop: Prop) -> bool:
     return isinstance(value, str)
 
 
+def declared_names(document: dict[str, Any], key: str) -> list[str]:
+    """The extension names of ``extensionsUsed`` or ``extensionsRequired``, as Khronos reads
+    them: none at all when the array holds anything but strings (``ARRAY_TYPE_MISMATCH``)."""
+    names = document.get(key)
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        return []
+    return names
+
+
 def extensions_used(document: dict[str, Any]) -> frozenset[str]:
-    """The strings of ``extensionsUsed`` (malformed entries are the schema check's business)."""
-    used = document.get("extensionsUsed")
-    if not isinstance(used, list):
-        return frozenset()
-    return frozenset(v for v in used if isinstance(v, str))
+    """The names of ``extensionsUsed`` (see :func:`declared_names`)."""
+    return frozenset(declared_names(document, "extensionsUsed"))
 
 
 def check_schema(asset: Asset, context: CheckContext) -> None:

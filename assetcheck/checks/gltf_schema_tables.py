@@ -34,7 +34,9 @@ class Prop:
     Kinds: ``index``, ``uint``, ``number``, ``string``, ``bool``, ``object`` (with ``schema``),
     ``objects`` (a non-empty array of ``schema`` objects), ``indices`` (unique indices),
     ``numbers`` (with ``lengths``), ``strings`` (unique), ``index_map`` (semantic -> index),
-    ``index_maps`` (an array of those), ``any`` (checked elsewhere).
+    ``index_maps`` (an array of those), ``any`` (checked elsewhere). ``standalone`` is a value
+    allowed outside the range (``KHR_materials_ior`` takes 0); ``multiple_of`` constrains
+    integers.
     """
 
     kind: str
@@ -48,6 +50,8 @@ class Prop:
     lengths: tuple[int, ...] | None = None
     schema: ObjectSchema | None = None
     reader: bool = False
+    standalone: float | None = None
+    multiple_of: int | None = None
 
 
 @dataclass(frozen=True)
@@ -56,32 +60,33 @@ class ObjectSchema:
     properties: dict[str, Prop] = field(default_factory=dict)
 
 
-def _obj(title: str, /, **properties: Prop) -> ObjectSchema:
+def obj(title: str, /, **properties: Prop) -> ObjectSchema:
+    """The schema ``title`` (the kind of object, as extensions name their placements)."""
     return ObjectSchema(title, properties)
 
 
 NAME = Prop("string")
-TEXTURE_INFO = _obj("textureInfo", index=Prop("index", required=True),
+TEXTURE_INFO = obj("textureInfo", index=Prop("index", required=True),
                     texCoord=Prop("uint"))
-NORMAL_TEXTURE_INFO = _obj("normalTextureInfo", index=Prop("index", required=True),
+NORMAL_TEXTURE_INFO = obj("normalTextureInfo", index=Prop("index", required=True),
                            texCoord=Prop("uint"), scale=Prop("number"))
-OCCLUSION_TEXTURE_INFO = _obj("occlusionTextureInfo", index=Prop("index", required=True),
+OCCLUSION_TEXTURE_INFO = obj("occlusionTextureInfo", index=Prop("index", required=True),
                               texCoord=Prop("uint"),
                               strength=Prop("number", minimum=0, maximum=1))
 
-SPARSE = _obj(
+SPARSE = obj(
     "accessor.sparse",
     count=Prop("uint", required=True, minimum=1),
-    indices=Prop("object", required=True, schema=_obj(
+    indices=Prop("object", required=True, schema=obj(
         "accessor.sparse.indices", bufferView=Prop("index", required=True),
         byteOffset=Prop("uint"),
         componentType=Prop("uint", required=True, enum=INDEX_COMPONENT_TYPES))),
-    values=Prop("object", required=True, schema=_obj(
+    values=Prop("object", required=True, schema=obj(
         "accessor.sparse.values", bufferView=Prop("index", required=True),
         byteOffset=Prop("uint"))),
 )
 
-ACCESSOR = _obj(
+ACCESSOR = obj(
     "accessor",
     bufferView=Prop("index", reader=True), byteOffset=Prop("uint", reader=True),
     componentType=Prop("uint", required=True, enum=COMPONENT_TYPES),
@@ -90,36 +95,36 @@ ACCESSOR = _obj(
     max=Prop("any"), min=Prop("any"), sparse=Prop("object", schema=SPARSE), name=NAME,
 )
 
-ANIMATION = _obj(
+ANIMATION = obj(
     "animation",
-    channels=Prop("objects", required=True, schema=_obj(
+    channels=Prop("objects", required=True, schema=obj(
         "animation.channel", sampler=Prop("index", required=True),
-        target=Prop("object", required=True, schema=_obj(
+        target=Prop("object", required=True, schema=obj(
             "animation.channel.target", node=Prop("index"),
             path=Prop("string", required=True, extendable=True,
                       enum=("translation", "rotation", "scale", "weights")))))),
-    samplers=Prop("objects", required=True, schema=_obj(
+    samplers=Prop("objects", required=True, schema=obj(
         "animation.sampler", input=Prop("index", required=True),
         interpolation=Prop("string", enum=("LINEAR", "STEP", "CUBICSPLINE")),
         output=Prop("index", required=True))),
     name=NAME,
 )
 
-ASSET = _obj(
+ASSET = obj(
     "asset", copyright=Prop("string"), generator=Prop("string"),
     version=Prop("string", reader=True), minVersion=Prop("string", pattern=VERSION_PATTERN),
 )
 
-BUFFER = _obj("buffer", uri=Prop("string", reader=True), byteLength=Prop("uint", reader=True),
+BUFFER = obj("buffer", uri=Prop("string", reader=True), byteLength=Prop("uint", reader=True),
               name=NAME)
 
-BUFFER_VIEW = _obj(
+BUFFER_VIEW = obj(
     "bufferView", buffer=Prop("index", reader=True), byteOffset=Prop("uint", reader=True),
     byteLength=Prop("uint", reader=True), byteStride=Prop("uint", reader=True),
     target=Prop("uint", enum=BUFFER_VIEW_TARGETS), name=NAME,
 )
 
-CAMERA = _obj(
+CAMERA = obj(
     "camera",
     type=Prop("string", required=True, enum=("orthographic", "perspective")),
     orthographic=Prop("any"), perspective=Prop("any"), name=NAME,
@@ -127,27 +132,27 @@ CAMERA = _obj(
 
 #: Only the projection ``camera.type`` names is read (by the camera check).
 PROJECTIONS = {
-    "orthographic": _obj(
+    "orthographic": obj(
         "camera.orthographic", xmag=Prop("number", required=True),
         ymag=Prop("number", required=True),
         zfar=Prop("number", required=True, exclusive_minimum=0),
         znear=Prop("number", required=True, minimum=0)),
-    "perspective": _obj(
+    "perspective": obj(
         "camera.perspective", aspectRatio=Prop("number", exclusive_minimum=0),
         yfov=Prop("number", required=True, exclusive_minimum=0),
         zfar=Prop("number", exclusive_minimum=0),
         znear=Prop("number", required=True, exclusive_minimum=0)),
 }
 
-IMAGE = _obj(
+IMAGE = obj(
     "image", uri=Prop("string", reader=True),
     mimeType=Prop("string", enum=("image/jpeg", "image/png"), extendable=True),
     bufferView=Prop("index", reader=True), name=NAME,
 )
 
-MATERIAL = _obj(
+MATERIAL = obj(
     "material",
-    pbrMetallicRoughness=Prop("object", schema=_obj(
+    pbrMetallicRoughness=Prop("object", schema=obj(
         "material.pbrMetallicRoughness",
         baseColorFactor=Prop("numbers", lengths=(4,), minimum=0, maximum=1),
         baseColorTexture=Prop("object", schema=TEXTURE_INFO),
@@ -163,17 +168,17 @@ MATERIAL = _obj(
     doubleSided=Prop("bool"), name=NAME,
 )
 
-PRIMITIVE = _obj(
+PRIMITIVE = obj(
     "mesh.primitive",
     attributes=Prop("index_map", reader=True), indices=Prop("index", reader=True),
     material=Prop("index", reader=True), mode=Prop("uint", reader=True),
     targets=Prop("index_maps"),
 )
 
-MESH = _obj("mesh", primitives=Prop("objects", reader=True, schema=PRIMITIVE),
+MESH = obj("mesh", primitives=Prop("objects", reader=True, schema=PRIMITIVE),
             weights=Prop("numbers"), name=NAME)
 
-NODE = _obj(
+NODE = obj(
     "node", camera=Prop("index"), children=Prop("indices"), skin=Prop("index"),
     matrix=Prop("numbers", lengths=(16,)), mesh=Prop("index"),
     rotation=Prop("numbers", lengths=(4,), minimum=-1, maximum=1),
@@ -181,17 +186,17 @@ NODE = _obj(
     weights=Prop("numbers"), name=NAME,
 )
 
-SAMPLER = _obj(
+SAMPLER = obj(
     "sampler", magFilter=Prop("uint", enum=MAG_FILTERS), minFilter=Prop("uint", enum=MIN_FILTERS),
     wrapS=Prop("uint", enum=WRAP_MODES), wrapT=Prop("uint", enum=WRAP_MODES), name=NAME,
 )
 
-SCENE = _obj("scene", nodes=Prop("indices"), name=NAME)
+SCENE = obj("scene", nodes=Prop("indices"), name=NAME)
 
-SKIN = _obj("skin", inverseBindMatrices=Prop("index"), skeleton=Prop("index"),
+SKIN = obj("skin", inverseBindMatrices=Prop("index"), skeleton=Prop("index"),
             joints=Prop("indices", required=True), name=NAME)
 
-TEXTURE = _obj("texture", sampler=Prop("index"), source=Prop("index"), name=NAME)
+TEXTURE = obj("texture", sampler=Prop("index"), source=Prop("index"), name=NAME)
 
 #: The root's collections, in the order Khronos reads them, and whether the reader owns them.
 COLLECTIONS: dict[str, tuple[ObjectSchema, bool]] = {
@@ -202,25 +207,8 @@ COLLECTIONS: dict[str, tuple[ObjectSchema, bool]] = {
     "textures": (TEXTURE, False),
 }
 
-ROOT = _obj(
+ROOT = obj(
     "glTF", extensionsUsed=Prop("strings"), extensionsRequired=Prop("strings"),
     asset=Prop("object", reader=True, schema=ASSET), scene=Prop("index"),
     **{name: Prop("any") for name in COLLECTIONS},
 )
-
-#: Schemas of the contents of the most used extensions (applied when they are declared).
-EXTENSIONS = {
-    "KHR_texture_transform": _obj(
-        "KHR_texture_transform", offset=Prop("numbers", lengths=(2,)), rotation=Prop("number"),
-        scale=Prop("numbers", lengths=(2,)), texCoord=Prop("uint")),
-    "KHR_materials_pbrSpecularGlossiness": _obj(
-        "KHR_materials_pbrSpecularGlossiness",
-        diffuseFactor=Prop("numbers", lengths=(4,), minimum=0, maximum=1),
-        diffuseTexture=Prop("object", schema=TEXTURE_INFO),
-        specularFactor=Prop("numbers", lengths=(3,), minimum=0, maximum=1),
-        glossinessFactor=Prop("number", minimum=0, maximum=1),
-        specularGlossinessTexture=Prop("object", schema=TEXTURE_INFO)),
-    "KHR_materials_unlit": _obj("KHR_materials_unlit"),
-    "KHR_materials_emissive_strength": _obj(
-        "KHR_materials_emissive_strength", emissiveStrength=Prop("number", minimum=0)),
-}

@@ -4,7 +4,8 @@ An object is used when something that is itself linked refers to it: a node's me
 primitive's material, a texture's image... Root nodes of scenes, children, joints and animated
 nodes are used nodes. References made through declared extensions count too (images named by
 ``EXT_texture_webp``, ``KHR_texture_basisu`` or ``MSFT_texture_dds``, materials named by
-``KHR_materials_variants``, see :mod:`assetcheck.checks.gltf_extension_uses`). Also
+``KHR_materials_variants``, see :mod:`assetcheck.checks.gltf_extension_uses`), and the lights
+and variants of the root's extension objects are used when nodes and mappings name them. Also
 reported: texture coordinate sets no material samples, and mesh weights every node overrides.
 """
 
@@ -13,8 +14,14 @@ from __future__ import annotations
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.gltf_extension_uses import (
+    LIGHTS,
+    VARIANTS,
     extension_image_sources,
     material_needs,
+    node_lights,
+    root_items,
+    root_pointer,
+    variant_mappings,
     variant_materials,
 )
 from assetcheck.checks.gltf_links import (
@@ -78,9 +85,20 @@ def used_objects(links: DocumentLinks) -> dict[str, set[int]]:
         mark("materials", primitive.material)
     for image in extension_image_sources(links.document):
         mark("images", image)
-    for material in variant_materials(links.document):
+    for material in variant_materials(links):
         mark("materials", material)
     return used
+
+
+def _check_extension_items(links: DocumentLinks, issues: FileIssues) -> None:
+    """Lights no node names and variants no mapping names."""
+    named = {LIGHTS: {index_of(light, "light") for _, light in node_lights(links.document)},
+             VARIANTS: {index for mapping in variant_mappings(links)
+                        for _, index in mapping.variants}}
+    for extension, used in named.items():
+        for index, _ in enumerate(root_items(links.document, extension) or ()):
+            if index not in used:
+                issues.add("UNUSED_OBJECT", pointer=root_pointer(extension, index))
 
 
 def _check_animation_samplers(links: DocumentLinks, issues: FileIssues) -> None:
@@ -126,6 +144,7 @@ def check_unused(asset: Asset, context: CheckContext) -> None:
             if item is not None and index not in used[name]:
                 context.issues.add("UNUSED_OBJECT", pointer=child(f"/{name}", index))
     _check_mesh_weights(links, used["meshes"], context.issues)
+    _check_extension_items(links, context.issues)
 
 
 @hookimpl

@@ -1,7 +1,9 @@
 """Issue types of glTF documents (JSON and GLB alike).
 
 Codes shared with Khronos glTF-Validator keep its names and default severities; the ``GLTF_*``
-codes are AssetCheck's security findings (``docs/security.md``, glTF and GLB). Issues about the
+codes are AssetCheck's security findings (``docs/security.md``, glTF and GLB), and
+``EXTENSION_SCHEMA_MISMATCH`` is AssetCheck's advice on extensions Khronos does not validate.
+Issues about the
 JSON carry a JSON Pointer (``/meshes/0/primitives/1``) to the property they are about.
 """
 
@@ -147,6 +149,13 @@ ISSUE_TYPES = [
         "VALUE_MULTIPLE_OF", "error",
         "Value {value} is not a multiple of {divisor}.",
         _FIX_SCHEMA,
+    ),
+    declare(
+        "EXTENSION_SCHEMA_MISMATCH", "warning",
+        "This {extension} property breaks the extension's JSON schema ({rule}). Khronos "
+        "glTF-Validator does not check this extension; loaders that decode it may reject the "
+        "asset.",
+        "Fix the extension object, or export the model again with an up-to-date exporter.",
     ),
     declare(
         "NON_OBJECT_EXTRAS", "info",

@@ -4,7 +4,7 @@ Every case starts from a valid asset (a triangle with normals, indices, a node a
 ``skinned`` and ``animated`` add a skin or an animation) and breaks it so that one Khronos
 glTF-Validator code fires. ``python -m pytest tests/gltf --update-golden`` writes each case to
 ``tests/assets/gltf/<name>.gltf`` (or ``.glb``) with its report; the same files feed
-``bench/compare_khronos.py``.
+``bench/compare_khronos.py``. Cases about extensions are in :mod:`tests.gltf.extension_cases`.
 """
 
 from __future__ import annotations
@@ -142,16 +142,6 @@ def _image(data: bytes, **fields: Any) -> Callable[[GltfBuilder, Document], None
 #: A 1 x 1 lossless WebP image.
 WEBP = (b"RIFF\x1a\x00\x00\x00WEBPVP8L\x0d\x00\x00\x00\x2f\x00\x00\x00\x10\x07\x10\x11\x11"
         b"\x88\x88\xfe\x07\x00")
-
-
-def _material_extensions(extensions: dict[str, dict], **fields: Any,
-                         ) -> Callable[[GltfBuilder, Document], None]:
-    """A change that gives the triangle a material with ``extensions`` (declared)."""
-    def change(builder: GltfBuilder, document: Document) -> None:
-        document["materials"] = [{"extensions": extensions, **fields}]
-        document["extensionsUsed"] = list(extensions)
-        primitive(document)["material"] = 0
-    return change
 
 
 def _png_with_ihdr_length(length: int) -> bytes:
@@ -426,24 +416,6 @@ CASES: dict[str, Case] = {
         "byteLength": 4, "uri": data_uri(bytes(4))}]), glb=True),
     "image_data_invalid": Case("triangle", _image(_png_with_ihdr_length(12))),
     "image_features_unsupported": Case("triangle", _image(_png_with_gamma(22000))),
-    # Extensions.
-    "multiple_extensions": Case("triangle", _material_extensions({
-        "KHR_materials_unlit": {}, "KHR_materials_emissive_strength": {}})),
-    "khr_materials_volume_no_transmission": Case("triangle", _material_extensions({
-        "KHR_materials_volume": {"thicknessFactor": 1}})),
-    "khr_materials_volume_double_sided": Case("triangle", _material_extensions({
-        "KHR_materials_transmission": {"transmissionFactor": 1},
-        "KHR_materials_volume": {"thicknessFactor": 1}}, doubleSided=True)),
-    "invalid_extension_name_format": Case("triangle", _set("extensionsUsed", ["custom"])),
-    "unsupported_extension": Case("triangle", _set("extensionsUsed", ["EXT_unknown_thing"])),
-    "non_required_extension": Case("triangle", _set("extensionsUsed", ["KHR_mesh_quantization"])),
-    "unused_extension_required": Case("triangle", _do(
-        _set("extensionsUsed", ["KHR_materials_unlit"]),
-        _set("extensionsRequired", ["KHR_texture_transform"]))),
-    "undeclared_extension": Case("triangle", _set("nodes/0/extensions", {"EXT_thing": {}})),
-    "unexpected_extension_object": Case("triangle", _do(
-        _set("extensionsUsed", ["KHR_materials_unlit"]),
-        _set("nodes/0/extensions", {"KHR_materials_unlit": {}}))),
     # Unused objects.
     "unused_object": Case("triangle", _set("samplers", [{}])),
     "unused_mesh_weights": Case("triangle", _do(
