@@ -15,6 +15,8 @@ from tornado.httpserver import HTTPServer
 from assetcheck.config import Config
 from assetcheck.jobs.node import Node
 from assetcheck.webapp.app import make_app, max_body_size
+from assetcheck.webapp.server_secret import load_server_secret
+from assetcheck.webhooks.secret_box import SecretBox
 
 log = logging.getLogger("assetcheck.serve")
 
@@ -26,7 +28,7 @@ def serve(config: Config, database: peewee.Database, sockets: list[socket.socket
 
 async def _serve(config: Config, database: peewee.Database,
                  sockets: list[socket.socket]) -> None:
-    node = Node(config, database)
+    node = Node(config, database, secret_box=SecretBox(load_server_secret(config)))
     app = make_app(config, database, job_queue=node.queue)
     node.start()
     server = HTTPServer(app, max_body_size=max_body_size(config))

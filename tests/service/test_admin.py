@@ -94,7 +94,8 @@ def test_db_upgrade_creates_the_schema_then_has_nothing_to_do(capsys, backend, t
 def test_upgrade_steps_run_in_order_from_the_databases_version(database):
     applied = []
     first, second = migrations.SCHEMA_VERSION + 1, migrations.SCHEMA_VERSION + 2
-    steps = {first: lambda db: applied.append(first), second: lambda db: applied.append(second)}
+    steps = {first: lambda db, context: applied.append(first),
+             second: lambda db, context: applied.append(second)}
     assert migrations.upgrade(database, steps, target=second) == [first, second]
     assert applied == [first, second] and SchemaVersion.get().version == second
 
