@@ -24,7 +24,8 @@ from assetcheck.webhooks.urls import parse_allowed_cidrs
 ENV_PREFIX = "ASSETCHECK_"
 
 DEFAULTS: dict[str, Any] = {
-    "server": {"host": "127.0.0.1", "port": 8080, "secret_key": ""},
+    "server": {"host": "127.0.0.1", "port": 8080, "secret_key": "", "secure_cookies": False,
+               "trust_forwarded_headers": False},
     "storage": {"data_dir": "./data"},
     "database": {"url": ""},
     "workers": {"processes": 2, "job_timeout": 300, "memory_limit_mb": 2048, "lease_seconds": 60,

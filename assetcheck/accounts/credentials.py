@@ -68,13 +68,17 @@ def log_in(email: str, password: str) -> Account | None:
 
 
 def change_password(account: Account, current: str, new: str) -> Account:
-    """Set a new password once the current one is proven; returns the updated account."""
+    """Set a new password once the current one is proven; returns the updated account, moved
+    to its next session generation (every session begun before ends)."""
     if account.password_hash is None or not verify_password(current, account.password_hash):
         raise FormError({"current_password": "This is not your current password."})
     if problem := password_problem(new):
         raise FormError({"new_password": problem})
     account.password_hash = hash_password(new)
-    Account.update(password_hash=account.password_hash).where(Account.id == account.id).execute()
+    Account.update(password_hash=account.password_hash,
+                   session_generation=Account.session_generation + 1).where(
+        Account.id == account.id).execute()
+    account.session_generation = Account.get_by_id(account.id).session_generation
     return account
 
 

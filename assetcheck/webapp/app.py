@@ -61,7 +61,7 @@ def make_app(
         webhook_secret_box=SecretBox(secret),  # seals and opens webhook secrets
         cookie_secret=secret,  # signs the dashboard's session cookies
         xsrf_cookies=True,  # API handlers are exempt: they take keys, never cookies
-        **dashboard.settings(),
+        **dashboard.settings(config),
     )
 
 

@@ -31,7 +31,8 @@ async def _serve(config: Config, database: peewee.Database,
     node = Node(config, database, secret_box=SecretBox(load_server_secret(config)))
     app = make_app(config, database, job_queue=node.queue)
     node.start()
-    server = HTTPServer(app, max_body_size=max_body_size(config))
+    server = HTTPServer(app, max_body_size=max_body_size(config),
+                        xheaders=bool(config["server"]["trust_forwarded_headers"]))
     server.add_sockets(sockets)
     host, port = sockets[0].getsockname()[:2]
     log.info("AssetCheck listening on http://%s:%d with %d worker(s)", host, port,

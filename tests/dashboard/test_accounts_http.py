@@ -12,7 +12,14 @@ from assetcheck.accounts.store import issue_key
 from assetcheck.db.tables import Account, ApiKey
 from tests.builders.shapes import pawn_glb
 from tests.dashboard.conftest import PASSWORD, Site
-from tests.service.harness import bind_database, upload, wait_until
+from tests.service.harness import (
+    ServiceProcess,
+    bind_database,
+    service_settings,
+    upload,
+    wait_until,
+    write_config,
+)
 
 _XSRF_TOKEN = re.compile(r'<body data-xsrf="([^"]+)"')
 
@@ -163,6 +170,48 @@ def test_changing_the_password_ends_the_other_sessions(site: Site):
     assert elsewhere.get("/profile").headers["Location"].startswith("/login")
     assert Visitor(site.url).log_in(email).status_code == 400
     assert Visitor(site.url).log_in(email, new_password).status_code == 302
+
+
+def test_logging_out_ends_the_session_and_every_copy_of_its_cookie(site: Site):
+    email = site.account()
+    here, elsewhere = Visitor(site.url), Visitor(site.url)
+    here.log_in(email)
+    elsewhere.log_in(email)
+    copied = here.http.cookies["assetcheck_session"]
+    assert here.post("/logout").headers["Location"] == "/login"
+    thief = Visitor(site.url)
+    thief.http.cookies.set("assetcheck_session", copied)
+    for visitor in (here, thief, elsewhere):
+        assert visitor.get("/profile").headers["Location"].startswith("/login")
+    assert here.log_in(email).status_code == 302 and here.get("/profile").status_code == 200
+
+
+def session_cookie_of(answer: requests.Response) -> str:
+    return next(c for c in answer.raw.headers.getlist("Set-Cookie")
+                if c.startswith("assetcheck_session="))
+
+
+@pytest.mark.parametrize(("server", "headers", "secure"), [
+    ({}, {"X-Forwarded-Proto": "https"}, False),
+    ({"trust_forwarded_headers": True}, {"X-Forwarded-Proto": "https"}, True),
+    ({"secure_cookies": True}, {}, True),
+], ids=["forwarded-headers-untrusted", "forwarded-headers-trusted", "secure-cookies"])
+def test_cookies_are_secure_behind_a_tls_proxy_only_as_configured(tmp_path, server, headers,
+                                                                  secure):
+    site = Site(ServiceProcess(write_config(tmp_path, service_settings(
+        tmp_path, "", server=server))).start())
+    try:
+        visitor = Visitor(site.url)
+        token = visitor.token()
+        for cookie in visitor.http.cookies:  # the XSRF cookie; Secure ones stay home over http
+            assert cookie.secure is bool(server.get("secure_cookies"))
+            cookie.secure = False
+        answer = visitor.post("/login", {"email": site.account(), "password": PASSWORD,
+                                         "_xsrf": token}, xsrf=False, headers=headers)
+        assert answer.status_code == 302
+        assert ("Secure" in session_cookie_of(answer)) is secure
+    finally:
+        site.server.stop()
 
 
 @pytest.mark.parametrize(("target", "landing"), [

@@ -95,8 +95,10 @@ class LoginHandler(DashboardHandler):
 
 
 class LogoutHandler(DashboardHandler):
-    def post(self) -> None:
-        self.end_session()
+    """Log out: every session of the account ends, on every device."""
+
+    async def post(self) -> None:
+        await self.end_session(self.account)
         self.redirect("/login")
 
 

@@ -19,6 +19,8 @@ from assetcheck.dashboard.login_limits import DashboardLimits
 from assetcheck.dashboard.sessions import (
     SESSION_COOKIE,
     SESSION_DAYS,
+    end_sessions,
+    secure_cookies,
     session_account,
     session_value,
 )
@@ -39,11 +41,16 @@ class SessionMixin:
         return await self.run_blocking(session_account, value) if value else None
 
     def start_session(self, account: Account) -> None:
+        """Set the session cookie for ``account`` at its current session generation."""
+        secure = self.request.protocol == "https" or secure_cookies(self.config)
         self.set_signed_cookie(SESSION_COOKIE, session_value(account), expires_days=SESSION_DAYS,
-                               httponly=True, samesite="Lax",
-                               secure=self.request.protocol == "https")
+                               httponly=True, samesite="Lax", secure=secure)
 
-    def end_session(self) -> None:
+    async def end_session(self, account: Account | None) -> None:
+        """End every session of ``account`` (this one included, copies of its cookie too) and
+        clear this browser's cookie."""
+        if account is not None:
+            await self.run_blocking(end_sessions, account)
         self.clear_cookie(SESSION_COOKIE)
 
 
