@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from assetcheck.accounts.store import issue_key
 from assetcheck.db.tables import Account, ApiKey
 from tests.builders.shapes import pawn_glb
 from tests.dashboard.conftest import PASSWORD, Site
+from tests.service.conftest import BACKENDS
 from tests.service.harness import (
     ServiceProcess,
     bind_database,
@@ -238,8 +241,8 @@ def test_sign_up_errors_are_shown_next_to_the_field_at_fault(site: Site):
     both = visitor.post("/signup", {"email": "not an address", "password": "short"})
     assert 'id="email-error"' in both.text and 'id="password-error"' in both.text
     taken = visitor.post("/signup", {"email": site.account(), "password": PASSWORD})
-    assert taken.status_code == 400 and 'id="email-error"' in taken.text
-    assert "already exists" in taken.text
+    assert taken.status_code == 400 and 'id="email-error"' not in taken.text
+    assert "No account was made with these details" in taken.text
 
 
 def test_only_the_first_account_of_an_installation_chooses_its_plan(fresh_site: Site):
@@ -252,6 +255,45 @@ def test_only_the_first_account_of_an_installation_chooses_its_plan(fresh_site: 
     plans = {a.email: a.plan for a in Account.select()}
     assert plans == {"ops@studio.example": "enterprise", "artist@studio.example": "free"}
     assert first.get("/").status_code == 200  # signed up is logged in
+
+
+def test_a_taken_address_is_not_named_and_every_sign_up_attempt_counts(fresh_site: Site):
+    taken = fresh_site.account()
+    visitor = Visitor(fresh_site.url)
+    answer = visitor.post("/signup", {"email": taken, "password": PASSWORD})
+    assert answer.status_code == 400
+    assert "already exists" not in answer.text
+    assert "No account was made with these details" in answer.text
+    for number in range(2, 11):  # refused attempts count toward the limit of 10 an hour
+        email = taken if number % 2 else f"probe-{number}@studio.example"
+        assert visitor.post("/signup", {"email": email, "password": "short"}).status_code == 400
+    limited = visitor.post("/signup", {"email": "new@studio.example", "password": PASSWORD})
+    assert limited.status_code == 429 and "Retry-After" in limited.headers
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_parallel_sign_ups_on_a_fresh_install_make_one_operator(tmp_path, backend,
+                                                                database_factory):
+    server = ServiceProcess(write_config(tmp_path, service_settings(
+        tmp_path, database_factory(backend)))).start()
+    try:
+        visitors = [Visitor(server.url) for _ in range(8)]
+        tokens = [visitor.token() for visitor in visitors]
+        start = threading.Barrier(len(visitors))
+
+        def sign_up(number: int) -> int:
+            start.wait()
+            return visitors[number].post("/signup", {
+                "email": f"ops-{number}@studio.example", "password": PASSWORD,
+                "plan": "enterprise", "_xsrf": tokens[number]}, xsrf=False).status_code
+
+        with ThreadPoolExecutor(len(visitors)) as pool:
+            statuses = list(pool.map(sign_up, range(len(visitors))))
+        bind_database(server.config)
+        plans = sorted(account.plan for account in Account.select())
+    finally:
+        server.stop()
+    assert statuses == [302] * 8 and plans == ["enterprise"] + ["free"] * 7
 
 
 def test_unknown_pages_answer_an_html_404_and_unknown_api_paths_json(site: Site):
