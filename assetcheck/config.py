@@ -46,6 +46,7 @@ DEFAULTS: dict[str, Any] = {
         "max_archive_depth": 2,
         "max_issues": 1000,
         "max_issues_per_code": 100,
+        "max_report_mb": 8,
     },
     "engines": {},
 }

@@ -50,7 +50,7 @@ from assetcheck.jobs.settings import WorkerSettings
 from assetcheck.jobs.storage import UploadStorage
 from assetcheck.previews.drawing import write_previews
 from assetcheck.profiles import UnknownEngineError
-from assetcheck.reports.document import build_report
+from assetcheck.reports.document import build_report, cap_report
 
 log = logging.getLogger(__name__)
 
@@ -126,6 +126,8 @@ class Worker:
                 "memory_limit_mb": self.memory_limit_mb, "parent": os.getpid(),
                 "job": {"job_id": job.id, "created_at": iso(job.created_at),
                         "sha256": job.sha256, "size": job.size},
+                # [validation] max_report_mb: the stored report's size (docs/security.md, Reports)
+                "max_report_bytes": int(self.config["validation"]["max_report_mb"]) << 20,
                 # Preview pictures are extras: started only in the first half of the time limit.
                 "previews_until": time.monotonic() + self.job_timeout / 2}
 
@@ -180,7 +182,8 @@ def _validate_in_child(sender: Connection, task: dict[str, Any]) -> None:
     try:
         result = validate(task["path"], options=task["options"], filename=task["filename"],
                           plugin_manager=task["plugin_manager"])
-        outcome = Outcome(COMPLETED, report=build_report(result, job=task["job"]))
+        report = cap_report(build_report(result, job=task["job"]), task["max_report_bytes"])
+        outcome = Outcome(COMPLETED, report=report)
     except UnknownEngineError as error:
         outcome = Outcome("failed", code=UNKNOWN_ENGINE.code, message=str(error))
     except OSError as error:
