@@ -65,4 +65,6 @@ def test_large_reports_render_off_the_event_loop_while_health_checks_stay_quick(
             latencies.append(time.monotonic() - started)
             time.sleep(0.02)
     assert pages.result() == [200] * len(paths)
-    assert len(latencies) > 3 and max(latencies) < 0.5, sorted(latencies)[-3:]
+    # Rendered on the event loop, each page held every other request for over a second; off
+    # it, only decoding the stored report (one C call, which no thread interrupts) does.
+    assert len(latencies) > 3 and max(latencies) < 0.8, sorted(latencies)[-3:]
