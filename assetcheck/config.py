@@ -28,7 +28,7 @@ ENV_PREFIX = "ASSETCHECK_"
 DEFAULTS: dict[str, Any] = {
     "server": {"host": "127.0.0.1", "port": 8080, "secret_key": "", "max_body_kb": 1024,
                "header_timeout": 20, "body_timeout": 60, "idle_timeout": 30,
-               "upload_timeout": 3600},
+               "upload_timeout": 3600, "secure_cookies": False, "trust_forwarded_headers": False},
     "storage": {"data_dir": "./data"},
     "database": {"url": ""},
     "workers": {"processes": 2, "job_timeout": 300, "memory_limit_mb": 2048, "lease_seconds": 60,
@@ -54,6 +54,7 @@ DEFAULTS: dict[str, Any] = {
         "max_archive_depth": 2,
         "max_issues": 1000,
         "max_issues_per_code": 100,
+        "max_report_mb": 8,
     },
     "engines": {},
 }

@@ -3,7 +3,8 @@
 Every code AssetCheck can report is an :class:`IssueType` in an :class:`IssueRegistry`; the
 built-in types and those of plugins arrive through the ``register_issue_types`` hook. Readers,
 the scanner and checks report through :class:`IssueCollector.add`, which applies the profile's
-ignore list and severity overrides and caps how many issues a result keeps.
+ignore list and severity overrides and caps how many issues a result keeps. Every text field
+of an issue (its file, pointer and the names its message quotes) is cut to 255 characters.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from assetcheck.names import cut_name
 
 SEVERITIES = ("error", "warning", "info", "hint")
 SECURITY_LEVELS = ("critical", "high", "medium", "low")
@@ -173,6 +176,9 @@ class IssueCollector:
         issue_type = self.registry[code]
         if code in self.policy.ignore:
             return
+        # Names from the asset go into messages and locations cut (assetcheck.names).
+        file, pointer = _cut(file), _cut(pointer)
+        fields = {name: _cut(value) for name, value in fields.items()}
         self.counts[code] += 1
         if (
             len(self.issues) >= self.policy.max_issues
@@ -234,6 +240,11 @@ class FileIssues:
 
     def add_count(self, code: str, count: int) -> None:
         self.collector.add_count(code, count)
+
+
+def _cut(value: Any) -> Any:
+    """A text value cut to :data:`~assetcheck.names.MAX_NAME_LENGTH`; anything else as it is."""
+    return cut_name(value) if isinstance(value, str) else value
 
 
 def _fill(template: str, fields: Mapping[str, Any], code: str) -> str:

@@ -7,17 +7,23 @@ page shows each message next to its input. Passwords are hashed with scrypt
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
 from functools import cache
 
 from assetcheck.accounts.passwords import hash_password, verify_password
 from assetcheck.accounts.store import EMAIL_PATTERN, AccountError, create_account
+from assetcheck.db import database_proxy, is_postgresql
 from assetcheck.db.tables import Account
 
 MIN_PASSWORD_LENGTH = 10
 MAX_PASSWORD_LENGTH = 1024
 #: The plan of every account signed up on the page, except the first of an installation.
 SIGNUP_PLAN = "free"
+#: What a sign-up with an address that has an account hears: it names no address and does not
+#: say that one exists (``docs/security.md``, Sign-up).
+NOT_SIGNED_UP = ("No account was made with these details. If you already have one, log in; "
+                 "if not, check the address.")
 
 
 class FormError(ValueError):
@@ -40,22 +46,52 @@ def signup_plan(plans: Collection[str]) -> str:
 def sign_up(email: str, password: str, plans: Collection[str],
             chosen_plan: str | None = None) -> Account:
     """A new account with a dashboard password. The first account of an installation (its
-    operator's) is on ``chosen_plan``; every later one on :func:`signup_plan`."""
-    fresh = is_fresh_install()
+    operator's) is on ``chosen_plan``; every later one on :func:`signup_plan`.
+
+    Which account is the first is decided in the transaction that creates it, one sign-up at
+    a time, so sign-ups racing on a fresh install make one operator. An address that already
+    has an account gets :data:`NOT_SIGNED_UP`, which does not name the address, after the same
+    work as a sign-up (the password is hashed either way).
+    """
     errors = {}
     if not EMAIL_PATTERN.fullmatch(email.strip()):
         errors["email"] = "Enter an email address, such as you@studio.example."
     if problem := password_problem(password):
         errors["password"] = problem
-    if fresh and chosen_plan not in plans:
-        errors["plan"] = f"Choose one of the plans: {', '.join(plans)}."
+    if is_fresh_install() and chosen_plan not in plans:
+        errors["plan"] = _choose_a_plan(plans)
     if errors:
         raise FormError(errors)
-    plan = chosen_plan if fresh else signup_plan(plans)
-    try:
-        return create_account(email, plan, plans, password)
-    except AccountError as error:  # the email is taken
-        raise FormError({"email": str(error)}) from None
+    password_hash = hash_password(password)  # slow: before the transaction, not in it
+    with _one_sign_up_at_a_time():
+        fresh = is_fresh_install()
+        if fresh and chosen_plan not in plans:
+            raise FormError({"plan": _choose_a_plan(plans)})
+        plan = chosen_plan if fresh else signup_plan(plans)
+        try:
+            return create_account(email, plan, plans, password_hash=password_hash)
+        except AccountError:  # the email is taken
+            raise FormError({"form": NOT_SIGNED_UP}) from None
+
+
+@contextmanager
+def _one_sign_up_at_a_time() -> Iterator[None]:
+    """A transaction no other sign-up runs beside, so "is this the first account?" and its
+    creation are one step: SQLite takes its write lock at ``BEGIN IMMEDIATE``; PostgreSQL
+    locks the account table against other writers (readers go on) until the commit."""
+    database = database_proxy.obj
+    if is_postgresql(database):
+        with database.atomic():
+            database.execute_sql(
+                f'LOCK TABLE "{Account._meta.table_name}" IN SHARE ROW EXCLUSIVE MODE')
+            yield
+    else:
+        with database.atomic("IMMEDIATE"):
+            yield
+
+
+def _choose_a_plan(plans: Collection[str]) -> str:
+    return f"Choose one of the plans: {', '.join(plans)}."
 
 
 def log_in(email: str, password: str) -> Account | None:
@@ -68,13 +104,17 @@ def log_in(email: str, password: str) -> Account | None:
 
 
 def change_password(account: Account, current: str, new: str) -> Account:
-    """Set a new password once the current one is proven; returns the updated account."""
+    """Set a new password once the current one is proven; returns the updated account, moved
+    to its next session generation (every session begun before ends)."""
     if account.password_hash is None or not verify_password(current, account.password_hash):
         raise FormError({"current_password": "This is not your current password."})
     if problem := password_problem(new):
         raise FormError({"new_password": problem})
     account.password_hash = hash_password(new)
-    Account.update(password_hash=account.password_hash).where(Account.id == account.id).execute()
+    Account.update(password_hash=account.password_hash,
+                   session_generation=Account.session_generation + 1).where(
+        Account.id == account.id).execute()
+    account.session_generation = Account.get_by_id(account.id).session_generation
     return account
 
 

@@ -27,16 +27,18 @@ class AccountError(ValueError):
 
 
 def create_account(email: str, plan: str, plans: Collection[str],
-                   password: str | None = None) -> Account:
-    """A new account on ``plan`` (one of ``plans``), with an optional dashboard password."""
+                   password: str | None = None, *, password_hash: str | None = None) -> Account:
+    """A new account on ``plan`` (one of ``plans``), with an optional dashboard password (or
+    its hash, when the caller made it already)."""
     email = email.strip().lower()
     if not EMAIL_PATTERN.fullmatch(email):
         raise AccountError(f"{email!r} is not an email address")
     if plan not in plans:
         raise AccountError(f"unknown plan {plan!r}: choose one of {', '.join(plans)}")
+    if password and password_hash is None:
+        password_hash = hash_password(password)
     try:
-        return Account.create(email=email, plan=plan,
-                              password_hash=hash_password(password) if password else None)
+        return Account.create(email=email, plan=plan, password_hash=password_hash)
     except peewee.IntegrityError:
         raise AccountError(f"an account for {email} already exists") from None
 

@@ -17,6 +17,8 @@ from assetcheck.config import Config
 if TYPE_CHECKING:
     import peewee
 
+    from assetcheck.db import migrations
+
 #: A parent parser for actions; SUPPRESS keeps a ``--config`` given before the action.
 CONFIG_OPTION = argparse.ArgumentParser(add_help=False)
 CONFIG_OPTION.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS,
@@ -42,8 +44,9 @@ def run(args: argparse.Namespace, config: Config) -> int:
 
     try:
         database = db.connect(config)
-        applied = migrations.upgrade(database)
-    except (db.DatabaseConfigError, migrations.SchemaError, peewee.DatabaseError) as error:
+        applied = migrations.upgrade(database, context=upgrade_context(config))
+    except (db.DatabaseConfigError, migrations.SchemaError, peewee.DatabaseError,
+            ValueError) as error:
         print(f"assetcheck db upgrade: {error}", file=sys.stderr)
         return 1
     where = db.describe_url(config["database"]["url"]) or "SQLite under storage.data_dir"
@@ -53,6 +56,18 @@ def run(args: argparse.Namespace, config: Config) -> int:
     else:
         print(f"{where}: schema already at version {migrations.SCHEMA_VERSION}")
     return 0
+
+
+def upgrade_context(config: Config) -> migrations.UpgradeContext:
+    """What the upgrade steps need from the configuration: the sealer of webhook secrets,
+    keyed by the server secret (made under ``data_dir`` if there is none yet). A configured
+    secret that is too short raises ``ValueError``."""
+    from assetcheck.db import migrations
+    from assetcheck.webapp.server_secret import load_server_secret
+    from assetcheck.webhooks.secret_box import SecretBox
+
+    return migrations.UpgradeContext(
+        seal_webhook_secret=SecretBox(load_server_secret(config)).seal)
 
 
 def open_checked_database(config: Config, command: str) -> peewee.Database | None:

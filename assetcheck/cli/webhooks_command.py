@@ -17,6 +17,7 @@ from assetcheck.config import Config
 
 if TYPE_CHECKING:
     from assetcheck.db.tables import Account
+    from assetcheck.webhooks.secret_box import SecretBox
 
 DEFAULT_LISTED = 20
 
@@ -50,6 +51,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace, config: Config) -> int:
     from assetcheck.accounts.store import AccountError, find_account
     from assetcheck.webhooks.outbox import DeliveryError
+    from assetcheck.webhooks.secret_box import SecretUnreadable
     from assetcheck.webhooks.settings import WebhookPlanError
     from assetcheck.webhooks.urls import WebhookUrlError
 
@@ -58,7 +60,8 @@ def run(args: argparse.Namespace, config: Config) -> int:
     action = _ACTIONS[args.action]
     try:
         action(args, config, find_account(args.email))
-    except (AccountError, DeliveryError, WebhookPlanError, WebhookUrlError) as error:
+    except (AccountError, DeliveryError, SecretUnreadable, WebhookPlanError,
+            WebhookUrlError) as error:
         print(f"assetcheck webhooks {args.action}: {error}", file=sys.stderr)
         return 1
     return 0
@@ -67,7 +70,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
 def _set_url(args: argparse.Namespace, config: Config, account: Account) -> None:
     from assetcheck.webhooks.settings import set_webhook_url
 
-    set_webhook_url(account, args.url, config["webhooks"]["allowed_cidrs"])
+    set_webhook_url(account, args.url, secret_box(config), config["webhooks"]["allowed_cidrs"])
     print(f"webhook URL of {account.email} set to {args.url}")
     print("receivers verify deliveries with the secret `assetcheck webhooks secret "
           f"{account.email}` prints", file=sys.stderr)
@@ -83,7 +86,8 @@ def _clear_url(args: argparse.Namespace, config: Config, account: Account) -> No
 def _secret(args: argparse.Namespace, config: Config, account: Account) -> None:
     from assetcheck.webhooks.settings import reveal_secret, rotate_secret, rotation_ends_at
 
-    print(rotate_secret(account) if args.rotate else reveal_secret(account))
+    box = secret_box(config)
+    print(rotate_secret(account, box) if args.rotate else reveal_secret(account, box))
     ends = rotation_ends_at(account)
     if ends is not None:
         print(f"the previous secret also signs deliveries until {_when(ends)} UTC",
@@ -113,6 +117,14 @@ def _deliveries(args: argparse.Namespace, config: Config, account: Account) -> N
         print(f"{delivery.id:<28} {delivery.event:<20} {delivery.job_id or '-':<28} "
               f"{delivery.status:<9} {_when(delivery.created_at):<19} "
               f"{len(delivery.attempts):>8}  {result}")
+
+
+def secret_box(config: Config) -> SecretBox:
+    """The box that seals and opens webhook secrets, keyed by the server secret."""
+    from assetcheck.webapp.server_secret import load_server_secret
+    from assetcheck.webhooks.secret_box import SecretBox
+
+    return SecretBox(load_server_secret(config))
 
 
 def _when(moment: datetime) -> str:

@@ -34,6 +34,8 @@ def run(args: argparse.Namespace, config: Config) -> int:
     from assetcheck.jobs.node import Node
     from assetcheck.jobs.settings import WorkerSettings
     from assetcheck.jobs.supervisor import setup_process_logging
+    from assetcheck.webapp.server_secret import load_server_secret
+    from assetcheck.webhooks.secret_box import SecretBox
 
     setup_process_logging()
     get_plugin_manager(config.plugin_config())  # a plugin error stops start-up here
@@ -43,7 +45,8 @@ def run(args: argparse.Namespace, config: Config) -> int:
     stopping = threading.Event()
     for number in (signal.SIGTERM, signal.SIGINT):
         signal.signal(number, lambda *_: stopping.set())
-    node = Node(config, database, WorkerSettings.from_config(config, args.processes))
+    node = Node(config, database, WorkerSettings.from_config(config, args.processes),
+                secret_box=SecretBox(load_server_secret(config)))
     node.start()
     log.info("running %d worker(s)", node.processes)
     while not stopping.wait(1.0):

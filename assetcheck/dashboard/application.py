@@ -4,22 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from assetcheck.config import Config
 from assetcheck.dashboard import WEB_ROOT
 from assetcheck.dashboard.handlers import default_handlers
 from assetcheck.dashboard.login_limits import DashboardLimits
+from assetcheck.dashboard.sessions import secure_cookies
 from assetcheck.dashboard.templating import make_environment
 
 __all__ = ["default_handlers", "settings"]
 
 
-def settings() -> dict[str, Any]:
+def settings(config: Config) -> dict[str, Any]:
     """Application settings for the dashboard's handlers. ``make_app`` sets the two that
-    secure every page itself: ``cookie_secret`` and ``xsrf_cookies``."""
+    secure every page itself: ``cookie_secret`` and ``xsrf_cookies``. With ``[server]
+    secure_cookies`` the XSRF cookie is ``Secure`` too, like the session cookie."""
     return {
         "dashboard_templates": make_environment(),
         "dashboard_limits": DashboardLimits(),
         "login_url": "/login",
         "static_path": str(WEB_ROOT / "static"),
         # Scripts read the token from the page, never from the cookie.
-        "xsrf_cookie_kwargs": {"httponly": True, "samesite": "Lax"},
+        "xsrf_cookie_kwargs": {"httponly": True, "samesite": "Lax",
+                               **({"secure": True} if secure_cookies(config) else {})},
     }

@@ -1,5 +1,8 @@
 """The database: SQLite (WAL) under ``data_dir`` by default, PostgreSQL for several nodes.
 
+A SQLite database and its ``-wal`` and ``-shm`` files are mode 0600, in a ``data_dir`` of mode
+0700, whatever the umask (:mod:`assetcheck.private_files`): they hold password hashes.
+
 Tables (``assetcheck.db.tables``) are bound to :data:`database_proxy`; :func:`connect` opens the
 database the config names and points the proxy at it. Peewee keeps one connection per thread,
 so the service's executor threads, the scheduler thread and each worker process have their own.
@@ -7,6 +10,7 @@ so the service's executor threads, the scheduler thread and each worker process 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -14,6 +18,7 @@ import peewee
 from playhouse.db_url import connect as connect_url
 
 from assetcheck.config import Config
+from assetcheck.private_files import create_private_file, private_folder, tighten_file
 
 database_proxy = peewee.DatabaseProxy()
 
@@ -33,9 +38,7 @@ def open_database(config: Config) -> peewee.Database:
     """A new, unconnected database for ``[database] url`` (SQLite under data_dir when empty)."""
     url = config["database"]["url"]
     if not url:
-        path = Path(config["storage"]["data_dir"]) / SQLITE_FILENAME
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return _sqlite(str(path))
+        return _sqlite(str(private_folder(config["storage"]["data_dir"]) / SQLITE_FILENAME))
     scheme = urlsplit(url).scheme
     if scheme in ("postgresql", "postgres"):
         return connect_url(url)
@@ -66,6 +69,8 @@ def describe_url(url: str) -> str:
 
 
 def _sqlite(path: str) -> peewee.SqliteDatabase:
+    if path != ":memory:":
+        _private_database_files(Path(path))
     return peewee.SqliteDatabase(path, pragmas=SQLITE_PRAGMAS, timeout=SQLITE_BUSY_TIMEOUT,
                                  returning_clause=True)
 
@@ -93,3 +98,14 @@ def lock_rows(query: peewee.Select, *, skip_locked: bool = False) -> peewee.Sele
     if not is_postgresql(database):
         return query
     return query.for_update("FOR NO KEY UPDATE", skip_locked=skip_locked or None)
+
+
+def _private_database_files(path: Path) -> None:
+    """Create the database file 0600 before SQLite does (SQLite gives its ``-wal`` and ``-shm``
+    files the database file's mode), and tighten those of an older installation. A missing
+    folder is left for SQLite to report."""
+    if not path.parent.is_dir():
+        return
+    os.close(create_private_file(path, exclusive=False))
+    for suffix in ("-wal", "-shm"):
+        tighten_file(path.with_name(path.name + suffix))

@@ -6,43 +6,63 @@ A database that already has a schema is only ever changed by ``assetcheck db upg
 runs the steps of :data:`UPGRADE_STEPS` from its version up, each in its own transaction.
 Everything else (``serve``, ``worker``, the admin commands) refuses an outdated schema.
 
-A step is a function of the database; write it with ``playhouse.migrate`` operations
-(``SchemaMigrator.from_database(db)``), not with the current models, since those describe the
-newest schema. Bump :data:`SCHEMA_VERSION` with every step.
+A step is a function of the database and an :class:`UpgradeContext` (what a step needs from
+outside the database, such as the key that seals webhook secrets); write it with
+``playhouse.migrate`` operations (``SchemaMigrator.from_database(db)``) and snapshot models, not
+with the current models, since those describe the newest schema. Bump :data:`SCHEMA_VERSION`
+with every step.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 import peewee
 from playhouse.migrate import SchemaMigrator, migrate
 
 from assetcheck.db.tables import TABLES, SchemaVersion, utcnow
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 5
+
+
+class SchemaError(RuntimeError):
+    """The database's schema is not the one this version of AssetCheck needs."""
+
+
+@dataclass(frozen=True)
+class UpgradeContext:
+    """What upgrade steps need besides the database. ``seal_webhook_secret(secret,
+    account_id)`` returns the stored form of a webhook secret (``assetcheck db upgrade`` makes
+    it from the server secret: ``SecretBox(server_secret).seal``)."""
+
+    seal_webhook_secret: Callable[[str, int], str] | None = None
+
 
 #: ``version -> step`` that upgrades a database from ``version - 1`` to ``version``.
-UpgradeStep = Callable[[peewee.Database], None]
+UpgradeStep = Callable[[peewee.Database, UpgradeContext], None]
 
 
-def add_webhooks(database: peewee.Database) -> None:
+class _Snapshot(peewee.Model):
+    """The base of the tables as a step sees them (never the current models)."""
+
+    class Meta:
+        legacy_table_names = False
+
+
+def add_webhooks(database: peewee.Database, context: UpgradeContext) -> None:
     """Version 2: the account's webhook URL and secrets, the delivery outbox, its attempts.
 
     The tables are declared here as they are at version 2, not taken from the models.
     """
 
-    class Snapshot(peewee.Model):
-        class Meta:
-            legacy_table_names = False
-
-    class Account(Snapshot):
+    class Account(_Snapshot):
         pass
 
-    class Job(Snapshot):
+    class Job(_Snapshot):
         id = peewee.CharField(max_length=64, primary_key=True)
 
-    class WebhookDelivery(Snapshot):
+    class WebhookDelivery(_Snapshot):
         id = peewee.CharField(max_length=64, primary_key=True)
         account = peewee.ForeignKeyField(Account, on_delete="CASCADE")
         job = peewee.ForeignKeyField(Job, null=True, on_delete="CASCADE")
@@ -61,7 +81,7 @@ def add_webhooks(database: peewee.Database) -> None:
         class Meta:
             indexes = ((("status", "next_attempt_at"), False), (("account", "created_at"), False))
 
-    class WebhookAttempt(Snapshot):
+    class WebhookAttempt(_Snapshot):
         delivery = peewee.ForeignKeyField(WebhookDelivery, on_delete="CASCADE")
         cycle = peewee.SmallIntegerField()
         number = peewee.SmallIntegerField()
@@ -83,7 +103,7 @@ def add_webhooks(database: peewee.Database) -> None:
         database.create_tables([WebhookDelivery, WebhookAttempt])
 
 
-def add_fair_queue(database: peewee.Database) -> None:
+def add_fair_queue(database: peewee.Database, context: UpgradeContext) -> None:
     """Version 3: the fair queue. The account's ``last_claimed_at`` (whose turn it is), and two
     indexes on jobs: by status then account (the accounts with queued work), by account, status
     and age (an account's running jobs, and its oldest queued one)."""
@@ -93,11 +113,53 @@ def add_fair_queue(database: peewee.Database) -> None:
             migrator.add_index("job", ("account_id", "status", "created_at")))
 
 
-UPGRADE_STEPS: Mapping[int, UpgradeStep] = {2: add_webhooks, 3: add_fair_queue}
+def seal_webhook_secrets(database: peewee.Database, context: UpgradeContext) -> None:
+    """Version 4: webhook secrets are stored sealed (``docs/security.md``, Data at rest).
+
+    New columns ``webhook_secret_sealed`` and ``webhook_previous_secret_sealed`` receive each
+    secret sealed by ``context.seal_webhook_secret``; the clear-text columns are then dropped.
+    Raises :class:`SchemaError` when a secret exists and the context cannot seal it.
+    """
+
+    class Account(_Snapshot):
+        webhook_secret = peewee.CharField(max_length=64, null=True)
+        webhook_previous_secret = peewee.CharField(max_length=64, null=True)
+        webhook_secret_sealed = peewee.CharField(max_length=255, null=True)
+        webhook_previous_secret_sealed = peewee.CharField(max_length=255, null=True)
+
+    migrator = SchemaMigrator.from_database(database)
+    migrate(migrator.add_column("account", "webhook_secret_sealed",
+                                peewee.CharField(max_length=255, null=True)),
+            migrator.add_column("account", "webhook_previous_secret_sealed",
+                                peewee.CharField(max_length=255, null=True)))
+    with database.bind_ctx([Account]):
+        holders = list(Account.select().where(Account.webhook_secret.is_null(False)
+                                              | Account.webhook_previous_secret.is_null(False)))
+        if holders and context.seal_webhook_secret is None:
+            raise SchemaError("schema version 4 seals the stored webhook secrets: it needs "
+                              "the server secret")
+        for row in holders:
+            seal = context.seal_webhook_secret
+            Account.update(
+                webhook_secret_sealed=row.webhook_secret and seal(row.webhook_secret, row.id),
+                webhook_previous_secret_sealed=(
+                    row.webhook_previous_secret and seal(row.webhook_previous_secret, row.id)),
+            ).where(Account.id == row.id).execute()
+    migrate(migrator.drop_column("account", "webhook_secret"),
+            migrator.drop_column("account", "webhook_previous_secret"))
 
 
-class SchemaError(RuntimeError):
-    """The database's schema is not the one this version of AssetCheck needs."""
+def add_session_generation(database: peewee.Database, context: UpgradeContext) -> None:
+    """Version 5: ``account.session_generation`` (0 for every account), which logging out and
+    changing the password raise, ending the account's sessions (``docs/security.md``,
+    Sessions)."""
+    migrator = SchemaMigrator.from_database(database)
+    migrate(migrator.add_column("account", "session_generation",
+                                peewee.IntegerField(default=0)))
+
+
+UPGRADE_STEPS: Mapping[int, UpgradeStep] = {2: add_webhooks, 3: add_fair_queue,
+                                             4: seal_webhook_secrets, 5: add_session_generation}
 
 
 def schema_version(database: peewee.Database) -> int | None:
@@ -123,10 +185,12 @@ def upgrade(
     database: peewee.Database,
     steps: Mapping[int, UpgradeStep] = UPGRADE_STEPS,
     target: int = SCHEMA_VERSION,
+    context: UpgradeContext | None = None,
 ) -> list[int]:
     """Bring the database to ``target``; returns the versions applied (empty when current).
 
-    An empty database is created at ``target`` directly, and ``[target]`` is returned.
+    An empty database is created at ``target`` directly, and ``[target]`` is returned. Each
+    step gets ``context`` (an empty one when None).
     """
     current = schema_version(database)
     if current is None:
@@ -138,7 +202,7 @@ def upgrade(
         if version not in steps:
             raise SchemaError(f"no upgrade step to schema version {version}")
         with database.atomic():
-            steps[version](database)
+            steps[version](database, context or UpgradeContext())
             SchemaVersion.update(version=version, upgraded_at=utcnow()).execute()
         applied.append(version)
     return applied

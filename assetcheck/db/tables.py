@@ -37,14 +37,18 @@ class Account(BaseModel):
     password_hash = peewee.CharField(max_length=255, null=True)  # for the dashboard
     created_at = peewee.DateTimeField(default=utcnow)
     # Webhooks (assetcheck.webhooks.settings): the default URL of the account's jobs, and the
-    # signing secret; the previous secret still signs for a while after a rotation.
+    # signing secret; the previous secret still signs for a while after a rotation. Both are
+    # sealed (assetcheck.webhooks.secret_box): the database never holds them in clear.
     webhook_url = peewee.CharField(max_length=2048, null=True)
-    webhook_secret = peewee.CharField(max_length=64, null=True)
-    webhook_previous_secret = peewee.CharField(max_length=64, null=True)
+    webhook_secret_sealed = peewee.CharField(max_length=255, null=True)
+    webhook_previous_secret_sealed = peewee.CharField(max_length=255, null=True)
     webhook_secret_rotated_at = peewee.DateTimeField(null=True)
     # When a worker last claimed one of the account's jobs: accounts with queued work take
     # turns, the least recently served first (assetcheck.jobs.queue).
     last_claimed_at = peewee.DateTimeField(null=True)
+    # Dashboard sessions (assetcheck.dashboard.sessions): a session cookie names the generation
+    # it began in; logging out and changing the password move to the next, ending them all.
+    session_generation = peewee.IntegerField(default=0)
 
 
 class ApiKey(BaseModel):

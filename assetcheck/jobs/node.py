@@ -13,17 +13,22 @@ from assetcheck.jobs.settings import WorkerSettings
 from assetcheck.jobs.storage import UploadStorage
 from assetcheck.jobs.supervisor import Supervisor
 from assetcheck.webhooks.dispatcher import WebhookDispatcher
+from assetcheck.webhooks.secret_box import SecretBox
 
 
 class Node:
-    """The worker processes, webhook dispatcher and scheduler of one machine."""
+    """The worker processes, webhook dispatcher and scheduler of one machine.
+
+    ``secret_box`` (keyed by the server secret) opens the webhook secrets the dispatcher signs
+    with.
+    """
 
     def __init__(self, config: Config, database: peewee.Database,
-                 settings: WorkerSettings | None = None) -> None:
+                 settings: WorkerSettings | None = None, *, secret_box: SecretBox) -> None:
         self.settings = settings or WorkerSettings.from_config(config)
         self.queue = self.settings.job_queue(database)
         self.supervisor = Supervisor(config, self.settings)
-        self.webhooks = WebhookDispatcher(config, database)
+        self.webhooks = WebhookDispatcher(config, database, secret_box)
         self._scheduler = None
 
     @property

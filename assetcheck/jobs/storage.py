@@ -1,8 +1,10 @@
 """Uploads on disk: ``<data_dir>/jobs/<job_id>/upload``, named by the service, never the client.
 
 The service writes and fsyncs the file before it commits the job's row, so an accepted upload
-survives a crash. A crash between the two leaves a folder without a row: :meth:`sweep_orphans`
-removes such folders once nothing has touched them for a while.
+survives a crash. A crash between the two leaves a folder without a row:
+:meth:`sweep_orphans` removes such folders once nothing has touched them for a while. Job
+folders are 0700 and uploads 0600, under a ``jobs`` folder of mode 0700
+(:mod:`assetcheck.private_files`).
 """
 
 from __future__ import annotations
@@ -15,8 +17,11 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from assetcheck.formats.sniff import SNIFF_BYTES
+from assetcheck.private_files import create_private_file, private_folder, private_subfolder
 
 UPLOAD_NAME = "upload"
+#: The folder, inside a job's, where its validation writes temporary files (``TMPDIR``).
+SCRATCH_NAME = "tmp"
 
 #: A folder without a job row is an orphan once nothing in it changed for this long; an upload
 #: that is still streaming keeps its file's mtime fresh.
@@ -31,7 +36,7 @@ class UploadFile:
         self.size = 0
         self.head = b""
         self._hash = hashlib.sha256()
-        self._handle = open(path, "xb")  # noqa: SIM115 (closed by commit or close)
+        self._handle = os.fdopen(create_private_file(path), "wb")  # closed by commit or close
 
     def write(self, data: bytes | memoryview) -> None:
         if len(self.head) < SNIFF_BYTES:
@@ -65,10 +70,23 @@ class UploadStorage:
         self.root = self.data_dir / "jobs"
 
     def create_upload(self, job_id: str) -> UploadFile:
-        """A new job folder with an empty upload file in it."""
-        folder = self.root / job_id
-        folder.mkdir(parents=True)
-        return UploadFile(folder / UPLOAD_NAME)
+        """A new job folder (0700) with an empty upload file (0600) in it."""
+        private_folder(self.root)
+        return UploadFile(private_subfolder(self.root / job_id) / UPLOAD_NAME)
+
+    def scratch_folder(self, job_id: str) -> Path | None:
+        """The job's folder of temporary files (0700), empty: what a previous attempt left in
+        it is removed first. :meth:`clear_scratch` removes it when the attempt ends. None when
+        the job's folder is gone (its upload is missing, so nothing will be read)."""
+        self.clear_scratch(job_id)
+        try:
+            return private_subfolder(self.root / job_id / SCRATCH_NAME)
+        except FileNotFoundError:
+            return None
+
+    def clear_scratch(self, job_id: str) -> None:
+        """Remove the job's temporary files, even those of a validation that was killed."""
+        shutil.rmtree(self.root / job_id / SCRATCH_NAME, ignore_errors=True)
 
     def stored_path(self, upload: UploadFile) -> str:
         return upload.path.relative_to(self.data_dir).as_posix()

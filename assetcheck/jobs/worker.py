@@ -10,6 +10,10 @@ runs ``validate()``, so a hang or a blow-up in a validation costs one child, nev
 * the worker itself dies: its lease expires and the reaper does the same as for a crash;
 * the worker is asked to stop: it lets the validation finish for ``shutdown_grace`` seconds,
   then kills it and hands the job back without counting an attempt.
+
+The child writes its temporary files (``TMPDIR``) into the job's own scratch folder, under the
+umask 077, and the worker removes that folder once the child is gone, however it ended: a
+killed validation leaves no copy of upload content behind (``docs/security.md``, Data at rest).
 """
 
 from __future__ import annotations
@@ -22,9 +26,11 @@ import os
 import resource
 import signal
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 import pluggy
@@ -44,7 +50,7 @@ from assetcheck.jobs.settings import WorkerSettings
 from assetcheck.jobs.storage import UploadStorage
 from assetcheck.previews.drawing import write_previews
 from assetcheck.profiles import UnknownEngineError
-from assetcheck.reports.document import build_report
+from assetcheck.reports.document import build_report, cap_report
 
 log = logging.getLogger(__name__)
 
@@ -97,8 +103,9 @@ class Worker:
         started = time.monotonic()
         expected = self.queue.typical_duration()
         receiver, sender = multiprocessing.Pipe(duplex=False)
+        task = {**self._child_task(job), "scratch": self.storage.scratch_folder(job.id)}
         child = _FORK.Process(target=_validate_in_child, name=f"validate {job.id}",
-                              args=(sender, self._child_task(job)))
+                              args=(sender, task))
         child.start()
         sender.close()
         try:
@@ -108,6 +115,7 @@ class Worker:
             if child.is_alive():
                 child.kill()
             child.join()
+            self.storage.clear_scratch(job.id)
         if outcome is not None:
             self._record(job, outcome, time.monotonic() - started)
 
@@ -118,6 +126,8 @@ class Worker:
                 "memory_limit_mb": self.memory_limit_mb, "parent": os.getpid(),
                 "job": {"job_id": job.id, "created_at": iso(job.created_at),
                         "sha256": job.sha256, "size": job.size},
+                # [validation] max_report_mb: the stored report's size (docs/security.md, Reports)
+                "max_report_bytes": int(self.config["validation"]["max_report_mb"]) << 20,
                 # Preview pictures are extras: started only in the first half of the time limit.
                 "previews_until": time.monotonic() + self.job_timeout / 2}
 
@@ -167,11 +177,13 @@ def _progress(elapsed: float, expected: float) -> int:
 def _validate_in_child(sender: Connection, task: dict[str, Any]) -> None:
     """The child: validate one upload and send an :class:`Outcome` back."""
     die_with_parent(task["parent"], signal.SIGKILL)
+    _private_temporary_files(task["scratch"])
     _limit_memory(task["memory_limit_mb"])
     try:
         result = validate(task["path"], options=task["options"], filename=task["filename"],
                           plugin_manager=task["plugin_manager"])
-        outcome = Outcome(COMPLETED, report=build_report(result, job=task["job"]))
+        report = cap_report(build_report(result, job=task["job"]), task["max_report_bytes"])
+        outcome = Outcome(COMPLETED, report=report)
     except UnknownEngineError as error:
         outcome = Outcome("failed", code=UNKNOWN_ENGINE.code, message=str(error))
     except OSError as error:
@@ -187,6 +199,15 @@ def _validate_in_child(sender: Connection, task: dict[str, Any]) -> None:
         write_previews(task["path"], task["filename"], task["options"], task["plugin_manager"],
                        until=task["previews_until"])
     sender.send(outcome)
+
+
+def _private_temporary_files(scratch: Path | None) -> None:
+    """Make every file this process (and its children) creates owner-only, and put temporary
+    files in ``scratch``, which the worker removes (the system's temporary folder when None)."""
+    os.umask(0o077)
+    if scratch is not None:
+        os.environ["TMPDIR"] = str(scratch)
+        tempfile.tempdir = str(scratch)
 
 
 def _limit_memory(limit_mb: int) -> None:

@@ -31,6 +31,7 @@ from assetcheck.fbx_model import transform_points
 from assetcheck.formats.gltf_data import AccessorReader, primitive_triangles
 from assetcheck.formats.source import DirectoryResources, ReadContext, SourceFile, map_file
 from assetcheck.issues import IssueCollector
+from assetcheck.names import cut_name
 from assetcheck.options import ValidationOptions
 from assetcheck.plugins import build_registry
 from assetcheck.previews.png import encode_png
@@ -47,8 +48,10 @@ MAX_TRIANGLES = 400_000
 
 def preview_path(job_folder: Path, model_filename: str) -> Path:
     """Where the picture of the model file ``model_filename`` (its name in the upload, a path
-    inside the archive for ZIP members) is stored; named by a digest, never by the name."""
-    digest = hashlib.sha256(model_filename.encode("utf-8", "surrogatepass")).hexdigest()
+    inside the archive for ZIP members) is stored; named by a digest, never by the name. The
+    digest is of the name as reports keep it (cut to 255 characters), so the drawing worker
+    and the page reading the report find the same file."""
+    digest = hashlib.sha256(cut_name(model_filename).encode("utf-8", "surrogatepass")).hexdigest()
     return job_folder / PREVIEW_FOLDER / f"{digest[:24]}.png"
 
 

@@ -7,11 +7,16 @@ renderer tells them apart with :func:`failure` and nothing else.
 
 Both hold only storable text: a name a reader took from a file's JSON may be a NUL or a lone
 surrogate (``"\\u0000"``, ``"\\ud800"``), which neither UTF-8 nor PostgreSQL's ``jsonb`` can
-carry, so each becomes U+FFFD.
+carry, so each becomes U+FFFD. And only bounded text: every name is cut to 255 characters and
+every sentence (a message, a fix) to :data:`MAX_SENTENCE_LENGTH`, each marked as cut
+(:mod:`assetcheck.names`), and ``summary.namesCut`` counts them. :func:`cap_report` then bounds
+the whole report, for the service to store.
 """
 
 from __future__ import annotations
 
+import copy
+import json
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -19,11 +24,15 @@ from typing import Any
 from assetcheck import __version__
 from assetcheck.failures import failure_advice
 from assetcheck.issues import SEVERITIES
+from assetcheck.names import MAX_NAME_LENGTH, cut_name, was_cut
 from assetcheck.profiles import EngineProfile
 from assetcheck.reports import Report
 from assetcheck.result import CheckRun, Result
 
 REPORT_VERSION = 1
+#: Texts longer than names: messages quote names (each cut already), fixes, advice.
+MAX_SENTENCE_LENGTH = 2000
+_SENTENCE_KEYS = frozenset({"message", "fix", "advice"})
 
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
@@ -94,15 +103,98 @@ def failure(report: Report) -> dict[str, str] | None:
     return (report.get("job") or {}).get("error")
 
 
-def _storable(value: Any) -> Any:
-    """``value`` with U+FFFD for each NUL and lone surrogate in its strings, keys included."""
+def _storable(report: Report) -> Report:
+    """``report`` with storable, bounded text (see the module's notes), and
+    ``summary.namesCut`` when any text is cut."""
+    stored = _storable_value(report, "")
+    cut = _count_cut(stored)
+    if cut:
+        stored["summary"]["namesCut"] = cut
+    return stored
+
+
+def _storable_value(value: Any, key: str) -> Any:
+    """``value`` with U+FFFD for each NUL and lone surrogate in its strings, keys included, and
+    each string value cut: a sentence (under a key of :data:`_SENTENCE_KEYS`) to
+    :data:`MAX_SENTENCE_LENGTH`, any other text to a name's length."""
     if isinstance(value, str):
-        return _UNSTORABLE.sub("\ufffd", value)
+        limit = MAX_SENTENCE_LENGTH if key in _SENTENCE_KEYS else MAX_NAME_LENGTH
+        return cut_name(_UNSTORABLE.sub("\ufffd", value), limit)
     if isinstance(value, dict):
-        return {_storable(key): _storable(item) for key, item in value.items()}
+        return {_UNSTORABLE.sub("\ufffd", name): _storable_value(item, name)
+                for name, item in value.items()}
     if isinstance(value, list):
-        return [_storable(item) for item in value]
+        return [_storable_value(item, key) for item in value]
     return value
+
+
+def _count_cut(value: Any) -> int:
+    """How many strings in ``value`` are cut names (or quote one)."""
+    if isinstance(value, str):
+        return int(was_cut(value))
+    if isinstance(value, dict):
+        return sum(_count_cut(item) for item in value.values())
+    if isinstance(value, list):
+        return sum(_count_cut(item) for item in value)
+    return 0
+
+
+def cap_report(report: Report, max_bytes: int) -> Report:
+    """``report``, or a copy trimmed to at most ``max_bytes`` of JSON (UTF-8), still valid
+    against the schema, with ``summary.truncated`` true and ``summary.capped`` saying what was
+    left out. Trimmed in this order, each step only while the report is still too large: the
+    meshes' ``parts``, the issue occurrences after each code's first, the files' ``details``,
+    then the entries of ``files``, ``result.meshes`` and ``budgetUse`` after the first ones
+    that fit (``summary.files`` still counts them all). Counts and the grade never change.
+    """
+    if _json_size(report) <= max_bytes or report.get("result") is None:
+        return report
+    capped = copy.deepcopy(report)
+    omitted: list[str] = []
+    for trim in _TRIMS:
+        if _json_size(capped) <= max_bytes:
+            break
+        omitted += trim(capped, max_bytes)
+    capped["summary"]["truncated"] = True
+    capped["summary"]["capped"] = {"maxBytes": max_bytes, "omitted": omitted}
+    return capped
+
+
+def _drop_parts(report: Report, max_bytes: int) -> list[str]:
+    for mesh in report["result"]["meshes"]:
+        mesh["parts"] = []
+    return ["result.meshes[].parts"]
+
+
+def _first_occurrences(report: Report, max_bytes: int) -> list[str]:
+    for group in report["issues"]:
+        group["occurrences"] = group["occurrences"][:1]
+    return ["issues[].occurrences"]
+
+
+def _drop_details(report: Report, max_bytes: int) -> list[str]:
+    for entry in report["files"]:
+        entry["details"] = {}
+    return ["files[].details"]
+
+
+def _first_files(report: Report, max_bytes: int) -> list[str]:
+    """Keep the most model files whose entries fit (halving until they do)."""
+    lists = {"files": report["files"], "result.meshes": report["result"]["meshes"],
+             "budgetUse": report["budgetUse"]}
+    keep = max(len(entries) for entries in lists.values())
+    while keep and _json_size(report) > max_bytes:
+        keep //= 2
+        report["files"], report["budgetUse"] = lists["files"][:keep], lists["budgetUse"][:keep]
+        report["result"]["meshes"] = lists["result.meshes"][:keep]
+    return [f"{name}[{keep}:]" for name in lists]
+
+
+_TRIMS = (_drop_parts, _first_occurrences, _drop_details, _first_files)
+
+
+def _json_size(report: Report) -> int:
+    return len(json.dumps(report, ensure_ascii=False, separators=(",", ":")).encode())
 
 
 def _header(filename: str, engine: dict[str, Any], job: Mapping[str, Any] | None) -> Report:

@@ -4,8 +4,9 @@ The verdict comes first (title, summary line), then security findings, what to f
 model files, budget use, and every issue by severity. Long lists fold into ``<details>``.
 
 Every text that comes from the asset (file, mesh and material names, messages quoting them,
-JSON pointers) goes through :func:`escape`, so a name can never inject markup, break a table or
-open a code span. Asset text is never put in a code span, where escapes do not apply.
+JSON pointers) goes through :func:`escape`, so a name can never inject markup, break a table,
+open a code span, ping someone or become a link. Asset text is never put in a code span, where
+escapes do not apply.
 """
 
 from __future__ import annotations
@@ -40,11 +41,21 @@ FIX_FIRST = 3
 _MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]|~#$])")
 
 
+# What GitHub links after the Markdown is parsed, whatever its escapes: ``@`` mentions (and
+# email addresses), bare URLs (``scheme://``, ``www.``) and ``#123`` references. A word joiner
+# (U+2060, invisible and unbreakable) after the ``@``, ``#`` or ``www`` and before the ``://``
+# leaves the text reading as it did but matches none of them. ``<`` autolinks are entities.
+_LIVE_TEXT = re.compile(r"(?<=[@#])|(?<=\bwww)(?=\.)|(?=://)", re.IGNORECASE)
+WORD_JOINER = "\N{WORD JOINER}"
+
+
 def escape(text: object) -> str:
     """``text`` as inert Markdown on one line: HTML characters as entities, Markdown punctuation
-    escaped, line breaks as spaces and other invisible characters made visible."""
+    escaped, line breaks as spaces and other invisible characters made visible, and nothing
+    GitHub would turn into a mention, a link or a reference."""
     value = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     value = visible(value.replace("\r", " ").replace("\n", " "))
+    value = _LIVE_TEXT.sub(WORD_JOINER, value)
     return _MARKDOWN_SPECIALS.sub(r"\\\1", value)
 
 

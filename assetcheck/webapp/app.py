@@ -24,6 +24,7 @@ from assetcheck.webapp.handlers import NotFoundHandler
 from assetcheck.webapp.limits import LimitedApplication, ServerLimits
 from assetcheck.webapp.ratelimit import RateLimiter
 from assetcheck.webapp.server_secret import load_server_secret
+from assetcheck.webhooks.secret_box import SecretBox
 
 #: Threads for database and disk work, so the event loop never waits on either.
 BLOCKING_THREADS = 8
@@ -59,7 +60,8 @@ def make_app(
         executor=executor or ThreadPoolExecutor(BLOCKING_THREADS, thread_name_prefix="blocking"),
         openapi_document=openapi_document(engines, formats),
         server_secret=secret,
+        webhook_secret_box=SecretBox(secret),  # seals and opens webhook secrets
         cookie_secret=secret,  # signs the dashboard's session cookies
         xsrf_cookies=True,  # API handlers are exempt: they take keys, never cookies
-        **dashboard.settings(),
+        **dashboard.settings(config),
     )

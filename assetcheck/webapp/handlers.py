@@ -21,6 +21,7 @@ from assetcheck.profiles import EngineProfile
 from assetcheck.reports import ReportFormat
 from assetcheck.webapp.errors import RequestError
 from assetcheck.webapp.ratelimit import RateLimiter
+from assetcheck.webhooks.secret_box import SecretBox
 
 if TYPE_CHECKING:
     from assetcheck.webapp.limits import ServerLimits
@@ -102,6 +103,11 @@ class BaseHandler(RequestHandler):
     @property
     def server_limits(self) -> ServerLimits:
         return self.settings["server_limits"]
+
+    @property
+    def secret_box(self) -> SecretBox:
+        """Seals and opens the accounts' webhook secrets (keyed by the server secret)."""
+        return self.settings["webhook_secret_box"]
 
     @property
     def executor(self) -> Executor:

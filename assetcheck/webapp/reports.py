@@ -13,7 +13,9 @@ from __future__ import annotations
 import hashlib
 import re
 
+from assetcheck.db.tables import Job
 from assetcheck.jobs.queue import COMPLETED, FAILED
+from assetcheck.reports import ReportFormat
 from assetcheck.webapp.errors import RequestError
 from assetcheck.webapp.handlers import AccountHandler, BaseHandler
 from assetcheck.webapp.job_views import find_job, finished_report
@@ -44,9 +46,12 @@ class RenderedReportHandler(BaseHandler):
 
     def send_rendered(self, format_name: str, content_type: str, text: str,
                       cache_control: str) -> None:
-        body = text.encode()
-        digest = hashlib.sha256(format_name.encode() + b"\0" + body).hexdigest()[:32]
-        self.set_header("ETag", f'"{digest}"')
+        """Send a small rendered report (a badge), digested here on the event loop."""
+        self.send_body(*rendered_body(format_name, text), content_type, cache_control)
+
+    def send_body(self, body: bytes, etag: str, content_type: str, cache_control: str) -> None:
+        """Send ``body`` (from :func:`rendered_body`), or 304 when the client has it."""
+        self.set_header("ETag", etag)
         self.set_header("Cache-Control", cache_control)
         self.set_header("Content-Type", content_type)
         if self.check_etag_header():
@@ -60,7 +65,8 @@ class ReportHandler(AccountHandler, RenderedReportHandler):
     """A job's report for the principal: 400 INVALID_REPORT_FORMAT, 404 JOB_NOT_FOUND, 409
     JOB_NOT_READY (with Retry-After) while the job is queued or processing; otherwise the
     report in the format's content type, as an attachment unless it is an image. A failed
-    job's report, in any format, explains the failure."""
+    job's report, in any format, explains the failure. Rendering, encoding and digesting run
+    on the thread pool, never on the event loop: a report may be megabytes."""
 
     async def get(self, job_id: str, format_name: str) -> None:
         chosen = self.report_formats.get(format_name)
@@ -72,9 +78,19 @@ class ReportHandler(AccountHandler, RenderedReportHandler):
             wait = max(1, round(await self.run_blocking(self.queue.typical_duration)))
             raise RequestError(409, "JOB_NOT_READY", f"The job is {job.status}: its report is "
                                "ready when it ends.", {"Retry-After": str(wait)})
-        report = finished_report(job, self.engines)
-        text = await self.run_blocking(chosen.render, report)
         disposition = report_disposition(job.id, format_name, chosen.content_type)
         if disposition is not None:
             self.set_header("Content-Disposition", disposition)
-        self.send_rendered(format_name, chosen.content_type, text, API_CACHE_CONTROL)
+        body, etag = await self.run_blocking(self._render, chosen, format_name, job)
+        self.send_body(body, etag, chosen.content_type, API_CACHE_CONTROL)
+
+    def _render(self, chosen: ReportFormat, format_name: str, job: Job) -> tuple[bytes, str]:
+        return rendered_body(format_name, chosen.render(finished_report(job, self.engines)))
+
+
+def rendered_body(format_name: str, text: str) -> tuple[bytes, str]:
+    """The bytes of a rendered report and its strong ETag (a digest of the format and the
+    bytes). Proportional to the report's size: call it off the event loop for a stored one."""
+    body = text.encode()
+    digest = hashlib.sha256(format_name.encode() + b"\0" + body).hexdigest()[:32]
+    return body, f'"{digest}"'

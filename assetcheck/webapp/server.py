@@ -15,6 +15,8 @@ from tornado.httpserver import HTTPServer
 from assetcheck.config import Config
 from assetcheck.jobs.node import Node
 from assetcheck.webapp.app import make_app
+from assetcheck.webapp.server_secret import load_server_secret
+from assetcheck.webhooks.secret_box import SecretBox
 
 log = logging.getLogger("assetcheck.serve")
 
@@ -26,10 +28,11 @@ def serve(config: Config, database: peewee.Database, sockets: list[socket.socket
 
 async def _serve(config: Config, database: peewee.Database,
                  sockets: list[socket.socket]) -> None:
-    node = Node(config, database)
+    node = Node(config, database, secret_box=SecretBox(load_server_secret(config)))
     app = make_app(config, database, job_queue=node.queue)
     node.start()
-    server = HTTPServer(app, **app.settings["server_limits"].http_server_options())
+    server = HTTPServer(app, **app.settings["server_limits"].http_server_options(),
+                        xheaders=bool(config["server"]["trust_forwarded_headers"]))
     server.add_sockets(sockets)
     host, port = sockets[0].getsockname()[:2]
     log.info("AssetCheck listening on http://%s:%d with %d worker(s)", host, port,

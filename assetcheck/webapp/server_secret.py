@@ -1,8 +1,9 @@
 """The server's secret key: signs dashboard session cookies and per-job badge links.
 
 ``[server] secret_key`` in config wins. Without it, a random key is created once in
-``data_dir/server_secret`` (mode 0600) and read from there afterwards, so sessions and badge
-links survive restarts, and nodes sharing the storage folder share the key.
+``data_dir/server_secret`` (mode 0600, in a data_dir of mode 0700) and read from there
+afterwards, so sessions and badge links survive restarts, and nodes sharing the storage folder
+share the key. It also keys the sealing of webhook secrets (``assetcheck.webhooks.secret_box``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import secrets
 from pathlib import Path
 
 from assetcheck.config import Config
+from assetcheck.private_files import create_private_file, private_folder, tighten_file
 
 SECRET_FILE = "server_secret"
 MIN_CONFIGURED_LENGTH = 32
@@ -28,11 +30,11 @@ def load_server_secret(config: Config) -> str:
             raise ValueError(f"[server] secret_key must be at least {MIN_CONFIGURED_LENGTH} "
                              "characters long")
         return configured
-    path = Path(config["storage"]["data_dir"]) / SECRET_FILE
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = private_folder(config["storage"]["data_dir"]) / SECRET_FILE
     try:
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        descriptor = create_private_file(path)
     except FileExistsError:  # made before, or by another node or process just now
+        tighten_file(path)
         return _read(path)
     with os.fdopen(descriptor, "w") as handle:
         handle.write(secrets.token_urlsafe(48))

@@ -21,6 +21,7 @@ from assetcheck.config import Config
 from assetcheck.db.tables import Account, WebhookDelivery, utcnow
 from assetcheck.webhooks.delivery import AttemptResult, send_attempt
 from assetcheck.webhooks.outbox import ABANDONED, DELIVERED, claim_due, record_attempt
+from assetcheck.webhooks.secret_box import SecretBox, SecretUnreadable
 from assetcheck.webhooks.settings import signing_secrets
 from assetcheck.webhooks.signing import signature_headers
 
@@ -57,13 +58,15 @@ class DeliveryConfig:
 class WebhookDispatcher:
     """Claims due deliveries on each :meth:`tick` and sends them from a pool of threads.
 
-    ``owner`` names this node in claims (default: host name and process id).
+    ``secret_box`` opens the accounts' sealed secrets to sign; ``owner`` names this node in
+    claims (default: host name and process id).
     """
 
-    def __init__(self, config: Config, database: peewee.Database, owner: str | None = None,
-                 max_concurrent: int = MAX_CONCURRENT_SENDS) -> None:
+    def __init__(self, config: Config, database: peewee.Database, secret_box: SecretBox,
+                 owner: str | None = None, max_concurrent: int = MAX_CONCURRENT_SENDS) -> None:
         self.config = DeliveryConfig.from_config(config)
         self.database = database
+        self.secret_box = secret_box
         self.owner = owner or f"{socket.gethostname()}:{os.getpid()}"
         self._free_senders = threading.BoundedSemaphore(max_concurrent)
         self._senders = ThreadPoolExecutor(max_concurrent, thread_name_prefix="webhook")
@@ -100,15 +103,24 @@ class WebhookDispatcher:
             result = AttemptResult(status_code=None, duration_ms=0,
                                    error="no webhook URL: the account's default was removed")
         else:
-            body = delivery.body.encode("ascii")
-            secret, previous = signing_secrets(account)
-            headers = signature_headers(body, delivery_id=delivery.id, secret=secret,
-                                        previous_secret=previous)
-            result = send_attempt(url, body, headers, timeout=self.config.timeout,
-                                  allowed_cidrs=self.config.allowed_cidrs)
+            result = self._sign_and_send(delivery, account, url)
         status = record_attempt(delivery, started_at, result, self.config.retry_delays)
         _log_attempt(delivery, result, status)
         return status
+
+    def _sign_and_send(self, delivery: WebhookDelivery, account: Account,
+                       url: str) -> AttemptResult:
+        """One signed attempt; a secret that does not open is a failed attempt that says so
+        (nothing is sent unsigned)."""
+        body = delivery.body.encode("ascii")
+        try:
+            secret, previous = signing_secrets(account, self.secret_box)
+        except SecretUnreadable as error:
+            return AttemptResult(status_code=None, duration_ms=0, error=str(error))
+        headers = signature_headers(body, delivery_id=delivery.id, secret=secret,
+                                    previous_secret=previous)
+        return send_attempt(url, body, headers, timeout=self.config.timeout,
+                            allowed_cidrs=self.config.allowed_cidrs)
 
     def _send_and_free(self, delivery: WebhookDelivery) -> None:
         try:

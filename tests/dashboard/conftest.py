@@ -16,6 +16,10 @@ from pathlib import Path
 import pytest
 
 from assetcheck.accounts.store import create_account
+from tests.service.conftest import (  # noqa: F401 (fixtures, used by name)
+    database_factory,
+    postgres_databases,
+)
 from tests.service.harness import ServiceProcess, bind_database, service_settings, write_config
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,15 @@ from assetcheck.accounts.store import issue_key
 from assetcheck.db.tables import Account, ApiKey
 from tests.builders.shapes import pawn_glb
 from tests.dashboard.conftest import PASSWORD, Site
-from tests.service.harness import bind_database, upload, wait_until
+from tests.service.conftest import BACKENDS
+from tests.service.harness import (
+    ServiceProcess,
+    bind_database,
+    service_settings,
+    upload,
+    wait_until,
+    write_config,
+)
 
 _XSRF_TOKEN = re.compile(r'<body data-xsrf="([^"]+)"')
 
@@ -190,6 +200,48 @@ def test_changing_the_password_ends_the_other_sessions(site: Site):
     assert Visitor(site.url).log_in(email, new_password).status_code == 302
 
 
+def test_logging_out_ends_the_session_and_every_copy_of_its_cookie(site: Site):
+    email = site.account()
+    here, elsewhere = Visitor(site.url), Visitor(site.url)
+    here.log_in(email)
+    elsewhere.log_in(email)
+    copied = here.http.cookies["assetcheck_session"]
+    assert here.post("/logout").headers["Location"] == "/login"
+    thief = Visitor(site.url)
+    thief.http.cookies.set("assetcheck_session", copied)
+    for visitor in (here, thief, elsewhere):
+        assert visitor.get("/profile").headers["Location"].startswith("/login")
+    assert here.log_in(email).status_code == 302 and here.get("/profile").status_code == 200
+
+
+def session_cookie_of(answer: requests.Response) -> str:
+    return next(c for c in answer.raw.headers.getlist("Set-Cookie")
+                if c.startswith("assetcheck_session="))
+
+
+@pytest.mark.parametrize(("server", "headers", "secure"), [
+    ({}, {"X-Forwarded-Proto": "https"}, False),
+    ({"trust_forwarded_headers": True}, {"X-Forwarded-Proto": "https"}, True),
+    ({"secure_cookies": True}, {}, True),
+], ids=["forwarded-headers-untrusted", "forwarded-headers-trusted", "secure-cookies"])
+def test_cookies_are_secure_behind_a_tls_proxy_only_as_configured(tmp_path, server, headers,
+                                                                  secure):
+    site = Site(ServiceProcess(write_config(tmp_path, service_settings(
+        tmp_path, "", server=server))).start())
+    try:
+        visitor = Visitor(site.url)
+        token = visitor.token()
+        for cookie in visitor.http.cookies:  # the XSRF cookie; Secure ones stay home over http
+            assert cookie.secure is bool(server.get("secure_cookies"))
+            cookie.secure = False
+        answer = visitor.post("/login", {"email": site.account(), "password": PASSWORD,
+                                         "_xsrf": token}, xsrf=False, headers=headers)
+        assert answer.status_code == 302
+        assert ("Secure" in session_cookie_of(answer)) is secure
+    finally:
+        site.server.stop()
+
+
 @pytest.mark.parametrize(("target", "landing"), [
     ("/jobs", "/jobs"), ("https://elsewhere.example/", "/"), ("//elsewhere.example", "/"),
     ("/\\elsewhere.example", "/")])
@@ -214,8 +266,8 @@ def test_sign_up_errors_are_shown_next_to_the_field_at_fault(site: Site):
     both = visitor.post("/signup", {"email": "not an address", "password": "short"})
     assert 'id="email-error"' in both.text and 'id="password-error"' in both.text
     taken = visitor.post("/signup", {"email": site.account(), "password": PASSWORD})
-    assert taken.status_code == 400 and 'id="email-error"' in taken.text
-    assert "already exists" in taken.text
+    assert taken.status_code == 400 and 'id="email-error"' not in taken.text
+    assert "No account was made with these details" in taken.text
 
 
 def test_only_the_first_account_of_an_installation_chooses_its_plan(fresh_site: Site):
@@ -228,6 +280,45 @@ def test_only_the_first_account_of_an_installation_chooses_its_plan(fresh_site: 
     plans = {a.email: a.plan for a in Account.select()}
     assert plans == {"ops@studio.example": "enterprise", "artist@studio.example": "free"}
     assert first.get("/").status_code == 200  # signed up is logged in
+
+
+def test_a_taken_address_is_not_named_and_every_sign_up_attempt_counts(fresh_site: Site):
+    taken = fresh_site.account()
+    visitor = Visitor(fresh_site.url)
+    answer = visitor.post("/signup", {"email": taken, "password": PASSWORD})
+    assert answer.status_code == 400
+    assert "already exists" not in answer.text
+    assert "No account was made with these details" in answer.text
+    for number in range(2, 11):  # refused attempts count toward the limit of 10 an hour
+        email = taken if number % 2 else f"probe-{number}@studio.example"
+        assert visitor.post("/signup", {"email": email, "password": "short"}).status_code == 400
+    limited = visitor.post("/signup", {"email": "new@studio.example", "password": PASSWORD})
+    assert limited.status_code == 429 and "Retry-After" in limited.headers
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_parallel_sign_ups_on_a_fresh_install_make_one_operator(tmp_path, backend,
+                                                                database_factory):
+    server = ServiceProcess(write_config(tmp_path, service_settings(
+        tmp_path, database_factory(backend)))).start()
+    try:
+        visitors = [Visitor(server.url) for _ in range(8)]
+        tokens = [visitor.token() for visitor in visitors]
+        start = threading.Barrier(len(visitors))
+
+        def sign_up(number: int) -> int:
+            start.wait()
+            return visitors[number].post("/signup", {
+                "email": f"ops-{number}@studio.example", "password": PASSWORD,
+                "plan": "enterprise", "_xsrf": tokens[number]}, xsrf=False).status_code
+
+        with ThreadPoolExecutor(len(visitors)) as pool:
+            statuses = list(pool.map(sign_up, range(len(visitors))))
+        bind_database(server.config)
+        plans = sorted(account.plan for account in Account.select())
+    finally:
+        server.stop()
+    assert statuses == [302] * 8 and plans == ["enterprise"] + ["free"] * 7
 
 
 def test_unknown_pages_answer_an_html_404_and_unknown_api_paths_json(site: Site):

@@ -100,16 +100,18 @@ UPLOADS = {
 }
 
 
-def hostile_report(occurrences: int = 1, issue_type: IssueType = NAMED) -> dict:
-    """A stored report whose file, mesh and message texts all carry :data:`HOSTILE`, with
-    ``occurrences`` issues of ``issue_type`` reported by the check ``studio:names``."""
+def hostile_report(occurrences: int = 1, issue_type: IssueType = NAMED,
+                   name: str = HOSTILE) -> dict:
+    """A stored report whose file, mesh and message texts all carry ``name`` (by default
+    :data:`HOSTILE`), with ``occurrences`` issues of ``issue_type`` reported by the check
+    ``studio:names``."""
     issues = IssueCollector(IssueRegistry([issue_type]))
     for index in range(occurrences):
-        issues.add(issue_type.code, file=f"{HOSTILE}.glb", pointer=f"/meshes/{index}",
-                   source="studio:names", name=f"{HOSTILE}{index}")
-    asset = Asset(f"{HOSTILE}.glb", "glb", 3, 1, 1, 0, True, parts=[MeshPart(HOSTILE, 3, 1, 1)])
+        issues.add(issue_type.code, file=f"{name}.glb", pointer=f"/meshes/{index}",
+                   source="studio:names", name=f"{name}{index}")
+    asset = Asset(f"{name}.glb", "glb", 3, 1, 1, 0, True, parts=[MeshPart(name, 3, 1, 1)])
     result = Result(
-        filename=f"{HOSTILE}.zip", profile=BUILTIN_PROFILES["generic"], assets=[asset],
+        filename=f"{name}.zip", profile=BUILTIN_PROFILES["generic"], assets=[asset],
         security=SecurityScan(scanned_files=2), issues=issues.issues,
         issue_counts=dict(issues.counts), severity_counts=issues.severity_counts(),
         truncated=issues.truncated, health_score=97, grade="excellent",

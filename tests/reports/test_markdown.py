@@ -3,13 +3,14 @@ keep their shape and every name its exact text, and nothing from the asset becom
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 import pytest
 from markdown_it import MarkdownIt
 
 from assetcheck.reports import visible
-from assetcheck.reports.markdown import FOLD_AFTER, FOLD_ROWS, render_markdown
+from assetcheck.reports.markdown import FOLD_AFTER, FOLD_ROWS, WORD_JOINER, render_markdown
 from tests.reports.cases import STORED_HOSTILE, failed_report, hostile_report
 
 
@@ -69,6 +70,23 @@ def test_hostile_names_render_as_their_exact_text_and_never_as_markup():
     files, parts = page.tables[:2]
     assert files[1][0] == visible(f"{STORED_HOSTILE}.glb")
     assert parts[1][0] == visible(STORED_HOSTILE)
+
+
+#: A name that GitHub would turn into a mention, links, an email link and an issue reference.
+LIVE = ("@octocat https://evil.example/x www.evil.example <https://evil.example/y> "
+        "ops@evil.example #1")
+#: What GitHub links in the text of a rendered page (its autolink extension and its filters).
+GITHUB_LINKS = re.compile(r"(?<![\w])@[A-Za-z0-9]|(?:https?|ftp)://|\bwww\.|[\w.+-]@[A-Za-z0-9]"
+                          r"|(?<![\w&])#[0-9]")
+
+
+def test_asset_text_mentions_nobody_and_links_nowhere_yet_reads_the_same():
+    page = rendered(render_markdown(hostile_report(name=LIVE)))
+    assert "a" not in page.tags
+    assert GITHUB_LINKS.search(page.text) is None
+    files, parts = page.tables[:2]
+    shown = [cell.replace(WORD_JOINER, "") for cell in (files[1][0], parts[1][0])]
+    assert shown == [f"{LIVE}.glb", LIVE]
 
 
 def test_every_table_row_has_as_many_cells_in_the_source_as_its_header():

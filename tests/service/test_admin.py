@@ -111,7 +111,8 @@ def test_db_upgrade_creates_the_schema_then_has_nothing_to_do(capsys, backend, t
 def test_upgrade_steps_run_in_order_from_the_databases_version(database):
     applied = []
     first, second = migrations.SCHEMA_VERSION + 1, migrations.SCHEMA_VERSION + 2
-    steps = {first: lambda db: applied.append(first), second: lambda db: applied.append(second)}
+    steps = {first: lambda db, context: applied.append(first),
+             second: lambda db, context: applied.append(second)}
     assert migrations.upgrade(database, steps, target=second) == [first, second]
     assert applied == [first, second] and SchemaVersion.get().version == second
 
@@ -138,7 +139,7 @@ def test_db_upgrade_brings_a_version_2_database_to_the_fair_queue_schema(
     assert migrations.upgrade(old, target=2) == [2]
 
     status, out, _ = run(capsys, "db", "upgrade", "--config", config)
-    assert status == 0 and "(applied 3)" in out
+    assert status == 0 and "(applied 3, 4, 5)" in out
     upgraded = bind_database(load_config(config))
     assert schema_of(upgraded) == expected
     assert Account.get(Account.email == "old@example.com").last_claimed_at is None

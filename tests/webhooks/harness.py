@@ -11,7 +11,9 @@ from typing import Any
 from assetcheck.accounts.store import create_account, issue_key
 from assetcheck.config import Config
 from assetcheck.db.tables import Account, WebhookAttempt, WebhookDelivery
+from assetcheck.webapp.server_secret import load_server_secret
 from assetcheck.webhooks.outbox import FINISHED
+from assetcheck.webhooks.secret_box import SecretBox
 from assetcheck.webhooks.settings import reveal_secret, set_webhook_url
 from tests.service.harness import wait_until
 
@@ -32,21 +34,24 @@ def webhook_settings(**overrides: Any) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Customer:
-    """An account with an API key and, when given a URL, a default webhook URL."""
+    """An account with an API key and, when given a URL, a default webhook URL; ``box`` is
+    the service's, which seals its webhook secret."""
 
     account: Account
     key: str
+    box: SecretBox
 
     @property
     def secret(self) -> str:
-        return reveal_secret(self.account)
+        return reveal_secret(self.account, self.box)
 
 
 def make_customer(config: Config, url: str | None = None, plan: str = "pro") -> Customer:
     account = create_account(f"{secrets.token_hex(6)}@example.com", plan, list(config["plans"]))
+    box = SecretBox(load_server_secret(config))
     if url is not None:
-        set_webhook_url(account, url, LOOPBACK_ONLY)
-    return Customer(account, issue_key(account, "test")[1])
+        set_webhook_url(account, url, box, LOOPBACK_ONLY)
+    return Customer(account, issue_key(account, "test")[1], box)
 
 
 def wait_for_delivery(delivery_id: str, statuses: Collection[str] = FINISHED,

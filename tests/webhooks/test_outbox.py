@@ -29,6 +29,7 @@ from assetcheck.webhooks.outbox import (
     redeliver,
 )
 from assetcheck.webhooks.payload import completed_event, failed_event
+from assetcheck.webhooks.secret_box import SecretBox, SecretUnreadable
 from assetcheck.webhooks.settings import ROTATION_WINDOW, reveal_secret, rotate_secret
 from tests.concurrency import claim_in_threads
 from tests.service.harness import write_config
@@ -41,6 +42,7 @@ REPORT = {"valid": True, "health_score": 97, "grade": "excellent",
 FAILURE = AttemptResult(status_code=500, error="HTTP 500 Internal Server Error", duration_ms=3)
 SUCCESS = AttemptResult(status_code=204, error=None, duration_ms=2)
 CLAIM = 30.0
+BOX = SecretBox("a server secret of the outbox tests, long enough")
 
 
 @pytest.fixture
@@ -220,14 +222,14 @@ def test_a_ping_needs_a_default_url(database):
 @pytest.fixture
 def dispatcher(database, tmp_path):
     config = load_config(write_config(tmp_path, {"webhooks": webhook_settings()}))
-    dispatcher = WebhookDispatcher(config, database, owner="node-a")
+    dispatcher = WebhookDispatcher(config, database, BOX, owner="node-a")
     yield dispatcher
     dispatcher.close()
 
 
 def test_the_dispatcher_delivers_a_signed_ping_that_receivers_verify(
         database, dispatcher, account, serve):
-    secret = reveal_secret(account)
+    secret = reveal_secret(account, BOX)
     receiver = ReferenceReceiver(secret)
     account.webhook_url = serve(receiver).url
     account.save()
@@ -244,8 +246,8 @@ def test_during_a_rotation_deliveries_carry_both_signatures_then_only_the_new_on
     receiver = ScriptedReceiver([200])
     account.webhook_url = serve(receiver).url
     account.save()
-    old = reveal_secret(account)
-    new = rotate_secret(account)
+    old = reveal_secret(account, BOX)
+    new = rotate_secret(account, BOX)
     for rotated_ago in (timedelta(0), ROTATION_WINDOW):
         Account.update(webhook_secret_rotated_at=utcnow() - rotated_ago).execute()
         pinged(account)
@@ -257,6 +259,36 @@ def test_during_a_rotation_deliveries_carry_both_signatures_then_only_the_new_on
     standardwebhooks.Webhook(new).verify(after.body, after.headers)
     with pytest.raises(standardwebhooks.webhooks.WebhookVerificationError):
         standardwebhooks.Webhook(old).verify(after.body, after.headers)
+
+
+def test_the_database_holds_webhook_secrets_only_sealed_to_their_account(database, account):
+    secret = reveal_secret(account, BOX)
+    rotate_secret(account, BOX)
+    stored = Account.get_by_id(account.id)
+    sealed = (stored.webhook_secret_sealed, stored.webhook_previous_secret_sealed)
+    assert all(value.startswith("v1:") and secret.removeprefix("whsec_") not in value
+               for value in sealed)
+    assert BOX.open(sealed[1], account.id) == secret
+    with pytest.raises(SecretUnreadable):
+        BOX.open(sealed[1], account.id + 1)  # copied to another account's row, it opens not
+
+
+def test_after_the_server_secret_changes_attempts_fail_until_the_secret_is_rotated(
+        database, dispatcher, account, serve):
+    receiver = ScriptedReceiver([200])
+    account.webhook_url = serve(receiver).url
+    account.save()
+    reveal_secret(account, SecretBox("the server secret before it was changed, long enough"))
+    delivery = pinged(account)[0]
+    assert dispatcher.deliver(claim_due(database, "node-a", CLAIM)) == PENDING
+    assert "does not open with this server secret" in attempts_of(delivery.id)[0].error
+    assert receiver.requests == []
+    new = rotate_secret(account, BOX)
+    assert Account.get_by_id(account.id).webhook_previous_secret_sealed is None
+    pinged(account)
+    while (claimed := claim_due(database, "node-a", CLAIM)) is not None:
+        dispatcher.deliver(claimed)
+    standardwebhooks.Webhook(new).verify(receiver.requests[-1].body, receiver.requests[-1].headers)
 
 
 def test_a_tick_sends_every_due_delivery_each_from_its_own_thread(database, dispatcher, account,

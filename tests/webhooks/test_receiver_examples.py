@@ -65,17 +65,18 @@ class ExampleReceiver:
 
 
 @pytest.fixture(params=["python", "node"])
-def receiver(request, new_customer) -> Iterator[tuple[ExampleReceiver, Account]]:
-    """An example receiver given the secret of a new customer whose default URL it is."""
+def receiver(request, new_customer) -> Iterator[tuple[ExampleReceiver, Account, str]]:
+    """An example receiver given the secret of a new customer whose default URL it is, the
+    customer's account and that secret."""
     customer = new_customer()
     started = ExampleReceiver(command(request.param), customer.secret)
-    set_webhook_url(customer.account, started.url, LOOPBACK_ONLY)
-    yield started, Account.get_by_id(customer.account.id)
+    set_webhook_url(customer.account, started.url, customer.box, LOOPBACK_ONLY)
+    yield started, Account.get_by_id(customer.account.id), customer.secret
     started.stop()
 
 
 def test_a_real_delivery_is_verified_and_a_redelivery_processed_once(receiver):
-    example, account = receiver
+    example, account, _ = receiver
     delivery = wait_for_delivery(queue_ping(account).id)
     assert delivery.status == DELIVERED
     assert example.events() == [{"webhook_id": delivery.id, "event": "ping", "job_id": None}]
@@ -87,24 +88,22 @@ def test_a_real_delivery_is_verified_and_a_redelivery_processed_once(receiver):
     assert example.events() == []  # acknowledged, not processed twice
 
 
-def signed(account: Account, body: bytes, *, timestamp: int | None = None,
-           secret: str | None = None) -> dict[str, str]:
-    return signature_headers(body, delivery_id="dlv_examplereceivertest0001",
-                             secret=secret or account.webhook_secret, timestamp=timestamp)
+def signed(secret: str, body: bytes, *, timestamp: int | None = None) -> dict[str, str]:
+    return signature_headers(body, delivery_id="dlv_examplereceivertest0001", secret=secret,
+                             timestamp=timestamp)
 
 
 def test_tampered_stale_and_wrongly_keyed_requests_are_refused(receiver):
-    example, account = receiver
+    example, _, secret = receiver
     body = b'{"event":"ping","job_id":null}'
 
     def post(data: bytes, headers: dict[str, str]) -> int:
         return requests.post(example.url, data=data, headers=headers, timeout=10).status_code
 
-    assert post(body, signed(account, body)) == 204
-    assert post(body.replace(b"null", b"\"val_x\""), signed(account, body)) == 401
-    assert post(body, signed(account, body, timestamp=int(time.time()) - 600)) == 401
-    other = "whsec_" + "A" * 32
-    assert post(body, signed(account, body, secret=other)) == 401
+    assert post(body, signed(secret, body)) == 204
+    assert post(body.replace(b"null", b"\"val_x\""), signed(secret, body)) == 401
+    assert post(body, signed(secret, body, timestamp=int(time.time()) - 600)) == 401
+    assert post(body, signed("whsec_" + "A" * 32, body)) == 401
     assert [e["event"] for e in example.events()] == ["ping"]
 
 

@@ -1,5 +1,5 @@
 """``assetcheck webhooks ...``, the ``[webhooks]`` config checks, and ``assetcheck db upgrade``
-from schema version 1 (before webhooks) to 2."""
+from schema version 1 (before webhooks) and 2 (webhook secrets in clear) to the current one."""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ from assetcheck.cli import main
 from assetcheck.config import load_config
 from assetcheck.db import migrations
 from assetcheck.db.tables import Account, ApiKey, Job, SchemaVersion, utcnow
+from assetcheck.webapp.server_secret import load_server_secret
 from assetcheck.webhooks.outbox import queue_ping
+from assetcheck.webhooks.secret_box import SecretBox
 from assetcheck.webhooks.settings import ROTATION_WINDOW
 from tests.service.harness import bind_database, service_settings, write_config
 from tests.webhooks.harness import webhook_settings
@@ -40,11 +42,24 @@ def cli(tmp_path, capsys):
     return lambda *args: run(capsys, *args, "--config", str(config))
 
 
-def test_set_url_checks_the_url_then_stores_it(cli):
+@pytest.fixture
+def box(cli, tmp_path) -> SecretBox:
+    """The secret box of the ``cli`` fixture's service (its server secret is in data_dir)."""
+    return SecretBox(load_server_secret(load_config(tmp_path / "assetcheck.toml")))
+
+
+def opened(account: Account, box: SecretBox) -> tuple[str | None, str | None]:
+    """The account's current and previous webhook secrets, opened from their sealed columns."""
+    return tuple(None if sealed is None else box.open(sealed, account.id)
+                 for sealed in (account.webhook_secret_sealed,
+                                account.webhook_previous_secret_sealed))
+
+
+def test_set_url_checks_the_url_then_stores_it(cli, box):
     status, out, err = cli("webhooks", "set-url", "dev@example.com", RECEIVER)
     assert status == 0 and RECEIVER in out and "webhooks secret" in err
     account = Account.get(Account.email == "dev@example.com")
-    assert account.webhook_url == RECEIVER and SECRET.fullmatch(account.webhook_secret)
+    assert account.webhook_url == RECEIVER and SECRET.fullmatch(opened(account, box)[0])
 
 
 @pytest.mark.parametrize(("email", "url", "message"), [
@@ -65,7 +80,7 @@ def test_clear_url_removes_the_default(cli):
     assert Account.get(Account.email == "dev@example.com").webhook_url is None
 
 
-def test_the_secret_is_shown_the_same_until_rotated_and_the_old_one_overlaps(cli):
+def test_the_secret_is_shown_the_same_until_rotated_and_the_old_one_overlaps(cli, box):
     shown = cli("webhooks", "secret", "dev@example.com")[1].strip()
     assert SECRET.fullmatch(shown)
     assert cli("webhooks", "secret", "dev@example.com")[1].strip() == shown
@@ -73,7 +88,7 @@ def test_the_secret_is_shown_the_same_until_rotated_and_the_old_one_overlaps(cli
     assert status == 0 and SECRET.fullmatch(rotated.strip()) and rotated.strip() != shown
     assert "previous secret also signs deliveries until" in err
     account = Account.get(Account.email == "dev@example.com")
-    assert account.webhook_previous_secret == shown
+    assert opened(account, box) == (rotated.strip(), shown)
     assert account.webhook_secret_rotated_at + ROTATION_WINDOW > utcnow() + timedelta(hours=23)
 
 
@@ -87,10 +102,10 @@ def test_ping_queues_a_delivery_that_deliveries_lists(cli):
     assert status == 0 and delivery_id in listing and "pending" in listing
 
 
-def test_a_secret_is_never_printed_by_the_other_actions(cli):
+def test_a_secret_is_never_printed_by_the_other_actions(cli, box):
     cli("webhooks", "set-url", "dev@example.com", RECEIVER)
     queue_ping(Account.get(Account.email == "dev@example.com"))
-    secret = Account.get(Account.email == "dev@example.com").webhook_secret
+    secret = opened(Account.get(Account.email == "dev@example.com"), box)[0]
     for action in ("set-url", "ping", "deliveries"):
         args = [RECEIVER] if action == "set-url" else []
         _, out, err = cli("webhooks", action, "dev@example.com", *args)
@@ -163,3 +178,31 @@ def test_db_upgrade_brings_a_version_1_database_to_the_webhook_schema(
     assert run(capsys, "webhooks", "set-url", "old@example.com", RECEIVER, "--config",
                str(config))[0] == 0
     assert Account.get(Account.email == "old@example.com").webhook_url == RECEIVER
+
+
+def test_db_upgrade_seals_the_webhook_secrets_a_version_2_database_held_in_clear(
+        tmp_path, capsys, backend, database_factory):
+    config = write_config(tmp_path, service_settings(tmp_path, database_factory(backend),
+                                                     webhooks=webhook_settings()))
+    database = bind_database(load_config(config))
+    version_1_schema(database)
+    migrations.upgrade(database, target=2)
+    current, previous = "whsec_" + "C" * 32, "whsec_" + "P" * 32
+    database.execute_sql("UPDATE account SET webhook_url = %s, webhook_secret = %s, "
+                         "webhook_previous_secret = %s, webhook_secret_rotated_at = %s"
+                         .replace("%s", database.param),
+                         (RECEIVER, current, previous, utcnow()))
+
+    status, out, _ = run(capsys, "db", "upgrade", "--config", str(config))
+    assert status == 0 and "applied 3, 4" in out
+    upgraded = bind_database(load_config(config))
+    columns = {column.name for column in upgraded.get_columns("account")}
+    assert not columns & {"webhook_secret", "webhook_previous_secret"}
+    [row] = upgraded.execute_sql("SELECT * FROM account").fetchall()
+    assert not [value for value in row if isinstance(value, str)
+                and ("C" * 32 in value or "P" * 32 in value)]
+    account = Account.get(Account.email == "old@example.com")
+    assert opened(account, SecretBox(load_server_secret(load_config(config)))) == (current,
+                                                                                   previous)
+    shown = run(capsys, "webhooks", "secret", "old@example.com", "--config", str(config))
+    assert shown[1].strip() == current

@@ -1,5 +1,5 @@
 """Sign up, log in, log out. Failed log-ins are limited per account and per client address,
-sign-ups per address (:mod:`assetcheck.dashboard.login_limits`)."""
+sign-up attempts (made or refused) per address (:mod:`assetcheck.dashboard.login_limits`)."""
 
 from __future__ import annotations
 
@@ -35,6 +35,9 @@ class SignUpHandler(DashboardHandler):
             await self._form({"form": f"Too many sign-ups from your address: try again in "
                                       f"{describe_wait(wait)}."}, values, 429)
             return
+        # Every attempt counts, refused ones too: an address probing which emails have
+        # accounts is held to the same pace as one making accounts.
+        self.limits.signup_per_address.record(address)
         try:
             account = await self.run_blocking(
                 sign_up, values["email"], self.get_body_argument("password", ""),
@@ -42,7 +45,6 @@ class SignUpHandler(DashboardHandler):
         except FormError as error:
             await self._form(error.errors, values, 400)
             return
-        self.limits.signup_per_address.record(address)
         self.start_session(account)
         self.redirect("/")
 
@@ -95,8 +97,10 @@ class LoginHandler(DashboardHandler):
 
 
 class LogoutHandler(DashboardHandler):
-    def post(self) -> None:
-        self.end_session()
+    """Log out: every session of the account ends, on every device."""
+
+    async def post(self) -> None:
+        await self.end_session(self.account)
         self.redirect("/login")
 
 

@@ -7,6 +7,7 @@ field ``_xsrf`` or, from scripts, the ``X-XSRFToken`` header).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -18,6 +19,8 @@ from assetcheck.dashboard.login_limits import DashboardLimits
 from assetcheck.dashboard.sessions import (
     SESSION_COOKIE,
     SESSION_DAYS,
+    end_sessions,
+    secure_cookies,
     session_account,
     session_value,
 )
@@ -38,11 +41,16 @@ class SessionMixin:
         return await self.run_blocking(session_account, value) if value else None
 
     def start_session(self, account: Account) -> None:
+        """Set the session cookie for ``account`` at its current session generation."""
+        secure = self.request.protocol == "https" or secure_cookies(self.config)
         self.set_signed_cookie(SESSION_COOKIE, session_value(account), expires_days=SESSION_DAYS,
-                               httponly=True, samesite="Lax",
-                               secure=self.request.protocol == "https")
+                               httponly=True, samesite="Lax", secure=secure)
 
-    def end_session(self) -> None:
+    async def end_session(self, account: Account | None) -> None:
+        """End every session of ``account`` (this one included, copies of its cookie too) and
+        clear this browser's cookie."""
+        if account is not None:
+            await self.run_blocking(end_sessions, account)
         self.clear_cookie(SESSION_COOKIE)
 
 
@@ -81,13 +89,29 @@ class DashboardHandler(SessionMixin, BaseHandler):
         return self.account is not None and self.account.plan not in PLANS_WITHOUT_API
 
     def render_page(self, template: str, status: int = 200, /, **context: Any) -> None:
+        """Render ``template`` here, on the event loop: for pages of a bounded size."""
+        self._send_page(status, self.templates.get_template(template).render(
+            **self._page_context(), **context))
+
+    async def render_large_page(self, template: str, status: int = 200, /,
+                                **context: Any) -> None:
+        """Render ``template`` on the thread pool: for pages as large as a report, so the event
+        loop goes on serving other requests meanwhile."""
+        render = partial(self.templates.get_template(template).render,
+                         **self._page_context(), **context)
+        self._send_page(status, await self.run_blocking(render))
+
+    def _page_context(self) -> dict[str, Any]:
+        """What every template gets (read on the event loop: the XSRF token may set its
+        cookie)."""
+        return {"account": self.account, "has_api_access": self.has_api_access,
+                "xsrf_token": self.xsrf_token.decode(), "static_url": self.static_url,
+                "path": self.request.path}
+
+    def _send_page(self, status: int, page: str) -> None:
         self.set_status(status)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.set_header("Cache-Control", "no-store")  # pages may show keys and secrets
-        page = self.templates.get_template(template).render(
-            account=self.account, has_api_access=self.has_api_access,
-            xsrf_token=self.xsrf_token.decode(), static_url=self.static_url,
-            path=self.request.path, **context)
         self.finish(page)
 
     def redirect_within(self, target: str | None, default: str = "/") -> None:

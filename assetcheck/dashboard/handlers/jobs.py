@@ -69,7 +69,8 @@ class JobsHandler(DashboardHandler):
 
 
 class JobPageHandler(DashboardHandler):
-    """One job: its live status until it ends, then its report."""
+    """One job: its live status until it ends, then its report. The report is read, arranged
+    and rendered on the thread pool, never on the event loop: it may be megabytes."""
 
     @tornado.web.authenticated
     async def get(self, job_id: str) -> None:
@@ -78,15 +79,18 @@ class JobPageHandler(DashboardHandler):
         context: dict[str, Any] = {"job": job, "report": None, "downloads": DOWNLOADS,
                                    "engine_title": engine.title if engine else job.engine}
         if job.status == COMPLETED:
-            report = job.result
-            context.update(
-                report=report, verdict=job_page.verdict(report),
-                previews=await self.run_blocking(self._previews, job, report),
-                issue_groups=job_page.issues_by_severity(report),
-                security=job_page.security_warnings(report),
-                badge_path=badge_path(self.server_secret, job.id),
-                site_url=f"{self.request.protocol}://{self.request.host}")
-        self.render_page("job.html", **context)
+            context.update(await self.run_blocking(self._report_context, job),
+                           badge_path=badge_path(self.server_secret, job.id),
+                           site_url=f"{self.request.protocol}://{self.request.host}")
+        await self.render_large_page("job.html", **context)
+
+    def _report_context(self, job: Job) -> dict[str, Any]:
+        """What the page shows of a completed job's report."""
+        report = job.result
+        return {"report": report, "verdict": job_page.verdict(report),
+                "previews": self._previews(job, report),
+                "issue_groups": job_page.issues_by_severity(report),
+                "security": job_page.security_warnings(report)}
 
     def _previews(self, job: Job, report: dict[str, Any]) -> list[dict[str, Any]]:
         """For each model file: its index, name, format and whether a picture was drawn."""

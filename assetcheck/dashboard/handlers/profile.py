@@ -83,7 +83,7 @@ class PasswordHandler(ProfilePage):
                 limiter.record(self.account.email)
             await self.render_profile(400, errors=error.errors)
             return
-        self.start_session(self.account)  # the new password stamp: other sessions end
+        self.start_session(self.account)  # at the new generation: the other sessions ended
         self.redirect("/profile?done=password")
 
 

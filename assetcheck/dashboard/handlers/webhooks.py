@@ -24,6 +24,7 @@ from assetcheck.webhooks.outbox import (
     queue_ping,
     redeliver,
 )
+from assetcheck.webhooks.secret_box import SecretUnreadable
 from assetcheck.webhooks.settings import (
     ROTATION_WINDOW,
     clear_webhook_url,
@@ -91,7 +92,7 @@ class WebhookUrlHandler(WebhooksPage):
             self.redirect("/settings/webhooks?done=removed")
             return
         try:
-            await self.run_blocking(set_webhook_url, self.account, url,
+            await self.run_blocking(set_webhook_url, self.account, url, self.secret_box,
                                     self.config["webhooks"]["allowed_cidrs"])
         except WebhookUrlError as error:
             await self.render_settings(400, errors={"webhook_url": str(error)}, url_value=url)
@@ -100,19 +101,24 @@ class WebhookUrlHandler(WebhooksPage):
 
 
 class WebhookSecretHandler(DashboardJsonHandler):
-    """POST: the signing secret, for the page's "Reveal" button (made on first use)."""
+    """POST: the signing secret, for the page's "Reveal" button (made on first use); 409
+    WEBHOOK_SECRET_UNREADABLE when it was sealed under another server secret."""
 
     async def post(self) -> None:
         if not has_webhooks(self.account.plan):
             raise plan_required()
-        self.write_json({"secret": await self.run_blocking(reveal_secret, self.account)})
+        try:
+            secret = await self.run_blocking(reveal_secret, self.account, self.secret_box)
+        except SecretUnreadable as error:
+            raise RequestError(409, "WEBHOOK_SECRET_UNREADABLE", str(error)) from None
+        self.write_json({"secret": secret})
 
 
 class RotateSecretHandler(WebhooksPage):
     @tornado.web.authenticated
     async def post(self) -> None:
         self.require_webhooks()
-        await self.run_blocking(rotate_secret, self.account)
+        await self.run_blocking(rotate_secret, self.account, self.secret_box)
         self.redirect("/settings/webhooks?done=rotated")
 
 

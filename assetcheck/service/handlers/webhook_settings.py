@@ -10,6 +10,7 @@ from typing import Any
 from assetcheck.db.tables import Account, iso
 from assetcheck.service.handlers.base import ApiHandler
 from assetcheck.webapp.errors import RequestError
+from assetcheck.webhooks.secret_box import SecretBox
 from assetcheck.webhooks.settings import (
     WebhookPlanError,
     clear_webhook_url,
@@ -22,10 +23,10 @@ from assetcheck.webhooks.settings import (
 from assetcheck.webhooks.urls import WebhookUrlError
 
 
-def settings_body(account: Account) -> dict[str, Any]:
+def settings_body(account: Account, box: SecretBox) -> dict[str, Any]:
     """The settings as the API shows them: the URL (null: none), the secret (made on first
     use) and, during a rotation, when the previous secret stops signing."""
-    return {"webhook_url": account.webhook_url, "secret": reveal_secret(account),
+    return {"webhook_url": account.webhook_url, "secret": reveal_secret(account, box),
             "previous_secret_expires_at": iso(rotation_ends_at(account))}
 
 
@@ -47,19 +48,22 @@ class WebhookSettingsHandler(ApiHandler):
     """GET the settings; PUT ``{"webhook_url": ...}`` to set (address guard) or remove the URL."""
 
     async def get(self) -> None:
-        self.write_json(await self.run_blocking(_settings, self.principal.account_id))
+        self.write_json(await self.run_blocking(_settings, self.principal.account_id,
+                                                self.secret_box))
 
     async def put(self) -> None:
         url = parse_settings(self.request.body)
         self.write_json(await self.run_blocking(
-            _set_url, self.principal.account_id, url, self.config["webhooks"]["allowed_cidrs"]))
+            _set_url, self.principal.account_id, url, self.secret_box,
+            self.config["webhooks"]["allowed_cidrs"]))
 
 
 class RotateSecretHandler(ApiHandler):
     """POST: a new secret; the previous one also signs for 24 hours (``docs/webhooks.md``)."""
 
     async def post(self) -> None:
-        self.write_json(await self.run_blocking(_rotate, self.principal.account_id))
+        self.write_json(await self.run_blocking(_rotate, self.principal.account_id,
+                                                self.secret_box))
 
 
 def _account(account_id: int) -> Account:
@@ -71,26 +75,27 @@ def _account(account_id: int) -> Account:
     return account
 
 
-def _settings(account_id: int) -> dict[str, Any]:
-    return settings_body(_account(account_id))
+def _settings(account_id: int, box: SecretBox) -> dict[str, Any]:
+    return settings_body(_account(account_id), box)
 
 
-def _set_url(account_id: int, url: str | None, allowed_cidrs: Iterable[str]) -> dict[str, Any]:
+def _set_url(account_id: int, url: str | None, box: SecretBox,
+             allowed_cidrs: Iterable[str]) -> dict[str, Any]:
     account = _account(account_id)
     if url is None:
         clear_webhook_url(account)
     else:
         try:
-            set_webhook_url(account, url, allowed_cidrs)
+            set_webhook_url(account, url, box, allowed_cidrs)
         except WebhookUrlError as error:
             raise RequestError(400, error.code, str(error)) from None
-    return settings_body(account)
+    return settings_body(account, box)
 
 
-def _rotate(account_id: int) -> dict[str, Any]:
+def _rotate(account_id: int, box: SecretBox) -> dict[str, Any]:
     account = _account(account_id)
-    rotate_secret(account)
-    return settings_body(account)
+    rotate_secret(account, box)
+    return settings_body(account, box)
 
 
 default_handlers = [
