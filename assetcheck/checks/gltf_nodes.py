@@ -160,9 +160,10 @@ class _NodeChecker:
             self.issues.add("NODE_WEIGHTS_INVALID", pointer=child(at, "weights"),
                             weights=len(weights), targets=targets)
         skinned = any(p.semantics.joints_count for p in primitives)
-        if self._skin(node) is not None and not skinned:
+        skin = self._skin(node)
+        if skin is not None and not skinned:
             self.issues.add("NODE_SKIN_WITH_NON_SKINNED_MESH", pointer=at)
-        elif self._skin(node) is None and skinned:
+        elif skin is None and skinned:
             self.issues.add("NODE_SKINNED_MESH_WITHOUT_SKIN", pointer=at)
 
     def _skin(self, node: dict) -> int | None:

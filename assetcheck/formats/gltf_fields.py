@@ -16,15 +16,21 @@ from assetcheck.issues import FileIssues
 
 _PREVIEW_CHARS = 60
 _MISSING = object()
+#: Integers this small are exactly representable as floats: no range check needed.
+_SMALL = 2**53
 
 
 def child(pointer: str, key: str | int) -> str:
     """The JSON Pointer of ``key`` inside the value at ``pointer`` (RFC 6901 escaping)."""
+    if type(key) is int:  # an array index needs no escaping: the common, hot case
+        return f"{pointer}/{key}"
     return f"{pointer}/{str(key).replace('~', '~0').replace('/', '~1')}"
 
 
 def as_integer(value: Any) -> int | None:
     """``value`` as an int when JSON-wise it is one (``3``, ``3.0``; never ``true``), else None."""
+    if type(value) is int and -_SMALL <= value <= _SMALL:  # the common case, checked first
+        return value
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
