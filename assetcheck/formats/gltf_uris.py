@@ -114,17 +114,31 @@ def content_mismatch(media_type: str, data: bytes | memoryview) -> str | None:
 
 
 def _uri_properties(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
-    # Iterative: the JSON parser allows nesting deep enough to exhaust Python's stack.
-    stack: list[tuple[str, Any]] = [("", document)]
+    # Iterative: the JSON parser allows nesting deep enough to exhaust Python's stack. A path
+    # is kept as (parent path, key) links and spelled as a pointer only for a URI found, so a
+    # document of many objects costs no string per object.
+    stack: list[tuple[tuple | None, Any]] = [(None, document)]
     while stack:
-        pointer, value = stack.pop()
+        path, value = stack.pop()
         if isinstance(value, dict):
             if isinstance(value.get("uri"), str):
-                yield child(pointer, "uri"), value["uri"]
+                yield child(_pointer(path), "uri"), value["uri"]
             containers = [(key, item) for key, item in value.items()
                           if key != "extras" and isinstance(item, dict | list)]
         else:
             containers = [(index, item) for index, item in enumerate(value)
                           if isinstance(item, dict | list)]
         # Pushed in reverse so findings come out in document order.
-        stack.extend((child(pointer, key), item) for key, item in reversed(containers))
+        stack.extend(((path, key), item) for key, item in reversed(containers))
+
+
+def _pointer(path: tuple | None) -> str:
+    """The JSON Pointer of a ``(parent path, key)`` chain."""
+    keys = []
+    while path is not None:
+        path, key = path
+        keys.append(key)
+    pointer = ""
+    for key in reversed(keys):
+        pointer = child(pointer, key)
+    return pointer
