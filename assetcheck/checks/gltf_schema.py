@@ -102,7 +102,10 @@ class SchemaWalker:
             if key not in schema.properties and key not in ("extensions", "extras"):
                 self.issues.add("UNEXPECTED_PROPERTY", pointer=child(at, key), name=key)
         for key, prop in schema.properties.items():
-            self._check_property(prop, value.get(key, _MISSING), at, key)
+            found = value.get(key, _MISSING)
+            if found is _MISSING and not _needed(prop):
+                continue  # an optional property left out: nothing to check, nothing to build
+            self._check_property(prop, found, at, key)
         self._check_extensions(value, at, schema.name)
         extras = value.get("extras")
         if extras is not None and not isinstance(extras, dict):
@@ -128,16 +131,16 @@ class SchemaWalker:
                 self._mismatch(child(at, index), item, "an object")
 
     def _check_property(self, prop: Prop, value: Any, at: str, key: str) -> None:
-        pointer = child(at, key)
         if prop.kind == "any":
             return
         if value is _MISSING or value is None:
             if not prop.reader:
                 if value is None:
-                    self._mismatch(pointer, value, _EXPECTED[prop.kind])
+                    self._mismatch(child(at, key), value, _EXPECTED[prop.kind])
                 if prop.required or prop.kind in ("objects", "index_map"):
                     self.issues.add("UNDEFINED_PROPERTY", pointer=at or "/", name=key)
             return
+        pointer = child(at, key)
         container = _CONTAINERS.get(prop.kind)
         if container is not None:
             if not isinstance(value, container):
@@ -352,3 +355,9 @@ def check_schema(asset: Asset, context: CheckContext) -> None:
 def register_checks() -> list[Check]:
     return [Check("gltf-schema", "Types, required properties and value ranges of every glTF "
                   "object, as in the glTF 2.0 JSON schema.", check_schema, CODES, GLTF_FORMATS)]
+
+
+def _needed(prop: Prop) -> bool:
+    """Whether leaving ``prop`` out is itself a finding (UNDEFINED_PROPERTY)."""
+    return not prop.reader and prop.kind != "any" and (
+        prop.required or prop.kind in ("objects", "index_map"))
