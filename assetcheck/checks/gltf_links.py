@@ -54,7 +54,10 @@ def index_of(parent: object, key: str) -> int | None:
     """``parent[key]`` when it is a valid (non-negative integer) index, else None."""
     if not isinstance(parent, dict):
         return None
-    value = as_integer(parent.get(key))
+    value = parent.get(key)
+    if value is None:  # the common case for optional references: cheap
+        return None
+    value = as_integer(value)
     return value if value is not None and value >= 0 else None
 
 

@@ -170,7 +170,7 @@ class _NodeChecker:
         return index_of(node, "skin") if self._resolves(node, "skin", "skins") else None
 
     def _resolves(self, node: dict, key: str, collection: str) -> bool:
-        return resolves(index_of(node, key), self.links.items(collection))
+        return key in node and resolves(index_of(node, key), self.links.items(collection))
 
     def _check_parents(self) -> None:
         parent_of: dict[int, int] = {}

@@ -60,8 +60,9 @@ def references(links: DocumentLinks) -> Iterator[Reference]:
     for name, properties in SINGLE_REFERENCES.items():
         for number, item in enumerate(links.items(name)):
             for key, target in properties:
-                if index_of(item, key) is not None:
-                    yield child(child(f"/{name}", number), key), index_of(item, key), target
+                index = index_of(item, key)
+                if index is not None:
+                    yield child(child(f"/{name}", number), key), index, target
     for name, properties in LIST_REFERENCES.items():
         for number, item in enumerate(links.items(name)):
             for key, target in properties:

@@ -63,7 +63,8 @@ def used_objects(links: DocumentLinks) -> dict[str, set[int]]:
         mark("buffers", index_of(view, "buffer"))
     for node in links.items("nodes"):
         for key, collection in (("camera", "cameras"), ("mesh", "meshes"), ("skin", "skins")):
-            mark(collection, index_of(node, key))
+            if node is not None and key in node:
+                mark(collection, index_of(node, key))
         for kid in index_list(node, "children"):
             mark("nodes", kid)
     for key, items in (("nodes", links.items("scenes")), ("joints", links.items("skins"))):
