@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     import peewee
 
     from assetcheck.db import migrations
+    from assetcheck.webhooks.secret_box import SecretBox
 
 #: A parent parser for actions; SUPPRESS keeps a ``--config`` given before the action.
 CONFIG_OPTION = argparse.ArgumentParser(add_help=False)
@@ -63,11 +64,27 @@ def upgrade_context(config: Config) -> migrations.UpgradeContext:
     keyed by the server secret (made under ``data_dir`` if there is none yet). A configured
     secret that is too short raises ``ValueError``."""
     from assetcheck.db import migrations
+
+    return migrations.UpgradeContext(seal_webhook_secret=secret_box(config).seal)
+
+
+def secret_box(config: Config) -> SecretBox:
+    """The box that seals and opens webhook secrets, keyed by the server secret."""
     from assetcheck.webapp.server_secret import load_server_secret
     from assetcheck.webhooks.secret_box import SecretBox
 
-    return migrations.UpgradeContext(
-        seal_webhook_secret=SecretBox(load_server_secret(config)).seal)
+    return SecretBox(load_server_secret(config))
+
+
+def open_node_database(config: Config, command: str) -> peewee.Database | None:
+    """Start-up of a process that runs a node (``serve``, ``worker``): log lines as every
+    service process writes them, stop on a plugin error, then :func:`open_checked_database`."""
+    from assetcheck.jobs.supervisor import setup_process_logging
+    from assetcheck.plugins import get_plugin_manager
+
+    setup_process_logging()
+    get_plugin_manager(config.plugin_config())  # a plugin error stops start-up here
+    return open_checked_database(config, command)
 
 
 def open_checked_database(config: Config, command: str) -> peewee.Database | None:

@@ -10,9 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from assetcheck.cli.db_command import open_checked_database
+from assetcheck.cli.db_command import open_node_database
 from assetcheck.config import Config
-from assetcheck.plugins import get_plugin_manager
 
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -31,12 +30,9 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace, config: Config) -> int:
     from tornado.netutil import bind_sockets
 
-    from assetcheck.jobs.supervisor import setup_process_logging
     from assetcheck.webapp.server import serve
 
-    setup_process_logging()
-    get_plugin_manager(config.plugin_config())  # a plugin error stops start-up here
-    database = open_checked_database(config, "serve")
+    database = open_node_database(config, "serve")
     if database is None:
         return 1
     host = args.host or config["server"]["host"]

@@ -12,12 +12,11 @@ import sys
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from assetcheck.cli.db_command import CONFIG_OPTION, open_checked_database
+from assetcheck.cli.db_command import CONFIG_OPTION, open_checked_database, secret_box
 from assetcheck.config import Config
 
 if TYPE_CHECKING:
     from assetcheck.db.tables import Account
-    from assetcheck.webhooks.secret_box import SecretBox
 
 DEFAULT_LISTED = 20
 
@@ -117,14 +116,6 @@ def _deliveries(args: argparse.Namespace, config: Config, account: Account) -> N
         print(f"{delivery.id:<28} {delivery.event:<20} {delivery.job_id or '-':<28} "
               f"{delivery.status:<9} {_when(delivery.created_at):<19} "
               f"{len(delivery.attempts):>8}  {result}")
-
-
-def secret_box(config: Config) -> SecretBox:
-    """The box that seals and opens webhook secrets, keyed by the server secret."""
-    from assetcheck.webapp.server_secret import load_server_secret
-    from assetcheck.webhooks.secret_box import SecretBox
-
-    return SecretBox(load_server_secret(config))
 
 
 def _when(moment: datetime) -> str:

@@ -10,9 +10,8 @@ import logging
 import signal
 import threading
 
-from assetcheck.cli.db_command import open_checked_database
+from assetcheck.cli.db_command import open_node_database, secret_box
 from assetcheck.config import Config
-from assetcheck.plugins import get_plugin_manager
 
 log = logging.getLogger("assetcheck.worker")
 
@@ -33,20 +32,15 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace, config: Config) -> int:
     from assetcheck.jobs.node import Node
     from assetcheck.jobs.settings import WorkerSettings
-    from assetcheck.jobs.supervisor import setup_process_logging
-    from assetcheck.webapp.server_secret import load_server_secret
-    from assetcheck.webhooks.secret_box import SecretBox
 
-    setup_process_logging()
-    get_plugin_manager(config.plugin_config())  # a plugin error stops start-up here
-    database = open_checked_database(config, "worker")
+    database = open_node_database(config, "worker")
     if database is None:
         return 1
     stopping = threading.Event()
     for number in (signal.SIGTERM, signal.SIGINT):
         signal.signal(number, lambda *_: stopping.set())
     node = Node(config, database, WorkerSettings.from_config(config, args.processes),
-                secret_box=SecretBox(load_server_secret(config)))
+                secret_box=secret_box(config))
     node.start()
     log.info("running %d worker(s)", node.processes)
     while not stopping.wait(1.0):

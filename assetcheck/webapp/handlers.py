@@ -4,7 +4,7 @@ JSON answers, and acting for an account."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
@@ -143,28 +143,22 @@ class BaseHandler(RequestHandler):
 class AccountHandler(BaseHandler):
     """A handler acting for one account. ``authenticate`` (given by an authentication mixin:
     the API's key, the dashboard's session) names the principal; then the plan's rate limit
-    applies, before any method runs."""
+    applies, before any method runs. The rate counts the account's requests, whichever of its
+    keys or its dashboard session sent them, so more keys never buy more requests."""
 
     principal: Principal
-    #: The 429 message; ``{wait}`` is the number of seconds to wait.
-    rate_limited_message = "Too many requests for this account: retry in {wait} s."
 
     async def authenticate(self) -> Principal:
         """Who the request acts for, or a :class:`RequestError` (401, 403)."""
         raise NotImplementedError
 
-    def rate_limit_key(self) -> Hashable:
-        """What the plan's rate limit counts requests of: the account, whichever of its keys
-        or its dashboard session sent them, so more keys never buy more requests."""
-        return ("account", self.principal.account_id)
-
     async def prepare(self) -> None:
         self.principal = await self.authenticate()
-        wait = self.rate_limiter.acquire(self.rate_limit_key(),
+        wait = self.rate_limiter.acquire(("account", self.principal.account_id),
                                          int(self.plan_limits["requests_per_minute"]))
         if wait:
-            raise RequestError(429, "RATE_LIMITED", self.rate_limited_message.format(wait=wait),
-                               {"Retry-After": str(wait)})
+            raise RequestError(429, "RATE_LIMITED", f"Too many requests for this account: "
+                               f"retry in {wait} s.", {"Retry-After": str(wait)})
 
     @property
     def plan_limits(self) -> dict[str, Any]:

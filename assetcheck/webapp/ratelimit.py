@@ -1,5 +1,5 @@
 """Rate limits: a token bucket per key, sized by the plan's ``requests_per_minute``. The
-handlers count by account (``AccountHandler.rate_limit_key``): its API keys and its dashboard
+handlers count by account (``AccountHandler.prepare``): its API keys and its dashboard
 session share one bucket.
 
 Buckets live in the memory of one service process: with several nodes behind a balancer, each

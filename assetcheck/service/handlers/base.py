@@ -13,7 +13,7 @@ BEARER_CHALLENGE = {"WWW-Authenticate": "Bearer"}
 
 class KeyAuthentication:
     """The request acts for the account of its API key (whose plan's rate counts requests per
-    account: see ``AccountHandler.rate_limit_key``). A key in the query string is refused (401
+    account: see ``AccountHandler``). A key in the query string is refused (401
     INVALID_API_KEY), even beside a valid header."""
 
     async def authenticate(self) -> Principal:
