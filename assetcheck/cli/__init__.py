@@ -16,11 +16,13 @@ from assetcheck import __version__
 from assetcheck.config import ConfigError, load_config
 from assetcheck.plugin_errors import PluginError
 
-EXIT_USAGE = 2
+#: The exit statuses every command that judges files shares (``validate``, ``submit``).
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 #: Command name -> the module that adds its parser (``add_parser(commands)``) and runs it.
 COMMANDS = {
     "validate": "assetcheck.cli.validate_command",
+    "submit": "assetcheck.cli.submit_command",
     "plugins": "assetcheck.cli.plugins_command",
     "serve": "assetcheck.cli.serve_command",
     "worker": "assetcheck.cli.worker_command",
