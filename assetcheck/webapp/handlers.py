@@ -84,9 +84,8 @@ class BaseHandler(RequestHandler):
     def allowed_methods(cls) -> list[str]:
         """The methods the resource answers, for the ``Allow`` header of a 405: HEAD wherever
         GET is."""
-        methods = [name for name in cls.SUPPORTED_METHODS
-                   if name != "HEAD" and cls.implements(name.lower())]
-        return [*methods, "HEAD"] if "GET" in methods else methods
+        return [name for name in cls.SUPPORTED_METHODS
+                if cls.implements("get" if name == "HEAD" else name.lower())]
 
     def set_allow_header(self, status_code: int) -> None:
         """Every 405 names the methods the resource does answer (RFC 9110, 15.5.6)."""

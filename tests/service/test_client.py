@@ -115,11 +115,15 @@ def test_submit_saves_one_json_list_for_several_files_and_exits_1_on_errors(
 
 
 def test_submit_exits_1_under_fail_under_and_for_a_file_the_service_refuses(
-        url, key, files, glb):
-    good, text_file = files({"good.glb": glb, "notes.txt": b"just some words"})
-    assert submit(url, key, str(good), "--fail-under", "100").returncode in (0, 1)
-    strict = submit(url, key, str(good), "--fail-under", "101")
+        url, key, client, files, glb):
+    renamed, = files({"quad.fbx": glb})  # a GLB named .fbx: a FILE_TYPE_MISMATCH warning
+    score = client.wait(client.submit(renamed).job_id, timeout=60).health_score
+    assert score < 100
+    assert submit(url, key, str(renamed), "--fail-under", str(score)).returncode == 0
+    assert submit(url, key, str(renamed), "--fail-under", str(score + 1)).returncode == 1
+    strict = submit(url, key, str(renamed), "--fail-under", "101")
     assert strict.returncode == 2 and "0 to 100" in strict.stderr
+    good, text_file = files({"good.glb": glb, "notes.txt": b"just some words"})
     refused = submit(url, key, str(good), str(text_file))
     assert refused.returncode == 1
     assert "UNSUPPORTED_FILE_TYPE" in refused.stderr and "good.glb" in refused.stdout
