@@ -70,6 +70,8 @@ class JobCreated:
     status: str
     estimated_completion: str
     status_url: str
+    #: The job's public badge (no key needed): its state now, its grade once it ends.
+    badge_url: str
 
 
 @dataclass(frozen=True)
@@ -154,7 +156,7 @@ class Client:
                      "Content-Length": str(upload.length)})
         answer = _json_body(status, headers, body)
         return JobCreated(answer["job_id"], answer["status"], answer["estimated_completion"],
-                          answer["status_url"])
+                          answer["status_url"], answer["badge_url"])
 
     def job(self, job_id: str) -> JobStatus:
         """The job's state now."""

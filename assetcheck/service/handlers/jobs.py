@@ -26,7 +26,7 @@ class ValidationsHandler(KeyAuthentication, UploadHandler):
                                          self.get_query_argument("limit", None))
         jobs, next_cursor = await self.run_blocking(partial(
             list_jobs, self.principal.account_id, status=status, limit=limit,
-            cursor=self.get_query_argument("cursor", None)))
+            cursor=self.get_query_argument("cursor", None) or None))  # empty: the first page
         self.write_json({"jobs": [summary_body(job) for job in jobs],
                          "next_cursor": next_cursor})
 
