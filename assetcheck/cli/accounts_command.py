@@ -35,19 +35,22 @@ class PasswordRefused(ValueError):
 
 def read_password(args: argparse.Namespace) -> str | None:
     """The dashboard password the options ask for: prompted (without echo, and confirmed),
-    read from standard input, or None when neither was asked."""
+    read from standard input, or None when neither was asked. It follows the dashboard's
+    rules (:func:`assetcheck.accounts.credentials.password_problem`)."""
+    from assetcheck.accounts.credentials import password_problem
+
     if args.password_stdin:
         password = sys.stdin.readline().rstrip("\r\n")
         if not password:
             raise PasswordRefused("no password on standard input")
-        return password
-    if not args.password:
+    elif args.password:
+        password = getpass.getpass("Dashboard password: ")
+        if getpass.getpass("Same password again: ") != password:
+            raise PasswordRefused("the two passwords differ")
+    else:
         return None
-    password = getpass.getpass("Dashboard password: ")
-    if not password:
-        raise PasswordRefused("the password is empty")
-    if getpass.getpass("Same password again: ") != password:
-        raise PasswordRefused("the two passwords differ")
+    if problem := password_problem(password):
+        raise PasswordRefused(f"the password is refused: {problem}")
     return password
 
 

@@ -181,6 +181,10 @@ def test_accounts_create_asks_for_a_password_twice_without_echo(capsys, config_f
     status, _, err = run(capsys, "accounts", "create", "q@example.com", "--plan", "pro",
                          "--password", "--config", config_file)
     assert status == 2 and "the two passwords differ" in err
+    monkeypatch.setattr("sys.stdin", io.StringIO("short\n"))
+    status, _, err = run(capsys, "accounts", "create", "r@example.com", "--plan", "pro",
+                         "--password-stdin", "--config", config_file)
+    assert status == 2 and "Use at least 10 characters" in err
     assert Account.select().count() == 1
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -144,3 +145,12 @@ def test_submit_without_a_usable_key_or_url_is_a_usage_error_that_never_prints_t
     assert unknown_format.returncode == 2 and "no format 'pdf'" in unknown_format.stderr
     missing_file = submit(url, wrong_key, "no-such.glb")
     assert missing_file.returncode == 2 and "no-such.glb" in missing_file.stderr
+
+
+def test_the_client_module_needs_neither_the_server_nor_third_party_http_libraries():
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, assetcheck.client; print(' '.join(sys.modules))"],
+        capture_output=True, text=True, timeout=60, check=True).stdout.split()
+    heavy = {"tornado", "peewee", "numpy", "requests", "urllib3", "assetcheck.webapp",
+             "assetcheck.engine", "assetcheck.config"}
+    assert heavy.isdisjoint(loaded)
