@@ -48,28 +48,12 @@ _BADGE_TOKEN = r"$response.body#/badge_url#regex:/([0-9a-f]+)\.svg$"
 
 def openapi_document(engines: Iterable[str], formats: Mapping[str, ReportFormat]) -> dict:
     """The document for a server offering ``engines`` and report ``formats``."""
-    paths = _paths(engines, formats)
-    for operations in paths.values():
-        for operation in operations.values():
-            _add_common_answers(operation["responses"])
-    return {
+    document = {
         "openapi": "3.1.0",
         "info": {"title": "AssetCheck API", "version": __version__,
                  "description": "Validate 3D assets (GLB, glTF, FBX, ZIP). See docs/api.md."},
         "security": [{"bearerAuth": []}],
-        "paths": paths,
-        "components": {
-            "securitySchemes": {"bearerAuth": {
-                "type": "http", "scheme": "bearer",
-                "description": "An API key: `svc_` followed by 32 letters and digits."}},
-            "schemas": _schemas(),
-            "responses": _common_responses(),
-        },
-    }
-
-
-def _paths(engines: Iterable[str], formats: Mapping[str, ReportFormat]) -> dict:
-    return {
+        "paths": {
             "/api/v1/validate": {"post": _submit(sorted(engines)), "get": _list()},
             "/api/v1/validate/{jobId}": {"get": _status()},
             "/api/v1/report/{jobId}/{format}": {"get": _report(formats)},
@@ -83,7 +67,19 @@ def _paths(engines: Iterable[str], formats: Mapping[str, ReportFormat]) -> dict:
             "/api/v1/engines": {"get": _engines()},
             "/healthz": {"get": _health()},
             "/api/v1/openapi.json": {"get": _openapi()},
+        },
+        "components": {
+            "securitySchemes": {"bearerAuth": {
+                "type": "http", "scheme": "bearer",
+                "description": "An API key: `svc_` followed by 32 letters and digits."}},
+            "schemas": _schemas(),
+            "responses": _common_responses(),
+        },
     }
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            _add_common_answers(operation["responses"])
+    return document
 
 
 def _add_common_answers(responses: dict) -> None:
