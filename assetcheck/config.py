@@ -1,5 +1,11 @@
 """Configuration: built-in defaults, a TOML file, then ``ASSETCHECK_<SECTION>_<KEY>`` variables.
 
+The file is found as other tools find theirs (:func:`find_config_file`): ``--config``, then
+``$ASSETCHECK_CONFIG``, then ``./assetcheck.toml``, then the user's
+``$XDG_CONFIG_HOME/assetcheck/assetcheck.toml``; without one, the built-in defaults apply.
+Relative paths in a file (``[storage] data_dir``, ``[plugins] dir``, a ``sqlite:///`` database
+URL) are read from the file's folder, so every command finds the same data wherever it runs.
+
 Every key is documented in ``config.example.toml``. An environment variable can set any key that
 the defaults or the file define, and any key of a plugin's table (a section that is not built in)
 even when the file lacks it: its section is the longest such table the file has, else the part
@@ -24,6 +30,11 @@ from assetcheck.webhooks.schedule import check_retry_delays
 from assetcheck.webhooks.urls import parse_allowed_cidrs
 
 ENV_PREFIX = "ASSETCHECK_"
+CONFIG_VARIABLE = "ASSETCHECK_CONFIG"
+CONFIG_FILENAME = "assetcheck.toml"
+#: ``ASSETCHECK_`` variables that are not configuration keys: where the file is, and what
+#: ``assetcheck submit`` reads (a key must never land in the settings plugins see).
+NOT_CONFIG_VARIABLES = frozenset({CONFIG_VARIABLE, "ASSETCHECK_API_KEY", "ASSETCHECK_URL"})
 
 DEFAULTS: dict[str, Any] = {
     "server": {"host": "127.0.0.1", "port": 8080, "secret_key": "", "max_body_kb": 1024,
@@ -73,6 +84,8 @@ class Config:
     """The merged configuration, as nested plain data, with typed views for each consumer."""
 
     data: Mapping[str, Any]
+    #: The file it was read from; None when only defaults and the environment apply.
+    source: Path | None = None
 
     def __getitem__(self, section: str) -> Any:
         return self.data[section]
@@ -114,10 +127,30 @@ class Config:
         )
 
 
+def find_config_file(explicit: str | Path | None = None,
+                     environ: Mapping[str, str] | None = None,
+                     folder: Path | None = None) -> Path | None:
+    """The configuration file a command uses: ``explicit`` (``--config``), else
+    ``$ASSETCHECK_CONFIG``, else ``assetcheck.toml`` in ``folder`` (default: the current
+    one), else ``assetcheck/assetcheck.toml`` in the user's configuration folder
+    (``$XDG_CONFIG_HOME``, by default ``~/.config``); None when there is none. A file named
+    by ``--config`` or the variable is returned even if missing: reading it says so."""
+    environ = os.environ if environ is None else environ
+    named = explicit or environ.get(CONFIG_VARIABLE)
+    if named:
+        return Path(named)
+    user_folder = environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    for candidate in ((folder or Path.cwd()) / CONFIG_FILENAME,
+                      Path(user_folder) / "assetcheck" / CONFIG_FILENAME):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
 def load_config(path: str | Path | None = None, environ: Mapping[str, str] | None = None) -> Config:
     """Defaults, overlaid by the TOML file at ``path`` (if any), overlaid by the environment.
 
-    A relative ``[plugins] dir`` in the file is read from the file's folder.
+    Relative paths in the file are read from the file's folder.
     """
     if path is None:
         return config_from({}, environ=environ)
@@ -128,26 +161,40 @@ def load_config(path: str | Path | None = None, environ: Mapping[str, str] | Non
         raise ConfigError(f"cannot read config file {path}: {error.strerror}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"config file {path} is not valid TOML: {error}") from None
-    return config_from(table, environ=environ, folder=Path(path).resolve().parent)
+    source = Path(path).resolve()
+    return config_from(table, environ=environ, folder=source.parent, source=source)
 
 
 def config_from(
     table: Mapping[str, Any], *, environ: Mapping[str, str] | None = None,
-    folder: Path | None = None,
+    folder: Path | None = None, source: Path | None = None,
 ) -> Config:
     """Defaults, overlaid by ``table`` (a parsed TOML document), overlaid by the environment
-    (``os.environ`` when ``environ`` is None). A relative ``[plugins] dir`` of ``table`` is read
-    from ``folder`` (default: the current folder)."""
+    (``os.environ`` when ``environ`` is None). Relative paths of ``table`` are read from
+    ``folder`` (default: the current folder); ``source`` is the file ``table`` came from."""
     data = copy.deepcopy(DEFAULTS)
     _merge(data, table)
-    plugin_dir = data["plugins"]["dir"]
-    if folder is not None and isinstance(plugin_dir, str) and plugin_dir:
-        data["plugins"]["dir"] = str(folder / plugin_dir)  # an absolute dir stays as it is
+    if folder is not None:
+        _anchor_paths(data, table, folder)
     _apply_environment(data, os.environ if environ is None else environ)
     _check_webhooks(data["webhooks"])
     _check_server(data["server"])
     _check_plugins(data["plugins"])
-    return Config(data)
+    return Config(data, source)
+
+
+def _anchor_paths(data: dict[str, Any], table: Mapping[str, Any], folder: Path) -> None:
+    """Read the relative paths the file sets from ``folder``; absolute ones stay as they are,
+    and so do values the file does not set (a default ``./data`` is the current folder's)."""
+    for section, key in (("storage", "data_dir"), ("plugins", "dir")):
+        values = table.get(section)
+        value = values.get(key) if isinstance(values, Mapping) else None
+        if isinstance(value, str) and value:
+            data[section][key] = str(folder / value)
+    url = data["database"]["url"]
+    if isinstance(url, str) and url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        path = url.removeprefix("sqlite:///")
+        data["database"]["url"] = "sqlite:///" + str(folder / path)
 
 
 #: ``[server]`` keys that are numbers of seconds over 0.
@@ -218,7 +265,8 @@ def _apply_environment(data: dict[str, Any], environ: Mapping[str, str]) -> None
             table[key] = _parse_env_value(environ[variable])
             used.add(variable)
     for variable, value in environ.items():
-        if variable.startswith(ENV_PREFIX) and variable not in used:
+        if (variable.startswith(ENV_PREFIX) and variable not in used
+                and variable not in NOT_CONFIG_VARIABLES):
             place = _plugin_key(data, variable[len(ENV_PREFIX):].lower())
             if place is not None:
                 table, key = place

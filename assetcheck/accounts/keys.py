@@ -86,8 +86,7 @@ def authenticate(authorization: str | None, now: datetime | None = None) -> Prin
         raise _unauthorized("API_KEY_EXPIRED", f"This API key expired on "
                             f"{key.expires_at:%Y-%m-%d %H:%M} UTC: create a new key.")
     if key.account.plan in PLANS_WITHOUT_API:
-        raise KeyRefused(403, "PLAN_REQUIRED", f"The {key.account.plan} plan has no API "
-                         "access: API keys need the starter, pro or enterprise plan.")
+        raise KeyRefused(403, "PLAN_REQUIRED", no_api_access(key.account.plan))
     if key.last_used_at is None or now - key.last_used_at >= TOUCH_INTERVAL:
         ApiKey.update(last_used_at=now).where(ApiKey.id == key.id).execute()
     return Principal(account_id=key.account.id, plan=key.account.plan, key_id=key.id)
@@ -100,3 +99,9 @@ def _invalid_key() -> KeyRefused:
 
 def _unauthorized(code: str, message: str) -> KeyRefused:
     return KeyRefused(401, code, message)
+
+
+def no_api_access(plan: str) -> str:
+    """The plan rule, as every refusal of a plan in :data:`PLANS_WITHOUT_API` words it."""
+    return (f"The {plan} plan has no API access: API keys need the starter, pro or "
+            "enterprise plan.")

@@ -11,9 +11,11 @@ import peewee
 from assetcheck.accounts.keys import (
     KEY_PATTERN,
     KEY_PREFIX,
+    PLANS_WITHOUT_API,
     display_prefix,
     generate_key,
     key_digest,
+    no_api_access,
 )
 from assetcheck.accounts.passwords import hash_password
 from assetcheck.db import lock_rows, write_transaction
@@ -54,10 +56,14 @@ def issue_key(account: Account, name: str = "", expires_at: datetime | None = No
               max_active: int | None = None) -> tuple[ApiKey, str]:
     """A new key for ``account``: the stored row and the key itself, which is shown only once.
 
-    With ``max_active`` (``[accounts] max_active_keys``), an account that already has that many
-    active keys gets an :class:`AccountError` instead; the count is taken under the account's
-    row lock, so concurrent requests cannot pass the limit together.
+    An account whose plan has no API access (its keys would only ever get 403) gets an
+    :class:`AccountError` stating the plan rule. With ``max_active`` (``[accounts]
+    max_active_keys``), an account that already has that many active keys gets one too; the
+    count is taken under the account's row lock, so concurrent requests cannot pass the limit
+    together.
     """
+    if account.plan in PLANS_WITHOUT_API:
+        raise AccountError(no_api_access(account.plan))
     with write_transaction(Account._meta.database):
         if max_active is not None:
             lock_rows(Account.select(Account.id).where(Account.id == account.id)).execute()

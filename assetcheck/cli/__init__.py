@@ -13,14 +13,18 @@ import sys
 from collections.abc import Sequence
 
 from assetcheck import __version__
-from assetcheck.config import ConfigError, load_config
+from assetcheck.config import ConfigError, find_config_file, load_config
 from assetcheck.plugin_errors import PluginError
 
-EXIT_USAGE = 2
+CONFIG_HELP = ("TOML configuration file (default: $ASSETCHECK_CONFIG, else ./assetcheck.toml, "
+               "else $XDG_CONFIG_HOME/assetcheck/assetcheck.toml, else built-in defaults)")
+#: The exit statuses every command that judges files shares (``validate``, ``submit``).
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 #: Command name -> the module that adds its parser (``add_parser(commands)``) and runs it.
 COMMANDS = {
     "validate": "assetcheck.cli.validate_command",
+    "submit": "assetcheck.cli.submit_command",
     "plugins": "assetcheck.cli.plugins_command",
     "serve": "assetcheck.cli.serve_command",
     "worker": "assetcheck.cli.worker_command",
@@ -40,20 +44,21 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     modules = [COMMANDS[command]] if command in COMMANDS else list(COMMANDS.values())
     for module in modules:
         sub = importlib.import_module(module).add_parser(commands)
-        sub.add_argument("--config", metavar="FILE", help="TOML configuration file")
+        sub.add_argument("--config", metavar="FILE", help=CONFIG_HELP)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; the return value is the process exit status.
 
-    A configuration or plugin error is one line on stderr and exit status 2, never a traceback.
+    The configuration file is found by :func:`assetcheck.config.find_config_file`. A
+    configuration or plugin error is one line on stderr and exit status 2, never a traceback.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     command = next((arg for arg in argv if not arg.startswith("-")), None)
     args = build_parser(command).parse_args(argv)
     try:
-        return args.run(args, load_config(args.config))
+        return args.run(args, load_config(find_config_file(args.config)))
     except (ConfigError, PluginError) as error:
         print(f"assetcheck: {error}", file=sys.stderr)
         return EXIT_USAGE

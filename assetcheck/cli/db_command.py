@@ -12,6 +12,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from assetcheck.cli import CONFIG_HELP
 from assetcheck.config import Config
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 #: A parent parser for actions; SUPPRESS keeps a ``--config`` given before the action.
 CONFIG_OPTION = argparse.ArgumentParser(add_help=False)
 CONFIG_OPTION.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS,
-                           help="TOML configuration file")
+                           help=CONFIG_HELP)
 
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
             ValueError) as error:
         print(f"assetcheck db upgrade: {error}", file=sys.stderr)
         return 1
-    where = db.describe_url(config["database"]["url"]) or "SQLite under storage.data_dir"
+    where = db.describe_database(config)
     if applied:
         print(f"{where}: schema now at version {applied[-1]} "
               f"(applied {', '.join(map(str, applied))})")
@@ -89,12 +90,18 @@ def open_node_database(config: Config, command: str) -> peewee.Database | None:
 
 def open_checked_database(config: Config, command: str) -> peewee.Database | None:
     """The connected database with the current schema (created if the database is empty), or
-    None after printing why it cannot be used."""
+    None after printing why it cannot be used. Says on stderr which database it is, and from
+    which configuration file: a command run from another folder must not go unnoticed on
+    another database."""
     import peewee
 
     from assetcheck import db
     from assetcheck.db import migrations
 
+    origin = (f"configuration {config.source}" if config.source else
+              "no configuration file: built-in defaults, data under the current folder")
+    print(f"assetcheck {command}: database {db.describe_database(config)} ({origin})",
+          file=sys.stderr)
     try:
         database = db.connect(config)
         if migrations.prepare_schema(database):

@@ -55,6 +55,19 @@ def connect(config: Config) -> peewee.Database:
     return database
 
 
+def describe_database(config: Config) -> str:
+    """Which database ``config`` names, for people: ``SQLite /abs/path/assetcheck.db`` or the
+    URL without its password."""
+    url = config["database"]["url"]
+    if not url:
+        path = Path(config["storage"]["data_dir"]) / SQLITE_FILENAME
+        return f"SQLite {path.resolve()}"
+    if urlsplit(url).scheme == "sqlite":
+        path = urlsplit(url).path.removeprefix("/")
+        return f"SQLite {Path(path).resolve() if path else ':memory:'}"
+    return describe_url(url)
+
+
 def is_postgresql(database: peewee.Database) -> bool:
     return isinstance(database, peewee.PostgresqlDatabase)
 

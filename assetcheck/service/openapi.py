@@ -1,8 +1,12 @@
 """The OpenAPI 3.1 document of ``/api/v1``, served at ``GET /api/v1/openapi.json``.
 
 Built at start-up from what is installed, so the ``engine`` and ``format`` enumerations list
-the engine profiles and report formats the plugins of this server provide. A test runs
-schemathesis against the live server with this document.
+the engine profiles and report formats the plugins of this server provide. It is exact: every
+status an operation can answer is declared (those any request can get, in
+:data:`ANY_OPERATION`, are added to each), an upload's ``file`` part says which content the
+service takes, and links lead from an upload to its job, report and badge, so a stateful
+test reaches real ids. A test runs schemathesis with all its checks and phases, stateful
+included, against a live server with this document (``tests/service/test_openapi.py``).
 """
 
 from __future__ import annotations
@@ -22,10 +26,29 @@ _REF = "#/components/schemas/"
 _ISO = {"type": "string", "format": "date-time"}
 _JOB_ID = {"type": "string", "pattern": "^val_[A-Za-z0-9]+$"}
 
+#: How the content of an upload starts, for each type the service takes (decided from the
+#: bytes, never the name: ``assetcheck.formats.sniff``): GLB, ZIP, binary FBX, glTF JSON (after
+#: an optional byte order mark and blanks) or ASCII FBX. Anything else is 415.
+MODEL_CONTENT_PATTERN = (r"^(glTF|PK\u0003\u0004|PK\u0005\u0006|Kaydara FBX Binary  \u0000|"
+                         r"\ufeff?[ \t\n\r\u000b\u000c]*(\{|; FBX))")
+
+#: What any operation can answer, whatever it does (``docs/api.md``, Errors): status ->
+#: the case. An operation's own answer of the same status keeps its description, joined.
+ANY_OPERATION = {
+    "400": "INVALID_CONTENT_LENGTH: a Content-Length that is not a whole number of bytes",
+    "413": "BODY_TOO_LARGE: a request body over [server] max_body_kb (uploads have their "
+           "plan's limit instead), refused before it is read",
+    "500": "INTERNAL_ERROR: a bug",
+}
+
+#: The token of a ``badge_url``, for the links to ``getBadge``. OpenAPI's runtime expressions
+#: cannot take part of a value; ``#regex:`` (one capturing group) is schemathesis's extension.
+_BADGE_TOKEN = r"$response.body#/badge_url#regex:/([0-9a-f]+)\.svg$"
+
 
 def openapi_document(engines: Iterable[str], formats: Mapping[str, ReportFormat]) -> dict:
     """The document for a server offering ``engines`` and report ``formats``."""
-    return {
+    document = {
         "openapi": "3.1.0",
         "info": {"title": "AssetCheck API", "version": __version__,
                  "description": "Validate 3D assets (GLB, glTF, FBX, ZIP). See docs/api.md."},
@@ -53,6 +76,19 @@ def openapi_document(engines: Iterable[str], formats: Mapping[str, ReportFormat]
             "responses": _common_responses(),
         },
     }
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            _add_common_answers(operation["responses"])
+    return document
+
+
+def _add_common_answers(responses: dict) -> None:
+    """Declare :data:`ANY_OPERATION` in an operation's ``responses``."""
+    for status, description in ANY_OPERATION.items():
+        if status not in responses:
+            responses[status] = _error(description)
+        elif status == "400":
+            responses[status] = _error(f"{responses[status]['description']}; or {description}")
 
 
 def _submit(engines: list[str]) -> dict:
@@ -62,7 +98,10 @@ def _submit(engines: list[str]) -> dict:
         "requestBody": {"required": True, "content": {"multipart/form-data": {
             "schema": {"type": "object", "required": ["file"], "properties": {
                 "file": {"type": "string", "contentMediaType": "application/octet-stream",
-                         "minLength": 1, "description": "A GLB, glTF, FBX or ZIP file."},
+                         "minLength": 1, "pattern": MODEL_CONTENT_PATTERN,
+                         "examples": ['{"asset": {"version": "2.0"}}'],
+                         "description": "A GLB, glTF, FBX or ZIP file, told apart by how its "
+                                        "content starts (the pattern), never by its name."},
                 "options": {"type": "object", "additionalProperties": False, "properties": {
                     "engine": {"type": "string", "enum": engines, "default": "generic"},
                     "webhook_url": {"type": "string", "format": "uri",
@@ -74,11 +113,18 @@ def _submit(engines: list[str]) -> dict:
         "responses": {
             "202": {"description": "Queued", "headers": {"Location": {
                 "description": "The job's status_url", "schema": {"type": "string"}}},
-                "content": _json("JobCreated")},
-            "400": _error("MISSING_FILE, INVALID_OPTIONS, UNKNOWN_ENGINE or INVALID_WEBHOOK_URL"),
+                "content": _json("JobCreated"), "links": {
+                    "GetValidation": _link("getValidation", jobId="$response.body#/job_id"),
+                    "GetReport": _link("getReport", jobId="$response.body#/job_id"),
+                    "GetBadge": _link("getBadge", jobId="$response.body#/job_id",
+                                      token=_BADGE_TOKEN)}},
+            "400": _error("MISSING_FILE, PART_HEADERS_TOO_LARGE, INVALID_OPTIONS, UNKNOWN_ENGINE "
+                          "or INVALID_WEBHOOK_URL"),
             "413": _error("FILE_TOO_LARGE: over the plan's upload limit"),
             "415": _error("UNSUPPORTED_FILE_TYPE: the content is not GLB, glTF, FBX or ZIP"),
             **_authenticated(),
+            "403": _error("PLAN_REQUIRED: the account's plan has no API access, or no "
+                          "webhooks (webhook_url)"),
             "429": {**_error("RATE_LIMITED: too many requests for this account; or QUEUE_FULL: "
                              "the account already has its plan's max_queued_jobs waiting"),
                     "headers": _retry_after()},
@@ -104,7 +150,13 @@ def _status() -> dict:
         "operationId": "getValidation",
         "summary": "A job's state, and its result once completed",
         "parameters": [_job_id_parameter()],
-        "responses": {"200": {"description": "The job", "content": _json("JobStatus")},
+        "responses": {"200": {"description": "The job", "content": _json("JobStatus"),
+                              "headers": {"Retry-After": {
+                                  "description": "While the job is queued or processing: "
+                                                 "seconds to wait before asking again",
+                                  "schema": {"type": "integer", "minimum": 1, "maximum": 30}}},
+                              "links": {"GetReport": _link(
+                                  "getReport", jobId="$response.body#/job_id")}},
                       "404": _error("JOB_NOT_FOUND"), **_authenticated()},
     }
 
@@ -162,7 +214,13 @@ def _deliveries() -> dict:
         "summary": "The account's webhook deliveries with their attempts, newest first",
         "parameters": _page_parameters(),
         "responses": {"200": {"description": "A page of deliveries",
-                              "content": _json("DeliveryList")},
+                              "content": _json("DeliveryList"), "links": {
+                                  "GetWebhookDelivery": _link(
+                                      "getWebhookDelivery",
+                                      deliveryId="$response.body#/deliveries/0/delivery_id"),
+                                  "RedeliverWebhook": _link(
+                                      "redeliverWebhook",
+                                      deliveryId="$response.body#/deliveries/0/delivery_id")}},
                       "400": _error("INVALID_PARAMETER"), **_authenticated()},
     }
 
@@ -182,10 +240,12 @@ def _redeliver() -> dict:
         "operationId": "redeliverWebhook",
         "summary": "Send a delivered or abandoned delivery again: a new cycle of attempts",
         "parameters": [_delivery_id_parameter()],
-        "responses": {"202": {"description": "Queued again", "content": _json("Delivery")},
+        "responses": {"202": {"description": "Queued again", "content": _json("Delivery"),
+                              "links": {"GetWebhookDelivery": _link(
+                                  "getWebhookDelivery",
+                                  deliveryId="$response.body#/delivery_id")}},
                       "404": _error("DELIVERY_NOT_FOUND"),
                       "409": _error("DELIVERY_IN_PROGRESS: its attempts are still running"),
-                      "413": _body_too_large(),
                       **_authenticated()},
     }
 
@@ -203,8 +263,9 @@ def _set_webhook_settings() -> dict:
         "operationId": "setWebhookSettings",
         "summary": "Set the default webhook URL (checked by the address guard), or remove it",
         "requestBody": {"required": True, "content": {"application/json": {"schema": _object(
-            ["webhook_url"], {"webhook_url": {"type": ["string", "null"],
-                                              "description": "null removes the URL"}})}}},
+            ["webhook_url"], {"webhook_url": {
+                "type": ["string", "null"], "format": "uri", "pattern": "^https?://[^/?#]+",
+                "maxLength": 2048, "description": "null removes the URL"}})}}},
         "responses": {"200": {"description": "The settings", "content": _json("WebhookSettings")},
                       "400": _error("INVALID_BODY or INVALID_WEBHOOK_URL"), **_authenticated()},
     }
@@ -244,9 +305,11 @@ def _schemas() -> dict:
     return {
         "Error": _object(["error", "code"], {"error": {"type": "string"},
                                              "code": {"type": "string"}}),
-        "JobCreated": _object(["job_id", "status", "estimated_completion", "status_url"], {
+        "JobCreated": _object(["job_id", "status", "estimated_completion", "status_url",
+                               "badge_url"], {
             "job_id": _JOB_ID, "status": {"const": "queued"}, "estimated_completion": _ISO,
-            "status_url": {"type": "string", "pattern": "^/api/v1/validate/val_"}}),
+            "status_url": {"type": "string", "pattern": "^/api/v1/validate/val_"},
+            "badge_url": {"type": "string", "pattern": "^/badge/val_"}}),
         "JobError": _object(["code", "message"], {"code": {"type": "string"},
                                                   "message": {"type": "string"}}),
         "JobPending": _object(pending, {**job_base, "status": {"enum": ["queued", "processing"]},
@@ -322,7 +385,8 @@ def _common_responses() -> dict:
         "Unauthorized": {**_error("MISSING_API_KEY, INVALID_API_KEY (also for a key in the "
                                   "query string), API_KEY_REVOKED or API_KEY_EXPIRED"),
                          "headers": {"WWW-Authenticate": {"schema": {"const": "Bearer"}}}},
-        "PlanRequired": _error("PLAN_REQUIRED: the account's plan has no API access"),
+        "PlanRequired": _error("PLAN_REQUIRED: the account's plan has no API access (or, "
+                               "for webhook settings, no webhooks)"),
         "RateLimited": {**_error("RATE_LIMITED: too many requests for this account"),
                         "headers": _retry_after()},
     }
@@ -338,7 +402,8 @@ def _page_parameters() -> list[dict]:
     return [{"name": "limit", "in": "query",
              "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE}},
             {"name": "cursor", "in": "query", "schema": {"type": "string"},
-             "description": "next_cursor of the previous page"}]
+             "description": "next_cursor of the previous page (empty: the first page); any "
+                            "other value is 400 INVALID_PARAMETER"}]
 
 
 def _delivery_id_parameter() -> dict:
@@ -370,9 +435,8 @@ def _retry_after() -> dict:
                             "schema": {"type": "integer", "minimum": 1}}}
 
 
-def _body_too_large() -> dict:
-    return _error("BODY_TOO_LARGE: a request body over [server] max_body_kb (uploads excepted), "
-                  "refused before it is read")
+def _link(operation_id: str, **parameters: str) -> dict:
+    return {"operationId": operation_id, "parameters": parameters}
 
 
 def _error(description: str) -> dict:

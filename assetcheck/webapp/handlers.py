@@ -4,14 +4,14 @@ JSON answers, and acting for an account."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import pluggy
 from tornado.httputil import responses
 from tornado.ioloop import IOLoop
-from tornado.web import RequestHandler
+from tornado.web import HTTPError, RequestHandler
 
 from assetcheck.accounts.keys import Principal
 from assetcheck.config import Config
@@ -67,6 +67,30 @@ class BaseHandler(RequestHandler):
     def check_xsrf_cookie(self) -> None:
         if self.xsrf_protected:
             super().check_xsrf_cookie()
+
+    def head(self, *args: str) -> Awaitable[None] | None:
+        """HEAD on every resource that has GET: GET's status and headers, without the body
+        (Tornado never sends the body of an answer to HEAD)."""
+        if not self.implements("get"):
+            raise HTTPError(405)
+        return self.get(*args)
+
+    @classmethod
+    def implements(cls, method: str) -> bool:
+        """Whether the handler has its own ``method`` (``"get"``, ``"post"``...)."""
+        return getattr(cls, method) is not RequestHandler._unimplemented_method
+
+    @classmethod
+    def allowed_methods(cls) -> list[str]:
+        """The methods the resource answers, for the ``Allow`` header of a 405: HEAD wherever
+        GET is."""
+        return [name for name in cls.SUPPORTED_METHODS
+                if cls.implements("get" if name == "HEAD" else name.lower())]
+
+    def set_allow_header(self, status_code: int) -> None:
+        """Every 405 names the methods the resource does answer (RFC 9110, 15.5.6)."""
+        if status_code == 405:
+            self.set_header("Allow", ", ".join(self.allowed_methods()))
 
     @property
     def config(self) -> Config:
@@ -130,6 +154,7 @@ class BaseHandler(RequestHandler):
                                  responses.get(status_code, "Error"))
         for name, value in error.headers.items():
             self.set_header(name, value)
+        self.set_allow_header(status_code)
         self.write_json(error.body(), status_code)
 
     def answer_unread(self, error: RequestError) -> None:

@@ -11,6 +11,7 @@ import binascii
 import hashlib
 import hmac
 import json
+import math
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -24,6 +25,8 @@ from assetcheck.webapp.errors import RequestError
 from assetcheck.webapp.handlers import bounded_number
 
 DEFAULT_PAGE_SIZE = 20
+#: The longest polling hint (``Retry-After``) a waiting job's answers give, in seconds.
+MAX_POLL_SECONDS = 30
 MAX_PAGE_SIZE = 100
 BADGE_TOKEN_HEX_DIGITS = 32
 
@@ -56,6 +59,13 @@ def status_body(job: Job) -> dict[str, Any]:
     if job.status == FAILED:
         body["error"] = error_body(job)
     return body
+
+
+def polling_interval(typical_seconds: float) -> int:
+    """The ``Retry-After`` of a queued or processing job's answers: half a typical
+    validation, so a client polling at that pace hears of the end soon after it happens, from
+    1 to :data:`MAX_POLL_SECONDS` seconds."""
+    return min(MAX_POLL_SECONDS, max(1, math.ceil(typical_seconds / 2)))
 
 
 def summary_body(job: Job) -> dict[str, Any]:

@@ -16,6 +16,7 @@ its way, so the clear answer always comes first.
 from __future__ import annotations
 
 import logging
+import re
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -133,6 +134,8 @@ class BodyGuard(HTTPMessageDelegate):
 
     def headers_received(self, start_line: RequestStartLine | ResponseStartLine,
                          headers: HTTPHeaders) -> Awaitable[None] | None:
+        if self._refuse_malformed_length(headers):
+            return None
         if not self.own_limit and self._refuse_declared_size(headers):
             return None
         ready = self.delegate.headers_received(start_line, headers)
@@ -160,6 +163,20 @@ class BodyGuard(HTTPMessageDelegate):
         self._stop_watching()
         if not self.refused:
             self.delegate.on_connection_close()
+
+    def _refuse_malformed_length(self, headers: HTTPHeaders) -> bool:
+        """Refuse a ``Content-Length`` that is no length (``-5``, ``abc``, unequal copies):
+        400 INVALID_CONTENT_LENGTH in the route's shape, where Tornado would write a bare 400.
+        The body is not read: Tornado is told it is empty, and the connection closes once the
+        answer is sent (it was answered before the request was read)."""
+        value = headers.get("Content-Length")
+        if value is None or _declared_length(headers) is not None:
+            return False
+        headers["Content-Length"] = "0"
+        self._refuse(RequestError(400, "INVALID_CONTENT_LENGTH", (
+            f"Content-Length {value[:40]!r} is not a length: it must be a whole number of "
+            "bytes, 0 or more.")))
+        return True
 
     def _refuse_declared_size(self, headers: HTTPHeaders) -> bool:
         """Refuse a declared ``Content-Length`` over the limit (True), or let Tornado read a
@@ -214,14 +231,15 @@ class BodyGuard(HTTPMessageDelegate):
 
 
 def _declared_length(headers: HTTPHeaders) -> int | None:
-    """The ``Content-Length`` a request declares, or None for a chunked body or none. A number
-    too long to be real counts as the largest there is; a value that is no number is left for
-    Tornado to refuse (0 here)."""
+    """The ``Content-Length`` a request declares, or None for a chunked body, none, or a value
+    that is no length (not ASCII digits, or unequal comma-separated copies). A number too long
+    to be real counts as the largest there is."""
     value = headers.get("Content-Length")
     if value is None:
         return None
-    first = value.split(",")[0].strip()
-    if not (first.isascii() and first.isdigit()):
-        return 0
+    copies = set(re.split(r",[ \t]*", value))  # as Tornado reads duplicated lengths
+    first = copies.pop()
+    if copies or not (first.isascii() and first.isdigit()):
+        return None
     declared = bounded_number(first, _UNBOUNDED)
     return _UNBOUNDED if declared is None else declared

@@ -10,20 +10,29 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from urllib.parse import unquote
 
 from python_multipart.exceptions import FormParserError
 from python_multipart.multipart import MultipartParser, parse_options_header
 
 from assetcheck.jobs.storage import UploadFile
+from assetcheck.names import cut_name
 from assetcheck.webapp.errors import RequestError
 
 #: What a body may carry on top of the file itself: part headers, boundaries and options.
 MULTIPART_ALLOWANCE = 64 * 1024
 OPTIONS_MAX_BYTES = 16 * 1024
-FILENAME_MAX_LENGTH = 255
+#: The longest header line of a part: room for a file name of thousands of characters, even
+#: percent-encoded (``filename*``), which is then cut like every name a report shows.
+PART_HEADER_MAX_BYTES = 32 * 1024
 DEFAULT_FILENAME = "upload"
 
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f]")
+#: ``filename*=charset'language'percent-encoded`` (RFC 5987, RFC 6266 section 4.3).
+_EXTENDED_FILENAME = re.compile(
+    rb"""(?:^|;)\s*filename\*\s*=\s*"?([A-Za-z0-9!#$&+^`{}~-]*)'[^']*'([^;"\s]*)""", re.I)
+#: How python-multipart words a part header over its limits.
+_HEADER_LIMIT_ERROR = "Maximum header"
 
 
 def file_too_large(limit_bytes: int) -> RequestError:
@@ -36,12 +45,32 @@ def missing_file(reason: str) -> RequestError:
                         "in a part named `file` (and optional JSON in a part named `options`).")
 
 
+def part_headers_too_large() -> RequestError:
+    return RequestError(400, "PART_HEADERS_TOO_LARGE", (
+        f"A part of the multipart body has a header line over {PART_HEADER_MAX_BYTES >> 10} KiB "
+        "or more than 8 headers: send the file with a shorter name (names are cut to 255 "
+        "characters anyway)."))
+
+
 def client_filename(raw: bytes | None) -> str:
     """The name to report for an upload: the last path segment of what the client sent,
-    without control characters, at most 255 characters. It never names a file on disk."""
+    without control characters, cut to 255 characters like every name a report shows
+    (:func:`assetcheck.names.cut_name`). It never names a file on disk."""
     name = (raw or b"").decode("utf-8", errors="replace").replace("\\", "/").rsplit("/", 1)[-1]
-    name = _UNPRINTABLE.sub("", name).strip()[:FILENAME_MAX_LENGTH]
+    name = cut_name(_UNPRINTABLE.sub("", name).strip())
     return name if name not in ("", ".", "..") else DEFAULT_FILENAME
+
+
+def disposition_filename(disposition: bytes | None) -> bytes | None:
+    """The file name a part's ``Content-Disposition`` gives, as UTF-8: ``filename*`` (RFC 5987,
+    which browsers and HTTP libraries send for names outside ASCII) when it is present and in
+    UTF-8 or ISO-8859-1, else ``filename``."""
+    extended = _EXTENDED_FILENAME.search(disposition or b"")
+    if extended is not None and extended[1].lower() in (b"utf-8", b"iso-8859-1"):
+        charset = extended[1].decode("ascii")
+        return unquote(extended[2].decode("ascii", errors="replace"), encoding=charset,
+                       errors="replace").encode()
+    return parse_options_header(disposition)[1].get(b"filename")
 
 
 class MultipartUpload:
@@ -67,7 +96,8 @@ class MultipartUpload:
         self._header_value = b""
         self._sink: Callable[[memoryview], None] | None = None
         try:
-            self._parser = MultipartParser(boundary, self._callbacks())
+            self._parser = MultipartParser(boundary, self._callbacks(),
+                                           max_header_size=PART_HEADER_MAX_BYTES)
         except FormParserError as error:
             raise missing_file(f"The multipart boundary is unusable ({error})") from None
 
@@ -75,6 +105,8 @@ class MultipartUpload:
         try:
             self._parser.write(chunk)
         except FormParserError as error:
+            if str(error).startswith(_HEADER_LIMIT_ERROR):
+                raise part_headers_too_large() from None
             raise missing_file(f"The multipart body is malformed ({error})") from None
 
     def finish(self) -> UploadFile:
@@ -118,7 +150,8 @@ class MultipartUpload:
         name = disposition.get(b"name")
         if name == b"file" and self.file is None:
             self.file = self._open_file()
-            self.filename = client_filename(disposition.get(b"filename"))
+            self.filename = client_filename(
+                disposition_filename(self._headers.get(b"content-disposition")))
             self._sink = self._write_file
             self._receiving_file = True
         elif name == b"options" and self.options is None:

@@ -18,7 +18,7 @@ from assetcheck.jobs.queue import COMPLETED, FAILED
 from assetcheck.reports import ReportFormat
 from assetcheck.webapp.errors import RequestError
 from assetcheck.webapp.handlers import AccountHandler, BaseHandler
-from assetcheck.webapp.job_views import find_job, finished_report
+from assetcheck.webapp.job_views import find_job, finished_report, polling_interval
 
 #: Reports of the API are the account's own: caches may keep them, but must ask again first.
 API_CACHE_CONTROL = "private, no-cache"
@@ -75,7 +75,7 @@ class ReportHandler(AccountHandler, RenderedReportHandler):
                                f"{format_name!r}: choose one of {', '.join(self.report_formats)}.")
         job = await self.run_blocking(find_job, self.principal.account_id, job_id)
         if job.status not in (COMPLETED, FAILED):
-            wait = max(1, round(await self.run_blocking(self.queue.typical_duration)))
+            wait = polling_interval(await self.run_blocking(self.queue.typical_duration))
             raise RequestError(409, "JOB_NOT_READY", f"The job is {job.status}: its report is "
                                "ready when it ends.", {"Retry-After": str(wait)})
         disposition = report_disposition(job.id, format_name, chosen.content_type)

@@ -17,6 +17,7 @@ from assetcheck.jobs.storage import UploadFile, UploadStorage
 from assetcheck.webapp.errors import RequestError
 from assetcheck.webapp.handlers import AccountHandler
 from assetcheck.webapp.job_options import check_webhook_option, parse_job_options
+from assetcheck.webapp.job_views import badge_path
 from assetcheck.webapp.multipart import MULTIPART_ALLOWANCE, MultipartUpload, file_too_large
 
 _TORNADO_MARGIN = 1 << 20
@@ -111,7 +112,8 @@ class UploadHandler(AccountHandler):
         status_url = f"/api/v1/validate/{job.id}"
         self.set_header("Location", status_url)
         self.write_json({"job_id": job.id, "status": job.status,
-                         "estimated_completion": iso(eta), "status_url": status_url}, 202)
+                         "estimated_completion": iso(eta), "status_url": status_url,
+                         "badge_url": badge_path(self.server_secret, job.id)}, 202)
 
     def on_connection_close(self) -> None:
         super().on_connection_close()

@@ -108,6 +108,9 @@ def test_unusable_plugins_table_is_a_config_error(tmp_path, table, message):
 
 def test_the_example_config_is_the_defaults_and_names_every_budget_key():
     example = Path(__file__).resolve().parents[2] / "config.example.toml"
-    assert load_config(example, environ={}).data == DEFAULTS
+    loaded = load_config(example, environ={}).data
+    # Its relative data_dir is read from its own folder, like every file's.
+    assert loaded["storage"]["data_dir"] == str(example.parent / DEFAULTS["storage"]["data_dir"])
+    assert {**loaded, "storage": DEFAULTS["storage"]} == DEFAULTS
     text = example.read_text()
     assert [name for name in sorted(BUDGET_NAMES) if name not in text] == []

@@ -159,3 +159,38 @@ def test_the_rate_limiter_refills_at_the_plans_pace():
     assert limiter.acquire("other", 2) == 0
     now[0] = 30.0
     assert limiter.acquire("k", 2) == 0
+
+
+def test_keys_create_refuses_a_free_account_with_the_plan_rule(capsys, config_file):
+    run(capsys, "accounts", "create", "f@example.com", "--plan", "free", "--config", config_file)
+    status, out, err = run(capsys, "keys", "create", "f@example.com", "--config", config_file)
+    assert status == 1 and not KEY.search(out + err)
+    assert "The free plan has no API access" in err and "starter, pro or enterprise" in err
+    assert ApiKey.select().count() == 0
+
+
+def test_accounts_create_asks_for_a_password_twice_without_echo(capsys, config_file,
+                                                                 monkeypatch):
+    answers = iter(["s3cret pass", "s3cret pass", "one", "other"])
+    prompts = []
+    monkeypatch.setattr("getpass.getpass", lambda prompt: prompts.append(prompt) or next(answers))
+    status, out, _ = run(capsys, "accounts", "create", "p@example.com", "--plan", "pro",
+                         "--password", "--config", config_file)
+    assert status == 0 and "with a dashboard password" in out and len(prompts) == 2
+    assert verify_password("s3cret pass", Account.get().password_hash)
+    status, _, err = run(capsys, "accounts", "create", "q@example.com", "--plan", "pro",
+                         "--password", "--config", config_file)
+    assert status == 2 and "the two passwords differ" in err
+    monkeypatch.setattr("sys.stdin", io.StringIO("short\n"))
+    status, _, err = run(capsys, "accounts", "create", "r@example.com", "--plan", "pro",
+                         "--password-stdin", "--config", config_file)
+    assert status == 2 and "Use at least 10 characters" in err
+    assert Account.select().count() == 1
+
+
+def test_database_commands_say_which_database_and_configuration_they_used(capsys,
+                                                                          config_file):
+    _, _, err = run(capsys, "accounts", "create", "w@example.com", "--plan", "pro",
+                    "--config", config_file)
+    data_dir = load_config(config_file)["storage"]["data_dir"]
+    assert f"database SQLite {data_dir}/assetcheck.db (configuration {config_file})" in err

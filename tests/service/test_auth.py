@@ -59,8 +59,11 @@ def test_a_key_before_its_expiry_works(url, make_key):
     assert get_engines(url, bearer(key)).status_code == 200
 
 
-def test_a_free_plan_key_gets_plan_required(url, make_key):
-    response = get_engines(url, bearer(make_key(plan="free")))
+def test_a_key_of_an_account_moved_to_the_free_plan_gets_plan_required(url, make_key):
+    key = make_key(plan="starter")  # keys are never made on the free plan: it was moved there
+    account = ApiKey.get(ApiKey.digest == key_digest(key)).account
+    Account.update(plan="free").where(Account.id == account.id).execute()
+    response = get_engines(url, bearer(key))
     assert response.status_code == 403
     assert response.json()["code"] == "PLAN_REQUIRED"
 

@@ -9,8 +9,9 @@ import time
 import pytest
 
 from assetcheck.jobs.storage import UploadStorage
+from assetcheck.names import cut_name
 from assetcheck.webapp.errors import RequestError
-from assetcheck.webapp.multipart import MultipartUpload, client_filename
+from assetcheck.webapp.multipart import MultipartUpload, client_filename, disposition_filename
 from tests.builders.zip import tiny_glb
 
 BOUNDARY = "XyZ-boundary-123"
@@ -101,10 +102,24 @@ def test_oversized_options_are_invalid_options(storage):
     (b"..", "upload"),
     (None, "upload"),
     ("mod\u00e8le.glb".encode(), "mod\u00e8le.glb"),
-    (b"a" * 300 + b".glb", "a" * 255),
+    (b"a" * 300 + b".glb", cut_name("a" * 300 + ".glb")),
 ])
 def test_client_filenames_are_reduced_to_a_printable_last_segment(raw, name):
     assert client_filename(raw) == name
+
+
+@pytest.mark.parametrize(("disposition", "name"), [
+    (b'form-data; name="file"; filename="plain.glb"', b"plain.glb"),
+    (b"form-data; name=\"file\"; filename=\"m_le.glb\"; filename*=UTF-8''m%C3%A8le.glb",
+     "m\u00e8le.glb".encode()),
+    (b"form-data; name=\"file\"; filename*=utf-8'fr'%E2%9C%93.glb", "\u2713.glb".encode()),
+    (b"form-data; name=\"file\"; filename*=iso-8859-1''caf%E9.fbx", "caf\u00e9.fbx".encode()),
+    (b"form-data; name=\"file\"; filename=\"kept.glb\"; filename*=koi8-r''%C1.glb",
+     b"kept.glb"),
+    (b'form-data; name="file"', None),
+])
+def test_filename_star_wins_over_filename_in_utf_8_and_latin_1(disposition, name):
+    assert disposition_filename(disposition) == name
 
 
 def test_the_sweeper_removes_idle_folders_without_a_job_and_keeps_the_rest(storage):

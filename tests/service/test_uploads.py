@@ -42,7 +42,10 @@ def test_an_accepted_upload_answers_202_with_location_and_the_job_fields(url, ke
     response = upload(url, key, glb, options=json.dumps({"engine": "web"}))
     assert response.status_code == 202
     body = response.json()
-    assert set(body) == {"job_id", "status", "estimated_completion", "status_url"}
+    assert set(body) == {"job_id", "status", "estimated_completion", "status_url", "badge_url"}
+    assert body["badge_url"].startswith(f"/badge/{body['job_id']}/")
+    badge = requests.get(f"{url}{body['badge_url']}", timeout=10)  # shows the state at once
+    assert badge.status_code == 200 and badge.headers["Content-Type"] == "image/svg+xml"
     assert re.fullmatch(r"val_[A-Za-z0-9]{24}", body["job_id"])
     assert body["status"] == "queued"
     assert body["status_url"] == f"/api/v1/validate/{body['job_id']}"

@@ -130,6 +130,7 @@ class DashboardHandler(SessionMixin, BaseHandler):
             message = "The page had expired or you are no longer logged in: reload it."
         else:
             message = responses.get(status_code, "Something went wrong") + "."
+        self.set_allow_header(status_code)
         self.render_page("error.html", status_code, status_code=status_code,
                          message=message)
 

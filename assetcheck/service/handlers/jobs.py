@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from functools import partial
 
-from assetcheck.jobs.queue import COMPLETED
+from assetcheck.jobs.queue import COMPLETED, FAILED
 from assetcheck.service.handlers.base import ApiHandler, KeyAuthentication
 from assetcheck.webapp.job_views import (
     badge_path,
     find_job,
     list_jobs,
     parse_list_query,
+    polling_interval,
     status_body,
     summary_body,
 )
@@ -25,19 +26,23 @@ class ValidationsHandler(KeyAuthentication, UploadHandler):
                                          self.get_query_argument("limit", None))
         jobs, next_cursor = await self.run_blocking(partial(
             list_jobs, self.principal.account_id, status=status, limit=limit,
-            cursor=self.get_query_argument("cursor", None)))
+            cursor=self.get_query_argument("cursor", None) or None))  # empty: the first page
         self.write_json({"jobs": [summary_body(job) for job in jobs],
                          "next_cursor": next_cursor})
 
 
 class JobHandler(ApiHandler):
-    """GET one job: its state, and its result and public badge link once completed."""
+    """GET one job: its state, and its result and public badge link once completed; while it
+    is queued or processing, ``Retry-After`` says when to ask again."""
 
     async def get(self, job_id: str) -> None:
         job = await self.run_blocking(find_job, self.principal.account_id, job_id)
         body = status_body(job)
         if job.status == COMPLETED:
             body["badge_url"] = badge_path(self.server_secret, job.id)
+        elif job.status != FAILED:
+            typical = await self.run_blocking(self.queue.typical_duration)
+            self.set_header("Retry-After", str(polling_interval(typical)))
         self.write_json(body)
 
 

@@ -39,7 +39,7 @@ class DeliveriesHandler(ApiHandler):
     async def get(self) -> None:
         _, limit = parse_list_query(None, self.get_query_argument("limit", None))
         cursor = self.get_query_argument("cursor", None)
-        after = None if cursor is None else decode_cursor(cursor)
+        after = decode_cursor(cursor) if cursor else None  # empty: the first page
         self.write_json(await self.run_blocking(_page, self.principal.account_id, limit, after))
 
 
