@@ -69,6 +69,12 @@ ISSUE_TYPES = [
             "The KTX2 image's {key} is {value}; KHR_texture_basisu allows only {default}.",
             "Bake the swizzle or orientation into the pixels and encode the texture again "
             "without it."),
+    declare("KTX2_BASISU_COLOR_SPACE", "error",
+            "The KTX2 image is shown by {usage}, which needs the {expected} transfer function, "
+            "but its data format descriptor gives {transfer}: the engine will decode it wrongly.",
+            "Encode colour textures (base colour, emissive) as sRGB and data textures (normal, "
+            "occlusion, metallic-roughness) as linear: gltf-transform picks this by slot; with "
+            "toktx use --assign_oetf srgb or linear."),
     declare("KTX2_MIPMAPS_INCOMPLETE", "warning",
             "The KTX2 image has {levels} of its {full} mip levels, but a texture samples it "
             "with mipmaps: engines must decode it and build the rest at load time, or cannot.",

@@ -1,7 +1,12 @@
 """The rules ``KHR_texture_basisu`` adds to a KTX2 image it names as a texture source: a 2D
 Basis Universal texture (ETC1S with BasisLZ, or UASTC with no or Zstandard supercompression),
-sides that are multiples of 4, no swizzle or orientation other than the defaults, and a full
-mip chain when the sampler filters with mipmaps."""
+sides that are multiples of 4, no swizzle or orientation other than the defaults, a full mip
+chain when the sampler filters with mipmaps, and the sRGB transfer function for colour data,
+linear for other data.
+
+The extension also fixes the colour primaries (BT.709 for colour, unspecified for data); they
+are not checked, because common encoders write BT.709 for every texture and no engine reads
+them, while a wrong transfer function visibly changes the rendering."""
 
 from __future__ import annotations
 
@@ -13,6 +18,9 @@ from assetcheck.ktx2.sizes import full_level_count
 
 #: The supercompression schemes each universal model allows under the extension.
 ALLOWED_SCHEMES = {MODEL_ETC1S: (1,), MODEL_UASTC: (0, 2)}
+#: KHR_DF_TRANSFER values the extension names.
+TRANSFER_LINEAR, TRANSFER_SRGB = 1, 2
+TRANSFER_NAMES = {0: "unspecified", TRANSFER_LINEAR: "linear", TRANSFER_SRGB: "sRGB"}
 #: Key/value metadata the extension restricts, and the one value it allows.
 DEFAULT_METADATA = {"KTXswizzle": "rgba", "KTXorientation": "rd"}
 
@@ -49,6 +57,20 @@ def basisu_problems(image: Ktx2Image, needs_mipmaps: bool) -> tuple[Ktx2Problem,
     if needs_mipmaps and 0 < header.level_count < full:
         problems.add("KTX2_MIPMAPS_INCOMPLETE", levels=header.level_count, full=full)
     return tuple(problems.found)
+
+
+def color_space_problem(image: Ktx2Image, usage: str, colour: bool) -> Ktx2Problem | None:
+    """``KTX2_BASISU_COLOR_SPACE`` when the descriptor's transfer function does not suit a use
+    as ``usage``, colour data or not; None when it does or the descriptor is unknown."""
+    if image.data_format is None:
+        return None
+    actual, expected = image.data_format.transfer_function, \
+        TRANSFER_SRGB if colour else TRANSFER_LINEAR
+    if actual == expected:
+        return None
+    return Ktx2Problem("KTX2_BASISU_COLOR_SPACE", {
+        "usage": usage, "transfer": TRANSFER_NAMES.get(actual, str(actual)),
+        "expected": TRANSFER_NAMES[expected]})
 
 
 def _texture_kind(height: int, depth: int, layers: int, faces: int) -> str | None:

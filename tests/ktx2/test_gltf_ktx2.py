@@ -14,8 +14,10 @@ EXTENSION = "KHR_texture_basisu"
 LINEAR = 9729
 
 
-def basisu_glb(ktx2: bytes, *, min_filter: int | None = None) -> bytes:
-    """A textured quad whose only texture is ``ktx2`` through the extension."""
+def basisu_glb(ktx2: bytes, *, min_filter: int | None = None, normal_map: bool = False
+               ) -> bytes:
+    """A textured quad whose only texture is ``ktx2`` through the extension, as its base
+    colour (or its normal map)."""
     builder = GltfBuilder()
     image = builder.add_image(ktx2, mime_type="image/ktx2")
     texture = builder.add_texture(image)
@@ -26,6 +28,10 @@ def basisu_glb(ktx2: bytes, *, min_filter: int | None = None) -> bytes:
     builder.document["extensionsUsed"] = [EXTENSION]
     builder.document["extensionsRequired"] = [EXTENSION]
     material = builder.add_material(base_color_texture=texture)
+    if normal_map:
+        info = builder.document["materials"][material]["pbrMetallicRoughness"].pop(
+            "baseColorTexture")
+        builder.document["materials"][material]["normalTexture"] = info
     builder.add_node(builder.add_mesh([Primitive(4, index_count=6, material=material,
                                                  normals=True, texcoords=True)]))
     return builder.glb()
@@ -120,3 +126,16 @@ def test_missing_mipmaps_are_a_warning_only_when_a_sampler_needs_them():
     issue = only_issue(validate_bytes(basisu_glb(one_level)), "KTX2_MIPMAPS_INCOMPLETE")
     assert issue.severity == "warning" and "has 1 of its 7 mip levels" in issue.message
     assert ktx2_codes(validate_bytes(basisu_glb(one_level, min_filter=LINEAR))) == []
+
+
+def test_a_transfer_function_that_does_not_suit_the_material_slot_is_reported():
+    linear = Ktx2Texture(16, 16, srgb=False).build()
+    issue = only_issue(validate_bytes(basisu_glb(linear)), "KTX2_BASISU_COLOR_SPACE")
+    assert issue.message.startswith("The KTX2 image is shown by /materials/0/"
+                                    "pbrMetallicRoughness/baseColorTexture, which needs the sRGB")
+    srgb = Ktx2Texture(16, 16, model=UASTC).build()
+    issue = only_issue(validate_bytes(basisu_glb(srgb, normal_map=True)),
+                       "KTX2_BASISU_COLOR_SPACE")
+    assert "/materials/0/normalTexture, which needs the linear transfer function" in \
+        issue.message
+    assert ktx2_codes(validate_bytes(basisu_glb(linear, normal_map=True))) == []
