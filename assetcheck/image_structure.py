@@ -21,10 +21,13 @@ import struct
 from dataclasses import dataclass
 
 from assetcheck.ktx2 import Ktx2Image, parse_ktx2
-from assetcheck.ktx2.header import HEADER as KTX2_HEADER
 from assetcheck.ktx2.header import IDENTIFIER as KTX2_SIGNATURE
-from assetcheck.ktx2.header import KTX_FAMILY_PREFIX
-from assetcheck.ktx2.header import LEVEL as KTX2_LEVEL
+from assetcheck.ktx2.header import (
+    KTX_FAMILY_PREFIX,
+    HeaderTruncated,
+    TooManyLevels,
+)
+from assetcheck.ktx2.header import read_header as read_ktx2_header
 
 SIGNATURE_BYTES = 14
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -188,25 +191,20 @@ def _webp(view: memoryview) -> tuple[int, int, bool]:
 
 
 def _ktx2(view: memoryview) -> tuple[int, int, bool]:
-    fields = KTX2_HEADER.unpack(_take(view, 0, KTX2_HEADER.size))
-    (_, _, _, width, height, _, _, faces, levels, scheme,
-     dfd_offset, dfd_length, kvd_offset, kvd_length, sgd_offset, sgd_length) = fields
-    if width == 0:
+    try:
+        header = read_ktx2_header(view)
+    except (HeaderTruncated, TooManyLevels):
+        raise _Truncated from None  # Khronos reads the whole level index, past the data
+    if header.width == 0:
         raise _Invalid("KTX2 pixelWidth is 0.")
-    if faces not in KTX2_FACE_COUNTS:
-        raise _Invalid(f"KTX2 faceCount is {faces}, not 1 or 6.")
-    if scheme not in KTX2_SUPERCOMPRESSION_SCHEMES:
-        raise _Invalid(f"KTX2 supercompressionScheme {scheme} is not defined.")
-    entries = max(levels, 1)
-    index = _take(view, KTX2_HEADER.size, entries * KTX2_LEVEL.size)
-    regions = [(dfd_offset, dfd_length), (kvd_offset, kvd_length), (sgd_offset, sgd_length)]
-    for number in range(entries):
-        offset, length, _ = KTX2_LEVEL.unpack_from(index, number * KTX2_LEVEL.size)
-        regions.append((offset, length))
-    for offset, length in regions:
-        if length and offset + length > len(view):
+    if header.faces not in KTX2_FACE_COUNTS:
+        raise _Invalid(f"KTX2 faceCount is {header.faces}, not 1 or 6.")
+    if header.scheme not in KTX2_SUPERCOMPRESSION_SCHEMES:
+        raise _Invalid(f"KTX2 supercompressionScheme {header.scheme} is not defined.")
+    for section in (header.dfd, header.kvd, header.sgd, *header.levels):
+        if section.length and section.end > len(view):
             raise _Truncated
-    return width, max(height, 1), False
+    return header.width, max(header.height, 1), False
 
 
 _PARSERS = {"image/png": _png, "image/jpeg": _jpeg, "image/webp": _webp, "image/ktx2": _ktx2}

@@ -44,7 +44,7 @@ ISSUE_TYPES = [
     declare("KTX2_SECTION_ORDER_INVALID", "error",
             "The KTX2 sections are out of order: {reason}."),
     declare("KTX2_ALIGNMENT_INVALID", "error",
-            "In the KTX2 file, {section} starts at byte {offset:,}, not on a multiple of "
+            "In the KTX2 file, {section} starts at byte {start:,}, not on a multiple of "
             "{alignment}."),
     declare("KTX2_LEVEL_LENGTH_INVALID", "error",
             "KTX2 mip level {level} has an invalid length: {reason}."),

@@ -129,14 +129,14 @@ def _check_alignment(header: Ktx2Header, data_format: DataFormat | None,
     """Global data on 8 bytes; levels of data not supercompressed on lcm(texel block, 4)."""
     if header.sgd.length and header.sgd.offset % 8:
         problems.add("KTX2_ALIGNMENT_INVALID", section="the supercompression global data",
-                     offset=header.sgd.offset, alignment=8)
+                     start=header.sgd.offset, alignment=8)
     if header.scheme != 0:
         return
     known = _expected_block(data_format)
     alignment = math.lcm(known[1] if known else 1, 4)
     for p, level in enumerate(header.levels):
         if level.length and level.offset % alignment:
-            problems.add("KTX2_ALIGNMENT_INVALID", section=f"level {p}", offset=level.offset,
+            problems.add("KTX2_ALIGNMENT_INVALID", section=f"level {p}", start=level.offset,
                          alignment=alignment)
             return
 
