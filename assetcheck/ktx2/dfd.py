@@ -72,6 +72,9 @@ def read_data_format(view: memoryview, header: Ktx2Header, problems: Problems
         problems.add("KTX2_DFD_INVALID", reason=f"dfdTotalSize is {total} but dfdByteLength "
                      f"is {section.length}")
         return None
+    if header.kvd.length and header.kvd.offset != section.end:
+        problems.add("KTX2_DFD_INVALID", reason=f"it ends at byte {section.end}, but the "
+                     f"key/value data that follows it starts at {header.kvd.offset}")
     fields = BLOCK_HEADER.unpack_from(view, section.offset + 4)
     vendor_and_type, version_and_size = fields[:2]
     model, primaries, transfer, flags = fields[2:6]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from itertools import pairwise
 
-from assetcheck.ktx2.dfd import MODEL_UASTC, DataFormat
+from assetcheck.ktx2.dfd import MODEL_ETC1S, MODEL_UASTC, DataFormat
 from assetcheck.ktx2.header import Ktx2Header, Section
 from assetcheck.ktx2.problems import Problems
 from assetcheck.ktx2.sizes import full_level_count, level_bytes, stored_block_bytes
@@ -73,6 +73,12 @@ def check_format_rules(header: Ktx2Header, data_format: DataFormat, problems: Pr
     if data_format.block_compressed and header.height == 0:
         problems.add("KTX2_TEXTURE_TYPE_INVALID", reason=f"pixelHeight is 0, but "
                      f"{data_format.model_name} is block-compressed")
+    if header.scheme == SCHEME_BASISLZ and data_format.color_model != MODEL_ETC1S:
+        problems.add("KTX2_HEADER_INVALID", reason=f"BasisLZ supercompresses only ETC1S, not "
+                     f"{data_format.model_name}")
+    elif data_format.color_model == MODEL_ETC1S and header.scheme != SCHEME_BASISLZ:
+        problems.add("KTX2_HEADER_INVALID", reason="ETC1S data must be supercompressed with "
+                     f"BasisLZ, not supercompressionScheme {header.scheme}")
     if data_format.block_compressed and header.level_count == 0:
         problems.add("KTX2_LEVEL_COUNT_INVALID", reason=(
             f"levelCount is 0 (generate the mipmaps), which block-compressed formats such as "

@@ -199,6 +199,13 @@ def test_a_bad_data_format_descriptor_is_reported_with_the_reason(word, value, r
     assert "KTX2_DFD_INVALID" in codes(bytes(data))
 
 
+def test_key_value_data_that_does_not_follow_the_descriptor_is_a_bad_descriptor():
+    texture = UASTC_RAW.build()
+    kvd_offset, kvd_length = HEADER.unpack_from(texture)[11:13]
+    data = patch_header(texture, kvd_offset=kvd_offset + 4, kvd_length=kvd_length - 4)
+    assert "but the key/value data that follows it starts at" in reasons(data)[0]
+
+
 def test_etc1s_channels_other_than_the_allowed_combinations_are_a_bad_descriptor():
     data = bytearray(Ktx2Texture().build())
     struct.pack_into("<B", data, _dfd_offset(data) + 4 + 24 + 3, 7)  # the first channelType
@@ -225,6 +232,17 @@ def test_sizes_layers_and_faces_of_no_texture_type_are_reported(fields, reason):
 ], ids=["type-size", "prohibited-format", "reserved-scheme", "offset-without-length"])
 def test_invalid_header_fields_are_reported_with_the_reason(fields, reason):
     data = patch_header(UASTC_RAW.build(), **fields)
+    assert any(reason in (r or "") for r in reasons(data))
+    assert "KTX2_HEADER_INVALID" in codes(data)
+
+
+@pytest.mark.parametrize(("texture", "scheme", "reason"), [
+    (UASTC_RAW, 1, "BasisLZ supercompresses only ETC1S, not UASTC"),
+    (ETC1S_RGBA, 2, "ETC1S data must be supercompressed with BasisLZ"),
+], ids=["uastc-basislz", "etc1s-zstd"])
+def test_a_supercompression_scheme_the_colour_model_does_not_allow_is_reported(
+        texture, scheme, reason):
+    data = patch_header(texture.build(), scheme=scheme)
     assert any(reason in (r or "") for r in reasons(data))
     assert "KTX2_HEADER_INVALID" in codes(data)
 
