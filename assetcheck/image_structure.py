@@ -26,8 +26,9 @@ from assetcheck.ktx2.header import (
     KTX_FAMILY_PREFIX,
     HeaderTruncated,
     TooManyLevels,
+    read_fixed_header,
+    read_level_index,
 )
-from assetcheck.ktx2.header import read_header as read_ktx2_header
 
 SIGNATURE_BYTES = 14
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -192,15 +193,19 @@ def _webp(view: memoryview) -> tuple[int, int, bool]:
 
 def _ktx2(view: memoryview) -> tuple[int, int, bool]:
     try:
-        header = read_ktx2_header(view)
-    except (HeaderTruncated, TooManyLevels):
-        raise _Truncated from None  # Khronos reads the whole level index, past the data
+        header = read_fixed_header(view)
+    except HeaderTruncated:
+        raise _Truncated from None
     if header.width == 0:
         raise _Invalid("KTX2 pixelWidth is 0.")
     if header.faces not in KTX2_FACE_COUNTS:
         raise _Invalid(f"KTX2 faceCount is {header.faces}, not 1 or 6.")
     if header.scheme not in KTX2_SUPERCOMPRESSION_SCHEMES:
         raise _Invalid(f"KTX2 supercompressionScheme {header.scheme} is not defined.")
+    try:
+        header = read_level_index(view, header)
+    except (HeaderTruncated, TooManyLevels):
+        raise _Truncated from None  # Khronos reads the whole level index, past the data
     for section in (header.dfd, header.kvd, header.sgd, *header.levels):
         if section.length and section.end > len(view):
             raise _Truncated

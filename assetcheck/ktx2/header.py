@@ -8,7 +8,7 @@ costs nothing.
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 IDENTIFIER = b"\xabKTX 20\xbb\r\n\x1a\n"
 #: What every KTX identifier (version 1 or 2) starts with.
@@ -44,7 +44,7 @@ class Level(Section):
 @dataclass(frozen=True)
 class Ktx2Header:
     """The header fields, the index and the level index (``levels[p]`` is level ``p``; one
-    entry when ``level_count`` is 0)."""
+    entry when ``level_count`` is 0; none before :func:`read_level_index`)."""
 
     vk_format: int
     type_size: int
@@ -83,23 +83,37 @@ class TooManyLevels(Exception):
 
 
 def read_header(view: memoryview) -> Ktx2Header:
-    """The header of the KTX2 file in ``view``, whose identifier the caller has checked.
+    """The header and level index of the KTX2 file in ``view``, whose identifier the caller
+    has checked. Raises :class:`HeaderTruncated` or :class:`TooManyLevels`."""
+    return read_level_index(view, read_fixed_header(view))
 
-    Raises :class:`HeaderTruncated` or :class:`TooManyLevels`.
+
+def read_fixed_header(view: memoryview) -> Ktx2Header:
+    """The header and index without the level index (``levels`` is empty).
+
+    Raises :class:`HeaderTruncated`.
     """
     if len(view) < HEADER.size:
         raise HeaderTruncated(HEADER.size)
     (_, vk_format, type_size, width, height, depth, layers, faces, level_count, scheme,
      dfd_offset, dfd_length, kvd_offset, kvd_length, sgd_offset, sgd_length
      ) = HEADER.unpack_from(view, 0)
-    if level_count > MAX_LEVELS:
-        raise TooManyLevels(level_count)
-    entries = max(level_count, 1)
+    return Ktx2Header(vk_format, type_size, width, height, depth, layers, faces, level_count,
+                      scheme, Section(dfd_offset, dfd_length), Section(kvd_offset, kvd_length),
+                      Section(sgd_offset, sgd_length), ())
+
+
+def read_level_index(view: memoryview, header: Ktx2Header) -> Ktx2Header:
+    """``header`` with its level index, read only when ``view`` holds all of it.
+
+    Raises :class:`HeaderTruncated` or :class:`TooManyLevels`.
+    """
+    if header.level_count > MAX_LEVELS:
+        raise TooManyLevels(header.level_count)
+    entries = max(header.level_count, 1)
     needed = HEADER.size + entries * LEVEL.size
     if len(view) < needed:
         raise HeaderTruncated(needed)
     levels = tuple(Level(*LEVEL.unpack_from(view, HEADER.size + p * LEVEL.size))
                    for p in range(entries))
-    return Ktx2Header(vk_format, type_size, width, height, depth, layers, faces, level_count,
-                      scheme, Section(dfd_offset, dfd_length), Section(kvd_offset, kvd_length),
-                      Section(sgd_offset, sgd_length), levels)
+    return replace(header, levels=levels)
