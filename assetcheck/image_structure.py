@@ -9,6 +9,10 @@ result says whether the data ended early (``IMAGE_UNEXPECTED_EOS``), is malforme
 (``IMAGE_DATA_INVALID``, with a reason) or uses features glTF viewers ignore: colour space
 information other than sRGB or linear, non-square pixels, animation
 (``IMAGE_FEATURES_UNSUPPORTED``).
+
+KTX2 data, and data that starts like a KTX file, is also parsed in full by
+:func:`assetcheck.ktx2.parse_ktx2` (kept as ``ktx2``), whose findings the KTX2 check reports
+with codes of their own; the fields above stay what Khronos reports.
 """
 
 from __future__ import annotations
@@ -16,9 +20,18 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
+from assetcheck.ktx2 import Ktx2Image, parse_ktx2
+from assetcheck.ktx2.header import IDENTIFIER as KTX2_SIGNATURE
+from assetcheck.ktx2.header import (
+    KTX_FAMILY_PREFIX,
+    HeaderTruncated,
+    TooManyLevels,
+    read_fixed_header,
+    read_level_index,
+)
+
 SIGNATURE_BYTES = 14
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-KTX2_SIGNATURE = b"\xabKTX 20\xbb\r\n\x1a\n"
 
 #: PNG chunks whose length is fixed, and that length.
 PNG_CHUNK_LENGTHS = {b"IHDR": 13, b"cHRM": 32, b"sRGB": 1, b"pHYs": 9, b"gAMA": 4}
@@ -32,10 +45,6 @@ JPEG_STANDALONE = frozenset({0x01, *range(0xD0, 0xD8), 0xD8, 0xD9, 0xFF})
 #: JPEG markers that carry the frame size: SOFn (not DHT, JPG, DAC) and DHP.
 JPEG_FRAME_MARKERS = frozenset({*range(0xC0, 0xD0), 0xDE}) - {0xC4, 0xC8, 0xCC}
 
-#: KTX2: header (identifier, nine integers, the data format and key/value indices, the
-#: supercompression index) and one level index entry.
-KTX2_HEADER = struct.Struct("<12s9I4I2Q")
-KTX2_LEVEL = struct.Struct("<3Q")
 KTX2_FACE_COUNTS = (1, 6)
 KTX2_SUPERCOMPRESSION_SCHEMES = range(4)
 
@@ -54,6 +63,8 @@ class ImageStructure:
     truncated: bool = False
     invalid: str | None = None
     unsupported_features: bool = False
+    #: The full KTX2 parse, for KTX2 data and data that starts like a KTX file; else None.
+    ktx2: Ktx2Image | None = None
 
     @property
     def readable(self) -> bool:
@@ -87,16 +98,18 @@ def detect(data: bytes | memoryview) -> str | None:
 def parse_image(data: bytes | memoryview) -> ImageStructure:
     """The structure of the image in ``data`` (see the module docstring)."""
     mime_type = detect(data)
-    if mime_type is None:
-        return ImageStructure(None)
     view = memoryview(data)
+    ktx2 = parse_ktx2(view) if bytes(view[:len(KTX_FAMILY_PREFIX)]) == KTX_FAMILY_PREFIX \
+        else None
+    if mime_type is None:
+        return ImageStructure(None, ktx2=ktx2)
     try:
         width, height, unsupported = _PARSERS[mime_type](view)
     except _Truncated:
-        return ImageStructure(mime_type, truncated=True)
+        return ImageStructure(mime_type, truncated=True, ktx2=ktx2)
     except _Invalid as error:
-        return ImageStructure(mime_type, invalid=str(error))
-    return ImageStructure(mime_type, width, height, unsupported_features=unsupported)
+        return ImageStructure(mime_type, invalid=str(error), ktx2=ktx2)
+    return ImageStructure(mime_type, width, height, unsupported_features=unsupported, ktx2=ktx2)
 
 
 def _take(view: memoryview, start: int, length: int) -> bytes:
@@ -179,25 +192,24 @@ def _webp(view: memoryview) -> tuple[int, int, bool]:
 
 
 def _ktx2(view: memoryview) -> tuple[int, int, bool]:
-    fields = KTX2_HEADER.unpack(_take(view, 0, KTX2_HEADER.size))
-    (_, _, _, width, height, _, _, faces, levels, scheme,
-     dfd_offset, dfd_length, kvd_offset, kvd_length, sgd_offset, sgd_length) = fields
-    if width == 0:
+    try:
+        header = read_fixed_header(view)
+    except HeaderTruncated:
+        raise _Truncated from None
+    if header.width == 0:
         raise _Invalid("KTX2 pixelWidth is 0.")
-    if faces not in KTX2_FACE_COUNTS:
-        raise _Invalid(f"KTX2 faceCount is {faces}, not 1 or 6.")
-    if scheme not in KTX2_SUPERCOMPRESSION_SCHEMES:
-        raise _Invalid(f"KTX2 supercompressionScheme {scheme} is not defined.")
-    entries = max(levels, 1)
-    index = _take(view, KTX2_HEADER.size, entries * KTX2_LEVEL.size)
-    regions = [(dfd_offset, dfd_length), (kvd_offset, kvd_length), (sgd_offset, sgd_length)]
-    for number in range(entries):
-        offset, length, _ = KTX2_LEVEL.unpack_from(index, number * KTX2_LEVEL.size)
-        regions.append((offset, length))
-    for offset, length in regions:
-        if length and offset + length > len(view):
+    if header.faces not in KTX2_FACE_COUNTS:
+        raise _Invalid(f"KTX2 faceCount is {header.faces}, not 1 or 6.")
+    if header.scheme not in KTX2_SUPERCOMPRESSION_SCHEMES:
+        raise _Invalid(f"KTX2 supercompressionScheme {header.scheme} is not defined.")
+    try:
+        header = read_level_index(view, header)
+    except (HeaderTruncated, TooManyLevels):
+        raise _Truncated from None  # Khronos reads the whole level index, past the data
+    for section in (header.dfd, header.kvd, header.sgd, *header.levels):
+        if section.length and section.end > len(view):
             raise _Truncated
-    return width, max(height, 1), False
+    return header.width, max(header.height, 1), False
 
 
 _PARSERS = {"image/png": _png, "image/jpeg": _jpeg, "image/webp": _webp, "image/ktx2": _ktx2}

@@ -10,8 +10,9 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
+from assetcheck.ktx2.header import IDENTIFIER as KTX2_MAGIC
+
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-KTX2_MAGIC = b"\xabKTX 20\xbb\r\n\x1a\n"
 JPEG_SOF_MARKERS = frozenset({0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD,
                               0xCE, 0xCF})
 JPEG_SCAN_LIMIT = 1 << 20

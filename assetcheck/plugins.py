@@ -80,6 +80,7 @@ DEFAULT_PLUGINS = (
     "assetcheck.checks.gltf_extension_objects",
     "assetcheck.checks.gltf_buffer_uris",
     "assetcheck.checks.gltf_images",
+    "assetcheck.checks.gltf_ktx2",
     "assetcheck.checks.gltf_extensions",
     "assetcheck.checks.gltf_unused",
 )

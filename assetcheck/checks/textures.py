@@ -1,8 +1,10 @@
 """Textures: non-power-of-two sizes and the GPU memory all textures of a model take.
 
-Sizes come from image headers (:mod:`assetcheck.images`), never from decoding pixels. glTF
-images with non-power-of-two sizes are reported by the glTF image check, as Khronos does; this
-check reports them for the other formats.
+Sizes come from image headers (:mod:`assetcheck.images`), never from decoding pixels; a KTX2
+image's GPU memory is the one its structural parse computes from its levels
+(:func:`assetcheck.ktx2.sizes.gpu_bytes`, ``docs/statistics.md``). glTF images with
+non-power-of-two sizes are reported by the glTF image check, as Khronos does; this check
+reports them for the other formats.
 """
 
 from __future__ import annotations
@@ -26,7 +28,12 @@ CODES = ("IMAGE_NPOT_DIMENSIONS", "TEXTURE_GPU_MEMORY")
 
 
 def gpu_bytes(texture: Texture) -> float:
-    """The GPU memory a texture of known size takes, with its mipmaps."""
+    """The GPU memory a texture of known size takes, with its mipmaps: for a KTX2 image whose
+    descriptor could be read, that of the levels it has; else its size times bytes per pixel,
+    with a full mip chain."""
+    ktx2 = texture.structure.ktx2 if texture.structure is not None else None
+    if ktx2 is not None and ktx2.gpu_bytes is not None:
+        return ktx2.gpu_bytes
     per_pixel = (BLOCK_COMPRESSED_BYTES_PER_PIXEL if texture.mime_type in BLOCK_COMPRESSED
                  else DECODED_BYTES_PER_PIXEL)
     return (texture.width or 0) * (texture.height or 0) * per_pixel * MIPMAPS

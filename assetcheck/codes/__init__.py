@@ -11,6 +11,7 @@ from assetcheck.codes import (
     gltf,
     gltf_semantics,
     gltf_values,
+    ktx2,
     quality,
     security,
     zip,
@@ -18,8 +19,8 @@ from assetcheck.codes import (
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import IssueType
 
-BUILTIN_AREAS = (core, security, glb, gltf, gltf_semantics, gltf_values, zip, fbx, budgets, quality,
-                 fbx_checks)
+BUILTIN_AREAS = (core, security, glb, gltf, gltf_semantics, gltf_values, ktx2, zip, fbx, budgets,
+                 quality, fbx_checks)
 
 
 @hookimpl

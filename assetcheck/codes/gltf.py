@@ -215,4 +215,10 @@ STRICTER_THAN_KHRONOS = {
                            "(`../x.bin`) if the file is there. AssetCheck never reads outside "
                            "the upload, so the resource is missing and the URI is a security "
                            "finding.",
+    "KTX2_*": "Khronos reads a KTX2 image's header and level index only, and does not check "
+              "the rules of `KHR_texture_basisu`. AssetCheck parses the whole KTX2 structure "
+              "(descriptor, key/value data, supercompression data, level lengths) and holds "
+              "the image to the extension's MUSTs, because a file that breaks them fails or "
+              "shows garbage in the engine (`KTX2_MIPMAPS_INCOMPLETE`, a SHOULD, is a "
+              "warning).",
 }

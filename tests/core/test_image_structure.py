@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import struct
 import zlib
+from dataclasses import replace
 
 import pytest
 
 from assetcheck.image_structure import ImageStructure, parse_image
+from assetcheck.testing.ktx2 import UASTC, Ktx2Texture, patch_header
 from tests.builders.gltf import png_bytes
 
 
@@ -37,15 +39,10 @@ def webp_vp8x(width: int = 8, height: int = 8, features: int = 0) -> bytes:
     return b"RIFF" + struct.pack("<I", 4 + len(chunk)) + b"WEBP" + chunk
 
 
-def ktx2_bytes(width: int = 4, height: int = 4, faces: int = 1, level_bytes: int = 16,
-               data: bytes | None = None) -> bytes:
-    """A one-level KTX2 file whose level holds ``level_bytes`` bytes (``data`` if given)."""
-    header = b"\xabKTX 20\xbb\r\n\x1a\n" + struct.pack("<9I", 37, 1, width, height, 0, 0,
-                                                       faces, 1, 0)
-    level_offset = 80 + 24
-    index = struct.pack("<4I2Q", 0, 0, 0, 0, 0, 0) + struct.pack("<3Q", level_offset,
-                                                                   level_bytes, level_bytes)
-    return header + index + (bytes(level_bytes) if data is None else data)
+def ktx2_bytes(width: int = 4, height: int = 4, **header: int) -> bytes:
+    """A one-level UASTC KTX2 file (:class:`Ktx2Texture`), with header fields changed."""
+    data = Ktx2Texture(width, height, model=UASTC, zstd=False, levels=1).build()
+    return patch_header(data, **header) if header else data
 
 
 @pytest.mark.parametrize(("data", "mime_type", "size"), [
@@ -55,12 +52,20 @@ def ktx2_bytes(width: int = 4, height: int = 4, faces: int = 1, level_bytes: int
     (ktx2_bytes(4, 4), "image/ktx2", (4, 4)),
 ], ids=["png", "jpeg", "webp", "ktx2"])
 def test_well_formed_images_give_their_format_and_size(data, mime_type, size):
-    assert parse_image(data) == ImageStructure(mime_type, *size)
+    assert replace(parse_image(data), ktx2=None) == ImageStructure(mime_type, *size)
+
+
+def test_ktx2_data_and_data_that_starts_like_ktx_keep_the_full_ktx2_parse():
+    assert parse_image(ktx2_bytes()).ktx2.problems == ()
+    ktx1 = parse_image(b"\xabKTX 11\xbb\r\n\x1a\n" + bytes(64))
+    assert ktx1.mime_type is None
+    assert [p.code for p in ktx1.ktx2.problems] == ["KTX2_IDENTIFIER_INVALID"]
+    assert parse_image(png_bytes()).ktx2 is None
 
 
 @pytest.mark.parametrize("data", [
     png_bytes()[:40], jpeg_bytes()[:30], webp_vp8x()[:20], ktx2_bytes()[:90],
-    ktx2_bytes(level_bytes=64, data=bytes(10)),
+    ktx2_bytes()[:-10],
 ], ids=["png-before-idat", "jpeg-before-frame", "webp-header", "ktx2-index", "ktx2-level"])
 def test_images_cut_short_are_truncated(data):
     structure = parse_image(data)

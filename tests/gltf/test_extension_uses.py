@@ -11,15 +11,13 @@ import pytest
 
 from assetcheck.engine import validate
 from assetcheck.result import Result
+from assetcheck.testing.ktx2 import Ktx2Texture
 from tests.builders.gltf import ARRAY_BUFFER, GltfBuilder, Primitive, png_bytes
 
 
 def ktx2_bytes(width: int = 4, height: int = 4) -> bytes:
-    """A KTX2 header of a Basis Universal texture (vkFormat 0, one level, BasisLZ)."""
-    identifier = b"\xabKTX 20\xbb\r\n\x1a\n"
-    header = struct.pack("<9I", 0, 1, width, height, 0, 0, 1, 1, 1)
-    index = struct.pack("<4I2Q", 0, 0, 0, 0, 0, 0) + struct.pack("<3Q", 104, 0, 0)
-    return identifier + header + index
+    """A Basis Universal KTX2 texture (ETC1S with BasisLZ)."""
+    return Ktx2Texture(width, height).build()
 
 
 def webp_bytes(width: int = 4, height: int = 4) -> bytes:

@@ -3,8 +3,8 @@ findings, and together they trigger every code the glTF checks can report.
 
 The golden part of a report is the sorted list of ``[code, severity, pointer]``: no messages
 or timings, so rewording a message does not churn the files. ``--update-golden`` rewrites the
-crafted files from :mod:`tests.gltf.cases` and :mod:`tests.gltf.extension_cases` and their
-reports from the current results.
+crafted files from :mod:`tests.gltf.cases`, :mod:`tests.gltf.extension_cases` and
+:mod:`tests.gltf.ktx2_cases` and their reports from the current results.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from assetcheck.engine import validate
 from assetcheck.plugins import DEFAULT_PLUGINS, call_each, get_plugin_manager
 from tests.gltf.cases import CASES as CORE_CASES
 from tests.gltf.extension_cases import EXTENSION_CASES
+from tests.gltf.ktx2_cases import KTX2_CASES
 
-CASES = {**CORE_CASES, **EXTENSION_CASES}
+CASES = {**CORE_CASES, **EXTENSION_CASES, **KTX2_CASES}
 
 GOLDEN = Path(__file__).resolve().parents[1] / "assets" / "gltf"
 GLTF_CHECK_PLUGINS = [name for name in DEFAULT_PLUGINS if name.startswith("assetcheck.checks.gltf")]

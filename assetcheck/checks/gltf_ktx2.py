@@ -1,0 +1,109 @@
+"""KTX2 images of a glTF document: every finding of the structural parse (kept by the reader
+on the image's :class:`~assetcheck.asset.Texture`), and the ``KHR_texture_basisu`` rules for
+each image a texture names through that extension.
+
+The Khronos image codes (``IMAGE_UNEXPECTED_EOS``, ``IMAGE_DATA_INVALID``) stay with the image
+check, for parity with Khronos; the ``KTX2_*`` codes here say what exactly is wrong.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from assetcheck.asset import Asset
+from assetcheck.checks import Check, CheckContext
+from assetcheck.checks.gltf_links import (
+    DocumentLinks,
+    document_links,
+    index_of,
+    resolves,
+    texture_infos,
+)
+from assetcheck.checks.gltf_schema import GLTF_FORMATS, extensions_used
+from assetcheck.codes.ktx2 import ISSUE_TYPES
+from assetcheck.formats.gltf_fields import child
+from assetcheck.hookspecs import hookimpl
+from assetcheck.ktx2 import Ktx2Image, Ktx2Problem
+from assetcheck.ktx2.basisu import basisu_problems, color_space_problem
+
+EXTENSION = "KHR_texture_basisu"
+#: Minification filters that sample mipmaps (NEAREST_MIPMAP_NEAREST .. LINEAR_MIPMAP_LINEAR).
+MIPMAP_FILTERS = frozenset({9984, 9985, 9986, 9987})
+#: Material texture slots that hold colour (sRGB) data; every other slot holds linear data.
+COLOUR_SLOTS = frozenset({"baseColorTexture", "emissiveTexture", "sheenColorTexture",
+                          "specularColorTexture", "diffuseTexture", "specularGlossinessTexture"})
+
+
+@dataclass
+class BasisuUse:
+    """How a document uses one image through the extension."""
+
+    #: Some texture samples it with mipmaps (no sampler, or no minFilter, counts).
+    needs_mipmaps: bool = False
+    #: Each material slot that shows it: the slot's pointer and whether it holds colour.
+    slots: list[tuple[str, bool]] = field(default_factory=list)
+
+
+def check_ktx2_images(asset: Asset, context: CheckContext) -> None:
+    if asset.document is None:
+        return
+    links = document_links(asset)
+    basisu = _basisu_uses(links)
+    textures = iter(asset.textures)
+    for index, image in enumerate(links.items("images")):
+        if image is None:
+            continue
+        texture = next(textures, None)
+        structure = texture.structure if texture is not None else None
+        if structure is None or structure.ktx2 is None:
+            continue
+        problems = structure.ktx2.problems
+        if index in basisu:
+            problems += _basisu_problems(structure.ktx2, basisu[index])
+        for problem in problems:
+            context.issues.add(problem.code, pointer=child("/images", index), **problem.fields)
+
+
+def _basisu_problems(image: Ktx2Image, use: BasisuUse) -> tuple[Ktx2Problem, ...]:
+    """The extension's rules, and its colour space rule once per kind of slot."""
+    problems = basisu_problems(image, needs_mipmaps=use.needs_mipmaps)
+    reported = set()
+    for pointer, colour in use.slots:
+        problem = color_space_problem(image, pointer, colour)
+        if problem is not None and colour not in reported:
+            reported.add(colour)
+            problems += (problem,)
+    return problems
+
+
+def _basisu_uses(links: DocumentLinks) -> dict[int, BasisuUse]:
+    """Each image a texture names through the extension, and how it is used."""
+    samplers = links.items("samplers")
+    sources: dict[int, int] = {}
+    uses: dict[int, BasisuUse] = {}
+    for number, texture in enumerate(links.items("textures")):
+        extension = (texture or {}).get("extensions")
+        source = index_of(extension.get(EXTENSION) if isinstance(extension, dict) else None,
+                          "source")
+        if source is None:
+            continue
+        sources[number] = source
+        sampler = index_of(texture, "sampler")
+        min_filter = samplers[sampler].get("minFilter") if resolves(sampler, samplers) else None
+        use = uses.setdefault(source, BasisuUse())
+        use.needs_mipmaps |= not isinstance(min_filter, int) or min_filter in MIPMAP_FILTERS
+    declared = frozenset(extensions_used(links.document))
+    for number, material in enumerate(links.items("materials")):
+        for pointer, key, info in texture_infos(material, child("/materials", number),
+                                                declared):
+            source = sources.get(index_of(info, "index"))
+            if source is not None:
+                uses[source].slots.append((pointer, key in COLOUR_SLOTS))
+    return uses
+
+
+@hookimpl
+def register_checks() -> list[Check]:
+    return [Check("gltf-ktx2", "KTX2 images: the file structure against the KTX 2.0 "
+                  "specification, without transcoding, and the KHR_texture_basisu rules.",
+                  check_ktx2_images, tuple(t.code for t in ISSUE_TYPES), GLTF_FORMATS)]
