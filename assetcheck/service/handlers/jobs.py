@@ -1,4 +1,5 @@
-"""``/api/v1/validate``: upload a file to queue a job, list the account's jobs, poll one job."""
+"""``/api/v1/validate``: upload a file to queue a job, list the account's jobs, poll one job,
+delete one."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from assetcheck.webapp.job_views import (
     find_job,
     list_jobs,
     parse_list_query,
+    remove_job,
     status_body,
     summary_body,
 )
@@ -31,7 +33,8 @@ class ValidationsHandler(KeyAuthentication, UploadHandler):
 
 
 class JobHandler(ApiHandler):
-    """GET one job: its state, and its result and public badge link once completed."""
+    """GET one job: its state, and its result and public badge link once completed. DELETE
+    it: cancelled if queued or processing, then removed with all it stored (204)."""
 
     async def get(self, job_id: str) -> None:
         job = await self.run_blocking(find_job, self.principal.account_id, job_id)
@@ -39,6 +42,12 @@ class JobHandler(ApiHandler):
         if job.status == COMPLETED:
             body["badge_url"] = badge_path(self.server_secret, job.id)
         self.write_json(body)
+
+    async def delete(self, job_id: str) -> None:
+        await self.run_blocking(remove_job, self.queue.database, self.storage,
+                                self.principal.account_id, job_id)
+        self.set_status(204)
+        self.finish()
 
 
 default_handlers = [
