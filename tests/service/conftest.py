@@ -62,7 +62,8 @@ def postgres_databases() -> Iterator[PostgresDatabases]:
 
 #: Credentials moto accepts; set in this process (and so in every node it starts) for the
 #: whole session, and the shared AWS files pointed away, so no real profile is ever read.
-S3_ENVIRONMENT = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "moto-secret-never-logged",
+S3_ENVIRONMENT = {"AWS_ACCESS_KEY_ID": "testing",
+                  "AWS_SECRET_ACCESS_KEY": "moto-secret-never-logged",
                   "AWS_DEFAULT_REGION": "us-east-1", "AWS_CONFIG_FILE": "/dev/null",
                   "AWS_SHARED_CREDENTIALS_FILE": "/dev/null"}
 

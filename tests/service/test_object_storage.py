@@ -177,7 +177,7 @@ def pro_account(api: ServiceProcess) -> tuple[str, str]:
 
 def test_an_api_node_and_a_worker_node_sharing_only_postgresql_and_a_bucket_run_100_jobs(
         two_nodes, s3_storage, glb, tmp_path):
-    api, workers, _ = two_nodes
+    api, _, _ = two_nodes
     email, key = pro_account(api)
     answers = [upload(api.url, key, glb, filename=f"tiny-{n}.glb") for n in range(99)]
     answers.append(upload(api.url, key, pawn_glb(), filename="pawn.glb"))

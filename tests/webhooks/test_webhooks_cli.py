@@ -7,8 +7,8 @@ import re
 from datetime import timedelta
 
 import peewee
-from playhouse.migrate import SchemaMigrator, migrate
 import pytest
+from playhouse.migrate import SchemaMigrator, migrate
 
 from assetcheck.accounts.store import create_account
 from assetcheck.cli import main
