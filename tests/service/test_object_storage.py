@@ -14,10 +14,11 @@ import pytest
 import requests
 
 from assetcheck.accounts.store import create_account, issue_key
+from assetcheck.cli import main
 from assetcheck.config import load_config
 from assetcheck.db.tables import Job
 from assetcheck.jobs.queue import COMPLETED
-from assetcheck.jobs.storage import StorageUnavailable, open_storage
+from assetcheck.jobs.storage import StorageConfigError, StorageUnavailable, open_storage
 from assetcheck.jobs.storage.s3 import PART_SIZE, S3Storage
 from assetcheck.previews.drawing import preview_name
 from tests.builders.shapes import pawn_glb
@@ -228,3 +229,13 @@ def test_a_worker_killed_with_sigkill_mid_job_loses_no_job(two_nodes, glb):
     body = wait_for_job(api.url, key, job_id, timeout=60)
     assert body["status"] == "completed"
     assert Job.get_by_id(job_id).attempts == 2
+
+
+def test_an_unknown_backend_or_a_bucketless_s3_is_a_configuration_error(tmp_path, capsys):
+    for storage, message in (({"backend": "gcs"}, "not one of local, s3"),
+                             ({"backend": "s3"}, "needs a bucket")):
+        config_path = write_config(tmp_path, service_settings(tmp_path, "", storage=storage))
+        with pytest.raises(StorageConfigError, match=message):
+            open_storage(load_config(config_path))
+        assert main(["serve", "--config", str(config_path), "--port", "0"]) == 2
+        assert message in capsys.readouterr().err

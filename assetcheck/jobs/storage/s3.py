@@ -279,26 +279,26 @@ class S3Upload(UploadFile):
                     Bucket=bucket, Key=self.object_key)["UploadId"]
             number = len(self._parts) + 1
             answer = client.upload_part(Bucket=bucket, Key=self.object_key, PartNumber=number,
-                                        UploadId=self._upload_id, Body=bytes(self._buffer))
+                                        UploadId=self._upload_id, Body=self._buffer)
         self._parts.append({"ETag": answer["ETag"], "PartNumber": number})
-        self._buffer.clear()
+        self._buffer = bytearray()  # sent as it is, never copied
 
     def commit(self) -> None:
         client, bucket = self.storage.client(), self.storage.bucket
         with _s3_errors("storing an upload"):
             if self._upload_id is None:
-                client.put_object(Bucket=bucket, Key=self.object_key, Body=bytes(self._buffer))
+                client.put_object(Bucket=bucket, Key=self.object_key, Body=self._buffer)
             else:
                 if self._buffer:
                     self.flush()
                 client.complete_multipart_upload(
                     Bucket=bucket, Key=self.object_key, UploadId=self._upload_id,
                     MultipartUpload={"Parts": self._parts})
-        self._buffer.clear()
+        self._buffer = bytearray()
         self._stored = True
 
     def abort(self) -> None:
-        self._buffer.clear()
+        self._buffer = bytearray()
         if self._upload_id is not None and not self._stored:
             self.storage.abort_multipart(self.object_key, self._upload_id)
         if self._stored:
