@@ -126,8 +126,18 @@ class Worker:
         recorded = outcome is not None and self._record(job, outcome,
                                                         time.monotonic() - started)
         if not recorded and not self.queue.exists(job.id):
-            log.info("job %s: deleted while it ran, its files are removed", job.id)
-            self.storage.delete_job(job.id)
+            self._remove_files_of_deleted(job.id)
+
+    def _remove_files_of_deleted(self, job_id: str) -> None:
+        """The job was deleted while it ran: remove what its validation stored meanwhile (on
+        a storage outage, the sweeper does it later)."""
+        try:
+            self.storage.delete_job(job_id)
+        except StorageUnavailable as error:
+            log.warning("job %s: deleted while it ran; its files stay until the sweep: %s",
+                        job_id, error)
+        else:
+            log.info("job %s: deleted while it ran, its files are removed", job_id)
 
     def _child_task(self, job: Job) -> dict[str, Any]:
         options = self.config.validation_options(job.engine)
