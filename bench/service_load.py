@@ -3,6 +3,7 @@ server's memory while one very large upload streams in.
 
     python bench/service_load.py                       # SQLite under a temporary data_dir
     python bench/service_load.py --database-url postgresql://postgres@127.0.0.1:5432/bench
+    python bench/service_load.py --storage s3          # the local directory, then object storage
 
 It starts ``assetcheck serve`` on 127.0.0.1 (a free port) with ``--workers`` worker processes,
 then: ``--clients`` concurrent clients each upload ``--uploads`` GLBs of ``--upload-mb`` MB
@@ -10,6 +11,10 @@ while the workers validate them (submit latency p50/p99, jobs completed per seco
 client streams a ``--big-mb`` MB upload while the server's RSS is sampled every 50 ms.
 Targets (issue 6): submit p99 under 100 ms; server RSS under 200 MB during the 1 GB upload.
 The PostgreSQL database must exist and be empty (or at the current schema).
+
+With ``--storage s3`` the same load runs twice, first with the local directory (the
+reference), then with ``[storage] backend = "s3"`` against moto's S3 server, started here on
+127.0.0.1 (``pip install -e .[test]``); a table of both and their ratios ends the run.
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
+import os
 import random
 import re
 import shutil
@@ -29,6 +36,7 @@ import threading
 import time
 from pathlib import Path
 
+import boto3
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
 
 from assetcheck import db
@@ -152,12 +160,12 @@ class RssSampler(threading.Thread):
             self.peak = max(self.peak, rss_mb(self.pid))
 
 
-def start_server(folder: Path, database_url: str, workers: int,
-                 extra_config: str = "") -> tuple[subprocess.Popen, str]:
+def start_server(folder: Path, database_url: str, workers: int, extra_config: str = "",
+                 storage_keys: str = "") -> tuple[subprocess.Popen, str]:
     """``assetcheck serve`` on ``folder/bench.toml`` (``extra_config`` appended to it, TOML
-    tables): the process and its URL."""
+    tables; ``storage_keys`` added to its ``[storage]`` table): the process and its URL."""
     config = folder / "bench.toml"
-    config.write_text(f'[storage]\ndata_dir = "{folder / "data"}"\n'
+    config.write_text(f'[storage]\ndata_dir = "{folder / "data"}"\n{storage_keys}'
                       f'[database]\nurl = "{database_url}"\n'
                       f"[workers]\nprocesses = {workers}\n"
                       "[plans.enterprise]\nmax_upload_mb = 4096\nrequests_per_minute = 1000000\n"
@@ -184,6 +192,24 @@ def server_submit_times(log: Path, skip: int) -> list[float]:
     return [float(ms) / 1000 for ms in times[skip:]]
 
 
+def start_s3_server() -> tuple[object, str]:
+    """moto's S3 server on a free loopback port, a bucket on it, and the ``[storage]`` table
+    that uses it. Credentials are moto's dummies, set in this process for the server child."""
+    from moto.server import ThreadedMotoServer
+
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per S3 request
+    os.environ.update(AWS_ACCESS_KEY_ID="bench", AWS_SECRET_ACCESS_KEY="bench",
+                      AWS_DEFAULT_REGION="us-east-1")
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    endpoint = f"http://{host}:{port}"
+    boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1").create_bucket(
+        Bucket="assetcheck-bench")
+    return server, (f'backend = "s3"\nbucket = "assetcheck-bench"\nprefix = "bench/"\n'
+                    f'endpoint_url = "{endpoint}"\nregion = "us-east-1"\n')
+
+
 def wait_for_jobs(count: int, timeout: float = 600) -> float:
     """Wait until ``count`` jobs completed; the time it happened."""
     deadline = time.monotonic() + timeout
@@ -194,6 +220,66 @@ def wait_for_jobs(count: int, timeout: float = 600) -> float:
     return time.perf_counter()
 
 
+def run_load(args: argparse.Namespace, label: str, storage_keys: str = "") -> dict:
+    """One run of the load on a fresh server; prints it and returns its headline figures."""
+    folder = Path(tempfile.mkdtemp(prefix="assetcheck-bench-"))
+    server, url = start_server(folder, args.database_url, args.workers,
+                               storage_keys=storage_keys)
+    figures: dict[str, float] = {}
+    try:
+        db.connect(load_config(folder / "bench.toml"))
+        account = create_account(f"bench-{label}@example.com", "enterprise", ["enterprise"])
+        key = issue_key(account)[1]
+        done = Job.select().where(Job.status == "completed").count()  # a reused database
+
+        content = glb_with_buffer(int(args.upload_mb * MIB))
+        print(f"[{label}] {args.clients} clients x {args.uploads} uploads of "
+              f"{args.upload_mb:g} MB, {args.workers} workers, "
+              f"{'PostgreSQL' if args.database_url else 'SQLite'}")
+        accepted = 0
+        for name, wait_for_each in (("pipeline", True), ("saturation", False)):
+            started = time.perf_counter()
+            latencies = asyncio.run(submit_load(url, key, args.clients, args.uploads, content,
+                                                wait_for_each=wait_for_each))
+            submitted = time.perf_counter()
+            accepted += len(latencies)
+            finished = wait_for_jobs(done + accepted)
+            print(f"  {name} ({'upload, poll until done' if wait_for_each else 'back to back'}):")
+            print(f"    submit latency seen by clients: {percentiles(latencies)}")
+            server_side = server_submit_times(folder / "serve.log", accepted - len(latencies))
+            print(f"    submit time in the server:      {percentiles(server_side)}")
+            jobs_per_second = len(latencies) / (finished - started)
+            print(f"    submits per second: {len(latencies) / (submitted - started):.1f}; "
+                  f"jobs completed per second: {jobs_per_second:.1f}")
+            cuts = statistics.quantiles(latencies, n=100)
+            figures.update({f"{name} submit p50 ms": cuts[49] * 1000,
+                            f"{name} submit p99 ms": cuts[98] * 1000,
+                            f"{name} jobs/s": jobs_per_second})
+
+        baseline = rss_mb(server.pid)
+        sampler = RssSampler(server.pid)
+        sampler.start()
+        seconds = asyncio.run(stream_big_upload(url, key, args.big_mb * MIB))
+        sampler.done.set()
+        sampler.join()
+        print(f"  {args.big_mb} MB upload streamed in {seconds:.1f} s "
+              f"({args.big_mb / seconds:.0f} MB/s)")
+        print(f"    server RSS: {baseline:.0f} MB before, peak {sampler.peak:.0f} MB during")
+        figures.update({"big upload MB/s": args.big_mb / seconds,
+                        "big upload peak RSS MB": sampler.peak})
+    finally:
+        server.terminate()
+        server.wait(60)
+        shutil.rmtree(folder, ignore_errors=True)
+    return figures
+
+
+def print_comparison(local: dict, s3: dict) -> None:
+    print(f"\n{'':32}{'local':>10}{'s3':>10}{'s3/local':>10}")
+    for name, reference in local.items():
+        print(f"{name:32}{reference:>10.1f}{s3[name]:>10.1f}{s3[name] / reference:>10.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=50)
@@ -202,47 +288,18 @@ def main() -> None:
     parser.add_argument("--big-mb", type=int, default=1024)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--database-url", default="")
+    parser.add_argument("--storage", choices=("local", "s3"), default="local",
+                        help="s3: run with the local directory, then with moto's S3 server")
     args = parser.parse_args()
 
-    folder = Path(tempfile.mkdtemp(prefix="assetcheck-bench-"))
-    server, url = start_server(folder, args.database_url, args.workers)
-    try:
-        db.connect(load_config(folder / "bench.toml"))
-        account = create_account("bench@example.com", "enterprise", ["enterprise"])
-        key = issue_key(account)[1]
-
-        content = glb_with_buffer(int(args.upload_mb * MIB))
-        print(f"{args.clients} clients x {args.uploads} uploads of {args.upload_mb:g} MB, "
-              f"{args.workers} workers, {'PostgreSQL' if args.database_url else 'SQLite'}")
-        done = 0
-        for label, wait_for_each in (("pipeline clients (upload, poll until done)", True),
-                                     ("back-to-back uploads (saturation)", False)):
-            started = time.perf_counter()
-            latencies = asyncio.run(submit_load(url, key, args.clients, args.uploads, content,
-                                                wait_for_each=wait_for_each))
-            submitted = time.perf_counter()
-            done += len(latencies)
-            finished = wait_for_jobs(done)
-            print(f"{label}:")
-            print(f"  submit latency seen by clients: {percentiles(latencies)}")
-            server_side = server_submit_times(folder / "serve.log", done - len(latencies))
-            print(f"  submit time in the server:      {percentiles(server_side)}")
-            print(f"  submits per second: {len(latencies) / (submitted - started):.1f}; "
-                  f"jobs completed per second: {len(latencies) / (finished - started):.1f}")
-
-        baseline = rss_mb(server.pid)
-        sampler = RssSampler(server.pid)
-        sampler.start()
-        seconds = asyncio.run(stream_big_upload(url, key, args.big_mb * MIB))
-        sampler.done.set()
-        sampler.join()
-        print(f"{args.big_mb} MB upload streamed in {seconds:.1f} s "
-              f"({args.big_mb / seconds:.0f} MB/s)")
-        print(f"  server RSS: {baseline:.0f} MB before, peak {sampler.peak:.0f} MB during")
-    finally:
-        server.terminate()
-        server.wait(60)
-        shutil.rmtree(folder, ignore_errors=True)
+    local = run_load(args, "local")
+    if args.storage == "s3":
+        s3_server, storage_config = start_s3_server()
+        try:
+            s3 = run_load(args, "s3", storage_config)
+        finally:
+            s3_server.stop()
+        print_comparison(local, s3)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""``assetcheck accounts create EMAIL --plan PLAN [--password | --password-stdin]``."""
+"""``assetcheck accounts create EMAIL --plan PLAN [--password | --password-stdin]`` and
+``assetcheck accounts delete EMAIL --yes``."""
 
 from __future__ import annotations
 
@@ -25,7 +26,15 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="ask for a dashboard password (twice, not shown)")
     source.add_argument("--password-stdin", action="store_true",
                         help="read a dashboard password from the first line of standard input")
-    parser.set_defaults(run=run)
+    create.set_defaults(run=run_create)
+    delete = actions.add_parser(
+        "delete", parents=[CONFIG_OPTION],
+        help="delete an account and everything of it: keys, jobs, uploads, previews, reports, "
+             "webhook settings and deliveries")
+    delete.add_argument("email")
+    delete.add_argument("--yes", action="store_true",
+                        help="confirm: the deletion cannot be undone")
+    delete.set_defaults(run=run_delete)
     return parser
 
 
@@ -54,7 +63,7 @@ def read_password(args: argparse.Namespace) -> str | None:
     return password
 
 
-def run(args: argparse.Namespace, config: Config) -> int:
+def run_create(args: argparse.Namespace, config: Config) -> int:
     from assetcheck.accounts.store import AccountError, create_account
 
     try:
@@ -71,4 +80,32 @@ def run(args: argparse.Namespace, config: Config) -> int:
         return 1
     login = "with a dashboard password" if password else "without a dashboard password"
     print(f"created account {account.email} on the {account.plan} plan, {login}")
+    return 0
+
+
+def run_delete(args: argparse.Namespace, config: Config) -> int:
+    from assetcheck.accounts.store import AccountError, find_account
+    from assetcheck.jobs.deletion import delete_account
+    from assetcheck.jobs.storage import StorageUnavailable, open_storage
+
+    if not args.yes:
+        print(f"assetcheck accounts delete: this removes {args.email} and everything of it "
+              "for good; add --yes to confirm", file=sys.stderr)
+        return 2
+    storage = open_storage(config)
+    database = open_checked_database(config, "accounts")
+    if database is None:
+        return 1
+    try:
+        account = find_account(args.email)
+    except AccountError as error:
+        print(f"assetcheck accounts delete: {error}", file=sys.stderr)
+        return 1
+    try:
+        jobs = delete_account(database, storage, account.id)
+    except StorageUnavailable as error:
+        print(f"assetcheck accounts delete: the account is deleted, but some of its files "
+              f"remain ({error}); the sweeper removes them within the hour", file=sys.stderr)
+        return 1
+    print(f"deleted account {account.email} with its {jobs} job(s) and their files")
     return 0

@@ -23,7 +23,7 @@ from playhouse.migrate import SchemaMigrator, migrate
 
 from assetcheck.db.tables import TABLES, SchemaVersion, utcnow
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 
 class SchemaError(RuntimeError):
@@ -158,8 +158,24 @@ def add_session_generation(database: peewee.Database, context: UpgradeContext) -
                                 peewee.IntegerField(default=0)))
 
 
+def add_retention(database: peewee.Database, context: UpgradeContext) -> None:
+    """Version 6: ``job.expired_at`` (when retention removed the job's files and report) and
+    the ``task_run`` table, through which nodes share the scheduler's periodic tasks."""
+
+    class TaskRun(_Snapshot):
+        name = peewee.CharField(max_length=64, primary_key=True)
+        next_run_at = peewee.DateTimeField()
+        node = peewee.CharField(max_length=128, null=True)
+
+    migrator = SchemaMigrator.from_database(database)
+    migrate(migrator.add_column("job", "expired_at", peewee.DateTimeField(null=True)))
+    with database.bind_ctx([TaskRun]):
+        database.create_tables([TaskRun])
+
+
 UPGRADE_STEPS: Mapping[int, UpgradeStep] = {2: add_webhooks, 3: add_fair_queue,
-                                             4: seal_webhook_secrets, 5: add_session_generation}
+                                             4: seal_webhook_secrets, 5: add_session_generation,
+                                             6: add_retention}
 
 
 def schema_version(database: peewee.Database) -> int | None:

@@ -88,6 +88,8 @@ class Job(BaseModel):
     created_at = peewee.DateTimeField(default=utcnow)
     started_at = peewee.DateTimeField(null=True)
     finished_at = peewee.DateTimeField(null=True)
+    # When retention removed the job's upload, previews and report (the row keeps its summary).
+    expired_at = peewee.DateTimeField(null=True)
 
     class Meta:
         indexes = (
@@ -140,6 +142,15 @@ class WebhookAttempt(BaseModel):
     duration_ms = peewee.IntegerField()
 
 
+class TaskRun(BaseModel):
+    """When a periodic task of the scheduler last ran on any node: a node runs the task only
+    when it moves ``next_run_at`` forward itself (``assetcheck.jobs.task_runs``)."""
+
+    name = peewee.CharField(max_length=64, primary_key=True)
+    next_run_at = peewee.DateTimeField()
+    node = peewee.CharField(max_length=128, null=True)
+
+
 class SchemaVersion(BaseModel):
     """One row: the schema version the database is at."""
 
@@ -147,4 +158,4 @@ class SchemaVersion(BaseModel):
     upgraded_at = peewee.DateTimeField(default=utcnow)
 
 
-TABLES = (Account, ApiKey, Job, WebhookDelivery, WebhookAttempt, SchemaVersion)
+TABLES = (Account, ApiKey, Job, WebhookDelivery, WebhookAttempt, TaskRun, SchemaVersion)

@@ -5,12 +5,15 @@ finish their jobs (or hand them back), then the webhook senders end."""
 
 from __future__ import annotations
 
+import os
+import socket
+
 import peewee
 
 from assetcheck.config import Config
 from assetcheck.jobs.maintenance import start_maintenance
 from assetcheck.jobs.settings import WorkerSettings
-from assetcheck.jobs.storage import UploadStorage
+from assetcheck.jobs.storage import JobStorage, open_storage
 from assetcheck.jobs.supervisor import Supervisor
 from assetcheck.webhooks.dispatcher import WebhookDispatcher
 from assetcheck.webhooks.secret_box import SecretBox
@@ -20,12 +23,16 @@ class Node:
     """The worker processes, webhook dispatcher and scheduler of one machine.
 
     ``secret_box`` (keyed by the server secret) opens the webhook secrets the dispatcher signs
-    with.
+    with; ``storage`` is the job storage of ``[storage]`` unless given.
     """
 
     def __init__(self, config: Config, database: peewee.Database,
-                 settings: WorkerSettings | None = None, *, secret_box: SecretBox) -> None:
+                 settings: WorkerSettings | None = None, *, secret_box: SecretBox,
+                 storage: JobStorage | None = None) -> None:
+        self.config = config
+        self.database = database
         self.settings = settings or WorkerSettings.from_config(config)
+        self.storage = storage or open_storage(config)
         self.queue = self.settings.job_queue(database)
         self.supervisor = Supervisor(config, self.settings)
         self.webhooks = WebhookDispatcher(config, database, secret_box)
@@ -37,8 +44,9 @@ class Node:
 
     def start(self) -> None:
         self.supervisor.start()
-        self._scheduler = start_maintenance(self.queue, UploadStorage(self.settings.data_dir),
-                                            self.webhooks)
+        self._scheduler = start_maintenance(self.config, self.database, self.queue,
+                                            self.storage, self.webhooks,
+                                            f"{socket.gethostname()}:{os.getpid()}")
 
     def stop(self) -> None:
         """Blocks until the workers are gone (up to their grace period): call it off the

@@ -102,6 +102,17 @@ class QueueFull(Exception):
         self.limit = limit
 
 
+class QuotaExceeded(Exception):
+    """Storing ``size`` more bytes would take the account's stored uploads (``stored``
+    bytes) past its plan's ``limit``."""
+
+    def __init__(self, stored: int, size: int, limit: int) -> None:
+        super().__init__(f"{stored} + {size} bytes stored, the limit is {limit}")
+        self.stored = stored
+        self.size = size
+        self.limit = limit
+
+
 def new_job_id() -> str:
     """``val_`` + 24 random alphanumerics (143 bits): unguessable, safe in paths and URLs."""
     return JOB_ID_PREFIX + "".join(secrets.choice(_ID_ALPHABET) for _ in range(24))
@@ -122,21 +133,32 @@ class JobQueue:
         self.workers = max(1, workers)
         self.max_processing = dict(max_processing)
 
-    def enqueue(self, *, max_queued: int | None = None, **fields: Any) -> Job:
+    def enqueue(self, *, max_queued: int | None = None, max_stored_bytes: int | None = None,
+                **fields: Any) -> Job:
         """Insert a new job, ``queued`` at progress 0; ``fields`` are the other columns.
 
         With ``max_queued``, raise :class:`QueueFull` instead when the job's account already
-        has that many queued jobs, counted under the account's row lock: concurrent uploads of
-        one account cannot pass the limit together.
+        has that many queued jobs; with ``max_stored_bytes``, :class:`QuotaExceeded` when the
+        upload's ``size`` would take its stored uploads past it. Both are counted under the
+        account's row lock: concurrent uploads of one account cannot pass a limit together.
         """
         with write_transaction(self.database):
-            if max_queued is not None:
+            if max_queued is not None or max_stored_bytes:
                 account_id = _id_of(fields["account"])
                 _lock_account(account_id)
-                queued = self.queued_count(account_id)
-                if queued >= max_queued:
+                if max_queued is not None and (
+                        queued := self.queued_count(account_id)) >= max_queued:
                     raise QueueFull(queued, max_queued)
+                size = int(fields["size"])
+                if max_stored_bytes and (
+                        stored := self.stored_bytes(account_id)) + size > max_stored_bytes:
+                    raise QuotaExceeded(stored, size, max_stored_bytes)
             return Job.create(status=QUEUED, progress=0, attempts=0, **fields)
+
+    def stored_bytes(self, account_id: int) -> int:
+        """Bytes of the account's uploads still stored (its jobs not yet expired)."""
+        return int(Job.select(peewee.fn.COALESCE(peewee.fn.SUM(Job.size), 0))
+                   .where(Job.account == account_id, Job.expired_at.is_null()).scalar())
 
     def queued_count(self, account_id: int) -> int:
         """How many jobs of the account wait to be claimed."""
@@ -238,6 +260,10 @@ class JobQueue:
                                        "validating this file"))
         requeued = self._move(PROCESSING, QUEUED, expired, **_RELEASED)
         return requeued, failed
+
+    def exists(self, job_id: str) -> bool:
+        """Whether the job still has its row (it may have been deleted)."""
+        return Job.select(Job.id).where(Job.id == job_id).exists()
 
     def typical_duration(self) -> float:
         """Mean seconds of the last completed validations, or a default before there are any."""

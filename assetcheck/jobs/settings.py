@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
 import peewee
 
@@ -16,16 +15,14 @@ from assetcheck.jobs.queue import JobQueue
 @dataclass(frozen=True)
 class WorkerSettings:
     """How a node's workers run jobs: how many processes, each job's time and memory limits,
-    how long a lease lasts, how long a stopping worker may finish its job, where uploads are
-    stored (``[storage] data_dir``), and how many jobs of one account may be processing at
-    once, by plan (``[plans.<name>] max_processing_jobs``)."""
+    how long a lease lasts, how long a stopping worker may finish its job, and how many jobs of
+    one account may be processing at once, by plan (``[plans.<name>] max_processing_jobs``)."""
 
     processes: int
     job_timeout: float
     memory_limit_mb: int
     lease_seconds: float
     shutdown_grace: float
-    data_dir: Path
     max_processing: Mapping[str, int]
 
     @classmethod
@@ -37,7 +34,6 @@ class WorkerSettings:
                    memory_limit_mb=int(workers["memory_limit_mb"]),
                    lease_seconds=float(workers["lease_seconds"]),
                    shutdown_grace=float(workers["shutdown_grace"]),
-                   data_dir=Path(config["storage"]["data_dir"]),
                    max_processing={name: int(plan["max_processing_jobs"])
                                    for name, plan in config["plans"].items()})
 

@@ -14,6 +14,13 @@ runs ``validate()``, so a hang or a blow-up in a validation costs one child, nev
 The child writes its temporary files (``TMPDIR``) into the job's own scratch folder, under the
 umask 077, and the worker removes that folder once the child is gone, however it ended: a
 killed validation leaves no copy of upload content behind (``docs/security.md``, Data at rest).
+With object storage the child first fetches the upload into the job's working folder on this
+node (under the job's time and memory limits), and stores the preview pictures back after the
+validation; the worker then removes the whole working folder. A storage outage while fetching
+counts as a crashed attempt (the job is re-queued), never as a broken file.
+
+A job deleted while it runs (``DELETE /api/v1/validate/{id}``) loses its row: the worker's next
+lease renewal fails, it kills the child, and it removes whatever the child stored meanwhile.
 """
 
 from __future__ import annotations
@@ -47,7 +54,7 @@ from assetcheck.failures import (
 )
 from assetcheck.jobs.queue import COMPLETED, JobQueue
 from assetcheck.jobs.settings import WorkerSettings
-from assetcheck.jobs.storage import UploadStorage
+from assetcheck.jobs.storage import JobStorage, StorageUnavailable, open_storage
 from assetcheck.previews.drawing import write_previews
 from assetcheck.profiles import UnknownEngineError
 from assetcheck.reports.document import build_report, cap_report
@@ -60,7 +67,7 @@ _PR_SET_PDEATHSIG = 1
 @dataclass(frozen=True)
 class Outcome:
     """How one validation ended: ``completed`` with a report, ``failed`` with an error code, or
-    ``crashed`` (the child died without an answer)."""
+    ``crashed`` (the child died without an answer, or could not reach the storage)."""
 
     status: str
     report: dict[str, Any] | None = None
@@ -76,7 +83,7 @@ class Worker:
         self.config = config
         self.settings = settings
         self.queue = queue
-        self.storage = UploadStorage(settings.data_dir)
+        self.storage = open_storage(config)
         self.plugin_manager = plugin_manager
         self.owner = owner
         self.job_timeout = settings.job_timeout
@@ -116,12 +123,26 @@ class Worker:
                 child.kill()
             child.join()
             self.storage.clear_scratch(job.id)
-        if outcome is not None:
-            self._record(job, outcome, time.monotonic() - started)
+        recorded = outcome is not None and self._record(job, outcome,
+                                                        time.monotonic() - started)
+        if not recorded and not self.queue.exists(job.id):
+            self._remove_files_of_deleted(job.id)
+
+    def _remove_files_of_deleted(self, job_id: str) -> None:
+        """The job was deleted while it ran: remove what its validation stored meanwhile (on
+        a storage outage, the sweeper does it later)."""
+        try:
+            self.storage.delete_job(job_id)
+        except StorageUnavailable as error:
+            log.warning("job %s: deleted while it ran; its files stay until the sweep: %s",
+                        job_id, error)
+        else:
+            log.info("job %s: deleted while it ran, its files are removed", job_id)
 
     def _child_task(self, job: Job) -> dict[str, Any]:
         options = self.config.validation_options(job.engine)
-        return {"path": self.storage.resolve(job.stored_path), "filename": job.filename,
+        return {"storage": self.storage, "stored_path": job.stored_path,
+                "filename": job.filename,
                 "options": options, "plugin_manager": self.plugin_manager,
                 "memory_limit_mb": self.memory_limit_mb, "parent": os.getpid(),
                 "job": {"job_id": job.id, "created_at": iso(job.created_at),
@@ -153,7 +174,8 @@ class Worker:
                 log.warning("job %s: lease lost, result dropped", job.id)
                 return None
 
-    def _record(self, job: Job, outcome: Outcome, seconds: float) -> None:
+    def _record(self, job: Job, outcome: Outcome, seconds: float) -> bool:
+        """Store how the job ended; False when its lease was lost."""
         if outcome.status == COMPLETED:
             assert outcome.report is not None
             recorded = self.queue.complete(job.id, self.owner, outcome.report)
@@ -167,6 +189,7 @@ class Worker:
             log.info("job %s: %s in %.2f s", job.id, outcome.status, seconds)
         else:
             log.warning("job %s: lease lost before the result was stored", job.id)
+        return recorded
 
 
 def _progress(elapsed: float, expected: float) -> int:
@@ -179,13 +202,19 @@ def _validate_in_child(sender: Connection, task: dict[str, Any]) -> None:
     die_with_parent(task["parent"], signal.SIGKILL)
     _private_temporary_files(task["scratch"])
     _limit_memory(task["memory_limit_mb"])
+    storage: JobStorage = task["storage"]
+    job_id = task["job"]["job_id"]
+    path = None
     try:
-        result = validate(task["path"], options=task["options"], filename=task["filename"],
+        path = storage.checkout(task["stored_path"], job_id, task["job"]["size"])
+        result = validate(path, options=task["options"], filename=task["filename"],
                           plugin_manager=task["plugin_manager"])
         report = cap_report(build_report(result, job=task["job"]), task["max_report_bytes"])
         outcome = Outcome(COMPLETED, report=report)
     except UnknownEngineError as error:
         outcome = Outcome("failed", code=UNKNOWN_ENGINE.code, message=str(error))
+    except StorageUnavailable as error:  # not the file's fault: try again later
+        outcome = Outcome("crashed", message=str(error))
     except OSError as error:
         outcome = Outcome("failed", code=UPLOAD_MISSING.code,
                           message=f"the stored upload cannot be read: {error.strerror}")
@@ -195,10 +224,19 @@ def _validate_in_child(sender: Connection, task: dict[str, Any]) -> None:
     except Exception as error:  # a bug, not a property of the file: retrying will not help
         outcome = Outcome("failed", code=VALIDATION_CRASHED.code,
                           message=f"the validation raised {type(error).__name__}: {error}")
-    if outcome.status == COMPLETED:  # before answering: the worker ends this process then
-        write_previews(task["path"], task["filename"], task["options"], task["plugin_manager"],
+    if outcome.status == COMPLETED and path is not None:  # before answering: the worker ends
+        write_previews(path, task["filename"], task["options"], task["plugin_manager"],
                        until=task["previews_until"])
+        _keep_previews(storage, job_id)
     sender.send(outcome)
+
+
+def _keep_previews(storage: JobStorage, job_id: str) -> None:
+    """Store the drawn previews; they are extras, so an outage costs them, not the report."""
+    try:
+        storage.keep_previews(job_id)
+    except StorageUnavailable as error:
+        log.warning("job %s: previews not stored: %s", job_id, error)
 
 
 def _private_temporary_files(scratch: Path | None) -> None:

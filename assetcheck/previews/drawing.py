@@ -1,8 +1,9 @@
 """Preview pictures of the model files of an upload, drawn on the server with numpy (no GPU).
 
 The worker draws them right after the validation, in the same child process (so under the
-same time and memory limits), and stores them in the job's folder beside the upload: they
-are cached with the job and removed with it. ``validate()`` keeps the asset model but lets go
+same time and memory limits), into the job's working folder beside the upload; the job's
+storage keeps them with the job (:meth:`~assetcheck.jobs.storage.JobStorage.keep_previews`)
+and removes them with it. ``validate()`` keeps the asset model but lets go
 of the bytes once the checks are done, so the glTF and GLB model files are read again here by
 the same readers. glTF triangles come from the glTF data layer
 (:mod:`assetcheck.formats.gltf_data`), placed in the scene by the node transforms; FBX
@@ -34,25 +35,30 @@ from assetcheck.issues import IssueCollector
 from assetcheck.names import cut_name
 from assetcheck.options import ValidationOptions
 from assetcheck.plugins import build_registry
+from assetcheck.previews import PREVIEW_FOLDER
 from assetcheck.previews.png import encode_png
 from assetcheck.previews.raster import render_clay
 
 log = logging.getLogger(__name__)
 
-PREVIEW_FOLDER = "previews"
 WIDTH, HEIGHT = 480, 360
 DRAWN_FORMATS = frozenset({"glb", "gltf", "fbx"})
 #: More triangles than this are thinned evenly: a preview needs the silhouette, not every face.
 MAX_TRIANGLES = 400_000
 
 
-def preview_path(job_folder: Path, model_filename: str) -> Path:
-    """Where the picture of the model file ``model_filename`` (its name in the upload, a path
-    inside the archive for ZIP members) is stored; named by a digest, never by the name. The
-    digest is of the name as reports keep it (cut to 255 characters), so the drawing worker
-    and the page reading the report find the same file."""
+def preview_name(model_filename: str) -> str:
+    """The stored name of the picture of the model file ``model_filename`` (its name in the
+    upload, a path inside the archive for ZIP members): a digest, never the name. The digest
+    is of the name as reports keep it (cut to 255 characters), so the drawing worker and the
+    page reading the report find the same picture."""
     digest = hashlib.sha256(cut_name(model_filename).encode("utf-8", "surrogatepass")).hexdigest()
-    return job_folder / PREVIEW_FOLDER / f"{digest[:24]}.png"
+    return f"{digest[:24]}.png"
+
+
+def preview_path(job_folder: Path, model_filename: str) -> Path:
+    """Where the picture of ``model_filename`` is drawn in the job's working folder."""
+    return job_folder / PREVIEW_FOLDER / preview_name(model_filename)
 
 
 def write_previews(upload: Path, filename: str, options: ValidationOptions,

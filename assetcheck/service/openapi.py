@@ -55,7 +55,7 @@ def openapi_document(engines: Iterable[str], formats: Mapping[str, ReportFormat]
         "security": [{"bearerAuth": []}],
         "paths": {
             "/api/v1/validate": {"post": _submit(sorted(engines)), "get": _list()},
-            "/api/v1/validate/{jobId}": {"get": _status()},
+            "/api/v1/validate/{jobId}": {"get": _status(), "delete": _delete_job()},
             "/api/v1/report/{jobId}/{format}": {"get": _report(formats)},
             "/badge/{jobId}/{token}.svg": {"get": _badge()},
             "/api/v1/webhooks/deliveries": {"get": _deliveries()},
@@ -66,13 +66,14 @@ def openapi_document(engines: Iterable[str], formats: Mapping[str, ReportFormat]
             "/api/v1/webhooks/settings/rotate-secret": {"post": _rotate_secret()},
             "/api/v1/engines": {"get": _engines()},
             "/healthz": {"get": _health()},
+            "/readyz": {"get": _readiness()},
             "/api/v1/openapi.json": {"get": _openapi()},
         },
         "components": {
             "securitySchemes": {"bearerAuth": {
                 "type": "http", "scheme": "bearer",
                 "description": "An API key: `svc_` followed by 32 letters and digits."}},
-            "schemas": _schemas(),
+            "schemas": {**_schemas(), **_storage_schemas()},
             "responses": _common_responses(),
         },
     }
@@ -123,8 +124,8 @@ def _submit(engines: list[str]) -> dict:
             "413": _error("FILE_TOO_LARGE: over the plan's upload limit"),
             "415": _error("UNSUPPORTED_FILE_TYPE: the content is not GLB, glTF, FBX or ZIP"),
             **_authenticated(),
-            "403": _error("PLAN_REQUIRED: the account's plan has no API access, or no "
-                          "webhooks (webhook_url)"),
+            "403": _quota_exceeded(),
+            "503": _storage_unavailable(),
             "429": {**_error("RATE_LIMITED: too many requests for this account; or QUEUE_FULL: "
                              "the account already has its plan's max_queued_jobs waiting"),
                     "headers": _retry_after()},
@@ -185,6 +186,7 @@ def _report(formats: Mapping[str, ReportFormat]) -> dict:
             "404": _error("JOB_NOT_FOUND"),
             "409": {**_error("JOB_NOT_READY: the job is queued or processing"),
                     "headers": _retry_after()},
+            "410": _error("JOB_EXPIRED: the plan's retention removed the report"),
             **_authenticated(),
         },
     }
@@ -286,11 +288,10 @@ def _engines() -> dict:
 
 
 def _health() -> dict:
-    return {"operationId": "health", "summary": "Liveness and database check", "security": [],
-            "responses": {"200": {"description": "Healthy", "content": {"application/json": {
+    return {"operationId": "health", "summary": "Liveness: the process answers", "security": [],
+            "responses": {"200": {"description": "Alive", "content": {"application/json": {
                 "schema": {"type": "object", "required": ["status"],
-                           "properties": {"status": {"const": "ok"}}}}}},
-                "503": _error("SERVICE_UNAVAILABLE: the database does not answer")}}
+                           "properties": {"status": {"const": "ok"}}}}}}}}
 
 
 def _openapi() -> dict:
@@ -324,14 +325,14 @@ def _schemas() -> dict:
                 "result": {"$ref": _REF + "ValidationResult"}, "engine": {"type": "string"},
                 "valid": {"type": "boolean"}, "completed_at": _ISO,
                 "badge_url": {"type": "string", "pattern": "^/badge/val_"}}),
-        "JobStatus": {"oneOf": [{"$ref": _REF + name}
-                                for name in ("JobPending", "JobFailed", "JobCompleted")]},
+        "JobStatus": {"oneOf": [{"$ref": _REF + name} for name in (
+            "JobPending", "JobFailed", "JobCompleted", "JobExpired")]},
         "JobSummary": _object(["job_id", "status", "progress", "filename", "engine",
                                "created_at"], {
             **job_base, "status": {"enum": list(STATES)}, "progress": _progress(100),
             "engine": {"type": "string"}, "health_score": _progress(100),
             "grade": {"enum": list(GRADES)}, "completed_at": _ISO,
-            "error": {"$ref": _REF + "JobError"}}),
+            "error": {"$ref": _REF + "JobError"}, "expired_at": _ISO}),
         "JobList": _object(["jobs", "next_cursor"], {
             "jobs": {"type": "array", "items": {"$ref": _REF + "JobSummary"}},
             "next_cursor": {"type": ["string", "null"]}}),
@@ -461,3 +462,63 @@ def _nullable_iso() -> dict:
 
 def _count() -> dict:
     return {"type": "integer", "minimum": 0}
+
+
+# Storage, retention, quotas and deletion (docs/operations.md, Object storage) -----------------
+
+
+def _delete_job() -> dict:
+    return {
+        "operationId": "deleteValidation",
+        "summary": "Delete a job and all it stored, cancelling it if it has not ended",
+        "parameters": [_job_id_parameter()],
+        "responses": {"204": {"description": "Deleted: the upload, previews, report and "
+                                             "webhook deliveries are gone"},
+                      "404": _error("JOB_NOT_FOUND"), "503": _storage_unavailable(),
+                      **_authenticated()},
+    }
+
+
+def _readiness() -> dict:
+    return {"operationId": "readiness", "security": [],
+            "summary": "Readiness: the database and the job storage answer",
+            "responses": {"200": {"description": "Ready (perhaps with warnings)",
+                                  "content": _json("Readiness")},
+                          "503": {"description": "A part named in checks does not answer",
+                                  "content": _json("Readiness")}}}
+
+
+def _quota_exceeded() -> dict:
+    return {"description": "PLAN_REQUIRED: the account's plan has no API access, or no "
+                           "webhooks (webhook_url); or "
+                           "QUOTA_EXCEEDED: the upload would take the account's stored uploads "
+                           "past its plan's max_storage_mb (with the figures)",
+            "content": {"application/json": {"schema": {"oneOf": [
+                {"$ref": _REF + "Error"}, {"$ref": _REF + "QuotaExceeded"}]}}}}
+
+
+def _storage_unavailable() -> dict:
+    return {**_error("STORAGE_UNAVAILABLE: the job storage cannot be reached"),
+            "headers": _retry_after()}
+
+
+def _storage_schemas() -> dict:
+    part = {"enum": ["ok", "unavailable"]}
+    return {
+        "JobExpired": _object(["job_id", "status", "progress", "filename", "engine",
+                               "created_at", "expired_at"], {
+            "job_id": _JOB_ID, "status": {"enum": ["completed", "failed"]},
+            "progress": _progress(100), "filename": {"type": "string"},
+            "engine": {"type": "string"}, "created_at": _ISO, "completed_at": _ISO,
+            "health_score": _progress(100), "grade": {"enum": list(GRADES)},
+            "error": {"$ref": _REF + "JobError"}, "expired_at": _ISO}),
+        "QuotaExceeded": _object(
+            ["error", "code", "stored_bytes", "upload_bytes", "limit_bytes"], {
+                "error": {"type": "string"}, "code": {"const": "QUOTA_EXCEEDED"},
+                "stored_bytes": _count(), "upload_bytes": _count(), "limit_bytes": _count()}),
+        "Readiness": _object(["status", "checks"], {
+            "status": {"enum": ["ready", "unavailable"]},
+            "checks": _object(["database", "storage"], {"database": part, "storage": part}),
+            "warnings": {"type": "array", "items": _object(["code", "message"], {
+                "code": {"const": "NO_WORKERS"}, "message": {"type": "string"}})}}),
+    }

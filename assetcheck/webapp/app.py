@@ -13,7 +13,7 @@ from assetcheck.config import Config
 from assetcheck.dashboard import application as dashboard
 from assetcheck.jobs.queue import JobQueue
 from assetcheck.jobs.settings import WorkerSettings
-from assetcheck.jobs.storage import UploadStorage
+from assetcheck.jobs.storage import JobStorage, open_storage
 from assetcheck.plugins import get_plugin_manager
 from assetcheck.profiles import engine_profiles
 from assetcheck.reports import report_formats
@@ -37,9 +37,13 @@ def make_app(
     plugin_manager: pluggy.PluginManager | None = None,
     executor: Executor | None = None,
     job_queue: JobQueue | None = None,
+    storage: JobStorage | None = None,
+    worker_processes: int | None = None,
 ) -> LimitedApplication:
     """The application for ``config`` on a connected ``database`` (see ``assetcheck.db``):
-    the API's routes, then the dashboard's. ``job_queue`` is the node's, when it runs one."""
+    the API's routes, then the dashboard's. ``job_queue``, ``storage`` and
+    ``worker_processes`` are the node's, when it runs one (``/readyz`` warns when it runs no
+    workers)."""
     pm = plugin_manager or get_plugin_manager(config.plugin_config())
     engines = engine_profiles(pm)
     formats = report_formats(pm)
@@ -52,7 +56,8 @@ def make_app(
         assetcheck_config=config,
         server_limits=ServerLimits.from_config(config),
         job_queue=job_queue or settings.job_queue(database),
-        upload_storage=UploadStorage(settings.data_dir),
+        upload_storage=storage or open_storage(config),
+        worker_processes=settings.processes if worker_processes is None else worker_processes,
         plugin_manager=pm,
         engine_profiles=engines,
         report_formats=formats,

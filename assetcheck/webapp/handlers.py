@@ -16,7 +16,7 @@ from tornado.web import HTTPError, RequestHandler
 from assetcheck.accounts.keys import Principal
 from assetcheck.config import Config
 from assetcheck.jobs.queue import JobQueue
-from assetcheck.jobs.storage import UploadStorage
+from assetcheck.jobs.storage import JobStorage, StorageUnavailable
 from assetcheck.profiles import EngineProfile
 from assetcheck.reports import ReportFormat
 from assetcheck.webapp.errors import RequestError
@@ -34,6 +34,12 @@ _STATUS_CODES = {400: "BAD_REQUEST", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"
 
 #: The policy of every answer that is not a dashboard page (JSON, reports, the badge).
 API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'; sandbox"
+
+
+def storage_unavailable() -> RequestError:
+    """503 STORAGE_UNAVAILABLE: the job storage cannot be reached (the log says why)."""
+    return RequestError(503, "STORAGE_UNAVAILABLE", "The service cannot reach its file "
+                        "storage right now: retry in a minute.", {"Retry-After": "30"})
 
 
 def bounded_number(text: str, maximum: int) -> int | None:
@@ -105,7 +111,7 @@ class BaseHandler(RequestHandler):
         return self.settings["server_secret"]
 
     @property
-    def storage(self) -> UploadStorage:
+    def storage(self) -> JobStorage:
         return self.settings["upload_storage"]
 
     @property
@@ -149,13 +155,15 @@ class BaseHandler(RequestHandler):
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         error = kwargs.get("exc_info", (None, None, None))[1]
+        if isinstance(error, StorageUnavailable):
+            error = storage_unavailable()
         if not isinstance(error, RequestError):
             error = RequestError(status_code, _STATUS_CODES.get(status_code, "HTTP_ERROR"),
                                  responses.get(status_code, "Error"))
         for name, value in error.headers.items():
             self.set_header(name, value)
         self.set_allow_header(status_code)
-        self.write_json(error.body(), status_code)
+        self.write_json(error.body(), error.status_code)
 
     def answer_unread(self, error: RequestError) -> None:
         """Answer ``error`` for a request Tornado has not run (no ``prepare``, no method) and

@@ -16,8 +16,12 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+import peewee
+
 from assetcheck.db.tables import Job, iso
+from assetcheck.jobs.deletion import delete_job
 from assetcheck.jobs.queue import COMPLETED, FAILED, STATES
+from assetcheck.jobs.storage import JobStorage
 from assetcheck.profiles import EngineProfile
 from assetcheck.reports import Report
 from assetcheck.reports.document import build_failure_report
@@ -33,19 +37,41 @@ BADGE_TOKEN_HEX_DIGITS = 32
 #: The columns a list page needs: never the stored report.
 _SUMMARY_COLUMNS = (Job.id, Job.status, Job.progress, Job.filename, Job.engine, Job.created_at,
                     Job.finished_at, Job.health_score, Job.grade, Job.error_code,
-                    Job.error_message)
+                    Job.error_message, Job.expired_at)
 
 
 def find_job(account_id: int, job_id: str) -> Job:
     """The account's job ``job_id``; 404 JOB_NOT_FOUND when it has none by that id."""
     job = Job.get_or_none((Job.id == job_id) & (Job.account == account_id))
     if job is None:
-        raise RequestError(404, "JOB_NOT_FOUND", f"No job {job_id} exists for this account.")
+        raise _not_found(job_id)
     return job
 
 
+def remove_job(database: peewee.Database, storage: JobStorage, account_id: int,
+               job_id: str) -> None:
+    """Delete the account's job ``job_id`` and all it stored, cancelling it if it has not
+    ended (:mod:`assetcheck.jobs.deletion`); 404 JOB_NOT_FOUND when it has none by that id."""
+    if not delete_job(database, storage, account_id, job_id):
+        raise _not_found(job_id)
+
+
+def _not_found(job_id: str) -> RequestError:
+    return RequestError(404, "JOB_NOT_FOUND", f"No job {job_id} exists for this account.")
+
+
+def expired(job: Job) -> RequestError:
+    """410 JOB_EXPIRED: retention removed the job's files and report."""
+    return RequestError(410, "JOB_EXPIRED", f"Job {job.id} expired on {iso(job.expired_at)}: "
+                        "its plan's retention removed its upload, previews and report; its "
+                        "summary remains.")
+
+
 def status_body(job: Job) -> dict[str, Any]:
-    """``GET /api/v1/validate/{jobId}``: the fields of the job's state (docs/api.md)."""
+    """``GET /api/v1/validate/{jobId}``: the fields of the job's state (docs/api.md); an
+    expired job has only its summary."""
+    if job.expired_at is not None:
+        return summary_body(job)
     body: dict[str, Any] = {"job_id": job.id, "status": job.status}
     if job.status == COMPLETED:
         report = job.result
@@ -80,6 +106,8 @@ def summary_body(job: Job) -> dict[str, Any]:
                     completed_at=iso(job.finished_at))
     elif job.status == FAILED:
         body["error"] = error_body(job)
+    if job.expired_at is not None:
+        body["expired_at"] = iso(job.expired_at)
     return body
 
 
@@ -136,7 +164,10 @@ def invalid_parameter(message: str) -> RequestError:
 
 
 def finished_report(job: Job, engines: Mapping[str, EngineProfile]) -> Report:
-    """The report of a completed job (stored), or of a failed one (built from its error)."""
+    """The report of a completed job (stored), or of a failed one (built from its error);
+    410 JOB_EXPIRED once retention removed it."""
+    if job.expired_at is not None:
+        raise expired(job)
     if job.status == COMPLETED:
         return job.result
     return build_failure_report(

@@ -210,3 +210,12 @@ def _with_attempts(query: peewee.ModelSelect) -> list[WebhookDelivery]:
     """The deliveries of ``query`` with ``attempts`` as a list, in the order they were made."""
     attempts = WebhookAttempt.select().order_by(WebhookAttempt.id)
     return list(peewee.prefetch(query, attempts))
+
+
+def prune_deliveries(finished_before: datetime) -> int:
+    """Remove the deliveries that ended (delivered or abandoned) before ``finished_before``,
+    their attempts with them; returns how many. Pending and sending ones are never removed."""
+    return (WebhookDelivery.delete()
+            .where(WebhookDelivery.status.in_(FINISHED),
+                   WebhookDelivery.finished_at < finished_before)
+            .execute())

@@ -353,3 +353,31 @@ def test_files_chosen_before_the_page_script_runs_are_uploaded_when_it_does(site
     page.unroute("**/static/dashboard.js*")
     page.add_script_tag(url=script)  # the script comes at last
     expect(page.locator(".upload-item", has_text="early.glb")).to_contain_text("Completed")
+
+
+def test_deleting_a_job_from_its_page_asks_first_then_removes_it_and_its_files(
+        site: Site, page: Page, artifacts: Path):
+    log_in(page, site.url, site.account())
+    drop_files(page, {"doomed-pawn.glb": pawn_glb()})
+    page.locator(".upload-item", has_text="doomed-pawn.glb").get_by_role(
+        "link", name="Job page").click()
+    expect(page.locator(".score-number")).to_be_visible()
+    job_id = page.url.rsplit("/", 1)[-1]
+    folder = Path(site.server.config["storage"]["data_dir"]) / "jobs" / job_id
+    assert (folder / "upload").is_file()
+    page.screenshot(path=artifacts / "job-with-delete-button.png", full_page=True)
+    questions: list[str] = []
+
+    wait_until_ready(page)  # the confirmation is the script's: without it the form just posts
+    page.once("dialog", lambda dialog: (questions.append(dialog.message), dialog.dismiss()))
+    page.get_by_role("button", name="Delete job").click()
+    expect(page.locator(".score-number")).to_be_visible()
+    assert page.url.endswith(f"/jobs/{job_id}") and folder.is_dir()
+
+    page.once("dialog", lambda dialog: (questions.append(dialog.message), dialog.accept()))
+    page.get_by_role("button", name="Delete job").click()
+    expect(page.get_by_text("The job and everything stored of it were deleted.")).to_be_visible()
+    assert all("doomed-pawn.glb" in question for question in questions) and len(questions) == 2
+    assert not folder.exists()
+    expect(page.get_by_text("doomed-pawn.glb")).to_have_count(0)
+    assert page.goto(f"{site.url}/jobs/{job_id}").status == 404

@@ -1,5 +1,6 @@
 """Fixtures for the service tests: databases (SQLite, and PostgreSQL when it answers on
-127.0.0.1:5432), a running server per backend, and accounts with keys."""
+127.0.0.1:5432), a running server per backend, accounts with keys, and an S3 protocol server
+(moto's, on a free loopback port) with a fresh bucket per test."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 
+import boto3
 import psycopg2
 import pytest
 
@@ -56,6 +58,45 @@ def postgres_databases() -> Iterator[PostgresDatabases]:
         pytest.skip(f"PostgreSQL is not reachable at 127.0.0.1:5432 ({error})".strip())
     yield databases
     databases.drop_all()
+
+
+#: Credentials moto accepts; set in this process (and so in every node it starts) for the
+#: whole session, and the shared AWS files pointed away, so no real profile is ever read.
+S3_ENVIRONMENT = {"AWS_ACCESS_KEY_ID": "testing",
+                  "AWS_SECRET_ACCESS_KEY": "moto-secret-never-logged",
+                  "AWS_DEFAULT_REGION": "us-east-1", "AWS_CONFIG_FILE": "/dev/null",
+                  "AWS_SHARED_CREDENTIALS_FILE": "/dev/null"}
+
+
+@pytest.fixture(scope="session")
+def s3_endpoint() -> Iterator[str]:
+    """The URL of moto's S3 server, in a thread of this process on 127.0.0.1 (port 0: the
+    system picks a free one); stopped at the end of the session."""
+    from moto.server import ThreadedMotoServer
+
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in S3_ENVIRONMENT.items():
+            patch.setenv(name, value)
+        server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+        server.start()
+        host, port = server.get_host_and_port()
+        yield f"http://{host}:{port}"
+        server.stop()
+
+
+@pytest.fixture
+def s3_storage(s3_endpoint: str) -> dict[str, str]:
+    """``[storage]`` keys of a new, empty bucket on the S3 server (under a prefix, as an
+    operator sharing a bucket would set)."""
+    bucket = f"assetcheck-{secrets.token_hex(6)}"
+    s3_client(s3_endpoint).create_bucket(Bucket=bucket)
+    return {"backend": "s3", "bucket": bucket, "prefix": "assetcheck/",
+            "endpoint_url": s3_endpoint, "region": "us-east-1"}
+
+
+def s3_client(endpoint: str):
+    """A boto3 client of the test S3 server, to look into buckets behind the service's back."""
+    return boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1")
 
 
 @pytest.fixture(scope="session")

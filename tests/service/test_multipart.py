@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from assetcheck.jobs.storage import UploadStorage
+from assetcheck.jobs.storage import LocalStorage
 from assetcheck.names import cut_name
 from assetcheck.webapp.errors import RequestError
 from assetcheck.webapp.multipart import MultipartUpload, client_filename, disposition_filename
@@ -29,7 +29,7 @@ def body(*parts: tuple[str, str | None, bytes]) -> bytes:
     return out + f"--{BOUNDARY}--\r\n".encode()
 
 
-def receive(storage: UploadStorage, data: bytes, chunk: int = 7, limit: int = 1 << 20):
+def receive(storage: LocalStorage, data: bytes, chunk: int = 7, limit: int = 1 << 20):
     upload = MultipartUpload(CONTENT_TYPE, lambda: storage.create_upload("val_test"), limit)
     for start in range(0, len(data), chunk):
         upload.feed(data[start:start + chunk])
@@ -37,15 +37,15 @@ def receive(storage: UploadStorage, data: bytes, chunk: int = 7, limit: int = 1 
 
 
 @pytest.fixture
-def storage(tmp_path) -> UploadStorage:
-    return UploadStorage(tmp_path)
+def storage(tmp_path) -> LocalStorage:
+    return LocalStorage(tmp_path)
 
 
 def test_the_file_part_is_written_and_hashed_whatever_the_chunking(storage):
     glb = tiny_glb() * 50
     data = body(("options", None, b'{"engine": "web"}'), ("file", "m.glb", glb))
     for chunk in (1, 3, 64, len(data)):
-        storage.discard("val_test")
+        storage.delete_job("val_test")
         upload = receive(storage, data, chunk)
         file = upload.finish()
         file.commit()

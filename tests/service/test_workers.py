@@ -17,7 +17,7 @@ from assetcheck.config import load_config
 from assetcheck.db import migrations
 from assetcheck.db.tables import Account, Job
 from assetcheck.jobs.queue import COMPLETED, JobQueue, new_job_id
-from assetcheck.jobs.storage import UploadStorage
+from assetcheck.jobs.storage import open_storage
 from tests.service.harness import (
     ServiceProcess,
     bind_database,
@@ -130,7 +130,7 @@ def test_two_worker_commands_on_postgresql_process_200_jobs_exactly_once(
 
 
 def queue_jobs(config, database, content: bytes, count: int) -> None:
-    storage = UploadStorage(config["storage"]["data_dir"])
+    storage = open_storage(config)
     queue = JobQueue(database, lease_seconds=5, workers=2)
     account = Account.create(email="bulk@example.com", plan="pro")
     for index in range(count):
@@ -140,5 +140,5 @@ def queue_jobs(config, database, content: bytes, count: int) -> None:
         file.commit()
         queue.enqueue(id=job_id, account=account, filename=f"bulk-{index}.glb",
                       engine="generic", options={"engine": "generic"},
-                      stored_path=storage.stored_path(file), sha256=file.sha256, size=file.size)
+                      stored_path=file.stored_path, sha256=file.sha256, size=file.size)
 

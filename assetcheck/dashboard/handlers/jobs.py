@@ -1,10 +1,9 @@
 """The upload page, the jobs list, a job's page, and what the job page loads: its live status,
-its preview pictures and its reports."""
+its preview pictures and its reports; deleting a job."""
 
 from __future__ import annotations
 
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import tornado.web
@@ -18,16 +17,17 @@ from assetcheck.dashboard.handlers.base import (
 )
 from assetcheck.db.tables import Job
 from assetcheck.jobs.queue import COMPLETED, STATES
-from assetcheck.jobs.storage import UploadStorage
-from assetcheck.previews.drawing import DRAWN_FORMATS, preview_path
+from assetcheck.previews.drawing import DRAWN_FORMATS, preview_name
 from assetcheck.webapp.errors import RequestError
 from assetcheck.webapp.handlers import bounded_number
 from assetcheck.webapp.job_options import DEFAULT_ENGINE
 from assetcheck.webapp.job_views import (
     badge_path,
+    expired,
     find_job,
     list_jobs,
     parse_list_query,
+    remove_job,
     summary_body,
 )
 from assetcheck.webapp.reports import ReportHandler
@@ -65,7 +65,8 @@ class JobsHandler(DashboardHandler):
         jobs, next_cursor = await self.run_blocking(partial(
             list_jobs, self.account.id, status=status, limit=limit, cursor=cursor))
         self.render_page("jobs.html", jobs=jobs, next_cursor=next_cursor, status=status,
-                         states=STATES, first_page=cursor is None)
+                         states=STATES, first_page=cursor is None,
+                         deleted=self.get_query_argument("deleted", None) == "1")
 
 
 class JobPageHandler(DashboardHandler):
@@ -78,7 +79,7 @@ class JobPageHandler(DashboardHandler):
         engine = self.engines.get(job.engine)
         context: dict[str, Any] = {"job": job, "report": None, "downloads": DOWNLOADS,
                                    "engine_title": engine.title if engine else job.engine}
-        if job.status == COMPLETED:
+        if job.status == COMPLETED and job.expired_at is None:
             context.update(await self.run_blocking(self._report_context, job),
                            badge_path=badge_path(self.server_secret, job.id),
                            site_url=f"{self.request.protocol}://{self.request.host}")
@@ -95,11 +96,11 @@ class JobPageHandler(DashboardHandler):
     def _previews(self, job: Job, report: dict[str, Any]) -> list[dict[str, Any]]:
         """For each model file: its index, name, format and whether a picture was drawn."""
         formats = job_page.file_formats(report)
-        folder = job_folder(self.storage, job)
+        drawn = self.storage.preview_names(job.id)
         return [{"index": index, "filename": mesh["filename"],
                  "format": formats.get(mesh["filename"], ""),
                  "drawable": formats.get(mesh["filename"]) in DRAWN_FORMATS,
-                 "drawn": preview_path(folder, mesh["filename"]).is_file()}
+                 "drawn": preview_name(mesh["filename"]) in drawn}
                 for index, mesh in enumerate(report["result"]["meshes"])]
 
 
@@ -127,10 +128,21 @@ class PreviewHandler(DashboardHandler):
     def _read(self, job_id: str, number: int) -> bytes | None:
         job = find_job(self.account.id, job_id)
         meshes = (job.result or {}).get("result", {}).get("meshes", [])
+        if job.expired_at is not None:
+            raise expired(job)
         if job.status != COMPLETED or number >= len(meshes):
             return None
-        path = preview_path(job_folder(self.storage, job), meshes[number]["filename"])
-        return path.read_bytes() if path.is_file() else None
+        return self.storage.read_preview(job.id, preview_name(meshes[number]["filename"]))
+
+
+class JobDeleteHandler(DashboardHandler):
+    """Delete the job and all it stored (the page asks first), then show the jobs list."""
+
+    @tornado.web.authenticated
+    async def post(self, job_id: str) -> None:
+        await self.run_blocking(remove_job, self.queue.database, self.storage, self.account.id,
+                                job_id)
+        self.redirect("/jobs?deleted=1")
 
 
 class ReportDownloadHandler(SessionAuthentication, ReportHandler):
@@ -138,16 +150,12 @@ class ReportDownloadHandler(SessionAuthentication, ReportHandler):
     answers, files to save included (the badge, an image, is shown inline)."""
 
 
-def job_folder(storage: UploadStorage, job: Job) -> Path:
-    """The job's folder: its upload, and the preview pictures beside it."""
-    return storage.resolve(job.stored_path).parent
-
-
 default_handlers = [
     (r"/", HomeHandler),
     (r"/jobs", JobsHandler),
     (r"/jobs/([A-Za-z0-9_]+)", JobPageHandler),
     (r"/jobs/([A-Za-z0-9_]+)/status", JobStatusHandler),
+    (r"/jobs/([A-Za-z0-9_]+)/delete", JobDeleteHandler),
     (r"/jobs/([A-Za-z0-9_]+)/previews/(\d+)\.png", PreviewHandler),
     (r"/jobs/([A-Za-z0-9_]+)/report/(\w+)", ReportDownloadHandler),
 ]

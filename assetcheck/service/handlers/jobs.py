@@ -1,4 +1,5 @@
-"""``/api/v1/validate``: upload a file to queue a job, list the account's jobs, poll one job."""
+"""``/api/v1/validate``: upload a file to queue a job, list the account's jobs, poll one job,
+delete one."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from assetcheck.webapp.job_views import (
     list_jobs,
     parse_list_query,
     polling_interval,
+    remove_job,
     status_body,
     summary_body,
 )
@@ -33,7 +35,8 @@ class ValidationsHandler(KeyAuthentication, UploadHandler):
 
 class JobHandler(ApiHandler):
     """GET one job: its state, and its result and public badge link once completed; while it
-    is queued or processing, ``Retry-After`` says when to ask again."""
+    is queued or processing, ``Retry-After`` says when to ask again. DELETE it: cancelled if
+    queued or processing, then removed with all it stored (204)."""
 
     async def get(self, job_id: str) -> None:
         job = await self.run_blocking(find_job, self.principal.account_id, job_id)
@@ -44,6 +47,12 @@ class JobHandler(ApiHandler):
             typical = await self.run_blocking(self.queue.typical_duration)
             self.set_header("Retry-After", str(polling_interval(typical)))
         self.write_json(body)
+
+    async def delete(self, job_id: str) -> None:
+        await self.run_blocking(remove_job, self.queue.database, self.storage,
+                                self.principal.account_id, job_id)
+        self.set_status(204)
+        self.finish()
 
 
 default_handlers = [
