@@ -79,10 +79,10 @@ def secret_box(config: Config) -> SecretBox:
 def open_node_database(config: Config, command: str) -> peewee.Database | None:
     """Start-up of a process that runs a node (``serve``, ``worker``): log lines as every
     service process writes them, stop on a plugin error, then :func:`open_checked_database`."""
-    from assetcheck.jobs.supervisor import setup_process_logging
+    from assetcheck.observability.log_format import setup_process_logging
     from assetcheck.plugins import get_plugin_manager
 
-    setup_process_logging()
+    setup_process_logging(config["logging"]["format"])
     get_plugin_manager(config.plugin_config())  # a plugin error stops start-up here
     return open_checked_database(config, command)
 

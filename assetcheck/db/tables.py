@@ -88,6 +88,8 @@ class Job(BaseModel):
     created_at = peewee.DateTimeField(default=utcnow)
     started_at = peewee.DateTimeField(null=True)
     finished_at = peewee.DateTimeField(null=True)
+    # The X-Request-Id of the upload that made the job: the worker's log lines name it too.
+    request_id = peewee.CharField(max_length=64, null=True)
 
     class Meta:
         indexes = (

@@ -45,9 +45,12 @@ from assetcheck.failures import (
     VALIDATION_CRASHED,
     VALIDATION_TIMEOUT,
 )
+from assetcheck.formats.sniff import kind_from_name
 from assetcheck.jobs.queue import COMPLETED, JobQueue
 from assetcheck.jobs.settings import WorkerSettings
 from assetcheck.jobs.storage import UploadStorage
+from assetcheck.observability import log_context
+from assetcheck.observability.metrics import service_metrics
 from assetcheck.previews.drawing import write_previews
 from assetcheck.profiles import UnknownEngineError
 from assetcheck.reports.document import build_report, cap_report
@@ -98,7 +101,13 @@ class Worker:
                 self.run_job(job)
 
     def run_job(self, job: Job) -> None:
-        """Validate ``job`` in a child and record how it ended (unless the lease was lost)."""
+        """Validate ``job`` in a child and record how it ended (unless the lease was lost).
+        Every log line meanwhile names the job, its account and the request that made it."""
+        with log_context.bound(request_id=job.request_id, job_id=job.id,
+                               account_id=job.account_id):
+            self._run_job(job)
+
+    def _run_job(self, job: Job) -> None:
         log.info("job %s: validating %s (attempt %d)", job.id, job.filename, job.attempts)
         started = time.monotonic()
         expected = self.queue.typical_duration()
@@ -117,7 +126,11 @@ class Worker:
             child.join()
             self.storage.clear_scratch(job.id)
         if outcome is not None:
-            self._record(job, outcome, time.monotonic() - started)
+            seconds = time.monotonic() - started
+            service_metrics().validation_duration.labels(
+                format=kind_from_name(job.filename) or "other",
+                outcome=outcome.status).observe(seconds)
+            self._record(job, outcome, seconds)
 
     def _child_task(self, job: Job) -> dict[str, Any]:
         options = self.config.validation_options(job.engine)

@@ -49,7 +49,7 @@ def test_messages_arguments_and_tracebacks_are_redacted():
 
 
 def test_every_service_process_sets_up_its_log_with_the_filter():
-    program = ("import logging; from assetcheck.jobs.supervisor import setup_process_logging; "
+    program = ("import logging; from assetcheck.observability.log_format import setup_process_logging; "
                f"setup_process_logging(); logging.getLogger('any').warning('key %s', {KEY!r})")
     result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
                             timeout=60, check=True)
