@@ -9,6 +9,7 @@ are imported when a command runs, so ``assetcheck validate`` does not pay for th
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from typing import TYPE_CHECKING
 
@@ -84,12 +85,14 @@ def open_node_database(config: Config, command: str) -> peewee.Database | None:
 
     setup_process_logging(config["logging"]["format"])
     get_plugin_manager(config.plugin_config())  # a plugin error stops start-up here
-    return open_checked_database(config, command)
+    return open_checked_database(config, command, log=logging.getLogger(f"assetcheck.{command}"))
 
 
-def open_checked_database(config: Config, command: str) -> peewee.Database | None:
+def open_checked_database(config: Config, command: str,
+                          log: logging.Logger | None = None) -> peewee.Database | None:
     """The connected database with the current schema (created if the database is empty), or
-    None after printing why it cannot be used."""
+    None after saying why it cannot be used: on ``log`` (a node's log, in its format) when
+    given, else on stderr."""
     import peewee
 
     from assetcheck import db
@@ -98,9 +101,16 @@ def open_checked_database(config: Config, command: str) -> peewee.Database | Non
     try:
         database = db.connect(config)
         if migrations.prepare_schema(database):
-            print(f"assetcheck {command}: created the database schema "
-                  f"(version {migrations.SCHEMA_VERSION})", file=sys.stderr)
+            _say(log, logging.INFO, f"assetcheck {command}: created the database schema "
+                                    f"(version {migrations.SCHEMA_VERSION})")
     except (db.DatabaseConfigError, migrations.SchemaError, peewee.DatabaseError) as error:
-        print(f"assetcheck {command}: {error}", file=sys.stderr)
+        _say(log, logging.ERROR, f"assetcheck {command}: {error}")
         return None
     return database
+
+
+def _say(log: logging.Logger | None, level: int, message: str) -> None:
+    if log is None:
+        print(message, file=sys.stderr)
+    else:
+        log.log(level, message)
