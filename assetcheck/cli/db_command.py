@@ -91,8 +91,8 @@ def open_node_database(config: Config, command: str) -> peewee.Database | None:
 def open_checked_database(config: Config, command: str,
                           log: logging.Logger | None = None) -> peewee.Database | None:
     """The connected database with the current schema (created if the database is empty), or
-    None after saying why it cannot be used: on ``log`` (a node's log, in its format) when
-    given, else on stderr."""
+    None after printing why it cannot be used (on stderr, for whoever started the command).
+    That the schema was created goes to ``log`` (a node's log, in its format) when given."""
     import peewee
 
     from assetcheck import db
@@ -101,16 +101,13 @@ def open_checked_database(config: Config, command: str,
     try:
         database = db.connect(config)
         if migrations.prepare_schema(database):
-            _say(log, logging.INFO, f"assetcheck {command}: created the database schema "
-                                    f"(version {migrations.SCHEMA_VERSION})")
+            created = (f"assetcheck {command}: created the database schema "
+                       f"(version {migrations.SCHEMA_VERSION})")
+            if log is None:
+                print(created, file=sys.stderr)
+            else:
+                log.info(created)
     except (db.DatabaseConfigError, migrations.SchemaError, peewee.DatabaseError) as error:
-        _say(log, logging.ERROR, f"assetcheck {command}: {error}")
+        print(f"assetcheck {command}: {error}", file=sys.stderr)
         return None
     return database
-
-
-def _say(log: logging.Logger | None, level: int, message: str) -> None:
-    if log is None:
-        print(message, file=sys.stderr)
-    else:
-        log.log(level, message)

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import peewee
 import pytest
+from playhouse.migrate import SchemaMigrator, migrate
 
 from assetcheck.accounts.store import create_account
 from assetcheck.cli import main
@@ -127,7 +128,7 @@ def test_an_unusable_webhooks_table_stops_every_command(tmp_path, capsys, webhoo
 
 def version_1_schema(database: peewee.Database) -> None:
     """The tables as schema version 1 had them: the account had no webhook columns (nor the
-    fair queue's turn), the job none of the fair queue's indexes."""
+    fair queue's turn), the job none of the fair queue's indexes nor its request id."""
 
     class Account(peewee.Model):
         email = peewee.CharField(max_length=320, unique=True)
@@ -148,6 +149,8 @@ def version_1_schema(database: peewee.Database) -> None:
         database.create_tables([Account, ApiKey, VersionOneJob, SchemaVersion])
         SchemaVersion.create(version=1)
         Account.create(email="old@example.com", plan="pro", created_at=utcnow())
+    migrator = SchemaMigrator.from_database(database)
+    migrate(migrator.drop_column("job", "request_id"))  # the current model's, added in 6
 
 
 def schema_of(database: peewee.Database) -> dict:
