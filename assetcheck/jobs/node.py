@@ -35,7 +35,7 @@ class Node:
         self.metrics_directory = MetricsDirectory() if config["metrics"]["enabled"] else None
         self.queue = self.settings.job_queue(database)
         self.supervisor = Supervisor(config, self.settings, process_ended=(
-            self.metrics_directory and self.metrics_directory.process_ended))
+            self.metrics_directory.process_ended if self.metrics_directory else None))
         self.webhooks = WebhookDispatcher(config, database, secret_box)
         self._scheduler = None
 

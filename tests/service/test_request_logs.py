@@ -52,7 +52,7 @@ def test_a_safe_request_id_is_kept(given):
     ("GET", "/api/v1/engines", 401),  # no key: an API error
     ("GET", "/api/v1/no-such-endpoint", 404),
     ("GET", "/signup", 200),  # a dashboard page
-    ("GET", "/login", 302),  # a redirect
+    ("GET", "/profile", 302),  # a redirect to the log-in page
     ("GET", "/no-such-page", 404),  # the dashboard's 404 page
     ("GET", "/static/dashboard.css", 200),
     ("POST", "/healthz", 405),
