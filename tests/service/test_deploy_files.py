@@ -7,6 +7,7 @@ these tests read the files; nothing starts them."""
 from __future__ import annotations
 
 import configparser
+import json
 import re
 import shlex
 from pathlib import Path
@@ -96,6 +97,18 @@ def test_api_nodes_serve_http_only_and_workers_scale(compose):
     for name in ("api-1", "api-2", "worker"):
         assert services[name]["depends_on"]["migrate"] == {
             "condition": "service_completed_successfully"}
+
+
+def test_every_node_runs_the_image_built_from_this_repository(compose):
+    dockerfile = DEPLOY / "Dockerfile"
+    for name, service in assetcheck_services(compose).items():
+        build = service["build"]
+        assert (DEPLOY / build["context"] / build["dockerfile"]).resolve() == dockerfile, name
+    text = dockerfile.read_text()
+    assert "pip install --no-cache-dir /src" in text
+    program, *argv = json.loads(re.search(r"^CMD (\[.*\])$", text, re.MULTILINE)[1])
+    assert program == "assetcheck"
+    assert parse_command(argv).config == CONFIG_IN_CONTAINER
 
 
 def test_containers_stop_after_the_workers_grace(compose, config):
