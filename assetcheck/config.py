@@ -70,6 +70,8 @@ DEFAULTS: dict[str, Any] = {
         "max_report_mb": 8,
     },
     "engines": {},
+    "metrics": {"enabled": False, "token": "", "host": "127.0.0.1", "port": 9464},
+    "logging": {"format": "text"},
 }
 
 
@@ -182,6 +184,8 @@ def config_from(
     _check_webhooks(data["webhooks"])
     _check_server(data["server"])
     _check_plugins(data["plugins"])
+    _check_metrics(data["metrics"])
+    _check_logging(data["logging"])
     return Config(data, source)
 
 
@@ -197,6 +201,32 @@ def _anchor_paths(data: dict[str, Any], table: Mapping[str, Any], folder: Path) 
     if isinstance(url, str) and url.startswith("sqlite:///") and url != "sqlite:///:memory:":
         path = url.removeprefix("sqlite:///")
         data["database"]["url"] = "sqlite:///" + str(folder / path)
+
+
+#: Shortest ``[metrics] token``: a bearer token is a password, not a label.
+MIN_METRICS_TOKEN = 16
+#: ``[logging] format`` values (``observability.log_format``).
+LOG_FORMATS = ("text", "json")
+
+
+def _check_metrics(metrics: Mapping[str, Any]) -> None:
+    """Refuse a ``[metrics]`` table the endpoint cannot use: a token that is not a string of
+    at least :data:`MIN_METRICS_TOKEN` characters (or empty: no token), a port that is not one."""
+    if not isinstance(metrics["enabled"], bool):
+        raise ConfigError("config key metrics.enabled must be true or false")
+    token = metrics["token"]
+    if not isinstance(token, str) or 0 < len(token) < MIN_METRICS_TOKEN:
+        raise ConfigError(f"config key metrics.token must be empty or a string of at least "
+                          f"{MIN_METRICS_TOKEN} characters")
+    port = metrics["port"]
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise ConfigError("config key metrics.port must be a port number (0: a free one)")
+
+
+def _check_logging(table: Mapping[str, Any]) -> None:
+    if table["format"] not in LOG_FORMATS:
+        raise ConfigError(f"config key logging.format must be one of "
+                          f"{', '.join(map(repr, LOG_FORMATS))}")
 
 
 #: ``[server]`` keys that are numbers of seconds over 0.

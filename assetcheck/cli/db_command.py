@@ -9,6 +9,7 @@ are imported when a command runs, so ``assetcheck validate`` does not pay for th
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from typing import TYPE_CHECKING
 
@@ -80,19 +81,21 @@ def secret_box(config: Config) -> SecretBox:
 def open_node_database(config: Config, command: str) -> peewee.Database | None:
     """Start-up of a process that runs a node (``serve``, ``worker``): log lines as every
     service process writes them, stop on a plugin error, then :func:`open_checked_database`."""
-    from assetcheck.jobs.supervisor import setup_process_logging
+    from assetcheck.observability.log_format import setup_process_logging
     from assetcheck.plugins import get_plugin_manager
 
-    setup_process_logging()
+    setup_process_logging(config["logging"]["format"])
     get_plugin_manager(config.plugin_config())  # a plugin error stops start-up here
-    return open_checked_database(config, command)
+    return open_checked_database(config, command, log=logging.getLogger(f"assetcheck.{command}"))
 
 
-def open_checked_database(config: Config, command: str) -> peewee.Database | None:
+def open_checked_database(config: Config, command: str,
+                          log: logging.Logger | None = None) -> peewee.Database | None:
     """The connected database with the current schema (created if the database is empty), or
     None after printing why it cannot be used. Says on stderr which database it is, and from
     which configuration file: a command run from another folder must not go unnoticed on
-    another database."""
+    another database. That the schema was created goes to ``log`` (a node's log, in its
+    format) when given."""
     import peewee
 
     from assetcheck import db
@@ -105,8 +108,12 @@ def open_checked_database(config: Config, command: str) -> peewee.Database | Non
     try:
         database = db.connect(config)
         if migrations.prepare_schema(database):
-            print(f"assetcheck {command}: created the database schema "
-                  f"(version {migrations.SCHEMA_VERSION})", file=sys.stderr)
+            created = (f"assetcheck {command}: created the database schema "
+                       f"(version {migrations.SCHEMA_VERSION})")
+            if log is None:
+                print(created, file=sys.stderr)
+            else:
+                log.info(created)
     except (db.DatabaseConfigError, migrations.SchemaError, peewee.DatabaseError) as error:
         print(f"assetcheck {command}: {error}", file=sys.stderr)
         return None

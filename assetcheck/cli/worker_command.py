@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
+import sys
 import threading
 
 from assetcheck.cli.db_command import open_node_database, secret_box
@@ -22,7 +23,8 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         description="Run [workers] processes worker processes, the lease reaper and the "
                     "webhook deliveries on the configured database and storage. Stop with "
                     "SIGTERM or Ctrl-C: running jobs finish within [workers] shutdown_grace or "
-                    "go back to the queue.")
+                    "go back to the queue. With [metrics] enabled, serves /metrics on [metrics] "
+                    "host and port.")
     parser.add_argument("--processes", type=int, metavar="N",
                         help="worker processes (default: [workers] processes)")
     parser.set_defaults(run=run)
@@ -32,6 +34,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace, config: Config) -> int:
     from assetcheck.jobs.node import Node
     from assetcheck.jobs.settings import WorkerSettings
+    from assetcheck.service.metrics_listener import MetricsListener
 
     database = open_node_database(config, "worker")
     if database is None:
@@ -41,10 +44,20 @@ def run(args: argparse.Namespace, config: Config) -> int:
         signal.signal(number, lambda *_: stopping.set())
     node = Node(config, database, WorkerSettings.from_config(config, args.processes),
                 secret_box=secret_box(config))
+    listener = MetricsListener(config, node.collectors())
+    if config["metrics"]["enabled"]:
+        try:
+            listener.start()
+        except OSError as error:
+            print(f"assetcheck worker: cannot serve metrics on {config['metrics']['host']}:"
+                  f"{config['metrics']['port']}: {error.strerror}", file=sys.stderr)
+            node.stop()
+            return 1
     node.start()
     log.info("running %d worker(s)", node.processes)
     while not stopping.wait(1.0):
         pass
     log.info("stopping: waiting for workers to finish or hand back their jobs")
     node.stop()
+    listener.stop()
     return 0

@@ -23,7 +23,7 @@ from playhouse.migrate import SchemaMigrator, migrate
 
 from assetcheck.db.tables import TABLES, SchemaVersion, utcnow
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 
 class SchemaError(RuntimeError):
@@ -173,9 +173,17 @@ def add_retention(database: peewee.Database, context: UpgradeContext) -> None:
         database.create_tables([TaskRun])
 
 
+def add_job_request_id(database: peewee.Database, context: UpgradeContext) -> None:
+    """Version 7: ``job.request_id``, the ``X-Request-Id`` of the upload that made the job
+    (null for jobs made before), so the worker's log lines name the request
+    (``docs/operations.md``, Logs)."""
+    migrator = SchemaMigrator.from_database(database)
+    migrate(migrator.add_column("job", "request_id", peewee.CharField(max_length=64, null=True)))
+
+
 UPGRADE_STEPS: Mapping[int, UpgradeStep] = {2: add_webhooks, 3: add_fair_queue,
                                              4: seal_webhook_secrets, 5: add_session_generation,
-                                             6: add_retention}
+                                             6: add_retention, 7: add_job_request_id}
 
 
 def schema_version(database: peewee.Database) -> int | None:

@@ -90,6 +90,8 @@ class Job(BaseModel):
     finished_at = peewee.DateTimeField(null=True)
     # When retention removed the job's upload, previews and report (the row keeps its summary).
     expired_at = peewee.DateTimeField(null=True)
+    # The X-Request-Id of the upload that made the job: the worker's log lines name it too.
+    request_id = peewee.CharField(max_length=64, null=True)
 
     class Meta:
         indexes = (

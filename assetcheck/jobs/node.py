@@ -1,7 +1,10 @@
 """A node: what every machine of the service runs, with HTTP (``assetcheck serve``) or without
 (``assetcheck worker``): the worker processes, the webhook dispatcher and the scheduler of
 periodic work. They start together and stop in order: no new periodic work, then the workers
-finish their jobs (or hand them back), then the webhook senders end."""
+finish their jobs (or hand them back), then the webhook senders end.
+
+With ``[metrics] enabled`` the node's processes record metrics in a multiprocess directory of
+the node's own (``observability.metrics``), made before any worker process starts."""
 
 from __future__ import annotations
 
@@ -9,12 +12,15 @@ import os
 import socket
 
 import peewee
+from prometheus_client.registry import Collector
 
 from assetcheck.config import Config
 from assetcheck.jobs.maintenance import start_maintenance
 from assetcheck.jobs.settings import WorkerSettings
 from assetcheck.jobs.storage import JobStorage, open_storage
 from assetcheck.jobs.supervisor import Supervisor
+from assetcheck.observability.metrics import MetricsDirectory
+from assetcheck.observability.node_gauges import WorkerProcesses
 from assetcheck.webhooks.dispatcher import WebhookDispatcher
 from assetcheck.webhooks.secret_box import SecretBox
 
@@ -33,14 +39,20 @@ class Node:
         self.database = database
         self.settings = settings or WorkerSettings.from_config(config)
         self.storage = storage or open_storage(config)
+        self.metrics_directory = MetricsDirectory() if config["metrics"]["enabled"] else None
         self.queue = self.settings.job_queue(database)
-        self.supervisor = Supervisor(config, self.settings)
+        self.supervisor = Supervisor(config, self.settings, process_ended=(
+            self.metrics_directory.process_ended if self.metrics_directory else None))
         self.webhooks = WebhookDispatcher(config, database, secret_box)
         self._scheduler = None
 
     @property
     def processes(self) -> int:
         return self.settings.processes
+
+    def collectors(self) -> list[Collector]:
+        """What a scrape of this node reads at the time: its worker processes."""
+        return [WorkerProcesses(self.supervisor.alive, self.processes)]
 
     def start(self) -> None:
         self.supervisor.start()
@@ -55,3 +67,5 @@ class Node:
             self._scheduler.shutdown(wait=False)
         self.supervisor.stop()
         self.webhooks.close()
+        if self.metrics_directory is not None:
+            self.metrics_directory.close()

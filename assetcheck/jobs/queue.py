@@ -68,6 +68,7 @@ import peewee
 from assetcheck.db import lock_rows, write_transaction
 from assetcheck.db.tables import Account, Job, utcnow
 from assetcheck.failures import VALIDATION_CRASHED
+from assetcheck.observability.metrics import service_metrics
 from assetcheck.webhooks.outbox import queue_job_events
 
 QUEUED, PROCESSING, COMPLETED, FAILED = "queued", "processing", "completed", "failed"
@@ -295,6 +296,8 @@ class JobQueue:
         with self.database.atomic():
             ended = [job.id for job in query.returning(Job.id).execute()]
             queue_job_events(ended)
+        if target == FAILED and ended:
+            service_metrics().job_failures.labels(code=changes["error_code"]).inc(len(ended))
         return len(ended)
 
     def _lease_end(self, now: datetime) -> datetime:

@@ -12,16 +12,16 @@ import multiprocessing
 import os
 import signal
 import socket
-import sys
 import threading
 import time
+from collections.abc import Callable
 from multiprocessing.process import BaseProcess
 
 from assetcheck import db
 from assetcheck.config import Config
-from assetcheck.jobs.redaction import install_redaction
 from assetcheck.jobs.settings import WorkerSettings
 from assetcheck.jobs.worker import Worker, die_with_parent
+from assetcheck.observability.log_format import setup_process_logging
 from assetcheck.plugins import get_plugin_manager
 
 log = logging.getLogger(__name__)
@@ -37,20 +37,14 @@ WORKER_NICENESS = 10
 _SPAWN = multiprocessing.get_context("spawn")
 
 
-def setup_process_logging(level: int = logging.INFO) -> None:
-    """Log lines on stderr with the process name, in every process of the service, with
-    every secret-shaped token redacted."""
-    logging.basicConfig(level=level, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s [%(processName)s] %(name)s: %(message)s")
-    install_redaction()
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)
-
-
 class Supervisor:
-    """Keeps ``settings.processes`` workers running until :meth:`stop`."""
+    """Keeps ``settings.processes`` workers running until :meth:`stop`; ``process_ended(pid)``
+    is told of each worker that ended (the node's metrics drop its live figures)."""
 
-    def __init__(self, config: Config, settings: WorkerSettings) -> None:
+    def __init__(self, config: Config, settings: WorkerSettings,
+                 process_ended: Callable[[int], None] | None = None) -> None:
         self.config = config
+        self.process_ended = process_ended
         self.settings = settings
         self.processes = settings.processes
         self.grace = settings.shutdown_grace
@@ -67,6 +61,10 @@ class Supervisor:
     def pids(self) -> list[int]:
         return [process.pid for process in self._workers.values() if process.pid is not None]
 
+    def alive(self) -> int:
+        """How many worker processes are running now (from any thread)."""
+        return sum(process.is_alive() for process in list(self._workers.values()))
+
     def stop(self) -> None:
         """Ask every worker to stop (SIGTERM), wait for them, kill those still running."""
         self._stopping.set()
@@ -82,6 +80,7 @@ class Supervisor:
                 log.warning("worker %s did not stop in time: killed", process.name)
                 process.kill()
                 process.join()
+            self._ended(process)
 
     def _watch(self) -> None:
         while not self._stopping.wait(RESTART_DELAY / 2):
@@ -93,7 +92,12 @@ class Supervisor:
                 log.warning("worker %s exited (%s): restarting it", process.name,
                             process.exitcode)
                 process.join()
+                self._ended(process)
                 self._spawn(slot)
+
+    def _ended(self, process: BaseProcess) -> None:
+        if self.process_ended is not None and process.pid is not None:
+            self.process_ended(process.pid)
 
     def _spawn(self, slot: int) -> None:
         process = _SPAWN.Process(target=worker_main,
@@ -106,7 +110,7 @@ class Supervisor:
 
 def worker_main(config: Config, settings: WorkerSettings, supervisor: int) -> None:
     """A worker process: run jobs until SIGTERM (or the supervisor's death) asks it to stop."""
-    setup_process_logging()
+    setup_process_logging(config["logging"]["format"])
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the supervisor, which stops us
     die_with_parent(supervisor, signal.SIGTERM)
     os.nice(WORKER_NICENESS)

@@ -52,9 +52,12 @@ from assetcheck.failures import (
     VALIDATION_CRASHED,
     VALIDATION_TIMEOUT,
 )
+from assetcheck.formats.sniff import kind_from_name
 from assetcheck.jobs.queue import COMPLETED, JobQueue
 from assetcheck.jobs.settings import WorkerSettings
 from assetcheck.jobs.storage import JobStorage, StorageUnavailable, open_storage
+from assetcheck.observability import log_context
+from assetcheck.observability.metrics import service_metrics
 from assetcheck.previews.drawing import write_previews
 from assetcheck.profiles import UnknownEngineError
 from assetcheck.reports.document import build_report, cap_report
@@ -105,7 +108,13 @@ class Worker:
                 self.run_job(job)
 
     def run_job(self, job: Job) -> None:
-        """Validate ``job`` in a child and record how it ended (unless the lease was lost)."""
+        """Validate ``job`` in a child and record how it ended (unless the lease was lost).
+        Every log line meanwhile names the job, its account and the request that made it."""
+        with log_context.bound(request_id=job.request_id, job_id=job.id,
+                               account_id=job.account_id):
+            self._run_job(job)
+
+    def _run_job(self, job: Job) -> None:
         log.info("job %s: validating %s (attempt %d)", job.id, job.filename, job.attempts)
         started = time.monotonic()
         expected = self.queue.typical_duration()
@@ -123,8 +132,13 @@ class Worker:
                 child.kill()
             child.join()
             self.storage.clear_scratch(job.id)
-        recorded = outcome is not None and self._record(job, outcome,
-                                                        time.monotonic() - started)
+        recorded = False
+        if outcome is not None:
+            seconds = time.monotonic() - started
+            service_metrics().validation_duration.labels(
+                format=kind_from_name(job.filename) or "other",
+                outcome=outcome.status).observe(seconds)
+            recorded = self._record(job, outcome, seconds)
         if not recorded and not self.queue.exists(job.id):
             self._remove_files_of_deleted(job.id)
 

@@ -68,11 +68,17 @@ def openapi_document(engines: Iterable[str], formats: Mapping[str, ReportFormat]
             "/healthz": {"get": _health()},
             "/readyz": {"get": _readiness()},
             "/api/v1/openapi.json": {"get": _openapi()},
+            # Operations, not clients: Prometheus metrics, behind a token of their own.
+            "/metrics": {"get": _metrics()},
         },
         "components": {
             "securitySchemes": {"bearerAuth": {
                 "type": "http", "scheme": "bearer",
-                "description": "An API key: `svc_` followed by 32 letters and digits."}},
+                "description": "An API key: `svc_` followed by 32 letters and digits."},
+                "metricsToken": {
+                    "type": "http", "scheme": "bearer",
+                    "description": "The `[metrics] token` of the configuration, never an API "
+                                   "key (none when the token is empty)."}},
             "schemas": {**_schemas(), **_storage_schemas()},
             "responses": _common_responses(),
         },
@@ -292,6 +298,20 @@ def _health() -> dict:
             "responses": {"200": {"description": "Alive", "content": {"application/json": {
                 "schema": {"type": "object", "required": ["status"],
                            "properties": {"status": {"const": "ok"}}}}}}}}
+
+
+def _metrics() -> dict:
+    return {"operationId": "metrics", "summary": "Prometheus metrics of this node",
+            "description": "Off unless `[metrics] enabled` (then 404, like any unknown path). "
+                           "See docs/operations.md, Metrics.",
+            "security": [{"metricsToken": []}, {}],
+            "responses": {
+                "200": {"description": "The Prometheus text exposition format",
+                        "content": {"text/plain": {"schema": {"type": "string"}}}},
+                "401": {**_error("INVALID_METRICS_TOKEN: `[metrics] token` is set and the "
+                                 "request does not carry it"),
+                        "headers": {"WWW-Authenticate": {"schema": {"type": "string"}}}},
+                "404": _error("NOT_FOUND: metrics are off ([metrics] enabled = false)")}}
 
 
 def _openapi() -> dict:

@@ -4,16 +4,19 @@ through ``BaseHandler`` properties."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 
 import peewee
 import pluggy
+from prometheus_client.registry import Collector
 
 from assetcheck.config import Config
 from assetcheck.dashboard import application as dashboard
 from assetcheck.jobs.queue import JobQueue
 from assetcheck.jobs.settings import WorkerSettings
 from assetcheck.jobs.storage import JobStorage, open_storage
+from assetcheck.observability.database_gauges import JobGauges
 from assetcheck.plugins import get_plugin_manager
 from assetcheck.profiles import engine_profiles
 from assetcheck.reports import report_formats
@@ -23,6 +26,7 @@ from assetcheck.webapp.access_log import log_request
 from assetcheck.webapp.handlers import NotFoundHandler
 from assetcheck.webapp.limits import LimitedApplication, ServerLimits
 from assetcheck.webapp.ratelimit import RateLimiter
+from assetcheck.webapp.request_ids import RequestIdHeader
 from assetcheck.webapp.server_secret import load_server_secret
 from assetcheck.webhooks.secret_box import SecretBox
 
@@ -39,11 +43,12 @@ def make_app(
     job_queue: JobQueue | None = None,
     storage: JobStorage | None = None,
     worker_processes: int | None = None,
+    node_collectors: Sequence[Collector] = (),
 ) -> LimitedApplication:
     """The application for ``config`` on a connected ``database`` (see ``assetcheck.db``):
     the API's routes, then the dashboard's. ``job_queue``, ``storage`` and
     ``worker_processes`` are the node's, when it runs one (``/readyz`` warns when it runs no
-    workers)."""
+    workers); ``node_collectors`` are the node's figures that ``/metrics`` reads when scraped."""
     pm = plugin_manager or get_plugin_manager(config.plugin_config())
     engines = engine_profiles(pm)
     formats = report_formats(pm)
@@ -52,6 +57,7 @@ def make_app(
     return LimitedApplication(
         [*api.default_handlers, *dashboard.default_handlers],
         default_handler_class=NotFoundHandler,
+        transforms=[RequestIdHeader],
         log_function=log_request,
         assetcheck_config=config,
         server_limits=ServerLimits.from_config(config),
@@ -64,6 +70,7 @@ def make_app(
         rate_limiter=RateLimiter(),
         executor=executor or ThreadPoolExecutor(BLOCKING_THREADS, thread_name_prefix="blocking"),
         openapi_document=openapi_document(engines, formats),
+        metrics_collectors=[JobGauges(), *node_collectors],
         server_secret=secret,
         webhook_secret_box=SecretBox(secret),  # seals and opens webhook secrets
         cookie_secret=secret,  # signs the dashboard's session cookies

@@ -3,6 +3,7 @@ JSON answers, and acting for an account."""
 
 from __future__ import annotations
 
+import contextvars
 import json
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
@@ -17,10 +18,12 @@ from assetcheck.accounts.keys import Principal
 from assetcheck.config import Config
 from assetcheck.jobs.queue import JobQueue
 from assetcheck.jobs.storage import JobStorage, StorageUnavailable
+from assetcheck.observability import log_context
 from assetcheck.profiles import EngineProfile
 from assetcheck.reports import ReportFormat
 from assetcheck.webapp.errors import RequestError
 from assetcheck.webapp.ratelimit import RateLimiter
+from assetcheck.webapp.request_ids import request_id_of
 from assetcheck.webhooks.secret_box import SecretBox
 
 if TYPE_CHECKING:
@@ -143,10 +146,18 @@ class BaseHandler(RequestHandler):
     def executor(self) -> Executor:
         return self.settings["executor"]
 
+    @property
+    def request_id(self) -> str:
+        """The request's ``X-Request-Id`` (``webapp.request_ids``)."""
+        return request_id_of(self.request)
+
     async def run_blocking(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` on the service's thread pool: database and disk work that must
-        not stall the event loop."""
-        return await IOLoop.current().run_in_executor(self.executor, function, *args)
+        not stall the event loop. It runs in a copy of the request's context, so its log lines
+        name the request (``observability.log_context``)."""
+        context = contextvars.copy_context()
+        return await IOLoop.current().run_in_executor(self.executor, context.run, function,
+                                                      *args)
 
     def write_json(self, body: Any, status: int = 200) -> None:
         self.set_status(status)
@@ -187,6 +198,7 @@ class AccountHandler(BaseHandler):
 
     async def prepare(self) -> None:
         self.principal = await self.authenticate()
+        log_context.bind(account_id=self.principal.account_id)
         wait = self.rate_limiter.acquire(("account", self.principal.account_id),
                                          int(self.plan_limits["requests_per_minute"]))
         if wait:

@@ -30,7 +30,7 @@ async def _serve(config: Config, database: peewee.Database,
                  sockets: list[socket.socket]) -> None:
     node = Node(config, database, secret_box=SecretBox(load_server_secret(config)))
     app = make_app(config, database, job_queue=node.queue, storage=node.storage,
-                   worker_processes=node.processes)
+                   worker_processes=node.processes, node_collectors=node.collectors())
     node.start()
     server = HTTPServer(app, **app.settings["server_limits"].http_server_options(),
                         xheaders=bool(config["server"]["trust_forwarded_headers"]))

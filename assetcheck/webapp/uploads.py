@@ -132,6 +132,7 @@ class UploadHandler(AccountHandler):
             job = await self.run_blocking(partial(
                 _store, self.queue, file, id=self.job_id,
                 account=self.principal.account_id, filename=self.upload.filename,
+                request_id=self.request_id,
                 engine=options["engine"], options=options,
                 max_queued=int(self.plan_limits["max_queued_jobs"]),
                 max_stored_bytes=self._storage_limit()))

@@ -19,6 +19,8 @@ import peewee
 
 from assetcheck.config import Config
 from assetcheck.db.tables import Account, WebhookDelivery, utcnow
+from assetcheck.observability import log_context
+from assetcheck.observability.metrics import service_metrics
 from assetcheck.webhooks.delivery import AttemptResult, send_attempt
 from assetcheck.webhooks.outbox import ABANDONED, DELIVERED, claim_due, record_attempt
 from assetcheck.webhooks.secret_box import SecretBox, SecretUnreadable
@@ -96,6 +98,10 @@ class WebhookDispatcher:
     def deliver(self, delivery: WebhookDelivery) -> str | None:
         """Make one attempt of a claimed delivery and record it; returns the delivery's new
         status (None when its claim was lost meanwhile)."""
+        with log_context.bound(job_id=delivery.job_id, account_id=delivery.account_id):
+            return self._deliver(delivery)
+
+    def _deliver(self, delivery: WebhookDelivery) -> str | None:
         account = Account.get_by_id(delivery.account_id)
         url = delivery.url or account.webhook_url
         started_at = utcnow()
@@ -106,6 +112,7 @@ class WebhookDispatcher:
             result = self._sign_and_send(delivery, account, url)
         status = record_attempt(delivery, started_at, result, self.config.retry_delays)
         _log_attempt(delivery, result, status)
+        service_metrics().webhook_attempts.labels(outcome=_outcome(result, status)).inc()
         return status
 
     def _sign_and_send(self, delivery: WebhookDelivery, account: Account,
@@ -131,6 +138,13 @@ class WebhookDispatcher:
             log.exception("webhook %s: the attempt raised", delivery.id)
         finally:
             self._free_senders.release()
+
+
+def _outcome(result: AttemptResult, status: str | None) -> str:
+    """The metric's label for an attempt: delivered, failed (retried later) or abandoned."""
+    if result.ok:
+        return "delivered"
+    return "abandoned" if status == ABANDONED else "failed"
 
 
 def _log_attempt(delivery: WebhookDelivery, result: AttemptResult, status: str | None) -> None:

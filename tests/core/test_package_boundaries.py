@@ -1,7 +1,8 @@
 """The packages around the validation core import each other in one direction only:
 
 - ``service`` (the API) and ``dashboard`` both build on ``webapp`` and never import each other;
-- ``jobs``, ``previews`` and ``accounts`` import neither of them, nor ``webapp``;
+- ``jobs``, ``previews``, ``accounts``, ``webhooks`` and ``observability`` import neither of
+  them, nor ``webapp``;
 - in ``webapp``, only the application factory (``webapp.app``) assembles the two.
 
 Read from the source with ``ast``, so a lazy import inside a function counts too.
@@ -22,6 +23,7 @@ FORBIDDEN = {
     "previews": {"service", "dashboard", "webapp", "jobs", "db"},
     "accounts": {"service", "dashboard", "webapp", "jobs"},
     "webhooks": {"service", "dashboard", "webapp"},
+    "observability": {"service", "dashboard", "webapp"},
 }
 
 

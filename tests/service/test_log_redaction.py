@@ -48,9 +48,12 @@ def test_messages_arguments_and_tracebacks_are_redacted():
     assert "ValueError: bad key [redacted]" in text
 
 
-def test_every_service_process_sets_up_its_log_with_the_filter():
-    program = ("import logging; from assetcheck.jobs.supervisor import setup_process_logging; "
-               f"setup_process_logging(); logging.getLogger('any').warning('key %s', {KEY!r})")
+@pytest.mark.parametrize("log_format", ["text", "json"])
+def test_every_service_process_sets_up_its_log_with_the_filter(log_format):
+    program = ("import logging; "
+               "from assetcheck.observability.log_format import setup_process_logging; "
+               f"setup_process_logging({log_format!r}); "
+               f"logging.getLogger('any').warning('key %s', {KEY!r})")
     result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
                             timeout=60, check=True)
     assert "key [redacted]" in result.stderr and KEY not in result.stderr

@@ -25,6 +25,7 @@ from assetcheck.dashboard.sessions import (
     session_value,
 )
 from assetcheck.db.tables import Account
+from assetcheck.observability import log_context
 from assetcheck.webapp.errors import RequestError
 from assetcheck.webapp.handlers import BaseHandler
 
@@ -66,6 +67,8 @@ class DashboardHandler(SessionMixin, BaseHandler):
 
     async def prepare(self) -> None:
         self.account = await self.session_account()
+        if self.account is not None:
+            log_context.bind(account_id=self.account.id)
 
     def get_current_user(self) -> Account | None:
         return self.account

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from assetcheck.service.handlers import jobs, meta, reports, webhook_settings, webhooks
+from assetcheck.service.handlers import jobs, meta, metrics, reports, webhook_settings, webhooks
 
 default_handlers = [
     *meta.default_handlers,
+    *metrics.default_handlers,
     *jobs.default_handlers,
     *reports.default_handlers,
     *webhooks.default_handlers,
