@@ -53,8 +53,13 @@ def test_large_reports_render_off_the_event_loop_while_health_checks_stay_quick(
                      finished_at=utcnow())
     paths = [f"/jobs/{job.id}", f"/jobs/{job.id}/report/markdown", f"/jobs/{job.id}"]
 
-    def fetch_each() -> list[int]:
-        return [visitor.http.get(site.url + path, timeout=120).status_code for path in paths]
+    def fetch_each() -> list[tuple[int, float]]:
+        answers = []
+        for path in paths:
+            started = time.monotonic()
+            status = visitor.http.get(site.url + path, timeout=120).status_code
+            answers.append((status, time.monotonic() - started))
+        return answers
 
     latencies = []
     with ThreadPoolExecutor(1) as pool:
@@ -64,7 +69,10 @@ def test_large_reports_render_off_the_event_loop_while_health_checks_stay_quick(
             assert requests.get(f"{site.url}/healthz", timeout=30).status_code == 200
             latencies.append(time.monotonic() - started)
             time.sleep(0.02)
-    assert pages.result() == [200] * len(paths)
-    # Rendered on the event loop, each page held every other request for over a second; off
-    # it, only decoding the stored report (one C call, which no thread interrupts) does.
-    assert len(latencies) > 3 and max(latencies) < 0.8, sorted(latencies)[-3:]
+    statuses, durations = zip(*pages.result(), strict=True)
+    assert statuses == (200,) * len(paths)
+    # Rendered on the event loop, a page holds every other request for about as long as it
+    # takes itself; off it, only decoding the stored report (one C call, which no thread
+    # interrupts) does. Compared with the page's own time, so a loaded machine cannot fail it.
+    assert len(latencies) > 3 and max(latencies) < max(durations) / 2, (
+        sorted(latencies)[-3:], durations)
