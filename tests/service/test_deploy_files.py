@@ -156,7 +156,7 @@ def test_the_proxy_balances_the_api_nodes_and_hides_metrics(compose):
     assert sorted(n.split(":")[0] for n in upstreams) == ["api-1", "api-2"]
     assert re.search(r"@metrics path /metrics\b", caddyfile)
     assert "respond @metrics 404" in caddyfile
-    assert re.search(r"health_uri /healthz\b", caddyfile)
+    assert re.search(r"health_uri /readyz\b", caddyfile)
 
 
 def test_prometheus_scrapes_every_node_where_it_serves_metrics(compose, config):
