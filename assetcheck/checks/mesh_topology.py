@@ -24,18 +24,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from assetcheck.checks.mesh_faults import Vertices, usable_corners
+from assetcheck.checks.mesh_faults import Vertices
 
 #: Triangles the inside-out verdict (a majority) is judged on: a share measured on 65,536
 #: evenly spread triangles is within a percent of the whole mesh's.
 SAMPLE_TRIANGLES = 1 << 16
 
 #: Meshes of more triangles are not split into pieces: the vectorised union-find takes about
-#: 0.3 s per million triangles, more than all the other topology measures together.
-PIECES_TRIANGLE_LIMIT = 1_000_000
+#: 0.3 s per million triangles (more under load), more than the other topology measures.
+PIECES_TRIANGLE_LIMIT = 500_000
 
 _ODD = np.uint64(0x9E3779B97F4A7C15)
-_1, _22, _32 = np.uint64(1), np.uint64(22), np.uint64(32)
+_1, _32, _40 = np.uint64(1), np.uint64(32), np.uint64(40)
 
 
 @dataclass(frozen=True)
@@ -73,10 +73,9 @@ def welded_ids(vertices: Vertices) -> np.ndarray | None:
     return ids
 
 
-def welded_corners(vertices: Vertices, triangles: np.ndarray) -> np.ndarray:
-    """``triangles`` as ``(3, n)`` welded vertex ids (uint32), without the triangles that point
-    past the vertices or whose corners weld together."""
-    corners = usable_corners(triangles, len(vertices))
+def welded_corners(vertices: Vertices, corners: np.ndarray) -> np.ndarray:
+    """``corners`` (``(3, n)`` vertex indices, as ``usable_corners`` gives them) as welded
+    vertex ids (uint32), without the triangles whose corners weld together."""
     ids = welded_ids(vertices)
     if ids is None:
         return corners.astype(np.uint32, copy=False)
@@ -92,10 +91,13 @@ def mesh_topology(corners: np.ndarray, vertex_count: int) -> Topology:
     triangles = corners.shape[1]
     if not triangles:
         return Topology(0, 0, 0, 0, 0, 0)
-    unbalanced = _unbalanced_vertices(corners, vertex_count)
-    starts, ends = corners, np.roll(corners, -1, axis=0)
-    checked = unbalanced[starts] | unbalanced[ends]
-    keys = _edge_keys(starts[checked], ends[checked])
+    unbalanced = np.take(_unbalanced_vertices(corners, vertex_count), corners)
+    if unbalanced.any():
+        ends = np.roll(corners, -1, axis=0)
+        checked = unbalanced | np.roll(unbalanced, -1, axis=0)
+        keys = _edge_keys(corners[checked], ends[checked])
+    else:
+        keys = np.empty(0, np.uint64)
     keys.sort()
     counts = _edge_runs(keys)
     # The other edges come in pairs of opposite directions (see the module docstring).
@@ -106,18 +108,17 @@ def mesh_topology(corners: np.ndarray, vertex_count: int) -> Topology:
 
 def _unbalanced_vertices(corners: np.ndarray, vertex_count: int) -> np.ndarray:
     """Which vertices have out-neighbours (the ends of the edges their triangles run away from
-    them) other than their in-neighbours, compared by sums of 42-bit hashes of the neighbours.
+    them) other than their in-neighbours, compared by sums of 24-bit hashes of the neighbours.
 
     Around a vertex inside a well-made surface each neighbour is once an out- and once an
     in-neighbour, so the sums cancel; they do not at a boundary, a flipped triangle or a
-    non-manifold edge. A sum that cancels by chance is a 2^-42 event per vertex; a vertex of
-    more than 2,048 triangles may be flagged without cause (its sum loses exactness), which
-    only sends its edges to the exact edge table.
+    non-manifold edge. A sum cancels by chance once in 2^24 vertices, and an edge is missed
+    only when the sums of both its ends do (2^-48).
     """
     hashes = np.arange(vertex_count, dtype=np.uint64)
     hashes *= _ODD
-    hashes >>= _22
-    weights = np.take(hashes.astype(np.float64), corners)
+    hashes >>= _40
+    weights = np.take(hashes.astype(np.int32), corners)
     a, b, c = weights
     # Triangle (a, b, c) runs a->b, b->c, c->a: a gains out-neighbour b and in-neighbour c...
     balance = np.bincount(corners[0], b - c, vertex_count)
@@ -177,23 +178,30 @@ def _compress(parent: np.ndarray) -> None:
 
 
 def inside_out(vertices: Vertices, normals: np.ndarray,
-               triangles: np.ndarray) -> tuple[int, int] | None:
+               corners: np.ndarray) -> tuple[int, int] | None:
     """``(against, sampled)`` when the vertex ``normals`` (``(count, 3)``, one per vertex)
-    point against the winding of most triangles: of the ``sampled`` triangles whose normals
-    are decided (neither across the face nor unreadable), more than half, ``against``.
-    None when the normals agree with the winding (or nothing could be judged)."""
-    corners = usable_corners(triangles, min(len(vertices), len(normals)))
-    count = corners.shape[1]
-    if count > SAMPLE_TRIANGLES:
-        corners = corners[:, np.linspace(0, count - 1, SAMPLE_TRIANGLES).astype(np.intp)]
+    point against the winding of most triangles ``corners`` (``(3, n)`` vertex indices): of
+    the ``sampled`` triangles whose normals are decided (neither across the face nor
+    unreadable), more than half, ``against``. None when the normals agree with the winding
+    (or nothing could be judged)."""
+    corners = evenly_sampled(corners)
     points = np.take(vertices.coords, corners, axis=1).astype(np.float64)
     face = np.cross((points[:, 1] - points[:, 0]).T, (points[:, 2] - points[:, 0]).T)
-    corner_normals = np.take(np.asarray(normals, np.float64), corners, axis=0).sum(axis=0)
+    corner_normals = np.take(normals, corners, axis=0).astype(np.float64).sum(axis=0)
     with np.errstate(invalid="ignore", over="ignore"):
         agreement = np.einsum("ij,ij->i", face, corner_normals)
     against = int(np.count_nonzero(agreement < 0))
     decided = against + int(np.count_nonzero(agreement > 0))
     return (against, decided) if 2 * against > decided else None
+
+
+def evenly_sampled(corners: np.ndarray) -> np.ndarray:
+    """At most :data:`SAMPLE_TRIANGLES` of the triangles ``corners`` (``(3, n)``), spread
+    evenly through them."""
+    count = corners.shape[1]
+    if count <= SAMPLE_TRIANGLES:
+        return corners
+    return corners[:, np.linspace(0, count - 1, SAMPLE_TRIANGLES).astype(np.intp)]
 
 
 def _edge_keys(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:

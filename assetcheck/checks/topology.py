@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -22,7 +23,7 @@ from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.geometry import TRIANGLE_MODES, gltf_vertices, primitive_label
 from assetcheck.checks.gltf_links import document_links
-from assetcheck.checks.mesh_faults import Vertices
+from assetcheck.checks.mesh_faults import Vertices, usable_corners
 from assetcheck.checks.mesh_topology import inside_out, mesh_topology, welded_corners
 from assetcheck.checks.uv_faults import (
     DENSITY_PERCENTILE,
@@ -32,7 +33,7 @@ from assetcheck.checks.uv_faults import (
     uv_triangle_faults,
 )
 from assetcheck.fbx_model import FbxScene
-from assetcheck.formats.gltf_data import primitive_triangles
+from assetcheck.formats.gltf_data import asset_cache, primitive_triangles
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
 
@@ -57,11 +58,17 @@ class Surface:
     #: Whether non-finite UVs are this check's to report (glTF leaves them to its own code).
     report_non_finite: bool = False
 
+    @cached_property
+    def corners(self) -> np.ndarray:
+        """The triangles as ``(3, n)`` vertex indices, without those that repeat a vertex or
+        point past the vertices (other checks report them)."""
+        return usable_corners(self.triangles, len(self.vertices))
+
 
 def check_topology(asset: Asset, context: CheckContext) -> None:
     rules = context.profile.mesh_rules
     for surface in surfaces(asset):
-        corners = welded_corners(surface.vertices, surface.triangles)
+        corners = welded_corners(surface.vertices, surface.corners)
         topology = mesh_topology(corners, len(surface.vertices))
         issues, fields = context.issues, surface.fields
         if topology.non_manifold_edges:
@@ -81,7 +88,7 @@ def check_topology(asset: Asset, context: CheckContext) -> None:
 def _check_inside_out(surface: Surface, issues: FileIssues) -> None:
     if surface.normals is None:
         return
-    verdict = inside_out(surface.vertices, surface.normals, surface.triangles)
+    verdict = inside_out(surface.vertices, surface.normals, surface.corners)
     if verdict is not None:
         issues.add("MESH_INSIDE_OUT", count=verdict[0], total=verdict[1], **surface.fields)
 
@@ -95,7 +102,7 @@ def check_uvs(asset: Asset, context: CheckContext) -> None:
             textured = number in surface.textured_sets
             if not textured and not surface.report_non_finite:
                 continue
-            faults = uv_triangle_faults(surface.vertices, uvs, surface.triangles)
+            faults = uv_triangle_faults(surface.vertices, uvs, surface.corners)
             label = {"uv_set": number, **surface.fields}
             if surface.report_non_finite and faults.non_finite:
                 issues.add("MESH_UV_NOT_FINITE", count=faults.non_finite, total=len(uvs),
@@ -116,7 +123,7 @@ def check_uvs(asset: Asset, context: CheckContext) -> None:
 
 
 def _check_lightmap(surface: Surface, number: int, uvs: np.ndarray, issues: FileIssues) -> None:
-    faults = lightmap_faults(uvs, surface.triangles)
+    faults = lightmap_faults(uvs, surface.corners)
     label = {"uv_set": number, **surface.fields}
     if faults.outside:
         issues.add("MESH_LIGHTMAP_UV_OUTSIDE", count=faults.outside, total=faults.triangles,
@@ -126,12 +133,14 @@ def _check_lightmap(surface: Surface, number: int, uvs: np.ndarray, issues: File
         issues.add("MESH_LIGHTMAP_UV_OVERLAP", percent=f"{percent:.2g}", **label)
 
 
-def surfaces(asset: Asset) -> Iterator[Surface]:
-    """The surfaces of a glTF or FBX asset (none for others or without usable geometry)."""
+def surfaces(asset: Asset) -> list[Surface]:
+    """The surfaces of a glTF or FBX asset (none for others or without usable geometry), built
+    once per asset for both checks."""
     if asset.document is not None:
-        yield from _gltf_surfaces(asset)
-    elif asset.fbx is not None:
-        yield from _fbx_surfaces(asset, asset.fbx)
+        return asset_cache(asset, "surfaces", lambda: list(_gltf_surfaces(asset)))
+    if asset.fbx is not None:
+        return asset_cache(asset, "surfaces", lambda: list(_fbx_surfaces(asset, asset.fbx)))
+    return []
 
 
 def _gltf_surfaces(asset: Asset) -> Iterator[Surface]:

@@ -10,10 +10,13 @@ cell's centre lies strictly inside it, and overlapped when two or more triangles
 an overlap is seen only where it covers a cell centre: overlaps thinner than a cell (1/1024 of
 the square, a texel of a 1024 px lightmap) can be missed, and a centre exactly on a triangle's
 edge counts for no triangle, so neighbours sharing an edge never read as overlapping. That is
-the resolution lightmappers pack at, and the miss is the same as theirs.
+the resolution lightmappers pack at, and the miss is the same as theirs. The time is bounded:
+a mesh whose triangles would test more than :data:`RASTER_SAMPLES` cell centres gets a coarser
+grid (halved down to :data:`SMALLEST_GRID` cells a side), and if even that is too many, an
+evenly spread subset of its triangles is rasterised (overlaps among them are still found).
 
 **Texel density** is measured as UV units per metre (the square root of a triangle's UV area
-over its surface area) on at most :data:`SAMPLE_TRIANGLES` triangles per mesh, spread evenly, and
+over its surface area) on at most 65,536 triangles per mesh, spread evenly, and
 compared across the model weighted by surface area (:func:`density_spread`).
 """
 
@@ -23,13 +26,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from assetcheck.checks.mesh_faults import Vertices, flat_triangles, usable_corners
-from assetcheck.checks.mesh_topology import SAMPLE_TRIANGLES
+from assetcheck.checks.mesh_faults import CHUNK_TRIANGLES, FLAT_RATIO, Vertices, flat_triangles
+from assetcheck.checks.mesh_topology import evenly_sampled
 
 #: Cells per side of the lightmap coverage grid.
 OVERLAP_GRID = 1024
-#: Cell samples rasterised at once: bounds the temporary arrays (about 40 bytes a sample).
-RASTER_BATCH = 1 << 21
+#: The coarsest grid used for meshes of very many lightmap triangles.
+SMALLEST_GRID = 128
+#: Cell centres tested per mesh at most (estimated): a finer grid than that allows is halved.
+RASTER_SAMPLES = 1 << 21
+#: Cell centres tested at once: bounds the temporary arrays (about 60 bytes a centre).
+RASTER_BATCH = 1 << 18
 #: The share of the surface area left out at each end when comparing texel densities, so a few
 #: slivers do not decide the spread.
 DENSITY_PERCENTILE = 5.0
@@ -55,28 +62,29 @@ class LightmapFaults:
     outside: int
     covered_cells: int
     overlapped_cells: int
+    #: Cells per side of the grid used (see :func:`lightmap_faults`).
+    grid: int
 
 
-def uv_triangle_faults(vertices: Vertices, uvs: np.ndarray, triangles: np.ndarray) -> UvFaults:
-    """Measure the UV set ``uvs`` (``(count, 2)``, one row per vertex) of ``triangles``."""
-    non_finite = int(np.count_nonzero(~np.isfinite(uvs).all(axis=1)))
-    corners = usable_corners(triangles, min(len(vertices), len(uvs)))
-    points = np.take(vertices.coords, corners, axis=1)
-    flat = flat_triangles(points)
-    uv_points = _uv_points(uvs, corners)
-    flat_uv = flat_triangles(uv_points)
-    finite = np.isfinite(uv_points).all(axis=(0, 1))
-    zero_uv = int(np.count_nonzero(flat_uv & ~flat & finite))
-    count = corners.shape[1]
-    sample = corners
-    if count > SAMPLE_TRIANGLES:
-        sample = corners[:, np.linspace(0, count - 1, SAMPLE_TRIANGLES).astype(np.intp)]
+def uv_triangle_faults(vertices: Vertices, uvs: np.ndarray, corners: np.ndarray) -> UvFaults:
+    """Measure the UV set ``uvs`` (``(count, 2)``, one row per vertex) of the triangles
+    ``corners`` (``(3, n)`` vertex indices, as ``usable_corners`` gives them)."""
+    rows = np.ascontiguousarray(np.asarray(uvs, np.float32).T)
+    non_finite = int(np.count_nonzero(~np.isfinite(rows).all(axis=0)))
+    zero_uv = 0
+    for start in range(0, corners.shape[1], CHUNK_TRIANGLES):
+        chunk = corners[:, start:start + CHUNK_TRIANGLES]
+        flat = np.flatnonzero(_flat_2d(np.take(rows, chunk, axis=1)))
+        if len(flat):  # a UV triangle is a fault only when its surface triangle has area
+            points = np.take(vertices.coords, chunk[:, flat], axis=1)
+            zero_uv += int(np.count_nonzero(~flat_triangles(points)))
+    sample = evenly_sampled(corners)
     surface = _areas(np.take(vertices.coords, sample, axis=1).astype(np.float64))
-    uv_area = _areas(_uv_points(uvs, sample).astype(np.float64))
+    uv_area = np.abs(_signed_twice_area(np.take(rows, sample, axis=1).astype(np.float64))) / 2
     with np.errstate(invalid="ignore", divide="ignore"):
         usable = (surface > 0) & (uv_area > 0) & np.isfinite(uv_area) & np.isfinite(surface)
         densities = np.sqrt(uv_area[usable] / surface[usable])
-    return UvFaults(len(triangles), non_finite, zero_uv, densities, surface[usable])
+    return UvFaults(corners.shape[1], non_finite, zero_uv, densities, surface[usable])
 
 
 def density_spread(samples: list[UvFaults]) -> float | None:
@@ -95,48 +103,90 @@ def density_spread(samples: list[UvFaults]) -> float | None:
     return float(high / low)
 
 
-def lightmap_faults(uvs: np.ndarray, triangles: np.ndarray) -> LightmapFaults:
-    """Triangles of ``triangles`` whose lightmap UVs (``uvs``, ``(count, 2)``) leave [0, 1], and
-    the grid cells they cover and overlap (see the module docstring)."""
-    corners = usable_corners(triangles, len(uvs))
-    points = np.take(np.asarray(uvs, np.float64).T, corners, axis=1)  # (2 axes, 3 corners, n)
-    finite = np.isfinite(points).all(axis=(0, 1))
-    points = points[:, :, finite]
-    outside = int(np.count_nonzero(((points < 0) | (points > 1)).any(axis=(0, 1))))
-    coverage = np.zeros(OVERLAP_GRID * OVERLAP_GRID, np.int32)
-    _rasterise(points * OVERLAP_GRID, coverage)
+def lightmap_faults(uvs: np.ndarray, corners: np.ndarray) -> LightmapFaults:
+    """Of the triangles ``corners`` (``(3, n)`` vertex indices), those whose lightmap UVs
+    (``uvs``, ``(count, 2)``) leave [0, 1], and the grid cells they cover and overlap (see the
+    module docstring)."""
+    rows = np.ascontiguousarray(np.asarray(uvs, np.float64).T)
+    cells, stride = _grid_size(rows, corners)
+    corners = corners[:, ::stride]
+    coverage = np.zeros(cells * cells, np.int32)
+    outside = 0
+    for start in range(0, corners.shape[1], CHUNK_TRIANGLES):
+        points = _finite(np.take(rows, corners[:, start:start + CHUNK_TRIANGLES], axis=1))
+        flat = points.reshape(6, -1)
+        outside += int(np.count_nonzero((flat.min(axis=0) < 0) | (flat.max(axis=0) > 1)))
+        points *= cells
+        _rasterise(points, cells, coverage)
     return LightmapFaults(corners.shape[1], outside, int(np.count_nonzero(coverage)),
-                          int(np.count_nonzero(coverage > 1)))
+                          int(np.count_nonzero(coverage > 1)), cells)
 
 
-def _rasterise(points: np.ndarray, coverage: np.ndarray) -> None:
+def _finite(points: np.ndarray) -> np.ndarray:
+    """The triangles of ``points`` (``(2, 3, n)``) whose corners are all finite."""
+    finite = np.isfinite(points.reshape(6, -1)).all(axis=0)
+    return points if finite.all() else points[:, :, finite]
+
+
+def _grid_size(rows: np.ndarray, corners: np.ndarray) -> tuple[int, int]:
+    """The grid's cells per side and the stride of the triangles rasterised: the finest grid
+    (from :data:`OVERLAP_GRID` down to :data:`SMALLEST_GRID`) on which the triangles test at
+    most :data:`RASTER_SAMPLES` cell centres (estimated on an even sample), every triangle;
+    else the coarsest grid, every ``stride``-th triangle."""
+    sample = evenly_sampled(corners)
+    points = _finite(np.take(rows, sample, axis=1))
+    scale = corners.shape[1] / max(sample.shape[1], 1)
+    cells = OVERLAP_GRID
+    while True:
+        low, high = _cell_bounds(points * cells, cells)
+        estimate = scale * float(np.prod(high - low, axis=0).sum())
+        if estimate <= RASTER_SAMPLES:
+            return cells, 1
+        if cells == SMALLEST_GRID:
+            return cells, int(np.ceil(estimate / RASTER_SAMPLES))
+        cells //= 2
+
+
+def _cell_bounds(points: np.ndarray, cells: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per triangle (``(2, 3, n)`` in cell units), the first and past-the-last cell columns
+    and rows whose centres may lie strictly inside it, as ``(2, n)`` each."""
+    # Reduced over the first axis of each (3, n) row block: contiguous, so fast.
+    smallest = np.stack([points[0].min(axis=0), points[1].min(axis=0)])
+    largest = np.stack([points[0].max(axis=0), points[1].max(axis=0)])
+    low = np.clip(np.floor(smallest - 0.5) + 1, 0, cells).astype(np.int64)
+    high = np.clip(np.ceil(largest - 0.5), 0, cells).astype(np.int64)
+    return low, np.maximum(high, low)
+
+
+def _rasterise(points: np.ndarray, cells: int, coverage: np.ndarray) -> None:
     """Add 1 to each cell of ``coverage`` whose centre lies strictly inside a triangle of
     ``points`` (``(2, 3, n)`` in cell units)."""
     twice_area = _signed_twice_area(points)
-    points = points[:, :, twice_area != 0]
-    sign = np.sign(twice_area[twice_area != 0])
-    low = np.clip(np.floor(points.min(axis=1) - 0.5) + 1, 0, OVERLAP_GRID).astype(np.int64)
-    high = np.clip(np.ceil(points.max(axis=1) - 0.5), 0, OVERLAP_GRID).astype(np.int64)
-    width, height = np.maximum(high - low, 0)
-    cells = width * height
-    ends = np.cumsum(cells)
+    drawn = twice_area != 0
+    points, sign = points[:, :, drawn], np.sign(twice_area[drawn])
+    low, high = _cell_bounds(points, cells)
+    width, height = high - low
+    samples = width * height
+    keep = np.flatnonzero(samples > 0)
+    ends = np.cumsum(samples[keep])
     first = 0
-    while first < len(cells):
-        last = int(np.searchsorted(ends, ends[first - 1] + RASTER_BATCH if first else
-                                   RASTER_BATCH, side="right"))
-        last = max(last, first + 1)
-        _rasterise_batch(points[:, :, first:last], sign[first:last], low[:, first:last],
-                         width[first:last], cells[first:last], coverage)
+    while first < len(keep):  # batches of about RASTER_BATCH samples bound the memory
+        done = ends[first - 1] if first else 0
+        last = max(int(np.searchsorted(ends, done + RASTER_BATCH, side="right")), first + 1)
+        batch = keep[first:last]
+        _rasterise_batch(points[:, :, batch], sign[batch], low[:, batch], width[batch],
+                         samples[batch], cells, coverage)
         first = last
 
 
 def _rasterise_batch(points: np.ndarray, sign: np.ndarray, low: np.ndarray, width: np.ndarray,
-                     cells: np.ndarray, coverage: np.ndarray) -> None:
-    total = int(cells.sum())
+                     samples: np.ndarray, cells: int, coverage: np.ndarray) -> None:
+    """Test every candidate cell centre of the triangles against their three edges."""
+    total = int(samples.sum())
     if not total:
         return
-    triangle = np.repeat(np.arange(len(cells)), cells)
-    offset = np.arange(total) - np.repeat(np.cumsum(cells) - cells, cells)
+    triangle = np.repeat(np.arange(len(samples)), samples)
+    offset = np.arange(total) - np.repeat(np.cumsum(samples) - samples, samples)
     x = low[0][triangle] + offset % width[triangle]
     y = low[1][triangle] + offset // width[triangle]
     centre_x, centre_y = x + 0.5, y + 0.5
@@ -147,15 +197,19 @@ def _rasterise_batch(points: np.ndarray, sign: np.ndarray, low: np.ndarray, widt
         bx, by = points[0, end][triangle], points[1, end][triangle]
         edge = (bx - ax) * (centre_y - ay) - (by - ay) * (centre_x - ax)
         inside &= edge * sign[triangle] > 0
-    coverage += np.bincount(y[inside] * OVERLAP_GRID + x[inside],
+    coverage += np.bincount(y[inside] * cells + x[inside],
                             minlength=len(coverage)).astype(np.int32, copy=False)
 
 
-def _uv_points(uvs: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    """UV corners as ``(3 axes, 3 corners, n)`` float32 with a zero third axis, the layout
-    :func:`~assetcheck.checks.mesh_faults.flat_triangles` takes."""
-    flat = np.take(np.asarray(uvs, np.float32).T, corners, axis=1)
-    return np.concatenate([flat, np.zeros((1, *flat.shape[1:]), np.float32)])
+def _flat_2d(points: np.ndarray) -> np.ndarray:
+    """Which 2D triangles (``(2, 3, n)``) are flat, by the rule of
+    :func:`~assetcheck.checks.mesh_faults.flat_triangles`; NaN corners are not flat."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        twice_area = np.abs(_signed_twice_area(points))
+        sides = [points[:, 1] - points[:, 0], points[:, 2] - points[:, 0],
+                 points[:, 2] - points[:, 1]]
+        longest = np.maximum.reduce([side[0] * side[0] + side[1] * side[1] for side in sides])
+        return twice_area <= FLAT_RATIO * longest
 
 
 def _signed_twice_area(points: np.ndarray) -> np.ndarray:

@@ -91,7 +91,8 @@ def test_messages_count_edges_of_the_welded_mesh(tmp_path):
 
 def test_a_seam_is_not_an_opening():
     mesh = gltf_cube()
-    topology = mesh_topology(welded_corners(Vertices.of(mesh.positions), mesh.triangles), 24)
+    corners = np.ascontiguousarray(mesh.triangles.T.astype(np.uint32))
+    topology = mesh_topology(welded_corners(Vertices.of(mesh.positions), corners), 24)
     assert (topology.edges, topology.boundary_edges, topology.closed, topology.pieces) == (
         18, 0, True, 1)
 
@@ -114,7 +115,7 @@ def test_lightmap_triangles_sharing_an_edge_do_not_overlap():
     # Two triangles of a square split along its diagonal, with a fine grid of cell centres
     # on that diagonal.
     uvs = np.array([(0, 0), (1, 0), (1, 1), (0, 1)], np.float64)
-    faults = lightmap_faults(uvs, np.array([[0, 1, 2], [0, 2, 3]]))
+    faults = lightmap_faults(uvs, np.array([[0, 0], [1, 2], [2, 3]]))
     assert (faults.overlapped_cells, faults.covered_cells) == (0, OVERLAP_GRID ** 2
                                                               - OVERLAP_GRID)
 
