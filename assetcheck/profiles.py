@@ -55,7 +55,7 @@ class MeshRules:
     #: volumes. An open mesh is a finding only then.
     closed_meshes: bool = False
     #: The most the texel density may vary across a model's textured surface (a ratio).
-    texel_density_spread: float = 16.0
+    texel_density_spread: float = 32.0
 
     def updated(self, overrides: Mapping[str, int | bool | float]) -> MeshRules:
         return replace(self, **overrides)
@@ -141,7 +141,7 @@ BUILTIN_PROFILES: dict[str, EngineProfile] = {
                       severity=_BUDGETS_ARE_ADVICE),
         EngineProfile("web", "Web viewers: three.js, Babylon.js, model-viewer",
                       Budgets(500_000, 200_000, 32, 100, 4096, 128, 4, 2, True, 50),
-                      mesh_rules=MeshRules(lightmap_uv_set=-1, texel_density_spread=8.0)),
+                      mesh_rules=MeshRules(lightmap_uv_set=-1, texel_density_spread=16.0)),
         # Unity rescales NPOT textures on import; Unreal neither mipmaps nor streams them.
         EngineProfile("unity", "Unity (URP/HDRP)",
                       Budgets(1_000_000, 300_000, 32, 300, 8192, 255, 4, 8, True, 200),
@@ -154,7 +154,7 @@ BUILTIN_PROFILES: dict[str, EngineProfile] = {
         # Block-compressed texture formats on mobile GPUs want power-of-two sides.
         EngineProfile("mobile", "Mobile GPUs (phones, standalone headsets)",
                       Budgets(100_000, 50_000, 8, 50, 2048, 64, 4, 2, False, 20),
-                      severity=_NPOT_MATTERS, mesh_rules=MeshRules(texel_density_spread=8.0)),
+                      severity=_NPOT_MATTERS, mesh_rules=MeshRules(texel_density_spread=16.0)),
     )
 }
 

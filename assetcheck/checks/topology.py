@@ -37,6 +37,10 @@ from assetcheck.formats.gltf_data import asset_cache, primitive_triangles
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
 
+#: A mesh with at least this share of its triangles collapsed in UV space is palette-textured
+#: (each face samples one texel, as voxel and low-poly art does): deliberate, not reported.
+PALETTE_SHARE = 0.9
+
 TOPOLOGY_CODES = ("MESH_NON_MANIFOLD_EDGES", "MESH_INCONSISTENT_WINDING", "MESH_OPEN_BOUNDARY",
                   "MESH_INSIDE_OUT", "MESH_SEPARATE_PIECES")
 UV_CODES = ("MESH_UV_NOT_FINITE", "MESH_UV_ZERO_AREA", "MESH_LIGHTMAP_UV_OVERLAP",
@@ -107,7 +111,7 @@ def check_uvs(asset: Asset, context: CheckContext) -> None:
             if surface.report_non_finite and faults.non_finite:
                 issues.add("MESH_UV_NOT_FINITE", count=faults.non_finite, total=len(uvs),
                            **label)
-            if textured and faults.zero_area:
+            if textured and 0 < faults.zero_area < PALETTE_SHARE * faults.triangles:
                 issues.add("MESH_UV_ZERO_AREA", count=faults.zero_area,
                            total=faults.triangles, **label)
             if textured and number == min(surface.textured_sets):

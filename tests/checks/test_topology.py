@@ -8,22 +8,24 @@ topology and UV codes. ``--update-golden`` rewrites the crafted files of
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from assetcheck.checks import topology as topology_check
 from assetcheck.checks.mesh_faults import Vertices
 from assetcheck.checks.mesh_topology import count_pieces, mesh_topology, welded_corners
-from assetcheck.checks.topology import TOPOLOGY_CODES, UV_CODES
+from assetcheck.checks.topology import TOPOLOGY_CODES, UV_CODES, surfaces
 from assetcheck.checks.uv_faults import OVERLAP_GRID, lightmap_faults
 from assetcheck.engine import validate
 from assetcheck.options import ValidationOptions
 from tests.builders.fbx import MeshSpec, Scene, binary_fbx, cube
 from tests.checks.topology_cases import CASES, glb
 from tests.checks.topology_cases import cube as gltf_cube
-from tests.formats import only_issue, validate_bytes
+from tests.formats import codes, only_issue, validate_bytes
 
 GOLDEN = Path(__file__).resolve().parents[1] / "assets" / "topology"
 NEW_CODES = frozenset(TOPOLOGY_CODES + UV_CODES)
@@ -138,3 +140,34 @@ def test_fbx_uvs_that_are_not_finite_are_reported(tmp_path):
     result = validate_bytes(tmp_path, "nan.fbx", binary_fbx(Scene(meshes=[spec])))
     assert only_issue(result, "MESH_UV_NOT_FINITE").message.startswith(
         "Mesh Box: 3 of 24 UV coordinates of set 0")
+
+
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "gltf"
+
+
+def _clean_corpus_files() -> list:
+    table = CORPUS / "expected.tsv"
+    if not table.is_file():
+        reason = f"the shared glTF corpus is absent (looked in {CORPUS})"
+        return [pytest.param(None, marks=pytest.mark.skip(reason=reason))]
+    rows = csv.DictReader(table.open(newline=""), delimiter="\t")
+    return [row["file"] for row in rows if row["khronos_errors"] == "0"]
+
+
+@pytest.mark.parametrize("name", _clean_corpus_files())
+def test_closed_clean_corpus_files_get_no_topology_or_uv_finding(name):
+    path = CORPUS / name
+    read = {}
+    original = topology_check.check_topology
+
+    def measured(asset, context):
+        read["closed"] = [mesh_topology(welded_corners(s.vertices, s.corners),
+                                        len(s.vertices)).closed for s in surfaces(asset)]
+        original(asset, context)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(topology_check, "check_topology", measured)
+        result = validate(path)
+    if not read.get("closed") or not all(read["closed"]):
+        pytest.skip("not made of closed meshes only")
+    assert NEW_CODES.isdisjoint(codes(result)), codes(result)
