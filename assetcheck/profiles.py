@@ -58,6 +58,7 @@ class MeshRules:
     texel_density_spread: float = 32.0
 
     def updated(self, overrides: Mapping[str, int | bool | float]) -> MeshRules:
+        """These rules with some replaced (the caller passes only known names)."""
         return replace(self, **overrides)
 
 
