@@ -34,8 +34,7 @@ SAMPLE_TRIANGLES = 1 << 16
 #: 0.3 s per million triangles (more under load), more than the other topology measures.
 PIECES_TRIANGLE_LIMIT = 500_000
 
-_ODD = np.uint64(0x9E3779B97F4A7C15)
-_1, _32, _40 = np.uint64(1), np.uint64(32), np.uint64(40)
+_1, _32 = np.uint64(1), np.uint64(32)
 
 
 @dataclass(frozen=True)
@@ -91,40 +90,12 @@ def mesh_topology(corners: np.ndarray, vertex_count: int) -> Topology:
     triangles = corners.shape[1]
     if not triangles:
         return Topology(0, 0, 0, 0, 0, 0)
-    unbalanced = np.take(_unbalanced_vertices(corners, vertex_count), corners)
-    if unbalanced.any():
-        ends = np.roll(corners, -1, axis=0)
-        checked = unbalanced | np.roll(unbalanced, -1, axis=0)
-        keys = _edge_keys(corners[checked], ends[checked])
-    else:
-        keys = np.empty(0, np.uint64)
+    keys = _edge_keys(corners.ravel(), np.roll(corners, -1, axis=0).ravel())
     keys.sort()
     counts = _edge_runs(keys)
-    # The other edges come in pairs of opposite directions (see the module docstring).
-    paired = (3 * triangles - len(keys)) // 2
+    del keys
     pieces = count_pieces(corners, vertex_count) if triangles <= PIECES_TRIANGLE_LIMIT else None
-    return Topology(triangles, counts[0] + paired, *counts[1:], pieces)
-
-
-def _unbalanced_vertices(corners: np.ndarray, vertex_count: int) -> np.ndarray:
-    """Which vertices have out-neighbours (the ends of the edges their triangles run away from
-    them) other than their in-neighbours, compared by sums of 24-bit hashes of the neighbours.
-
-    Around a vertex inside a well-made surface each neighbour is once an out- and once an
-    in-neighbour, so the sums cancel; they do not at a boundary, a flipped triangle or a
-    non-manifold edge. A sum cancels by chance once in 2^24 vertices, and an edge is missed
-    only when the sums of both its ends do (2^-48).
-    """
-    hashes = np.arange(vertex_count, dtype=np.uint64)
-    hashes *= _ODD
-    hashes >>= _40
-    weights = np.take(hashes.astype(np.int32), corners)
-    a, b, c = weights
-    # Triangle (a, b, c) runs a->b, b->c, c->a: a gains out-neighbour b and in-neighbour c...
-    balance = np.bincount(corners[0], b - c, vertex_count)
-    balance += np.bincount(corners[1], c - a, vertex_count)
-    balance += np.bincount(corners[2], a - b, vertex_count)
-    return balance != 0
+    return Topology(triangles, *counts, pieces)
 
 
 def _edge_runs(keys: np.ndarray) -> tuple[int, int, int, int]:

@@ -171,3 +171,13 @@ def test_closed_clean_corpus_files_get_no_topology_or_uv_finding(name):
     if not read.get("closed") or not all(read["closed"]):
         pytest.skip("not made of closed meshes only")
     assert NEW_CODES.isdisjoint(codes(result)), codes(result)
+
+
+def test_cubes_touching_along_an_edge_share_a_non_manifold_edge():
+    # Voxel art does this: each cube is closed and well wound on its own.
+    mesh = gltf_cube()
+    positions = np.vstack([mesh.positions, mesh.positions + np.float32([1, 1, 0])])
+    triangles = np.vstack([mesh.triangles, mesh.triangles + 24]).astype(np.uint32)
+    corners = welded_corners(Vertices.of(positions), np.ascontiguousarray(triangles.T))
+    topology = mesh_topology(corners, 48)
+    assert (topology.non_manifold_edges, topology.misoriented_edges, topology.pieces) == (1, 0, 1)
