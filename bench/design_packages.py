@@ -90,7 +90,7 @@ def ours(surface) -> dict:
                              len(surface.vertices))
     return {"closed": topology.closed, "boundary": topology.boundary_edges,
             "non_manifold": topology.non_manifold_edges,
-            "consistent": topology.misoriented_edges == 0 and topology.non_manifold_edges == 0,
+            "consistent": topology.misoriented_edges == 0,
             "pieces": topology.pieces}
 
 
