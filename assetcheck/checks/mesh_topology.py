@@ -20,11 +20,12 @@ most :data:`SAMPLE_TRIANGLES` triangles spread evenly through the mesh.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
 
-from assetcheck.checks.mesh_faults import Vertices
+from assetcheck.checks.mesh_faults import CHUNK_TRIANGLES, Vertices
 
 #: Triangles the inside-out verdict (a majority) is judged on: a share measured on 65,536
 #: evenly spread triangles is within a percent of the whole mesh's.
@@ -33,6 +34,9 @@ SAMPLE_TRIANGLES = 1 << 16
 #: Meshes of more triangles are not split into pieces: the vectorised union-find takes about
 #: 0.3 s per million triangles (more under load), more than the other topology measures.
 PIECES_TRIANGLE_LIMIT = 500_000
+#: Keys of one sorted edge table (32 MB): a larger mesh's edges are split into several tables
+#: by their lower vertex, which bounds the memory the topology check adds.
+EDGE_TABLE_KEYS = 1 << 22
 
 _1, _32 = np.uint64(1), np.uint64(32)
 
@@ -90,12 +94,18 @@ def mesh_topology(corners: np.ndarray, vertex_count: int) -> Topology:
     triangles = corners.shape[1]
     if not triangles:
         return Topology(0, 0, 0, 0, 0, 0)
-    keys = _edge_keys(corners.ravel(), np.roll(corners, -1, axis=0).ravel())
-    keys.sort()
-    counts = _edge_runs(keys)
-    del keys
+    counts = np.zeros(4, np.int64)
+    # Edges go to one table per range of lower vertices (an edge's keys share its lower
+    # vertex), so no table holds more than about EDGE_TABLE_KEYS keys.
+    tables = -(-3 * triangles // EDGE_TABLE_KEYS)
+    bounds = np.linspace(0, vertex_count, tables + 1).astype(np.int64)
+    for lowest, past in itertools.pairwise(bounds.tolist()):
+        keys = _edge_keys(corners, lowest, past) if tables > 1 else _edge_keys(corners)
+        keys.sort()
+        counts += _edge_runs(keys)
+        del keys
     pieces = count_pieces(corners, vertex_count) if triangles <= PIECES_TRIANGLE_LIMIT else None
-    return Topology(triangles, *counts, pieces)
+    return Topology(triangles, *map(int, counts), pieces)
 
 
 def _edge_runs(keys: np.ndarray) -> tuple[int, int, int, int]:
@@ -105,14 +115,18 @@ def _edge_runs(keys: np.ndarray) -> tuple[int, int, int, int]:
         return 0, 0, 0, 0
     # links[i + 1]: keys i and i + 1 are the same edge; padded at both ends.
     links = np.zeros(count + 1, bool)
-    np.equal(keys[1:] >> _1, keys[:-1] >> _1, out=links[1:-1])
+    for start in range(0, count - 1, CHUNK_TRIANGLES):  # chunks keep the shifted copies small
+        end = min(start + CHUNK_TRIANGLES, count - 1)
+        np.equal(keys[start + 1:end + 1] >> _1, keys[start:end] >> _1,
+                 out=links[start + 1:end + 1])
     before, after = links[:-1], links[1:]
     boundary = int(np.count_nonzero(~before & ~after))
     # A run of three or more keys starts with two links in a row.
     non_manifold = int(np.count_nonzero(~before[:-1] & after[:-1] & after[1:]))
     # A run of exactly two keys: its first key is linked to the next one only.
-    pair_starts = np.flatnonzero(~before[:-1] & after[:-1] & ~after[1:])
-    misoriented = int(np.count_nonzero(keys[pair_starts] == keys[pair_starts + 1]))
+    pair_starts = ~before[:-1] & after[:-1] & ~after[1:]
+    pair_starts &= keys[1:] == keys[:-1]  # the direction bits are equal too
+    misoriented = int(np.count_nonzero(pair_starts))
     return count - int(np.count_nonzero(links)), boundary, non_manifold, misoriented
 
 
@@ -157,9 +171,9 @@ def inside_out(vertices: Vertices, normals: np.ndarray,
     (or nothing could be judged)."""
     corners = evenly_sampled(corners)
     points = np.take(vertices.coords, corners, axis=1).astype(np.float64)
-    face = np.cross((points[:, 1] - points[:, 0]).T, (points[:, 2] - points[:, 0]).T)
     corner_normals = np.take(normals, corners, axis=0).astype(np.float64).sum(axis=0)
-    with np.errstate(invalid="ignore", over="ignore"):
+    with np.errstate(invalid="ignore", over="ignore"):  # NaN or infinite data: undecided
+        face = np.cross((points[:, 1] - points[:, 0]).T, (points[:, 2] - points[:, 0]).T)
         agreement = np.einsum("ij,ij->i", face, corner_normals)
     against = int(np.count_nonzero(agreement < 0))
     decided = against + int(np.count_nonzero(agreement > 0))
@@ -175,11 +189,25 @@ def evenly_sampled(corners: np.ndarray) -> np.ndarray:
     return corners[:, np.linspace(0, count - 1, SAMPLE_TRIANGLES).astype(np.intp)]
 
 
-def _edge_keys(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Directed edges ``starts -> ends`` as ``lower << 33 | higher << 1 | direction``."""
-    keys = np.minimum(starts, ends).astype(np.uint64)
-    keys <<= _32
-    keys |= np.maximum(starts, ends)
-    keys <<= _1
-    keys |= starts > ends
-    return keys
+def _edge_keys(corners: np.ndarray, lowest: int = 0, past: int | None = None) -> np.ndarray:
+    """The edges of the triangles ``corners`` (``(3, n)``) whose lower vertex is in
+    ``[lowest, past)`` (every edge when ``past`` is None), as ``lower << 33 | higher << 1 |
+    direction`` (uint64), built a chunk at a time so the temporaries stay small."""
+    count = corners.shape[1]
+    parts = []
+    for side in range(3):
+        for start in range(0, count, CHUNK_TRIANGLES):
+            starts = corners[side, start:start + CHUNK_TRIANGLES]
+            ends = corners[(side + 1) % 3, start:start + CHUNK_TRIANGLES]
+            lower = np.minimum(starts, ends)
+            if past is not None:
+                inside = (lower >= lowest) & (lower < past)
+                if not inside.all():
+                    starts, ends, lower = starts[inside], ends[inside], lower[inside]
+            keys = lower.astype(np.uint64)
+            keys <<= _32
+            keys |= np.maximum(starts, ends)
+            keys <<= _1
+            keys |= starts > ends
+            parts.append(keys)
+    return np.concatenate(parts) if parts else np.empty(0, np.uint64)

@@ -220,6 +220,7 @@ def _signed_twice_area(points: np.ndarray) -> np.ndarray:
 
 def _areas(points: np.ndarray) -> np.ndarray:
     """Areas of triangles given as ``(3 axes, 3 corners, n)``."""
-    ab, ac = points[:, 1] - points[:, 0], points[:, 2] - points[:, 0]
-    cross = np.cross(ab.T, ac.T)
-    return 0.5 * np.sqrt(np.einsum("ij,ij->i", cross, cross))
+    with np.errstate(invalid="ignore", over="ignore"):  # NaN or infinite corners: NaN
+        ab, ac = points[:, 1] - points[:, 0], points[:, 2] - points[:, 0]
+        cross = np.cross(ab.T, ac.T)
+        return 0.5 * np.sqrt(np.einsum("ij,ij->i", cross, cross))

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from assetcheck.checks import mesh_topology as mesh_topology_module
 from assetcheck.checks import topology as topology_check
 from assetcheck.checks.mesh_faults import Vertices
 from assetcheck.checks.mesh_topology import count_pieces, mesh_topology, welded_corners
@@ -181,3 +182,14 @@ def test_cubes_touching_along_an_edge_share_a_non_manifold_edge():
     corners = welded_corners(Vertices.of(positions), np.ascontiguousarray(triangles.T))
     topology = mesh_topology(corners, 48)
     assert (topology.non_manifold_edges, topology.misoriented_edges, topology.pieces) == (1, 0, 1)
+
+
+def test_edge_tables_split_by_lower_vertex_count_the_same(monkeypatch):
+    mesh = gltf_cube()
+    positions = np.vstack([mesh.positions, mesh.positions + np.float32([1, 1, 0])])
+    triangles = np.vstack([mesh.triangles, mesh.triangles[2:] + 24]).astype(np.uint32)
+    corners = welded_corners(Vertices.of(positions), np.ascontiguousarray(triangles.T))
+    whole = mesh_topology(corners, 48)
+    monkeypatch.setattr(mesh_topology_module, "EDGE_TABLE_KEYS", 8)
+    assert mesh_topology(corners, 48) == whole
+    assert (whole.boundary_edges, whole.non_manifold_edges) == (4, 1)
