@@ -171,8 +171,8 @@ def inside_out(vertices: Vertices, normals: np.ndarray,
     (or nothing could be judged)."""
     corners = evenly_sampled(corners)
     points = np.take(vertices.coords, corners, axis=1).astype(np.float64)
-    corner_normals = np.take(normals, corners, axis=0).astype(np.float64).sum(axis=0)
     with np.errstate(invalid="ignore", over="ignore"):  # NaN or infinite data: undecided
+        corner_normals = np.take(normals, corners, axis=0).astype(np.float64).sum(axis=0)
         face = np.cross((points[:, 1] - points[:, 0]).T, (points[:, 2] - points[:, 0]).T)
         agreement = np.einsum("ij,ij->i", face, corner_normals)
     against = int(np.count_nonzero(agreement < 0))

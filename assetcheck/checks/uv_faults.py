@@ -213,9 +213,11 @@ def _flat_2d(points: np.ndarray) -> np.ndarray:
 
 
 def _signed_twice_area(points: np.ndarray) -> np.ndarray:
-    """Twice the signed area of 2D triangles given as ``(2, 3, n)``."""
-    ab, ac = points[:, 1] - points[:, 0], points[:, 2] - points[:, 0]
-    return ab[0] * ac[1] - ab[1] * ac[0]
+    """Twice the signed area of 2D triangles given as ``(2, 3, n)`` (NaN for NaN or infinite
+    corners)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        ab, ac = points[:, 1] - points[:, 0], points[:, 2] - points[:, 0]
+        return ab[0] * ac[1] - ab[1] * ac[0]
 
 
 def _areas(points: np.ndarray) -> np.ndarray:
