@@ -33,7 +33,7 @@ from assetcheck.checks.uv_faults import (
     uv_triangle_faults,
 )
 from assetcheck.fbx_model import FbxScene
-from assetcheck.formats.gltf_data import asset_cache, primitive_triangles
+from assetcheck.formats.gltf_data import AccessorReader, asset_cache, primitive_triangles
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
 
@@ -176,7 +176,8 @@ def _gltf_surfaces(asset: Asset) -> Iterator[Surface]:
                       vertices, triangles, normals, uv_sets, textured)
 
 
-def _attribute(reader, accessor: int | None, width: int, count: int) -> np.ndarray | None:
+def _attribute(reader: AccessorReader, accessor: int | None, width: int,
+               count: int) -> np.ndarray | None:
     """An attribute's values as floats when they are ``width`` wide, one per vertex."""
     if accessor is None:
         return None
