@@ -109,12 +109,17 @@ class FbxGeometry:
     def triangles(self) -> np.ndarray:
         """The polygons fan-triangulated, as ``(n, 3)`` control point indices (int32): a
         polygon of ``k`` corners gives ``k - 2`` triangles, lines and points none."""
+        return self.corners[self.corner_triangles()]
+
+    def corner_triangles(self) -> np.ndarray:
+        """The same triangles as :meth:`triangles`, as ``(n, 3)`` polygon corner numbers
+        (int32): the rows of layers' ``corner_values``."""
         sizes = self.polygon_sizes
         if not len(sizes):
             return np.empty((0, 3), np.int32)
         smallest, largest = int(sizes.min()), int(sizes.max())
         if smallest == largest and smallest >= 3:  # one polygon size (all triangles or quads)
-            polygons = self.corners.reshape(-1, smallest)
+            polygons = np.arange(len(self.corners), dtype=np.int32).reshape(-1, smallest)
             fans = [np.stack([polygons[:, 0], polygons[:, j], polygons[:, j + 1]], axis=1)
                     for j in range(1, smallest - 1)]
             return np.stack(fans, axis=1).reshape(-1, 3)
@@ -124,8 +129,7 @@ class FbxGeometry:
         # The j-th triangle of a polygon is (first, first + j + 1, first + j + 2).
         opened = np.cumsum(counts) - counts
         middle = first + (np.arange(total, dtype=np.int32) - np.repeat(opened, counts) + 1)
-        return np.stack([self.corners[first], self.corners[middle],
-                         self.corners[middle + 1]], axis=1).astype(np.int32, copy=False)
+        return np.stack([first, middle, middle + 1], axis=1).astype(np.int32, copy=False)
 
     def __reduce_ex__(self, protocol: int) -> tuple:
         arrays = [_packed(getattr(self, f.name), protocol) for f in fields(self)]

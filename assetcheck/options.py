@@ -29,10 +29,10 @@ class Limits:
 class ValidationOptions:
     """What ``validate`` is asked to do: for which engine, under which limits and issue policy.
 
-    ``budget_overrides`` replaces some of the engine profile's budgets (from config).
+    ``budget_overrides`` replaces some of the engine profile's budgets and mesh rules (from config).
     """
 
     engine: str = "generic"
     limits: Limits = field(default_factory=Limits)
     policy: IssuePolicy = field(default_factory=IssuePolicy)
-    budget_overrides: Mapping[str, int | bool] = field(default_factory=dict)
+    budget_overrides: Mapping[str, int | bool | float] = field(default_factory=dict)

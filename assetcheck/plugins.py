@@ -60,6 +60,7 @@ DEFAULT_PLUGINS = (
     "assetcheck.reports.builtin",
     "assetcheck.checks.budgets",
     "assetcheck.checks.geometry",
+    "assetcheck.checks.topology",
     "assetcheck.checks.materials",
     "assetcheck.checks.textures",
     "assetcheck.checks.transforms",

@@ -38,8 +38,27 @@ class Budgets:
         """These budgets with some replaced; an unknown budget name is a ``ValueError``."""
         unknown = set(overrides) - BUDGET_NAMES
         if unknown:
-            raise ValueError(f"unknown budget {', '.join(sorted(unknown))}: "
-                             f"known budgets are {', '.join(sorted(BUDGET_NAMES))}")
+            raise ValueError(f"unknown budget {', '.join(sorted(unknown))}: known budgets are "
+                             f"{', '.join(sorted(BUDGET_NAMES | MESH_RULE_NAMES))}")
+        return replace(self, **overrides)
+
+
+@dataclass(frozen=True)
+class MeshRules:
+    """What an engine expects of mesh topology and texture coordinates (issue codes
+    ``MESH_OPEN_BOUNDARY``, ``MESH_LIGHTMAP_UV_*``, ``MESH_TEXEL_DENSITY_SPREAD``)."""
+
+    #: The UV set lightmaps are baked from, counted from 0 (``TEXCOORD_<n>`` in glTF, the n-th
+    #: UV layer in FBX); -1 when the engine bakes no lightmaps from the file's UVs.
+    lightmap_uv_set: int = 1
+    #: Whether every mesh must be closed (watertight): 3D printing, physics colliders, shadow
+    #: volumes. An open mesh is a finding only then.
+    closed_meshes: bool = False
+    #: The most the texel density may vary across a model's textured surface (a ratio).
+    texel_density_spread: float = 32.0
+
+    def updated(self, overrides: Mapping[str, int | bool | float]) -> MeshRules:
+        """These rules with some replaced (the caller passes only known names)."""
         return replace(self, **overrides)
 
 
@@ -56,9 +75,23 @@ class EngineProfile:
     budgets: Budgets
     #: Severities the profile gives some codes instead of the registry's: code -> severity.
     severity: Mapping[str, str] = field(default_factory=dict)
+    #: What it expects of topology and UVs; plugins' profiles get the defaults.
+    mesh_rules: MeshRules = field(default_factory=MeshRules)
 
 
 BUDGET_NAMES = frozenset(f.name for f in fields(Budgets))
+MESH_RULE_NAMES = frozenset(f.name for f in fields(MeshRules))
+
+#: How each mesh rule is called in docs, and what it means.
+MESH_RULE_LABELS = {
+    "lightmap_uv_set": ("Lightmap UV set", "The UV set checked as a lightmap (0 is the first: "
+                        "`TEXCOORD_0` in glTF, the first UV layer in FBX); -1: none is checked."),
+    "closed_meshes": ("Closed meshes expected", "Whether a mesh with boundary edges is "
+                      "reported (`MESH_OPEN_BOUNDARY`)."),
+    "texel_density_spread": ("Texel density spread (x)", "The largest ratio between the texel "
+                             "density of the most and the least detailed 5% of the textured "
+                             "surface (`MESH_TEXEL_DENSITY_SPREAD`)."),
+}
 
 #: How each budget is called in reports and docs.
 BUDGET_LABELS = {
@@ -94,6 +127,8 @@ BUDGET_COUNTS = {
 }
 
 _NPOT_MATTERS = {"IMAGE_NPOT_DIMENSIONS": "warning"}
+#: Engines that bake lightmaps from the file's second UV set: broken lightmap UVs show.
+_LIGHTMAPS_MATTER = {"MESH_LIGHTMAP_UV_OVERLAP": "warning", "MESH_LIGHTMAP_UV_OUTSIDE": "warning"}
 
 #: Under ``generic`` a budget is advice: an overrun is a warning and never makes a file invalid.
 #: A profile for the engine the user ships on keeps the registry's severity (error).
@@ -106,20 +141,21 @@ BUILTIN_PROFILES: dict[str, EngineProfile] = {
                       Budgets(2_000_000, 1_000_000, 64, 500, 8192, 256, 8, 8, True, 500),
                       severity=_BUDGETS_ARE_ADVICE),
         EngineProfile("web", "Web viewers: three.js, Babylon.js, model-viewer",
-                      Budgets(500_000, 200_000, 32, 100, 4096, 128, 4, 2, True, 50)),
+                      Budgets(500_000, 200_000, 32, 100, 4096, 128, 4, 2, True, 50),
+                      mesh_rules=MeshRules(lightmap_uv_set=-1, texel_density_spread=16.0)),
         # Unity rescales NPOT textures on import; Unreal neither mipmaps nor streams them.
         EngineProfile("unity", "Unity (URP/HDRP)",
                       Budgets(1_000_000, 300_000, 32, 300, 8192, 255, 4, 8, True, 200),
-                      severity=_NPOT_MATTERS),
+                      severity=_NPOT_MATTERS | _LIGHTMAPS_MATTER),
         EngineProfile("unreal", "Unreal Engine 5",
                       Budgets(5_000_000, 2_000_000, 64, 1000, 8192, 1024, 8, 8, True, 500),
-                      severity=_NPOT_MATTERS),
+                      severity=_NPOT_MATTERS | _LIGHTMAPS_MATTER),
         EngineProfile("godot", "Godot 4",
                       Budgets(1_000_000, 500_000, 32, 500, 8192, 256, 8, 2, True, 200)),
         # Block-compressed texture formats on mobile GPUs want power-of-two sides.
         EngineProfile("mobile", "Mobile GPUs (phones, standalone headsets)",
                       Budgets(100_000, 50_000, 8, 50, 2048, 64, 4, 2, False, 20),
-                      severity=_NPOT_MATTERS),
+                      severity=_NPOT_MATTERS, mesh_rules=MeshRules(texel_density_spread=16.0)),
     )
 }
 
@@ -144,13 +180,17 @@ def engine_profiles(pm: pluggy.PluginManager) -> dict[str, EngineProfile]:
 
 
 def resolve_profile(
-    pm: pluggy.PluginManager, engine: str, budget_overrides: Mapping[str, int | bool]
+    pm: pluggy.PluginManager, engine: str, budget_overrides: Mapping[str, int | bool | float]
 ) -> EngineProfile:
-    """The profile named ``engine`` with the configured budget overrides applied."""
+    """The profile named ``engine`` with the configured overrides applied: budgets and mesh
+    rules by their keys; an unknown key is a ``ValueError``."""
     profiles = engine_profiles(pm)
     if engine not in profiles:
         raise UnknownEngineError(engine, sorted(profiles))
     profile = profiles[engine]
     if not budget_overrides:
         return profile
-    return replace(profile, budgets=profile.budgets.updated(budget_overrides))
+    rules = {key: value for key, value in budget_overrides.items() if key in MESH_RULE_NAMES}
+    budgets = {key: value for key, value in budget_overrides.items() if key not in rules}
+    return replace(profile, budgets=profile.budgets.updated(budgets),
+                   mesh_rules=profile.mesh_rules.updated(rules))

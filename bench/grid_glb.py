@@ -13,9 +13,15 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-def grid_glb(n: int) -> bytes:
-    """A valid GLB holding one n x n grid mesh (2 (n-1)^2 triangles)."""
+from assetcheck.testing.gltf import data_uri, png_bytes
+
+
+def grid_glb(n: int, *, textured: bool = False) -> bytes:
+    """A valid GLB holding one n x n grid mesh (2 (n-1)^2 triangles). ``textured`` gives its
+    material a base colour texture and the grid a lightmap UV set (``TEXCOORD_1``, the same
+    UVs as ``TEXCOORD_0``), so that every UV check has work to do."""
     axis = np.linspace(0, 1, n, dtype=np.float32)
     u, v = np.meshgrid(axis, axis)
     positions = np.stack([u.ravel(), np.sin(u.ravel() * 6) * 0.1, v.ravel()], axis=1)
@@ -49,6 +55,11 @@ def grid_glb(n: int) -> bytes:
             {"bufferView": 3, "componentType": 5125, "count": int(indices.size), "type": "SCALAR"},
         ],
     }
+    if textured:
+        document["meshes"][0]["primitives"][0]["attributes"]["TEXCOORD_1"] = 2
+        document["images"] = [{"uri": data_uri(png_bytes(64, 64), "image/png")}]
+        document["textures"] = [{"source": 0}]
+        document["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"] = {"index": 0}
     json_chunk = json.dumps(document).encode()
     json_chunk += b" " * (-len(json_chunk) % 4)
     bin_chunk = b"".join(blobs)

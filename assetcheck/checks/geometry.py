@@ -17,7 +17,7 @@ from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.fbx_geometry import check_fbx_geometry
 from assetcheck.checks.gltf_links import DocumentLinks, Primitive, document_links
 from assetcheck.checks.mesh_faults import Vertices, report_triangle_faults, triangle_faults
-from assetcheck.formats.gltf_data import primitive_triangles
+from assetcheck.formats.gltf_data import asset_cache, primitive_triangles
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
 
@@ -35,7 +35,6 @@ class _GltfGeometry:
         self.asset = asset
         self.links = links
         self.issues = issues
-        self.vertices: dict[int, Vertices | None] = {}
 
     def check(self) -> None:
         for primitive in self.links.primitives:
@@ -45,14 +44,7 @@ class _GltfGeometry:
         self._check_unused_vertices()
 
     def label(self, primitive: Primitive) -> str:
-        """The mesh's name, and the primitive's number when the mesh has several."""
-        mesh = self.links.items("meshes")[primitive.mesh] or {}
-        name = mesh.get("name")
-        label = name if isinstance(name, str) and name else f"mesh {primitive.mesh}"
-        primitives = mesh.get("primitives")
-        if isinstance(primitives, list) and len(primitives) > 1:
-            label += f", primitive {primitive.number}"
-        return label
+        return primitive_label(self.links, primitive)
 
     def _check_normals(self, primitive: Primitive) -> None:
         if primitive.semantics.has_normal or self._unlit(primitive.material):
@@ -80,11 +72,7 @@ class _GltfGeometry:
                                pointer=primitive.pointer, name=self.label(primitive))
 
     def _vertices(self, accessor: int) -> Vertices | None:
-        if accessor not in self.vertices:
-            positions = self.links.reader.normalized(accessor)
-            usable = positions is not None and positions.shape[1] == 3
-            self.vertices[accessor] = Vertices.of(positions) if usable else None
-        return self.vertices[accessor]
+        return gltf_vertices(self.asset, self.links, accessor)
 
     def _check_unused_vertices(self) -> None:
         """Vertices no primitive draws, per POSITION accessor (primitives may share one)."""
@@ -111,6 +99,29 @@ class _GltfGeometry:
             if unused and accessor not in drawn_whole:
                 self.issues.add("MESH_UNUSED_VERTICES", pointer=users[accessor].pointer,
                                 name=self.label(users[accessor]), count=unused, total=mask.size)
+
+
+def primitive_label(links: DocumentLinks, primitive: Primitive) -> str:
+    """The mesh's name, and the primitive's number when the mesh has several."""
+    mesh = links.items("meshes")[primitive.mesh] or {}
+    name = mesh.get("name")
+    label = name if isinstance(name, str) and name else f"mesh {primitive.mesh}"
+    primitives = mesh.get("primitives")
+    if isinstance(primitives, list) and len(primitives) > 1:
+        label += f", primitive {primitive.number}"
+    return label
+
+
+def gltf_vertices(asset: Asset, links: DocumentLinks, accessor: int) -> Vertices | None:
+    """The positions of POSITION accessor ``accessor``, hashed once per asset for every check;
+    None when they cannot be read as 3D points."""
+
+    def build() -> Vertices | None:
+        positions = links.reader.normalized(accessor)
+        usable = positions is not None and positions.ndim == 2 and positions.shape[1] == 3
+        return Vertices.of(positions) if usable else None
+
+    return asset_cache(asset, f"vertices:{accessor}", build)
 
 
 def check_geometry(asset: Asset, context: CheckContext) -> None:

@@ -77,11 +77,11 @@ def triangle_faults(vertices: Vertices, triangles: np.ndarray, *,
     winding_keys = []
     for start in range(0, len(triangles), CHUNK_TRIANGLES):
         chunk = triangles[start:start + CHUNK_TRIANGLES]
-        corners = _usable_corners(chunk, len(vertices))
+        corners = usable_corners(chunk, len(vertices))
         if repeated_are_flat:
             a, b, c = chunk.T
             zero_area += int(np.count_nonzero((a == b) | (b == c) | (c == a)))
-        flat = _zero_area(np.take(vertices.coords, corners, axis=1))
+        flat = flat_triangles(np.take(vertices.coords, corners, axis=1))
         flat_count = int(np.count_nonzero(flat))
         if flat_count:
             zero_area += flat_count
@@ -115,7 +115,7 @@ def report_triangle_faults(issues: FileIssues, faults: TriangleFaults, **fields:
                    **fields)
 
 
-def _usable_corners(chunk: np.ndarray, vertex_count: int) -> np.ndarray:
+def usable_corners(chunk: np.ndarray, vertex_count: int) -> np.ndarray:
     """The chunk's triangles as ``(3, n)`` corner indices, without those that repeat an index
     or point past the vertices."""
     corners = np.ascontiguousarray(chunk.T)
@@ -126,7 +126,7 @@ def _usable_corners(chunk: np.ndarray, vertex_count: int) -> np.ndarray:
     return corners if usable.all() else corners[:, usable]
 
 
-def _zero_area(points: np.ndarray) -> np.ndarray:
+def flat_triangles(points: np.ndarray) -> np.ndarray:
     """Which triangles are flat, from their corners as ``(3 axes, 3 corners, n)``."""
     with np.errstate(invalid="ignore", over="ignore"):  # NaN or infinite positions: not flat
         ab, ac = points[:, 1] - points[:, 0], points[:, 2] - points[:, 0]

@@ -37,6 +37,56 @@ ISSUE_TYPES = [
             "texture(s), which therefore cannot be mapped onto it.",
             "Unwrap the mesh (give it UVs) before export, or remove the textures from its "
             "material."),
+    # Topology (assetcheck/checks/mesh_topology.py; vertices welded by position).
+    declare("MESH_NON_MANIFOLD_EDGES", "warning",
+            "Mesh {name}: {count:,} of {edges:,} edges are shared by more than two triangles "
+            "(non-manifold), which breaks normals, decimation, booleans and physics.",
+            "Separate or delete the extra faces on those edges (Blender: Select > Select All "
+            "by Trait > Non Manifold)."),
+    declare("MESH_INCONSISTENT_WINDING", "warning",
+            "Mesh {name}: across {count:,} of {edges:,} edges the two triangles face opposite "
+            "ways, so back-face culling shows holes where a face is flipped.",
+            "Recalculate the normals outside (Blender: Mesh > Normals > Recalculate Outside) "
+            "so that neighbouring faces wind the same way."),
+    declare("MESH_OPEN_BOUNDARY", "warning",
+            "Mesh {name} is not closed: {count:,} of {edges:,} edges belong to one triangle "
+            "only, but the {engine} profile expects closed (watertight) meshes.",
+            "Fill the holes (Blender: select the boundary and Face > Fill) or merge the "
+            "vertices along the seams by distance."),
+    declare("MESH_INSIDE_OUT", "warning",
+            "Mesh {name} is inside out: on {count:,} of {total:,} sampled triangles the vertex "
+            "normals point against the winding, so engines cull the side that should show.",
+            "Flip the faces, or recalculate the normals outside, so that normals and winding "
+            "agree."),
+    declare("MESH_SEPARATE_PIECES", "info",
+            "Mesh {name} consists of {count:,} separate pieces (sets of connected triangles).",
+            "Nothing to do if the pieces belong together; otherwise split them into meshes of "
+            "their own (Blender: Mesh > Separate > By Loose Parts)."),
+    # Texture coordinates (assetcheck/checks/uv_faults.py).
+    declare("MESH_UV_NOT_FINITE", "warning",
+            "Mesh {name}: {count:,} of {total:,} UV coordinates of set {uv_set} are not finite "
+            "numbers (NaN or infinite), so the texture samples garbage there.",
+            "Re-unwrap the affected faces or clean the UVs in the modelling tool, and export "
+            "again."),
+    declare("MESH_UV_ZERO_AREA", "info",
+            "Mesh {name}: {count:,} of {total:,} triangles have surface area but zero UV area in "
+            "set {uv_set}, so their texture is one line of texels smeared across them.",
+            "Unwrap those faces again (their UVs were collapsed to a line or a point)."),
+    declare("MESH_LIGHTMAP_UV_OVERLAP", "info",
+            "Mesh {name}: about {percent}% of its lightmap UVs (set {uv_set}) overlap, so "
+            "baked lighting bleeds between the overlapping faces.",
+            "Generate a lightmap UV set with unique, non-overlapping islands (Unreal: "
+            "Generate Lightmap UVs; Unity: Generate Lightmap UVs in the model importer)."),
+    declare("MESH_LIGHTMAP_UV_OUTSIDE", "info",
+            "Mesh {name}: {count:,} of {total:,} triangles have lightmap UVs (set {uv_set}) "
+            "outside the unit square, where lightmaps repeat or clamp.",
+            "Pack the lightmap UV islands inside 0..1."),
+    declare("MESH_TEXEL_DENSITY_SPREAD", "info",
+            "Texel density varies {spread}x across the model's textured surface (from the "
+            "least to the most detailed {percentile}% of its area), more than the {engine} "
+            "profile's {limit}x: some parts will look blurry next to sharp ones.",
+            "Scale the UV islands so that texels per metre are about even (Blender: UV > "
+            "Average Islands Scale), or give the detailed parts a texture of their own."),
     # Materials.
     declare("MATERIAL_NOT_PBR", "info",
             "Material {name} uses the legacy {shading} shading model: engines convert it to "

@@ -16,13 +16,13 @@ from typing import Any
 from assetcheck.asset import Animation, Asset, Material, MeshPart, Texture
 from assetcheck.checks import Check, CheckContext
 from assetcheck.docgen.markdown import from_docstring, table_cell
-from assetcheck.profiles import BUDGET_LABELS, Budgets, EngineProfile
+from assetcheck.profiles import BUDGET_LABELS, Budgets, EngineProfile, MeshRules
 
 #: (section title, the classes it documents), in the order a plugin meets them.
 SECTIONS: tuple[tuple[str, tuple[type, ...]], ...] = (
     ("The asset a check receives", (Asset, MeshPart, Material, Texture, Animation)),
     ("Checks", (Check, CheckContext)),
-    ("Engine profiles", (EngineProfile,)),
+    ("Engine profiles", (EngineProfile, MeshRules)),
 )
 
 INTRODUCTION = """# Plugin object reference

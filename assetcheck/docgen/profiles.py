@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from assetcheck.profiles import BUDGET_COUNTS, BUDGET_LABELS, BUILTIN_PROFILES, Budgets
+from assetcheck.profiles import (
+    BUDGET_COUNTS,
+    BUDGET_LABELS,
+    BUILTIN_PROFILES,
+    MESH_RULE_LABELS,
+    Budgets,
+    MeshRules,
+)
 
 
 def profiles_markdown() -> str:
@@ -27,6 +34,18 @@ def profiles_markdown() -> str:
     lines += ["", "## What each budget counts", "", "| Budget | Counts |", "|---|---|"]
     lines += [f"| {BUDGET_LABELS[name]} | {BUDGET_COUNTS[name]} |"
               for name in Budgets.__dataclass_fields__]
+    lines += ["", "## Mesh rules", "",
+              "What each engine expects of mesh topology and UVs (`assetcheck/checks/"
+              "topology.py`). Like\nbudgets, each can be changed in `[engines.<name>]` "
+              "(`closed_meshes = true` for 3D printing\nor physics colliders).", "",
+              "| Rule | Key | " + " | ".join(f"`{n}`" for n in names) + " |",
+              "|---|---|" + "---:|" * len(names)]
+    for field_name in MeshRules.__dataclass_fields__:
+        values = [_budget(getattr(BUILTIN_PROFILES[n].mesh_rules, field_name)) for n in names]
+        lines.append(f"| {MESH_RULE_LABELS[field_name][0]} | `{field_name}` | "
+                     + " | ".join(values) + " |")
+    lines += ["", "| Rule | Meaning |", "|---|---|"]
+    lines += [f"| {label} | {meaning} |" for label, meaning in MESH_RULE_LABELS.values()]
     lines += ["", "## Default severities", "",
               "Budget codes (`BUDGET_*`) are errors for an engine you choose: a file that does "
               "not fit\nthat engine is invalid for it. Under `generic`, the profile used when no "
@@ -43,7 +62,9 @@ def profiles_markdown() -> str:
     return "\n".join(lines) + "\n"
 
 
-def _budget(value: int | bool) -> str:
+def _budget(value: int | bool | float) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
     return f"{value:,}"

@@ -25,6 +25,7 @@ class MeshSpec:
 
     ``normal`` is the normal written at every corner; ``scale`` the model's ``Lcl Scaling``.
     ``raw_indices`` replaces the ``PolygonVertexIndex`` array as written (for damaged files).
+    ``uv_values`` gives every UV set one UV per control point (all zero when None).
     """
 
     name: str
@@ -36,6 +37,7 @@ class MeshSpec:
     normal: tuple[float, float, float] = (0.0, 0.0, 1.0)
     scale: tuple[float, float, float] = (1.0, 1.0, 1.0)
     raw_indices: Sequence[int] | None = None
+    uv_values: Sequence[tuple[float, float]] | None = None
 
 
 @dataclass
@@ -220,7 +222,7 @@ class _SceneWriter:
             layer.append(("LayerElementNormal", 0))
         for uv_set in range(mesh.uv_sets):
             children.append(self._layer_element("LayerElementUV", uv_set, "UV",
-                                                [0.0, 0.0] * len(mesh.vertices), "ByVertice"))
+                                                _uv_values(mesh), "ByVertice"))
             layer.append(("LayerElementUV", uv_set))
         if mesh.materials:
             children.append(self._layer_element("LayerElementMaterial", 0, "Materials",
@@ -318,3 +320,9 @@ class _SceneWriter:
             for name, seconds in self.scene.animations
         ]
         return Node("Takes", children=[Node("Current", [self.scene.animations[0][0]]), *takes])
+
+
+def _uv_values(mesh: MeshSpec) -> list[float]:
+    if mesh.uv_values is None:
+        return [0.0, 0.0] * len(mesh.vertices)
+    return [value for uv in mesh.uv_values for value in uv]

@@ -277,7 +277,9 @@ class GltfBuilder:
         attributes = {"POSITION": self.add_accessor(positions, "VEC3", minmax=True,
                                                     target=ARRAY_BUFFER)}
         if primitive.normals:
-            normals = np.tile(np.array([0, 0, 1], dtype=np.float32), (count, 1))
+            # The zigzag above winds the first triangle clockwise seen from +Z: normals along
+            # -Z agree with it, so a built quad is not inside out.
+            normals = np.tile(np.array([0, 0, -1], dtype=np.float32), (count, 1))
             attributes["NORMAL"] = self.add_accessor(normals, "VEC3", target=ARRAY_BUFFER)
         if primitive.texcoords:
             texcoords = np.zeros((count, 2), dtype=np.float32)
@@ -285,7 +287,7 @@ class GltfBuilder:
         built: dict[str, Any] = {"attributes": attributes, "mode": primitive.mode}
         if primitive.index_count is not None:
             dtype = np.uint16 if count <= 0xFFFF else np.uint32
-            indices = (np.arange(primitive.index_count, dtype=np.uint64) % count).astype(dtype)
+            indices = (_index_values(primitive, count) % count).astype(dtype)
             built["indices"] = self.add_accessor(indices, "SCALAR", target=ELEMENT_ARRAY_BUFFER)
         if primitive.material is not None:
             built["material"] = primitive.material
@@ -311,6 +313,21 @@ class GltfBuilder:
                 buffer["uri"] = uri
             document["buffers"] = [buffer, *document.get("buffers", [])]
         return document
+
+
+def _index_values(primitive: Primitive, count: int) -> np.ndarray:
+    """The indices of a built primitive: a triangle list laid like a strip (neighbours share an
+    edge and wind the same way) when its triangles reach every vertex that way, else
+    0, 1, 2... (wrapping past the last vertex either way)."""
+    index_count = primitive.index_count
+    triangles = index_count // 3
+    if primitive.mode != TRIANGLES or index_count % 3 or triangles + 2 < count:
+        return np.arange(index_count, dtype=np.uint64)
+    first = np.arange(triangles, dtype=np.uint64)
+    odd = (first % 2).astype(bool)
+    strip = np.stack([first, first + 1, first + 2], axis=1)
+    strip[odd, 0], strip[odd, 1] = first[odd] + 1, first[odd]
+    return strip.ravel()
 
 
 def _named(item: dict[str, Any], name: str | None) -> dict[str, Any]:

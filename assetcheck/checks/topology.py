@@ -1,0 +1,219 @@
+"""Mesh topology and texture coordinates: how triangles meet, and what their UVs do.
+
+Both formats become :class:`Surface` objects, one per glTF primitive or FBX mesh, with one row
+per vertex for positions, normals and UVs: an FBX mesh is read per polygon corner (its normals
+and UVs are), and the position weld of :mod:`assetcheck.checks.mesh_topology` joins the corners
+again. The measuring is :mod:`~assetcheck.checks.mesh_topology` and
+:mod:`~assetcheck.checks.uv_faults`; the engine profile's :class:`~assetcheck.profiles.MeshRules`
+decide which UV set is the lightmap, whether open meshes are findings and how much texel
+density may vary. In glTF, UVs that are not finite are left to Khronos' ``ACCESSOR_INVALID_FLOAT``.
+FBX meshes are checked for a lightmap only when the profile names their first UV set (the FBX
+reader decodes the first UV layer only).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from assetcheck.asset import Asset
+from assetcheck.checks import Check, CheckContext
+from assetcheck.checks.geometry import TRIANGLE_MODES, gltf_vertices, primitive_label
+from assetcheck.checks.gltf_links import document_links
+from assetcheck.checks.mesh_faults import Vertices, usable_corners
+from assetcheck.checks.mesh_topology import inside_out, mesh_topology, welded_corners
+from assetcheck.checks.uv_faults import (
+    DENSITY_PERCENTILE,
+    UvFaults,
+    density_spread,
+    lightmap_faults,
+    uv_triangle_faults,
+)
+from assetcheck.fbx_model import FbxScene
+from assetcheck.formats.gltf_data import AccessorReader, asset_cache, primitive_triangles
+from assetcheck.hookspecs import hookimpl
+from assetcheck.issues import FileIssues
+
+#: A mesh with at least this share of its triangles collapsed in UV space is palette-textured
+#: (each face samples one texel, as voxel and low-poly art does): deliberate, not reported.
+PALETTE_SHARE = 0.9
+
+TOPOLOGY_CODES = ("MESH_NON_MANIFOLD_EDGES", "MESH_INCONSISTENT_WINDING", "MESH_OPEN_BOUNDARY",
+                  "MESH_INSIDE_OUT", "MESH_SEPARATE_PIECES")
+UV_CODES = ("MESH_UV_NOT_FINITE", "MESH_UV_ZERO_AREA", "MESH_LIGHTMAP_UV_OVERLAP",
+            "MESH_LIGHTMAP_UV_OUTSIDE", "MESH_TEXEL_DENSITY_SPREAD")
+
+
+@dataclass
+class Surface:
+    """One glTF primitive or FBX mesh: positions, ``(n, 3)`` triangles into them, and per
+    vertex its normals and UV sets (by set number). ``textured_sets``: the UV sets its material
+    samples textures with. ``fields`` name it in issues (``name``, and ``pointer`` in glTF)."""
+
+    fields: dict[str, str]
+    vertices: Vertices
+    triangles: np.ndarray
+    normals: np.ndarray | None = None
+    uv_sets: dict[int, np.ndarray] = field(default_factory=dict)
+    textured_sets: tuple[int, ...] = ()
+    #: Whether non-finite UVs are this check's to report (glTF leaves them to its own code).
+    report_non_finite: bool = False
+
+    @cached_property
+    def corners(self) -> np.ndarray:
+        """The triangles as ``(3, n)`` vertex indices, without those that repeat a vertex or
+        point past the vertices (other checks report them)."""
+        return usable_corners(self.triangles, len(self.vertices))
+
+
+def check_topology(asset: Asset, context: CheckContext) -> None:
+    rules = context.profile.mesh_rules
+    for surface in surfaces(asset):
+        corners = welded_corners(surface.vertices, surface.corners)
+        topology = mesh_topology(corners, len(surface.vertices))
+        issues, fields = context.issues, surface.fields
+        if topology.non_manifold_edges:
+            issues.add("MESH_NON_MANIFOLD_EDGES", count=topology.non_manifold_edges,
+                       edges=topology.edges, **fields)
+        if topology.misoriented_edges:
+            issues.add("MESH_INCONSISTENT_WINDING", count=topology.misoriented_edges,
+                       edges=topology.edges, **fields)
+        if rules.closed_meshes and topology.boundary_edges:
+            issues.add("MESH_OPEN_BOUNDARY", count=topology.boundary_edges,
+                       edges=topology.edges, engine=context.profile.name, **fields)
+        if topology.pieces is not None and topology.pieces > 1:
+            issues.add("MESH_SEPARATE_PIECES", count=topology.pieces, **fields)
+        _check_inside_out(surface, issues)
+
+
+def _check_inside_out(surface: Surface, issues: FileIssues) -> None:
+    if surface.normals is None:
+        return
+    verdict = inside_out(surface.vertices, surface.normals, surface.corners)
+    if verdict is not None:
+        issues.add("MESH_INSIDE_OUT", count=verdict[0], total=verdict[1], **surface.fields)
+
+
+def check_uvs(asset: Asset, context: CheckContext) -> None:
+    rules = context.profile.mesh_rules
+    issues = context.issues
+    densities: list[UvFaults] = []
+    for surface in surfaces(asset):
+        for number, uvs in sorted(surface.uv_sets.items()):
+            textured = number in surface.textured_sets
+            if not textured and not surface.report_non_finite:
+                continue
+            faults = uv_triangle_faults(surface.vertices, uvs, surface.corners)
+            label = {"uv_set": number, **surface.fields}
+            if surface.report_non_finite and faults.non_finite:
+                issues.add("MESH_UV_NOT_FINITE", count=faults.non_finite, total=len(uvs),
+                           **label)
+            if textured and 0 < faults.zero_area < PALETTE_SHARE * faults.triangles:
+                issues.add("MESH_UV_ZERO_AREA", count=faults.zero_area,
+                           total=faults.triangles, **label)
+            if textured and number == min(surface.textured_sets):
+                densities.append(faults)
+        lightmap = surface.uv_sets.get(rules.lightmap_uv_set)
+        if lightmap is not None:
+            _check_lightmap(surface, rules.lightmap_uv_set, lightmap, issues)
+    spread = density_spread(densities)
+    if spread is not None and spread > rules.texel_density_spread:
+        issues.add("MESH_TEXEL_DENSITY_SPREAD", spread=f"{spread:.1f}",
+                   percentile=f"{DENSITY_PERCENTILE:g}", engine=context.profile.name,
+                   limit=f"{rules.texel_density_spread:g}")
+
+
+def _check_lightmap(surface: Surface, number: int, uvs: np.ndarray, issues: FileIssues) -> None:
+    faults = lightmap_faults(uvs, surface.corners)
+    label = {"uv_set": number, **surface.fields}
+    if faults.outside:
+        issues.add("MESH_LIGHTMAP_UV_OUTSIDE", count=faults.outside, total=faults.triangles,
+                   **label)
+    if faults.overlapped_cells:
+        percent = 100 * faults.overlapped_cells / faults.covered_cells
+        issues.add("MESH_LIGHTMAP_UV_OVERLAP", percent=f"{percent:.2g}", **label)
+
+
+def surfaces(asset: Asset) -> list[Surface]:
+    """The surfaces of a glTF or FBX asset (none for others or without usable geometry), built
+    once per asset for both checks."""
+    if asset.document is not None:
+        return asset_cache(asset, "surfaces", lambda: list(_gltf_surfaces(asset)))
+    if asset.fbx is not None:
+        return asset_cache(asset, "surfaces", lambda: list(_fbx_surfaces(asset, asset.fbx)))
+    return []
+
+
+def _gltf_surfaces(asset: Asset) -> Iterator[Surface]:
+    links = document_links(asset)
+    reader = links.reader
+    for primitive in links.primitives:
+        position = primitive.attributes.get("POSITION")
+        if primitive.mode not in TRIANGLE_MODES or position is None:
+            continue
+        vertices = gltf_vertices(asset, links, position)
+        if vertices is None or (primitive.indices is None
+                                and primitive.vertex_count != len(vertices)):
+            continue
+        triangles = primitive_triangles(asset, primitive.mesh, primitive.number)
+        if triangles is None or not len(triangles):
+            continue
+        normals = _attribute(reader, primitive.attributes.get("NORMAL"), 3, len(vertices))
+        uv_sets = {}
+        for semantic, accessor in primitive.attributes.items():
+            if semantic.startswith("TEXCOORD_") and semantic[9:].isdigit():
+                uvs = _attribute(reader, accessor, 2, len(vertices))
+                if uvs is not None:
+                    uv_sets[int(semantic[9:])] = uvs
+        needs = (links.materials[primitive.material]
+                 if primitive.material is not None
+                 and primitive.material < len(links.materials) else None)
+        textured = tuple(sorted({n for n in needs.texcoords.values() if n >= 0})) if needs else ()
+        yield Surface({"pointer": primitive.pointer, "name": primitive_label(links, primitive)},
+                      vertices, triangles, normals, uv_sets, textured)
+
+
+def _attribute(reader: AccessorReader, accessor: int | None, width: int,
+               count: int) -> np.ndarray | None:
+    """An attribute's values as floats when they are ``width`` wide, one per vertex."""
+    if accessor is None:
+        return None
+    values = reader.normalized(accessor)
+    if values is None or values.ndim != 2 or values.shape != (count, width):
+        return None
+    return values
+
+
+def _fbx_surfaces(asset: Asset, scene: FbxScene) -> Iterator[Surface]:
+    textured_materials = {m.name for m in asset.materials if m.texture_count}
+    for mesh in scene.meshes:
+        geometry = mesh.geometry
+        if geometry is None or not len(geometry.corners):
+            continue
+        triangles = geometry.corner_triangles()
+        if not len(triangles):
+            continue
+        vertices = Vertices.of(geometry.positions[geometry.corners])
+        normals = (None if geometry.normals is None
+                   else geometry.normals.values[geometry.normals.corner_values])
+        uv_sets = ({} if geometry.uvs is None
+                   else {0: geometry.uvs.values[geometry.uvs.corner_values]})
+        textured = (0,) if uv_sets and textured_materials & set(mesh.materials) else ()
+        yield Surface({"name": mesh.name}, vertices, triangles, normals, uv_sets, textured,
+                      report_non_finite=True)
+
+
+@hookimpl
+def register_checks() -> list[Check]:
+    return [
+        Check("mesh-topology", "Non-manifold edges, inconsistent winding, open meshes (where "
+              "the profile expects closed ones), inside-out normals and separate pieces.",
+              check_topology, TOPOLOGY_CODES),
+        Check("mesh-uvs", "UVs that are not finite or have zero area, lightmap UVs that "
+              "overlap or leave the unit square, and uneven texel density.",
+              check_uvs, UV_CODES),
+    ]
+
