@@ -93,6 +93,24 @@ def triangle_faults(vertices: Vertices, triangles: np.ndarray, *,
     return TriangleFaults(len(triangles), zero_area, duplicates)
 
 
+def faulty_triangles(vertices: Vertices, triangles: np.ndarray, limit: int,
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """The numbers of the first ``limit`` zero-area triangles and of the first ``limit``
+    duplicates, judged as :func:`triangle_faults` counts them (without ``repeated_are_flat``):
+    what the job page's viewer marks."""
+    corners = np.ascontiguousarray(triangles.T)
+    a, b, c = corners
+    usable = (a != b) & (b != c) & (c != a) & (corners < len(vertices)).all(axis=0)
+    numbers = np.flatnonzero(usable)
+    flat = _zero_area(np.take(vertices.coords, corners[:, numbers], axis=1))
+    solid = numbers[~flat]
+    keys = _winding_key(np.take(vertices.keys, corners[:, solid]))
+    order = np.argsort(keys, kind="stable")
+    repeat = np.zeros(len(solid), bool)
+    repeat[order[1:]] = keys[order[1:]] == keys[order[:-1]]
+    return numbers[flat][:limit], solid[repeat][:limit]
+
+
 def unused_vertices(indices: np.ndarray, vertex_count: int) -> int:
     """How many of ``vertex_count`` vertices no index of ``indices`` uses (indices out of
     range are ignored)."""

@@ -12,10 +12,8 @@ pivots included) and turned into metres with +Y up by the file's unit and axis s
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import math
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,15 +29,15 @@ from assetcheck.fbx_model import transform_points
 from assetcheck.formats.gltf_data import AccessorReader, primitive_triangles
 from assetcheck.formats.source import DirectoryResources, ReadContext, SourceFile, map_file
 from assetcheck.issues import IssueCollector
-from assetcheck.names import cut_name
 from assetcheck.options import ValidationOptions
 from assetcheck.plugins import build_registry
+from assetcheck.previews.job_files import model_file_path, write_whole
 from assetcheck.previews.png import encode_png
 from assetcheck.previews.raster import render_clay
+from assetcheck.previews.viewer_files import write_viewer_files
 
 log = logging.getLogger(__name__)
 
-PREVIEW_FOLDER = "previews"
 WIDTH, HEIGHT = 480, 360
 DRAWN_FORMATS = frozenset({"glb", "gltf", "fbx"})
 #: More triangles than this are thinned evenly: a preview needs the silhouette, not every face.
@@ -47,12 +45,9 @@ MAX_TRIANGLES = 400_000
 
 
 def preview_path(job_folder: Path, model_filename: str) -> Path:
-    """Where the picture of the model file ``model_filename`` (its name in the upload, a path
-    inside the archive for ZIP members) is stored; named by a digest, never by the name. The
-    digest is of the name as reports keep it (cut to 255 characters), so the drawing worker
-    and the page reading the report find the same file."""
-    digest = hashlib.sha256(cut_name(model_filename).encode("utf-8", "surrogatepass")).hexdigest()
-    return job_folder / PREVIEW_FOLDER / f"{digest[:24]}.png"
+    """Where the picture of the model file ``model_filename`` is stored
+    (:func:`~assetcheck.previews.job_files.model_file_path`)."""
+    return model_file_path(job_folder, "preview", model_filename)
 
 
 def write_previews(upload: Path, filename: str, options: ValidationOptions,
@@ -142,11 +137,9 @@ def _draw(source: SourceFile, context: ReadContext, plugin_manager: pluggy.Plugi
     triangles = scene_triangles(asset)
     if not len(triangles):
         return 0
-    target = preview_path(job_folder, source.name)
-    target.parent.mkdir(exist_ok=True)
-    partial = target.with_suffix(".part")
-    partial.write_bytes(encode_png(render_clay(triangles, WIDTH, HEIGHT)))
-    os.replace(partial, target)  # a reader never sees half a picture
+    write_whole(preview_path(job_folder, source.name),
+                encode_png(render_clay(triangles, WIDTH, HEIGHT)))
+    write_viewer_files(asset, source, job_folder)
     return 1
 
 

@@ -1,8 +1,9 @@
 """The upload page, the jobs list, a job's page, and what the job page loads: its live status,
-its preview pictures and its reports."""
+its preview pictures, its 3D viewer's models and overlays, and its reports."""
 
 from __future__ import annotations
 
+import os
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from assetcheck.db.tables import Job
 from assetcheck.jobs.queue import COMPLETED, STATES
 from assetcheck.jobs.storage import UploadStorage
 from assetcheck.previews.drawing import DRAWN_FORMATS, preview_path
+from assetcheck.previews.job_files import model_file_path
 from assetcheck.webapp.errors import RequestError
 from assetcheck.webapp.handlers import bounded_number
 from assetcheck.webapp.job_options import DEFAULT_ENGINE
@@ -38,6 +40,11 @@ MAX_PREVIEW_INDEX = 10**9
 #: Report formats offered as downloads on the job page: their titles and file extensions.
 DOWNLOADS = {"json": ("JSON", "json"), "markdown": ("Markdown", "md"),
              "junit": ("JUnit", "xml")}
+#: The viewer's files of a model file: kind of file -> (``job_files`` kind, Content-Type).
+VIEWER_FILES = {"glb": ("viewer_model", "model/gltf-binary"),
+                "json": ("overlays", "application/json")}
+#: Bytes read from disk and sent at a time when streaming a viewer file.
+STREAM_CHUNK = 1 << 20
 
 
 class HomeHandler(DashboardHandler):
@@ -87,19 +94,24 @@ class JobPageHandler(DashboardHandler):
     def _report_context(self, job: Job) -> dict[str, Any]:
         """What the page shows of a completed job's report."""
         report = job.result
-        return {"report": report, "verdict": job_page.verdict(report),
-                "previews": self._previews(job, report),
+        previews = self._previews(job, report)
+        return {"report": report, "verdict": job_page.verdict(report), "previews": previews,
+                "viewer_formats": {preview["filename"]: preview["format"] for preview in previews
+                                   if preview["model_size"] is not None},
+                "viewer_autoload_bytes": job_page.VIEWER_AUTOLOAD_BYTES,
                 "issue_groups": job_page.issues_by_severity(report),
                 "security": job_page.security_warnings(report)}
 
     def _previews(self, job: Job, report: dict[str, Any]) -> list[dict[str, Any]]:
-        """For each model file: its index, name, format and whether a picture was drawn."""
+        """For each model file: its index, name, format, whether a picture was drawn, and the
+        size of the viewer's model (None when there is none)."""
         formats = job_page.file_formats(report)
         folder = job_folder(self.storage, job)
         return [{"index": index, "filename": mesh["filename"],
                  "format": formats.get(mesh["filename"], ""),
                  "drawable": formats.get(mesh["filename"]) in DRAWN_FORMATS,
-                 "drawn": preview_path(folder, mesh["filename"]).is_file()}
+                 "drawn": preview_path(folder, mesh["filename"]).is_file(),
+                 "model_size": _size(model_file_path(folder, "viewer_model", mesh["filename"]))}
                 for index, mesh in enumerate(report["result"]["meshes"])]
 
 
@@ -133,6 +145,40 @@ class PreviewHandler(DashboardHandler):
         return path.read_bytes() if path.is_file() else None
 
 
+class ViewerFileHandler(DashboardHandler):
+    """The 3D viewer's model (``.glb``) or overlays (``.json``) of the job's ``n``-th model
+    file, written by the worker: to the job's owner only, same-origin only, never sniffed,
+    streamed a chunk at a time (a model may be hundreds of megabytes)."""
+
+    @tornado.web.authenticated
+    async def get(self, job_id: str, number: str, kind: str) -> None:
+        index = bounded_number(number, MAX_PREVIEW_INDEX)
+        path = None if index is None else await self.run_blocking(self._path, job_id, index,
+                                                                   kind)
+        if path is None:
+            raise RequestError(404, "VIEWER_FILE_NOT_FOUND",
+                               "This model file cannot be shown in the 3D viewer.")
+        with await self.run_blocking(open, path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            self.set_header("Content-Type", VIEWER_FILES[kind][1])
+            self.set_header("Content-Length", str(size))
+            self.set_header("Cache-Control", "private, max-age=86400")  # never changes
+            self.set_header("Cross-Origin-Resource-Policy", "same-origin")
+            while chunk := await self.run_blocking(handle.read, STREAM_CHUNK):
+                self.write(chunk)
+                await self.flush()
+        self.finish()
+
+    def _path(self, job_id: str, number: int, kind: str) -> Path | None:
+        job = find_job(self.account.id, job_id)
+        meshes = (job.result or {}).get("result", {}).get("meshes", [])
+        if job.status != COMPLETED or number >= len(meshes):
+            return None
+        path = model_file_path(job_folder(self.storage, job), VIEWER_FILES[kind][0],
+                               meshes[number]["filename"])
+        return path if path.is_file() else None
+
+
 class ReportDownloadHandler(SessionAuthentication, ReportHandler):
     """``/api/v1/report/{jobId}/{format}`` for the session's account: the same renderers and
     answers, files to save included (the badge, an image, is shown inline)."""
@@ -143,11 +189,19 @@ def job_folder(storage: UploadStorage, job: Job) -> Path:
     return storage.resolve(job.stored_path).parent
 
 
+def _size(path: Path) -> int | None:
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return None
+
+
 default_handlers = [
     (r"/", HomeHandler),
     (r"/jobs", JobsHandler),
     (r"/jobs/([A-Za-z0-9_]+)", JobPageHandler),
     (r"/jobs/([A-Za-z0-9_]+)/status", JobStatusHandler),
     (r"/jobs/([A-Za-z0-9_]+)/previews/(\d+)\.png", PreviewHandler),
+    (r"/jobs/([A-Za-z0-9_]+)/models/(\d+)\.(glb|json)", ViewerFileHandler),
     (r"/jobs/([A-Za-z0-9_]+)/report/(\w+)", ReportDownloadHandler),
 ]

@@ -1,0 +1,57 @@
+"""Where the worker keeps what the job page shows of each model file, and how it writes it.
+
+Everything is stored in the job's folder beside the upload, named by a digest of the model
+file's name in the upload (never by the name itself), so it lives and goes with the job:
+
+- ``previews/<digest>.png``: the server-drawn picture (:mod:`assetcheck.previews.drawing`);
+- ``viewer/<digest>.glb``: the model the page's 3D viewer loads
+  (:mod:`assetcheck.previews.viewer_glb`);
+- ``viewer/<digest>.json``: what the viewer's issue overlays draw
+  (:mod:`assetcheck.previews.overlays`).
+
+Every file is written whole under a temporary name, then renamed: a reader never sees half.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+from assetcheck.names import cut_name
+
+#: The kinds of file kept per model file: ``kind -> (folder, suffix)``.
+KINDS = {"preview": ("previews", ".png"), "viewer_model": ("viewer", ".glb"),
+         "overlays": ("viewer", ".json")}
+
+
+def model_file_path(job_folder: Path, kind: str, model_filename: str) -> Path:
+    """Where the ``kind`` file of the model file ``model_filename`` (its name in the upload, a
+    path inside the archive for ZIP members) is kept. The digest is of the name as reports
+    keep it (cut to 255 characters), so the worker and the page reading the report find the
+    same file."""
+    folder, suffix = KINDS[kind]
+    digest = hashlib.sha256(cut_name(model_filename).encode("utf-8", "surrogatepass")).hexdigest()
+    return job_folder / folder / f"{digest[:24]}{suffix}"
+
+
+def write_whole(target: Path, data: bytes | memoryview) -> None:
+    """Write ``data`` to ``target`` (making its folder), visible only once complete."""
+    target.parent.mkdir(exist_ok=True)
+    partial = target.with_name(target.name + ".part")
+    partial.write_bytes(data)
+    os.replace(partial, target)
+
+
+def link_whole(target: Path, source: Path) -> None:
+    """Make ``target`` the same file as ``source`` (a hard link: no copy on disk), or a copy
+    where the file system cannot link."""
+    target.parent.mkdir(exist_ok=True)
+    partial = target.with_name(target.name + ".part")
+    partial.unlink(missing_ok=True)
+    try:
+        os.link(source, partial)
+    except OSError:
+        write_whole(target, source.read_bytes())
+        return
+    os.replace(partial, target)
