@@ -53,6 +53,10 @@ TRIANGLES, FLOAT, UNSIGNED_INT = 4, 5126, 5125
 ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER = 34962, 34963
 ACCESSOR_TYPES = {1: "SCALAR", 2: "VEC2", 3: "VEC3", 4: "VEC4"}
 GENERATOR = "AssetCheck viewer copy"
+#: The material of FBX meshes (their materials are not read): matte light grey, as the
+#: server-drawn picture.
+CLAY = {"name": "clay", "pbrMetallicRoughness": {"baseColorFactor": [0.75, 0.75, 0.75, 1.0],
+                                                   "metallicFactor": 0.0, "roughnessFactor": 0.8}}
 
 
 def shown_as_uploaded(asset: Asset, source: SourceFile) -> bool:
@@ -99,8 +103,8 @@ def gltf_viewer_glb(asset: Asset, source: SourceFile) -> bytes:
 
 def fbx_viewer_glb(scene: FbxScene) -> bytes:
     """A GLB of the FBX scene's decoded meshes, one node per drawn instance, already placed in
-    metres with +Y up (:meth:`FbxScene.world_triangles`); ``extras.name`` is the FBX mesh's
-    name, as the report's FBX issues name it."""
+    metres with +Y up (:meth:`FbxScene.world_triangles`), in :data:`CLAY`; ``extras.name`` is
+    the FBX mesh's name, as the report's FBX issues name it."""
     writer = _GlbWriter()
     nodes, meshes = [], []
     for mesh in scene.meshes:
@@ -114,12 +118,13 @@ def fbx_viewer_glb(scene: FbxScene) -> bytes:
             primitive = _primitive_arrays(writer, {"POSITION": positions}, triangles)
             if primitive is None:
                 continue
-            primitive["extras"] = {"name": mesh.name}
+            primitive.update(material=0, extras={"name": mesh.name})
             nodes.append({"name": instance.node, "mesh": len(meshes)})
             meshes.append({"name": mesh.name, "primitives": [primitive]})
     return writer.glb({"asset": {"version": "2.0", "generator": GENERATOR},
                        "scene": 0, "scenes": [{"nodes": list(range(len(nodes)))}],
-                       **({"nodes": nodes, "meshes": meshes} if nodes else {})})
+                       **({"nodes": nodes, "meshes": meshes, "materials": [CLAY]} if nodes
+                          else {})})
 
 
 class _GlbWriter:
@@ -132,6 +137,7 @@ class _GlbWriter:
         self.accessors: list[dict[str, Any]] = []
 
     def view(self, data: bytes | memoryview, target: int | None = None) -> int:
+        data = memoryview(data).cast("B")
         view = {"buffer": 0, "byteOffset": self.length, "byteLength": len(data)}
         if target is not None:
             view["target"] = target

@@ -143,10 +143,14 @@ class ModelViewer {
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     this.renderer.setSize(width, height);
     this.scene = new Scene();
-    this.scene.add(new HemisphereLight(0xffffff, 0x555a66, 1.6), new AmbientLight(0xffffff, 0.3));
-    const sun = new DirectionalLight(0xffffff, 2.2);
-    sun.position.set(3, 5, 4);
-    this.scene.add(sun);
+    // A sky-and-ground fill, a key light from the upper front right and a weak back light:
+    // each side of a box gets its own brightness, so the shape reads.
+    this.scene.add(new HemisphereLight(0xffffff, 0x3d424d, 0.9), new AmbientLight(0xffffff, 0.15));
+    const key = new DirectionalLight(0xffffff, 2.6);
+    const back = new DirectionalLight(0xc8d4ff, 0.6);
+    key.position.set(2, 4, 3);
+    back.position.set(-3, 1, -4);
+    this.scene.add(key, back);
     this.model = this.gltf.scene;
     this.scene.add(this.model);
     this.meshes = [];
@@ -159,7 +163,6 @@ class ModelViewer {
     canvas.addEventListener("keydown", (event) => this.key(event));
     this.stage.replaceChildren(canvas);
     this.stage.hidden = false;
-    this.figure.querySelector(".viewer-fallback").hidden = true;
     this.figure.querySelector(".viewer-tools").hidden = false;
     this.frame();
   }
