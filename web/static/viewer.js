@@ -119,6 +119,7 @@ class ModelViewer {
       loader.register((parser) => new EmbeddedImages(parser));
       this.gltf = await loader.parseAsync(data, "");
       this.show();
+      await new Promise((resolve) => requestAnimationFrame(resolve));  // the frame is on screen
       this.figure.dataset.firstFrameMs = String(Math.round(performance.now() - started));
       this.figure.dataset.state = "ready";
       this.say("Drag to turn, scroll to zoom, right-drag to pan; or focus the view and use the "

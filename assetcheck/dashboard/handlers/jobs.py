@@ -84,6 +84,7 @@ class JobPageHandler(DashboardHandler):
         job = await self.run_blocking(find_job, self.account.id, job_id)
         engine = self.engines.get(job.engine)
         context: dict[str, Any] = {"job": job, "report": None, "downloads": DOWNLOADS,
+                                   "viewer_formats": {},
                                    "engine_title": engine.title if engine else job.engine}
         if job.status == COMPLETED:
             context.update(await self.run_blocking(self._report_context, job),
