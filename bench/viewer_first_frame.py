@@ -49,7 +49,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         config = write_config(Path(folder), service_settings(
             Path(folder), "", workers={"job_timeout": 600},
-            plans={"pro": {"max_upload_mb": 100, "requests_per_minute": 100}}))
+            plans={"pro": {"max_upload_mb": 100, "requests_per_minute": 100_000}}))
         server = ServiceProcess(config).start()
         try:
             bind_database(server.config)

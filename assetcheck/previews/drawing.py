@@ -8,6 +8,8 @@ the same readers. glTF triangles come from the glTF data layer
 (:mod:`assetcheck.formats.gltf_data`), placed in the scene by the node transforms; FBX
 triangles from the FBX reader's decoded geometry, placed by the node transforms (geometric
 pivots included) and turned into metres with +Y up by the file's unit and axis system.
+From the same reading, each model file drawn also gets the 3D viewer's files
+(:mod:`assetcheck.previews.viewer_files`).
 """
 
 from __future__ import annotations
@@ -53,7 +55,8 @@ def preview_path(job_folder: Path, model_filename: str) -> Path:
 def write_previews(upload: Path, filename: str, options: ValidationOptions,
                    plugin_manager: pluggy.PluginManager, *, until: float | None = None) -> int:
     """Draw every glTF, GLB and FBX model file of the upload at ``upload`` (reported as
-    ``filename``) into the job's folder; returns how many pictures were written.
+    ``filename``) into the job's folder, with the 3D viewer's files of each; returns how many
+    pictures were written.
 
     A preview is an extra: a model file that cannot be drawn is logged and skipped, none is
     started once ``time.monotonic()`` passes ``until``, and this never raises.

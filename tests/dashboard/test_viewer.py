@@ -159,7 +159,7 @@ def test_a_glb_is_drawn_and_clicking_an_issue_marks_its_triangles(
     expect(figure.locator(".viewer-status")).to_contain_text("40 element(s) marked")
     marked, summary = pixels(page, figure)
     assert marked != before
-    figure.locator("canvas").screenshot(path=artifacts / "viewer-issue.png")
+    figure.screenshot(path=artifacts / "viewer-issue.png")  # docs/images/viewer.png
     assert_same_origin(site, requests_seen)
 
 
