@@ -93,22 +93,27 @@ def triangle_faults(vertices: Vertices, triangles: np.ndarray, *,
     return TriangleFaults(len(triangles), zero_area, duplicates)
 
 
-def faulty_triangles(vertices: Vertices, triangles: np.ndarray, limit: int,
-                     ) -> tuple[np.ndarray, np.ndarray]:
+def faulty_triangles(vertices: Vertices, triangles: np.ndarray, limit: int, *,
+                     repeated_are_flat: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The numbers of the first ``limit`` zero-area triangles and of the first ``limit``
-    duplicates, judged as :func:`triangle_faults` counts them (without ``repeated_are_flat``):
-    what the job page's viewer marks."""
+    duplicates, judged as :func:`triangle_faults` counts them: what the job page's viewer
+    marks. Triangles that repeat an index count as zero-area when ``repeated_are_flat`` (and
+    their corners all exist)."""
     corners = np.ascontiguousarray(triangles.T)
     a, b, c = corners
-    usable = (a != b) & (b != c) & (c != a) & (corners < len(vertices)).all(axis=0)
-    numbers = np.flatnonzero(usable)
+    inside = (corners < len(vertices)).all(axis=0)
+    distinct = (a != b) & (b != c) & (c != a)
+    numbers = np.flatnonzero(distinct & inside)
     flat = _zero_area(np.take(vertices.coords, corners[:, numbers], axis=1))
     solid = numbers[~flat]
     keys = _winding_key(np.take(vertices.keys, corners[:, solid]))
     order = np.argsort(keys, kind="stable")
     repeat = np.zeros(len(solid), bool)
     repeat[order[1:]] = keys[order[1:]] == keys[order[:-1]]
-    return numbers[flat][:limit], solid[repeat][:limit]
+    zero_area = numbers[flat]
+    if repeated_are_flat:
+        zero_area = np.union1d(zero_area, np.flatnonzero(~distinct & inside))
+    return zero_area[:limit], solid[repeat][:limit]
 
 
 def unused_vertices(indices: np.ndarray, vertex_count: int) -> int:

@@ -102,9 +102,10 @@ def _index_faults(primitive: Primitive, positions: np.ndarray,
     return entries
 
 
-def _triangle_faults(positions: np.ndarray, triangles: np.ndarray,
-                     where: dict[str, str]) -> list[Entry]:
-    flat, duplicates = faulty_triangles(Vertices.of(positions), triangles, MAX_ELEMENTS)
+def _triangle_faults(positions: np.ndarray, triangles: np.ndarray, where: dict[str, str], *,
+                     repeated_are_flat: bool = False) -> list[Entry]:
+    flat, duplicates = faulty_triangles(Vertices.of(positions), triangles, MAX_ELEMENTS,
+                                        repeated_are_flat=repeated_are_flat)
     entries = []
     if flat.size:
         entries.append(_entry("MESH_ZERO_AREA_TRIANGLES", where, None,
@@ -128,7 +129,8 @@ def _fbx_entries(scene: FbxScene) -> list[Entry]:
         for instance in mesh.instances:
             matrix = convert @ instance.geometry_to_world
             positions = mesh.geometry.positions @ matrix[:3, :3].T + matrix[:3, 3]
-            entries += _triangle_faults(positions, triangles, {"name": mesh.name})
+            entries += _triangle_faults(positions, triangles, {"name": mesh.name},
+                                        repeated_are_flat=True)  # as the FBX check counts
     return entries
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import base64
 import re
+import struct
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -68,24 +70,24 @@ def textured_pawn(builder: GltfBuilder, *, duplicate: bool = False) -> None:
     builder.add_node(mesh=0, name="Pawn")
 
 
-def checker_png() -> bytes:
-    """A 64 x 64 red and yellow checker PNG."""
-    import struct
-    import zlib
-    tile = (np.indices((64, 64)).sum(axis=0) // 8) % 2
+def checker_png(size: int = 64) -> bytes:
+    """A ``size`` x ``size`` red and yellow checker PNG."""
+    tile = (np.indices((size, size)).sum(axis=0) // 8) % 2
     pixels = np.where(tile[..., None], [230, 200, 30], [200, 30, 30]).astype(np.uint8)
     rows = b"".join(b"\0" + row.tobytes() for row in pixels)
 
     def block(kind: bytes, payload: bytes) -> bytes:
         return (struct.pack(">I", len(payload)) + kind + payload
                 + struct.pack(">I", zlib.crc32(kind + payload)))
-    return (b"\x89PNG\r\n\x1a\n" + block(b"IHDR", struct.pack(">IIBBBBB", 64, 64, 8, 2, 0, 0, 0))
+    header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + block(b"IHDR", header)
             + block(b"IDAT", zlib.compress(rows)) + block(b"IEND", b""))
 
 
 def faulty_glb() -> bytes:
+    """A textured pawn with duplicate triangles and a 48 x 48 texture (IMAGE_NPOT_DIMENSIONS)."""
     builder = GltfBuilder()
-    texture = builder.add_texture(builder.add_image(checker_png()))
+    texture = builder.add_texture(builder.add_image(checker_png(48)))
     builder.add_material("Checker", base_color_texture=texture)
     textured_pawn(builder, duplicate=True)
     return builder.glb()
@@ -160,6 +162,16 @@ def test_a_glb_is_drawn_and_clicking_an_issue_marks_its_triangles(
     marked, summary = pixels(page, figure)
     assert marked != before
     figure.screenshot(path=artifacts / "viewer-issue.png")  # docs/images/viewer.png
+
+    issue = page.locator("details.issue", has_text="IMAGE_NPOT_DIMENSIONS")
+    issue.locator("summary").click()
+    issue.get_by_role("button", name="Show on model").click()
+    expect(figure).to_have_attribute("data-focus", "/images/0")
+    texture, summary = pixels(page, figure)
+    assert_drawn(summary)
+    assert texture not in (before, marked)
+    figure.get_by_role("button", name="Reset view").click()
+    expect(figure).to_have_attribute("data-focus", "")
     assert_same_origin(site, requests_seen)
 
 
