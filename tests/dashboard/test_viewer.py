@@ -20,7 +20,7 @@ from assetcheck.testing.fbx import Scene, binary_fbx, cube
 from assetcheck.testing.gltf import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, GltfBuilder
 from assetcheck.testing.shapes import lathe
 from assetcheck.testing.zip import zip_of
-from tests.dashboard.conftest import Site
+from tests.dashboard.conftest import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, Site
 from tests.dashboard.test_accounts_http import Visitor
 from tests.dashboard.test_browser import log_in
 from tests.service.harness import upload, wait_for_job
@@ -254,3 +254,21 @@ def test_viewer_files_go_only_to_the_jobs_owner_and_are_never_sniffed(site: Site
     for kind in ("glb", "json"):
         answer = stranger.http.get(f"{site.url}/jobs/{job_id}/models/0.{kind}", timeout=30)
         assert answer.status_code == 404 and b"glTF" not in answer.content
+
+
+def test_without_webgl_the_server_drawn_picture_stays_and_says_why(
+        site: Site, playwright_driver, tmp_path: Path):
+    context = playwright_driver.chromium.launch_persistent_context(
+        tmp_path / "profile", executable_path=str(CHROMIUM),
+        args=[*CHROMIUM_ARGS, "--disable-3d-apis"], headless=True)
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        open_job(site, page, faulty_glb(), "nogl.glb")
+        figure = page.locator('.viewer[data-filename="nogl.glb"]')
+        expect(figure.locator(".viewer-status")).to_contain_text("no WebGL")
+        expect(figure.get_by_role("img", name="Preview of nogl.glb")).to_be_visible()
+        assert figure.locator("canvas").count() == 0
+        expect(page.get_by_role("button", name="Show on model")).to_have_count(0)
+    finally:
+        context.close()

@@ -223,23 +223,33 @@ class ModelViewer {
     this.paint();
   }
 
-  /* Every mesh's material from the current state: focus, UV checker, wireframe. */
+  /* Every mesh's material from the current state: focus, UV checker, wireframe. Materials
+     made here are made once and reused, so toggling costs no GPU memory. */
   paint() {
+    this.made = this.made || new Map();
+    const once = (key, make) => {
+      if (!this.made.has(key)) this.made.set(key, make());
+      return this.made.get(key);
+    };
     for (const mesh of this.meshes) {
       let material = mesh.userData.material;
       if (this.focus && !this.focus.meshes.has(mesh)) {
         material = GHOST;
       } else if (this.focus && this.focus.texture) {
-        material = new MeshBasicMaterial({map: this.focus.texture, side: DoubleSide});
+        const texture = this.focus.texture;
+        material = once(texture, () => new MeshBasicMaterial({map: texture, side: DoubleSide}));
       } else if (this.checker) {
-        this.checkerMap = this.checkerMap || checkerTexture();
         material = mesh.geometry.attributes.uv
-          ? new MeshBasicMaterial({map: this.checkerMap, side: DoubleSide})
-          : new MeshBasicMaterial({color: 0xd6336c, side: DoubleSide});  // no UVs at all
+          ? once("checker", () => new MeshBasicMaterial({map: checkerTexture(), side: DoubleSide}))
+          : once("no-uv", () => new MeshBasicMaterial({color: 0xd6336c, side: DoubleSide}));
       }
       if (this.wireframe && material !== GHOST) {
-        material = material.clone();
-        material.wireframe = true;
+        const solid = material;
+        material = once(solid.uuid + "-wireframe", () => {
+          const wire = solid.clone();
+          wire.wireframe = true;
+          return wire;
+        });
       }
       mesh.material = material;
     }
@@ -248,7 +258,11 @@ class ModelViewer {
 
   clearFocus() {
     this.focus = null;
-    for (const marker of this.markers || []) marker.removeFromParent();
+    for (const marker of this.markers || []) {
+      marker.removeFromParent();
+      marker.geometry.dispose();
+      marker.material.dispose();
+    }
     this.markers = [];
     this.figure.dataset.focus = "";
     this.paint();
