@@ -1,12 +1,13 @@
 """Where the worker keeps what the job page shows of each model file, and how it writes it.
 
-Everything is stored in the job's folder beside the upload, named by a digest of the model
-file's name in the upload (never by the name itself), so it lives and goes with the job:
+Everything is stored in the ``previews`` folder of the job's folder, beside the upload, named by
+a digest of the model file's name in the upload (never by the name itself), so it lives and
+goes with the job:
 
 - ``previews/<digest>.png``: the server-drawn picture (:mod:`assetcheck.previews.drawing`);
-- ``viewer/<digest>.glb``: the model the page's 3D viewer loads
+- ``previews/<digest>.glb``: the model the page's 3D viewer loads
   (:mod:`assetcheck.previews.viewer_glb`);
-- ``viewer/<digest>.json``: what the viewer's issue overlays draw
+- ``previews/<digest>.json``: what the viewer's issue overlays draw
   (:mod:`assetcheck.previews.overlays`).
 
 Every file is written whole under a temporary name, then renamed: a reader never sees half.
@@ -21,8 +22,8 @@ from pathlib import Path
 from assetcheck.names import cut_name
 
 #: The kinds of file kept per model file: ``kind -> (folder, suffix)``.
-KINDS = {"preview": ("previews", ".png"), "viewer_model": ("viewer", ".glb"),
-         "overlays": ("viewer", ".json")}
+KINDS = {"preview": ("previews", ".png"), "viewer_model": ("previews", ".glb"),
+         "overlays": ("previews", ".json")}
 
 
 def model_file_path(job_folder: Path, kind: str, model_filename: str) -> Path:

@@ -38,7 +38,7 @@ def viewer_files(tmp_path: Path, plugin_manager, name: str, content: bytes,
     for other, data in (beside or {}).items():
         (job / other).write_bytes(data)
     assert write_previews(upload, name, ValidationOptions(), plugin_manager) == 1
-    [model] = (job / "viewer").glob("*.glb")
+    [model] = (job / "previews").glob("*.glb")
     overlays = json.loads(model.with_suffix(".json").read_text())
     return model, glb_json(model.read_bytes()), overlays
 
