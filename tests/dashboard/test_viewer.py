@@ -28,7 +28,8 @@ from tests.service.harness import upload, wait_for_job
 sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need Playwright")
 Page, expect = sync_api.Page, sync_api.expect
 
-DRACO_BOX = Path("/work/shared/corpus/gltf/gltftransform/packages/extensions/test/in")
+#: One pawn, Draco- and meshopt-compressed by the real encoders (tools/make_compressed_fixtures.py).
+COMPRESSED = Path(__file__).resolve().parents[1] / "assets" / "compressed"
 
 #: The pixels of a PNG screenshot, summarised in the page (Chromium decodes its own PNG).
 PIXEL_SUMMARY = """async (data) => {
@@ -224,15 +225,13 @@ def test_an_fbx_is_drawn_from_the_geometry_the_reader_decoded(site: Site, page: 
     assert_drawn(summary)
 
 
-def test_a_draco_file_is_drawn_from_the_decoded_copy(site: Site, page: Page, artifacts: Path):
-    if not (DRACO_BOX / "BoxDraco.gltf").is_file():
-        pytest.skip(f"the Draco sample is not at {DRACO_BOX}")
-    archive = zip_of({name: (DRACO_BOX / name).read_bytes()
-                      for name in ("BoxDraco.gltf", "0.bin")})
-    open_job(site, page, archive, "draco.zip")
-    figure = wait_for_view(page, "BoxDraco.gltf")
+@pytest.mark.parametrize("name", ["pawn_draco.glb", "pawn_meshopt.glb"])
+def test_a_compressed_file_is_drawn_from_the_decoded_copy(site: Site, page: Page,
+                                                        artifacts: Path, name: str):
+    open_job(site, page, (COMPRESSED / name).read_bytes(), name)
+    figure = wait_for_view(page, name)
     shot, summary = pixels(page, figure)
-    (artifacts / "viewer-draco.png").write_bytes(shot)
+    (artifacts / f"viewer-{name}.png").write_bytes(shot)
     assert_drawn(summary)
 
 
