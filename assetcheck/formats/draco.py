@@ -54,7 +54,10 @@ def unpack_mesh(packed: tuple) -> DracoMesh:
     if packed[0] == "error":
         raise DracoError(packed[1])
     _, point_count, faces, attributes = packed
-    return DracoMesh(point_count, None if faces is None else _unpack(faces).reshape(-1, 3),
+    triangles = None if faces is None else _unpack(faces)
+    if triangles is not None and triangles.shape[1] != 3:
+        raise DracoError(f"the decoder sent faces of {triangles.shape[1]} corners")
+    return DracoMesh(point_count, triangles,
                      {uid: _unpack(data) for uid, data in attributes.items()})
 
 

@@ -157,15 +157,19 @@ def _check_bounds(accessor: dict, positions: np.ndarray, pointer: str,
         return  # missing or malformed bounds are the accessor checks' to report
     low, high = (np.array(b, np.float64) for b in bounds)
     slack = float(np.max(high - low, initial=0.0)) * BOUNDS_TOLERANCE
-    below = np.maximum(low - slack - positions, 0)
-    above = np.maximum(positions - high - slack, 0)
-    excess = np.maximum(below, above)
-    outside = np.any(excess > 0, axis=1)
-    if outside.any():
-        axis = int(np.argmax(excess.max(axis=0)))
-        issues.add("DRACO_POSITION_OUT_OF_BOUNDS", pointer=pointer,
-                   count=int(np.count_nonzero(outside)),
-                   excess=float(excess[:, axis].max() + slack), axis="XYZ"[axis])
+    # Column by column: several times faster in numpy than reducing a narrow array on axis 0.
+    columns = [positions[:, axis] for axis in range(positions.shape[1])]
+    excess = np.array([max(low[axis] - float(column.min()), float(column.max()) - high[axis])
+                       for axis, column in enumerate(columns)])
+    if not np.any(excess > slack):
+        return
+    axis = int(np.argmax(excess))
+    outside = np.zeros(len(positions), bool)
+    for number, column in enumerate(columns):
+        outside |= (column < low[number] - slack) | (column > high[number] + slack)
+    issues.add("DRACO_POSITION_OUT_OF_BOUNDS", pointer=pointer,
+               count=int(np.count_nonzero(outside)), excess=float(excess[axis]),
+               axis="XYZW"[axis])
 
 
 def _accessor(value: object, accessors: Accessors) -> int | None:
