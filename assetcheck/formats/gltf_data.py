@@ -35,6 +35,10 @@ COMPONENT_DTYPES = {BYTE: np.dtype("<i1"), UNSIGNED_BYTE: np.dtype("<u1"),
                     SHORT: np.dtype("<i2"), UNSIGNED_SHORT: np.dtype("<u2"),
                     UNSIGNED_INT: np.dtype("<u4"), FLOAT: np.dtype("<f4")}
 
+#: The GL name of each accessor componentType, for messages.
+COMPONENT_NAMES = {BYTE: "BYTE", UNSIGNED_BYTE: "UNSIGNED_BYTE", SHORT: "SHORT",
+                   UNSIGNED_SHORT: "UNSIGNED_SHORT", UNSIGNED_INT: "UNSIGNED_INT", FLOAT: "FLOAT"}
+
 #: Components per element of each accessor type, and (rows, columns) of the matrix types.
 TYPE_COMPONENTS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
 MATRIX_SHAPES = {"MAT2": (2, 2), "MAT3": (3, 3), "MAT4": (4, 4)}

@@ -1,7 +1,8 @@
 """meshopt-compressed buffer views (``EXT_meshopt_compression``, ``KHR_meshopt_compression``).
 
 Each compressed view is checked against the extension's rules (``byteLength`` is ``count``
-times ``byteStride``, the parent's ``byteStride`` matches, mode, stride and filter fit), its
+times ``byteStride``, the parent's ``byteStride`` matches, mode, stride and filter fit, and the
+accessors reading it use the component type its mode and filter decode to), its
 payload is decoded (:mod:`assetcheck.formats.meshopt`, in a child), and the fallback buffer
 rules are checked: a buffer marked ``fallback`` is read only by compressed views and never
 holds compressed data, and a buffer with no data makes the extension required.
@@ -9,11 +10,21 @@ holds compressed data, and a buffer with no data makes the extension required.
 
 from __future__ import annotations
 
-import pickle
+import itertools
+import mmap
 from dataclasses import dataclass
 from typing import Any
 
 from assetcheck.formats.decoder_child import run_decoder
+from assetcheck.formats.gltf_data import (
+    BYTE,
+    COMPONENT_NAMES,
+    FLOAT,
+    SHORT,
+    UNSIGNED_INT,
+    UNSIGNED_SHORT,
+    accessor_layout,
+)
 from assetcheck.formats.gltf_fields import as_integer, child
 from assetcheck.formats.gltf_layout import Buffer
 from assetcheck.formats.meshopt import MeshoptError, MeshoptView, decode_view, layout_problem
@@ -49,19 +60,27 @@ def decode_meshopt_views(
         if item is not None:
             compressed.append(item)
     _check_fallbacks(document, views, issues, is_glb=is_glb)
+    _check_readers(document, compressed, issues)
     if not compressed:
         return {}
-    if sum(item.layout.decoded_length for item in compressed) > limits.memory_limit_mb << 20:
+    total = sum(item.layout.decoded_length for item in compressed)
+    if total > limits.memory_limit_mb << 20:
         issues.add("RESOURCE_LIMIT", limit_mb=limits.memory_limit_mb)
         return {}
-    results = run_decoder(lambda: [_decode(item) for item in compressed], limits, issues,
-                          "MESHOPT_DECODE_FAILED")
+    # Shared with the child, which decodes straight into it: nothing to send back but verdicts.
+    arena = mmap.mmap(-1, total)
+    starts = list(itertools.accumulate((item.layout.decoded_length for item in compressed),
+                                       initial=0))
+    slots = [memoryview(arena)[start:start + item.layout.decoded_length]
+             for start, item in zip(starts, compressed, strict=False)]
+    verdicts = run_decoder(lambda: [_decode(item, slot) for item, slot in zip(
+        compressed, slots, strict=True)], limits, issues, "MESHOPT_DECODE_FAILED")
     decoded: dict[int, memoryview] = {}
-    for item, result in zip(compressed, results or [], strict=False):
-        if isinstance(result, str):
-            issues.add("MESHOPT_DECODE_FAILED", pointer=item.pointer, reason=result)
-        elif len(result) == item.layout.decoded_length:
-            decoded[item.index] = memoryview(result).toreadonly()
+    for item, slot, verdict in zip(compressed, slots, verdicts or [], strict=False):
+        if verdict is None:
+            decoded[item.index] = slot.toreadonly()
+        else:
+            issues.add("MESHOPT_DECODE_FAILED", pointer=item.pointer, reason=verdict)
     return decoded
 
 
@@ -107,6 +126,32 @@ def _plan(index: int, view: dict, name: str, extension: dict, buffers: list[Buff
     return _Compressed(index, at, layout, payload)
 
 
+def _check_readers(document: dict[str, Any], compressed: list[_Compressed],
+                   issues: FileIssues) -> None:
+    """Accessors that read a compressed view in another component type than its mode and
+    filter decode to (index data of its stride, filtered data of its filter's type)."""
+    by_view = {item.index: item for item in compressed}
+    accessors = document.get("accessors")
+    for index, accessor in enumerate(accessors if isinstance(accessors, list) else ()):
+        layout = accessor_layout(accessor)
+        item = by_view.get(layout.buffer_view) if layout is not None else None
+        expected = decoded_component_types(item.layout) if item is not None else None
+        if expected and layout.component_type not in expected:
+            names = " or ".join(COMPONENT_NAMES[number] for number in expected)
+            issues.add("MESHOPT_INVALID_LAYOUT", pointer=item.pointer, reason=(
+                f"accessor {index} reads it as {COMPONENT_NAMES[layout.component_type]}, but "
+                f"{item.layout.mode} data with the {item.layout.filter} filter and a byteStride "
+                f"of {item.layout.byte_stride} decodes to {names}"))
+
+
+def decoded_component_types(view: MeshoptView) -> tuple[int, ...]:
+    """The accessor component types ``view`` decodes to; empty when any may read it."""
+    if view.mode != "ATTRIBUTES":
+        return (UNSIGNED_SHORT,) if view.byte_stride == 2 else (UNSIGNED_INT,)
+    return {"OCTAHEDRAL": (BYTE,) if view.byte_stride == 4 else (SHORT,),
+            "QUATERNION": (SHORT,), "EXPONENTIAL": (FLOAT,)}.get(view.filter, ())
+
+
 def _payload(extension: dict, buffers: list[Buffer | None]) -> memoryview | str:
     """The compressed bytes the extension names, or why they cannot be had."""
     buffer = as_integer(extension.get("buffer"))
@@ -123,12 +168,13 @@ def _payload(extension: dict, buffers: list[Buffer | None]) -> memoryview | str:
     return memoryview(data)[offset:offset + length]
 
 
-def _decode(item: _Compressed) -> pickle.PickleBuffer | str:
-    """Runs in the child: the decoded bytes (sent out of band), or why they do not decode."""
+def _decode(item: _Compressed, slot: memoryview) -> str | None:
+    """Runs in the child: decodes into ``slot``; None, or why the payload does not decode."""
     try:
-        return pickle.PickleBuffer(decode_view(item.layout, bytes(item.payload)))
+        decode_view(item.layout, item.payload, slot)
     except MeshoptError as error:
         return str(error)
+    return None
 
 
 def _check_fallbacks(document: dict[str, Any], views: list, issues: FileIssues, *,

@@ -8,13 +8,20 @@ not by the vertex size (a heap overflow for any stride above the dtype's size), 
 decoders check every read against the payload's length and answer an error code for a
 malformed stream; they assert (abort) on parameters outside the extension's rules, so
 :func:`layout_problem` must pass before :func:`decode_view` is called, and the whole decoding
-runs in a child process (:mod:`assetcheck.formats.gltf_compression`).
+runs in a child process (:mod:`assetcheck.formats.gltf_meshopt`), writing into memory it shares
+with the parent.
 """
 
 from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+#: Anything exporting bytes (bytes, bytearray, memoryview, mmap).
+Buffer = Any
 
 #: The bitstream header of each mode: attributes ``0xa?``, triangles ``0xe?``, indices ``0xd?``;
 #: the low nibble is the codec version.
@@ -67,34 +74,39 @@ def layout_problem(view: MeshoptView) -> str | None:
     return None
 
 
-def decode_view(view: MeshoptView, payload: bytes) -> bytearray:
-    """The ``view.decoded_length`` bytes that ``payload`` decodes to, filter applied.
+def decode_view(view: MeshoptView, payload: Buffer,
+                destination: Buffer | None = None) -> Buffer:
+    """The ``view.decoded_length`` bytes that ``payload`` decodes to, filter applied, written
+    into ``destination`` (a writable buffer of that length; a new bytearray when None).
 
     ``view`` must have no :func:`layout_problem`. Raises :class:`MeshoptError`.
     """
-    if not payload or payload[0] & 0xF0 != _HEADERS[view.mode]:
-        raise MeshoptError(f"it does not start with the {view.mode} header "
-                           f"0x{_HEADERS[view.mode]:x}")
-    version = payload[0] & 0x0F
+    source = np.frombuffer(payload, np.uint8)  # no copy: the C decoder only reads it
+    header = _HEADERS[view.mode]
+    if not source.size or source[0] & 0xF0 != header:
+        raise MeshoptError(f"it does not start with the {view.mode} header 0x{header:x}")
+    version = int(source[0]) & 0x0F
     if view.mode == "ATTRIBUTES" and version not in VERTEX_VERSIONS[view.extension]:
         raise MeshoptError(f"attribute codec version {version} is not allowed by "
                            f"{view.extension}")
+    if destination is None:
+        destination = bytearray(view.decoded_length)
+    target = np.frombuffer(destination, np.uint8)
+    if target.size != view.decoded_length or not target.flags.writeable:
+        raise ValueError("the destination must be a writable buffer of the decoded length")
     library = _library()
-    destination = bytearray(view.decoded_length)
-    target = (ctypes.c_ubyte * len(destination)).from_buffer(destination)
-    source = ctypes.c_char_p(bytes(payload))
     decode = {"ATTRIBUTES": library.meshopt_decodeVertexBuffer,
               "TRIANGLES": library.meshopt_decodeIndexBuffer,
               "INDICES": library.meshopt_decodeIndexSequence}[view.mode]
-    status = decode(target, view.count, view.byte_stride, source, len(payload))
+    status = decode(target.ctypes.data, view.count, view.byte_stride, source.ctypes.data,
+                    source.size)
     if status != 0:
         raise MeshoptError(f"the {view.mode} decoder rejects the stream (error {status})")
     if view.filter != "NONE":
         apply = {"OCTAHEDRAL": library.meshopt_decodeFilterOct,
                  "QUATERNION": library.meshopt_decodeFilterQuat,
                  "EXPONENTIAL": library.meshopt_decodeFilterExp}[view.filter]
-        apply(target, view.count, view.byte_stride)
-    del target  # release the export so the bytearray may be pickled and resized
+        apply(target.ctypes.data, view.count, view.byte_stride)
     return destination
 
 
@@ -107,11 +119,11 @@ def _library() -> ctypes.CDLL:
         from meshoptimizer import _loader  # the package's copy of the library; loads on import
 
         library = ctypes.CDLL(_loader.lib._name)
-        size, pointer, data = ctypes.c_size_t, ctypes.c_void_p, ctypes.c_char_p
+        size, pointer = ctypes.c_size_t, ctypes.c_void_p
         for name in ("meshopt_decodeVertexBuffer", "meshopt_decodeIndexBuffer",
                      "meshopt_decodeIndexSequence"):
             function = getattr(library, name)
-            function.argtypes = [pointer, size, size, data, size]
+            function.argtypes = [pointer, size, size, pointer, size]
             function.restype = ctypes.c_int
         for name in ("meshopt_decodeFilterOct", "meshopt_decodeFilterQuat",
                      "meshopt_decodeFilterExp"):

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from assetcheck.formats.gltf_meshopt import decoded_component_types
 from assetcheck.formats.meshopt import MeshoptError, MeshoptView, decode_view, layout_problem
 from assetcheck.testing.compressed import encode_filter, encode_meshopt, join_glb, split_glb
 from assetcheck.testing.harness import validate_bytes
@@ -178,3 +179,25 @@ def test_a_fallback_buffer_without_data_needs_the_extension_required():
         del document["extensionsRequired"]
 
     assert "MESHOPT_FALLBACK_NOT_REQUIRED" in findings(optional)
+
+
+def test_an_accessor_reading_index_data_in_another_component_type_is_reported():
+    def lie(document, binary):
+        document["accessors"][2]["componentType"] = 5123
+
+    assert findings(lie)["MESHOPT_INVALID_LAYOUT"] == [
+        "The meshopt extension of this buffer view breaks the extension's rules: accessor 2 "
+        "reads it as UNSIGNED_SHORT, but TRIANGLES data with the NONE filter and a byteStride "
+        "of 4 decodes to UNSIGNED_INT."]
+
+
+def test_an_accessor_reading_filtered_data_in_another_component_type_is_reported():
+    def lie(document, binary):
+        extension(document, 1)["filter"] = "EXPONENTIAL"
+        document["accessors"][1]["componentType"] = 5122
+
+    assert "reads it as SHORT, but ATTRIBUTES data with the EXPONENTIAL filter and a byteStride " \
+        "of 12 decodes to FLOAT" in findings(lie)["MESHOPT_INVALID_LAYOUT"][0]
+    assert decoded_component_types(MeshoptView(EXT, 3, 8, "ATTRIBUTES", "OCTAHEDRAL")) == (5122,)
+    assert decoded_component_types(MeshoptView(EXT, 3, 4, "ATTRIBUTES", "OCTAHEDRAL")) == (5120,)
+    assert decoded_component_types(MeshoptView(EXT, 3, 12, "ATTRIBUTES")) == ()
