@@ -7,6 +7,10 @@ sparse accessors and padded matrices are copied. Nothing here reports issues: an
 whose JSON or bytes cannot be decoded the way Khronos glTF-Validator decodes them reads as
 ``None`` (the checks of the JSON report why).
 
+Compressed geometry reads decoded: the glTF reader attaches what it decoded
+(:func:`attach_decoded`), and a meshopt-compressed buffer view then reads as its decoded bytes,
+an accessor of a Draco primitive as its decoded data, for every check and the preview alike.
+
 One reader serves every check of an asset (:meth:`AccessorReader.for_asset`), so each accessor
 is decoded once however many checks look at it::
 
