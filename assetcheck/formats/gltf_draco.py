@@ -51,6 +51,9 @@ def decode_draco_primitives(
     compressed = list(_compressed_primitives(document, buffers, issues))
     if not compressed:
         return {}
+    # Loaded here, not at start-up, and before the fork: the child's limit is for decoding.
+    import DracoPy  # noqa: F401
+
     packed = run_decoder(lambda: [decode_packed(bytes(item.payload)) for item in compressed],
                          limits, issues, "DRACO_DECODE_FAILED")
     decoded: dict[int, np.ndarray] = {}

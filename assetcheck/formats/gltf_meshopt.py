@@ -27,7 +27,13 @@ from assetcheck.formats.gltf_data import (
 )
 from assetcheck.formats.gltf_fields import as_integer, child
 from assetcheck.formats.gltf_layout import Buffer
-from assetcheck.formats.meshopt import MeshoptError, MeshoptView, decode_view, layout_problem
+from assetcheck.formats.meshopt import (
+    MeshoptError,
+    MeshoptView,
+    decode_view,
+    layout_problem,
+    library,
+)
 from assetcheck.issues import FileIssues
 from assetcheck.options import Limits
 
@@ -67,6 +73,7 @@ def decode_meshopt_views(
     if total > limits.memory_limit_mb << 20:
         issues.add("RESOURCE_LIMIT", limit_mb=limits.memory_limit_mb)
         return {}
+    library()  # loaded here, not in every child
     # Shared with the child, which decodes straight into it: nothing to send back but verdicts.
     arena = mmap.mmap(-1, total)
     starts = list(itertools.accumulate((item.layout.decoded_length for item in compressed),

@@ -94,18 +94,18 @@ def decode_view(view: MeshoptView, payload: Buffer,
     target = np.frombuffer(destination, np.uint8)
     if target.size != view.decoded_length or not target.flags.writeable:
         raise ValueError("the destination must be a writable buffer of the decoded length")
-    library = _library()
-    decode = {"ATTRIBUTES": library.meshopt_decodeVertexBuffer,
-              "TRIANGLES": library.meshopt_decodeIndexBuffer,
-              "INDICES": library.meshopt_decodeIndexSequence}[view.mode]
+    decoders = library()
+    decode = {"ATTRIBUTES": decoders.meshopt_decodeVertexBuffer,
+              "TRIANGLES": decoders.meshopt_decodeIndexBuffer,
+              "INDICES": decoders.meshopt_decodeIndexSequence}[view.mode]
     status = decode(target.ctypes.data, view.count, view.byte_stride, source.ctypes.data,
                     source.size)
     if status != 0:
         raise MeshoptError(f"the {view.mode} decoder rejects the stream (error {status})")
     if view.filter != "NONE":
-        apply = {"OCTAHEDRAL": library.meshopt_decodeFilterOct,
-                 "QUATERNION": library.meshopt_decodeFilterQuat,
-                 "EXPONENTIAL": library.meshopt_decodeFilterExp}[view.filter]
+        apply = {"OCTAHEDRAL": decoders.meshopt_decodeFilterOct,
+                 "QUATERNION": decoders.meshopt_decodeFilterQuat,
+                 "EXPONENTIAL": decoders.meshopt_decodeFilterExp}[view.filter]
         apply(target.ctypes.data, view.count, view.byte_stride)
     return destination
 
@@ -113,22 +113,23 @@ def decode_view(view: MeshoptView, payload: Buffer,
 _LOADED: list[ctypes.CDLL] = []
 
 
-def _library() -> ctypes.CDLL:
-    """meshoptimizer's shared library with the prototypes of the decoders, loaded once."""
+def library() -> ctypes.CDLL:
+    """meshoptimizer's shared library with the prototypes of the decoders, loaded once (load it
+    before forking a decoding child, so that every child inherits it)."""
     if not _LOADED:
         from meshoptimizer import _loader  # the package's copy of the library; loads on import
 
-        library = ctypes.CDLL(_loader.lib._name)
+        shared = ctypes.CDLL(_loader.lib._name)
         size, pointer = ctypes.c_size_t, ctypes.c_void_p
         for name in ("meshopt_decodeVertexBuffer", "meshopt_decodeIndexBuffer",
                      "meshopt_decodeIndexSequence"):
-            function = getattr(library, name)
+            function = getattr(shared, name)
             function.argtypes = [pointer, size, size, pointer, size]
             function.restype = ctypes.c_int
         for name in ("meshopt_decodeFilterOct", "meshopt_decodeFilterQuat",
                      "meshopt_decodeFilterExp"):
-            function = getattr(library, name)
+            function = getattr(shared, name)
             function.argtypes = [pointer, size, size]
             function.restype = None
-        _LOADED.append(library)
+        _LOADED.append(shared)
     return _LOADED[0]
