@@ -72,3 +72,11 @@ ISSUE_TYPES = [
         "uncompressed data.",
     ),
 ]
+
+#: Every code here makes a file invalid that Khronos, which does not decode payloads, calls valid.
+STRICTER_THAN_KHRONOS = {
+    issue_type.code: "Khronos glTF-Validator checks only the JSON around compressed payloads; "
+                     "AssetCheck decodes them (`docs/compression.md`), and a payload that does "
+                     "not decode, or does not match its accessors, fails in every engine."
+    for issue_type in ISSUE_TYPES
+}
