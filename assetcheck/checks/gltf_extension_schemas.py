@@ -87,7 +87,9 @@ def _meshopt(name: str, extra_filters: tuple[str, ...]) -> dict[str, ObjectSchem
         "bufferView": obj(
             f"{name}.bufferView", buffer=Prop("index", required=True),
             byteOffset=Prop("uint"), byteLength=Prop("uint", required=True, minimum=1),
-            byteStride=Prop("uint", required=True, minimum=4, maximum=252, multiple_of=4),
+            # The ratified range: 2 and 4 for index data (the published schema's multiple of 4
+            # from 4 to 252 predates it); each mode's own rule is MESHOPT_INVALID_LAYOUT's.
+            byteStride=Prop("uint", required=True, minimum=2, maximum=256),
             count=Prop("uint", required=True, minimum=1),
             mode=Prop("string", required=True, enum=("ATTRIBUTES", "TRIANGLES", "INDICES")),
             filter=Prop("string", enum=("NONE", "OCTAHEDRAL", "QUATERNION", "EXPONENTIAL",
