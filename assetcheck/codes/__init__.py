@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from assetcheck.codes import (
     budgets,
+    compression,
     core,
     fbx,
     fbx_checks,
@@ -19,7 +20,7 @@ from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import IssueType
 
 BUILTIN_AREAS = (core, security, glb, gltf, gltf_semantics, gltf_values, zip, fbx, budgets, quality,
-                 fbx_checks)
+                 fbx_checks, compression)
 
 
 @hookimpl
