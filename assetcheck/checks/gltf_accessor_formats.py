@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from assetcheck.formats.gltf_data import COMPONENT_NAMES
 from assetcheck.formats.gltf_fields import as_integer
 
 BYTE, UNSIGNED_BYTE, SHORT, UNSIGNED_SHORT, UNSIGNED_INT, FLOAT = 5120, 5121, 5122, 5123, 5125, 5126
-COMPONENT_NAMES = {BYTE: "BYTE", UNSIGNED_BYTE: "UNSIGNED_BYTE", SHORT: "SHORT",
-                   UNSIGNED_SHORT: "UNSIGNED_SHORT", UNSIGNED_INT: "UNSIGNED_INT", FLOAT: "FLOAT"}
 MESH_QUANTIZATION = "KHR_mesh_quantization"
 
 

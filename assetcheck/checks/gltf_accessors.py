@@ -120,7 +120,8 @@ def check_accessors(asset: Asset, context: CheckContext) -> None:
     accessors = document.get("accessors")
     for index, accessor in enumerate(accessors if isinstance(accessors, list) else ()):
         layout = reader.layout(index)
-        if layout is None or (layout.buffer_view is None and layout.sparse is None):
+        if (layout is None or (layout.buffer_view is None and layout.sparse is None)
+                or reader.draco_decoded(index)):  # Draco's quantized bounds: gltf_draco
             continue
         at = child("/accessors", index)
         if layout.sparse is not None:

@@ -79,6 +79,24 @@ _TEXTURE_TRANSFORM = obj(
 
 _IMAGE_SOURCE = {"texture": obj("texture.source", source=Prop("index"))}
 
+
+def _meshopt(name: str, extra_filters: tuple[str, ...]) -> dict[str, ObjectSchema]:
+    """The schemas of a meshopt extension (``EXT_`` or ``KHR_``) on buffers and buffer views."""
+    return {
+        "buffer": obj(f"{name}.buffer", fallback=Prop("bool")),
+        "bufferView": obj(
+            f"{name}.bufferView", buffer=Prop("index", required=True),
+            byteOffset=Prop("uint"), byteLength=Prop("uint", required=True, minimum=1),
+            # The ratified range: 2 and 4 for index data (the published schema's multiple of 4
+            # from 4 to 252 predates it); each mode's own rule is MESHOPT_INVALID_LAYOUT's.
+            byteStride=Prop("uint", required=True, minimum=2, maximum=256),
+            count=Prop("uint", required=True, minimum=1),
+            mode=Prop("string", required=True, enum=("ATTRIBUTES", "TRIANGLES", "INDICES")),
+            filter=Prop("string", enum=("NONE", "OCTAHEDRAL", "QUATERNION", "EXPONENTIAL",
+                                        *extra_filters))),
+    }
+
+
 EXTENSIONS: dict[str, dict[str, ObjectSchema]] = {
     LIGHTS: {
         "glTF": obj(LIGHTS, lights=Prop("objects", required=True, schema=LIGHT)),
@@ -139,20 +157,13 @@ EXTENSIONS: dict[str, dict[str, ObjectSchema]] = {
         anisotropyRotation=Prop("number"), anisotropyTexture=_texture()),
     # Extensions Khronos glTF-Validator 2.0.0-dev.3.10 does not validate.
     "KHR_texture_basisu": _IMAGE_SOURCE,
-    "EXT_meshopt_compression": {
-        "buffer": obj("EXT_meshopt_compression.buffer", fallback=Prop("bool")),
-        "bufferView": obj(
-            "EXT_meshopt_compression.bufferView", buffer=Prop("index", required=True),
-            byteOffset=Prop("uint"), byteLength=Prop("uint", required=True, minimum=1),
-            byteStride=Prop("uint", required=True, minimum=4, maximum=252, multiple_of=4),
-            count=Prop("uint", required=True, minimum=1),
-            mode=Prop("string", required=True, enum=("ATTRIBUTES", "TRIANGLES", "INDICES")),
-            filter=Prop("string", enum=("NONE", "OCTAHEDRAL", "QUATERNION", "EXPONENTIAL"))),
-    },
+    "EXT_meshopt_compression": _meshopt("EXT_meshopt_compression", ()),
+    # Its ratified successor: the COLOR filter added (AssetCheck decodes both, with one rule set).
+    "KHR_meshopt_compression": _meshopt("KHR_meshopt_compression", ("COLOR",)),
     "KHR_draco_mesh_compression": {"mesh.primitive": obj(
         "KHR_draco_mesh_compression", bufferView=Prop("index", required=True),
         attributes=Prop("index_map", required=True))},
 }
 
 UNVALIDATED_BY_KHRONOS = frozenset({"KHR_texture_basisu", "EXT_meshopt_compression",
-                                    "KHR_draco_mesh_compression"})
+                                    "KHR_meshopt_compression", "KHR_draco_mesh_compression"})

@@ -8,7 +8,9 @@ them is used all the same:
   image in their ``source``;
 - ``KHR_materials_variants`` gives a primitive other materials in ``mappings[].material``, and
   names the root's variants in ``mappings[].variants``;
-- ``KHR_lights_punctual`` gives a node one of the root's lights in ``light``.
+- ``KHR_lights_punctual`` gives a node one of the root's lights in ``light``;
+- ``KHR_draco_mesh_compression`` gives a primitive the buffer view of its payload, and
+  ``EXT_meshopt_compression`` (or KHR's) a buffer view the buffer of its compressed data.
 
 A reference counts only when its extension is listed in ``extensionsUsed`` (an undeclared
 extension is ignored by loaders, and reported as ``UNDECLARED_EXTENSION``). Variants and lights
@@ -37,6 +39,8 @@ from assetcheck.checks.gltf_links import (
 from assetcheck.checks.gltf_schema import extensions_used
 from assetcheck.formats.gltf_fields import as_integer, child
 
+DRACO = "KHR_draco_mesh_compression"
+MESHOPT = ("EXT_meshopt_compression", "KHR_meshopt_compression")
 #: Texture extensions whose ``source`` names an image.
 IMAGE_SOURCE_EXTENSIONS = ("EXT_texture_webp", "KHR_texture_basisu", "MSFT_texture_dds")
 VARIANTS = "KHR_materials_variants"
@@ -122,6 +126,24 @@ def extension_image_sources(document: dict[str, Any]) -> Iterator[int]:
             source = index_of(_extension(texture, name), "source")
             if source is not None:
                 yield source
+
+
+def compressed_data_sources(document: dict[str, Any]) -> Iterator[tuple[str, int]]:
+    """``(collection, index)`` of the buffer views and buffers that hold compressed geometry."""
+    declared = extensions_used(document)
+    if DRACO in declared:
+        for mesh in collection(document, "meshes"):
+            primitives = mesh.get("primitives") if mesh is not None else None
+            for primitive in primitives if isinstance(primitives, list) else ():
+                view = index_of(_extension(primitive, DRACO), "bufferView")
+                if view is not None:
+                    yield "bufferViews", view
+    names = [name for name in MESHOPT if name in declared]
+    for view in collection(document, "bufferViews"):
+        for name in names:
+            buffer = index_of(_extension(view, name), "buffer")
+            if buffer is not None:
+                yield "buffers", buffer
 
 
 def variant_materials(links: DocumentLinks) -> Iterator[int]:

@@ -1,5 +1,7 @@
 """Extension declarations and placement: ``extensionsUsed``, ``extensionsRequired`` and every
-``extensions`` object of the document, as Khronos glTF-Validator checks them."""
+``extensions`` object of the document, as Khronos glTF-Validator checks them; the extensions
+whose payloads AssetCheck decodes (Draco, meshopt) are not ``UNSUPPORTED_EXTENSION``, which
+Khronos reports for them."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from assetcheck.checks.gltf_links import (
     texture_infos,
 )
 from assetcheck.checks.gltf_schema import GLTF_FORMATS, declared_names, extensions_used
+from assetcheck.formats.gltf_compression import DECODED_EXTENSIONS
 from assetcheck.formats.gltf_fields import child
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
@@ -87,7 +90,7 @@ def _check_declarations(document: dict[str, Any], issues: FileIssues) -> None:
         pointer = child("/extensionsUsed", index)
         if not NAME_FORMAT.match(name):
             issues.add("INVALID_EXTENSION_NAME_FORMAT", pointer=pointer, name=name)
-        if name not in SUPPORTED_EXTENSIONS:
+        if name not in SUPPORTED_EXTENSIONS and name not in DECODED_EXTENSIONS:
             issues.add("UNSUPPORTED_EXTENSION", pointer=pointer, name=name)
         elif name in MUST_BE_REQUIRED and name not in required:
             issues.add("NON_REQUIRED_EXTENSION", pointer=pointer, name=name)

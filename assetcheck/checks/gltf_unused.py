@@ -4,7 +4,8 @@ An object is used when something that is itself linked refers to it: a node's me
 primitive's material, a texture's image... Root nodes of scenes, children, joints and animated
 nodes are used nodes. References made through declared extensions count too (images named by
 ``EXT_texture_webp``, ``KHR_texture_basisu`` or ``MSFT_texture_dds``, materials named by
-``KHR_materials_variants``, see :mod:`assetcheck.checks.gltf_extension_uses`), and the lights
+``KHR_materials_variants``, the payloads of Draco and meshopt, see
+:mod:`assetcheck.checks.gltf_extension_uses`), and the lights
 and variants of the root's extension objects are used when nodes and mappings name them. Also
 reported: texture coordinate sets no material samples, and mesh weights every node overrides.
 """
@@ -16,6 +17,7 @@ from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.gltf_extension_uses import (
     LIGHTS,
     VARIANTS,
+    compressed_data_sources,
     extension_image_sources,
     material_needs,
     node_lights,
@@ -86,6 +88,8 @@ def used_objects(links: DocumentLinks) -> dict[str, set[int]]:
         mark("materials", primitive.material)
     for image in extension_image_sources(links.document):
         mark("images", image)
+    for name, index in compressed_data_sources(links.document):
+        mark(name, index)
     for material in variant_materials(links):
         mark("materials", material)
     return used

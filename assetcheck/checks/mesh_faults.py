@@ -93,6 +93,29 @@ def triangle_faults(vertices: Vertices, triangles: np.ndarray, *,
     return TriangleFaults(len(triangles), zero_area, duplicates)
 
 
+def faulty_triangles(vertices: Vertices, triangles: np.ndarray, limit: int, *,
+                     repeated_are_flat: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The numbers of the first ``limit`` zero-area triangles and of the first ``limit``
+    duplicates, judged as :func:`triangle_faults` counts them: what the job page's viewer
+    marks. Triangles that repeat an index count as zero-area when ``repeated_are_flat`` (and
+    their corners all exist)."""
+    corners = np.ascontiguousarray(triangles.T)
+    a, b, c = corners
+    inside = (corners < len(vertices)).all(axis=0)
+    distinct = (a != b) & (b != c) & (c != a)
+    numbers = np.flatnonzero(distinct & inside)
+    flat = flat_triangles(np.take(vertices.coords, corners[:, numbers], axis=1))
+    solid = numbers[~flat]
+    keys = _winding_key(np.take(vertices.keys, corners[:, solid]))
+    order = np.argsort(keys, kind="stable")
+    repeat = np.zeros(len(solid), bool)
+    repeat[order[1:]] = keys[order[1:]] == keys[order[:-1]]
+    zero_area = numbers[flat]
+    if repeated_are_flat:
+        zero_area = np.union1d(zero_area, np.flatnonzero(~distinct & inside))
+    return zero_area[:limit], solid[repeat][:limit]
+
+
 def unused_vertices(indices: np.ndarray, vertex_count: int) -> int:
     """How many of ``vertex_count`` vertices no index of ``indices`` uses (indices out of
     range are ignored)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from assetcheck.codes import (
     budgets,
+    compression,
     core,
     fbx,
     fbx_checks,
@@ -20,7 +21,7 @@ from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import IssueType
 
 BUILTIN_AREAS = (core, security, glb, gltf, gltf_semantics, gltf_values, ktx2, zip, fbx, budgets,
-                 quality, fbx_checks)
+                 quality, fbx_checks, compression)
 
 
 @hookimpl

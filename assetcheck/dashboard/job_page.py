@@ -6,6 +6,7 @@ pick from it and phrase it for people (the verdict sentence, budget bars, issue 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +17,14 @@ SEVERITIES = ("error", "warning", "info", "hint")
 SEVERITY_TITLES = {"error": "Errors", "warning": "Warnings", "info": "Information",
                    "hint": "Hints"}
 SECURITY_LEVELS = ("critical", "high", "medium", "low")
+#: Model files up to this size load in the 3D viewer with the page; larger ones on demand,
+#: behind a button, with progress.
+VIEWER_AUTOLOAD_BYTES = 16 * 1024 * 1024
+#: Report pointers the 3D viewer can show on the model.
+MODEL_POINTER = re.compile(r"^/(meshes|nodes|materials|images|textures)/\d+(/|$)")
+#: FBX findings the 3D viewer marks on the mesh they name.
+FBX_MARKED = frozenset({"MESH_ZERO_AREA_TRIANGLES", "MESH_DUPLICATE_TRIANGLES",
+                        "FBX_NON_UNIT_NORMALS", "MESH_MISSING_NORMALS", "MESH_UNUSED_VERTICES"})
 #: A budget used beyond this share is shown as close to its limit.
 NEAR_LIMIT = 0.8
 
@@ -93,6 +102,15 @@ def location(occurrence: dict[str, Any]) -> str:
     elif "offset" in occurrence:
         parts.append(f"byte {occurrence['offset']:,}")
     return " ".join(part for part in parts if part)
+
+
+def shows_on_model(code: str, occurrence: dict[str, Any], file_format: str) -> bool:
+    """Whether the 3D viewer can show an occurrence of ``code`` in a file of ``file_format``:
+    its pointer names a mesh, primitive, node, material, image or texture, or it is an FBX
+    mesh finding (which names its mesh)."""
+    if file_format == "fbx":
+        return code in FBX_MARKED
+    return MODEL_POINTER.match(occurrence.get("pointer") or "") is not None
 
 
 def _count(number: int, noun: str) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from assetcheck.codes.gltf import STRICTER_THAN_KHRONOS
+from assetcheck.codes import compression, gltf
 from assetcheck.docgen.markdown import table_cell
 from assetcheck.issues import IssueRegistry
 
@@ -31,5 +31,6 @@ def issues_markdown(registry: IssueRegistry) -> str:
               "AssetCheck aims at the verdicts of the Khronos glTF-Validator. These codes are "
               "the\nexceptions: they make a file invalid that Khronos would call valid, on "
               "purpose.", ""]
-    lines += [f"- `{code}`: {why}" for code, why in STRICTER_THAN_KHRONOS.items()]
+    stricter = {**gltf.STRICTER_THAN_KHRONOS, **compression.STRICTER_THAN_KHRONOS}
+    lines += [f"- `{code}`: {why}" for code, why in stricter.items()]
     return "\n".join(lines) + "\n"

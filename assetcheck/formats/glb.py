@@ -48,7 +48,7 @@ def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOption
     document = parse_document(bytes(chunks.json), issues)
     if document is None:
         return Asset.unread(source.name, "glb")
-    return read_document(document, source, issues, container="glb", glb_bin=chunks.bin)
+    return read_document(document, source, issues, options, container="glb", glb_bin=chunks.bin)
 
 
 def read_chunks(data: bytes | memoryview, issues: FileIssues) -> GlbChunks | None:

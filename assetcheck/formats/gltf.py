@@ -12,6 +12,8 @@ import re
 from typing import Any
 
 from assetcheck.asset import Asset
+from assetcheck.formats.gltf_compression import decode_compressed
+from assetcheck.formats.gltf_data import attach_decoded
 from assetcheck.formats.gltf_fields import FieldReader
 from assetcheck.formats.gltf_json import parse_document
 from assetcheck.formats.gltf_layout import (
@@ -40,13 +42,14 @@ def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOption
     document = parse_document(bytes(source.data), issues)
     if document is None:
         return Asset.unread(source.name, "gltf")
-    return read_document(document, source, issues, container="gltf")
+    return read_document(document, source, issues, options, container="gltf")
 
 
 def read_document(
     document: dict[str, Any],
     source: SourceFile,
     issues: FileIssues,
+    options: ValidationOptions,
     *,
     container: str,
     glb_bin: Bytes | None = None,
@@ -56,6 +59,8 @@ def read_document(
     URIs that leave the upload are reported whatever the version. Like Khronos, nothing else is
     read unless ``asset.version`` is a 2.x version: otherwise the asset has no statistics and
     no ``document``. ``glb_bin`` is the GLB BIN chunk, used as buffer 0 when it has no URI.
+    Compressed geometry is decoded under ``options.limits`` (see
+    :mod:`~assetcheck.formats.gltf_compression`).
     """
     report_unsafe_uris(document, source.base, issues)
     fields = FieldReader(issues)
@@ -73,6 +78,8 @@ def read_document(
     views = fields.elements(document, "bufferViews")
     check_accessors(accessors, check_buffer_views(views, buffers, fields), fields)
     asset.buffers = [buffer.data if buffer else None for buffer in buffers]
+    attach_decoded(asset, decode_compressed(document, buffers, accessors, issues,
+                                            options.limits, is_glb=container == "glb"))
 
     materials = fields.elements(document, "materials")
     animations = fields.elements(document, "animations")

@@ -7,6 +7,10 @@ sparse accessors and padded matrices are copied. Nothing here reports issues: an
 whose JSON or bytes cannot be decoded the way Khronos glTF-Validator decodes them reads as
 ``None`` (the checks of the JSON report why).
 
+Compressed geometry reads decoded: the glTF reader attaches what it decoded
+(:func:`attach_decoded`), and a meshopt-compressed buffer view then reads as its decoded bytes,
+an accessor of a Draco primitive as its decoded data, for every check and the preview alike.
+
 One reader serves every check of an asset (:meth:`AccessorReader.for_asset`), so each accessor
 is decoded once however many checks look at it::
 
@@ -20,7 +24,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import numpy as np
@@ -34,6 +38,10 @@ BYTE, UNSIGNED_BYTE, SHORT, UNSIGNED_SHORT, UNSIGNED_INT, FLOAT = 5120, 5121, 51
 COMPONENT_DTYPES = {BYTE: np.dtype("<i1"), UNSIGNED_BYTE: np.dtype("<u1"),
                     SHORT: np.dtype("<i2"), UNSIGNED_SHORT: np.dtype("<u2"),
                     UNSIGNED_INT: np.dtype("<u4"), FLOAT: np.dtype("<f4")}
+
+#: The GL name of each accessor componentType, for messages.
+COMPONENT_NAMES = {BYTE: "BYTE", UNSIGNED_BYTE: "UNSIGNED_BYTE", SHORT: "SHORT",
+                   UNSIGNED_SHORT: "UNSIGNED_SHORT", UNSIGNED_INT: "UNSIGNED_INT", FLOAT: "FLOAT"}
 
 #: Components per element of each accessor type, and (rows, columns) of the matrix types.
 TYPE_COMPONENTS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
@@ -66,6 +74,27 @@ def asset_cache(asset: Asset, key: str, build: Callable[[], T]) -> T:
 
 
 _CACHES: dict[int, tuple[list[Any], dict[str, Any]]] = {}
+
+
+@dataclass(frozen=True)
+class DecodedPayloads:
+    """Compressed geometry decoded by the reader (:mod:`assetcheck.formats.gltf_compression`).
+
+    ``views``: the decoded bytes of meshopt-compressed buffer views, by view index, served in
+    place of the parent view's bytes. ``accessors``: the data of accessors bound to a Draco
+    primitive, by accessor index, served in place of anything the accessor's JSON points at.
+    """
+
+    views: dict[int, memoryview] = field(default_factory=dict)
+    accessors: dict[int, np.ndarray] = field(default_factory=dict)
+
+
+_DECODED = "decoded_payloads"
+
+
+def attach_decoded(asset: Asset, decoded: DecodedPayloads) -> None:
+    """Make ``decoded`` what the data layer of ``asset`` reads; it lives as long as the buffers."""
+    asset_cache(asset, _DECODED, lambda: decoded)
 
 
 @dataclass(frozen=True)
@@ -176,19 +205,25 @@ class AccessorReader:
     are read-only; each accessor is decoded once and cached.
     """
 
-    def __init__(self, document: dict[str, Any], buffers: list[Any]) -> None:
+    def __init__(self, document: dict[str, Any], buffers: list[Any],
+                 decoded: DecodedPayloads | None = None) -> None:
         accessors, views = document.get("accessors"), document.get("bufferViews")
         self._accessors = accessors if isinstance(accessors, list) else []
         self._views = views if isinstance(views, list) else []
         self._buffers = buffers
+        self._decoded = decoded or DecodedPayloads()
         self._raw: dict[int, np.ndarray | None] = {}
         self._normalized: dict[tuple[int, str], np.ndarray | None] = {}
 
     @classmethod
     def for_asset(cls, asset: Asset) -> AccessorReader:
         """The reader shared by every check of ``asset`` (an empty one for non-glTF assets)."""
-        return asset_cache(asset, "accessor_reader",
-                           lambda: cls(asset.document or {}, asset.buffers))
+        return asset_cache(asset, "accessor_reader", lambda: cls(
+            asset.document or {}, asset.buffers, asset_cache(asset, _DECODED, DecodedPayloads)))
+
+    def draco_decoded(self, index: int) -> bool:
+        """Whether accessor ``index`` reads data a Draco payload decoded to."""
+        return index in self._decoded.accessors
 
     def layout(self, index: int) -> AccessorLayout | None:
         """The layout of accessor ``index``, or None when it does not exist or is unusable."""
@@ -243,6 +278,8 @@ class AccessorReader:
         offset = as_integer(view.get("byteOffset", 0))
         length = as_integer(view.get("byteLength"))
         stride = as_integer(view.get("byteStride")) if "byteStride" in view else None
+        if number in self._decoded.views and offset is not None:
+            return ViewSlice(self._decoded.views[number], offset, stride)
         if (buffer is None or offset is None or length is None or offset < 0 or length < 0
                 or not 0 <= buffer < len(self._buffers) or self._buffers[buffer] is None):
             return None
@@ -252,6 +289,8 @@ class AccessorReader:
         return ViewSlice(data[offset:offset + length], offset, stride)
 
     def _decode(self, index: int) -> np.ndarray | None:
+        if index in self._decoded.accessors:
+            return self._decoded.accessors[index]
         layout = self.layout(index)
         if layout is None:
             return None

@@ -9,14 +9,14 @@ the same readers. glTF triangles come from the glTF data layer
 (:mod:`assetcheck.formats.gltf_data`), placed in the scene by the node transforms; FBX
 triangles from the FBX reader's decoded geometry, placed by the node transforms (geometric
 pivots included) and turned into metres with +Y up by the file's unit and axis system.
+From the same reading, each model file drawn also gets the 3D viewer's files
+(:mod:`assetcheck.previews.viewer_files`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import math
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,12 +32,12 @@ from assetcheck.fbx_model import transform_points
 from assetcheck.formats.gltf_data import AccessorReader, primitive_triangles
 from assetcheck.formats.source import DirectoryResources, ReadContext, SourceFile, map_file
 from assetcheck.issues import IssueCollector
-from assetcheck.names import cut_name
 from assetcheck.options import ValidationOptions
 from assetcheck.plugins import build_registry
-from assetcheck.previews import PREVIEW_FOLDER
+from assetcheck.previews.job_files import model_file_name, model_file_path, write_whole
 from assetcheck.previews.png import encode_png
 from assetcheck.previews.raster import render_clay
+from assetcheck.previews.viewer_files import write_viewer_files
 
 log = logging.getLogger(__name__)
 
@@ -48,23 +48,21 @@ MAX_TRIANGLES = 400_000
 
 
 def preview_name(model_filename: str) -> str:
-    """The stored name of the picture of the model file ``model_filename`` (its name in the
-    upload, a path inside the archive for ZIP members): a digest, never the name. The digest
-    is of the name as reports keep it (cut to 255 characters), so the drawing worker and the
-    page reading the report find the same picture."""
-    digest = hashlib.sha256(cut_name(model_filename).encode("utf-8", "surrogatepass")).hexdigest()
-    return f"{digest[:24]}.png"
+    """The stored name of the picture of the model file ``model_filename``
+    (:func:`~assetcheck.previews.job_files.model_file_name`)."""
+    return model_file_name("preview", model_filename)
 
 
 def preview_path(job_folder: Path, model_filename: str) -> Path:
     """Where the picture of ``model_filename`` is drawn in the job's working folder."""
-    return job_folder / PREVIEW_FOLDER / preview_name(model_filename)
+    return model_file_path(job_folder, "preview", model_filename)
 
 
 def write_previews(upload: Path, filename: str, options: ValidationOptions,
                    plugin_manager: pluggy.PluginManager, *, until: float | None = None) -> int:
     """Draw every glTF, GLB and FBX model file of the upload at ``upload`` (reported as
-    ``filename``) into the job's folder; returns how many pictures were written.
+    ``filename``) into the job's folder, with the 3D viewer's files of each; returns how many
+    pictures were written.
 
     A preview is an extra: a model file that cannot be drawn is logged and skipped, none is
     started once ``time.monotonic()`` passes ``until``, and this never raises.
@@ -148,11 +146,9 @@ def _draw(source: SourceFile, context: ReadContext, plugin_manager: pluggy.Plugi
     triangles = scene_triangles(asset)
     if not len(triangles):
         return 0
-    target = preview_path(job_folder, source.name)
-    target.parent.mkdir(exist_ok=True)
-    partial = target.with_suffix(".part")
-    partial.write_bytes(encode_png(render_clay(triangles, WIDTH, HEIGHT)))
-    os.replace(partial, target)  # a reader never sees half a picture
+    write_whole(preview_path(job_folder, source.name),
+                encode_png(render_clay(triangles, WIDTH, HEIGHT)))
+    write_viewer_files(asset, source, job_folder)
     return 1
 
 

@@ -11,6 +11,7 @@ from assetcheck.dashboard.job_page import (
     issues_by_severity,
     location,
     security_warnings,
+    shows_on_model,
     verdict,
 )
 from assetcheck.engine import validate
@@ -81,3 +82,19 @@ def test_a_location_is_the_file_and_a_pointer_or_byte_offset():
     assert location({"file": "a.glb", "pointer": "/meshes/0"}) == "a.glb /meshes/0"
     assert location({"file": "a.glb", "offset": 123456}) == "a.glb byte 123,456"
     assert location({"file": "a.glb"}) == "a.glb"
+
+
+@pytest.mark.parametrize(("code", "pointer", "file_format", "shown"), [
+    ("MESH_DUPLICATE_TRIANGLES", "/meshes/0/primitives/1", "glb", True),
+    ("ACCESSOR_VECTOR3_NON_UNIT", "/meshes/2/primitives/0/attributes/NORMAL", "gltf", True),
+    ("NODE_EMPTY", "/nodes/4", "glb", True),
+    ("IMAGE_NPOT_DIMENSIONS", "/images/0", "gltf", True),
+    ("ACCESSOR_MIN_MISMATCH", "/accessors/3/min", "glb", False),
+    ("ASSET_MINVERSION_GREATER_THAN_VERSION", "/asset", "glb", False),
+    ("MESH_ZERO_AREA_TRIANGLES", None, "fbx", True),
+    ("FBX_UNITS_NOT_METRES", None, "fbx", False),
+])
+def test_show_on_model_is_offered_where_the_viewer_can_point_at_something(
+        code, pointer, file_format, shown):
+    occurrence = {"message": "m", **({"pointer": pointer} if pointer else {})}
+    assert shows_on_model(code, occurrence, file_format) is shown

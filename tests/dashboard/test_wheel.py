@@ -15,6 +15,8 @@ from tests.wheels import build_wheel
 
 SHIPPED = ("assetcheck/web/templates/base.html", "assetcheck/web/templates/job.html",
            "assetcheck/web/static/dashboard.css", "assetcheck/web/static/dashboard.js",
+           "assetcheck/web/static/viewer.js", "assetcheck/web/static/vendor/three.bundle.min.js",
+           "assetcheck/web/static/vendor/three.LICENSE",
            "assetcheck/scaffold/template/package/__init__.py.tmpl",
            "assetcheck/testing/pytest_plugin.py")
 
@@ -55,5 +57,7 @@ def test_the_installed_wheel_serves_the_dashboard(wheel: Path, tmp_path: Path,
         assert page.status_code == 200 and "Create an account" in page.text
         stylesheet = requests.get(f"{server.url}/static/dashboard.css", timeout=10)
         assert stylesheet.status_code == 200 and "--accent" in stylesheet.text
+        three = requests.get(f"{server.url}/static/vendor/three.bundle.min.js", timeout=10)
+        assert three.status_code == 200 and three.text.startswith("/* three.js ")
     finally:
         server.stop()

@@ -74,7 +74,7 @@ EXTENSION_CASES: dict[str, Case] = {
     "extension_schema_mismatch": Case("triangle", _do(
         _set("extensionsUsed", ["EXT_meshopt_compression"]),
         _set("bufferViews/0/extensions", {"EXT_meshopt_compression": {
-            "buffer": 0, "byteLength": 36, "byteStride": 6, "count": 3, "mode": "ATTRIBUTES"}}))),
+            "buffer": 0, "byteLength": 36, "byteStride": 300, "count": 3, "mode": "ATTRIBUTES"}}))),
     # Material extensions.
     "multiple_extensions": Case("triangle", _material_extensions({
         "KHR_materials_unlit": {}, "KHR_materials_emissive_strength": {}})),

@@ -1,10 +1,10 @@
 """The upload page, the jobs list, a job's page, and what the job page loads: its live status,
-its preview pictures and its reports; deleting a job."""
+its preview pictures, its 3D viewer's models and overlays, and its reports; deleting a job."""
 
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import Any, BinaryIO
 
 import tornado.web
 
@@ -18,6 +18,7 @@ from assetcheck.dashboard.handlers.base import (
 from assetcheck.db.tables import Job
 from assetcheck.jobs.queue import COMPLETED, STATES
 from assetcheck.previews.drawing import DRAWN_FORMATS, preview_name
+from assetcheck.previews.job_files import CONTENT_TYPES, model_file_name
 from assetcheck.webapp.errors import RequestError
 from assetcheck.webapp.handlers import bounded_number
 from assetcheck.webapp.job_options import DEFAULT_ENGINE
@@ -38,6 +39,10 @@ MAX_PREVIEW_INDEX = 10**9
 #: Report formats offered as downloads on the job page: their titles and file extensions.
 DOWNLOADS = {"json": ("JSON", "json"), "markdown": ("Markdown", "md"),
              "junit": ("JUnit", "xml")}
+#: The viewer's files of a model file: suffix in the URL -> ``job_files`` kind.
+VIEWER_FILES = {"glb": "viewer_model", "json": "overlays"}
+#: Bytes read from disk and sent at a time when streaming a viewer file.
+STREAM_CHUNK = 1 << 20
 
 
 class HomeHandler(DashboardHandler):
@@ -78,6 +83,7 @@ class JobPageHandler(DashboardHandler):
         job = await self.run_blocking(find_job, self.account.id, job_id)
         engine = self.engines.get(job.engine)
         context: dict[str, Any] = {"job": job, "report": None, "downloads": DOWNLOADS,
+                                   "viewer_formats": {},
                                    "engine_title": engine.title if engine else job.engine}
         if job.status == COMPLETED and job.expired_at is None:
             context.update(await self.run_blocking(self._report_context, job),
@@ -88,19 +94,24 @@ class JobPageHandler(DashboardHandler):
     def _report_context(self, job: Job) -> dict[str, Any]:
         """What the page shows of a completed job's report."""
         report = job.result
-        return {"report": report, "verdict": job_page.verdict(report),
-                "previews": self._previews(job, report),
+        previews = self._previews(job, report)
+        return {"report": report, "verdict": job_page.verdict(report), "previews": previews,
+                "viewer_formats": {preview["filename"]: preview["format"] for preview in previews
+                                   if preview["model_size"] is not None},
+                "viewer_autoload_bytes": job_page.VIEWER_AUTOLOAD_BYTES,
                 "issue_groups": job_page.issues_by_severity(report),
                 "security": job_page.security_warnings(report)}
 
     def _previews(self, job: Job, report: dict[str, Any]) -> list[dict[str, Any]]:
-        """For each model file: its index, name, format and whether a picture was drawn."""
+        """For each model file: its index, name, format, whether a picture was drawn, and the
+        size of the viewer's model (None when there is none)."""
         formats = job_page.file_formats(report)
-        drawn = self.storage.preview_names(job.id)
+        stored = self.storage.preview_sizes(job.id)
         return [{"index": index, "filename": mesh["filename"],
                  "format": formats.get(mesh["filename"], ""),
                  "drawable": formats.get(mesh["filename"]) in DRAWN_FORMATS,
-                 "drawn": preview_name(mesh["filename"]) in drawn}
+                 "drawn": preview_name(mesh["filename"]) in stored,
+                 "model_size": stored.get(model_file_name("viewer_model", mesh["filename"]))}
                 for index, mesh in enumerate(report["result"]["meshes"])]
 
 
@@ -126,13 +137,9 @@ class PreviewHandler(DashboardHandler):
         self.finish(picture)
 
     def _read(self, job_id: str, number: int) -> bytes | None:
-        job = find_job(self.account.id, job_id)
-        meshes = (job.result or {}).get("result", {}).get("meshes", [])
-        if job.expired_at is not None:
-            raise expired(job)
-        if job.status != COMPLETED or number >= len(meshes):
-            return None
-        return self.storage.read_preview(job.id, preview_name(meshes[number]["filename"]))
+        filename = model_filename(self.account.id, job_id, number)
+        return None if filename is None else self.storage.read_preview(job_id,
+                                                                       preview_name(filename))
 
 
 class JobDeleteHandler(DashboardHandler):
@@ -143,6 +150,50 @@ class JobDeleteHandler(DashboardHandler):
         await self.run_blocking(remove_job, self.queue.database, self.storage, self.account.id,
                                 job_id)
         self.redirect("/jobs?deleted=1")
+
+
+class ViewerFileHandler(DashboardHandler):
+    """The 3D viewer's model (``.glb``) or overlays (``.json``) of the job's ``n``-th model
+    file, written by the worker: to the job's owner only, same-origin only, never sniffed,
+    streamed a chunk at a time (a model may be hundreds of megabytes)."""
+
+    @tornado.web.authenticated
+    async def get(self, job_id: str, number: str, kind: str) -> None:
+        index = bounded_number(number, MAX_PREVIEW_INDEX)
+        opened = None if index is None else await self.run_blocking(self._open, job_id, index,
+                                                                     kind)
+        if opened is None:
+            raise RequestError(404, "VIEWER_FILE_NOT_FOUND",
+                               "This model file cannot be shown in the 3D viewer.")
+        handle, size = opened
+        try:
+            self.set_header("Content-Type", CONTENT_TYPES[f".{kind}"])
+            self.set_header("Content-Length", str(size))
+            self.set_header("Cache-Control", "private, max-age=86400")  # never changes
+            self.set_header("Cross-Origin-Resource-Policy", "same-origin")
+            while chunk := await self.run_blocking(handle.read, STREAM_CHUNK):
+                self.write(chunk)
+                await self.flush()
+        finally:
+            handle.close()
+        self.finish()
+
+    def _open(self, job_id: str, number: int, kind: str) -> tuple[BinaryIO, int] | None:
+        filename = model_filename(self.account.id, job_id, number)
+        return None if filename is None else self.storage.open_preview(
+            job_id, model_file_name(VIEWER_FILES[kind], filename))
+
+
+def model_filename(account_id: int, job_id: str, number: int) -> str | None:
+    """The name of the ``number``-th model file of the account's completed job, or None;
+    410 ``JOB_EXPIRED`` for a job whose files retention removed."""
+    job = find_job(account_id, job_id)
+    if job.expired_at is not None:
+        raise expired(job)
+    meshes = (job.result or {}).get("result", {}).get("meshes", [])
+    if job.status != COMPLETED or number >= len(meshes):
+        return None
+    return meshes[number]["filename"]
 
 
 class ReportDownloadHandler(SessionAuthentication, ReportHandler):
@@ -157,5 +208,6 @@ default_handlers = [
     (r"/jobs/([A-Za-z0-9_]+)/status", JobStatusHandler),
     (r"/jobs/([A-Za-z0-9_]+)/delete", JobDeleteHandler),
     (r"/jobs/([A-Za-z0-9_]+)/previews/(\d+)\.png", PreviewHandler),
+    (r"/jobs/([A-Za-z0-9_]+)/models/(\d+)\.(glb|json)", ViewerFileHandler),
     (r"/jobs/([A-Za-z0-9_]+)/report/(\w+)", ReportDownloadHandler),
 ]

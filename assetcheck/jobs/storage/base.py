@@ -1,9 +1,10 @@
 """What every storage back-end offers: the contract the upload handler, the worker, the pages
 and the scheduler rely on, whatever holds the files.
 
-A job stores an upload and its preview pictures, under names that mirror one layout in every
+A job stores an upload and, per model file, its preview picture and the 3D viewer's model and
+overlays (:mod:`assetcheck.previews.job_files`), under names that mirror one layout in every
 back-end: ``jobs/<job_id>/upload`` (the job row's ``stored_path``) and
-``jobs/<job_id>/previews/<name>.png``. The JSON report is stored in the job's row.
+``jobs/<job_id>/previews/<name>``. The JSON report is stored in the job's row.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import shutil
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import BinaryIO
 
 from assetcheck.formats.sniff import SNIFF_BYTES
 from assetcheck.private_files import private_subfolder
@@ -129,18 +131,26 @@ class JobStorage(ABC):
         :class:`StorageUnavailable` when the back-end cannot be reached."""
 
     def keep_previews(self, job_id: str) -> int:
-        """Store the pictures drawn in the working folder's ``previews/``; how many."""
+        """Store the files written in the working folder's ``previews/`` (pictures, viewer
+        models and overlays); how many."""
         return 0
 
     # Serving and removal -----------------------------------------------------------------
 
     @abstractmethod
-    def preview_names(self, job_id: str) -> set[str]:
-        """The names of the job's stored preview pictures."""
+    def preview_sizes(self, job_id: str) -> dict[str, int]:
+        """The names of the job's stored preview files, with their sizes in bytes."""
 
     @abstractmethod
     def read_preview(self, job_id: str, name: str) -> bytes | None:
-        """The picture ``name`` of the job, or None when it has none by that name."""
+        """The preview file ``name`` of the job, whole, or None when it has none by that name:
+        for small files (pictures, overlays)."""
+
+    @abstractmethod
+    def open_preview(self, job_id: str, name: str) -> tuple[BinaryIO, int] | None:
+        """The preview file ``name`` of the job opened for streaming, with its size, or None
+        when it has none by that name: for files as large as a model. The caller closes it;
+        reads may block on the network."""
 
     @abstractmethod
     def delete_job(self, job_id: str) -> None:

@@ -15,6 +15,7 @@ import shutil
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import BinaryIO
 
 from assetcheck.jobs.storage.base import (
     ORPHAN_IDLE_SECONDS,
@@ -77,18 +78,26 @@ class LocalStorage(JobStorage):
             raise FileNotFoundError(2, "No such file", str(path))
         return path
 
-    def preview_names(self, job_id: str) -> set[str]:
+    def preview_sizes(self, job_id: str) -> dict[str, int]:
         try:
-            return {entry.name for entry in (self.root / job_id / PREVIEW_FOLDER).iterdir()
-                    if entry.suffix == ".png"}
+            with os.scandir(self.root / job_id / PREVIEW_FOLDER) as entries:
+                return {entry.name: entry.stat().st_size for entry in entries
+                        if entry.is_file() and not entry.name.endswith(".part")}
         except FileNotFoundError:
-            return set()
+            return {}
 
     def read_preview(self, job_id: str, name: str) -> bytes | None:
         try:
             return (self.root / job_id / PREVIEW_FOLDER / name).read_bytes()
         except FileNotFoundError:
             return None
+
+    def open_preview(self, job_id: str, name: str) -> tuple[BinaryIO, int] | None:
+        try:
+            handle = (self.root / job_id / PREVIEW_FOLDER / name).open("rb")
+        except FileNotFoundError:
+            return None
+        return handle, os.fstat(handle.fileno()).st_size
 
     def delete_job(self, job_id: str) -> None:
         shutil.rmtree(self.root / job_id, ignore_errors=True)

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import boto3
 from botocore.config import Config as BotoConfig
@@ -41,6 +41,7 @@ from assetcheck.jobs.storage.base import (
 )
 from assetcheck.jobs.storage.local import last_change
 from assetcheck.previews import PREVIEW_FOLDER
+from assetcheck.previews.job_files import CONTENT_TYPES
 from assetcheck.private_files import create_private_file, private_folder, private_subfolder
 
 #: Bytes of an upload held in memory before they are sent as one part (S3's minimum is 5 MiB).
@@ -145,29 +146,40 @@ class S3Storage(JobStorage):
 
     def keep_previews(self, job_id: str) -> int:
         folder = self.work_folder(job_id) / PREVIEW_FOLDER
-        pictures = sorted(folder.glob("*.png")) if folder.is_dir() else []
+        files = sorted(path for path in folder.iterdir() if path.suffix in CONTENT_TYPES
+                       ) if folder.is_dir() else []
         with _s3_errors(f"storing the previews of {job_id}"):
-            for picture in pictures:
-                self.client().put_object(Bucket=self.bucket, Body=picture.read_bytes(),
-                                         Key=self._job_prefix(job_id) + f"{PREVIEW_FOLDER}/"
-                                         + picture.name, ContentType="image/png")
-        return len(pictures)
+            for path in files:  # a viewer model may be large: streamed, in parts if need be
+                self.client().upload_file(
+                    str(path), self.bucket,
+                    self._job_prefix(job_id) + f"{PREVIEW_FOLDER}/{path.name}",
+                    ExtraArgs={"ContentType": CONTENT_TYPES[path.suffix]})
+        return len(files)
 
     # Serving and removal ----------------------------------------------------------------
 
-    def preview_names(self, job_id: str) -> set[str]:
+    def preview_sizes(self, job_id: str) -> dict[str, int]:
         prefix = self._job_prefix(job_id) + f"{PREVIEW_FOLDER}/"
-        return {item["Key"][len(prefix):] for item in self._objects(prefix)}
+        return {item["Key"][len(prefix):]: item["Size"] for item in self._objects(prefix)}
 
     def read_preview(self, job_id: str, name: str) -> bytes | None:
+        opened = self.open_preview(job_id, name)
+        if opened is None:
+            return None
+        body, _ = opened
+        with _s3_errors(f"reading a preview of {job_id}"), contextlib.closing(body):
+            return body.read()
+
+    def open_preview(self, job_id: str, name: str) -> tuple[BinaryIO, int] | None:
         key = self._job_prefix(job_id) + f"{PREVIEW_FOLDER}/{name}"
         with _s3_errors(f"reading a preview of {job_id}"):
             try:
-                return self.client().get_object(Bucket=self.bucket, Key=key)["Body"].read()
+                answer = self.client().get_object(Bucket=self.bucket, Key=key)
             except ClientError as error:
                 if _code(error) in _MISSING:
                     return None
                 raise
+        return answer["Body"], answer["ContentLength"]
 
     def delete_job(self, job_id: str) -> None:
         prefix = self._job_prefix(job_id)

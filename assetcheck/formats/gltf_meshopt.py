@@ -1,0 +1,228 @@
+"""meshopt-compressed buffer views (``EXT_meshopt_compression``, ``KHR_meshopt_compression``).
+
+Each compressed view is checked against the extension's rules (``byteLength`` is ``count``
+times ``byteStride``, the parent's ``byteStride`` matches, mode, stride and filter fit, and the
+accessors reading it use the component type its mode and filter decode to), its
+payload is decoded (:mod:`assetcheck.formats.meshopt`, in a child), and the fallback buffer
+rules are checked: a buffer marked ``fallback`` is read only by compressed views and never
+holds compressed data, and a buffer with no data makes the extension required.
+"""
+
+from __future__ import annotations
+
+import itertools
+import mmap
+from dataclasses import dataclass
+from typing import Any
+
+from assetcheck.formats.decoder_child import run_decoder
+from assetcheck.formats.gltf_data import (
+    BYTE,
+    COMPONENT_NAMES,
+    FLOAT,
+    SHORT,
+    UNSIGNED_INT,
+    UNSIGNED_SHORT,
+    accessor_layout,
+)
+from assetcheck.formats.gltf_fields import as_integer, child
+from assetcheck.formats.gltf_layout import Buffer
+from assetcheck.formats.meshopt import (
+    MeshoptError,
+    MeshoptView,
+    decode_view,
+    layout_problem,
+    library,
+)
+from assetcheck.issues import FileIssues
+from assetcheck.options import Limits
+
+EXTENSIONS = ("KHR_meshopt_compression", "EXT_meshopt_compression")
+
+
+@dataclass(frozen=True)
+class _Compressed:
+    """One compressed view to decode: its index, pointer, layout and payload bytes."""
+
+    index: int
+    pointer: str
+    layout: MeshoptView
+    payload: memoryview
+
+
+def decode_meshopt_views(
+    document: dict[str, Any], buffers: list[Buffer | None], issues: FileIssues, limits: Limits,
+    *, is_glb: bool,
+) -> dict[int, memoryview]:
+    """The decoded bytes of every compressed view that decodes, by buffer view index."""
+    views = document.get("bufferViews")
+    views = views if isinstance(views, list) else []
+    compressed = []
+    for index, view in enumerate(views):
+        name, extension = compression_extension(view)
+        if extension is None:
+            continue
+        item = _plan(index, view, name, extension, buffers, issues)
+        if item is not None:
+            compressed.append(item)
+    _check_fallbacks(document, views, issues, is_glb=is_glb)
+    _check_readers(document, compressed, issues)
+    if not compressed:
+        return {}
+    total = sum(item.layout.decoded_length for item in compressed)
+    if total > limits.memory_limit_mb << 20:
+        issues.add("RESOURCE_LIMIT", limit_mb=limits.memory_limit_mb)
+        return {}
+    library()  # loaded here, not in every child
+    # Shared with the child, which decodes straight into it: nothing to send back but verdicts.
+    arena = mmap.mmap(-1, total)
+    starts = list(itertools.accumulate((item.layout.decoded_length for item in compressed),
+                                       initial=0))
+    slots = [memoryview(arena)[start:start + item.layout.decoded_length]
+             for start, item in zip(starts, compressed, strict=False)]
+    verdicts = run_decoder(lambda: [_decode(item, slot) for item, slot in zip(
+        compressed, slots, strict=True)], limits, issues, "MESHOPT_DECODE_FAILED")
+    decoded: dict[int, memoryview] = {}
+    for item, slot, verdict in zip(compressed, slots, verdicts or [], strict=False):
+        if verdict is None:
+            decoded[item.index] = slot.toreadonly()
+        else:
+            issues.add("MESHOPT_DECODE_FAILED", pointer=item.pointer, reason=verdict)
+    return decoded
+
+
+def compression_extension(view: object) -> tuple[str, dict | None]:
+    """The meshopt extension object of a buffer view and its name (KHR's first), or None."""
+    extensions = view.get("extensions") if isinstance(view, dict) else None
+    if isinstance(extensions, dict):
+        for name in EXTENSIONS:
+            if isinstance(extensions.get(name), dict):
+                return name, extensions[name]
+    return "", None
+
+
+def _plan(index: int, view: dict, name: str, extension: dict, buffers: list[Buffer | None],
+          issues: FileIssues) -> _Compressed | None:
+    """The view to decode, or None after reporting why it cannot be (malformed JSON is the
+    schema check's to report)."""
+    at = child(child(child("/bufferViews", index), "extensions"), name)
+    count, stride = as_integer(extension.get("count")), as_integer(extension.get("byteStride"))
+    mode, filter_ = extension.get("mode"), extension.get("filter", "NONE")
+    if (count is None or stride is None or count < 1 or stride < 1
+            or not isinstance(mode, str) or not isinstance(filter_, str)):
+        return None
+    layout = MeshoptView(name, count, stride, mode, filter_)
+    problem = layout_problem(layout)
+    parent_stride = as_integer(view.get("byteStride"))
+    if problem is None and "byteStride" in view and parent_stride != stride:
+        problem = f"the buffer view's byteStride {view['byteStride']} differs from its {stride}"
+    if problem is not None:
+        issues.add("MESHOPT_INVALID_LAYOUT", pointer=at, reason=problem)
+        return None
+    byte_length = as_integer(view.get("byteLength"))
+    if byte_length != layout.decoded_length:
+        issues.add("MESHOPT_BYTE_LENGTH_MISMATCH", pointer=child(child("/bufferViews", index),
+                                                                 "byteLength"),
+                   byte_length=view.get("byteLength"), count=count, byte_stride=stride,
+                   decoded=layout.decoded_length)
+        return None
+    payload = _payload(extension, buffers)
+    if isinstance(payload, str):
+        issues.add("MESHOPT_DECODE_FAILED", pointer=at, reason=payload)
+        return None
+    return _Compressed(index, at, layout, payload)
+
+
+def _check_readers(document: dict[str, Any], compressed: list[_Compressed],
+                   issues: FileIssues) -> None:
+    """Accessors that read a compressed view in another component type than its mode and
+    filter decode to (index data of its stride, filtered data of its filter's type)."""
+    by_view = {item.index: item for item in compressed}
+    accessors = document.get("accessors")
+    for index, accessor in enumerate(accessors if isinstance(accessors, list) else ()):
+        layout = accessor_layout(accessor)
+        item = by_view.get(layout.buffer_view) if layout is not None else None
+        expected = decoded_component_types(item.layout) if item is not None else None
+        if expected and layout.component_type not in expected:
+            names = " or ".join(COMPONENT_NAMES[number] for number in expected)
+            issues.add("MESHOPT_INVALID_LAYOUT", pointer=item.pointer, reason=(
+                f"accessor {index} reads it as {COMPONENT_NAMES[layout.component_type]}, but "
+                f"{item.layout.mode} data with the {item.layout.filter} filter and a byteStride "
+                f"of {item.layout.byte_stride} decodes to {names}"))
+
+
+def decoded_component_types(view: MeshoptView) -> tuple[int, ...]:
+    """The accessor component types ``view`` decodes to; empty when any may read it."""
+    if view.mode != "ATTRIBUTES":
+        return (UNSIGNED_SHORT,) if view.byte_stride == 2 else (UNSIGNED_INT,)
+    return {"OCTAHEDRAL": (BYTE,) if view.byte_stride == 4 else (SHORT,),
+            "QUATERNION": (SHORT,), "EXPONENTIAL": (FLOAT,)}.get(view.filter, ())
+
+
+def _payload(extension: dict, buffers: list[Buffer | None]) -> memoryview | str:
+    """The compressed bytes the extension names, or why they cannot be had."""
+    buffer = as_integer(extension.get("buffer"))
+    offset = as_integer(extension.get("byteOffset", 0))
+    length = as_integer(extension.get("byteLength"))
+    if buffer is None or offset is None or length is None or offset < 0 or length < 1:
+        return "its buffer, byteOffset or byteLength is unusable"
+    data = buffers[buffer].data if 0 <= buffer < len(buffers) and buffers[buffer] else None
+    if data is None:
+        return f"buffer {buffer} has no data to read it from"
+    if offset + length > len(data):
+        return (f"its {length} bytes at offset {offset} run past the end of buffer {buffer} "
+                f"({len(data)} bytes)")
+    return memoryview(data)[offset:offset + length]
+
+
+def _decode(item: _Compressed, slot: memoryview) -> str | None:
+    """Runs in the child: decodes into ``slot``; None, or why the payload does not decode."""
+    try:
+        decode_view(item.layout, item.payload, slot)
+    except MeshoptError as error:
+        return str(error)
+    return None
+
+
+def _check_fallbacks(document: dict[str, Any], views: list, issues: FileIssues, *,
+                     is_glb: bool) -> None:
+    """The fallback buffer rules of the extensions (see the module docstring)."""
+    items = document.get("buffers")
+    items = items if isinstance(items, list) else []
+    fallbacks = {index for index, buffer in enumerate(items) if _is_fallback(buffer)}
+    required = document.get("extensionsRequired")
+    required = required if isinstance(required, list) else []
+    empty_reported: set[int] = set()
+    for index, view in enumerate(views):
+        if not isinstance(view, dict):
+            continue
+        parent = as_integer(view.get("buffer"))
+        name, extension = compression_extension(view)
+        if extension is None:
+            if parent in fallbacks:
+                issues.add("MESHOPT_FALLBACK_MISUSED", pointer=child("/bufferViews", index),
+                           buffer=parent, reason=f"buffer view {index}, which is not "
+                           "compressed, reads it")
+            continue
+        source = as_integer(extension.get("buffer"))
+        if source in fallbacks:
+            issues.add("MESHOPT_FALLBACK_MISUSED", pointer=child("/bufferViews", index),
+                       buffer=source, reason=f"buffer view {index} takes its compressed "
+                       "data from it")
+        if (parent is not None and 0 <= parent < len(items) and parent not in empty_reported
+                and _has_no_data(items[parent], parent, is_glb) and name not in required):
+            empty_reported.add(parent)
+            issues.add("MESHOPT_FALLBACK_NOT_REQUIRED", pointer=child("/buffers", parent),
+                       buffer=parent, extension=name)
+
+
+def _is_fallback(buffer: object) -> bool:
+    extensions = buffer.get("extensions") if isinstance(buffer, dict) else None
+    return isinstance(extensions, dict) and any(
+        isinstance(extensions.get(name), dict) and extensions[name].get("fallback") is True
+        for name in EXTENSIONS)
+
+
+def _has_no_data(buffer: object, index: int, is_glb: bool) -> bool:
+    """Whether a buffer has neither a uri nor the GLB binary chunk."""
+    return isinstance(buffer, dict) and "uri" not in buffer and not (is_glb and index == 0)

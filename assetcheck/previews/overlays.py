@@ -1,0 +1,157 @@
+"""What the job page's 3D viewer marks on a model for the report's issues, computed by the
+worker with the report so the page does no validation of its own.
+
+One entry per finding that points at elements of a mesh: its issue ``code``, where the report
+puts it (the glTF ``pointer``, or the FBX mesh's ``name``), how many elements it has, and the
+first :data:`MAX_ELEMENTS` of them as ``points`` (flat x, y, z) and ``triangles`` (flat x, y, z
+of three corners each). glTF coordinates are in the primitive's own space (the viewer places
+them with every node that draws the mesh); FBX ones in the scene's, as the viewer's GLB has it.
+
+- ``ACCESSOR_VECTOR3_NON_UNIT``: the vertices whose normal or tangent is not of unit length;
+- ``ACCESSOR_INDEX_OOB``: the corners that do exist of the triangles with an index past the
+  vertices;
+- ``ACCESSOR_INDEX_TRIANGLE_DEGENERATE`` and ``MESH_ZERO_AREA_TRIANGLES``: the centres of the
+  triangles (they have no area to draw);
+- ``MESH_DUPLICATE_TRIANGLES``: the triangles that repeat an earlier one;
+- ``FBX_NON_UNIT_NORMALS`` (no positions per corner are kept for it): the mesh is highlighted.
+
+The same rules as the checks decide (:mod:`assetcheck.checks.gltf_vertex_data`,
+:mod:`assetcheck.checks.mesh_faults`), through the same functions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from assetcheck.asset import Asset
+from assetcheck.checks.gltf_links import Primitive, document_links
+from assetcheck.checks.gltf_vertex_data import UNIT_LENGTH_THRESHOLD_VEC3, non_unit_rows
+from assetcheck.checks.mesh_faults import Vertices, faulty_triangles
+from assetcheck.fbx_model import FbxScene
+from assetcheck.formats.gltf_data import primitive_triangles
+from assetcheck.formats.gltf_fields import child
+
+#: The most elements listed per finding: enough to see where a problem sits, few enough that
+#: the page loads them at once (a full entry is about 1 MB of JSON).
+MAX_ELEMENTS = 10_000
+TRIANGLE_MODES = frozenset({4, 5, 6})
+TRIANGLES = 4
+
+Entry = dict[str, Any]
+
+
+def model_overlays(asset: Asset) -> dict[str, Any]:
+    """The overlays of one model file, as stored beside its viewer GLB."""
+    entries = _fbx_entries(asset.fbx) if asset.fbx is not None else _gltf_entries(asset)
+    return {"maxElements": MAX_ELEMENTS, "entries": entries}
+
+
+def _gltf_entries(asset: Asset) -> list[Entry]:
+    links = document_links(asset)
+    entries: list[Entry] = []
+    for primitive in links.primitives:
+        position = primitive.attributes.get("POSITION")
+        if primitive.mode not in TRIANGLE_MODES or position is None:
+            continue
+        positions = links.reader.normalized(position)
+        if positions is None or positions.shape[1] != 3:
+            continue
+        entries += _non_unit(links, primitive, positions)
+        triangles = primitive_triangles(asset, primitive.mesh, primitive.number)
+        if triangles is not None and len(triangles):
+            entries += _index_faults(primitive, positions, triangles)
+            entries += _triangle_faults(positions, triangles, {"pointer": primitive.pointer})
+    return entries
+
+
+def _non_unit(links: Any, primitive: Primitive, positions: np.ndarray) -> list[Entry]:
+    entries = []
+    for semantic in ("NORMAL", "TANGENT"):
+        accessor = primitive.attributes.get(semantic)
+        values = None if accessor is None else links.reader.normalized(accessor)
+        if values is None or values.shape[1] < 3 or len(values) != len(positions):
+            continue
+        rows = non_unit_rows(values[:, :3], UNIT_LENGTH_THRESHOLD_VEC3)
+        if rows.size:
+            pointer = child(child(primitive.pointer, "attributes"), semantic)
+            entries.append(_entry("ACCESSOR_VECTOR3_NON_UNIT", {"pointer": pointer}, rows.size,
+                                  points=positions[rows[:MAX_ELEMENTS]]))
+    return entries
+
+
+def _index_faults(primitive: Primitive, positions: np.ndarray,
+                  triangles: np.ndarray) -> list[Entry]:
+    if primitive.indices is None:
+        return []
+    where = {"pointer": child(primitive.pointer, "indices")}
+    entries = []
+    outside = np.flatnonzero((triangles >= len(positions)).any(axis=1))
+    if outside.size:
+        corners = triangles[outside[:MAX_ELEMENTS]].ravel()
+        entries.append(_entry("ACCESSOR_INDEX_OOB", where, outside.size,
+                              points=positions[corners[corners < len(positions)]]))
+    if primitive.mode == TRIANGLES:
+        a, b, c = triangles.T
+        repeated = np.flatnonzero((a == b) | (b == c) | (c == a))
+        inside = repeated[(triangles[repeated] < len(positions)).all(axis=1)]
+        if repeated.size:
+            entries.append(_entry("ACCESSOR_INDEX_TRIANGLE_DEGENERATE", where, repeated.size,
+                                  points=_centres(positions, triangles[inside[:MAX_ELEMENTS]])))
+    return entries
+
+
+def _triangle_faults(positions: np.ndarray, triangles: np.ndarray, where: dict[str, str], *,
+                     repeated_are_flat: bool = False) -> list[Entry]:
+    flat, duplicates = faulty_triangles(Vertices.of(positions), triangles, MAX_ELEMENTS,
+                                        repeated_are_flat=repeated_are_flat)
+    entries = []
+    if flat.size:
+        entries.append(_entry("MESH_ZERO_AREA_TRIANGLES", where, None,
+                              points=_centres(positions, triangles[flat])))
+    if duplicates.size:
+        entries.append(_entry("MESH_DUPLICATE_TRIANGLES", where, None,
+                              triangles=positions[triangles[duplicates]]))
+    return entries
+
+
+def _fbx_entries(scene: FbxScene) -> list[Entry]:
+    """Per FBX mesh instance, its zero-area and duplicate triangles in the scene's space."""
+    entries: list[Entry] = []
+    convert = scene.to_metres_y_up()
+    for mesh in scene.meshes:
+        if mesh.geometry is None or not mesh.instances:
+            continue
+        triangles = mesh.geometry.triangles()
+        if not len(triangles):
+            continue
+        for instance in mesh.instances:
+            matrix = convert @ instance.geometry_to_world
+            positions = mesh.geometry.positions @ matrix[:3, :3].T + matrix[:3, 3]
+            entries += _triangle_faults(positions, triangles, {"name": mesh.name},
+                                        repeated_are_flat=True)  # as the FBX check counts
+    return entries
+
+
+def _entry(code: str, where: dict[str, str], count: int | None, *,
+           points: np.ndarray | None = None, triangles: np.ndarray | None = None) -> Entry:
+    """An entry; ``count`` is how many elements the finding has (None: as many as listed, the
+    cap aside)."""
+    listed = len(points) if points is not None else len(triangles)
+    entry: Entry = {"code": code, **where, "count": int(count if count is not None else listed)}
+    if points is not None:
+        entry["points"] = _flat(points)
+    if triangles is not None:
+        entry["triangles"] = _flat(triangles)
+    return entry
+
+
+def _centres(positions: np.ndarray, triangles: np.ndarray) -> np.ndarray:
+    return positions[triangles].mean(axis=1) if len(triangles) else np.zeros((0, 3))
+
+
+def _flat(values: np.ndarray) -> list[float]:
+    """Coordinates as a flat list of floats rounded to float32's precision (short JSON)."""
+    finite = np.nan_to_num(np.asarray(values, np.float32).reshape(-1), posinf=0.0, neginf=0.0)
+    return [float(f"{value:.7g}") for value in finite.tolist()]

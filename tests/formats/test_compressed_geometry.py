@@ -1,0 +1,214 @@
+"""Draco-compressed primitives: decoded in a child, checked, and seen decoded by every check.
+
+The fixtures of tests/assets/compressed/ are one model three ways, made by the real encoders
+(tools/make_compressed_fixtures.py); the error cases mutate them.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import os
+import signal
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from assetcheck.formats.decoder_child import run_decoder
+from assetcheck.issues import IssueCollector
+from assetcheck.options import Limits, ValidationOptions
+from assetcheck.plugins import build_registry, get_plugin_manager
+from assetcheck.previews.drawing import preview_path, write_previews
+from assetcheck.testing.compressed import (
+    draco_glb,
+    join_glb,
+    meshopt_glb,
+    pawn_mesh,
+    plain_glb,
+    split_glb,
+)
+from assetcheck.testing.harness import validate_bytes
+from assetcheck.testing.shapes import PAWN_PROFILE
+from tests.previews.test_drawing import decode_png
+
+ASSETS = Path(__file__).resolve().parent.parent / "assets" / "compressed"
+GEOMETRY_CODES = {"MESH_ZERO_AREA_TRIANGLES", "MESH_DUPLICATE_TRIANGLES", "MESH_UNUSED_VERTICES",
+                  "MESH_MISSING_NORMALS"}
+
+
+def fixture(name: str) -> bytes:
+    return (ASSETS / name).read_bytes()
+
+
+def findings(model: bytes, options: ValidationOptions | None = None) -> dict[str, list[str]]:
+    """Each issue code found, with its messages."""
+    found: dict[str, list[str]] = {}
+    for issue in validate_bytes(model, options=options).issues:
+        found.setdefault(issue.code, []).append(issue.message)
+    return found
+
+
+def mutated(name: str, edit) -> bytes:
+    """The fixture ``name`` after ``edit(document, binary)`` (which may return a new binary)."""
+    document, binary = split_glb(fixture(name))
+    binary = edit(document, binary) or binary
+    return join_glb(document, binary)
+
+
+def draco_extension(document: dict) -> dict:
+    return document["meshes"][0]["primitives"][0]["extensions"]["KHR_draco_mesh_compression"]
+
+
+# -- the same model, three ways -----------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["pawn_draco.glb", "pawn_meshopt.glb"])
+def test_a_compressed_model_reports_the_counts_and_geometry_findings_of_the_original(name):
+    original, compressed = (validate_bytes(fixture(n)) for n in ("pawn.glb", name))
+    assert (compressed.assets[0].vertex_count, compressed.assets[0].triangle_count) == (
+        original.assets[0].vertex_count, original.assets[0].triangle_count) == (448, 832)
+    geometry = [sorted((i.code, i.message) for i in result.issues if i.code in GEOMETRY_CODES)
+                for result in (original, compressed)]
+    assert geometry[0] == geometry[1] and geometry[0]  # the 64 zero-area triangles of the poles
+    assert {i.code for i in compressed.issues} == {i.code for i in original.issues}
+
+
+def test_draco_default_encoding_keeps_the_counts_of_a_mesh_without_degenerate_triangles():
+    mesh = pawn_mesh(PAWN_PROFILE[1:-1])
+    original, compressed = validate_bytes(plain_glb(mesh)), validate_bytes(draco_glb(mesh))
+    assert (compressed.assets[0].vertex_count, compressed.assets[0].triangle_count) == (
+        original.assets[0].vertex_count, original.assets[0].triangle_count)
+    assert [i.code for i in compressed.issues] == [i.code for i in original.issues] == []
+
+
+def test_khr_meshopt_compression_is_decoded_like_ext():
+    model = meshopt_glb(pawn_mesh(PAWN_PROFILE[1:-1]), extension="KHR_meshopt_compression")
+    result = validate_bytes(model)
+    assert [i.code for i in result.issues] == []
+    assert result.assets[0].vertex_count == 384
+
+
+@pytest.mark.parametrize("name", ["pawn_draco.glb", "pawn_meshopt.glb"])
+def test_the_preview_is_drawn_from_the_decoded_mesh(tmp_path, name):
+    pictures = {}
+    for model in ("pawn.glb", name):
+        job = tmp_path / model
+        job.mkdir()
+        (job / "upload").write_bytes(fixture(model))
+        assert write_previews(job / "upload", model, ValidationOptions(),
+                              get_plugin_manager()) == 1
+        pictures[model] = decode_png(preview_path(job, model).read_bytes())
+    covered = [picture[..., 3] == 255 for picture in pictures.values()]
+    assert covered[0].sum() > 1000
+    assert np.count_nonzero(covered[0] != covered[1]) < covered[0].sum() * 0.01
+
+
+# -- Draco payloads that lie or do not decode ---------------------------------------------------
+
+def test_a_truncated_draco_payload_does_not_decode():
+    def truncate(document, binary):
+        document["bufferViews"][0]["byteLength"] //= 2
+
+    assert "DRACO_DECODE_FAILED" in findings(mutated("pawn_draco.glb", truncate))
+
+
+def test_a_draco_payload_without_its_magic_does_not_decode():
+    def flip(document, binary):
+        binary[0] ^= 0xFF
+
+    found = findings(mutated("pawn_draco.glb", flip))
+    assert "DRACO_DECODE_FAILED" in found and "not draco encoded" in found[
+        "DRACO_DECODE_FAILED"][0]
+
+
+def test_bit_flips_in_a_draco_payload_never_crash_the_validation():
+    rng = np.random.default_rng(7)
+    for _ in range(8):
+        def flip(document, binary):
+            for at in rng.integers(11, document["bufferViews"][0]["byteLength"], 4):
+                binary[at] ^= 1 << int(rng.integers(8))
+
+        assert validate_bytes(mutated("pawn_draco.glb", flip)).assets[0].parsed
+
+
+def test_an_accessor_count_that_is_not_the_decoded_vertex_count_is_reported():
+    def lie(document, binary):
+        document["accessors"][1]["count"] += 1
+
+    found = findings(mutated("pawn_draco.glb", lie))
+    assert found["DRACO_VERTEX_COUNT_MISMATCH"] == [
+        "The accessor of NORMAL declares 449 vertices, but the Draco payload decodes to 448."]
+
+
+def test_an_indices_count_that_is_not_the_decoded_index_count_is_reported():
+    def lie(document, binary):
+        document["accessors"][2]["count"] -= 3
+
+    assert "DRACO_INDEX_COUNT_MISMATCH" in findings(mutated("pawn_draco.glb", lie))
+
+
+def test_an_attribute_id_the_payload_does_not_hold_is_reported():
+    def lie(document, binary):
+        draco_extension(document)["attributes"]["NORMAL"] = 9
+
+    found = findings(mutated("pawn_draco.glb", lie))
+    assert found["DRACO_ATTRIBUTE_MISSING"] == [
+        "The Draco attribute NORMAL names attribute id 9, which the payload does not hold "
+        "(it holds [0, 1])."]
+
+
+def test_an_accessor_type_that_does_not_fit_the_decoded_attribute_is_reported():
+    def lie(document, binary):
+        document["accessors"][1]["type"] = "VEC4"
+
+    assert "DRACO_ATTRIBUTE_SHAPE_MISMATCH" in findings(mutated("pawn_draco.glb", lie))
+
+
+def test_decoded_positions_outside_the_declared_bounds_are_reported():
+    def shrink(document, binary):
+        document["accessors"][0]["max"][1] = 0.5
+
+    found = findings(mutated("pawn_draco.glb", shrink))
+    assert "DRACO_POSITION_OUT_OF_BOUNDS" in found
+    assert "by up to 0.55" in found["DRACO_POSITION_OUT_OF_BOUNDS"][0]
+    assert "DRACO_POSITION_OUT_OF_BOUNDS" not in findings(fixture("pawn_draco.glb"))
+
+
+def test_a_draco_payload_declaring_a_huge_mesh_ends_as_a_limit_or_an_error_not_a_crash():
+    def inflate(document, binary):
+        # Sequential encoding: an 11-byte header, then the face and point counts as varints.
+        huge = bytes([0xFF, 0xFF, 0xFF, 0xFF, 0x0F])
+        payload = bytes(binary[:11]) + huge + huge + bytes(binary[15:len(binary)])
+        document["bufferViews"][0]["byteLength"] = len(payload)
+        document["buffers"][0]["byteLength"] = len(payload)
+        return payload
+
+    options = ValidationOptions(limits=replace(Limits(), memory_limit_mb=256))
+    found = findings(mutated("pawn_draco.glb", inflate), options)
+    assert {"RESOURCE_LIMIT", "DRACO_DECODE_FAILED"} & set(found)
+
+
+# -- the child the decoders run in --------------------------------------------------------------
+
+def collector_issues():
+    collector = IssueCollector(build_registry(get_plugin_manager()))
+    return collector, collector.for_file("model.glb")
+
+
+def crash() -> None:
+    faulthandler.disable()  # pytest's handler would print the child's stack
+    os.kill(os.getpid(), signal.SIGSEGV)
+
+
+def test_a_decoder_that_crashes_is_reported_with_the_codec_s_code():
+    collector, issues = collector_issues()
+    assert run_decoder(crash, Limits(), issues, "DRACO_DECODE_FAILED") is None
+    assert [issue.code for issue in collector.issues] == ["DRACO_DECODE_FAILED"]
+
+
+def test_a_decoder_past_the_memory_limit_ends_as_resource_limit():
+    collector, issues = collector_issues()
+    limits = replace(Limits(), memory_limit_mb=64)
+    assert run_decoder(lambda: bytearray(1 << 30), limits, issues,
+                       "MESHOPT_DECODE_FAILED") is None
+    assert [issue.code for issue in collector.issues] == ["RESOURCE_LIMIT"]

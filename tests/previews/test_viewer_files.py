@@ -1,0 +1,166 @@
+"""The worker's files for the job page's 3D viewer: the GLB the browser loads (self-contained,
+no URI, no compression, hostile hierarchies flattened) and the overlays of the issues."""
+
+from __future__ import annotations
+
+import json
+import struct
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from assetcheck.options import ValidationOptions
+from assetcheck.plugins import get_plugin_manager
+from assetcheck.previews.drawing import write_previews
+from assetcheck.previews.job_files import model_file_path
+from assetcheck.previews.overlays import MAX_ELEMENTS
+from assetcheck.testing.fbx import Scene, binary_fbx, cube
+from assetcheck.testing.gltf import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, GltfBuilder, png_bytes
+from assetcheck.testing.shapes import lathe, pawn_glb
+from assetcheck.testing.zip import zip_of
+
+
+@pytest.fixture(scope="module")
+def plugin_manager():
+    return get_plugin_manager()
+
+
+def viewer_files(tmp_path: Path, plugin_manager, name: str, content: bytes,
+                 beside: dict[str, bytes] | None = None) -> tuple[Path, dict, dict]:
+    """Upload ``content`` as ``name`` (with ``beside`` files next to it) into a job folder,
+    write its previews and viewer files; the viewer GLB's path and JSON, and the overlays of
+    the model file ``name`` (or the one model file of a ZIP)."""
+    job = tmp_path / "job"
+    job.mkdir()
+    upload = job / "upload"
+    upload.write_bytes(content)
+    for other, data in (beside or {}).items():
+        (job / other).write_bytes(data)
+    assert write_previews(upload, name, ValidationOptions(), plugin_manager) == 1
+    [model] = (job / "previews").glob("*.glb")
+    overlays = json.loads(model.with_suffix(".json").read_text())
+    return model, glb_json(model.read_bytes()), overlays
+
+
+def glb_json(data: bytes) -> dict:
+    magic, version, length = struct.unpack("<4sII", data[:12])
+    assert (magic, version, length) == (b"glTF", 2, len(data))
+    chunk_length, kind = struct.unpack("<I4s", data[12:20])
+    assert kind == b"JSON"
+    return json.loads(data[20:20 + chunk_length])
+
+
+def pawn_with(builder: GltfBuilder, duplicates: int = 0, **primitive_fields) -> None:
+    positions, indices = lathe()
+    indices = np.concatenate([indices, indices[64:64 + duplicates]])
+    builder.document["meshes"] = [{"name": "Pawn", "primitives": [{
+        "attributes": {"POSITION": builder.add_accessor(positions, "VEC3", minmax=True,
+                                                        target=ARRAY_BUFFER)},
+        "indices": builder.add_accessor(indices.reshape(-1), "SCALAR",
+                                        target=ELEMENT_ARRAY_BUFFER),
+        **primitive_fields}]}]
+
+
+def test_a_self_contained_glb_is_shown_as_uploaded_without_a_copy(tmp_path: Path,
+                                                                 plugin_manager):
+    model, _, overlays = viewer_files(tmp_path, plugin_manager, "pawn.glb", pawn_glb())
+    assert model.read_bytes() == pawn_glb()
+    assert model.stat().st_ino == (tmp_path / "job" / "upload").stat().st_ino  # a link
+    assert overlays["maxElements"] == MAX_ELEMENTS
+    # the pawn's foot and crown close in triangles of zero area, and nothing else is amiss
+    assert {entry["code"] for entry in overlays["entries"]} == {"MESH_ZERO_AREA_TRIANGLES"}
+
+
+def test_a_gltf_with_files_beside_it_becomes_one_glb_with_its_texture_inside(
+        tmp_path: Path, plugin_manager):
+    builder = GltfBuilder()
+    kept = builder.add_texture(builder.add_image(uri="wood.png"))
+    remote = builder.add_texture(builder.add_image(uri="https://example.com/steal.png"))
+    builder.add_material("Wood", base_color_texture=kept)
+    builder.document["materials"][0]["emissiveTexture"] = {"index": remote}
+    pawn_with(builder, material=0)
+    builder.add_node(mesh=0)
+    gltf = builder.write_gltf(tmp_path / "source", "pawn")
+    model, document, _ = viewer_files(
+        tmp_path, plugin_manager, "pawn.gltf", gltf.read_bytes(),
+        {"pawn.bin": (gltf.parent / "pawn.bin").read_bytes(), "wood.png": png_bytes(4, 4)})
+
+    text = json.dumps(document)
+    assert "uri" not in text and "example.com" not in text
+    assert document["images"][0] == {"bufferView": document["images"][0]["bufferView"],
+                                     "mimeType": "image/png"}
+    assert document["textures"][0] == {"source": 0}
+    material = document["materials"][0]
+    assert material["pbrMetallicRoughness"]["baseColorTexture"] == {"index": 0}
+    assert "emissiveTexture" not in material  # its image is remote: left out
+    [primitive] = document["meshes"][0]["primitives"]
+    assert primitive["extras"] == {"primitive": 0} and primitive["mode"] == 4
+    assert b"\x89PNG" in model.read_bytes()
+
+
+def test_a_node_loop_reaches_the_browser_as_a_flat_list_of_placed_nodes(tmp_path: Path,
+                                                                       plugin_manager):
+    builder = GltfBuilder()
+    pawn_with(builder)
+    first = builder.add_node(mesh=0, name="first")
+    second = builder.add_node(mesh=0, name="second")
+    builder.document["nodes"][first].update(children=[second], translation=[2.0, 0.0, 0.0])
+    builder.document["nodes"][second]["children"] = [first]  # a loop
+    _, document, _ = viewer_files(tmp_path, plugin_manager, "loop.glb", builder.glb())
+    assert all("children" not in node for node in document["nodes"])
+    assert [node.get("name") for node in document["nodes"][:2]] == ["first", "second"]
+    # no root reaches the loop: the mesh is shown where it is, once
+    assert [node.get("mesh") for node in document["nodes"]] == [None, None, 0]
+    assert document["scenes"] == [{"nodes": [2]}]
+
+
+def test_a_zip_member_gets_a_copy_of_its_own(tmp_path: Path, plugin_manager):
+    model, document, _ = viewer_files(tmp_path, plugin_manager, "props.zip",
+                                      zip_of({"props/pawn.glb": pawn_glb(copies=2)}))
+    assert model == model_file_path(tmp_path / "job", "viewer_model", "props/pawn.glb")
+    assert [node.get("mesh") for node in document["nodes"]] == [0, 0]
+    assert document["nodes"][1]["matrix"][12] == 1.0  # the second pawn, one metre along x
+
+
+def test_overlays_list_the_duplicate_and_zero_area_triangles(tmp_path: Path,
+                                                                    plugin_manager):
+    builder = GltfBuilder()
+    pawn_with(builder, duplicates=12)
+    builder.add_node(mesh=0)
+    _, _, overlays = viewer_files(tmp_path, plugin_manager, "pawn.glb", builder.glb())
+    entries = {entry["code"]: entry for entry in overlays["entries"]}
+    duplicates = entries["MESH_DUPLICATE_TRIANGLES"]
+    assert duplicates["pointer"] == "/meshes/0/primitives/0" and duplicates["count"] == 12
+    assert len(duplicates["triangles"]) == 12 * 9
+    flat = entries["MESH_ZERO_AREA_TRIANGLES"]  # the pawn's foot and crown meet at points
+    assert flat["count"] == 64 and len(flat["points"]) == 64 * 3
+
+
+def test_non_unit_normals_are_listed_by_vertex_at_the_attribute_pointer(tmp_path: Path,
+                                                                       plugin_manager):
+    builder = GltfBuilder()
+    positions, _ = lathe()
+    normals = np.tile(np.array([0.0, 1.0, 0.0], np.float32), (len(positions), 1))
+    normals[:8] *= 2.0
+    pawn_with(builder)
+    primitive = builder.document["meshes"][0]["primitives"][0]
+    primitive["attributes"]["NORMAL"] = builder.add_accessor(normals, "VEC3",
+                                                             target=ARRAY_BUFFER)
+    builder.add_node(mesh=0)
+    _, _, overlays = viewer_files(tmp_path, plugin_manager, "normals.glb", builder.glb())
+    [entry] = [e for e in overlays["entries"] if e["code"] == "ACCESSOR_VECTOR3_NON_UNIT"]
+    assert entry["pointer"] == "/meshes/0/primitives/0/attributes/NORMAL"
+    assert entry["count"] == 8
+    assert np.allclose(np.reshape(entry["points"], (-1, 3)), positions[:8])
+
+
+def test_an_fbx_becomes_a_glb_of_its_decoded_meshes_in_clay(tmp_path: Path, plugin_manager):
+    _, document, overlays = viewer_files(tmp_path, plugin_manager, "cube.fbx",
+                                         binary_fbx(Scene(meshes=[cube()])))
+    [mesh] = document["meshes"]
+    [primitive] = mesh["primitives"]
+    assert primitive["extras"] == {"name": "Cube"} and primitive["material"] == 0
+    assert document["accessors"][primitive["indices"]]["count"] == 12 * 3
+    assert document["materials"][0]["name"] == "clay"
+    assert overlays["entries"] == []

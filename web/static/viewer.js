@@ -1,0 +1,390 @@
+/* AssetCheck job page: the 3D viewer of each model file, with the report's issues drawn on it.
+   three.js (web/static/vendor/, built by tools/three/build.sh) draws; everything the overlays
+   show was computed by the worker (/jobs/{id}/models/{n}.json), the page validates nothing.
+   Only this site's own URLs are fetched: the model is one self-contained GLB per file, and its
+   images are decoded from its own bytes, never through a URL (the page's CSP has no blob:). */
+import {
+  AmbientLight, Box3, BufferGeometry, CanvasTexture, Color, DirectionalLight, DoubleSide,
+  Float32BufferAttribute, GLTFLoader, HemisphereLight, Mesh, MeshBasicMaterial, NearestFilter,
+  OrbitControls, PerspectiveCamera, Points, PointsMaterial, RepeatWrapping,
+  SRGBColorSpace, Scene, Sphere, Texture, Vector3, WebGLRenderer,
+} from "./vendor/three.bundle.min.js";
+
+const WARNING = new Color("#e8590c");
+const GHOST = new MeshBasicMaterial({color: 0x9aa3ad, transparent: true, opacity: 0.12,
+                                     depthWrite: false});
+const KEY_ANGLE = Math.PI / 24;
+const TEXTURE_SLOTS = ["map", "normalMap", "roughnessMap", "metalnessMap", "emissiveMap",
+                       "aoMap", "alphaMap"];
+
+/* Images inside the GLB become textures through createImageBitmap on their bytes: no object
+   URL, so nothing outside the page's img-src/connect-src 'self' is needed. */
+class EmbeddedImages {
+  constructor(parser) { this.parser = parser; this.name = "assetcheck_embedded_images"; }
+
+  loadTexture(textureIndex) {
+    const parser = this.parser;
+    const texture = parser.json.textures[textureIndex];
+    const image = parser.json.images[texture.source];
+    if (image.bufferView === undefined) return null;
+    const loader = {isKTX2Loader: true, parse(data, onLoad, onError) {
+      createImageBitmap(new Blob([data], {type: image.mimeType}),
+                        {premultiplyAlpha: "none", colorSpaceConversion: "none"})
+        .then((bitmap) => { const made = new Texture(bitmap); made.needsUpdate = true; onLoad(made); },
+              onError);
+    }};
+    return parser.loadTextureImage(textureIndex, texture.source, loader);
+  }
+}
+
+function checkerTexture() {
+  const canvas = document.createElement("canvas");
+  canvas.width = canvas.height = 256;
+  const context = canvas.getContext("2d");
+  for (let row = 0; row < 8; row++) {
+    for (let column = 0; column < 8; column++) {
+      context.fillStyle = (row + column) % 2 ? "#20242a" : `hsl(${column * 40}, 70%, ${50 + row * 4}%)`;
+      context.fillRect(column * 32, row * 32, 32, 32);
+    }
+  }
+  const texture = new CanvasTexture(canvas);
+  texture.wrapS = texture.wrapT = RepeatWrapping;
+  texture.magFilter = NearestFilter;
+  texture.colorSpace = SRGBColorSpace;
+  return texture;
+}
+
+function webglAvailable() {
+  try {
+    const canvas = document.createElement("canvas");
+    return Boolean(canvas.getContext("webgl2") || canvas.getContext("webgl"));
+  } catch (error) {
+    return false;
+  }
+}
+
+/* Reads the body with progress, then gives the bytes. */
+async function download(url, onProgress) {
+  const response = await fetch(url, {credentials: "same-origin"});
+  if (!response.ok) throw new Error(`The model could not be loaded (HTTP ${response.status}).`);
+  const total = Number(response.headers.get("Content-Length")) || 0;
+  const reader = response.body.getReader();
+  const parts = [];
+  let received = 0;
+  for (;;) {
+    const {done, value} = await reader.read();
+    if (done) break;
+    parts.push(value);
+    received += value.length;
+    if (total) onProgress(received / total);
+  }
+  const bytes = new Uint8Array(received);
+  let offset = 0;
+  for (const part of parts) { bytes.set(part, offset); offset += part.length; }
+  return bytes.buffer;
+}
+
+class ModelViewer {
+  constructor(figure) {
+    this.figure = figure;
+    this.stage = figure.querySelector(".viewer-stage");
+    this.status = figure.querySelector(".viewer-status");
+    this.progress = figure.querySelector(".viewer-progress");
+    this.loading = null;
+    figure.querySelectorAll("[data-action]").forEach((button) => {
+      button.addEventListener("click", () => this.act(button));
+    });
+  }
+
+  say(text) { this.status.textContent = text; }
+
+  load() {
+    if (!this.loading) this.loading = this.start();
+    return this.loading;
+  }
+
+  async start() {
+    const started = performance.now();
+    this.figure.dataset.state = "loading";
+    this.figure.querySelector("[data-action=load]")?.setAttribute("hidden", "");
+    this.progress.hidden = false;
+    this.say("Loading the model…");
+    try {
+      const [data, overlays] = await Promise.all([
+        download(this.figure.dataset.model, (share) => { this.progress.value = share * 100; }),
+        fetch(this.figure.dataset.overlays, {credentials: "same-origin"}).then((r) => r.json()),
+      ]);
+      this.overlays = overlays.entries;
+      const loader = new GLTFLoader();
+      loader.register((parser) => new EmbeddedImages(parser));
+      this.gltf = await loader.parseAsync(data, "");
+      this.show();
+      await new Promise((resolve) => requestAnimationFrame(resolve));  // the frame is on screen
+      this.figure.dataset.firstFrameMs = String(Math.round(performance.now() - started));
+      this.figure.dataset.state = "ready";
+      this.say("Drag to turn, scroll to zoom, right-drag to pan; or focus the view and use the "
+               + "arrow keys, Shift+arrows to pan, + and − to zoom, 0 to reset.");
+    } catch (error) {
+      this.figure.dataset.state = "failed";
+      this.say(error.message || "The model could not be shown.");
+      throw error;
+    } finally {
+      this.progress.hidden = true;
+    }
+  }
+
+  show() {
+    const canvas = document.createElement("canvas");
+    canvas.tabIndex = 0;
+    canvas.setAttribute("role", "img");
+    canvas.setAttribute("aria-label", "3D view of " + this.figure.dataset.filename);
+    this.renderer = new WebGLRenderer({canvas, antialias: true, alpha: true});
+    const width = this.stage.clientWidth || 480;
+    const height = Math.round(width * 0.75);
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+    this.renderer.setSize(width, height);
+    this.scene = new Scene();
+    // A sky-and-ground fill, a key light from the upper front right and a weak back light:
+    // each side of a box gets its own brightness, so the shape reads.
+    this.scene.add(new HemisphereLight(0xffffff, 0x3d424d, 0.9), new AmbientLight(0xffffff, 0.15));
+    const key = new DirectionalLight(0xffffff, 2.6);
+    const back = new DirectionalLight(0xc8d4ff, 0.6);
+    key.position.set(2, 4, 3);
+    back.position.set(-3, 1, -4);
+    this.scene.add(key, back);
+    this.model = this.gltf.scene;
+    this.scene.add(this.model);
+    this.meshes = [];
+    this.model.traverse((object) => {
+      if (object.isMesh) { object.userData.material = object.material; this.meshes.push(object); }
+    });
+    this.camera = new PerspectiveCamera(40, width / height, 0.001, 1000);
+    this.controls = new OrbitControls(this.camera, canvas);
+    this.controls.addEventListener("change", () => this.render());
+    canvas.addEventListener("keydown", (event) => this.key(event));
+    this.stage.replaceChildren(canvas);
+    this.stage.hidden = false;
+    this.figure.querySelector(".viewer-tools").hidden = false;
+    this.frame();
+  }
+
+  /* Fit the camera to the model from the same three-quarter view as the picture. */
+  frame() {
+    const sphere = new Box3().setFromObject(this.model).getBoundingSphere(new Sphere());
+    const radius = sphere.radius > 0 && Number.isFinite(sphere.radius) ? sphere.radius : 1;
+    const distance = radius / Math.sin((this.camera.fov * Math.PI) / 360) * 1.1;
+    const direction = new Vector3(Math.sin(0.61), Math.sin(0.44), Math.cos(0.61)).normalize();
+    this.camera.near = distance / 100;
+    this.camera.far = distance * 100;
+    this.camera.position.copy(sphere.center).addScaledVector(direction, distance);
+    this.camera.updateProjectionMatrix();
+    this.controls.target.copy(sphere.center);
+    this.controls.update();
+    this.render();
+  }
+
+  render() { this.renderer.render(this.scene, this.camera); }
+
+  key(event) {
+    const offset = this.camera.position.clone().sub(this.controls.target);
+    const right = new Vector3().crossVectors(this.camera.up, offset).normalize();
+    const step = offset.length() * 0.05;
+    const moves = {
+      ArrowLeft: () => (event.shiftKey ? this.pan(right, -step) : offset.applyAxisAngle(this.camera.up, -KEY_ANGLE)),
+      ArrowRight: () => (event.shiftKey ? this.pan(right, step) : offset.applyAxisAngle(this.camera.up, KEY_ANGLE)),
+      ArrowUp: () => (event.shiftKey ? this.pan(this.camera.up, step) : offset.applyAxisAngle(right, -KEY_ANGLE)),
+      ArrowDown: () => (event.shiftKey ? this.pan(this.camera.up, -step) : offset.applyAxisAngle(right, KEY_ANGLE)),
+      "+": () => offset.multiplyScalar(0.85), "=": () => offset.multiplyScalar(0.85),
+      "-": () => offset.multiplyScalar(1 / 0.85),
+    };
+    if (event.key === "0" || event.key === "Home") { event.preventDefault(); this.frame(); return; }
+    if (!moves[event.key]) return;
+    event.preventDefault();
+    moves[event.key]();
+    this.camera.position.copy(this.controls.target).add(offset);
+    this.controls.update();
+  }
+
+  pan(axis, distance) {
+    const shift = axis.clone().multiplyScalar(distance);
+    this.controls.target.add(shift);
+    this.camera.position.add(shift);
+  }
+
+  act(button) {
+    const action = button.dataset.action;
+    if (action === "load") { this.load(); return; }
+    if (!this.renderer) return;
+    if (action === "reset") { this.clearFocus(); this.frame(); return; }
+    const pressed = button.getAttribute("aria-pressed") !== "true";
+    button.setAttribute("aria-pressed", String(pressed));
+    if (action === "wireframe") this.wireframe = pressed;
+    if (action === "uv-checker") this.checker = pressed;
+    this.paint();
+  }
+
+  /* Every mesh's material from the current state: focus, UV checker, wireframe. Materials
+     made here are made once and reused, so toggling costs no GPU memory. */
+  paint() {
+    this.made = this.made || new Map();
+    const once = (key, make) => {
+      if (!this.made.has(key)) this.made.set(key, make());
+      return this.made.get(key);
+    };
+    for (const mesh of this.meshes) {
+      let material = mesh.userData.material;
+      if (this.focus && !this.focus.meshes.has(mesh)) {
+        material = GHOST;
+      } else if (this.focus && this.focus.texture) {
+        const texture = this.focus.texture;
+        material = once(texture, () => new MeshBasicMaterial({map: texture, side: DoubleSide}));
+      } else if (this.checker) {
+        material = mesh.geometry.attributes.uv
+          ? once("checker", () => new MeshBasicMaterial({map: checkerTexture(), side: DoubleSide}))
+          : once("no-uv", () => new MeshBasicMaterial({color: 0xd6336c, side: DoubleSide}));
+      }
+      if (this.wireframe && material !== GHOST) {
+        const solid = material;
+        material = once(solid.uuid + "-wireframe", () => {
+          const wire = solid.clone();
+          wire.wireframe = true;
+          return wire;
+        });
+      }
+      mesh.material = material;
+    }
+    this.render();
+  }
+
+  clearFocus() {
+    this.focus = null;
+    for (const marker of this.markers || []) {
+      marker.removeFromParent();
+      marker.geometry.dispose();
+      marker.material.dispose();
+    }
+    this.markers = [];
+    this.figure.dataset.focus = "";
+    this.paint();
+  }
+
+  /* Show one issue occurrence: isolate what its pointer names, mark its listed elements. */
+  async showIssue(code, pointer, message) {
+    await this.load();
+    this.clearFocus();
+    const associations = this.gltf.parser.associations;
+    const match = /^\/(meshes|nodes|materials|images|textures)\/(\d+)(?:\/primitives\/(\d+))?/.exec(pointer || "");
+    const meshes = new Set();
+    let texture = null;
+    if (match) {
+      const [, collection, number, primitive] = match;
+      const index = Number(number);
+      if (collection === "images" || collection === "textures") {
+        texture = await this.textureOf(collection, index);
+      }
+      for (const mesh of this.meshes) {
+        const link = associations.get(mesh) || {};
+        const part = mesh.geometry.userData.primitive ?? link.primitives;
+        const material = associations.get(mesh.userData.material) || {};
+        if ((collection === "meshes" && link.meshes === index
+             && (primitive === undefined || part === Number(primitive)))
+            || (collection === "nodes" && this.underNode(mesh, index))
+            || (collection === "materials" && material.materials === index)
+            || (texture && this.usesTexture(mesh, texture))) meshes.add(mesh);
+      }
+      if (texture && !meshes.size) this.meshes.forEach((mesh) => meshes.add(mesh));
+    }
+    const entries = this.overlays.filter((entry) => entry.code === code && (
+      entry.pointer ? entry.pointer === pointer : (message || "").includes(entry.name)));
+    if (!pointer) {  // an FBX finding: its message names the mesh
+      this.meshes.filter((mesh) => mesh.geometry.userData.name
+                         && (message || "").includes(mesh.geometry.userData.name))
+        .forEach((mesh) => meshes.add(mesh));
+    }
+    if (!meshes.size && !entries.length) { this.say("This issue has nothing to show on the model."); return; }
+    this.focus = {meshes, texture};
+    for (const entry of entries) this.mark(entry, meshes);
+    this.figure.dataset.focus = pointer || code;
+    const listed = entries.reduce((sum, entry) => sum + Math.max((entry.points || []).length / 3, (entry.triangles || []).length / 9), 0);
+    this.say(listed ? `${code}: ${listed.toLocaleString()} element(s) marked in orange.`
+                    : `${code}: what it points at is shown; the rest is faded.`);
+    this.paint();
+  }
+
+  underNode(mesh, index) {
+    for (let object = mesh; object; object = object.parent) {
+      if ((this.gltf.parser.associations.get(object) || {}).nodes === index) return true;
+    }
+    return false;
+  }
+
+  async textureOf(collection, index) {
+    const json = this.gltf.parser.json;
+    const number = collection === "textures" ? index
+      : (json.textures || []).findIndex((texture) => texture.source === index);
+    if (number < 0 || !(json.textures || [])[number] || json.textures[number].source === undefined) return null;
+    const texture = await this.gltf.parser.getDependency("texture", number);
+    texture.colorSpace = SRGBColorSpace;
+    return texture;
+  }
+
+  usesTexture(mesh, texture) {
+    const material = mesh.userData.material;
+    return TEXTURE_SLOTS.some((slot) => material[slot] && material[slot].source === texture.source);
+  }
+
+  /* Warning-colour markers, drawn over the model: glTF ones in each primitive's own space. */
+  mark(entry, meshes) {
+    const parents = entry.pointer ? [...meshes] : [this.model];
+    for (const parent of parents) {
+      if (entry.points && entry.points.length) {
+        const geometry = new BufferGeometry();
+        geometry.setAttribute("position", new Float32BufferAttribute(entry.points, 3));
+        const points = new Points(geometry, new PointsMaterial({
+          color: WARNING, size: 7, sizeAttenuation: false, depthTest: false}));
+        points.renderOrder = 2;
+        this.attach(parent, points);
+      }
+      if (entry.triangles && entry.triangles.length) {
+        const geometry = new BufferGeometry();
+        geometry.setAttribute("position", new Float32BufferAttribute(entry.triangles, 3));
+        const marked = new Mesh(geometry, new MeshBasicMaterial({
+          color: WARNING, side: DoubleSide, depthTest: false, transparent: true, opacity: 0.85}));
+        marked.renderOrder = 2;
+        this.attach(parent, marked);
+      }
+    }
+  }
+
+  attach(parent, marker) {
+    parent.add(marker);
+    this.markers.push(marker);
+  }
+}
+
+function setUp() {
+  const figures = [...document.querySelectorAll(".viewer[data-model]")];
+  if (!figures.length) return;
+  if (!webglAvailable()) {
+    figures.forEach((figure) => {
+      figure.querySelector(".viewer-status").textContent =
+        "This browser has no WebGL: the picture is shown instead of the 3D view.";
+      figure.querySelectorAll("[data-action=load]").forEach((button) => button.remove());
+    });
+    return;
+  }
+  const viewers = new Map(figures.map((figure) => [figure.dataset.filename, new ModelViewer(figure)]));
+  for (const figure of figures) {
+    if (figure.dataset.autoload === "true") viewers.get(figure.dataset.filename).load();
+  }
+  document.querySelectorAll("button.show-on-model").forEach((button) => {
+    button.hidden = false;
+    button.addEventListener("click", () => {
+      const viewer = viewers.get(button.dataset.file);
+      viewer.figure.scrollIntoView({block: "nearest"});
+      viewer.showIssue(button.dataset.code, button.dataset.pointer, button.dataset.message);
+    });
+  });
+}
+
+setUp();
