@@ -28,6 +28,7 @@ from assetcheck.metrics import measure
 from assetcheck.options import ValidationOptions
 from assetcheck.plugins import (
     DEFAULT_PLUGINS,
+    PluginManager,
     build_registry,
     get_plugin_manager,
     registered_checks,
@@ -156,13 +157,12 @@ def _run_checks(
     return runs
 
 
-def _plugin_versions(pm: pluggy.PluginManager) -> dict[str, str]:
+def _plugin_versions(pm: pluggy.PluginManager) -> dict[str, str | None]:
     """Each plugin's version by name: AssetCheck's for built-ins, the distribution's for
     entry points; plugins of neither kind (loose files, extra objects) have none."""
-    versions = dict.fromkeys(DEFAULT_PLUGINS, __version__)
-    for plugin, distribution in pm.list_plugin_distinfo():
-        versions[pm.get_name(plugin)] = distribution.version
-    return versions
+    if isinstance(pm, PluginManager):
+        return pm.versions
+    return dict.fromkeys(DEFAULT_PLUGINS, __version__)
 
 
 def _result(

@@ -27,7 +27,8 @@ def render_json(document: Report | list[Report]) -> str:
 @hookimpl
 def register_report_formats() -> list[ReportFormat]:
     return [
-        ReportFormat("json", "application/json", render_json, "The full report"),
+        ReportFormat("json", "application/json", render_json, "The full report",
+                     combine=render_json),
         ReportFormat("markdown", "text/markdown; charset=utf-8", render_markdown,
                      "A readable report for pull requests"),
         ReportFormat("badge", "image/svg+xml", render_badge, "An SVG badge for READMEs"),
