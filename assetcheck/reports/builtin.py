@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-import json
-
 from assetcheck.hookspecs import hookimpl
-from assetcheck.reports import Report, ReportFormat, visible
+from assetcheck.reports import ReportFormat
 from assetcheck.reports.badge import render_badge
+from assetcheck.reports.json_text import render_json
 from assetcheck.reports.junit import render_junit
 from assetcheck.reports.markdown import render_markdown
+from assetcheck.reports.sarif import render_sarif, render_sarif_combined
 from assetcheck.reports.text import render_text
 
-
-def render_json(document: Report | list[Report]) -> str:
-    """A report (or a list of them) as indented JSON, printable and always encodable as UTF-8.
-
-    Characters :func:`~assetcheck.reports.visible` shows as ``\\uXXXX`` (a terminal escape, a
-    bidi override, a lone surrogate that a glTF string may hold) are written as JSON escapes,
-    so every string keeps its exact value. JSON escapes its own line breaks, so each line of
-    the output is one piece of the structure.
-    """
-    text = json.dumps(document, indent=2, ensure_ascii=False)
-    return "\n".join(map(visible, text.split("\n"))) + "\n"
+__all__ = ["register_report_formats", "render_json"]
 
 
 @hookimpl
@@ -36,4 +26,7 @@ def register_report_formats() -> list[ReportFormat]:
                      "JUnit XML: one test case per check, for CI systems"),
         ReportFormat("text", "text/plain; charset=utf-8", render_text,
                      "A terminal summary"),
+        ReportFormat("sarif", "application/sarif+json", render_sarif,
+                     "SARIF 2.1.0, for GitHub code scanning and other SARIF viewers",
+                     combine=render_sarif_combined),
     ]
