@@ -49,14 +49,16 @@ def entry_points(group: str, path: Sequence[str] | None = None) -> list[PluginEn
     seen: set[str] = set()
     for folder in (sys.path if path is None else path):
         for metadata_dir, suffix in _distribution_dirs(folder or "."):
-            lines = _read_lines(metadata_dir / "entry_points.txt")
-            name, version = _name_and_version(metadata_dir, suffix)
-            key = normalized(name)
+            # The folder is named after the distribution (``name-version``): the metadata file
+            # is read only for the few distributions with entry points of the group.
+            key = normalized(metadata_dir.name[: -len(suffix)].split("-")[0])
             if key in seen:
                 continue
             seen.add(key)
-            found += [PluginEntryPoint(entry, value, name, version)
-                      for entry, value in _section(lines, group)]
+            entries = list(_section(_read_lines(metadata_dir / "entry_points.txt"), group))
+            if entries:
+                name, version = _name_and_version(metadata_dir, suffix)
+                found += [PluginEntryPoint(entry, value, name, version) for entry, value in entries]
     return found
 
 

@@ -8,10 +8,8 @@ platform can (they start with everything already imported), spawned elsewhere.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,6 +55,10 @@ def validate_files(
     if workers <= 1:
         yield from (_validate_one(path, options, pm) for path in files)
         return
+    # Imported here: a one-file run never pays for multiprocessing's imports.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     context = multiprocessing.get_context(
         "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,

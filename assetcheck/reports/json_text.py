@@ -9,8 +9,7 @@ from assetcheck.reports import visible
 
 
 def render_json(document: Any) -> str:
-    """A report (a list of them, any JSON document) as indented JSON, printable and always
-    encodable as UTF-8.
+    """A report (any JSON document) as indented JSON, printable and always encodable as UTF-8.
 
     Characters :func:`~assetcheck.reports.visible` shows as ``\\uXXXX`` (a terminal escape, a
     bidi override, a lone surrogate that a glTF string may hold) are written as JSON escapes,
@@ -19,3 +18,11 @@ def render_json(document: Any) -> str:
     """
     text = json.dumps(document, indent=2, ensure_ascii=False)
     return "\n".join(map(visible, text.split("\n"))) + "\n"
+
+
+def render_json_list(documents: list[Any]) -> str:
+    """Several reports as one JSON array, one report per line (compact), as :func:`render_json`
+    makes text safe. Compact JSON is written by the standard library's C encoder, many times
+    faster than indenting, which matters for the reports of a whole folder."""
+    lines = (visible(json.dumps(document, ensure_ascii=False)) for document in documents)
+    return "[\n" + ",\n".join(lines) + "\n]\n"
