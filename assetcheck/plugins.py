@@ -10,6 +10,7 @@ import importlib
 import importlib.util
 import logging
 import sys
+import weakref
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -185,11 +186,24 @@ def registered_checks(pm: pluggy.PluginManager) -> list[tuple[str, Check]]:
 
 
 def build_registry(pm: pluggy.PluginManager) -> IssueRegistry:
-    """The one issue registry: every plugin's ``register_issue_types`` results together."""
+    """The one issue registry: every plugin's ``register_issue_types`` results together.
+
+    Built once per plugin manager (the hook's contract), again only if the implementations of
+    the hook change, so validating many files does not rebuild it for each.
+    """
+    implementations = tuple(pm.hook.register_issue_types.get_hookimpls())
+    cached = _REGISTRIES.get(pm)
+    if cached is not None and cached[0] == implementations:
+        return cached[1]
     registry = IssueRegistry()
     for types in pm.hook.register_issue_types():
         registry.add_all(types)
+    _REGISTRIES[pm] = (implementations, registry)
     return registry
+
+
+_REGISTRIES: weakref.WeakKeyDictionary[pluggy.PluginManager, tuple[tuple, IssueRegistry]] = (
+    weakref.WeakKeyDictionary())
 
 
 def by_name(groups: Iterable[Iterable[Named]], kind: str) -> dict[str, Named]:
