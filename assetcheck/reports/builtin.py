@@ -1,17 +1,29 @@
-"""The built-in report formats, registered like any plugin's."""
+"""The built-in report formats, registered like any plugin's.
+
+Each renderer's module is imported when a report is first rendered in its format, so a command
+that prints JSON never loads the XML, HTML and SARIF machinery of the others.
+"""
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
+from typing import Any
+
 from assetcheck.hookspecs import hookimpl
 from assetcheck.reports import ReportFormat
-from assetcheck.reports.badge import render_badge
 from assetcheck.reports.json_text import render_json, render_json_list
-from assetcheck.reports.junit import render_junit
-from assetcheck.reports.markdown import render_markdown
-from assetcheck.reports.sarif import render_sarif, render_sarif_combined
-from assetcheck.reports.text import render_text
 
 __all__ = ["register_report_formats", "render_json"]
+
+
+def deferred(module: str, function: str) -> Callable[[Any], str]:
+    """A renderer that imports ``module`` and calls its ``function`` when first used."""
+    def render(document: Any) -> str:
+        return getattr(importlib.import_module(module), function)(document)
+
+    render.__qualname__ = render.__name__ = function
+    return render
 
 
 @hookimpl
@@ -19,14 +31,18 @@ def register_report_formats() -> list[ReportFormat]:
     return [
         ReportFormat("json", "application/json", render_json, "The full report",
                      combine=render_json_list),
-        ReportFormat("markdown", "text/markdown; charset=utf-8", render_markdown,
+        ReportFormat("markdown", "text/markdown; charset=utf-8",
+                     deferred("assetcheck.reports.markdown", "render_markdown"),
                      "A readable report for pull requests"),
-        ReportFormat("badge", "image/svg+xml", render_badge, "An SVG badge for READMEs"),
-        ReportFormat("junit", "application/xml", render_junit,
+        ReportFormat("badge", "image/svg+xml", deferred("assetcheck.reports.badge", "render_badge"),
+                     "An SVG badge for READMEs"),
+        ReportFormat("junit", "application/xml",
+                     deferred("assetcheck.reports.junit", "render_junit"),
                      "JUnit XML: one test case per check, for CI systems"),
-        ReportFormat("text", "text/plain; charset=utf-8", render_text,
-                     "A terminal summary"),
-        ReportFormat("sarif", "application/sarif+json", render_sarif,
+        ReportFormat("text", "text/plain; charset=utf-8",
+                     deferred("assetcheck.reports.text", "render_text"), "A terminal summary"),
+        ReportFormat("sarif", "application/sarif+json",
+                     deferred("assetcheck.reports.sarif", "render_sarif"),
                      "SARIF 2.1.0, for GitHub code scanning and other SARIF viewers",
-                     combine=render_sarif_combined),
+                     combine=deferred("assetcheck.reports.sarif", "render_sarif_combined")),
     ]
