@@ -20,7 +20,6 @@ import pluggy
 from assetcheck import __version__, scoring
 from assetcheck.asset import Asset
 from assetcheck.checks import CheckContext
-from assetcheck.formats import zip as zip_format
 from assetcheck.formats.sniff import SNIFF_BYTES, classify
 from assetcheck.formats.source import DirectoryResources, ReadContext, SourceFile, map_file
 from assetcheck.issues import IssueCollector
@@ -102,6 +101,8 @@ def model_sources(root: SourceFile, context: ReadContext) -> Iterator[SourceFile
         context.issues.add("FILE_TYPE_MISMATCH", file=root.name, claimed=claimed, actual=kind)
     root.kind = kind
     if kind == "zip":
+        from assetcheck.formats import zip as zip_format  # only uploads that are archives need it
+
         yield from zip_format.iter_model_sources(root, context)
     else:
         report_embedded_zip(root.data, root.name, context.issues)
