@@ -20,7 +20,6 @@ import pluggy
 from assetcheck import __version__, scoring
 from assetcheck.asset import Asset
 from assetcheck.checks import CheckContext
-from assetcheck.formats import zip as zip_format
 from assetcheck.formats.sniff import SNIFF_BYTES, classify
 from assetcheck.formats.source import DirectoryResources, ReadContext, SourceFile, map_file
 from assetcheck.issues import IssueCollector
@@ -28,6 +27,7 @@ from assetcheck.metrics import measure
 from assetcheck.options import ValidationOptions
 from assetcheck.plugins import (
     DEFAULT_PLUGINS,
+    PluginManager,
     build_registry,
     get_plugin_manager,
     registered_checks,
@@ -101,6 +101,8 @@ def model_sources(root: SourceFile, context: ReadContext) -> Iterator[SourceFile
         context.issues.add("FILE_TYPE_MISMATCH", file=root.name, claimed=claimed, actual=kind)
     root.kind = kind
     if kind == "zip":
+        from assetcheck.formats import zip as zip_format  # only uploads that are archives need it
+
         yield from zip_format.iter_model_sources(root, context)
     else:
         report_embedded_zip(root.data, root.name, context.issues)
@@ -156,13 +158,12 @@ def _run_checks(
     return runs
 
 
-def _plugin_versions(pm: pluggy.PluginManager) -> dict[str, str]:
+def _plugin_versions(pm: pluggy.PluginManager) -> dict[str, str | None]:
     """Each plugin's version by name: AssetCheck's for built-ins, the distribution's for
     entry points; plugins of neither kind (loose files, extra objects) have none."""
-    versions = dict.fromkeys(DEFAULT_PLUGINS, __version__)
-    for plugin, distribution in pm.list_plugin_distinfo():
-        versions[pm.get_name(plugin)] = distribution.version
-    return versions
+    if isinstance(pm, PluginManager):
+        return pm.versions
+    return dict.fromkeys(DEFAULT_PLUGINS, __version__)
 
 
 def _result(

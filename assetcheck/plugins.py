@@ -7,10 +7,10 @@ Whatever stops a plugin from loading or configuring itself is a
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 import importlib.util
 import logging
 import sys
+import weakref
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import pluggy
 
-from assetcheck import hookspecs
+from assetcheck import __version__, hookspecs
 from assetcheck.issues import IssueRegistry
+from assetcheck.plugin_entry_points import PluginEntryPoint, entry_points
 from assetcheck.plugin_errors import (
     PluginError,
     bad_hook_arguments,
@@ -116,12 +117,14 @@ class PluginConfig:
 
 class PluginManager(pluggy.PluginManager):
     """Pluggy's plugin manager with AssetCheck's hooks, where each plugin came from
-    (``origins``: ``built-in``, a package, a file) and the checks that are disabled."""
+    (``origins``: ``built-in``, a package, a file), each plugin's ``versions`` (AssetCheck's
+    for built-ins, the distribution's for packages) and the checks that are disabled."""
 
     def __init__(self) -> None:
         super().__init__("assetcheck")
         self.add_hookspecs(hookspecs)
         self.origins: dict[str, str] = {}
+        self.versions: dict[str, str | None] = {}
         self.disabled_checks: frozenset[str] = frozenset()
 
     def get_canonical_name(self, plugin: object) -> str:
@@ -150,6 +153,7 @@ def get_plugin_manager(config: PluginConfig | None = None) -> PluginManager:
     for name in DEFAULT_PLUGINS:
         if not pm.is_blocked(name):
             _register(pm, importlib.import_module(name), name, "built-in")
+            pm.versions[name] = __version__
     entry_points = _entry_points() if config.entry_points else []
     for entry_point in entry_points:
         _load_entry_point(pm, entry_point)
@@ -184,11 +188,24 @@ def registered_checks(pm: pluggy.PluginManager) -> list[tuple[str, Check]]:
 
 
 def build_registry(pm: pluggy.PluginManager) -> IssueRegistry:
-    """The one issue registry: every plugin's ``register_issue_types`` results together."""
+    """The one issue registry: every plugin's ``register_issue_types`` results together.
+
+    Built once per plugin manager (the hook's contract), again only if the implementations of
+    the hook change, so validating many files does not rebuild it for each.
+    """
+    implementations = tuple(pm.hook.register_issue_types.get_hookimpls())
+    cached = _REGISTRIES.get(pm)
+    if cached is not None and cached[0] == implementations:
+        return cached[1]
     registry = IssueRegistry()
     for types in pm.hook.register_issue_types():
         registry.add_all(types)
+    _REGISTRIES[pm] = (implementations, registry)
     return registry
+
+
+_REGISTRIES: weakref.WeakKeyDictionary[pluggy.PluginManager, tuple[tuple, IssueRegistry]] = (
+    weakref.WeakKeyDictionary())
 
 
 def by_name(groups: Iterable[Iterable[Named]], kind: str) -> dict[str, Named]:
@@ -252,32 +269,29 @@ def _check_hooks(pm: PluginManager) -> None:
                 raise unknown_hook(impl.plugin_name, name, hooks)
 
 
-def _entry_points() -> list[importlib.metadata.EntryPoint]:
-    return list(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
+def _entry_points() -> list[PluginEntryPoint]:
+    return entry_points(ENTRY_POINT_GROUP)
 
 
-def _distributions(entry_points: Iterable[importlib.metadata.EntryPoint]) -> dict[str, list[str]]:
+def _distributions(entry_points: Iterable[PluginEntryPoint]) -> dict[str, list[str]]:
     """The plugin names each distribution provides, by normalized distribution name."""
     provided: dict[str, list[str]] = {}
     for entry_point in entry_points:
-        if entry_point.dist is not None:
-            provided.setdefault(normalized(entry_point.dist.name), []).append(entry_point.name)
+        provided.setdefault(normalized(entry_point.distribution), []).append(entry_point.name)
     return provided
 
 
-def _load_entry_point(pm: PluginManager, entry_point: importlib.metadata.EntryPoint) -> None:
+def _load_entry_point(pm: PluginManager, entry_point: PluginEntryPoint) -> None:
     name = entry_point.name
     if pm.has_plugin(name) or pm.is_blocked(name):
         return
-    dist = entry_point.dist
-    origin = f"package {dist.name} {dist.version}" if dist is not None else "entry point"
+    origin = " ".join(filter(None, ("package", entry_point.distribution, entry_point.version)))
     try:
-        pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP, name=name)
-    except pluggy.PluginValidationError as error:
-        raise bad_hook_arguments(name, error) from error
+        plugin = entry_point.load()
     except Exception as error:
         raise import_failed(name, origin, error) from error
-    pm.origins[name] = origin
+    _register(pm, plugin, name, origin)
+    pm.versions[name] = entry_point.version
 
 
 def _folder_files(folder: Path) -> list[Path]:

@@ -9,12 +9,18 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
 from assetcheck import __version__
 from assetcheck.config import ConfigError, find_config_file, load_config
 from assetcheck.plugin_errors import PluginError
+
+# Set before any command imports numpy: the checks never do large linear algebra, and an OpenBLAS
+# thread pool would cost about a third of numpy's import time and compete with the worker
+# processes (`validate --jobs`, the service's workers) for the cores. A user's setting wins.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 CONFIG_HELP = ("TOML configuration file (default: $ASSETCHECK_CONFIG, else ./assetcheck.toml, "
                "else $XDG_CONFIG_HOME/assetcheck/assetcheck.toml, else built-in defaults)")

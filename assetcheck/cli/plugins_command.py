@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from assetcheck import __version__
 from assetcheck.config import Config
 from assetcheck.plugins import PluginManager, build_registry, get_plugin_manager, registered_checks
 from assetcheck.profiles import engine_profiles
@@ -44,13 +43,11 @@ def inventory(pm: PluginManager) -> dict[str, Any]:
     ``registered in code``; its ``version`` is AssetCheck's for built-ins, the package's for
     installed ones and null for the others.
     """
-    versions = {id(plugin): dist.version for plugin, dist in pm.list_plugin_distinfo()}
     return {
         "plugins": [
             {"name": name, "origin": pm.origins.get(name, "registered in code"),
-             "version": versions.get(id(plugin),
-                                     __version__ if pm.origins.get(name) == "built-in" else None)}
-            for name, plugin in pm.list_name_plugin()
+             "version": pm.versions.get(name)}
+            for name, _ in pm.list_name_plugin()
         ],
         "checks": [
             {"name": check.name, "plugin": plugin, "formats": sorted(check.formats),

@@ -1,4 +1,5 @@
-"""``assetcheck validate FILE...``: validate files without a server, for people and for CI."""
+"""``assetcheck validate PATH...``: validate files and folders without a server, for people and
+for CI."""
 
 from __future__ import annotations
 
@@ -6,25 +7,26 @@ import argparse
 import sys
 from pathlib import Path
 
+from assetcheck.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from assetcheck.config import Config
-from assetcheck.engine import validate
 from assetcheck.plugins import get_plugin_manager
 from assetcheck.profiles import resolve_profile
 from assetcheck.reports import Report, ReportFormat, report_formats
-from assetcheck.reports.builtin import render_json
-from assetcheck.reports.document import build_report
 
+from .inputs import select_files
+from .parallel import available_cores, validate_files
 from .progress import Progress
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = commands.add_parser(
         "validate", help="validate files and print a report",
-        description="Validate GLB, glTF, FBX and ZIP files. Exit status: 0 no errors, 1 errors "
-                    "found or a score under --fail-under, 2 usage error or unreadable path.")
-    parser.add_argument("files", nargs="+", metavar="FILE", type=Path)
+        description="Validate GLB, glTF, FBX and ZIP files, and the files of folders "
+                    "(recursively). Exit status: 0 no errors, 1 errors found or a score under "
+                    "--fail-under, 2 usage error or unreadable path.")
+    parser.add_argument("files", nargs="+", metavar="PATH", type=Path,
+                        help="a file, or a folder whose .glb, .gltf, .fbx and .zip files to "
+                             "validate")
     parser.add_argument("--engine", default="generic",
                         help="engine profile whose budgets apply (default: generic; "
                              "`assetcheck plugins` lists them)")
@@ -32,6 +34,14 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="text (default), json, markdown, or a format a plugin adds")
     parser.add_argument("--fail-under", type=int, metavar="SCORE",
                         help="exit 1 when any file's health score is below SCORE (0-100)")
+    parser.add_argument("--jobs", "-j", type=int, default=available_cores(), metavar="N",
+                        help="validate N files at a time in worker processes (default: the "
+                             "number of cores)")
+    parser.add_argument("--include", action="append", default=[], metavar="GLOB",
+                        help="in folders, validate only files matching GLOB (a name, or a path "
+                             "relative to the folder when it has a /); repeatable")
+    parser.add_argument("--exclude", action="append", default=[], metavar="GLOB",
+                        help="in folders, skip files matching GLOB; repeatable")
     parser.set_defaults(run=run)
     return parser
 
@@ -46,28 +56,30 @@ def run(args: argparse.Namespace, config: Config) -> int:
     if args.fail_under is not None and not 0 <= args.fail_under <= 100:
         print("assetcheck validate: --fail-under takes a score from 0 to 100", file=sys.stderr)
         return EXIT_USAGE
+    if args.jobs < 1:
+        print("assetcheck validate: --jobs takes a number of processes, at least 1",
+              file=sys.stderr)
+        return EXIT_USAGE
     options = config.validation_options(args.engine)
     try:
         resolve_profile(pm, options.engine, options.budget_overrides)
     except ValueError as error:  # an unknown engine, or a budget the config misspells
         print(f"assetcheck validate: {error}", file=sys.stderr)
         return EXIT_USAGE
+    selection = select_files(args.files, args.include, args.exclude)
+    for problem in selection.problems:
+        print(f"assetcheck validate: {problem}", file=sys.stderr)
     reports: list[Report] = []
-    unreadable = False
-    with Progress(len(args.files)) as progress:
-        for index, path in enumerate(args.files, start=1):
-            progress.step(index, str(path))
-            if not path.is_file():
-                print(f"assetcheck validate: {path}: not a readable file", file=sys.stderr)
+    unreadable = bool(selection.problems)
+    outcomes = validate_files(selection.files, options, pm, config.plugin_config(), args.jobs)
+    with Progress(len(selection.files)) as progress:
+        for index, outcome in enumerate(outcomes, start=1):
+            progress.step(index, str(outcome.path))
+            if outcome.report is None:
+                print(f"assetcheck validate: {outcome.path}: {outcome.error}", file=sys.stderr)
                 unreadable = True
                 continue
-            try:
-                result = validate(path, options=options, plugin_manager=pm)
-            except OSError as error:
-                print(f"assetcheck validate: {path}: {error.strerror}", file=sys.stderr)
-                unreadable = True
-                continue
-            reports.append(build_report(result))
+            reports.append(outcome.report)
     _print(reports, formats[args.output_format])
     if unreadable:
         return EXIT_USAGE
@@ -79,8 +91,9 @@ def run(args: argparse.Namespace, config: Config) -> int:
 
 
 def _print(reports: list[Report], chosen: ReportFormat) -> None:
-    """Several reports in one JSON document are a list; other formats are concatenated."""
-    if chosen.name == "json" and len(reports) != 1:
-        sys.stdout.write(render_json(reports))
+    """One report as the format renders it; several combined as the format combines them
+    (one JSON list, one SARIF log) or, for formats that do not combine, one after another."""
+    if len(reports) != 1 and chosen.combine is not None:
+        sys.stdout.write(chosen.combine(reports))
     else:
         sys.stdout.write("\n".join(chosen.render(report) for report in reports))

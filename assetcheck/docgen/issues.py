@@ -5,6 +5,7 @@ from __future__ import annotations
 from assetcheck.codes import compression, gltf
 from assetcheck.docgen.markdown import table_cell
 from assetcheck.issues import IssueRegistry
+from assetcheck.reports.sarif import doc_anchor
 
 
 def issues_markdown(registry: IssueRegistry) -> str:
@@ -15,6 +16,7 @@ def issues_markdown(registry: IssueRegistry) -> str:
         "Generated from the issue registry by `tools/generate_docs.py`; do not edit by hand.",
         "Severity is the default; engine profiles can ignore a code or change its severity.",
         "Codes with a security level also appear in `securityScan.warnings`.",
+        "Each code's row is the anchor `#code_in_lower_case` (SARIF reports link to it).",
     ]
     area = None
     for issue_type in registry:
@@ -24,7 +26,8 @@ def issues_markdown(registry: IssueRegistry) -> str:
                       "| Code | Severity | Security | Message | How to fix |",
                       "|---|---|---|---|---|"]
         lines.append(
-            f"| `{issue_type.code}` | {issue_type.severity} | {issue_type.security_level or ''} "
+            f"| <a id=\"{doc_anchor(issue_type.code)}\"></a>`{issue_type.code}` "
+            f"| {issue_type.severity} | {issue_type.security_level or ''} "
             f"| {table_cell(issue_type.message)} | {table_cell(issue_type.fix)} |"
         )
     lines += ["", "## Stricter than Khronos", "",

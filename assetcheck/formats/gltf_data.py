@@ -212,6 +212,7 @@ class AccessorReader:
         self._views = views if isinstance(views, list) else []
         self._buffers = buffers
         self._decoded = decoded or DecodedPayloads()
+        self._layouts: dict[int, AccessorLayout | None] = {}
         self._raw: dict[int, np.ndarray | None] = {}
         self._normalized: dict[tuple[int, str], np.ndarray | None] = {}
 
@@ -227,9 +228,12 @@ class AccessorReader:
 
     def layout(self, index: int) -> AccessorLayout | None:
         """The layout of accessor ``index``, or None when it does not exist or is unusable."""
-        if not 0 <= index < len(self._accessors):
-            return None
-        return accessor_layout(self._accessors[index])
+        if index in self._layouts:
+            return self._layouts[index]
+        layout = accessor_layout(self._accessors[index]) if 0 <= index < len(
+            self._accessors) else None
+        self._layouts[index] = layout
+        return layout
 
     def read(self, index: int) -> np.ndarray | None:
         """Accessor ``index`` as raw component values, shape ``(count, components)``.

@@ -24,7 +24,10 @@ def child(pointer: str, key: str | int) -> str:
     """The JSON Pointer of ``key`` inside the value at ``pointer`` (RFC 6901 escaping)."""
     if type(key) is int:  # an array index needs no escaping: the common, hot case
         return f"{pointer}/{key}"
-    return f"{pointer}/{str(key).replace('~', '~0').replace('/', '~1')}"
+    key = str(key)
+    if "~" in key or "/" in key:  # rare: tested first, as two replaces cost more than two tests
+        key = key.replace("~", "~0").replace("/", "~1")
+    return f"{pointer}/{key}"
 
 
 def as_integer(value: Any) -> int | None:

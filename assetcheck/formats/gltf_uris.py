@@ -116,20 +116,25 @@ def content_mismatch(media_type: str, data: bytes | memoryview) -> str | None:
 def _uri_properties(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
     # Iterative: the JSON parser allows nesting deep enough to exhaust Python's stack. A path
     # is kept as (parent path, key) links and spelled as a pointer only for a URI found, so a
-    # document of many objects costs no string per object.
+    # document of many objects costs no string per object. The values come from json.loads:
+    # exact dicts and lists, so a type test is an identity test (this walk sees every value).
     stack: list[tuple[tuple | None, Any]] = [(None, document)]
     while stack:
         path, value = stack.pop()
-        if isinstance(value, dict):
-            if isinstance(value.get("uri"), str):
-                yield child(_pointer(path), "uri"), value["uri"]
-            containers = [(key, item) for key, item in value.items()
-                          if key != "extras" and isinstance(item, dict | list)]
+        if type(value) is dict:
+            uri = value.get("uri")
+            if type(uri) is str:
+                yield child(_pointer(path), "uri"), uri
+            nested = [((path, key), item) for key, item in value.items()
+                      if type(item) in _CONTAINERS and key != "extras"]
         else:
-            containers = [(index, item) for index, item in enumerate(value)
-                          if isinstance(item, dict | list)]
-        # Pushed in reverse so findings come out in document order.
-        stack.extend(((path, key), item) for key, item in reversed(containers))
+            nested = [((path, index), item) for index, item in enumerate(value)
+                      if type(item) in _CONTAINERS]
+        nested.reverse()  # so findings come out in document order
+        stack += nested
+
+
+_CONTAINERS = (dict, list)
 
 
 def _pointer(path: tuple | None) -> str:

@@ -29,12 +29,17 @@ def visible(text: object) -> str:
 
 @dataclass(frozen=True)
 class ReportFormat:
-    """A way to present a report: ``render`` turns the JSON report into text of ``content_type``."""
+    """A way to present a report: ``render`` turns the JSON report into text of ``content_type``.
+
+    ``combine``, when given, renders the reports of several files as one document (a JSON list,
+    one SARIF log); formats without it are printed one report after another.
+    """
 
     name: str
     content_type: str
     render: Callable[[Report], str]
     description: str = ""
+    combine: Callable[[list[Report]], str] | None = None
 
 
 class UnknownReportFormatError(ValueError):

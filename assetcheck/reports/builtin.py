@@ -1,38 +1,48 @@
-"""The built-in report formats, registered like any plugin's."""
+"""The built-in report formats, registered like any plugin's.
+
+Each renderer's module is imported when a report is first rendered in its format, so a command
+that prints JSON never loads the XML, HTML and SARIF machinery of the others.
+"""
 
 from __future__ import annotations
 
-import json
+import importlib
+from collections.abc import Callable
+from typing import Any
 
 from assetcheck.hookspecs import hookimpl
-from assetcheck.reports import Report, ReportFormat, visible
-from assetcheck.reports.badge import render_badge
-from assetcheck.reports.junit import render_junit
-from assetcheck.reports.markdown import render_markdown
-from assetcheck.reports.text import render_text
+from assetcheck.reports import ReportFormat
+from assetcheck.reports.json_text import render_json, render_json_list
+
+__all__ = ["register_report_formats", "render_json"]
 
 
-def render_json(document: Report | list[Report]) -> str:
-    """A report (or a list of them) as indented JSON, printable and always encodable as UTF-8.
+def deferred(module: str, function: str) -> Callable[[Any], str]:
+    """A renderer that imports ``module`` and calls its ``function`` when first used."""
+    def render(document: Any) -> str:
+        return getattr(importlib.import_module(module), function)(document)
 
-    Characters :func:`~assetcheck.reports.visible` shows as ``\\uXXXX`` (a terminal escape, a
-    bidi override, a lone surrogate that a glTF string may hold) are written as JSON escapes,
-    so every string keeps its exact value. JSON escapes its own line breaks, so each line of
-    the output is one piece of the structure.
-    """
-    text = json.dumps(document, indent=2, ensure_ascii=False)
-    return "\n".join(map(visible, text.split("\n"))) + "\n"
+    render.__qualname__ = render.__name__ = function
+    return render
 
 
 @hookimpl
 def register_report_formats() -> list[ReportFormat]:
     return [
-        ReportFormat("json", "application/json", render_json, "The full report"),
-        ReportFormat("markdown", "text/markdown; charset=utf-8", render_markdown,
+        ReportFormat("json", "application/json", render_json, "The full report",
+                     combine=render_json_list),
+        ReportFormat("markdown", "text/markdown; charset=utf-8",
+                     deferred("assetcheck.reports.markdown", "render_markdown"),
                      "A readable report for pull requests"),
-        ReportFormat("badge", "image/svg+xml", render_badge, "An SVG badge for READMEs"),
-        ReportFormat("junit", "application/xml", render_junit,
+        ReportFormat("badge", "image/svg+xml", deferred("assetcheck.reports.badge", "render_badge"),
+                     "An SVG badge for READMEs"),
+        ReportFormat("junit", "application/xml",
+                     deferred("assetcheck.reports.junit", "render_junit"),
                      "JUnit XML: one test case per check, for CI systems"),
-        ReportFormat("text", "text/plain; charset=utf-8", render_text,
-                     "A terminal summary"),
+        ReportFormat("text", "text/plain; charset=utf-8",
+                     deferred("assetcheck.reports.text", "render_text"), "A terminal summary"),
+        ReportFormat("sarif", "application/sarif+json",
+                     deferred("assetcheck.reports.sarif", "render_sarif"),
+                     "SARIF 2.1.0, for GitHub code scanning and other SARIF viewers",
+                     combine=deferred("assetcheck.reports.sarif", "render_sarif_combined")),
     ]

@@ -106,37 +106,34 @@ def failure(report: Report) -> dict[str, str] | None:
 def _storable(report: Report) -> Report:
     """``report`` with storable, bounded text (see the module's notes), and
     ``summary.namesCut`` when any text is cut."""
-    stored = _storable_value(report, "")
-    cut = _count_cut(stored)
+    cut: list[str] = []
+    stored = _storable_value(report, "", cut)
     if cut:
-        stored["summary"]["namesCut"] = cut
+        stored["summary"]["namesCut"] = len(cut)
     return stored
 
 
-def _storable_value(value: Any, key: str) -> Any:
+def _storable_value(value: Any, key: str, cut: list[str]) -> Any:
     """``value`` with U+FFFD for each NUL and lone surrogate in its strings, keys included, and
     each string value cut: a sentence (under a key of :data:`_SENTENCE_KEYS`) to
-    :data:`MAX_SENTENCE_LENGTH`, any other text to a name's length."""
-    if isinstance(value, str):
+    :data:`MAX_SENTENCE_LENGTH`, any other text to a name's length. Each string value that is
+    (or quotes) a cut name is appended to ``cut``, so one walk both cleans and counts."""
+    if type(value) is str:
         limit = MAX_SENTENCE_LENGTH if key in _SENTENCE_KEYS else MAX_NAME_LENGTH
-        return cut_name(_UNSTORABLE.sub("\ufffd", value), limit)
+        if len(value) > limit or _UNSTORABLE.search(value):
+            value = cut_name(_UNSTORABLE.sub("\ufffd", value), limit)
+        if was_cut(value):
+            cut.append(value)
+        return value
     if isinstance(value, dict):
-        return {_UNSTORABLE.sub("\ufffd", name): _storable_value(item, name)
+        return {(name if type(name) is str and not _UNSTORABLE.search(name)
+                 else _UNSTORABLE.sub("\ufffd", name)): _storable_value(item, name, cut)
                 for name, item in value.items()}
     if isinstance(value, list):
-        return [_storable_value(item, key) for item in value]
+        return [_storable_value(item, key, cut) for item in value]
+    if isinstance(value, str):  # a str subclass: made a plain string like any other
+        return _storable_value(str(value), key, cut)
     return value
-
-
-def _count_cut(value: Any) -> int:
-    """How many strings in ``value`` are cut names (or quote one)."""
-    if isinstance(value, str):
-        return int(was_cut(value))
-    if isinstance(value, dict):
-        return sum(_count_cut(item) for item in value.values())
-    if isinstance(value, list):
-        return sum(_count_cut(item) for item in value)
-    return 0
 
 
 def cap_report(report: Report, max_bytes: int) -> Report:

@@ -48,9 +48,11 @@ def test_json_format_prints_one_report_for_one_file(capsys, good_glb):
     assert report["result"]["meshes"][0]["triangleCount"] == 2
 
 
-def test_json_format_prints_a_list_for_several_files(capsys, good_glb, broken_glb):
-    _, out, _ = run(capsys, "validate", "--format", "json", str(good_glb), str(broken_glb))
-    assert [r["filename"] for r in json.loads(out)] == ["quad.glb", "broken.glb"]
+def test_json_format_prints_a_list_for_several_files_named_as_given(
+        capsys, monkeypatch, tmp_path, good_glb, broken_glb):
+    monkeypatch.chdir(tmp_path)
+    _, out, _ = run(capsys, "validate", "--format", "json", "quad.glb", str(broken_glb))
+    assert [r["filename"] for r in json.loads(out)] == ["quad.glb", broken_glb.as_posix()]
 
 
 def test_errors_found_exit_1(capsys, broken_glb):

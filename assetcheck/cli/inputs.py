@@ -1,0 +1,74 @@
+"""The files ``assetcheck validate`` is given: files as named, folders searched recursively.
+
+A folder yields the files under it whose extension AssetCheck reads (``.glb``, ``.gltf``,
+``.fbx``, ``.zip``), in sorted order, skipping hidden folders (``.git``...) and never following
+symbolic links to folders. ``--include`` and ``--exclude`` glob patterns filter what a folder
+yields: a pattern without ``/`` matches the file name (``*_lod?.glb``), one with ``/`` the path
+relative to the folder (``raw/*``, where ``*`` also crosses ``/``; ``raw/`` means ``raw/*``).
+A file named on the command line is always validated. Each file is validated once, in the
+order first met.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from pathlib import Path, PurePosixPath
+
+SUPPORTED_EXTENSIONS = frozenset({".glb", ".gltf", ".fbx", ".zip"})
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The files to validate, and one message per path that gave none."""
+
+    files: list[Path] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def select_files(paths: Sequence[Path], include: Sequence[str] = (),
+                 exclude: Sequence[str] = ()) -> Selection:
+    """The files ``paths`` name or hold, filtered by the glob patterns (see the module)."""
+    selection = Selection()
+    seen: set[Path] = set()
+    for path in paths:
+        if path.is_dir():
+            found = [file for file in _folder_files(path)
+                     if _wanted(file.relative_to(path), include, exclude)]
+            if not found:
+                selection.problems.append(f"{path}: no GLB, glTF, FBX or ZIP files"
+                                          + (" match the patterns" if include or exclude else ""))
+        elif path.is_file():
+            found = [path]
+        else:
+            selection.problems.append(f"{path}: not a readable file or folder")
+            continue
+        for file in found:
+            key = file.resolve()
+            if key not in seen:
+                seen.add(key)
+                selection.files.append(file)
+    return selection
+
+
+def _folder_files(folder: Path) -> Iterator[Path]:
+    for parent, folders, names in os.walk(folder):
+        folders[:] = sorted(name for name in folders if not name.startswith("."))
+        for name in sorted(names):
+            if PurePosixPath(name).suffix.lower() in SUPPORTED_EXTENSIONS:
+                yield Path(parent, name)
+
+
+def _wanted(relative: Path, include: Sequence[str], exclude: Sequence[str]) -> bool:
+    path = relative.as_posix()
+    if include and not any(_matches(path, pattern) for pattern in include):
+        return False
+    return not any(_matches(path, pattern) for pattern in exclude)
+
+
+def _matches(path: str, pattern: str) -> bool:
+    if "/" in pattern:
+        return fnmatchcase(path, pattern.lstrip("/") + ("*" if pattern.endswith("/") else ""))
+    return fnmatchcase(path.rsplit("/", 1)[-1], pattern)
