@@ -17,6 +17,7 @@ from assetcheck.accounts.store import create_account, issue_key
 from assetcheck.config import load_config
 from assetcheck.db import migrations
 from tests.builders.zip import tiny_glb
+from tests.dashboard.receiver import Receiver, start_receiver
 from tests.service.harness import (
     ServiceProcess,
     bind_database,
@@ -176,3 +177,11 @@ def database(backend: str, database_factory: Callable[[str], str], tmp_path: Pat
     migrations.upgrade(connected)
     yield connected
     connected.close()
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    """A webhook receiver on loopback, recording what it is sent."""
+    receiver = start_receiver()
+    yield receiver
+    receiver.server.shutdown()

@@ -13,7 +13,6 @@ import requests
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.builders.zip import tiny_glb
-from tests.dashboard.receiver import Receiver, start_receiver
 from tests.service.harness import (
     ServiceProcess,
     bearer,
@@ -40,13 +39,6 @@ def scrape(url: str, token: str | None = TOKEN) -> dict[tuple[str, tuple], float
 
 def value(samples: dict[tuple[str, tuple], float], name: str, **labels: str) -> float:
     return samples.get((name, tuple(sorted(labels.items()))), 0.0)
-
-
-@pytest.fixture
-def receiver() -> Iterator[Receiver]:
-    receiver = start_receiver()
-    yield receiver
-    receiver.server.shutdown()
 
 
 @pytest.fixture

@@ -15,7 +15,6 @@ import requests
 from assetcheck.observability.request_ids import accepted_request_id
 from tests.builders.zip import tiny_glb
 from tests.dashboard.conftest import PASSWORD
-from tests.dashboard.receiver import Receiver, start_receiver
 from tests.dashboard.test_accounts_http import Visitor
 from tests.service.harness import (
     ServiceProcess,
@@ -79,13 +78,6 @@ def test_a_body_refused_before_it_is_read_carries_the_request_id(url, key):
     sock.close()
     assert status == 413
     assert "x-request-id: refused-1" in head.lower()
-
-
-@pytest.fixture
-def receiver() -> Iterator[Receiver]:
-    receiver = start_receiver()
-    yield receiver
-    receiver.server.shutdown()
 
 
 @pytest.fixture
