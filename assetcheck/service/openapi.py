@@ -172,8 +172,8 @@ def _report(formats: Mapping[str, ReportFormat]) -> dict:
     content: dict[str, Any] = {}
     for report_format in formats.values():
         media_type = report_format.content_type.split(";")[0].strip()
-        content[media_type] = {"schema": {"type": "object"} if media_type == "application/json"
-                               else {"type": "string"}}
+        is_json = media_type == "application/json" or media_type.endswith("+json")
+        content[media_type] = {"schema": {"type": "object"} if is_json else {"type": "string"}}
     return {
         "operationId": "getReport",
         "summary": "A job's report in one of the registered formats",
