@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from functools import partial
 from typing import TYPE_CHECKING
 
 from assetcheck.cli import CONFIG_HELP
@@ -92,10 +93,10 @@ def open_node_database(config: Config, command: str) -> peewee.Database | None:
 def open_checked_database(config: Config, command: str,
                           log: logging.Logger | None = None) -> peewee.Database | None:
     """The connected database with the current schema (created if the database is empty), or
-    None after printing why it cannot be used. Says on stderr which database it is, and from
-    which configuration file: a command run from another folder must not go unnoticed on
-    another database. That the schema was created goes to ``log`` (a node's log, in its
-    format) when given."""
+    None after printing why it cannot be used. Says which database it is, and from which
+    configuration file: a command run from another folder must not go unnoticed on another
+    database. That, and that the schema was created, go to ``log`` (a node's log, in its
+    format) when given, else to stderr."""
     import peewee
 
     from assetcheck import db
@@ -103,17 +104,13 @@ def open_checked_database(config: Config, command: str,
 
     origin = (f"configuration {config.source}" if config.source else
               "no configuration file: built-in defaults, data under the current folder")
-    print(f"assetcheck {command}: database {db.describe_database(config)} ({origin})",
-          file=sys.stderr)
+    say = log.info if log is not None else partial(print, file=sys.stderr)
+    say(f"assetcheck {command}: database {db.describe_database(config)} ({origin})")
     try:
         database = db.connect(config)
         if migrations.prepare_schema(database):
-            created = (f"assetcheck {command}: created the database schema "
-                       f"(version {migrations.SCHEMA_VERSION})")
-            if log is None:
-                print(created, file=sys.stderr)
-            else:
-                log.info(created)
+            say(f"assetcheck {command}: created the database schema "
+                f"(version {migrations.SCHEMA_VERSION})")
     except (db.DatabaseConfigError, migrations.SchemaError, peewee.DatabaseError) as error:
         print(f"assetcheck {command}: {error}", file=sys.stderr)
         return None

@@ -20,7 +20,7 @@ from assetcheck.db.tables import Job
 from assetcheck.jobs.queue import COMPLETED
 from assetcheck.jobs.storage import StorageConfigError, StorageUnavailable, open_storage
 from assetcheck.jobs.storage.s3 import PART_SIZE, S3Storage
-from assetcheck.previews.drawing import preview_name
+from assetcheck.previews.job_files import model_file_name
 from tests.builders.shapes import pawn_glb
 from tests.dashboard.conftest import PASSWORD
 from tests.dashboard.test_accounts_http import Visitor
@@ -197,15 +197,20 @@ def test_an_api_node_and_a_worker_node_sharing_only_postgresql_and_a_bucket_run_
     assert not list((tmp_path / "worker" / "data" / "work").iterdir())  # scratch removed
 
     pawn = job_ids[-1]
-    preview = keys_in(s3_storage, f"jobs/{pawn}/previews/")
-    assert preview == [f"assetcheck/jobs/{pawn}/previews/{preview_name('pawn.glb')}"]
+    folder = f"assetcheck/jobs/{pawn}/previews/"
+    kept = {kind: folder + model_file_name(kind, "pawn.glb")
+            for kind in ("preview", "viewer_model", "overlays")}
+    assert keys_in(s3_storage, f"jobs/{pawn}/previews/") == sorted(kept.values())
     visitor = Visitor(api.url)
     assert visitor.log_in(email).status_code == 302
-    assert f"/jobs/{pawn}/previews/0.png" in visitor.get(f"/jobs/{pawn}").text
-    picture = visitor.get(f"/jobs/{pawn}/previews/0.png")
-    stored = s3_client(s3_storage["endpoint_url"]).get_object(
-        Bucket=s3_storage["bucket"], Key=preview[0])["Body"].read()
-    assert picture.status_code == 200 and picture.content == stored
+    page = visitor.get(f"/jobs/{pawn}").text
+    bucket = s3_client(s3_storage["endpoint_url"])
+    for kind, path in (("preview", "previews/0.png"), ("viewer_model", "models/0.glb"),
+                       ("overlays", "models/0.json")):
+        served = visitor.get(f"/jobs/{pawn}/{path}")
+        stored = bucket.get_object(Bucket=s3_storage["bucket"], Key=kept[kind])["Body"].read()
+        assert served.status_code == 200 and served.content == stored, path
+    assert f"/jobs/{pawn}/previews/0.png" in page
     report = requests.get(f"{api.url}/api/v1/report/{pawn}/json", headers=bearer(key),
                           timeout=10)
     assert report.status_code == 200 and report.json()["job"]["job_id"] == pawn
