@@ -32,7 +32,8 @@ from assetcheck import db
 from assetcheck.accounts.store import create_account, issue_key
 from assetcheck.config import load_config
 from assetcheck.db.tables import Job
-from bench.service_load import glb_with_buffer, start_server
+from assetcheck.testing.gltf import padded_glb
+from bench.service_load import start_server
 
 PASSWORD = "fair queue bench"
 WORKERS = 2
@@ -105,7 +106,7 @@ def measure_fairness(database_url: str = "", free_jobs: int = 6,
         plans = list(config["plans"])
         create_account("free@bench.invalid", "free", plans, PASSWORD)
         pro_key = issue_key(create_account("pro@bench.invalid", "pro", plans))[1]
-        content = glb_with_buffer(1024)
+        content = padded_glb(1024)
         session, token = dashboard_session(url, "free@bench.invalid")
         free_ids = [submit(session, f"{url}/uploads", content,
                            f"slow-{free_job_seconds:g}-free-{number}.glb",

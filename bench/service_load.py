@@ -43,21 +43,11 @@ from assetcheck import db
 from assetcheck.accounts.store import create_account, issue_key
 from assetcheck.config import load_config
 from assetcheck.db.tables import Job
+from assetcheck.testing.gltf import padded_glb
 
 BOUNDARY = "assetcheck-bench"
 MIB = 1 << 20
 POLL_SECONDS = 1.0
-
-
-def glb_with_buffer(size: int) -> bytes:
-    """A valid GLB of about ``size`` bytes: a JSON chunk declaring one buffer, and its BIN chunk."""
-    binary = b"\0" * (size - size % 4)
-    document = json.dumps({"asset": {"version": "2.0"},
-                           "buffers": [{"byteLength": len(binary)}]}).encode()
-    document += b" " * (-len(document) % 4)
-    chunks = (struct.pack("<I4s", len(document), b"JSON") + document
-              + struct.pack("<I4s", len(binary), b"BIN\0"))
-    return struct.pack("<4sII", b"glTF", 2, 12 + len(chunks) + len(binary)) + chunks + binary
 
 
 def multipart_parts(filename: str) -> tuple[bytes, bytes]:
@@ -232,7 +222,7 @@ def run_load(args: argparse.Namespace, label: str, storage_keys: str = "") -> di
         key = issue_key(account)[1]
         done = Job.select().where(Job.status == "completed").count()  # a reused database
 
-        content = glb_with_buffer(int(args.upload_mb * MIB))
+        content = padded_glb(int(args.upload_mb * MIB))
         print(f"[{label}] {args.clients} clients x {args.uploads} uploads of "
               f"{args.upload_mb:g} MB, {args.workers} workers, "
               f"{'PostgreSQL' if args.database_url else 'SQLite'}")

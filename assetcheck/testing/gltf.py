@@ -81,6 +81,17 @@ def json_chunk_data(document: dict[str, Any]) -> bytes:
     return data + b" " * (-len(data) % 4)
 
 
+def padded_glb(size: int) -> bytes:
+    """A valid GLB of about ``size`` bytes: one buffer of zeros, for tests and benchmarks of
+    upload sizes (the buffer is joined once, so a large one is not copied twice)."""
+    binary = b"\0" * (size - size % 4)
+    document = json_chunk_data({"asset": {"version": "2.0"},
+                                "buffers": [{"byteLength": len(binary)}]})
+    chunks = (struct.pack("<I4s", len(document), b"JSON") + document
+              + struct.pack("<I4s", len(binary), b"BIN\0"))
+    return struct.pack("<4sII", b"glTF", 2, 12 + len(chunks) + len(binary)) + chunks + binary
+
+
 def png_bytes(width: int = 2, height: int = 2) -> bytes:
     """A valid grey PNG of the given size."""
     def block(kind: bytes, payload: bytes) -> bytes:

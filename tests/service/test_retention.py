@@ -3,8 +3,6 @@ what is removed, what stays, and what a client is told afterwards."""
 
 from __future__ import annotations
 
-import json
-import struct
 from datetime import timedelta
 from pathlib import Path
 
@@ -17,6 +15,7 @@ from assetcheck.jobs.queue import COMPLETED, JobQueue, new_job_id
 from assetcheck.jobs.retention import expire_jobs, retention_days
 from assetcheck.jobs.storage import LocalStorage, open_storage
 from assetcheck.jobs.task_runs import take_turn
+from assetcheck.testing.gltf import padded_glb
 from assetcheck.webhooks.outbox import prune_deliveries
 from tests.service.harness import (
     ServiceProcess,
@@ -29,17 +28,6 @@ from tests.service.harness import (
     write_config,
 )
 from tests.service.test_workers import new_key
-
-
-def padded_glb(size: int) -> bytes:
-    """A valid GLB of about ``size`` bytes (one buffer of zeros)."""
-    binary = b"\0" * (size - size % 4)
-    document = json.dumps({"asset": {"version": "2.0"},
-                           "buffers": [{"byteLength": len(binary)}]}).encode()
-    document += b" " * (-len(document) % 4)
-    chunks = (struct.pack("<I4s", len(document), b"JSON") + document
-              + struct.pack("<I4s", len(binary), b"BIN\0") + binary)
-    return struct.pack("<4sII", b"glTF", 2, 12 + len(chunks)) + chunks
 
 
 def job_folder(server: ServiceProcess, job_id: str) -> Path:
