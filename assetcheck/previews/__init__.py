@@ -1,7 +1,7 @@
 """Preview pictures of model files, drawn on the server with numpy: the worker draws them
 after a validation (:func:`~assetcheck.previews.drawing.write_previews`) into the job's
 working folder, the job's storage keeps them, the dashboard serves them by their stored name
-(:func:`~assetcheck.previews.drawing.preview_name`)."""
+(:func:`~assetcheck.previews.job_files.model_file_name`)."""
 
 #: The folder of a job's pictures, beside its upload.
 PREVIEW_FOLDER = "previews"

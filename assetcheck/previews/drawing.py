@@ -34,7 +34,7 @@ from assetcheck.formats.source import DirectoryResources, ReadContext, SourceFil
 from assetcheck.issues import IssueCollector
 from assetcheck.options import ValidationOptions
 from assetcheck.plugins import build_registry
-from assetcheck.previews.job_files import model_file_name, model_file_path, write_whole
+from assetcheck.previews.job_files import model_file_path, write_whole
 from assetcheck.previews.png import encode_png
 from assetcheck.previews.raster import render_clay
 from assetcheck.previews.viewer_files import write_viewer_files
@@ -45,12 +45,6 @@ WIDTH, HEIGHT = 480, 360
 DRAWN_FORMATS = frozenset({"glb", "gltf", "fbx"})
 #: More triangles than this are thinned evenly: a preview needs the silhouette, not every face.
 MAX_TRIANGLES = 400_000
-
-
-def preview_name(model_filename: str) -> str:
-    """The stored name of the picture of the model file ``model_filename``
-    (:func:`~assetcheck.previews.job_files.model_file_name`)."""
-    return model_file_name("preview", model_filename)
 
 
 def preview_path(job_folder: Path, model_filename: str) -> Path:

@@ -17,7 +17,7 @@ from assetcheck.dashboard.handlers.base import (
 )
 from assetcheck.db.tables import Job
 from assetcheck.jobs.queue import COMPLETED, STATES
-from assetcheck.previews.drawing import DRAWN_FORMATS, preview_name
+from assetcheck.previews.drawing import DRAWN_FORMATS
 from assetcheck.previews.job_files import CONTENT_TYPES, model_file_name
 from assetcheck.webapp.errors import RequestError
 from assetcheck.webapp.handlers import bounded_number
@@ -110,7 +110,7 @@ class JobPageHandler(DashboardHandler):
         return [{"index": index, "filename": mesh["filename"],
                  "format": formats.get(mesh["filename"], ""),
                  "drawable": formats.get(mesh["filename"]) in DRAWN_FORMATS,
-                 "drawn": preview_name(mesh["filename"]) in stored,
+                 "drawn": model_file_name("preview", mesh["filename"]) in stored,
                  "model_size": stored.get(model_file_name("viewer_model", mesh["filename"]))}
                 for index, mesh in enumerate(report["result"]["meshes"])]
 
@@ -138,8 +138,8 @@ class PreviewHandler(DashboardHandler):
 
     def _read(self, job_id: str, number: int) -> bytes | None:
         filename = model_filename(self.account.id, job_id, number)
-        return None if filename is None else self.storage.read_preview(job_id,
-                                                                       preview_name(filename))
+        return None if filename is None else self.storage.read_preview(
+            job_id, model_file_name("preview", filename))
 
 
 class JobDeleteHandler(DashboardHandler):
