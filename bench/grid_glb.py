@@ -1,7 +1,8 @@
 """Write grid-mesh GLBs of a chosen size, the inputs of bench/validate_speed.py.
 
 A grid of n x n vertices with POSITION, NORMAL, TEXCOORD_0 and 32-bit indices, one PBR material:
-about 56 bytes per vertex, so n = 190, 670 and 1340 give files of about 2, 25 and 100 MB.
+about 56 bytes per vertex, so n = 190, 670 and 1340 give files of about 2, 25 and 100 MB; the
+100 MB grid is written a second time with a texture and a lightmap UV set.
 """
 
 from __future__ import annotations
@@ -79,3 +80,6 @@ if __name__ == "__main__":
         path = out / f"grid_{label}.glb"
         path.write_bytes(grid_glb(n))
         print(f"{path}: {path.stat().st_size / 1e6:.1f} MB, {2 * (n - 1) ** 2:,} triangles")
+    path = out / "grid_100mb_textured.glb"  # a texture and a lightmap: every UV check runs
+    path.write_bytes(grid_glb(1340, textured=True))
+    print(f"{path}: {path.stat().st_size / 1e6:.1f} MB, textured")

@@ -22,6 +22,7 @@ compared across the model weighted by surface area (:func:`density_spread`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -107,17 +108,20 @@ def lightmap_faults(uvs: np.ndarray, corners: np.ndarray) -> LightmapFaults:
     """Of the triangles ``corners`` (``(3, n)`` vertex indices), those whose lightmap UVs
     (``uvs``, ``(count, 2)``) leave [0, 1], and the grid cells they cover and overlap (see the
     module docstring)."""
-    rows = np.ascontiguousarray(np.asarray(uvs, np.float64).T)
+    rows = np.ascontiguousarray(np.asarray(uvs, np.float32).T)
     cells, stride = _grid_size(rows, corners)
     corners = corners[:, ::stride]
-    coverage = np.zeros(cells * cells, np.int32)
+    covered = []
     outside = 0
     for start in range(0, corners.shape[1], CHUNK_TRIANGLES):
-        points = _finite(np.take(rows, corners[:, start:start + CHUNK_TRIANGLES], axis=1))
+        chunk = np.take(rows, corners[:, start:start + CHUNK_TRIANGLES], axis=1)
+        points = _finite(chunk.astype(np.float64))
         flat = points.reshape(6, -1)
         outside += int(np.count_nonzero((flat.min(axis=0) < 0) | (flat.max(axis=0) > 1)))
         points *= cells
-        _rasterise(points, cells, coverage)
+        covered.extend(_rasterise(points, cells))
+    coverage = np.bincount(np.concatenate(covered) if covered else np.empty(0, np.int64),
+                           minlength=cells * cells)
     return LightmapFaults(corners.shape[1], outside, int(np.count_nonzero(coverage)),
                           int(np.count_nonzero(coverage > 1)), cells)
 
@@ -125,7 +129,7 @@ def lightmap_faults(uvs: np.ndarray, corners: np.ndarray) -> LightmapFaults:
 def _finite(points: np.ndarray) -> np.ndarray:
     """The triangles of ``points`` (``(2, 3, n)``) whose corners are all finite."""
     finite = np.isfinite(points.reshape(6, -1)).all(axis=0)
-    return points if finite.all() else points[:, :, finite]
+    return points if finite.all() else points.compress(finite, axis=2)
 
 
 def _grid_size(rows: np.ndarray, corners: np.ndarray) -> tuple[int, int]:
@@ -134,7 +138,7 @@ def _grid_size(rows: np.ndarray, corners: np.ndarray) -> tuple[int, int]:
     most :data:`RASTER_SAMPLES` cell centres (estimated on an even sample), every triangle;
     else the coarsest grid, every ``stride``-th triangle."""
     sample = evenly_sampled(corners)
-    points = _finite(np.take(rows, sample, axis=1))
+    points = _finite(np.take(rows, sample, axis=1).astype(np.float64))
     scale = corners.shape[1] / max(sample.shape[1], 1)
     cells = OVERLAP_GRID
     while True:
@@ -158,12 +162,14 @@ def _cell_bounds(points: np.ndarray, cells: int) -> tuple[np.ndarray, np.ndarray
     return low, np.maximum(high, low)
 
 
-def _rasterise(points: np.ndarray, cells: int, coverage: np.ndarray) -> None:
-    """Add 1 to each cell of ``coverage`` whose centre lies strictly inside a triangle of
-    ``points`` (``(2, 3, n)`` in cell units)."""
+def _rasterise(points: np.ndarray, cells: int) -> Iterator[np.ndarray]:
+    """The cells (as ``row * cells + column``) whose centres lie strictly inside a triangle of
+    ``points`` (``(2, 3, n)`` in cell units), once per triangle covering them, in batches."""
     twice_area = _signed_twice_area(points)
     drawn = twice_area != 0
-    points, sign = points[:, :, drawn], np.sign(twice_area[drawn])
+    if not drawn.all():  # compress keeps the triangles axis contiguous, as fast reductions need
+        points, twice_area = points.compress(drawn, axis=2), twice_area[drawn]
+    sign = np.sign(twice_area)
     low, high = _cell_bounds(points, cells)
     width, height = high - low
     samples = width * height
@@ -174,17 +180,16 @@ def _rasterise(points: np.ndarray, cells: int, coverage: np.ndarray) -> None:
         done = ends[first - 1] if first else 0
         last = max(int(np.searchsorted(ends, done + RASTER_BATCH, side="right")), first + 1)
         batch = keep[first:last]
-        _rasterise_batch(points[:, :, batch], sign[batch], low[:, batch], width[batch],
-                         samples[batch], cells, coverage)
+        yield _rasterise_batch(points.take(batch, axis=2), sign[batch], low[:, batch],
+                               width[batch], samples[batch], cells)
         first = last
 
 
 def _rasterise_batch(points: np.ndarray, sign: np.ndarray, low: np.ndarray, width: np.ndarray,
-                     samples: np.ndarray, cells: int, coverage: np.ndarray) -> None:
-    """Test every candidate cell centre of the triangles against their three edges."""
+                     samples: np.ndarray, cells: int) -> np.ndarray:
+    """Test every candidate cell centre of the triangles against their three edges; the cells
+    whose centres are inside."""
     total = int(samples.sum())
-    if not total:
-        return
     triangle = np.repeat(np.arange(len(samples)), samples)
     offset = np.arange(total) - np.repeat(np.cumsum(samples) - samples, samples)
     x = low[0][triangle] + offset % width[triangle]
@@ -197,8 +202,7 @@ def _rasterise_batch(points: np.ndarray, sign: np.ndarray, low: np.ndarray, widt
         bx, by = points[0, end][triangle], points[1, end][triangle]
         edge = (bx - ax) * (centre_y - ay) - (by - ay) * (centre_x - ax)
         inside &= edge * sign[triangle] > 0
-    coverage += np.bincount(y[inside] * cells + x[inside],
-                            minlength=len(coverage)).astype(np.int32, copy=False)
+    return y[inside] * cells + x[inside]
 
 
 def _flat_2d(points: np.ndarray) -> np.ndarray:

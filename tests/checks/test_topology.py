@@ -17,6 +17,7 @@ import pytest
 
 from assetcheck.checks import mesh_topology as mesh_topology_module
 from assetcheck.checks import topology as topology_check
+from assetcheck.checks import uv_faults as uv_faults_module
 from assetcheck.checks.mesh_faults import Vertices
 from assetcheck.checks.mesh_topology import count_pieces, mesh_topology, welded_corners
 from assetcheck.checks.topology import TOPOLOGY_CODES, UV_CODES, surfaces
@@ -122,6 +123,48 @@ def test_lightmap_triangles_sharing_an_edge_do_not_overlap():
     assert (faults.overlapped_cells, faults.covered_cells) == (0, OVERLAP_GRID ** 2
                                                               - OVERLAP_GRID)
 
+
+def _cells_covered_by_brute_force(uvs: np.ndarray, corners: np.ndarray, cells: int) -> np.ndarray:
+    """Per cell, how many of the triangles hold its centre strictly inside: every centre of
+    every triangle's bounding box tested one by one."""
+    coverage = np.zeros((cells, cells), int)
+    for triangle in corners.T:
+        points = uvs[triangle] * cells
+        if not np.isfinite(points).all():
+            continue
+        low = np.floor(points.min(axis=0)).astype(int)
+        high = np.ceil(points.max(axis=0)).astype(int)
+        for x in range(max(low[0], 0), min(high[0], cells)):
+            for y in range(max(low[1], 0), min(high[1], cells)):
+                sides = [_cross_2d(points[(i + 1) % 3] - points[i], (x + 0.5, y + 0.5) - points[i])
+                         for i in range(3)]
+                if all(side > 0 for side in sides) or all(side < 0 for side in sides):
+                    coverage[y, x] += 1
+    return coverage
+
+
+def _cross_2d(a: np.ndarray, b: np.ndarray) -> float:
+    return a[0] * b[1] - a[1] * b[0]
+
+
+def test_lightmap_rasteriser_agrees_with_testing_every_cell_centre(monkeypatch):
+    # Small random triangles of both windings over the unit square and past it, with flat and
+    # non-finite ones among them, in batches far smaller than the mesh.
+    monkeypatch.setattr(uv_faults_module, "RASTER_BATCH", 97)
+    random = np.random.default_rng(21)
+    centres = random.uniform(-0.05, 1.05, (400, 1, 2))
+    uvs = (centres + random.uniform(-0.01, 0.01, (400, 3, 2))).reshape(-1, 2)
+    uvs[30:33] = uvs[30]  # a triangle collapsed to a point
+    uvs[61, 0] = np.nan
+    corners = np.arange(len(uvs)).reshape(-1, 3).T
+    faults = lightmap_faults(uvs, corners)
+    expected = _cells_covered_by_brute_force(uvs, corners, faults.grid)
+    assert faults.grid == OVERLAP_GRID
+    assert faults.covered_cells == np.count_nonzero(expected)
+    assert faults.overlapped_cells == np.count_nonzero(expected > 1) > 0
+    triangles = uvs.reshape(-1, 3, 2)
+    outside = ((triangles < 0) | (triangles > 1)).any(axis=(1, 2))
+    assert faults.outside == np.count_nonzero(outside & np.isfinite(triangles).all(axis=(1, 2)))
 
 def test_fbx_meshes_get_the_same_topology_checks(tmp_path):
     box = cube()
