@@ -1,7 +1,7 @@
 """The FBX part of the asset model: typed, picklable facts about an FBX scene and its geometry.
 
 The FBX reader builds an :class:`FbxScene` in its child process and sends it to the parent
-(:mod:`assetcheck.formats.fbx_child`), where it becomes ``Asset.fbx``. Every check reads these
+(:mod:`assetcheck.formats.child_process`), where it becomes ``Asset.fbx``. Every check reads these
 classes, never string keys.
 
 Geometry is kept as the file stores it (control points, polygon corners, layer values with a

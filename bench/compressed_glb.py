@@ -5,8 +5,10 @@
 A grid with a noisy height and random unit normals (so the codecs cannot shrink it to nothing),
 sized so that each compressed file is about 25 MB: ``draco_25mb.glb`` (Draco, 14-bit positions,
 edgebreaker) and ``meshopt_25mb.glb`` (EXT_meshopt_compression, lossless), each with its twin
-``*.plain.glb``. ``validate_speed.py`` prints each compressed file's time against its twin's
-(target, issue 16: at most twice).
+``*.plain.glb``; and ``draco_tiles_25mb.glb``, the same Draco grid cut into 4 x 4 tiles (a mesh
+each, as scans and terrain are shipped), whose payloads decode side by side on the cores there
+are. ``validate_speed.py`` prints each compressed file's time against its twin's (target,
+issue 16: at most twice).
 """
 
 from __future__ import annotations
@@ -18,8 +20,36 @@ import numpy as np
 
 from assetcheck.testing.compressed import Mesh, draco_glb, meshopt_glb, plain_glb
 
-#: Grid sides giving ~25 MB: Draco takes ~13.7 bytes a vertex here, meshopt ~19.6.
-SIDES = {"draco_25mb": (1350, draco_glb), "meshopt_25mb": (1130, meshopt_glb)}
+#: Grid sides giving ~25 MB (Draco takes ~13.7 bytes a vertex here, meshopt ~19.6), and how
+#: many tiles a side the grid is cut into.
+FILES = {"draco_25mb": (1350, 1, draco_glb), "draco_tiles_25mb": (1350, 4, draco_glb),
+         "meshopt_25mb": (1130, 1, meshopt_glb)}
+
+
+def tiles(mesh: Mesh, n: int, cuts: int) -> list[Mesh]:
+    """The n x n grid ``mesh`` cut into ``cuts`` x ``cuts`` tiles, neighbours sharing the
+    positions (and normals) along their common edge."""
+    grid_positions, grid_normals = (a.reshape(n, n, 3) for a in (mesh.positions, mesh.normals))
+    bounds = np.linspace(0, n - 1, cuts + 1).astype(int).tolist()
+    parts = []
+    for row in range(cuts):
+        for column in range(cuts):
+            rows = slice(bounds[row], bounds[row + 1] + 1)
+            columns = slice(bounds[column], bounds[column + 1] + 1)
+            height = bounds[row + 1] - bounds[row] + 1
+            width = bounds[column + 1] - bounds[column] + 1
+            parts.append(Mesh(grid_positions[rows, columns].reshape(-1, 3).copy(),
+                              grid_normals[rows, columns].reshape(-1, 3).copy(),
+                              grid_triangles(height, width)))
+    return parts
+
+
+def grid_triangles(height: int, width: int) -> np.ndarray:
+    """The triangles of a grid of ``height`` x ``width`` vertices, two per cell."""
+    corner = (np.arange(height - 1)[:, None] * width
+              + np.arange(width - 1)[None, :]).ravel().astype(np.uint32)
+    return np.stack([corner, corner + width, corner + 1, corner + 1, corner + width,
+                     corner + width + 1], axis=1).reshape(-1, 3)
 
 
 def noisy_grid(n: int) -> Mesh:
@@ -31,18 +61,17 @@ def noisy_grid(n: int) -> Mesh:
     positions = np.stack([u.ravel(), height.ravel(), v.ravel()], axis=1).astype(np.float32)
     normals = rng.normal(size=(n * n, 3)).astype(np.float32)
     normals /= np.linalg.norm(normals, axis=1, keepdims=True)
-    corner = (np.arange(n - 1)[:, None] * n + np.arange(n - 1)[None, :]).ravel().astype(np.uint32)
-    triangles = np.stack([corner, corner + n, corner + 1, corner + 1, corner + n, corner + n + 1],
-                         axis=1).reshape(-1, 3)
-    return Mesh(positions, normals, triangles)
+    return Mesh(positions, normals, grid_triangles(n, n))
 
 
 if __name__ == "__main__":
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "bench/out")
     out.mkdir(parents=True, exist_ok=True)
-    for label, (side, compress) in SIDES.items():
-        mesh = noisy_grid(side)
-        for path, data in ((out / f"{label}.glb", compress(mesh, "grid")),
-                           (out / f"{label}.plain.glb", plain_glb(mesh, "grid"))):
+    for label, (side, cuts, compress) in FILES.items():
+        meshes = tiles(noisy_grid(side), side, cuts)
+        triangles = sum(len(mesh.triangles) for mesh in meshes)
+        for path, data in ((out / f"{label}.glb", compress(meshes, "grid")),
+                           (out / f"{label}.plain.glb", plain_glb(meshes, "grid"))):
             path.write_bytes(data)
-            print(f"{path}: {len(data) / 1e6:.1f} MB, {len(mesh.triangles):,} triangles")
+            print(f"{path}: {len(data) / 1e6:.1f} MB, {len(meshes)} meshes, {triangles:,} "
+                  "triangles")

@@ -8,7 +8,6 @@ platform can (they start with everything already imported), spawned elsewhere.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,13 +28,6 @@ class Outcome:
     path: Path
     report: Report | None
     error: str | None = None
-
-
-def available_cores() -> int:
-    """The cores this process may run on (its CPU affinity where the platform tells it)."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(len(os.sched_getaffinity(0)), 1)
-    return os.cpu_count() or 1
 
 
 def validate_files(

@@ -9,12 +9,13 @@ from pathlib import Path
 
 from assetcheck.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from assetcheck.config import Config
+from assetcheck.cores import available_cores
 from assetcheck.plugins import get_plugin_manager
 from assetcheck.profiles import resolve_profile
 from assetcheck.reports import Report, ReportFormat, report_formats
 
 from .inputs import select_files
-from .parallel import available_cores, validate_files
+from .parallel import validate_files
 from .progress import Progress
 
 

@@ -2,7 +2,7 @@
 
 The pre-scan (:mod:`assetcheck.security.fbx`) checks every size the file declares before the
 native parser sees it; a file it finds malformed is never parsed. ufbx then reads the file in a
-forked child (:mod:`assetcheck.formats.fbx_child`) limited by ``options.limits``: a hang becomes
+forked child (:mod:`assetcheck.formats.decoder_child`) limited by ``options.limits``: a hang becomes
 ``VALIDATION_TIMEOUT``, a blow-up ``RESOURCE_LIMIT``, and the caller carries on. The mesh
 geometry is decoded in the same child, under the same limits (:mod:`assetcheck.formats.fbx_scene`).
 ufbx reads only the file itself; images its textures name are looked up, like a glTF's, only
@@ -20,12 +20,7 @@ from pathlib import Path
 
 from assetcheck.asset import Asset
 from assetcheck.fbx_model import FbxScene
-from assetcheck.formats.fbx_child import (
-    ChildCrashed,
-    ChildOutOfMemory,
-    ChildTimeout,
-    run_in_child,
-)
+from assetcheck.formats.decoder_child import run_decoder
 from assetcheck.formats.fbx_scene import RESULT_TYPES, FbxParseError, read_scene
 from assetcheck.formats.sniff import SNIFF_BYTES, sniff
 from assetcheck.formats.source import SourceFile
@@ -74,20 +69,10 @@ def _parse(source: SourceFile, issues: FileIssues, limits: Limits) -> Asset | No
 
     with _file_on_disk(source) as path:
         try:
-            return run_in_child(
-                partial(read_scene, str(path), source.name, source.data),
-                timeout=limits.parse_timeout,
-                memory_limit_mb=limits.memory_limit_mb,
-                result_types=RESULT_TYPES,
-            )
+            return run_decoder(partial(read_scene, str(path), source.name, source.data),
+                               limits, issues, "FBX_PARSER_CRASHED", result_types=RESULT_TYPES)
         except FbxParseError as error:
             issues.add("FBX_PARSE_ERROR", reason=str(error))
-        except ChildTimeout:
-            issues.add("VALIDATION_TIMEOUT", seconds=limits.parse_timeout)
-        except ChildOutOfMemory:
-            issues.add("RESOURCE_LIMIT", limit_mb=limits.memory_limit_mb)
-        except ChildCrashed as crash:
-            issues.add("FBX_PARSER_CRASHED", reason=str(crash))
     return None
 
 

@@ -1,11 +1,12 @@
 """Draco-compressed primitives (``KHR_draco_mesh_compression``): decoded, checked, bound.
 
 Every primitive's payload is decoded (:mod:`assetcheck.formats.draco`, all of a file's in one
-child) and checked against the accessors the primitive names: each attribute id exists in the
-payload with the accessor's number of components, every attribute accessor's ``count`` is the
-decoded vertex count, the indices accessor's ``count`` is three times the decoded triangles,
-and the decoded positions lie within the POSITION accessor's ``min``/``max``. The data of each
-accessor that passes is returned, in the accessor's component type, for the data layer.
+child, on as many cores as there are) and checked against the accessors the primitive names:
+each attribute id exists in the payload with the accessor's number of components, every
+attribute accessor's ``count`` is the decoded vertex count, the indices accessor's ``count`` is
+three times the decoded triangles, and the decoded positions lie within the POSITION accessor's
+``min``/``max``. The data of each accessor that passes is returned, in the accessor's component
+type, for the data layer.
 
 Draco quantizes positions, so the decoded box may pass the original one by part of a
 quantization step: positions further out than 1/1024 of the box's largest side are reported
@@ -20,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from assetcheck.formats.decoder_child import run_decoder
-from assetcheck.formats.draco import DracoError, DracoMesh, decode_packed, unpack_mesh
+from assetcheck.formats.draco import DracoError, DracoMesh, decode_all_packed, unpack_mesh
 from assetcheck.formats.gltf_data import COMPONENT_DTYPES, FLOAT, accessor_layout
 from assetcheck.formats.gltf_fields import as_integer, child
 from assetcheck.formats.gltf_layout import Accessors, Buffer, view_bytes
@@ -54,7 +55,7 @@ def decode_draco_primitives(
     # Loaded here, not at start-up, and before the fork: the child's limit is for decoding.
     import DracoPy  # noqa: F401
 
-    packed = run_decoder(lambda: [decode_packed(bytes(item.payload)) for item in compressed],
+    packed = run_decoder(lambda: decode_all_packed([bytes(item.payload) for item in compressed]),
                          limits, issues, "DRACO_DECODE_FAILED")
     decoded: dict[int, np.ndarray] = {}
     for item, result in zip(compressed, packed or [], strict=False):

@@ -1,4 +1,4 @@
-"""One mesh as three real GLBs: uncompressed, Draco-compressed and meshopt-compressed.
+"""One mesh (or several) as three real GLBs: uncompressed, Draco- and meshopt-compressed.
 
 The payloads are made by the real encoders: Google's Draco encoder (through ``DracoPy``) and
 meshoptimizer's C encoders (the shared library of the ``meshoptimizer`` package, through
@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 import json
 import struct
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,55 +55,61 @@ def pawn_mesh(profile: tuple[tuple[float, float], ...] = PAWN_PROFILE) -> Mesh:
     return Mesh(positions, normals.astype(np.float32), triangles)
 
 
-def plain_glb(mesh: Mesh, name: str = "mesh") -> bytes:
-    """``mesh`` as an uncompressed GLB."""
+def plain_glb(meshes: Mesh | Sequence[Mesh], name: str = "mesh") -> bytes:
+    """``meshes`` (one, or several: a glTF mesh and node each) as an uncompressed GLB."""
     builder = GltfBuilder()
-    attributes = {
-        "POSITION": builder.add_accessor(mesh.positions, "VEC3", minmax=True,
-                                         target=ARRAY_BUFFER),
-        "NORMAL": builder.add_accessor(mesh.normals, "VEC3", target=ARRAY_BUFFER),
-    }
-    indices = builder.add_accessor(mesh.triangles.reshape(-1), "SCALAR",
-                                   target=ELEMENT_ARRAY_BUFFER)
-    return _finish(builder, {"attributes": attributes, "indices": indices}, name)
+    primitives = []
+    for mesh in _each(meshes):
+        attributes = {
+            "POSITION": builder.add_accessor(mesh.positions, "VEC3", minmax=True,
+                                             target=ARRAY_BUFFER),
+            "NORMAL": builder.add_accessor(mesh.normals, "VEC3", target=ARRAY_BUFFER),
+        }
+        indices = builder.add_accessor(mesh.triangles.reshape(-1), "SCALAR",
+                                       target=ELEMENT_ARRAY_BUFFER)
+        primitives.append({"attributes": attributes, "indices": indices})
+    return _finish(builder, primitives, name)
 
 
-def draco_glb(mesh: Mesh, name: str = "mesh", quantization_bits: int = 14, *,
-              preserve_order: bool = False) -> bytes:
-    """``mesh`` as a GLB whose one primitive is a Draco payload (``KHR_draco_mesh_compression``
+def draco_glb(meshes: Mesh | Sequence[Mesh], name: str = "mesh", quantization_bits: int = 14,
+              *, preserve_order: bool = False) -> bytes:
+    """``meshes`` as a GLB whose primitives are Draco payloads (``KHR_draco_mesh_compression``
     required); the accessors have no buffer view. Draco's default (edgebreaker) encoding drops
     degenerate triangles and the vertices only they use; ``preserve_order`` (sequential
     encoding) keeps every vertex and triangle in order."""
     import DracoPy
 
-    payload = DracoPy.encode(mesh.positions.astype(np.float64), mesh.triangles,
-                             quantization_bits=quantization_bits,
-                             normals=mesh.normals.astype(np.float64), compression_level=7,
-                             preserve_order=preserve_order)
-    decoded = DracoPy.decode(payload)
-    ids = {item["attribute_type"]: item["unique_id"] for item in decoded.attributes}
-    points, faces = len(decoded.points), len(decoded.faces)
     builder = GltfBuilder()
-    view = builder.add_buffer_view(payload)
-    position = {"componentType": FLOAT, "count": points, "type": "VEC3",
-                "min": mesh.positions.min(axis=0).tolist(),
-                "max": mesh.positions.max(axis=0).tolist()}
-    accessors = [position, {"componentType": FLOAT, "count": points, "type": "VEC3"},
-                 {"componentType": UNSIGNED_INT, "count": faces * 3, "type": "SCALAR"}]
-    first = len(builder.document.setdefault("accessors", []))
-    builder.document["accessors"].extend(accessors)
-    primitive = {
-        "attributes": {"POSITION": first, "NORMAL": first + 1}, "indices": first + 2,
-        # Draco's attribute types: 0 is POSITION, 1 NORMAL.
-        "extensions": {DRACO: {"bufferView": view,
-                               "attributes": {"POSITION": ids[0], "NORMAL": ids[1]}}},
-    }
+    primitives = []
+    for mesh in _each(meshes):
+        payload = DracoPy.encode(mesh.positions.astype(np.float64), mesh.triangles,
+                                 quantization_bits=quantization_bits,
+                                 normals=mesh.normals.astype(np.float64), compression_level=7,
+                                 preserve_order=preserve_order)
+        decoded = DracoPy.decode(payload)
+        ids = {item["attribute_type"]: item["unique_id"] for item in decoded.attributes}
+        points, faces = len(decoded.points), len(decoded.faces)
+        view = builder.add_buffer_view(payload)
+        position = {"componentType": FLOAT, "count": points, "type": "VEC3",
+                    "min": mesh.positions.min(axis=0).tolist(),
+                    "max": mesh.positions.max(axis=0).tolist()}
+        accessors = [position, {"componentType": FLOAT, "count": points, "type": "VEC3"},
+                     {"componentType": UNSIGNED_INT, "count": faces * 3, "type": "SCALAR"}]
+        first = len(builder.document.setdefault("accessors", []))
+        builder.document["accessors"].extend(accessors)
+        primitives.append({
+            "attributes": {"POSITION": first, "NORMAL": first + 1}, "indices": first + 2,
+            # Draco's attribute types: 0 is POSITION, 1 NORMAL.
+            "extensions": {DRACO: {"bufferView": view,
+                                   "attributes": {"POSITION": ids[0], "NORMAL": ids[1]}}},
+        })
     builder.document["extensionsRequired"] = [DRACO]
-    return _finish(builder, primitive, name, extension=DRACO)
+    return _finish(builder, primitives, name, extension=DRACO)
 
 
-def meshopt_glb(mesh: Mesh, name: str = "mesh", extension: str = MESHOPT) -> bytes:
-    """``mesh`` as a GLB whose vertex and index views are meshopt-compressed (ATTRIBUTES and
+def meshopt_glb(meshes: Mesh | Sequence[Mesh], name: str = "mesh",
+                extension: str = MESHOPT) -> bytes:
+    """``meshes`` as a GLB whose vertex and index views are meshopt-compressed (ATTRIBUTES and
     TRIANGLES modes), their uncompressed layout in a fallback buffer without data."""
     builder = GltfBuilder()
     builder.document["buffers"] = [{"byteLength": 0, "extensions": {
@@ -133,20 +140,23 @@ def meshopt_glb(mesh: Mesh, name: str = "mesh", extension: str = MESHOPT) -> byt
                           "type": kind, **bounds})
         return len(accessors) - 1
 
-    count = len(mesh.positions)
-    attributes = {
-        "POSITION": accessor(compressed_view(mesh.positions, "ATTRIBUTES", 12, ARRAY_BUFFER),
-                             FLOAT, count, "VEC3", min=mesh.positions.min(axis=0).tolist(),
-                             max=mesh.positions.max(axis=0).tolist()),
-        "NORMAL": accessor(compressed_view(mesh.normals, "ATTRIBUTES", 12, ARRAY_BUFFER),
-                           FLOAT, count, "VEC3"),
-    }
-    indices = accessor(compressed_view(mesh.triangles, "TRIANGLES", 4, ELEMENT_ARRAY_BUFFER),
-                       UNSIGNED_INT, mesh.triangles.size, "SCALAR")
+    primitives = []
+    for mesh in _each(meshes):
+        count = len(mesh.positions)
+        attributes = {
+            "POSITION": accessor(compressed_view(mesh.positions, "ATTRIBUTES", 12, ARRAY_BUFFER),
+                                 FLOAT, count, "VEC3", min=mesh.positions.min(axis=0).tolist(),
+                                 max=mesh.positions.max(axis=0).tolist()),
+            "NORMAL": accessor(compressed_view(mesh.normals, "ATTRIBUTES", 12, ARRAY_BUFFER),
+                               FLOAT, count, "VEC3"),
+        }
+        indices = accessor(compressed_view(mesh.triangles, "TRIANGLES", 4,
+                                           ELEMENT_ARRAY_BUFFER),
+                           UNSIGNED_INT, mesh.triangles.size, "SCALAR")
+        primitives.append({"attributes": attributes, "indices": indices})
     builder.document["buffers"][0]["byteLength"] = fallback_length
     builder.document["extensionsRequired"] = [extension]
-    return _finish(builder, {"attributes": attributes, "indices": indices}, name,
-                   extension=extension)
+    return _finish(builder, primitives, name, extension=extension)
 
 
 def encode_meshopt(data: np.ndarray, count: int, stride: int, mode: str) -> bytes:
@@ -230,11 +240,19 @@ def _encoder() -> ctypes.CDLL:
     return _LOADED[0]
 
 
-def _finish(builder: GltfBuilder, primitive: dict, name: str,
+def _each(meshes: Mesh | Sequence[Mesh]) -> list[Mesh]:
+    return [meshes] if isinstance(meshes, Mesh) else list(meshes)
+
+
+def _finish(builder: GltfBuilder, primitives: list[dict], name: str,
             extension: str | None = None) -> bytes:
-    mesh = builder.add_mesh([], name)
-    builder.document["meshes"][mesh]["primitives"] = [primitive]
-    builder.add_node(mesh, name)
+    """The GLB with one glTF mesh and node per primitive, named ``name`` (numbered when there
+    are several)."""
+    for number, primitive in enumerate(primitives):
+        label = name if len(primitives) == 1 else f"{name}_{number}"
+        mesh = builder.add_mesh([], label)
+        builder.document["meshes"][mesh]["primitives"] = [primitive]
+        builder.add_node(mesh, label)
     if extension is not None:
         builder._use_extension(extension)
     return builder.glb()

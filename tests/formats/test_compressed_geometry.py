@@ -88,6 +88,34 @@ def test_khr_meshopt_compression_is_decoded_like_ext():
     assert result.assets[0].vertex_count == 384
 
 
+def several_meshes() -> list:
+    """Three meshes of different sizes and places (without degenerate triangles, which Draco's
+    default encoding drops)."""
+    pawn, short = pawn_mesh(PAWN_PROFILE[1:-1]), pawn_mesh(PAWN_PROFILE[2:-2])
+    return [pawn, short, replace(pawn, positions=pawn.positions * 3 + np.float32([5, 0, 0]))]
+
+
+def test_several_draco_primitives_decoded_side_by_side_each_match_their_original():
+    meshes = several_meshes()
+    original, compressed = validate_bytes(plain_glb(meshes)), validate_bytes(draco_glb(meshes))
+    assert [(m.name, m.vertex_count, m.triangle_count) for m in compressed.assets[0].parts] == [
+        (m.name, m.vertex_count, m.triangle_count) for m in original.assets[0].parts]
+    assert sorted((i.code, i.pointer) for i in compressed.issues) == sorted(
+        (i.code, i.pointer) for i in original.issues)
+
+
+def test_one_corrupt_payload_among_several_fails_alone():
+    def corrupt_the_second(document, binary):
+        extension = document["meshes"][1]["primitives"][0]["extensions"][
+            "KHR_draco_mesh_compression"]
+        binary[document["bufferViews"][extension["bufferView"]]["byteOffset"]] ^= 0xFF
+
+    document, binary = split_glb(draco_glb(several_meshes()))
+    corrupt_the_second(document, binary)
+    result = validate_bytes(join_glb(document, binary))
+    assert [(i.code, i.pointer) for i in result.issues if i.code.startswith("DRACO")] == [
+        ("DRACO_DECODE_FAILED", "/meshes/1/primitives/0/extensions/KHR_draco_mesh_compression")]
+
 @pytest.mark.parametrize("name", ["pawn_draco.glb", "pawn_meshopt.glb"])
 def test_the_preview_is_drawn_from_the_decoded_mesh(tmp_path, name):
     pictures = {}

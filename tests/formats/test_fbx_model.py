@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from assetcheck.fbx_model import FbxAxes, FbxGeometry, FbxInstance, FbxMesh, FbxScene
-from assetcheck.formats.fbx_child import run_in_child
+from assetcheck.formats.child_process import run_in_child
 from assetcheck.formats.fbx_scene import RESULT_TYPES
 
 

@@ -258,7 +258,7 @@ def test_a_bomb_upload_is_unsafe_and_never_reaches_the_parser(tmp_path, monkeypa
     def parser_must_not_run(*args, **kwargs):
         raise AssertionError("the parser was handed a file the pre-scan rejected")
 
-    monkeypatch.setattr(fbx_reader, "run_in_child", parser_must_not_run)
+    monkeypatch.setattr(fbx_reader, "run_decoder", parser_must_not_run)
     path = tmp_path / "bomb.fbx"
     path.write_bytes(vertices(Array("d", [], compress=True, declared_count=150_000_000,
                                     payload=zlib.compress(bytes(4096)))))

@@ -1,16 +1,19 @@
 """Running one function in a forked child process, under a time limit and a memory limit.
 
-The FBX parser is native code that allocates what a file declares, so it runs here: a hang
-or a blow-up costs one child, never the caller. The child is a plain ``os.fork`` (no new
-interpreter, nothing to import) that runs the function, sends the pickled result back through
-a pipe and leaves with ``os._exit``. Large arrays travel as pickle-5 out-of-band buffers: the
-parent reads the whole message into one buffer and unpickles them as views of it, without a
-copy. The parent reads with a deadline, kills the child with
-SIGKILL when it passes, and always reaps it: no zombie and no open descriptor is left behind.
+Native code fed with an upload (the FBX parser, the Draco and meshopt decoders) allocates what
+the file declares, so it runs here: a hang or a blow-up costs one child, never the caller. The
+child is a plain ``os.fork`` (no new interpreter, nothing to import) that runs the function,
+sends the pickled result back and leaves with ``os._exit``. The pickle stream crosses a pipe;
+its large arrays (pickle-5 out-of-band buffers) are written into an anonymous file the parent
+made before the fork (a sealed ``memfd`` on Linux), which the parent maps copy-on-write: the
+arrays arrive as views of that mapping, without a trip through the pipe. The parent reads with
+a deadline, kills the child with SIGKILL when it passes, and always reaps it: no zombie and no
+open descriptor is left behind.
 
 A child that parsed a hostile file is not trusted: the parent unpickles only plain data, the
 classes the caller names and built-in exceptions, so a child subverted through a parser bug
-cannot make the parent run code.
+cannot make the parent run code; and it maps the arrays' file only once the child is gone and
+the file is sealed against shrinking, so nothing can pull the mapped pages away.
 
 After ``fork`` only the calling thread exists in the child, so the function must not need
 locks other threads may hold (logging, thread pools): parsing a file and pickling plain data
@@ -20,15 +23,18 @@ is safe. POSIX only.
 from __future__ import annotations
 
 import builtins
+import fcntl
 import io
+import mmap
 import os
 import pickle
 import resource
 import select
 import signal
 import struct
+import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import NoReturn, TypeVar
 
 T = TypeVar("T")
@@ -38,6 +44,9 @@ _EXIT_OUT_OF_MEMORY = 3
 _READ_STEP = 1 << 16
 # How long a child that has sent its result (or closed its pipe) may take to exit.
 _EXIT_GRACE = 5.0
+# Linux: the arrays' file is a memfd, which the child seals before the parent maps it.
+_SEALABLE = hasattr(os, "memfd_create")
+_SEALS = (fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_WRITE) if _SEALABLE else 0
 
 
 class ChildFailure(Exception):
@@ -75,45 +84,64 @@ def run_in_child(
     """
     allowed = {(cls.__module__, cls.__qualname__): cls for cls in result_types}
     deadline = time.monotonic() + timeout
-    read_end, write_end = os.pipe()
+    arrays = _anonymous_file()
+    try:
+        read_end, write_end = os.pipe()
+    except BaseException:
+        os.close(arrays)
+        raise
     try:
         pid = os.fork()
     except BaseException:
-        os.close(read_end)
-        os.close(write_end)
+        for fd in (read_end, write_end, arrays):
+            os.close(fd)
         raise
     if pid == 0:
         os.close(read_end)
-        _child(write_end, function, memory_limit_mb, allowed)
+        _child(write_end, arrays, function, memory_limit_mb, allowed)
     os.close(write_end)
     try:
-        message = _receive(read_end, deadline, memory_limit_mb << 20)
-    except BaseException:
-        _kill(pid)
-        raise
+        try:
+            message = _receive(read_end, deadline, memory_limit_mb << 20)
+        except BaseException:
+            _kill(pid)
+            raise
+        finally:
+            os.close(read_end)
+        status = _reap(pid, time.monotonic() + _EXIT_GRACE)
+        if message is None:
+            raise _failure(status)
+        try:
+            kind, value = _ResultUnpickler(message, arrays, memory_limit_mb << 20, allowed).load()
+        except Exception as error:
+            raise ChildCrashed(f"it sent an unexpected result: {error}") from None
     finally:
-        os.close(read_end)
-    status = _reap(pid, time.monotonic() + _EXIT_GRACE)
-    if message is None:
-        raise _failure(status)
-    try:
-        kind, value = _ResultUnpickler(message, allowed).load()
-    except Exception as error:
-        raise ChildCrashed(f"it sent an unexpected result: {error}") from None
+        os.close(arrays)
     if kind == "raised":
         raise value
     return value
 
 
+def _anonymous_file() -> int:
+    """A file with no name for the child's arrays: a sealable memfd where there is one."""
+    if _SEALABLE:
+        return os.memfd_create("assetcheck-child", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+    handle, name = tempfile.mkstemp(prefix="assetcheck-child-")
+    os.unlink(name)
+    return handle
+
+
 class _ResultUnpickler(pickle.Unpickler):
     """Loads plain data, the allowed classes and built-in exceptions, and nothing else.
 
-    ``message`` is what :func:`_frame` built: the pickle stream, then its out-of-band buffers,
-    which are handed over as views of ``message`` (no copy).
+    ``message`` is what :func:`_frame` built: the lengths and the pickle stream; its
+    out-of-band buffers are in the file ``arrays`` (at most ``most`` bytes), handed over as
+    views of its mapping.
     """
 
-    def __init__(self, message: bytearray, allowed: dict[tuple[str, str], type]) -> None:
-        stream, buffers = _unframe(message)
+    def __init__(self, message: bytearray, arrays: int, most: int,
+                 allowed: dict[tuple[str, str], type]) -> None:
+        stream, buffers = _unframe(message, arrays, most)
         super().__init__(io.BytesIO(stream), buffers=buffers)
         self.allowed = allowed
 
@@ -133,6 +161,7 @@ def _is_builtin_exception(module: str, name: str) -> bool:
 
 def _child(
     write_end: int,
+    arrays: int,
     function: Callable[[], object],
     memory_limit_mb: int,
     allowed: dict[tuple[str, str], type],
@@ -157,7 +186,9 @@ def _child(
             kind, value = payload
             stream = pickle.dumps(("raised", _as_text(value if kind == "raised" else error)))
             buffers = []
-        for part in _frame(stream, [buffer.raw() for buffer in buffers]):
+        raw = [buffer.raw() for buffer in buffers]
+        _write_arrays(arrays, raw)
+        for part in _frame(stream, raw):
             _send(write_end, part)
         code = 0
     except MemoryError:
@@ -194,21 +225,41 @@ def _address_space_in_use() -> int:
     return pages * resource.getpagesize()
 
 
+def _offsets(lengths: Iterable[int]) -> Iterator[int]:
+    """Where each buffer starts in the arrays' file: one after the other, each at a multiple
+    of 16 bytes (so that arrays of any numeric type are aligned)."""
+    position = 0
+    for length in lengths:
+        yield position
+        position += length + len(_padding(position + length))
+
+
+def _write_arrays(fd: int, buffers: list[memoryview]) -> None:
+    """Write ``buffers`` into the arrays' file at their :func:`_offsets`, then seal it."""
+    starts = list(_offsets(map(len, buffers)))
+    if buffers:
+        os.ftruncate(fd, starts[-1] + len(buffers[-1]))  # the size the parent checks
+    for offset, buffer in zip(starts, buffers, strict=True):
+        view = buffer.cast("B")
+        while view:
+            written = os.pwrite(fd, view, offset)
+            view, offset = view[written:], offset + written
+    if _SEALABLE:
+        fcntl.fcntl(fd, fcntl.F_ADD_SEALS, _SEALS | fcntl.F_SEAL_SEAL)
+
+
 def _frame(stream: bytes, buffers: list[memoryview]) -> list[bytes | memoryview]:
     """The parts to send, in order: the total length, the stream's length, the buffer count,
-    each buffer's length, the stream, then each buffer padded to a multiple of 16 bytes (so
-    that arrays of any numeric type are aligned in the parent)."""
+    each buffer's length, then the stream (the buffers are in the arrays' file)."""
     head = [len(stream), len(buffers), *(len(buffer) for buffer in buffers)]
     parts: list[bytes | memoryview] = [b"".join(map(_LENGTH.pack, head)), stream]
-    for buffer in buffers:
-        parts += [_padding(sum(map(len, parts))), buffer]
-    total = sum(map(len, parts))
-    return [_LENGTH.pack(total), *parts]
+    return [_LENGTH.pack(sum(map(len, parts))), *parts]
 
 
-def _unframe(message: bytearray) -> tuple[memoryview, list[memoryview]]:
-    """The pickle stream and the buffers of a message :func:`_frame` built (after its total
-    length); ChildCrashed when the layout does not add up."""
+def _unframe(message: bytearray, arrays: int, most: int) -> tuple[memoryview, list[memoryview]]:
+    """The pickle stream of a message :func:`_frame` built (after its total length) and the
+    buffers it announces, mapped from the file ``arrays``; ChildCrashed when the layout does
+    not add up, or the file is unsealed or larger than a child could fill (``most`` bytes)."""
     view = memoryview(message)
     try:
         stream_length, count = struct.unpack_from("<QQ", view)
@@ -216,16 +267,24 @@ def _unframe(message: bytearray) -> tuple[memoryview, list[memoryview]]:
     except struct.error:
         raise ChildCrashed("it sent a malformed result") from None
     position = 16 + 8 * count
-    stream = view[position:position + stream_length]
-    position += stream_length
-    buffers = []
-    for length in lengths:
-        position += len(_padding(position))
-        buffers.append(view[position:position + length])
-        position += length
-    if position != len(view):
+    if position + stream_length != len(view):
         raise ChildCrashed("it sent a malformed result")
-    return stream, buffers
+    stream = view[position:]
+    if not count:
+        return stream, []
+    starts = list(_offsets(lengths))
+    size = os.fstat(arrays).st_size
+    if not size:
+        if any(lengths):
+            raise ChildCrashed("its arrays are missing")
+        return stream, [memoryview(b"")] * count
+    if size > most or starts[-1] + lengths[-1] > size:
+        raise ChildCrashed(f"its arrays take {size} bytes, not what it said")
+    if _SEALABLE and fcntl.fcntl(arrays, fcntl.F_GET_SEALS) & _SEALS != _SEALS:
+        raise ChildCrashed("it left its arrays unsealed")
+    mapped = memoryview(mmap.mmap(arrays, size, access=mmap.ACCESS_COPY))
+    return stream, [mapped[start:start + length] for start, length in zip(starts, lengths,
+                                                                          strict=True)]
 
 
 def _padding(position: int) -> bytes:

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import faulthandler
 import os
+import pickle
 import signal
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from assetcheck.formats.fbx_child import (
+from assetcheck.formats import child_process
+from assetcheck.formats.child_process import (
     ChildCrashed,
     ChildFailure,
     ChildOutOfMemory,
@@ -19,6 +22,7 @@ from assetcheck.formats.fbx_child import (
 )
 
 LIMITS = {"timeout": 10.0, "memory_limit_mb": 256}
+original_send = child_process._send
 
 
 def open_descriptors() -> set[str]:
@@ -45,6 +49,47 @@ def test_a_large_result_crosses_the_pipe_whole():
     payload = os.urandom(5 << 20)
 
     assert run_in_child(lambda: payload, **LIMITS) == payload
+
+
+def test_large_arrays_come_back_whole_and_writable_without_crossing_the_pipe(monkeypatch):
+    arrays = [np.arange(3 << 20, dtype=np.float32), np.arange(7, dtype=np.uint8),
+              np.empty(0, np.float64), np.arange(12, dtype=np.uint16).reshape(3, 4),
+              np.empty(0, np.int32)]
+    sent = []
+    monkeypatch.setattr(child_process, "_send", lambda fd, data: (
+        sent.append(len(memoryview(data).cast("B"))), original_send(fd, data)))
+
+    views = run_in_child(lambda: [pickle.PickleBuffer(a) for a in arrays], **LIMITS)
+
+    back = [np.frombuffer(view, a.dtype).reshape(a.shape) for view, a in zip(views, arrays,
+                                                                             strict=True)]
+    for got, expected in zip(back, arrays, strict=True):
+        np.testing.assert_array_equal(got, expected)
+        assert got.dtype == expected.dtype and got.ctypes.data % 16 == 0
+    back[0][0] = 5  # a private copy of the child's pages
+    assert sum(sent) < 4096
+
+
+def write_unsealed(fd: int, buffers: list[memoryview]) -> None:
+    for offset, buffer in zip(child_process._offsets(map(len, buffers)), buffers, strict=True):
+        os.pwrite(fd, buffer, offset)
+
+
+@pytest.mark.skipif(not hasattr(os, "memfd_create"), reason="seals are Linux's")
+def test_arrays_left_unsealed_are_refused(monkeypatch):
+    """An unsealed file could be shrunk under the parent's mapping (SIGBUS on reading)."""
+    monkeypatch.setattr(child_process, "_write_arrays", write_unsealed)
+
+    with pytest.raises(ChildCrashed, match="unsealed"):
+        run_in_child(lambda: pickle.PickleBuffer(bytes(1000)), **LIMITS)
+
+
+def test_arrays_shorter_than_announced_are_refused(monkeypatch):
+    monkeypatch.setattr(child_process, "_write_arrays",
+                        lambda fd, buffers: os.ftruncate(fd, 100))
+
+    with pytest.raises(ChildCrashed, match="not what it said"):
+        run_in_child(lambda: pickle.PickleBuffer(bytes(1000)), **LIMITS)
 
 
 def test_an_exception_in_the_child_is_raised_in_the_caller():
