@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -39,6 +39,10 @@ from assetcheck.security.polyglot import report_embedded_zip
 log = logging.getLogger("assetcheck.engine")
 
 
+#: What ``validate`` hands each model file to once the checks are done (see ``on_checked``).
+AssetConsumer = Callable[[Asset, SourceFile], None]
+
+
 def validate(
     path: str | Path,
     *,
@@ -46,12 +50,16 @@ def validate(
     options: ValidationOptions | None = None,
     filename: str | None = None,
     plugin_manager: pluggy.PluginManager | None = None,
+    on_checked: AssetConsumer | None = None,
 ) -> Result:
     """Validate the upload at ``path`` for ``engine`` and return everything found.
 
     ``filename`` is the name to report (the client's name when the service stored the upload
     under its own); relative glTF resources are looked up beside ``path``, never above it.
-    ``options`` wins over ``engine`` when both are given. Raises
+    ``options`` wins over ``engine`` when both are given. ``on_checked(asset, source)`` is
+    called for each model file read, once every check has run and while its data (decoded
+    payloads, FBX geometry, the mapped bytes) is still there, so that the worker draws its
+    previews without reading it again; what it raises is the caller's. Raises
     :class:`~assetcheck.profiles.UnknownEngineError` for an engine no profile defines, and
     ``OSError`` when ``path`` itself cannot be opened.
     """
@@ -67,21 +75,25 @@ def validate(
     resources = DirectoryResources(path.parent)
     with map_file(path) as data:
         root = SourceFile(filename or path.name, data, "", resources, path=path)
-        assets = [
-            asset
-            for source in model_sources(root, context)
-            if (asset := _read(pm, source, context)) is not None
-        ]
+        read: list[tuple[Asset, SourceFile | None]] = []
+        for source in model_sources(root, context):
+            asset = _read(pm, source, context)
+            if asset is not None:  # a source's bytes are kept only for on_checked
+                read.append((asset, source if on_checked is not None else None))
+        assets = [asset for asset, _ in read]
         context.scanned_files += len(resources.opened)
         if not assets and not collector.counts:
             collector.add("NO_MODEL_FILES", file=root.name)
         read_done = time.perf_counter()
         checks = _run_checks(pm, assets, collector, profile, options)
+        finished = time.perf_counter()
+        if on_checked is not None:
+            for asset, source in read:
+                on_checked(asset, source)
     for asset in assets:
         asset.buffers = []  # the result keeps the model, not the bytes (they may be mapped)
         if asset.fbx is not None:
             asset.fbx.drop_geometry()  # nor the FBX geometry arrays
-    finished = time.perf_counter()
     return _result(pm, root.name, profile, assets, context, checks, {
         "read_ms": _ms(read_done - started),
         "checks_ms": _ms(finished - read_done),

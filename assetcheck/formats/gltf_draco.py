@@ -125,7 +125,7 @@ def _bind(item: _Compressed, mesh: DracoMesh, accessors: Accessors,
                        decoded=faces.size, triangles=len(faces))
         elif layout is not None and layout.components == 1:
             bound[indices] = _readonly(faces.reshape(-1, 1).astype(
-                COMPONENT_DTYPES[layout.component_type]))
+                COMPONENT_DTYPES[layout.component_type], copy=False))
     return bound
 
 

@@ -58,7 +58,7 @@ from assetcheck.jobs.settings import WorkerSettings
 from assetcheck.jobs.storage import JobStorage, StorageUnavailable, open_storage
 from assetcheck.observability import log_context
 from assetcheck.observability.metrics import service_metrics
-from assetcheck.previews.drawing import write_previews
+from assetcheck.previews.drawing import PreviewWriter
 from assetcheck.profiles import UnknownEngineError
 from assetcheck.reports.document import build_report, cap_report
 
@@ -218,11 +218,11 @@ def _validate_in_child(sender: Connection, task: dict[str, Any]) -> None:
     _limit_memory(task["memory_limit_mb"])
     storage: JobStorage = task["storage"]
     job_id = task["job"]["job_id"]
-    path = None
     try:
         path = storage.checkout(task["stored_path"], job_id, task["job"]["size"])
+        previews = PreviewWriter(path.parent, until=task["previews_until"])
         result = validate(path, options=task["options"], filename=task["filename"],
-                          plugin_manager=task["plugin_manager"])
+                          plugin_manager=task["plugin_manager"], on_checked=previews)
         report = cap_report(build_report(result, job=task["job"]), task["max_report_bytes"])
         outcome = Outcome(COMPLETED, report=report)
     except UnknownEngineError as error:
@@ -238,9 +238,7 @@ def _validate_in_child(sender: Connection, task: dict[str, Any]) -> None:
     except Exception as error:  # a bug, not a property of the file: retrying will not help
         outcome = Outcome("failed", code=VALIDATION_CRASHED.code,
                           message=f"the validation raised {type(error).__name__}: {error}")
-    if outcome.status == COMPLETED and path is not None:  # before answering: the worker ends
-        write_previews(path, task["filename"], task["options"], task["plugin_manager"],
-                       until=task["previews_until"])
+    if outcome.status == COMPLETED:  # before answering, after which the worker ends this child
         _keep_previews(storage, job_id)
     sender.send(outcome)
 

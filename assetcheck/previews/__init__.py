@@ -1,5 +1,5 @@
 """Preview pictures of model files, drawn on the server with numpy: the worker draws them
-after a validation (:func:`~assetcheck.previews.drawing.write_previews`) into the job's
+as a validation ends (:class:`~assetcheck.previews.drawing.PreviewWriter`) into the job's
 working folder, the job's storage keeps them, the dashboard serves them by their stored name
 (:func:`~assetcheck.previews.job_files.model_file_name`)."""
 

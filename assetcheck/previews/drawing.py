@@ -1,15 +1,14 @@
 """Preview pictures of the model files of an upload, drawn on the server with numpy (no GPU).
 
-The worker draws them right after the validation, in the same child process (so under the
-same time and memory limits), into the job's working folder beside the upload; the job's
-storage keeps them with the job (:meth:`~assetcheck.jobs.storage.JobStorage.keep_previews`)
-and removes them with it. ``validate()`` keeps the asset model but lets go
-of the bytes once the checks are done, so the glTF and GLB model files are read again here by
-the same readers. glTF triangles come from the glTF data layer
-(:mod:`assetcheck.formats.gltf_data`), placed in the scene by the node transforms; FBX
-triangles from the FBX reader's decoded geometry, placed by the node transforms (geometric
-pivots included) and turned into metres with +Y up by the file's unit and axis system.
-From the same reading, each model file drawn also gets the 3D viewer's files
+The worker draws them as the validation ends, in the same child process (so under the same time
+and memory limits), into the job's working folder beside the upload; the job's storage keeps
+them with the job (:meth:`~assetcheck.jobs.storage.JobStorage.keep_previews`) and removes them
+with it. ``validate()`` hands each asset it read to a :class:`PreviewWriter` once its checks
+are done (``on_checked``), so nothing is read or decoded twice. glTF triangles come from the
+glTF data layer (:mod:`assetcheck.formats.gltf_data`), placed in the scene by the node
+transforms; FBX triangles from the FBX reader's decoded geometry, placed by the node transforms
+(geometric pivots included) and turned into metres with +Y up by the file's unit and axis
+system. From the same reading, each model file drawn also gets the 3D viewer's files
 (:mod:`assetcheck.previews.viewer_files`).
 """
 
@@ -22,18 +21,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
-import pluggy
 
 from assetcheck.asset import Asset
 from assetcheck.checks.gltf_links import DocumentLinks, document_links, index_of
 from assetcheck.checks.transforms import world_matrices
-from assetcheck.engine import model_sources
 from assetcheck.fbx_model import transform_points
 from assetcheck.formats.gltf_data import AccessorReader, primitive_triangles
-from assetcheck.formats.source import DirectoryResources, ReadContext, SourceFile, map_file
-from assetcheck.issues import IssueCollector
-from assetcheck.options import ValidationOptions
-from assetcheck.plugins import build_registry
+from assetcheck.formats.source import SourceFile
 from assetcheck.previews.job_files import model_file_path, write_whole
 from assetcheck.previews.png import encode_png
 from assetcheck.previews.raster import render_clay
@@ -52,31 +46,28 @@ def preview_path(job_folder: Path, model_filename: str) -> Path:
     return model_file_path(job_folder, "preview", model_filename)
 
 
-def write_previews(upload: Path, filename: str, options: ValidationOptions,
-                   plugin_manager: pluggy.PluginManager, *, until: float | None = None) -> int:
-    """Draw every glTF, GLB and FBX model file of the upload at ``upload`` (reported as
-    ``filename``) into the job's folder, with the 3D viewer's files of each; returns how many
-    pictures were written.
+class PreviewWriter:
+    """Draws each glTF, GLB and FBX model file ``validate`` hands over (pass the writer as its
+    ``on_checked``) into ``job_folder``: the picture and the 3D viewer's files. ``written``
+    counts the pictures.
 
     A preview is an extra: a model file that cannot be drawn is logged and skipped, none is
-    started once ``time.monotonic()`` passes ``until``, and this never raises.
+    started once ``time.monotonic()`` passes ``until``, and drawing never raises.
     """
-    context = ReadContext(IssueCollector(build_registry(plugin_manager), options.policy), options)
-    written = 0
-    try:
-        with map_file(upload) as data:
-            root = SourceFile(filename, data, "", DirectoryResources(upload.parent), path=upload)
-            for source in model_sources(root, context):
-                if until is not None and time.monotonic() > until:
-                    log.info("no more previews of %s: out of time", filename)
-                    break
-                try:
-                    written += _draw(source, context, plugin_manager, upload.parent)
-                except Exception as error:  # one model that cannot be drawn spoils no other
-                    _skipped(source.name, error)
-    except Exception as error:  # a drawing bug must never cost the job its report
-        _skipped(filename, error)
-    return written
+
+    def __init__(self, job_folder: Path, *, until: float | None = None) -> None:
+        self.job_folder = job_folder
+        self.until = until
+        self.written = 0
+
+    def __call__(self, asset: Asset, source: SourceFile) -> None:
+        if self.until is not None and time.monotonic() > self.until:
+            log.info("no preview of %s: out of time", source.name)
+            return
+        try:
+            self.written += _draw(asset, source, self.job_folder)
+        except Exception as error:  # a drawing bug must never cost the job its report
+            log.warning("no preview of %s: %s: %s", source.name, type(error).__name__, error)
 
 
 def scene_triangles(asset: Asset) -> np.ndarray:
@@ -129,13 +120,8 @@ def _mesh_geometry(asset: Asset, links: DocumentLinks,
             yield positions, triangles
 
 
-def _draw(source: SourceFile, context: ReadContext, plugin_manager: pluggy.PluginManager,
-          job_folder: Path) -> int:
-    if source.kind not in DRAWN_FORMATS:
-        return 0
-    asset = plugin_manager.hook.read_asset(source=source, issues=context.issues.for_file(
-        source.name), options=context.options)
-    if asset is None or (asset.document is None and asset.fbx is None):
+def _draw(asset: Asset, source: SourceFile, job_folder: Path) -> int:
+    if source.kind not in DRAWN_FORMATS or (asset.document is None and asset.fbx is None):
         return 0
     triangles = scene_triangles(asset)
     if not len(triangles):
@@ -144,7 +130,3 @@ def _draw(source: SourceFile, context: ReadContext, plugin_manager: pluggy.Plugi
                 encode_png(render_clay(triangles, WIDTH, HEIGHT)))
     write_viewer_files(asset, source, job_folder)
     return 1
-
-
-def _skipped(name: str, error: Exception) -> None:
-    log.warning("no preview of %s: %s: %s", name, type(error).__name__, error)

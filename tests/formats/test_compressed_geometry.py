@@ -19,7 +19,7 @@ from assetcheck.formats.decoder_child import run_decoder
 from assetcheck.issues import IssueCollector
 from assetcheck.options import Limits, ValidationOptions
 from assetcheck.plugins import build_registry, get_plugin_manager
-from assetcheck.previews.drawing import preview_path, write_previews
+from assetcheck.previews.drawing import preview_path
 from assetcheck.testing.compressed import (
     draco_glb,
     join_glb,
@@ -30,6 +30,7 @@ from assetcheck.testing.compressed import (
 )
 from assetcheck.testing.harness import validate_bytes
 from assetcheck.testing.shapes import PAWN_PROFILE
+from tests.previews import draw_previews
 from tests.previews.test_drawing import decode_png
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets" / "compressed"
@@ -123,8 +124,7 @@ def test_the_preview_is_drawn_from_the_decoded_mesh(tmp_path, name):
         job = tmp_path / model
         job.mkdir()
         (job / "upload").write_bytes(fixture(model))
-        assert write_previews(job / "upload", model, ValidationOptions(),
-                              get_plugin_manager()) == 1
+        assert draw_previews(job / "upload", model, get_plugin_manager()) == 1
         pictures[model] = decode_png(preview_path(job, model).read_bytes())
     covered = [picture[..., 3] == 255 for picture in pictures.values()]
     assert covered[0].sum() > 1000

@@ -11,17 +11,21 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from assetcheck.formats import fbx as fbx_reader
+from assetcheck.formats import gltf_draco
 from assetcheck.formats.source import SourceFile
 from assetcheck.issues import IssueCollector
 from assetcheck.options import ValidationOptions
 from assetcheck.plugins import build_registry, get_plugin_manager
 from assetcheck.previews import drawing
-from assetcheck.previews.drawing import preview_path, scene_triangles, write_previews
+from assetcheck.previews.drawing import preview_path, scene_triangles
 from assetcheck.previews.png import encode_png
 from assetcheck.previews.raster import render_clay
+from assetcheck.testing.compressed import draco_glb, pawn_mesh
 from tests.builders.fbx import MeshSpec, Scene, ascii_fbx, binary_fbx, cube
 from tests.builders.shapes import lathe, pawn_glb
 from tests.builders.zip import zip_of
+from tests.previews import draw_previews
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +61,7 @@ def write_upload(folder: Path, data: bytes) -> Path:
 def test_a_glb_is_drawn_into_the_job_folder_as_a_png_with_a_transparent_background(
         tmp_path, plugin_manager):
     upload = write_upload(tmp_path / "job", pawn_glb())
-    assert write_previews(upload, "pawn.glb", ValidationOptions(), plugin_manager) == 1
+    assert draw_previews(upload, "pawn.glb", plugin_manager) == 1
     pixels = decode_png(preview_path(tmp_path / "job", "pawn.glb").read_bytes())
     assert pixels.shape == (drawing.HEIGHT, drawing.WIDTH, 4)
     assert pixels[0, 0, 3] == 0 and pixels[-1, -1, 3] == 0  # corners: background
@@ -89,7 +93,7 @@ def test_a_huge_mesh_is_thinned_to_the_triangle_cap(tmp_path, plugin_manager, mo
 def test_every_model_in_a_zip_gets_its_own_picture(tmp_path, plugin_manager):
     archive = zip_of({"props/pawn.glb": pawn_glb(), "props/pawns.glb": pawn_glb(copies=2)})
     upload = write_upload(tmp_path / "job", archive)
-    assert write_previews(upload, "props.zip", ValidationOptions(), plugin_manager) == 2
+    assert draw_previews(upload, "props.zip", plugin_manager) == 2
     first = preview_path(tmp_path / "job", "props/pawn.glb")
     second = preview_path(tmp_path / "job", "props/pawns.glb")
     assert first.is_file() and second.is_file() and first != second
@@ -98,14 +102,28 @@ def test_every_model_in_a_zip_gets_its_own_picture(tmp_path, plugin_manager):
 
 def test_no_picture_is_started_after_the_time_given(tmp_path, plugin_manager):
     upload = write_upload(tmp_path / "job", pawn_glb())
-    assert write_previews(upload, "pawn.glb", ValidationOptions(), plugin_manager,
-                          until=time.monotonic() - 1) == 0
+    assert draw_previews(upload, "pawn.glb", plugin_manager, until=time.monotonic() - 1) == 0
 
+
+@pytest.mark.parametrize(("name", "data", "module"), [
+    ("cube.fbx", lambda: binary_fbx(Scene(meshes=[cube()])), fbx_reader),
+    ("pawn.glb", lambda: draco_glb(pawn_mesh()), gltf_draco),
+])
+def test_a_model_is_parsed_or_decoded_once_for_its_report_and_its_pictures(
+        tmp_path, plugin_manager, monkeypatch, name, data, module):
+    children = []
+    original = module.run_decoder
+    monkeypatch.setattr(module, "run_decoder", lambda *args, **kwargs: (
+        children.append(name), original(*args, **kwargs))[1])
+    upload = write_upload(tmp_path / "job", data())
+
+    assert draw_previews(upload, name, plugin_manager) == 1
+    assert children == [name]
 
 @pytest.mark.parametrize("writer", [binary_fbx, ascii_fbx])
 def test_an_fbx_is_drawn_like_a_glb(tmp_path, plugin_manager, writer):
     upload = write_upload(tmp_path / "job", writer(Scene(meshes=[cube()])))
-    assert write_previews(upload, "cube.fbx", ValidationOptions(), plugin_manager) == 1
+    assert draw_previews(upload, "cube.fbx", plugin_manager) == 1
     pixels = decode_png(preview_path(tmp_path / "job", "cube.fbx").read_bytes())
     covered = pixels[..., 3] == 255
     assert covered[drawing.HEIGHT // 2, drawing.WIDTH // 2]
@@ -129,7 +147,7 @@ def test_every_model_file_of_a_zip_is_drawn_fbx_included(tmp_path, plugin_manage
     archive = zip_of({"props/pawn.glb": pawn_glb(),
                       "props/cube.fbx": binary_fbx(Scene(meshes=[cube()]))})
     upload = write_upload(tmp_path / "job", archive)
-    assert write_previews(upload, "props.zip", ValidationOptions(), plugin_manager) == 2
+    assert draw_previews(upload, "props.zip", plugin_manager) == 2
     assert preview_path(tmp_path / "job", "props/cube.fbx").is_file()
 
 
@@ -137,7 +155,7 @@ def test_every_model_file_of_a_zip_is_drawn_fbx_included(tmp_path, plugin_manage
                                   b"PK\x03\x04broken", b""])
 def test_a_broken_upload_gets_no_picture_and_no_error(tmp_path, plugin_manager, data):
     upload = write_upload(tmp_path / "job", data)
-    assert write_previews(upload, "broken.glb", ValidationOptions(), plugin_manager) == 0
+    assert draw_previews(upload, "broken.glb", plugin_manager) == 0
 
 
 def test_picture_names_come_from_a_digest_never_from_the_archive_path(tmp_path):

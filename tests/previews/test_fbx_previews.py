@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from assetcheck.options import ValidationOptions
 from assetcheck.plugins import get_plugin_manager
-from assetcheck.previews.drawing import preview_path, write_previews
+from assetcheck.previews.drawing import preview_path
 from tests.formats.test_fbx_corpus import ASSIMP_FBX, CORPUS, CORRUPT_ASSIMP_MODEL
+from tests.previews import draw_previews
 
 
 def real_fbx_files() -> list:
@@ -36,5 +36,5 @@ def plugin_manager():
 def test_a_real_fbx_file_gets_a_preview_picture(tmp_path, plugin_manager, path: Path):
     upload = tmp_path / "upload"
     upload.write_bytes(path.read_bytes())
-    assert write_previews(upload, path.name, ValidationOptions(), plugin_manager) == 1
+    assert draw_previews(upload, path.name, plugin_manager) == 1
     assert preview_path(tmp_path, path.name).stat().st_size > 0

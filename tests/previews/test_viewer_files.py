@@ -10,15 +10,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from assetcheck.options import ValidationOptions
 from assetcheck.plugins import get_plugin_manager
-from assetcheck.previews.drawing import write_previews
 from assetcheck.previews.job_files import model_file_path
 from assetcheck.previews.overlays import MAX_ELEMENTS
 from assetcheck.testing.fbx import Scene, binary_fbx, cube
 from assetcheck.testing.gltf import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, GltfBuilder, png_bytes
 from assetcheck.testing.shapes import lathe, pawn_glb
 from assetcheck.testing.zip import zip_of
+from tests.previews import draw_previews
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +36,7 @@ def viewer_files(tmp_path: Path, plugin_manager, name: str, content: bytes,
     upload.write_bytes(content)
     for other, data in (beside or {}).items():
         (job / other).write_bytes(data)
-    assert write_previews(upload, name, ValidationOptions(), plugin_manager) == 1
+    assert draw_previews(upload, name, plugin_manager) == 1
     [model] = (job / "previews").glob("*.glb")
     overlays = json.loads(model.with_suffix(".json").read_text())
     return model, glb_json(model.read_bytes()), overlays
