@@ -40,8 +40,11 @@ def decode_all_packed(payloads: list[bytes]) -> list[tuple]:
     workers = min(len(payloads), available_cores())
     if workers <= 1:
         return [decode_packed(payload) for payload in payloads]
-    with ThreadPoolExecutor(workers) as pool:
-        return list(pool.map(decode_packed, payloads))
+    try:
+        with ThreadPoolExecutor(workers) as pool:
+            return list(pool.map(decode_packed, payloads))
+    except RuntimeError:  # no room for a thread's stack under the memory limit: one at a time
+        return [decode_packed(payload) for payload in payloads]
 
 
 def decode_packed(payload: bytes) -> tuple:

@@ -105,6 +105,11 @@ def test_several_draco_primitives_decoded_side_by_side_each_match_their_original
         (i.code, i.pointer) for i in original.issues)
 
 
+def test_several_payloads_decode_one_at_a_time_when_the_limit_leaves_no_room_for_threads():
+    tight = ValidationOptions(limits=replace(Limits(), memory_limit_mb=8))
+    result = validate_bytes(draco_glb(several_meshes()), options=tight)
+    assert [i.code for i in result.issues] == []
+
 def test_one_corrupt_payload_among_several_fails_alone():
     def corrupt_the_second(document, binary):
         extension = document["meshes"][1]["primitives"][0]["extensions"][
