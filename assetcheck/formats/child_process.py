@@ -72,7 +72,8 @@ def run_in_child(
     memory_limit_mb: int,
     result_types: Iterable[Callable[..., object]] = (),
 ) -> T:
-    """``function()``, computed in a forked child and returned through a pipe.
+    """``function()``, computed in a forked child and returned through a pipe (its arrays
+    through an anonymous file the child seals, see the module docstring).
 
     The result may hold plain data (numbers, strings, bytes, lists, dicts...), instances
     of the classes in ``result_types`` and what its functions (the rebuilders some classes
