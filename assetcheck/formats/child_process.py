@@ -275,12 +275,10 @@ def _unframe(message: bytearray, arrays: int, most: int) -> tuple[memoryview, li
         return stream, []
     starts = list(_offsets(lengths))
     size = os.fstat(arrays).st_size
-    if not size:
-        if any(lengths):
-            raise ChildCrashed("its arrays are missing")
-        return stream, [memoryview(b"")] * count
-    if size > most or starts[-1] + lengths[-1] > size:
+    if size != starts[-1] + lengths[-1] or size > most:  # the child sizes it exactly
         raise ChildCrashed(f"its arrays take {size} bytes, not what it said")
+    if not size:  # arrays announced, all empty: nothing to map
+        return stream, [memoryview(b"")] * count
     if _SEALABLE and fcntl.fcntl(arrays, fcntl.F_GET_SEALS) & _SEALS != _SEALS:
         raise ChildCrashed("it left its arrays unsealed")
     mapped = memoryview(mmap.mmap(arrays, size, access=mmap.ACCESS_COPY))
