@@ -38,13 +38,13 @@ def decode_all_packed(payloads: list[bytes]) -> list[tuple]:
     """:func:`decode_packed` of each payload, in order, several at a time on the cores there
     are (the decoder releases the GIL). Runs in the child, where these threads are its own."""
     workers = min(len(payloads), available_cores())
-    if workers <= 1:
-        return [decode_packed(payload) for payload in payloads]
-    try:
-        with ThreadPoolExecutor(workers) as pool:
-            return list(pool.map(decode_packed, payloads))
-    except RuntimeError:  # no room for a thread's stack under the memory limit: one at a time
-        return [decode_packed(payload) for payload in payloads]
+    if workers > 1:
+        try:
+            with ThreadPoolExecutor(workers) as pool:
+                return list(pool.map(decode_packed, payloads))
+        except RuntimeError:  # no room for a thread's stack under the memory limit
+            pass
+    return [decode_packed(payload) for payload in payloads]
 
 
 def decode_packed(payload: bytes) -> tuple:
