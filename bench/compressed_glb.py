@@ -18,7 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 from assetcheck.testing.compressed import Mesh, draco_glb, meshopt_glb, plain_glb
+from bench.grid_glb import grid_triangles
 
 #: Grid sides giving ~25 MB (Draco takes ~13.7 bytes a vertex here, meshopt ~19.6), and how
 #: many tiles a side the grid is cut into.
@@ -42,14 +45,6 @@ def tiles(mesh: Mesh, n: int, cuts: int) -> list[Mesh]:
                               grid_normals[rows, columns].reshape(-1, 3).copy(),
                               grid_triangles(height, width)))
     return parts
-
-
-def grid_triangles(height: int, width: int) -> np.ndarray:
-    """The triangles of a grid of ``height`` x ``width`` vertices, two per cell."""
-    corner = (np.arange(height - 1)[:, None] * width
-              + np.arange(width - 1)[None, :]).ravel().astype(np.uint32)
-    return np.stack([corner, corner + width, corner + 1, corner + 1, corner + width,
-                     corner + width + 1], axis=1).reshape(-1, 3)
 
 
 def noisy_grid(n: int) -> Mesh:

@@ -19,6 +19,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from assetcheck.testing.gltf import data_uri, png_bytes
 
 
+def grid_triangles(height: int, width: int) -> np.ndarray:
+    """The ``(m, 3)`` uint32 triangles of a grid of ``height`` x ``width`` vertices (row-major),
+    two per cell."""
+    corner = (np.arange(height - 1)[:, None] * width
+              + np.arange(width - 1)[None, :]).ravel().astype(np.uint32)
+    return np.stack([corner, corner + width, corner + 1, corner + 1, corner + width,
+                     corner + width + 1], axis=1).reshape(-1, 3)
+
+
 def grid_glb(n: int, *, textured: bool = False) -> bytes:
     """A valid GLB holding one n x n grid mesh (2 (n-1)^2 triangles). ``textured`` gives its
     material a base colour texture and the grid a lightmap UV set (``TEXCOORD_1``, the same
@@ -28,9 +37,7 @@ def grid_glb(n: int, *, textured: bool = False) -> bytes:
     positions = np.stack([u.ravel(), np.sin(u.ravel() * 6) * 0.1, v.ravel()], axis=1)
     normals = np.tile(np.array([0, 1, 0], np.float32), (n * n, 1))
     uvs = np.stack([u.ravel(), v.ravel()], axis=1)
-    corner = (np.arange(n - 1)[:, None] * n + np.arange(n - 1)[None, :]).ravel().astype(np.uint32)
-    indices = np.stack([corner, corner + n, corner + 1, corner + 1, corner + n, corner + n + 1],
-                       axis=1).ravel()
+    indices = grid_triangles(n, n).ravel()
     blobs = [positions.tobytes(), normals.tobytes(), uvs.astype(np.float32).tobytes(),
              indices.tobytes()]
     views, offset = [], 0

@@ -111,7 +111,7 @@ def print_topology_cost(times: dict[str, float], without: dict[str, float]) -> N
         print(f"\n{'topology and UVs':<24}{'without s':>10}{'with s':>9}{'added s':>9}")
     for name, seconds in without.items():
         added = times[name] - seconds
-        verdict = f"{'met' if added < 0.5 else 'MISSED'}" if "100mb" in name else ""
+        verdict = ("met" if added < 0.5 else "MISSED") if "100mb" in name else ""
         print(f"{name:<24}{seconds:>10.3f}{times[name]:>9.3f}{added:>9.3f} {verdict}")
 
 
