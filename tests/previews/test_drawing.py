@@ -113,8 +113,12 @@ def test_a_model_is_parsed_or_decoded_once_for_its_report_and_its_pictures(
         tmp_path, plugin_manager, monkeypatch, name, data, module):
     children = []
     original = module.run_decoder
-    monkeypatch.setattr(module, "run_decoder", lambda *args, **kwargs: (
-        children.append(name), original(*args, **kwargs))[1])
+
+    def counted(*args, **kwargs):
+        children.append(name)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, "run_decoder", counted)
     upload = write_upload(tmp_path / "job", data())
 
     assert draw_previews(upload, name, plugin_manager) == 1
