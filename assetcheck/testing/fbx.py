@@ -98,9 +98,12 @@ def binary_fbx(scene: Scene, version: int = 7400, *, compress: bool = False) -> 
     return encode_binary(scene_nodes(scene, version, binary=True, compress=compress), version)
 
 
-def ascii_fbx(scene: Scene, version: int = 7400) -> bytes:
-    """``scene`` as an ASCII FBX file of ``version`` (6100 writes the FBX 6 layout)."""
-    return encode_ascii(scene_nodes(scene, version, binary=False), version)
+def ascii_fbx(scene: Scene, version: int = 7400, *, trailing_commas: bool = False) -> bytes:
+    """``scene`` as an ASCII FBX file of ``version`` (6100 writes the FBX 6 layout);
+    ``trailing_commas`` ends every array with a comma, as some writers do."""
+    return encode_ascii(
+        scene_nodes(scene, version, binary=False), version, trailing_commas=trailing_commas
+    )
 
 
 def scene_nodes(
