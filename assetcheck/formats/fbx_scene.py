@@ -97,6 +97,8 @@ def read_scene(path: str, filename: str, data: bytes | memoryview | None = None)
         with open(path, "rb") as file:
             data = file.read()
     _add_geometry(asset.fbx.meshes, data)
+    _name_unnamed(asset.fbx.meshes)
+    asset.parts = _parts(asset.fbx.meshes)
     return asset
 
 
@@ -117,8 +119,6 @@ def _asset(scene: ufbx.Scene, filename: str) -> Asset:
         material_count=len(materials),
         animation_count=len(animations),
         uses_pbr=any(material.pbr for material in materials),
-        parts=[MeshPart(mesh.name, mesh.vertices, mesh.triangles, len(mesh.materials))
-               for mesh in meshes],
         materials=materials,
         textures=[texture for _, texture in textures],
         animations=animations,
@@ -162,6 +162,21 @@ def _mesh(mesh: ufbx.Mesh) -> FbxMesh:
         bones=sum(len(skin.clusters) for skin in skins),
         blend_shapes=sum(len(blend.channels) for blend in mesh.blend_deformers),
     )
+
+
+def _name_unnamed(meshes: list[FbxMesh]) -> None:
+    """Name each mesh whose geometry the file leaves unnamed (Asset Forge and Kenney's writer
+    do) after the nodes drawing it, else ``mesh <index>``, as an unnamed glTF mesh is named."""
+    for index, mesh in enumerate(meshes):
+        if not mesh.name:
+            nodes = dict.fromkeys(instance.node for instance in mesh.instances if instance.node)
+            mesh.name = ", ".join(nodes) or f"mesh {index}"
+
+
+def _parts(meshes: list[FbxMesh]) -> list[MeshPart]:
+    return [
+        MeshPart(mesh.name, mesh.vertices, mesh.triangles, len(mesh.materials)) for mesh in meshes
+    ]
 
 
 def _add_geometry(meshes: list[FbxMesh], data: bytes | memoryview) -> None:

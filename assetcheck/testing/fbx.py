@@ -26,6 +26,8 @@ class MeshSpec:
     ``normal`` is the normal written at every corner; ``scale`` the model's ``Lcl Scaling``.
     ``raw_indices`` replaces the ``PolygonVertexIndex`` array as written (for damaged files).
     ``uv_values`` gives every UV set one UV per control point (all zero when None).
+    ``geometry_name`` names the geometry apart from its model (FBX 7 layout only); Asset Forge
+    and Kenney's writer leave it empty.
     """
 
     name: str
@@ -38,6 +40,7 @@ class MeshSpec:
     scale: tuple[float, float, float] = (1.0, 1.0, 1.0)
     raw_indices: Sequence[int] | None = None
     uv_values: Sequence[tuple[float, float]] | None = None
+    geometry_name: str | None = None
 
 
 @dataclass
@@ -265,8 +268,12 @@ class _SceneWriter:
             model.children += self._geometry_children(mesh)
             objects.children.append(model)
             return
-        geometry = Node("Geometry", self._head(mesh.name, "Geometry", 1, index, "Mesh"),
-                        self._geometry_children(mesh))
+        geometry_name = mesh.name if mesh.geometry_name is None else mesh.geometry_name
+        geometry = Node(
+            "Geometry",
+            self._head(geometry_name, "Geometry", 1, index, "Mesh"),
+            self._geometry_children(mesh),
+        )
         objects.children += [geometry, model]
         links.append((self._id(1, index), model_ref))
 

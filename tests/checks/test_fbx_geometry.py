@@ -120,6 +120,15 @@ def test_damaged_polygon_indices_are_invalid_geometry(tmp_path, encode, raw, rea
     assert "MESH_ZERO_AREA_TRIANGLES" not in codes(result)
 
 
+@pytest.mark.parametrize("encode", [binary_fbx, ascii_fbx], ids=["binary", "ascii"])
+def test_a_geometry_without_a_name_is_reported_under_its_nodes_name(tmp_path, encode):
+    mesh = triangles("Lever", SQUARE[:3], [[0, 1, 2]], normals=False, geometry_name="")
+
+    issue = only_issue(check(tmp_path, encode, mesh), "MESH_MISSING_NORMALS")
+
+    assert issue.message.startswith("Mesh Lever has no vertex normals")
+
+
 def test_an_embedded_npot_texture_is_reported(tmp_path):
     scene = Scene(meshes=[cube()], videos=[VideoSpec("Odd", "odd.png", png_bytes(3, 5))])
     issue = only_issue(validate_bytes(tmp_path, "m.fbx", binary_fbx(scene)),

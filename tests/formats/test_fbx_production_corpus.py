@@ -38,3 +38,4 @@ def test_production_file_reads_without_error_and_with_its_expected_triangles(nam
     assert asset.triangle_count == triangles
     assert result.security.safe
     assert [mesh.geometry_fault for mesh in asset.fbx.meshes] == [None] * len(asset.parts)
+    assert all(part.name for part in asset.parts)
