@@ -21,6 +21,7 @@ from assetcheck.fbx_model import (
     FbxMesh,
     FbxScene,
     FbxTexture,
+    FbxUnsetValues,
     unpack_geometry,
 )
 from assetcheck.formats.fbx_geometry import DecodedMesh, read_geometries
@@ -70,7 +71,8 @@ class FbxParseError(Exception):
 
 #: The classes :func:`read_scene` returns or raises, for the parent to accept from the child.
 RESULT_TYPES = (Asset, MeshPart, Material, Texture, Animation, FbxParseError, FbxScene,
-                FbxMesh, FbxTexture, FbxAxes, FbxGeometry, unpack_geometry, FbxInstance)
+                FbxMesh, FbxTexture, FbxAxes, FbxGeometry, unpack_geometry, FbxInstance,
+                FbxUnsetValues)
 
 
 def read_scene(path: str, filename: str, data: bytes | memoryview | None = None) -> Asset:
@@ -190,8 +192,8 @@ def _add_geometry(meshes: list[FbxMesh], data: bytes | memoryview) -> None:
     for mesh, found in zip(meshes, match_meshes(meshes, decoded), strict=True):
         if found is None:
             continue
-        mesh.geometry, mesh.geometry_fault, mesh.instances = (
-            found.geometry, found.fault, found.instances)
+        mesh.geometry, mesh.geometry_fault, mesh.instances, mesh.unset_values = (
+            found.geometry, found.fault, found.instances, found.unset_values)
         if found.geometry is not None:
             sizes = found.geometry.polygon_sizes
             mesh.quads = int(np.count_nonzero(sizes == 4))

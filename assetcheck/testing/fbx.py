@@ -27,7 +27,9 @@ class MeshSpec:
     ``raw_indices`` replaces the ``PolygonVertexIndex`` array as written (for damaged files).
     ``uv_values`` gives every UV set one UV per control point (all zero when None).
     ``geometry_name`` names the geometry apart from its model (FBX 7 layout only); Asset Forge
-    and Kenney's writer leave it empty.
+    and Kenney's writer leave it empty. ``uv_index`` writes the UVs by polygon corner through
+    that ``UVIndex`` (-1 for "none"); ``material_slots`` the ``Materials`` array (0 for every
+    polygon when None).
     """
 
     name: str
@@ -41,6 +43,8 @@ class MeshSpec:
     raw_indices: Sequence[int] | None = None
     uv_values: Sequence[tuple[float, float]] | None = None
     geometry_name: str | None = None
+    uv_index: Sequence[int] | None = None
+    material_slots: Sequence[int] | None = None
 
 
 @dataclass
@@ -226,14 +230,17 @@ class _SceneWriter:
                                                 list(mesh.normal) * corners,
                                                 "ByPolygonVertex"))
             layer.append(("LayerElementNormal", 0))
+        uv_mapping = "ByVertice" if mesh.uv_index is None else "ByPolygonVertex"
         for uv_set in range(mesh.uv_sets):
             children.append(self._layer_element("LayerElementUV", uv_set, "UV",
-                                                _uv_values(mesh), "ByVertice"))
+                                                _uv_values(mesh), uv_mapping,
+                                                index=mesh.uv_index))
             layer.append(("LayerElementUV", uv_set))
         if mesh.materials:
+            slots = mesh.material_slots
             children.append(self._layer_element("LayerElementMaterial", 0, "Materials",
-                                                [0] * len(mesh.polygons), "ByPolygon",
-                                                kind="i"))
+                                                [0] * len(mesh.polygons) if slots is None
+                                                else list(slots), "ByPolygon", kind="i"))
             layer.append(("LayerElementMaterial", 0))
         children.append(Node("Layer", [0], [Node("Version", [100])] + [
             Node("LayerElement", [], [Node("Type", [name]), Node("TypedIndex", [index])])
@@ -242,15 +249,28 @@ class _SceneWriter:
         return children
 
     def _layer_element(
-        self, name: str, index: int, array_name: str, values: list, mapping: str, kind: str = "d"
+        self,
+        name: str,
+        number: int,
+        array_name: str,
+        values: list,
+        mapping: str,
+        kind: str = "d",
+        index: Sequence[int] | None = None,
     ) -> Node:
-        return Node(name, [index], [
+        """A layer element; its values are indexed when they are integers or ``index`` is
+        given (then written as ``<array_name>Index``)."""
+        indexed = kind == "i" or index is not None
+        children = [
             Node("Version", [101]),
-            Node("Name", [f"set{index}"]),
+            Node("Name", [f"set{number}"]),
             Node("MappingInformationType", [mapping]),
-            Node("ReferenceInformationType", ["Direct" if kind == "d" else "IndexToDirect"]),
+            Node("ReferenceInformationType", ["IndexToDirect" if indexed else "Direct"]),
             Node(array_name, self._array(kind, values)),
-        ])
+        ]
+        if index is not None:
+            children.append(Node(array_name + "Index", self._array("i", index)))
+        return Node(name, [number], children)
 
     def _mesh(self, objects: Node, links: list[_Link], mesh: MeshSpec, index: int) -> None:
         model_ref = self._ref(mesh.name, "Model", 2, index)
