@@ -169,6 +169,20 @@ def unpack_geometry(positions: object, corners: object, polygon_starts: object,
                        layer(normals), layer(uvs), _unpacked(polygon_materials))
 
 
+@dataclass(frozen=True)
+class FbxUnsetValues:
+    """Items of a mesh a layer gives no value: the file writes index -1, "none", for them.
+
+    ``layer`` names the layer (``normals``, ``UVs``, ``material``); ``items`` what it maps
+    (``polygon corners`` or ``polygons``); ``count`` of ``total`` items are unset.
+    """
+
+    layer: str
+    items: str
+    count: int
+    total: int
+
+
 @dataclass
 class FbxInstance:
     """A node that draws a mesh: its name and ``geometry_to_world``, the 4x4 matrix from the
@@ -198,6 +212,7 @@ class FbxMesh:
     ``vertices`` counts control points; ``triangles`` fan-triangulated polygons. ``uv_sets``
     is the pre-scan's count (None where it could not be matched to the mesh). ``geometry`` is
     None when the geometry was not decoded; ``geometry_fault`` then says why, if it is damaged.
+    ``unset_values`` lists the layers that leave some items without a value (index -1).
     """
 
     name: str
@@ -216,6 +231,7 @@ class FbxMesh:
     geometry: FbxGeometry | None = None
     geometry_fault: str | None = None
     instances: list[FbxInstance] = field(default_factory=list)
+    unset_values: list[FbxUnsetValues] = field(default_factory=list)
 
 
 @dataclass

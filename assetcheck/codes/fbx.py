@@ -44,4 +44,12 @@ ISSUE_TYPES = [
         "Export the file again from the authoring tool; a file whose indices point outside "
         "its arrays is damaged or crafted, and importers read it differently or crash.",
     ),
+    declare(
+        "FBX_UNSET_LAYER_VALUES", "warning",
+        "Mesh {name}: {count:,} of {total:,} {items} have no {layer} (the file writes index "
+        "-1, meaning none). Importers fill the gap differently (ufbx repeats the last value, "
+        "others use the first or zero), so these {items} can look different in each engine.",
+        "Give every face its {layer} in the modelling tool (unwrap the faces left without UVs, "
+        "assign a material to every polygon) and export again.",
+    ),
 ]

@@ -58,6 +58,15 @@ def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOption
     for mesh in asset.fbx.meshes:
         if mesh.geometry_fault is not None:
             issues.add("FBX_INVALID_GEOMETRY", name=mesh.name, reason=mesh.geometry_fault)
+        for gap in mesh.unset_values:
+            issues.add(
+                "FBX_UNSET_LAYER_VALUES",
+                name=mesh.name,
+                layer=gap.layer,
+                items=gap.items,
+                count=gap.count,
+                total=gap.total,
+            )
     return asset
 
 

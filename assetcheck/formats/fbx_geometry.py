@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from assetcheck.fbx_model import FbxGeometry, FbxInstance
+from assetcheck.fbx_model import FbxGeometry, FbxInstance, FbxUnsetValues
 from assetcheck.formats.fbx_mesh_data import GeometryFault, decode_geometry
 from assetcheck.formats.fbx_transforms import geometric_matrix, local_matrix, model_properties
 from assetcheck.formats.fbx_tree import FbxNode, FbxTreeError, read_tree
@@ -23,14 +23,15 @@ from assetcheck.formats.fbx_tree import FbxNode, FbxTreeError, read_tree
 
 @dataclass
 class DecodedMesh:
-    """One mesh geometry of the file: its counts, its geometry (or why there is none) and the
-    nodes drawing it."""
+    """One mesh geometry of the file: its counts, its geometry (or why there is none), the
+    nodes drawing it and the layers that leave items unset."""
 
     vertices: int
     triangles: int
     geometry: FbxGeometry | None
     fault: str | None = None
     instances: list[FbxInstance] = field(default_factory=list)
+    unset_values: list[FbxUnsetValues] = field(default_factory=list)
 
 
 def read_geometries(data: bytes | memoryview) -> list[DecodedMesh]:
@@ -62,7 +63,7 @@ def read_geometries(data: bytes | memoryview) -> list[DecodedMesh]:
 
 def _decode(node: FbxNode, instances: list[FbxInstance]) -> DecodedMesh:
     try:
-        geometry = decode_geometry(node)
+        geometry, unset_values = decode_geometry(node)
     except (GeometryFault, FbxTreeError) as fault:
         vertices = node.child("Vertices")
         count = len(vertices.props) // 3 if vertices is not None and len(
@@ -70,7 +71,7 @@ def _decode(node: FbxNode, instances: list[FbxInstance]) -> DecodedMesh:
         return DecodedMesh(count, -1, None, str(fault), instances)
     sizes = geometry.polygon_sizes
     triangles = int(np.maximum(sizes - 2, 0).sum())
-    return DecodedMesh(len(geometry.positions), triangles, geometry, None, instances)
+    return DecodedMesh(len(geometry.positions), triangles, geometry, None, instances, unset_values)
 
 
 def _key(node: FbxNode, legacy: bool) -> Hashable:

@@ -9,14 +9,17 @@ through an ``IndexToDirect`` index array. FBX 5 and older write ``Normals``, ``T
 ``Materials`` beside the vertices instead.
 
 Every index is checked against what it indexes: a geometry that fails raises
-:class:`GeometryFault` with the reason, and is then not checked further.
+:class:`GeometryFault` with the reason, and is then not checked further. One value is not a
+fault: a layer index of -1 means "no value here" (a face left without UVs; Cinema 4D so marks
+polygons without a material). Such a corner reads the layer's last value, as ufbx reads it, a
+polygon material slot 0, and the gap is returned as an :class:`FbxUnsetValues` to be reported.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from assetcheck.fbx_model import FbxGeometry, FbxLayer
+from assetcheck.fbx_model import FbxGeometry, FbxLayer, FbxUnsetValues
 from assetcheck.formats.fbx_tree import FbxNode
 
 #: Mapping names (``MappingInformationType``) by what each row of values belongs to.
@@ -25,15 +28,17 @@ BY_CONTROL_POINT = frozenset({"ByVertice", "ByVertex", "ByControlPoint"})
 BY_POLYGON = frozenset({"ByPolygon"})
 ALL_SAME = frozenset({"AllSame"})
 INDEXED = frozenset({"IndexToDirect", "Index"})
+#: The index that means "no value" in a layer's index or material array.
+UNSET = -1
 
 
 class GeometryFault(Exception):
     """The geometry's arrays contradict each other; the message says how."""
 
 
-def decode_geometry(node: FbxNode) -> FbxGeometry:
-    """The geometry held by ``node``; GeometryFault when it is damaged (FbxTreeError when an
-    array cannot be decoded at all)."""
+def decode_geometry(node: FbxNode) -> tuple[FbxGeometry, list[FbxUnsetValues]]:
+    """The geometry held by ``node`` and the layers that leave items unset; GeometryFault when
+    it is damaged (FbxTreeError when an array cannot be decoded at all)."""
     vertices = node.child("Vertices")
     points = vertices.array("f8") if vertices is not None else np.empty(0)
     if len(points) % 3:
@@ -45,18 +50,19 @@ def decode_geometry(node: FbxNode) -> FbxGeometry:
     polygon_of_corner = np.cumsum(_starts_mask(starts, len(corners)), dtype=np.int32) - 1
     mapping = _Mapping(corners, polygon_of_corner, len(starts))
     legacy = node.child("LayerElementNormal") is None and node.child("LayerElementUV") is None
-    return FbxGeometry(
+    geometry = FbxGeometry(
         positions=positions,
         corners=corners,
         polygon_starts=starts,
-        normals=mapping.layer(_element(node, "LayerElementNormal", "Normals"), 3,
+        normals=mapping.layer("normals", _element(node, "LayerElementNormal", "Normals"), 3,
                               legacy and node.child("Normals")),
-        uvs=mapping.layer(_element(node, "LayerElementUV", "UV"), 2,
+        uvs=mapping.layer("UVs", _element(node, "LayerElementUV", "UV"), 2,
                           legacy and _legacy_uv(node, "TextureUV"),
                           legacy and _legacy_uv(node, "TextureUVVerticeIndex")),
         polygon_materials=mapping.materials(node.child("LayerElementMaterial"),
                                             legacy and node.child("Materials")),
     )
+    return geometry, mapping.unset_values
 
 
 def _polygons(raw: np.ndarray, point_count: int) -> tuple[np.ndarray, np.ndarray]:
@@ -112,8 +118,10 @@ class _Mapping:
         self.corners = corners
         self.polygon_of_corner = polygon_of_corner
         self.polygons = polygons
+        self.unset_values: list[FbxUnsetValues] = []
 
-    def layer(self, element: tuple | None, width: int, legacy_values: FbxNode | None = None,
+    def layer(self, label: str, element: tuple | None, width: int,
+              legacy_values: FbxNode | None = None,
               legacy_index: FbxNode | None = None) -> FbxLayer | None:
         if element is not None:
             layer, values_node, index_node = element
@@ -139,9 +147,18 @@ class _Mapping:
                 raise GeometryFault(f"its {values_node.name} are indexed but have no index")
             index = index_node.array("i4")
             _check_range(base, len(index), f"{index_node.name} entries")
-            rows = index[base]
+            rows = self._filled(index[base], len(values) - 1, label, "polygon corners")
         _check_range(rows, len(values), values_node.name)
         return FbxLayer(values, rows.astype(np.int32, copy=False))
+
+    def _filled(self, rows: np.ndarray, fill: int, label: str, items: str) -> np.ndarray:
+        """``rows`` with each :data:`UNSET` one replaced by ``fill``, and the gap recorded."""
+        unset = rows == UNSET
+        count = int(np.count_nonzero(unset))
+        if not count or fill < 0:
+            return rows
+        self.unset_values.append(FbxUnsetValues(label, items, count, len(rows)))
+        return np.where(unset, fill, rows)
 
     def _rows(self, mapping: str, available: int) -> np.ndarray | None:
         """For each corner, the row of the layer's (direct or index) array it reads."""
@@ -170,7 +187,7 @@ class _Mapping:
         elif len(slots) < self.polygons:
             raise GeometryFault(f"it assigns materials to {len(slots)} of its "
                                 f"{self.polygons} polygons")
-        slots = slots[:self.polygons]
+        slots = self._filled(slots[:self.polygons], 0, "material", "polygons")
         if len(slots) and int(slots.min()) < 0:
             raise GeometryFault(f"a polygon uses material slot {int(slots.min())}")
         return slots

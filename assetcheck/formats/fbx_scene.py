@@ -21,6 +21,7 @@ from assetcheck.fbx_model import (
     FbxMesh,
     FbxScene,
     FbxTexture,
+    FbxUnsetValues,
     unpack_geometry,
 )
 from assetcheck.formats.fbx_geometry import DecodedMesh, read_geometries
@@ -70,7 +71,8 @@ class FbxParseError(Exception):
 
 #: The classes :func:`read_scene` returns or raises, for the parent to accept from the child.
 RESULT_TYPES = (Asset, MeshPart, Material, Texture, Animation, FbxParseError, FbxScene,
-                FbxMesh, FbxTexture, FbxAxes, FbxGeometry, unpack_geometry, FbxInstance)
+                FbxMesh, FbxTexture, FbxAxes, FbxGeometry, unpack_geometry, FbxInstance,
+                FbxUnsetValues)
 
 
 def read_scene(path: str, filename: str, data: bytes | memoryview | None = None) -> Asset:
@@ -97,6 +99,8 @@ def read_scene(path: str, filename: str, data: bytes | memoryview | None = None)
         with open(path, "rb") as file:
             data = file.read()
     _add_geometry(asset.fbx.meshes, data)
+    _name_unnamed(asset.fbx.meshes)
+    asset.parts = _parts(asset.fbx.meshes)
     return asset
 
 
@@ -117,8 +121,6 @@ def _asset(scene: ufbx.Scene, filename: str) -> Asset:
         material_count=len(materials),
         animation_count=len(animations),
         uses_pbr=any(material.pbr for material in materials),
-        parts=[MeshPart(mesh.name, mesh.vertices, mesh.triangles, len(mesh.materials))
-               for mesh in meshes],
         materials=materials,
         textures=[texture for _, texture in textures],
         animations=animations,
@@ -164,6 +166,21 @@ def _mesh(mesh: ufbx.Mesh) -> FbxMesh:
     )
 
 
+def _name_unnamed(meshes: list[FbxMesh]) -> None:
+    """Name each mesh whose geometry the file leaves unnamed (Asset Forge and Kenney's writer
+    do) after the nodes drawing it, else ``mesh <index>``, as an unnamed glTF mesh is named."""
+    for index, mesh in enumerate(meshes):
+        if not mesh.name:
+            nodes = dict.fromkeys(instance.node for instance in mesh.instances if instance.node)
+            mesh.name = ", ".join(nodes) or f"mesh {index}"
+
+
+def _parts(meshes: list[FbxMesh]) -> list[MeshPart]:
+    return [
+        MeshPart(mesh.name, mesh.vertices, mesh.triangles, len(mesh.materials)) for mesh in meshes
+    ]
+
+
 def _add_geometry(meshes: list[FbxMesh], data: bytes | memoryview) -> None:
     """Give each mesh its decoded geometry, and its quads and n-gons from the geometry."""
     try:
@@ -175,8 +192,8 @@ def _add_geometry(meshes: list[FbxMesh], data: bytes | memoryview) -> None:
     for mesh, found in zip(meshes, match_meshes(meshes, decoded), strict=True):
         if found is None:
             continue
-        mesh.geometry, mesh.geometry_fault, mesh.instances = (
-            found.geometry, found.fault, found.instances)
+        mesh.geometry, mesh.geometry_fault, mesh.instances, mesh.unset_values = (
+            found.geometry, found.fault, found.instances, found.unset_values)
         if found.geometry is not None:
             sizes = found.geometry.polygon_sizes
             mesh.quads = int(np.count_nonzero(sizes == 4))

@@ -327,15 +327,21 @@ _MSVC_SPECIAL = re.compile(rb"(-?)\d*\.#(INF|IND|S?NAN|QNAN)\w*", re.IGNORECASE)
 
 
 def _ascii_numbers(text: memoryview, count: int) -> np.ndarray:
-    """Comma-separated numbers; ``count`` of them when it is not negative."""
-    raw = bytes(text)
+    """Comma-separated numbers; ``count`` of them when it is not negative.
+
+    A separator after the last number (``a: 0,1,2,``, as Kenney's and Asset Forge's writers
+    end every array) ends the list, as in ufbx. It is cut off before numpy parses the text:
+    numpy reads a trailing comma followed by whitespace as one more value, -1.
+    """
+    raw = bytes(text).rstrip().removesuffix(b",")
     try:
         values = np.fromstring(raw, dtype=np.float64, sep=",")
     except ValueError:
         values = None
     if values is None and b"#" in raw:
-        raw = _MSVC_SPECIAL.sub(lambda m: m[1] + (b"inf" if m[2].upper() == b"INF"
-                                                  else b"nan"), raw)
+        raw = _MSVC_SPECIAL.sub(
+            lambda m: m[1] + (b"inf" if m[2].upper() == b"INF" else b"nan"), raw
+        )
         with contextlib.suppress(ValueError):
             values = np.fromstring(raw, dtype=np.float64, sep=",")
     if values is None:

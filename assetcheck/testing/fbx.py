@@ -26,6 +26,10 @@ class MeshSpec:
     ``normal`` is the normal written at every corner; ``scale`` the model's ``Lcl Scaling``.
     ``raw_indices`` replaces the ``PolygonVertexIndex`` array as written (for damaged files).
     ``uv_values`` gives every UV set one UV per control point (all zero when None).
+    ``geometry_name`` names the geometry apart from its model (FBX 7 layout only); Asset Forge
+    and Kenney's writer leave it empty. ``uv_index`` writes the UVs by polygon corner through
+    that ``UVIndex`` (-1 for "none"); ``material_slots`` the ``Materials`` array (0 for every
+    polygon when None).
     """
 
     name: str
@@ -38,6 +42,9 @@ class MeshSpec:
     scale: tuple[float, float, float] = (1.0, 1.0, 1.0)
     raw_indices: Sequence[int] | None = None
     uv_values: Sequence[tuple[float, float]] | None = None
+    geometry_name: str | None = None
+    uv_index: Sequence[int] | None = None
+    material_slots: Sequence[int] | None = None
 
 
 @dataclass
@@ -98,9 +105,12 @@ def binary_fbx(scene: Scene, version: int = 7400, *, compress: bool = False) -> 
     return encode_binary(scene_nodes(scene, version, binary=True, compress=compress), version)
 
 
-def ascii_fbx(scene: Scene, version: int = 7400) -> bytes:
-    """``scene`` as an ASCII FBX file of ``version`` (6100 writes the FBX 6 layout)."""
-    return encode_ascii(scene_nodes(scene, version, binary=False), version)
+def ascii_fbx(scene: Scene, version: int = 7400, *, trailing_commas: bool = False) -> bytes:
+    """``scene`` as an ASCII FBX file of ``version`` (6100 writes the FBX 6 layout);
+    ``trailing_commas`` ends every array with a comma, as some writers do."""
+    return encode_ascii(
+        scene_nodes(scene, version, binary=False), version, trailing_commas=trailing_commas
+    )
 
 
 def scene_nodes(
@@ -220,14 +230,17 @@ class _SceneWriter:
                                                 list(mesh.normal) * corners,
                                                 "ByPolygonVertex"))
             layer.append(("LayerElementNormal", 0))
+        uv_mapping = "ByVertice" if mesh.uv_index is None else "ByPolygonVertex"
         for uv_set in range(mesh.uv_sets):
             children.append(self._layer_element("LayerElementUV", uv_set, "UV",
-                                                _uv_values(mesh), "ByVertice"))
+                                                _uv_values(mesh), uv_mapping,
+                                                index=mesh.uv_index))
             layer.append(("LayerElementUV", uv_set))
         if mesh.materials:
+            slots = mesh.material_slots
             children.append(self._layer_element("LayerElementMaterial", 0, "Materials",
-                                                [0] * len(mesh.polygons), "ByPolygon",
-                                                kind="i"))
+                                                [0] * len(mesh.polygons) if slots is None
+                                                else list(slots), "ByPolygon", kind="i"))
             layer.append(("LayerElementMaterial", 0))
         children.append(Node("Layer", [0], [Node("Version", [100])] + [
             Node("LayerElement", [], [Node("Type", [name]), Node("TypedIndex", [index])])
@@ -236,15 +249,28 @@ class _SceneWriter:
         return children
 
     def _layer_element(
-        self, name: str, index: int, array_name: str, values: list, mapping: str, kind: str = "d"
+        self,
+        name: str,
+        number: int,
+        array_name: str,
+        values: list,
+        mapping: str,
+        kind: str = "d",
+        index: Sequence[int] | None = None,
     ) -> Node:
-        return Node(name, [index], [
+        """A layer element; its values are indexed when they are integers or ``index`` is
+        given (then written as ``<array_name>Index``)."""
+        indexed = kind == "i" or index is not None
+        children = [
             Node("Version", [101]),
-            Node("Name", [f"set{index}"]),
+            Node("Name", [f"set{number}"]),
             Node("MappingInformationType", [mapping]),
-            Node("ReferenceInformationType", ["Direct" if kind == "d" else "IndexToDirect"]),
+            Node("ReferenceInformationType", ["IndexToDirect" if indexed else "Direct"]),
             Node(array_name, self._array(kind, values)),
-        ])
+        ]
+        if index is not None:
+            children.append(Node(array_name + "Index", self._array("i", index)))
+        return Node(name, [number], children)
 
     def _mesh(self, objects: Node, links: list[_Link], mesh: MeshSpec, index: int) -> None:
         model_ref = self._ref(mesh.name, "Model", 2, index)
@@ -262,8 +288,12 @@ class _SceneWriter:
             model.children += self._geometry_children(mesh)
             objects.children.append(model)
             return
-        geometry = Node("Geometry", self._head(mesh.name, "Geometry", 1, index, "Mesh"),
-                        self._geometry_children(mesh))
+        geometry_name = mesh.name if mesh.geometry_name is None else mesh.geometry_name
+        geometry = Node(
+            "Geometry",
+            self._head(geometry_name, "Geometry", 1, index, "Mesh"),
+            self._geometry_children(mesh),
+        )
         objects.children += [geometry, model]
         links.append((self._id(1, index), model_ref))
 

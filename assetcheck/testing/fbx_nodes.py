@@ -114,22 +114,30 @@ def _binary_prop(prop: object) -> bytes:
 # -- ASCII --------------------------------------------------------------------------------------
 
 
-def encode_ascii(nodes: Iterable[Node], version: int = 7400) -> bytes:
-    """An ASCII FBX file holding ``nodes``. Arrays use ``*N { a: ... }`` from version 7000 on."""
+def encode_ascii(
+    nodes: Iterable[Node], version: int = 7400, *, trailing_commas: bool = False
+) -> bytes:
+    """An ASCII FBX file holding ``nodes``. Arrays use ``*N { a: ... }`` from version 7000 on.
+
+    ``trailing_commas`` ends every ``a:`` array with a comma, as Kenney's and Asset Forge's
+    writers do (``a: 0,1,2,``).
+    """
     major, minor = divmod(version, 1000)
     lines = [f"; FBX {major}.{minor // 100}.{minor % 100 // 10} project file", ""]
+    array_end = "," if trailing_commas else ""
     for node in nodes:
-        _ascii_node(node, 0, version, lines)
+        _ascii_node(node, 0, version, lines, array_end)
     return ("\n".join(lines) + "\n").encode()
 
 
-def _ascii_node(node: Node, depth: int, version: int, lines: list[str]) -> None:
+def _ascii_node(node: Node, depth: int, version: int, lines: list[str], array_end: str) -> None:
     indent = "\t" * depth
     arrays = [prop for prop in node.props if isinstance(prop, Array)]
     if arrays and version >= 7000:
         array = arrays[0]
+        values = ",".join(_ascii_number(v) for v in array.values)
         lines.append(f"{indent}{node.name}: *{array.count} {{")
-        lines.append(f"{indent}\ta: {','.join(_ascii_number(v) for v in array.values)}")
+        lines.append(f"{indent}\ta: {values}{array_end}")
         lines.append(f"{indent}}}")
         return
     values = ",".join(_ascii_prop(prop) for prop in node.props)
@@ -138,7 +146,7 @@ def _ascii_node(node: Node, depth: int, version: int, lines: list[str]) -> None:
         return
     lines.append(f"{indent}{node.name}: {values} {{")
     for child in node.children:
-        _ascii_node(child, depth + 1, version, lines)
+        _ascii_node(child, depth + 1, version, lines, array_end)
     lines.append(f"{indent}}}")
 
 

@@ -6,7 +6,15 @@ import pytest
 
 from assetcheck.engine import validate
 from assetcheck.options import ValidationOptions
-from tests.builders.fbx import MeshSpec, Scene, VideoSpec, ascii_fbx, binary_fbx, cube
+from tests.builders.fbx import (
+    MaterialSpec,
+    MeshSpec,
+    Scene,
+    VideoSpec,
+    ascii_fbx,
+    binary_fbx,
+    cube,
+)
 from tests.builders.gltf import png_bytes
 from tests.builders.zip import zip_of
 from tests.formats import codes, only_issue, validate_bytes
@@ -118,6 +126,69 @@ def test_damaged_polygon_indices_are_invalid_geometry(tmp_path, encode, raw, rea
         return
     assert reason in only_issue(result, "FBX_INVALID_GEOMETRY").message
     assert "MESH_ZERO_AREA_TRIANGLES" not in codes(result)
+
+
+def two_triangles(name: str, **options) -> MeshSpec:
+    """A square of two triangles with one material and distinct UVs at its corners."""
+    uvs = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
+    return triangles(
+        name, SQUARE, [[0, 1, 2], [0, 2, 3]], materials=["Paint"], uv_values=uvs, **options
+    )
+
+
+def check_square(tmp_path, encode, mesh: MeshSpec):
+    return check(tmp_path, encode, mesh, materials=[MaterialSpec("Paint")])
+
+
+@encodings
+def test_uv_indices_of_minus_one_leave_corners_unset_a_warning_not_invalid_geometry(
+    tmp_path, encode
+):
+    mesh = two_triangles("Patchy", uv_index=[0, 1, 2, -1, -1, -1])
+
+    result = check_square(tmp_path, encode, mesh)
+
+    issue = only_issue(result, "FBX_UNSET_LAYER_VALUES")
+    assert issue.severity == "warning"
+    assert issue.message.startswith("Mesh Patchy: 3 of 6 polygon corners have no UVs")
+    assert [i.code for i in result.issues if i.severity == "error"] == []
+
+
+@encodings
+def test_a_material_slot_of_minus_one_leaves_a_polygon_unset(tmp_path, encode):
+    result = check_square(tmp_path, encode, two_triangles("Bare", material_slots=[0, -1]))
+
+    issue = only_issue(result, "FBX_UNSET_LAYER_VALUES")
+    assert issue.message.startswith("Mesh Bare: 1 of 2 polygons have no material")
+    assert "FBX_INVALID_GEOMETRY" not in codes(result)
+
+
+@pytest.mark.parametrize(
+    ("options", "reason"),
+    [
+        ({"uv_index": [0, 1, 2, 0, 2, 9]}, "it reads UV number 9, but there are 4"),
+        ({"uv_index": [0, 1, 2, 0, 2, -2]}, "it reads UV number -2, but there are 4"),
+        ({"material_slots": [0, -2]}, "a polygon uses material slot -2"),
+    ],
+)
+@encodings
+def test_layer_indices_outside_their_values_stay_invalid_geometry(
+    tmp_path, encode, options, reason
+):
+    result = check_square(tmp_path, encode, two_triangles("Hostile", **options))
+    if "FBX_PARSE_ERROR" in codes(result):  # ufbx refused it first: as clear an issue
+        return
+    assert reason in only_issue(result, "FBX_INVALID_GEOMETRY").message
+    assert "FBX_UNSET_LAYER_VALUES" not in codes(result)
+
+
+@pytest.mark.parametrize("encode", [binary_fbx, ascii_fbx], ids=["binary", "ascii"])
+def test_a_geometry_without_a_name_is_reported_under_its_nodes_name(tmp_path, encode):
+    mesh = triangles("Lever", SQUARE[:3], [[0, 1, 2]], normals=False, geometry_name="")
+
+    issue = only_issue(check(tmp_path, encode, mesh), "MESH_MISSING_NORMALS")
+
+    assert issue.message.startswith("Mesh Lever has no vertex normals")
 
 
 def test_an_embedded_npot_texture_is_reported(tmp_path):

@@ -28,6 +28,7 @@ from tests.builders.fbx import (
     binary_fbx,
     cube,
     grid,
+    scene_nodes,
 )
 from tests.builders.fbx_nodes import Array, Node, encode_binary
 
@@ -105,6 +106,31 @@ def test_mesh_details_give_face_shapes_normals_uv_sets_and_materials(read, encod
     assert (box.uv_sets, fan.uv_sets) == (1, 2)
     assert (box.materials, fan.materials) == (["Red"], [])
     assert not box.skinned and box.bones == 0
+
+
+@pytest.mark.parametrize("encode", [binary_fbx, ascii_fbx], ids=["binary", "ascii"])
+def test_a_mesh_whose_geometry_has_no_name_is_named_after_the_nodes_drawing_it(read, encode):
+    lever = cube("Lever")
+    lever.geometry_name = ""  # as Asset Forge and Kenney's writer leave it
+    lonely = Scene(meshes=[lever])
+
+    asset, _ = read(encode(lonely))
+
+    assert [mesh.name for mesh in asset.fbx.meshes] == ["Lever"]
+    assert [part.name for part in asset.parts] == ["Lever"]
+
+
+def test_an_unnamed_geometry_no_node_draws_is_named_by_its_position(read):
+    loose = cube("Loose")
+    loose.geometry_name = ""
+    nodes = scene_nodes(Scene(meshes=[cube("Box"), loose]), 7400, binary=True)
+    connections = next(node for node in nodes if node.name == "Connections")
+    loose_geometry = 1_000_000_000_001  # the builder's id of the second geometry
+    connections.children = [c for c in connections.children if c.props[1] != loose_geometry]
+
+    asset, _ = read(encode_binary(nodes, 7400))
+
+    assert [mesh.name for mesh in asset.fbx.meshes] == ["Box", "mesh 1"]
 
 
 def test_scene_details_give_version_encoding_creator_units_and_axes(read):

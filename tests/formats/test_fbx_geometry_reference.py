@@ -9,10 +9,14 @@ box's largest side. The largest deviation seen is 9.5e-5 (``embedded_ascii/box.F
 root node moves 0.11 mm: ufbx and this reader apply it, assimp does not); assimp's float32
 rounding stays under 1e-6. Both are in the file's own units and axes (assimp applies neither).
 
-ufbx: for every file of FBX 6 or later that ufbx reads, each mesh node's geometry-to-world
-matrix must equal ufbx's node-to-world matrix times its geometric transform.
+ufbx: for every file that ufbx reads, our decoder (:func:`read_geometries`) must find the same
+meshes with the same control points and triangles as ufbx; and for every file of FBX 6 or later,
+each mesh node's geometry-to-world matrix must equal ufbx's node-to-world matrix times its
+geometric transform. The files are those of the shared corpus, of the production corpus and of
+Debian's assimp-testmodels; the one ufbx refuses is a deliberately damaged file.
 
-Both tools are optional on a developer machine: their tests skip, saying what is missing.
+The tools and folders are optional on a developer machine: their tests skip, saying what is
+missing.
 """
 
 from __future__ import annotations
@@ -27,11 +31,13 @@ import pytest
 
 from assetcheck.fbx_model import FbxScene, transform_points
 from assetcheck.formats import fbx as fbx_reader
+from assetcheck.formats.fbx_geometry import read_geometries
 from assetcheck.formats.source import SourceFile
 from assetcheck.issues import IssueCollector
 from assetcheck.options import ValidationOptions
 from assetcheck.plugins import build_registry, get_plugin_manager
-from tests.formats.test_fbx_corpus import ASSIMP_FBX, CORPUS
+from tests.formats.test_fbx_corpus import ASSIMP_FBX, CORPUS, CORRUPT_ASSIMP_MODEL
+from tests.formats.test_fbx_production_corpus import PRODUCTION
 
 #: Largest bounding box difference accepted, relative to the box's largest side.
 BOUNDS_TOLERANCE = 1e-4
@@ -46,11 +52,12 @@ ASSIMP = shutil.which("assimp")
 
 
 def _files() -> list:
-    files = sorted(CORPUS.glob("*.fbx")) if CORPUS.is_dir() else []
-    if ASSIMP_FBX.is_dir():
-        files += sorted(p for p in ASSIMP_FBX.rglob("*") if p.suffix.lower() == ".fbx")
+    files = []
+    for folder in (CORPUS, PRODUCTION, ASSIMP_FBX):
+        if folder.is_dir():
+            files += sorted(p for p in folder.rglob("*") if p.suffix.lower() == ".fbx")
     if not files:
-        reason = "neither the shared FBX corpus nor assimp-testmodels is installed"
+        reason = "none of the shared, production and assimp-testmodels FBX folders is present"
         return [pytest.param(None, marks=pytest.mark.skip(reason=reason))]
     return [pytest.param(path, id=path.name) for path in files]
 
@@ -69,13 +76,14 @@ def read_fbx(path: Path, registry) -> FbxScene | None:
 
 
 def world_triangles_and_bounds(scene: FbxScene) -> tuple[int, np.ndarray, np.ndarray]:
-    """Triangles over every drawn instance, and the box of the placed control points, in the
-    file's units and axes."""
+    """Triangles over every drawn instance, and the box of the placed control points that
+    polygons use (assimp's OBJ holds no others), in the file's units and axes."""
     count, placed = 0, []
     for mesh in scene.meshes:
+        used = mesh.geometry.positions[np.unique(mesh.geometry.corners)]
         for instance in mesh.instances:
             count += len(mesh.geometry.triangles())
-            placed.append(transform_points(instance.geometry_to_world, mesh.geometry.positions))
+            placed.append(transform_points(instance.geometry_to_world, used))
     points = np.concatenate(placed)
     with np.errstate(invalid="ignore"):
         return count, np.nanmin(points, axis=0), np.nanmax(points, axis=0)
@@ -121,6 +129,26 @@ def test_triangles_and_world_bounds_agree_with_assimp(path, registry, tmp_path):
     extent = max(float(np.nanmax(their_high - their_low)), 1e-9)
     assert np.allclose(low, their_low, rtol=0, atol=BOUNDS_TOLERANCE * extent, equal_nan=True)
     assert np.allclose(high, their_high, rtol=0, atol=BOUNDS_TOLERANCE * extent, equal_nan=True)
+
+
+@pytest.mark.parametrize("path", _files())
+def test_decoded_control_points_and_triangles_equal_ufbx(path):
+    import ufbx
+
+    try:
+        ufbx_scene = ufbx.load_file(str(path))
+    except ufbx.UfbxError:
+        assert path.name == CORRUPT_ASSIMP_MODEL, "ufbx reads every other file of the corpora"
+        pytest.skip("ufbx refuses this file: its binary header was damaged on purpose")
+    try:
+        theirs = sorted((mesh.num_vertices, mesh.num_triangles) for mesh in ufbx_scene.meshes)
+    finally:
+        ufbx_scene.close()
+
+    decoded = read_geometries(path.read_bytes())
+
+    assert [mesh.fault for mesh in decoded] == [None] * len(decoded)
+    assert sorted((mesh.vertices, mesh.triangles) for mesh in decoded) == theirs
 
 
 @pytest.mark.parametrize("path", _files())
