@@ -110,16 +110,15 @@ class SparseLayout:
 
 
 @dataclass(frozen=True)
-class AccessorLayout:
-    """The JSON of one accessor as the data layer reads it (only when every field is usable)."""
+class ElementFormat:
+    """How one element of an accessor lies in its buffer view (the glTF data alignment rules).
+
+    Every column of a matrix starts on a 4-byte boundary, so MAT2 and MAT3 of 1-byte and MAT3
+    of 2-byte components have padding after each column but the last.
+    """
 
     component_type: int
     type: str
-    count: int
-    normalized: bool
-    buffer_view: int | None
-    byte_offset: int
-    sparse: SparseLayout | None
 
     @property
     def components(self) -> int:
@@ -150,23 +149,45 @@ class AccessorLayout:
             return self.element_length
         return self.column_stride * MATRIX_SHAPES[self.type][1]
 
+    def span(self, count: int, byte_stride: int | None) -> int:
+        """Bytes ``count`` elements span in a view of ``byte_stride`` (None: tightly packed)."""
+        return (byte_stride or self.packed_stride) * (count - 1) + self.element_length
+
+
+def element_format(component_type: object, accessor_type: object) -> ElementFormat | None:
+    """The element format of a ``componentType`` and ``type`` from JSON; None when unusable."""
+    component_type = as_integer(component_type)
+    if (component_type not in COMPONENT_DTYPES or not isinstance(accessor_type, str)
+            or accessor_type not in TYPE_COMPONENTS):
+        return None
+    return ElementFormat(component_type, accessor_type)
+
+
+@dataclass(frozen=True)
+class AccessorLayout(ElementFormat):
+    """The JSON of one accessor as the data layer reads it (only when every field is usable)."""
+
+    count: int
+    normalized: bool
+    buffer_view: int | None
+    byte_offset: int
+    sparse: SparseLayout | None
+
 
 def accessor_layout(accessor: object) -> AccessorLayout | None:
     """The layout of an accessor JSON object, or None when a field the data needs is unusable."""
     if not isinstance(accessor, dict):
         return None
-    component_type = as_integer(accessor.get("componentType"))
+    element = element_format(accessor.get("componentType"), accessor.get("type"))
     count = as_integer(accessor.get("count"))
-    kind = accessor.get("type")
-    if (component_type not in COMPONENT_DTYPES or count is None or count < 1
-            or not isinstance(kind, str) or kind not in TYPE_COMPONENTS):
+    if element is None or count is None or count < 1:
         return None
     view = _index(accessor, "bufferView")
     offset = as_integer(accessor.get("byteOffset", 0)) if view is not None else 0
     if offset is None or offset < 0:
         return None
     normalized = accessor.get("normalized") is True
-    return AccessorLayout(component_type, kind, count, normalized, view, offset,
+    return AccessorLayout(element.component_type, element.type, count, normalized, view, offset,
                           _sparse_layout(accessor.get("sparse")))
 
 
@@ -319,7 +340,7 @@ class AccessorReader:
         stride = view.byte_stride or layout.packed_stride
         start = layout.byte_offset
         if (stride < layout.element_length or start % size or (view.byte_offset + start) % size
-                or start + stride * (layout.count - 1) + layout.element_length > len(view.data)):
+                or start + layout.span(layout.count, view.byte_stride) > len(view.data)):
             return None
         dtype = COMPONENT_DTYPES[layout.component_type]
         if layout.type not in MATRIX_SHAPES or layout.column_stride == MATRIX_SHAPES[

@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import pytest
 
 from assetcheck.codes.gltf import ISSUE_TYPES as GLTF_ISSUE_TYPES
@@ -17,6 +18,7 @@ from tests.builders.gltf import (
     GltfBuilder,
     Primitive,
     data_uri,
+    padded_matrix_bytes,
     png_bytes,
 )
 from tests.formats import codes, only_issue, reader_codes, validate_bytes
@@ -340,6 +342,45 @@ def test_accessor_past_its_buffer_view_is_too_long(
     }).encode()
     result = validate_bytes(tmp_path, "m.gltf", gltf, plugin_manager)
     assert f"length {length})" in only_issue(result, "ACCESSOR_TOO_LONG").message
+
+
+def _matrix_document(matrices: np.ndarray, component_type: int, *, cut: int = 0) -> bytes:
+    """A triangle and an accessor over ``matrices`` stored with padded columns, in a view that
+    ends at the last column (``cut`` bytes earlier), with the true ``min`` and ``max``."""
+    builder = GltfBuilder()
+    builder.add_node(builder.add_mesh([Primitive(3, index_count=3, normals=True)]))
+    data = padded_matrix_bytes(matrices)
+    flat = matrices.reshape(len(matrices), -1)
+    builder.document["accessors"].append({
+        "bufferView": builder.add_buffer_view(data[:len(data) - cut]),
+        "componentType": component_type, "count": len(matrices),
+        "type": f"MAT{matrices.shape[1]}",
+        "min": flat.min(axis=0).tolist(), "max": flat.max(axis=0).tolist()})
+    return builder.embedded_gltf()
+
+
+#: Matrices whose columns need padding (Khronos' "matrix with gaps"), as (shape, dtype, GL type).
+PADDED_MATRICES = [((2, 2), np.uint8, 5121), ((3, 3), np.int8, 5120), ((3, 3), np.uint16, 5123),
+                   ((3, 3), np.int16, 5122)]
+
+
+@pytest.mark.parametrize(("shape", "dtype", "component_type"), PADDED_MATRICES)
+def test_padded_matrix_columns_are_read_without_their_padding(
+        tmp_path, plugin_manager, shape, dtype, component_type):
+    # Khronos glTF-Validator: valid, the accessor only UNUSED_OBJECT. The view ends at the last
+    # column, and the 0xFF padding would break min and max if it were read as values.
+    matrices = (np.arange(3 * shape[0] * shape[1]).reshape(3, *shape) % 7 + 1).astype(dtype)
+    result = validate_bytes(tmp_path, "m.gltf", _matrix_document(matrices, component_type),
+                            plugin_manager)
+    assert codes(result) == ["UNUSED_OBJECT"]
+
+
+def test_padded_matrices_one_byte_short_of_the_last_column_are_too_long(
+        tmp_path, plugin_manager):
+    matrices = np.ones((3, 3, 3), np.uint16)  # 24-byte stride, 22-byte elements: 70 bytes
+    result = validate_bytes(tmp_path, "m.gltf", _matrix_document(matrices, 5123, cut=1),
+                            plugin_manager)
+    assert "(offset 0, length 70)" in only_issue(result, "ACCESSOR_TOO_LONG").message
 
 
 def _paths(value, path=()):
