@@ -310,6 +310,14 @@ def test_external_image_is_measured(tmp_path, plugin_manager):
 
 @pytest.mark.parametrize(("buffer", "code"), [
     ({"byteLength": 4, "uri": "data:application/octet-stream;base64,@@@@"}, "INVALID_URI"),
+    # Khronos glTF-Validator: INVALID_URI, "Expecting '='" or "Invalid MIME type".
+    ({"byteLength": 1, "uri": "data:application/octet-stream;;base64,AA=="}, "INVALID_URI"),
+    ({"byteLength": 1, "uri": "data:application/octet-stream;foo;base64,AA=="}, "INVALID_URI"),
+    ({"byteLength": 1, "uri": "data:application/octet-stream;BASE64,AA=="}, "INVALID_URI"),
+    ({"byteLength": 1, "uri": "data:application/octet-stream;base64;x=y,AA=="}, "INVALID_URI"),
+    ({"byteLength": 1, "uri": "data:octet-stream;base64,AA=="}, "INVALID_URI"),
+    ({"byteLength": 1, "uri": "data:application/octet/stream;base64,AA=="}, "INVALID_URI"),
+    ({"byteLength": 1, "uri": "data:application/octet-stream;base64,AA="}, "INVALID_URI"),
     ({"byteLength": 4, "uri": data_uri(bytes(4), "text/plain")},
      "BUFFER_DATA_URI_MIME_TYPE_INVALID"),
     ({"byteLength": 8, "uri": data_uri(bytes(4))}, "BUFFER_BYTE_LENGTH_MISMATCH"),
@@ -318,6 +326,19 @@ def test_buffer_data_uris_are_checked(tmp_path, plugin_manager, buffer, code):
     gltf = json.dumps({"asset": {"version": "2.0"}, "buffers": [buffer]}).encode()
     result = validate_bytes(tmp_path, "m.gltf", gltf, plugin_manager)
     assert only_issue(result, code).pointer.startswith("/buffers/0")
+
+
+@pytest.mark.parametrize("uri", [
+    "data:application/octet-stream;base64,AA",  # padding left out
+    "data:application/octet-stream;base64,AA%3D%3D",  # padding percent-escaped
+    "data:application/octet-stream;base64,_w==",  # the URL-safe alphabet
+    "data:application/octet-stream;x=y;base64,AA==",  # a parameter before base64
+    "data:Application/Octet-Stream;base64,AA==",  # media types ignore case
+])
+def test_well_formed_buffer_data_uris_khronos_accepts_are_read(tmp_path, plugin_manager, uri):
+    gltf = json.dumps({"asset": {"version": "2.0"}, "buffers": [{"byteLength": 1, "uri": uri}]})
+    result = validate_bytes(tmp_path, "m.gltf", gltf.encode(), plugin_manager)
+    assert codes(result) == ["UNUSED_OBJECT"]
 
 
 def test_buffer_view_past_its_buffer_is_too_long(tmp_path, plugin_manager):
