@@ -47,7 +47,7 @@ COMPONENT_NAMES = {BYTE: "BYTE", UNSIGNED_BYTE: "UNSIGNED_BYTE", SHORT: "SHORT",
 TYPE_COMPONENTS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
 MATRIX_SHAPES = {"MAT2": (2, 2), "MAT3": (3, 3), "MAT4": (4, 4)}
 
-#: Component types sparse indices may use.
+#: Component types sparse indices and a primitive's indices may use.
 SPARSE_INDEX_TYPES = frozenset({UNSIGNED_BYTE, UNSIGNED_SHORT, UNSIGNED_INT})
 
 TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN = 4, 5, 6
@@ -267,6 +267,18 @@ class AccessorReader:
             self._raw[index] = self._decode(index)
         return self._raw[index]
 
+    def indices(self, index: int) -> np.ndarray | None:
+        """Accessor ``index`` as a primitive's vertex indices, shape ``(count,)``.
+
+        None unless it is a SCALAR of unsigned integers (the only index formats; Khronos reads
+        no other as indices) whose data can be read.
+        """
+        layout, values = self.layout(index), self.read(index)
+        if (layout is None or values is None or layout.type != "SCALAR"
+                or layout.component_type not in SPARSE_INDEX_TYPES):
+            return None
+        return values[:, 0]
+
     def normalized(self, index: int, dtype: type = np.float32) -> np.ndarray | None:
         """Accessor ``index`` as floats: ``normalized`` integers map to 0..1 (or -1..1).
 
@@ -387,7 +399,8 @@ def primitive_triangles(asset: Asset, mesh_index: int, primitive_index: int) -> 
     """The triangles a primitive draws, as an ``(n, 3)`` array of vertex indices.
 
     Strips and fans are unrolled (odd strip triangles keep their winding); a primitive that is
-    not a triangle mode, or whose indices or vertex count cannot be read, gives None. Indices
+    not a triangle mode, or whose indices (:meth:`AccessorReader.indices`) or vertex count
+    cannot be read, gives None. Indices
     are returned as read: checking them against the vertex count is the caller's business.
     """
     primitive = _primitive(asset.document, mesh_index, primitive_index)
@@ -399,10 +412,9 @@ def primitive_triangles(asset: Asset, mesh_index: int, primitive_index: int) -> 
     reader = AccessorReader.for_asset(asset)
     indices_index = _index(primitive, "indices")
     if indices_index is not None:
-        read = reader.read(indices_index)
-        if read is None or read.shape[1] != 1:
+        indices = reader.indices(indices_index)
+        if indices is None:
             return None
-        indices = read[:, 0]
     else:
         count = primitive_vertex_count(reader, primitive)
         if count is None:
