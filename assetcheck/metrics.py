@@ -47,8 +47,8 @@ def _gltf_metrics(document: dict[str, Any]) -> dict[str, int | bool]:
         "uv_sets": max((_count_prefixed(a, TEXCOORD_PREFIX) for a in attribute_sets), default=0),
         "influences_per_vertex": 4 * max(
             (_count_prefixed(a, JOINT_PREFIX) for a in attribute_sets), default=0),
-        "bones": max((len(s.get("joints") or []) for s in _objects(document.get("skins"))),
-                     default=0),
+        "bones": max((len(joints) for s in _objects(document.get("skins"))
+                      if isinstance(joints := s.get("joints"), list)), default=0),
         "index_32bit": any(
             _component_type(accessors, p.get("indices")) == UNSIGNED_INT
             for prims in primitives for p in prims

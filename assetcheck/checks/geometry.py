@@ -85,12 +85,11 @@ class _GltfGeometry:
             if vertices is None:  # no real vertex data: nothing to judge
                 continue
             users.setdefault(accessor, primitive)
-            indices = (None if primitive.indices is None
-                       else self.links.reader.read(primitive.indices))
-            if indices is None:  # drawn without indices, or unreadable: count every vertex
+            values = (None if primitive.indices is None
+                      else self.links.reader.indices(primitive.indices))
+            if values is None:  # drawn without indices, or unreadable: count every vertex
                 drawn_whole.add(accessor)
                 continue
-            values = indices[:, 0]
             if len(values) and int(values.max()) >= len(vertices):
                 values = values[values < len(vertices)]
             used.setdefault(accessor, np.zeros(len(vertices), bool))[values] = True

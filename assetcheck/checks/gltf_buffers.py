@@ -15,7 +15,7 @@ from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.gltf_links import DocumentLinks, document_links, index_of, resolves, uses
 from assetcheck.checks.gltf_schema import GLTF_FORMATS, is_number
-from assetcheck.formats.gltf_data import COMPONENT_DTYPES, FLOAT, AccessorLayout
+from assetcheck.formats.gltf_data import COMPONENT_DTYPES, FLOAT, AccessorLayout, element_format
 from assetcheck.formats.gltf_fields import as_integer, child, preview
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
@@ -132,11 +132,10 @@ def _check_placement(view: dict, offset: int, size: int, length: int | None, at:
 
 def _check_bounds(accessor: dict, at: str, issues: FileIssues) -> None:
     """``min`` and ``max``: one value per component, of the accessor's component type."""
-    component_type = as_integer(accessor.get("componentType"))
-    components = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9,
-                  "MAT4": 16}.get(accessor.get("type"))
-    if component_type not in COMPONENT_DTYPES or components is None:
+    element = element_format(accessor.get("componentType"), accessor.get("type"))
+    if element is None:  # the schema check reports an unusable componentType or type
         return
+    component_type, components = element.component_type, element.components
     for key in ("min", "max"):
         if key not in accessor:
             continue

@@ -17,9 +17,9 @@ from assetcheck.checks.gltf_links import (
     linked_extensions,
     texture_infos,
 )
-from assetcheck.checks.gltf_schema import GLTF_FORMATS, declared_names, extensions_used
+from assetcheck.checks.gltf_schema import GLTF_FORMATS, extensions_used
 from assetcheck.formats.gltf_compression import DECODED_EXTENSIONS
-from assetcheck.formats.gltf_fields import child
+from assetcheck.formats.gltf_fields import child, declared_names
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
 

@@ -25,7 +25,7 @@ from assetcheck.checks.gltf_schema_tables import (
     ObjectSchema,
     Prop,
 )
-from assetcheck.formats.gltf_fields import as_integer, child, preview
+from assetcheck.formats.gltf_fields import as_integer, child, declared_names, preview
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
 
@@ -334,15 +334,6 @@ def _usable(value: object, prop: Prop) -> bool:
     if prop.kind == "numbers":
         return isinstance(value, list) and bool(value)
     return isinstance(value, str)
-
-
-def declared_names(document: dict[str, Any], key: str) -> list[str]:
-    """The extension names of ``extensionsUsed`` or ``extensionsRequired``, as Khronos reads
-    them: none at all when the array holds anything but strings (``ARRAY_TYPE_MISMATCH``)."""
-    names = document.get(key)
-    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-        return []
-    return names
 
 
 def extensions_used(document: dict[str, Any]) -> frozenset[str]:

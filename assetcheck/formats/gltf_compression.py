@@ -17,7 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from assetcheck.formats.gltf_data import DecodedPayloads
+from assetcheck.formats.gltf_draco import EXTENSION as DRACO
 from assetcheck.formats.gltf_draco import decode_draco_primitives
+from assetcheck.formats.gltf_fields import declared_names
 from assetcheck.formats.gltf_layout import Accessors, Buffer
 from assetcheck.formats.gltf_meshopt import decode_meshopt_views
 from assetcheck.issues import FileIssues
@@ -37,7 +39,15 @@ def decode_compressed(
     *,
     is_glb: bool,
 ) -> DecodedPayloads:
-    """Every compressed payload of ``document`` decoded and checked (findings in ``issues``)."""
-    views = decode_meshopt_views(document, buffers, issues, limits, is_glb=is_glb)
-    draco = decode_draco_primitives(document, buffers, accessors, issues, limits)
+    """Every compressed payload of ``document`` decoded and checked (findings in ``issues``).
+
+    A payload whose extension object no loader can use is a decode failure when the extension
+    is in ``extensionsRequired``, and is left to the uncompressed data otherwise
+    (``docs/compression.md``).
+    """
+    required = frozenset(declared_names(document, "extensionsRequired"))
+    views = decode_meshopt_views(document, buffers, issues, limits, is_glb=is_glb,
+                                 required=required)
+    draco = decode_draco_primitives(document, buffers, accessors, issues, limits,
+                                    required=DRACO in required)
     return DecodedPayloads(views=views, accessors=draco)

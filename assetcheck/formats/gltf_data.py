@@ -47,7 +47,7 @@ COMPONENT_NAMES = {BYTE: "BYTE", UNSIGNED_BYTE: "UNSIGNED_BYTE", SHORT: "SHORT",
 TYPE_COMPONENTS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
 MATRIX_SHAPES = {"MAT2": (2, 2), "MAT3": (3, 3), "MAT4": (4, 4)}
 
-#: Component types sparse indices may use.
+#: Component types sparse indices and a primitive's indices may use.
 SPARSE_INDEX_TYPES = frozenset({UNSIGNED_BYTE, UNSIGNED_SHORT, UNSIGNED_INT})
 
 TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN = 4, 5, 6
@@ -110,16 +110,15 @@ class SparseLayout:
 
 
 @dataclass(frozen=True)
-class AccessorLayout:
-    """The JSON of one accessor as the data layer reads it (only when every field is usable)."""
+class ElementFormat:
+    """How one element of an accessor lies in its buffer view (the glTF data alignment rules).
+
+    Every column of a matrix starts on a 4-byte boundary, so MAT2 and MAT3 of 1-byte and MAT3
+    of 2-byte components have padding after each column but the last.
+    """
 
     component_type: int
     type: str
-    count: int
-    normalized: bool
-    buffer_view: int | None
-    byte_offset: int
-    sparse: SparseLayout | None
 
     @property
     def components(self) -> int:
@@ -150,23 +149,45 @@ class AccessorLayout:
             return self.element_length
         return self.column_stride * MATRIX_SHAPES[self.type][1]
 
+    def span(self, count: int, byte_stride: int | None) -> int:
+        """Bytes ``count`` elements span in a view of ``byte_stride`` (None: tightly packed)."""
+        return (byte_stride or self.packed_stride) * (count - 1) + self.element_length
+
+
+def element_format(component_type: object, accessor_type: object) -> ElementFormat | None:
+    """The element format of a ``componentType`` and ``type`` from JSON; None when unusable."""
+    component_type = as_integer(component_type)
+    if (component_type not in COMPONENT_DTYPES or not isinstance(accessor_type, str)
+            or accessor_type not in TYPE_COMPONENTS):
+        return None
+    return ElementFormat(component_type, accessor_type)
+
+
+@dataclass(frozen=True)
+class AccessorLayout(ElementFormat):
+    """The JSON of one accessor as the data layer reads it (only when every field is usable)."""
+
+    count: int
+    normalized: bool
+    buffer_view: int | None
+    byte_offset: int
+    sparse: SparseLayout | None
+
 
 def accessor_layout(accessor: object) -> AccessorLayout | None:
     """The layout of an accessor JSON object, or None when a field the data needs is unusable."""
     if not isinstance(accessor, dict):
         return None
-    component_type = as_integer(accessor.get("componentType"))
+    element = element_format(accessor.get("componentType"), accessor.get("type"))
     count = as_integer(accessor.get("count"))
-    kind = accessor.get("type")
-    if (component_type not in COMPONENT_DTYPES or count is None or count < 1
-            or not isinstance(kind, str) or kind not in TYPE_COMPONENTS):
+    if element is None or count is None or count < 1:
         return None
     view = _index(accessor, "bufferView")
     offset = as_integer(accessor.get("byteOffset", 0)) if view is not None else 0
     if offset is None or offset < 0:
         return None
     normalized = accessor.get("normalized") is True
-    return AccessorLayout(component_type, kind, count, normalized, view, offset,
+    return AccessorLayout(element.component_type, element.type, count, normalized, view, offset,
                           _sparse_layout(accessor.get("sparse")))
 
 
@@ -246,6 +267,18 @@ class AccessorReader:
             self._raw[index] = self._decode(index)
         return self._raw[index]
 
+    def indices(self, index: int) -> np.ndarray | None:
+        """Accessor ``index`` as a primitive's vertex indices, shape ``(count,)``.
+
+        None unless it is a SCALAR of unsigned integers (the only index formats; Khronos reads
+        no other as indices) whose data can be read.
+        """
+        layout, values = self.layout(index), self.read(index)
+        if (layout is None or values is None or layout.type != "SCALAR"
+                or layout.component_type not in SPARSE_INDEX_TYPES):
+            return None
+        return values[:, 0]
+
     def normalized(self, index: int, dtype: type = np.float32) -> np.ndarray | None:
         """Accessor ``index`` as floats: ``normalized`` integers map to 0..1 (or -1..1).
 
@@ -319,7 +352,7 @@ class AccessorReader:
         stride = view.byte_stride or layout.packed_stride
         start = layout.byte_offset
         if (stride < layout.element_length or start % size or (view.byte_offset + start) % size
-                or start + stride * (layout.count - 1) + layout.element_length > len(view.data)):
+                or start + layout.span(layout.count, view.byte_stride) > len(view.data)):
             return None
         dtype = COMPONENT_DTYPES[layout.component_type]
         if layout.type not in MATRIX_SHAPES or layout.column_stride == MATRIX_SHAPES[
@@ -366,7 +399,8 @@ def primitive_triangles(asset: Asset, mesh_index: int, primitive_index: int) -> 
     """The triangles a primitive draws, as an ``(n, 3)`` array of vertex indices.
 
     Strips and fans are unrolled (odd strip triangles keep their winding); a primitive that is
-    not a triangle mode, or whose indices or vertex count cannot be read, gives None. Indices
+    not a triangle mode, or whose indices (:meth:`AccessorReader.indices`) or vertex count
+    cannot be read, gives None. Indices
     are returned as read: checking them against the vertex count is the caller's business.
     """
     primitive = _primitive(asset.document, mesh_index, primitive_index)
@@ -378,10 +412,9 @@ def primitive_triangles(asset: Asset, mesh_index: int, primitive_index: int) -> 
     reader = AccessorReader.for_asset(asset)
     indices_index = _index(primitive, "indices")
     if indices_index is not None:
-        read = reader.read(indices_index)
-        if read is None or read.shape[1] != 1:
+        indices = reader.indices(indices_index)
+        if indices is None:
             return None
-        indices = read[:, 0]
     else:
         count = primitive_vertex_count(reader, primitive)
         if count is None:

@@ -23,7 +23,7 @@ import numpy as np
 from assetcheck.formats.decoder_child import run_decoder
 from assetcheck.formats.draco import DracoError, DracoMesh, decode_all_packed, unpack_mesh
 from assetcheck.formats.gltf_data import COMPONENT_DTYPES, FLOAT, accessor_layout
-from assetcheck.formats.gltf_fields import as_integer, child
+from assetcheck.formats.gltf_fields import as_integer, child, preview
 from assetcheck.formats.gltf_layout import Accessors, Buffer, view_bytes
 from assetcheck.issues import FileIssues
 from assetcheck.options import Limits
@@ -46,10 +46,15 @@ class _Compressed:
 
 def decode_draco_primitives(
     document: dict[str, Any], buffers: list[Buffer | None], accessors: Accessors,
-    issues: FileIssues, limits: Limits,
+    issues: FileIssues, limits: Limits, *, required: bool,
 ) -> dict[int, np.ndarray]:
-    """The decoded data of every accessor bound to a Draco primitive that checks out."""
-    compressed = list(_compressed_primitives(document, buffers, issues))
+    """The decoded data of every accessor bound to a Draco primitive that checks out.
+
+    An extension object no loader can use (:func:`extension_problem`) is
+    ``DRACO_DECODE_FAILED`` when the extension is ``required``; otherwise a loader ignores it
+    and reads the primitive's uncompressed accessors, and so do the checks.
+    """
+    compressed = list(_compressed_primitives(document, buffers, issues, required))
     if not compressed:
         return {}
     # Loaded here, not at start-up, and before the fork: the child's limit is for decoding.
@@ -69,7 +74,7 @@ def decode_draco_primitives(
 
 
 def _compressed_primitives(document: dict[str, Any], buffers: list[Buffer | None],
-                           issues: FileIssues):
+                           issues: FileIssues, required: bool):
     views = document.get("bufferViews")
     views = views if isinstance(views, list) else []
     meshes = document.get("meshes")
@@ -82,18 +87,36 @@ def _compressed_primitives(document: dict[str, Any], buffers: list[Buffer | None
                 continue
             pointer = child(child(child(child(child("/meshes", mesh_index), "primitives"),
                                         number), "extensions"), EXTENSION)
-            ids = extension.get("attributes")
-            view = as_integer(extension.get("bufferView"))
-            if not isinstance(ids, dict) or view is None or not 0 <= view < len(views):
-                continue  # the schema check reports it
-            payload = view_bytes(views[view], buffers) if isinstance(views[view], dict) else None
+            problem = extension_problem(extension, views)
+            if problem is not None:
+                if required:  # else a loader reads the uncompressed accessors
+                    issues.add("DRACO_DECODE_FAILED", pointer=pointer, reason=problem)
+                continue
+            view = as_integer(extension["bufferView"])
+            payload = view_bytes(views[view], buffers)
             if payload is None:
                 issues.add("DRACO_DECODE_FAILED", pointer=pointer,
                            reason=f"buffer view {view} has no data to read it from")
                 continue
-            attribute_ids = {semantic: uid for semantic, value in ids.items()
-                             if (uid := as_integer(value)) is not None}
+            attribute_ids = {semantic: as_integer(value)
+                             for semantic, value in extension["attributes"].items()}
             yield _Compressed(pointer, primitive, attribute_ids, payload)
+
+
+def extension_problem(extension: dict, views: list) -> str | None:
+    """Why no loader can decode the payload an extension object describes (its schema broken
+    or its bufferView naming nothing), or None when it can be tried."""
+    ids = extension.get("attributes")
+    if not isinstance(ids, dict):
+        return f"its attributes ({preview(ids)}) are not an object"
+    for semantic, value in ids.items():
+        uid = as_integer(value)
+        if uid is None or uid < 0:
+            return f"its attributes give {semantic} the id {preview(value)}, not an integer >= 0"
+    view = as_integer(extension.get("bufferView"))
+    if view is None or not 0 <= view < len(views) or not isinstance(views[view], dict):
+        return f"its bufferView ({preview(extension.get('bufferView'))}) names no buffer view"
+    return None
 
 
 def _bind(item: _Compressed, mesh: DracoMesh, accessors: Accessors,

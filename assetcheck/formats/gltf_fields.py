@@ -50,6 +50,16 @@ def preview(value: Any) -> str:
     return text if len(text) <= _PREVIEW_CHARS else text[: _PREVIEW_CHARS - 3] + "..."
 
 
+def declared_names(document: dict[str, Any], key: str) -> list[str]:
+    """The extension names of ``extensionsUsed`` or ``extensionsRequired``, as Khronos reads
+    them: none at all when the array holds anything but strings (``ARRAY_TYPE_MISMATCH``)."""
+    names = document.get(key)
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        return []
+    return names
+
+
+
 class FieldReader:
     """Typed getters over glTF JSON objects that report bad values to ``issues``.
 

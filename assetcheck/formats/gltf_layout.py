@@ -9,14 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from assetcheck.formats.gltf_data import element_format
 from assetcheck.formats.gltf_fields import FieldReader, as_integer, child
-
-#: Bytes per component, by accessor componentType (GL enum).
-COMPONENT_SIZES = {5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4}
-
-#: (components per column, columns) of each accessor type.
-TYPE_SHAPES = {"SCALAR": (1, 1), "VEC2": (2, 1), "VEC3": (3, 1), "VEC4": (4, 1),
-               "MAT2": (2, 2), "MAT3": (3, 3), "MAT4": (4, 4)}
 
 Bytes = bytes | memoryview
 
@@ -43,19 +37,6 @@ class ViewLayout:
 
     byte_length: int | None
     byte_stride: int | None
-
-
-def element_size(component_type: object, accessor_type: object) -> int | None:
-    """Bytes one element takes, matrix columns padded to 4 bytes; None for unknown formats."""
-    size = COMPONENT_SIZES.get(as_integer(component_type))
-    shape = TYPE_SHAPES.get(accessor_type) if isinstance(accessor_type, str) else None
-    if size is None or shape is None:
-        return None
-    rows, columns = shape
-    column_bytes = rows * size
-    if columns > 1:
-        column_bytes = (column_bytes + 3) // 4 * 4
-    return column_bytes * columns
 
 
 def read_accessors(items: list[dict | None], fields: FieldReader) -> Accessors:
@@ -108,11 +89,11 @@ def check_accessors(
         if not fields.resolves(view_index, views, "bufferViews", child(at, "bufferView")):
             continue
         view = views[view_index]
-        size = element_size(accessor.get("componentType"), accessor.get("type"))
+        element = element_format(accessor.get("componentType"), accessor.get("type"))
         count = accessors.counts[index]
-        if None in (offset, size, count, view.byte_length):
+        if None in (offset, element, count, view.byte_length):
             continue
-        length = (view.byte_stride or size) * (count - 1) + size
+        length = element.span(count, view.byte_stride)
         if offset + length > view.byte_length:
             fields.issues.add("ACCESSOR_TOO_LONG", pointer=at, byte_offset=offset, length=length,
                               buffer_view=view_index, view_length=view.byte_length)

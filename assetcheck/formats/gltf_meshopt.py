@@ -25,7 +25,7 @@ from assetcheck.formats.gltf_data import (
     UNSIGNED_SHORT,
     accessor_layout,
 )
-from assetcheck.formats.gltf_fields import as_integer, child
+from assetcheck.formats.gltf_fields import as_integer, child, preview
 from assetcheck.formats.gltf_layout import Buffer
 from assetcheck.formats.meshopt import (
     MeshoptError,
@@ -52,9 +52,14 @@ class _Compressed:
 
 def decode_meshopt_views(
     document: dict[str, Any], buffers: list[Buffer | None], issues: FileIssues, limits: Limits,
-    *, is_glb: bool,
+    *, is_glb: bool, required: frozenset[str],
 ) -> dict[int, memoryview]:
-    """The decoded bytes of every compressed view that decodes, by buffer view index."""
+    """The decoded bytes of every compressed view that decodes, by buffer view index.
+
+    An extension object no loader can use (:func:`extension_problem`) is
+    ``MESHOPT_DECODE_FAILED`` when its extension is in ``required``; otherwise a loader ignores
+    it and reads the view's own (fallback) bytes, and so do the checks.
+    """
     views = document.get("bufferViews")
     views = views if isinstance(views, list) else []
     compressed = []
@@ -62,7 +67,7 @@ def decode_meshopt_views(
         name, extension = compression_extension(view)
         if extension is None:
             continue
-        item = _plan(index, view, name, extension, buffers, issues)
+        item = _plan(index, view, name, extension, buffers, issues, name in required)
         if item is not None:
             compressed.append(item)
     _check_fallbacks(document, views, issues, is_glb=is_glb)
@@ -102,15 +107,16 @@ def compression_extension(view: object) -> tuple[str, dict | None]:
 
 
 def _plan(index: int, view: dict, name: str, extension: dict, buffers: list[Buffer | None],
-          issues: FileIssues) -> _Compressed | None:
-    """The view to decode, or None after reporting why it cannot be (malformed JSON is the
-    schema check's to report)."""
+          issues: FileIssues, required: bool) -> _Compressed | None:
+    """The view to decode, or None after reporting why it cannot be."""
     at = child(child(child("/bufferViews", index), "extensions"), name)
-    count, stride = as_integer(extension.get("count")), as_integer(extension.get("byteStride"))
-    mode, filter_ = extension.get("mode"), extension.get("filter", "NONE")
-    if (count is None or stride is None or count < 1 or stride < 1
-            or not isinstance(mode, str) or not isinstance(filter_, str)):
+    problem = extension_problem(extension, buffers)
+    if problem is not None:
+        if required:  # else a loader reads the view's fallback bytes
+            issues.add("MESHOPT_DECODE_FAILED", pointer=at, reason=problem)
         return None
+    count, stride = as_integer(extension["count"]), as_integer(extension["byteStride"])
+    mode, filter_ = extension["mode"], extension.get("filter", "NONE")
     layout = MeshoptView(name, count, stride, mode, filter_)
     problem = layout_problem(layout)
     parent_stride = as_integer(view.get("byteStride"))
@@ -159,14 +165,31 @@ def decoded_component_types(view: MeshoptView) -> tuple[int, ...]:
             "QUATERNION": (SHORT,), "EXPONENTIAL": (FLOAT,)}.get(view.filter, ())
 
 
-def _payload(extension: dict, buffers: list[Buffer | None]) -> memoryview | str:
-    """The compressed bytes the extension names, or why they cannot be had."""
-    buffer = as_integer(extension.get("buffer"))
+def extension_problem(extension: dict, buffers: list[Buffer | None]) -> str | None:
+    """Why no loader can decode the payload an extension object describes (its schema broken
+    or its buffer naming nothing), or None when it can be tried."""
+    for key in ("count", "byteStride", "byteLength"):
+        number = as_integer(extension.get(key))
+        if number is None or number < 1:
+            return f"its {key} ({preview(extension.get(key))}) is not an integer >= 1"
     offset = as_integer(extension.get("byteOffset", 0))
-    length = as_integer(extension.get("byteLength"))
-    if buffer is None or offset is None or length is None or offset < 0 or length < 1:
-        return "its buffer, byteOffset or byteLength is unusable"
-    data = buffers[buffer].data if 0 <= buffer < len(buffers) and buffers[buffer] else None
+    if offset is None or offset < 0:
+        return f"its byteOffset ({preview(extension['byteOffset'])}) is not an integer >= 0"
+    for key, default in (("mode", None), ("filter", "NONE")):
+        if not isinstance(extension.get(key, default), str):
+            return f"its {key} ({preview(extension[key])}) is not a string"
+    buffer = as_integer(extension.get("buffer"))
+    if buffer is None or not 0 <= buffer < len(buffers) or buffers[buffer] is None:
+        return f"its buffer ({preview(extension.get('buffer'))}) names no buffer"
+    return None
+
+
+def _payload(extension: dict, buffers: list[Buffer | None]) -> memoryview | str:
+    """The compressed bytes a usable extension object names, or why they cannot be had."""
+    buffer = as_integer(extension["buffer"])
+    offset = as_integer(extension.get("byteOffset", 0))
+    length = as_integer(extension["byteLength"])
+    data = buffers[buffer].data
     if data is None:
         return f"buffer {buffer} has no data to read it from"
     if offset + length > len(data):

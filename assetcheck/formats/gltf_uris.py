@@ -7,7 +7,6 @@ the upload by :meth:`SourceFile.read_resource`, or a finding (``docs/security.md
 from __future__ import annotations
 
 import base64
-import binascii
 import posixpath
 import re
 from collections.abc import Iterator
@@ -80,20 +79,43 @@ def shorten_uri(uri: str, limit: int = 80) -> str:
 
 
 def decode_data_uri(uri: str) -> DataUri:
-    """The media type and bytes of a ``data:`` URI; ``ValueError`` saying why when malformed."""
+    """The media type and bytes of a ``data:`` URI; ``ValueError`` saying why when malformed.
+
+    The syntax is RFC 2397's as Khronos glTF-Validator parses it: an empty media type or one
+    with exactly one slash, then ``name=value`` parameters, then ``base64`` (exactly so) last.
+    An empty media type is ``text/plain``.
+    """
     header, comma, payload = uri[len("data:"):].partition(",")
     if not comma:
         raise ValueError("a data: URI needs a comma before its data")
-    params = header.split(";")
-    media_type = params[0].strip().lower() if "/" in params[0] else "text/plain"
-    if params[-1].strip().lower() == "base64":
-        try:
-            data = base64.b64decode(payload, validate=True)
-        except binascii.Error as error:
-            raise ValueError(f"invalid base64 data ({error})") from None
-    else:
-        data = unquote_to_bytes(payload)
-    return DataUri(media_type, data)
+    media_type, *parameters = header.split(";")
+    if media_type and media_type.count("/") != 1:
+        raise ValueError(f"the media type '{shorten_uri(media_type, 40)}' is not type/subtype")
+    is_base64 = bool(parameters) and parameters[-1] == "base64"
+    for parameter in parameters[:-1] if is_base64 else parameters:
+        if "=" not in parameter:
+            raise ValueError(f"the parameter '{shorten_uri(parameter, 40)}' has no '=' "
+                             "(only a final 'base64' may go without)")
+    data = _decode_base64(payload) if is_base64 else unquote_to_bytes(payload)
+    return DataUri(media_type.lower() or "text/plain", data)
+
+
+def _decode_base64(payload: str) -> bytes:
+    """Base64 as a URI carries it: percent-escapes and the URL-safe alphabet allowed, and the
+    ``=`` padding optional, but present padding must be right (Dart's ``base64.normalize``)."""
+    text = _PERCENT_ESCAPE.sub(lambda escape: chr(int(escape.group(1), 16)), payload)
+    text = text.replace("-", "+").replace("_", "/")
+    stripped = text.rstrip("=")
+    padding = len(text) - len(stripped)
+    if not _BASE64_ALPHABET.fullmatch(stripped) or padding > 2:
+        raise ValueError("invalid base64 data")
+    if (padding and len(text) % 4) or len(stripped) % 4 == 1:
+        raise ValueError("invalid base64 length")
+    return base64.b64decode(stripped + "=" * (-len(stripped) % 4), validate=True)
+
+
+_PERCENT_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+_BASE64_ALPHABET = re.compile(r"[A-Za-z0-9+/]*")
 
 
 def content_mismatch(media_type: str, data: bytes | memoryview) -> str | None:

@@ -104,6 +104,19 @@ def png_bytes(width: int = 2, height: int = 2) -> bytes:
             + block(b"IEND", b""))
 
 
+def padded_matrix_bytes(matrices: np.ndarray) -> bytes:
+    """``matrices`` of shape (count, columns, rows), column by column, as glTF stores them:
+    each column starts on a 4-byte boundary and its padding bytes are 0xFF, so a reader that
+    takes padding for values reads numbers the matrices do not hold. The padding after the
+    very last column is left out, as the data alignment rules allow."""
+    count, columns, rows = matrices.shape
+    column = rows * matrices.dtype.itemsize
+    padding = b"\xff" * (-column % 4)
+    data = b"".join(matrix_column.tobytes() + padding
+                    for matrix_column in matrices.reshape(count * columns, rows))
+    return data[:len(data) - len(padding)]
+
+
 def data_uri(data: bytes, media_type: str = "application/octet-stream") -> str:
     return f"data:{media_type};base64,{base64.b64encode(data).decode()}"
 

@@ -149,6 +149,17 @@ def test_vertices_no_index_draws_are_unused(tmp_path):
     assert issue.message.startswith("Mesh rock: 2 of 6 vertices belong to no triangle")
 
 
+def test_float_indices_are_an_invalid_format_not_triangles_to_judge(tmp_path):
+    # Khronos glTF-Validator reports only MESH_PRIMITIVE_INDICES_ACCESSOR_INVALID_FORMAT.
+    builder = GltfBuilder()
+    primitive = add_primitive(builder, SQUARE[:3])
+    primitive["indices"] = builder.add_accessor(np.array([0, 1, 2], np.float32), "SCALAR",
+                                                target=ELEMENT_ARRAY_BUFFER)
+    add_mesh(builder, "rock", primitive)
+    result = validate_bytes(tmp_path, "rock.glb", builder.glb())
+    assert codes(result) == ["MESH_PRIMITIVE_INDICES_ACCESSOR_INVALID_FORMAT"]
+
+
 def test_primitives_sharing_vertices_use_them_together(tmp_path):
     builder = GltfBuilder()
     first = add_primitive(builder, SQUARE, [[0, 1, 2]])

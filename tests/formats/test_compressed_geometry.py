@@ -28,6 +28,7 @@ from assetcheck.testing.compressed import (
     plain_glb,
     split_glb,
 )
+from assetcheck.testing.gltf import data_uri
 from assetcheck.testing.harness import validate_bytes
 from assetcheck.testing.shapes import PAWN_PROFILE
 from tests.previews import draw_previews
@@ -195,6 +196,82 @@ def test_an_accessor_type_that_does_not_fit_the_decoded_attribute_is_reported():
         document["accessors"][1]["type"] = "VEC4"
 
     assert "DRACO_ATTRIBUTE_SHAPE_MISMATCH" in findings(mutated("pawn_draco.glb", lie))
+
+
+# -- extension objects no loader can use --------------------------------------------------------
+
+def meshopt_extensions(document: dict) -> list[dict]:
+    return [view["extensions"]["EXT_meshopt_compression"] for view in document["bufferViews"]
+            if "extensions" in view]
+
+
+def broken(name: str, key: str, value: object, *, required: bool = True) -> bytes:
+    """The fixture ``name`` with an all-zero binary chunk, ``key`` of every compressed
+    payload's extension object set to ``value``, and the extension required or only used."""
+    def edit(document, binary):
+        objects = (meshopt_extensions(document) if "meshopt" in name
+                   else [draco_extension(document)])
+        for extension in objects:
+            extension[key] = value
+        if not required:
+            del document["extensionsRequired"]
+        return bytes(len(binary))
+
+    return mutated(name, edit)
+
+
+SCHEMA_BREAKS = [
+    ("pawn_draco.glb", "attributes", ["POSITION", "NORMAL"]),
+    ("pawn_draco.glb", "attributes", "POSITION"),
+    ("pawn_draco.glb", "attributes", {"POSITION": "0", "NORMAL": 1}),
+    ("pawn_draco.glb", "bufferView", -1),
+    ("pawn_draco.glb", "bufferView", "0"),
+    ("pawn_draco.glb", "bufferView", 0.5),
+    ("pawn_draco.glb", "bufferView", 99),
+    ("pawn_meshopt.glb", "count", "448"),
+    ("pawn_meshopt.glb", "count", 0),
+    ("pawn_meshopt.glb", "mode", None),
+    ("pawn_meshopt.glb", "filter", 3),
+    ("pawn_meshopt.glb", "byteStride", 12.5),
+    ("pawn_meshopt.glb", "byteLength", "x"),
+    ("pawn_meshopt.glb", "byteOffset", -4),
+    ("pawn_meshopt.glb", "buffer", "0"),
+    ("pawn_meshopt.glb", "buffer", 99),
+]
+
+
+@pytest.mark.parametrize(("name", "key", "value"), SCHEMA_BREAKS)
+def test_a_required_payload_whose_extension_object_breaks_its_schema_fails_to_decode(
+        name, key, value):
+    result = validate_bytes(broken(name, key, value))
+    code = "MESHOPT_DECODE_FAILED" if "meshopt" in name else "DRACO_DECODE_FAILED"
+    failures = [issue.message for issue in result.issues if issue.code == code]
+    assert failures and all(key in message for message in failures)
+    assert not result.valid and result.grade != "excellent"
+
+
+@pytest.mark.parametrize(("name", "key", "value"), [SCHEMA_BREAKS[0], SCHEMA_BREAKS[7]])
+def test_an_optional_payload_whose_extension_object_breaks_its_schema_is_left_to_the_fallback(
+        name, key, value):
+    found = findings(broken(name, key, value, required=False))
+    assert not {"DRACO_DECODE_FAILED", "MESHOPT_DECODE_FAILED"} & found.keys()
+    assert "EXTENSION_SCHEMA_MISMATCH" in found
+
+
+def test_checks_read_the_fallback_data_of_an_optional_meshopt_view_they_cannot_decode():
+    uncompressed = split_glb(fixture("pawn.glb"))[1]
+
+    def edit(document, binary):
+        del document["extensionsRequired"]
+        document["buffers"][1]["uri"] = data_uri(bytes(uncompressed))
+        for extension in meshopt_extensions(document):
+            extension["mode"] = None
+
+    original, fallback = (validate_bytes(model) for model in (
+        fixture("pawn.glb"), mutated("pawn_meshopt.glb", edit)))
+    geometry = [sorted((i.code, i.message) for i in result.issues if i.code in GEOMETRY_CODES)
+                for result in (original, fallback)]
+    assert geometry[0] == geometry[1] and geometry[0]
 
 
 def test_decoded_positions_outside_the_declared_bounds_are_reported():
