@@ -17,6 +17,7 @@ from assetcheck.dashboard.handlers.base import (
 )
 from assetcheck.db.tables import Job
 from assetcheck.jobs.queue import COMPLETED, STATES
+from assetcheck.plugins import build_registry
 from assetcheck.previews.drawing import DRAWN_FORMATS
 from assetcheck.previews.job_files import CONTENT_TYPES, model_file_name
 from assetcheck.webapp.errors import RequestError
@@ -100,6 +101,8 @@ class JobPageHandler(DashboardHandler):
                                    if preview["model_size"] is not None},
                 "viewer_autoload_bytes": job_page.VIEWER_AUTOLOAD_BYTES,
                 "issue_groups": job_page.issues_by_severity(report),
+                "model_target": partial(job_page.model_target,
+                                        build_registry(self.plugin_manager)),
                 "security": job_page.security_warnings(report)}
 
     def _previews(self, job: Job, report: dict[str, Any]) -> list[dict[str, Any]]:
