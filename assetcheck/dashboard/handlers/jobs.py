@@ -42,6 +42,9 @@ DOWNLOADS = {"json": ("JSON", "json"), "markdown": ("Markdown", "md"),
              "junit": ("JUnit", "xml")}
 #: The viewer's files of a model file: suffix in the URL -> ``job_files`` kind.
 VIEWER_FILES = {"glb": "viewer_model", "json": "overlays"}
+#: A job's pictures and models stay out of the browser's cache: a cached copy would outlive
+#: the job's deletion, its expiry and the owner's log-out.
+JOB_FILE_CACHE_CONTROL = "no-store"
 #: Bytes read from disk and sent at a time when streaming a viewer file.
 STREAM_CHUNK = 1 << 20
 
@@ -136,7 +139,7 @@ class PreviewHandler(DashboardHandler):
         if picture is None:
             raise RequestError(404, "PREVIEW_NOT_FOUND", "This model file has no preview picture.")
         self.set_header("Content-Type", "image/png")
-        self.set_header("Cache-Control", "private, max-age=86400")  # a job's files never change
+        self.set_header("Cache-Control", JOB_FILE_CACHE_CONTROL)
         self.finish(picture)
 
     def _read(self, job_id: str, number: int) -> bytes | None:
@@ -172,7 +175,7 @@ class ViewerFileHandler(DashboardHandler):
         try:
             self.set_header("Content-Type", CONTENT_TYPES[f".{kind}"])
             self.set_header("Content-Length", str(size))
-            self.set_header("Cache-Control", "private, max-age=86400")  # never changes
+            self.set_header("Cache-Control", JOB_FILE_CACHE_CONTROL)
             self.set_header("Cross-Origin-Resource-Policy", "same-origin")
             while chunk := await self.run_blocking(handle.read, STREAM_CHUNK):
                 self.write(chunk)
