@@ -10,6 +10,7 @@ import re
 import string
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from assetcheck.issues import IssueRegistry
 from assetcheck.profiles import BUDGET_LABELS
@@ -31,6 +32,45 @@ MESH_MESSAGE = "Mesh {name}"
 NUMBER_TEXT = r"[-+0-9.,eE]+?"
 #: A budget used beyond this share is shown as close to its limit.
 NEAR_LIMIT = 0.8
+#: Model files shown at a time (pictures, statistics, budgets): a ZIP of thousands of members
+#: gets a page of a bounded size, and links to the next files.
+FILES_SHOWN = 24
+#: Occurrences shown per issue code until the reader asks for all of that code's.
+OCCURRENCES_SHOWN = 20
+#: No upload has more model files than this (``[validation] max_archive_entries`` is smaller).
+MAX_FILE_INDEX = 10**9
+#: What an issue code looks like (``MESH_ZERO_AREA_TRIANGLES``): the only ``?code=`` a page
+#: expands.
+ISSUE_CODE = re.compile(r"[A-Z][A-Z0-9_]{0,63}")
+
+
+@dataclass(frozen=True)
+class JobView:
+    """Which part of a large report the page shows: the model files from ``first_file`` on,
+    and all kept occurrences of the issue code ``expanded`` (the others collapsed)."""
+
+    first_file: int = 0
+    expanded: str | None = None
+
+    def files(self, items: list[Any]) -> list[Any]:
+        """The model files (or their statistics, budgets) this view shows."""
+        return items[self.first_file:self.first_file + FILES_SHOWN]
+
+    def occurrences(self, group: dict[str, Any]) -> list[dict[str, Any]]:
+        """The occurrences of an issue group this view shows."""
+        kept = group["occurrences"]
+        return kept if group["code"] == self.expanded else kept[:OCCURRENCES_SHOWN]
+
+    def query(self, *, first_file: int | None = None, expanded: str | None = None) -> str:
+        """The query string of this view with ``first_file`` or ``expanded`` changed."""
+        files = self.first_file if first_file is None else first_file
+        code = expanded or self.expanded
+        return "?" + urlencode({**({"files": files} if files else {}),
+                                **({"code": code} if code else {})})
+
+    def key(self) -> str:
+        """What tells this view's page from the other views' of the same report."""
+        return f"{self.first_file}:{self.expanded or ''}"
 
 
 @dataclass(frozen=True)
