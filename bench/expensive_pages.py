@@ -44,8 +44,8 @@ MEMBERS = 3_000
 OCCURRENCES = 1_000
 
 
-def stored_job(server: ServiceProcess, email: str) -> str:
-    report = many_files_report(MEMBERS)
+def stored_job(server: ServiceProcess, email: str, members: int = MEMBERS) -> str:
+    report = many_files_report(members)
     group = report["issues"][0]
     group["occurrences"] = [
         {**group["occurrences"][0], "message": f"Finding number {i}."} for i in range(OCCURRENCES)
@@ -90,7 +90,7 @@ def main() -> None:
         job_id = stored_job(server, greedy)
         other = account(server)
         key = issue_key(find_account(other), "bench")[1]
-        other_job = stored_job(server, other)
+        other_job = stored_job(server, other, members=1)
         visitor = Visitor(server.url)
         visitor.log_in(greedy)
         print(f"page: {len(visitor.http.get(f'{server.url}/jobs/{job_id}').content):,} bytes")
