@@ -8,8 +8,11 @@ from assetcheck.config import Config
 from assetcheck.dashboard import WEB_ROOT
 from assetcheck.dashboard.handlers import default_handlers
 from assetcheck.dashboard.login_limits import DashboardLimits
+from assetcheck.dashboard.page_cache import RenderedPages
+from assetcheck.dashboard.render_turns import RenderTurns
 from assetcheck.dashboard.sessions import secure_cookies
 from assetcheck.dashboard.templating import make_environment
+from assetcheck.webapp.ratelimit import RateLimiter
 
 __all__ = ["default_handlers", "settings"]
 
@@ -21,6 +24,9 @@ def settings(config: Config) -> dict[str, Any]:
     return {
         "dashboard_templates": make_environment(),
         "dashboard_limits": DashboardLimits(),
+        "dashboard_page_cache": RenderedPages(),
+        "dashboard_render_turns": RenderTurns(),
+        "dashboard_page_rate": RateLimiter(),
         "login_url": "/login",
         "static_path": str(WEB_ROOT / "static"),
         # Scripts read the token from the page, never from the cookie.

@@ -7,9 +7,12 @@ pick from it and phrase it for people (the verdict sentence, budget bars, issue 
 from __future__ import annotations
 
 import re
+import string
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
+from assetcheck.issues import IssueRegistry
 from assetcheck.profiles import BUDGET_LABELS
 from assetcheck.reports import Report
 
@@ -22,11 +25,52 @@ SECURITY_LEVELS = ("critical", "high", "medium", "low")
 VIEWER_AUTOLOAD_BYTES = 16 * 1024 * 1024
 #: Report pointers the 3D viewer can show on the model.
 MODEL_POINTER = re.compile(r"^/(meshes|nodes|materials|images|textures)/\d+(/|$)")
-#: FBX findings the 3D viewer marks on the mesh they name.
-FBX_MARKED = frozenset({"MESH_ZERO_AREA_TRIANGLES", "MESH_DUPLICATE_TRIANGLES",
-                        "FBX_NON_UNIT_NORMALS", "MESH_MISSING_NORMALS", "MESH_UNUSED_VERTICES"})
+#: How the message template of a finding about one mesh begins: FBX findings have no pointer,
+#: their mesh is the ``name`` their message quotes.
+MESH_MESSAGE = "Mesh {name}"
+#: What a number formatted by a message template looks like (``1,200``, ``-0.5``, ``1e-07``).
+NUMBER_TEXT = r"[-+0-9.,eE]+?"
 #: A budget used beyond this share is shown as close to its limit.
 NEAR_LIMIT = 0.8
+#: Model files shown at a time (pictures, statistics, budgets): a ZIP of thousands of members
+#: gets a page of a bounded size, and links to the next files.
+FILES_SHOWN = 24
+#: Occurrences shown per issue code until the reader asks for all of that code's.
+OCCURRENCES_SHOWN = 20
+#: No upload has more model files than this (``[validation] max_archive_entries`` is smaller).
+MAX_FILE_INDEX = 10**9
+#: What an issue code looks like (``MESH_ZERO_AREA_TRIANGLES``): the only ``?code=`` a page
+#: expands.
+ISSUE_CODE = re.compile(r"[A-Z][A-Z0-9_]{0,63}")
+
+
+@dataclass(frozen=True)
+class JobView:
+    """Which part of a large report the page shows: the model files from ``first_file`` on,
+    and all kept occurrences of the issue code ``expanded`` (the others collapsed)."""
+
+    first_file: int = 0
+    expanded: str | None = None
+
+    def files(self, items: list[Any]) -> list[Any]:
+        """The model files (or their statistics, budgets) this view shows."""
+        return items[self.first_file:self.first_file + FILES_SHOWN]
+
+    def occurrences(self, group: dict[str, Any]) -> list[dict[str, Any]]:
+        """The occurrences of an issue group this view shows."""
+        kept = group["occurrences"]
+        return kept if group["code"] == self.expanded else kept[:OCCURRENCES_SHOWN]
+
+    def query(self, *, first_file: int | None = None, expanded: str | None = None) -> str:
+        """The query string of this view with ``first_file`` or ``expanded`` changed."""
+        files = self.first_file if first_file is None else first_file
+        code = expanded or self.expanded
+        return "?" + urlencode({**({"files": files} if files else {}),
+                                **({"code": code} if code else {})})
+
+    def key(self) -> str:
+        """What tells this view's page from the other views' of the same report."""
+        return f"{self.first_file}:{self.expanded or ''}"
 
 
 @dataclass(frozen=True)
@@ -104,13 +148,40 @@ def location(occurrence: dict[str, Any]) -> str:
     return " ".join(part for part in parts if part)
 
 
-def shows_on_model(code: str, occurrence: dict[str, Any], file_format: str) -> bool:
-    """Whether the 3D viewer can show an occurrence of ``code`` in a file of ``file_format``:
-    its pointer names a mesh, primitive, node, material, image or texture, or it is an FBX
-    mesh finding (which names its mesh)."""
-    if file_format == "fbx":
-        return code in FBX_MARKED
-    return MODEL_POINTER.match(occurrence.get("pointer") or "") is not None
+def model_target(registry: IssueRegistry, code: str, occurrence: dict[str, Any],
+                 file_format: str) -> dict[str, str] | None:
+    """What the 3D viewer needs to show an occurrence of ``code`` in a file of
+    ``file_format`` on the model, or None when it cannot: ``{"pointer": ...}`` when its glTF
+    pointer names a mesh, primitive, node, material, image or texture; ``{"mesh": name}`` for
+    an FBX mesh finding, which has no pointer and names its mesh only in its message (read
+    back through its code's template)."""
+    if file_format != "fbx":
+        pointer = occurrence.get("pointer") or ""
+        return {"pointer": pointer} if MODEL_POINTER.match(pointer) else None
+    template = registry[code].message if code in registry else ""
+    if not template.startswith(MESH_MESSAGE):
+        return None
+    fields = message_fields(template, occurrence["message"])
+    return {"mesh": fields["name"]} if fields and fields.get("name") else None
+
+
+def message_fields(template: str, message: str) -> dict[str, str] | None:
+    """The text each named field of ``template`` became in ``message``, or None when
+    ``message`` was not made from ``template``. A field with a format spec (``{count:,}``)
+    is a number; each field takes the shortest text that lets the rest of the message match."""
+    pattern, named = "", set()
+    for literal, name, spec, _ in string.Formatter().parse(template):
+        pattern += re.escape(literal)
+        if name is None:
+            continue
+        text = NUMBER_TEXT if spec else ".*?"
+        if name.isidentifier() and name not in named:
+            pattern += f"(?P<{name}>{text})"
+            named.add(name)
+        else:  # a field used twice, or an attribute or index of one
+            pattern += text
+    found = re.fullmatch(pattern, message, re.DOTALL)
+    return None if found is None else found.groupdict()
 
 
 def _count(number: int, noun: str) -> str:

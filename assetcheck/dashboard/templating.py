@@ -18,8 +18,7 @@ def make_environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     environment.filters.update(utc=format_utc, size=format_size, plan_title=plan_title,
                                sentence=sentence)
-    environment.globals.update(budget_bars=job_page.budget_bars, location=job_page.location,
-                               shows_on_model=job_page.shows_on_model)
+    environment.globals.update(budget_bars=job_page.budget_bars, location=job_page.location)
     return environment
 
 

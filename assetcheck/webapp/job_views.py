@@ -39,13 +39,23 @@ _SUMMARY_COLUMNS = (Job.id, Job.status, Job.progress, Job.filename, Job.engine, 
                     Job.finished_at, Job.health_score, Job.grade, Job.error_code,
                     Job.error_message, Job.expired_at)
 
+_ROW_WITHOUT_REPORT = tuple(field for field in Job._meta.sorted_fields if field is not Job.result)
 
-def find_job(account_id: int, job_id: str) -> Job:
-    """The account's job ``job_id``; 404 JOB_NOT_FOUND when it has none by that id."""
-    job = Job.get_or_none((Job.id == job_id) & (Job.account == account_id))
+
+def find_job(account_id: int, job_id: str, *, with_report: bool = True) -> Job:
+    """The account's job ``job_id``; 404 JOB_NOT_FOUND when it has none by that id. Without
+    its report, the row is read without decoding the stored JSON (which may be megabytes)."""
+    query = Job.select() if with_report else Job.select(*_ROW_WITHOUT_REPORT)
+    job = query.where((Job.id == job_id) & (Job.account == account_id)).first()
     if job is None:
         raise _not_found(job_id)
     return job
+
+
+def report_text(job_id: str) -> str | None:
+    """The stored report of the job as its JSON text, undecoded (None when it has none)."""
+    row = Job.select(Job.result.cast("TEXT")).where(Job.id == job_id).tuples().first()
+    return None if row is None else row[0]
 
 
 def remove_job(database: peewee.Database, storage: JobStorage, account_id: int,

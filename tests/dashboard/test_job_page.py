@@ -10,11 +10,13 @@ from assetcheck.dashboard.job_page import (
     budget_bars,
     issues_by_severity,
     location,
+    message_fields,
+    model_target,
     security_warnings,
-    shows_on_model,
     verdict,
 )
 from assetcheck.engine import validate
+from assetcheck.plugins import build_registry, get_plugin_manager
 from assetcheck.reports.document import build_report
 from tests.builders.shapes import pawn_glb
 
@@ -84,6 +86,11 @@ def test_a_location_is_the_file_and_a_pointer_or_byte_offset():
     assert location({"file": "a.glb"}) == "a.glb"
 
 
+@pytest.fixture(scope="module")
+def registry():
+    return build_registry(get_plugin_manager())
+
+
 @pytest.mark.parametrize(("code", "pointer", "file_format", "shown"), [
     ("MESH_DUPLICATE_TRIANGLES", "/meshes/0/primitives/1", "glb", True),
     ("ACCESSOR_VECTOR3_NON_UNIT", "/meshes/2/primitives/0/attributes/NORMAL", "gltf", True),
@@ -91,10 +98,38 @@ def test_a_location_is_the_file_and_a_pointer_or_byte_offset():
     ("IMAGE_NPOT_DIMENSIONS", "/images/0", "gltf", True),
     ("ACCESSOR_MIN_MISMATCH", "/accessors/3/min", "glb", False),
     ("ASSET_MINVERSION_GREATER_THAN_VERSION", "/asset", "glb", False),
-    ("MESH_ZERO_AREA_TRIANGLES", None, "fbx", True),
-    ("FBX_UNITS_NOT_METRES", None, "fbx", False),
+    ("MESH_ZERO_AREA_TRIANGLES", None, "glb", False),
 ])
-def test_show_on_model_is_offered_where_the_viewer_can_point_at_something(
-        code, pointer, file_format, shown):
+def test_a_gltf_finding_shows_on_the_model_what_its_pointer_names(
+        registry, code, pointer, file_format, shown):
     occurrence = {"message": "m", **({"pointer": pointer} if pointer else {})}
-    assert shows_on_model(code, occurrence, file_format) is shown
+    expected = {"pointer": pointer} if shown else None
+    assert model_target(registry, code, occurrence, file_format) == expected
+
+
+@pytest.mark.parametrize(("code", "message", "mesh"), [
+    ("MESH_ZERO_AREA_TRIANGLES", "Mesh klZahn: 14 of 42 triangles have zero area (their "
+     "corners coincide or lie on one line).", "klZahn"),
+    ("MESH_INCONSISTENT_WINDING", "Mesh Kopf: across 5 of 147 edges the two triangles face "
+     "opposite ways, so back-face culling shows holes where a face is flipped.", "Kopf"),
+    ("MESH_ZERO_AREA_TRIANGLES", "Mesh Body: Arm: 2 of 8 triangles have zero area (their "
+     "corners coincide or lie on one line).", "Body: Arm"),
+    ("MESH_MISSING_NORMALS", "Mesh Body: Arm has no vertex normals, so the engine computes its "
+     "own (glTF viewers shade it flat) and the shading will not match the modelling tool.",
+     "Body: Arm"),
+    ("MATERIAL_NOT_PBR", "Material Skin uses the legacy phong shading model: engines convert "
+     "it to their physically based material, and it will look different there.", None),
+    ("FBX_UNITS_NOT_METRES", "m", None),
+    ("MESH_ZERO_AREA_TRIANGLES", "a message some other version wrote", None),
+])
+def test_an_fbx_finding_shows_the_mesh_its_message_names(registry, code, message, mesh):
+    """FBX findings have no pointer: the mesh is read back from the message through its
+    code's template, whole, so ``Kopf`` never also shows ``Kopf2``."""
+    expected = {"mesh": mesh} if mesh else None
+    assert model_target(registry, code, {"message": message}, "fbx") == expected
+
+
+def test_message_fields_reads_back_what_a_template_filled_in():
+    assert message_fields("Mesh {name}: {count:,} of {total:,}.", "Mesh a: b: 1,200 of 3.") == {
+        "name": "a: b", "count": "1,200", "total": "3"}
+    assert message_fields("Mesh {name}.", "Node x.") is None

@@ -271,3 +271,34 @@ def test_without_webgl_the_server_drawn_picture_stays_and_says_why(
         expect(page.get_by_role("button", name="Show on model")).to_have_count(0)
     finally:
         context.close()
+
+
+#: Debian's assimp-testmodels: a real FBX whose meshes have zero-area triangles, flipped
+#: windings and non-unit normals (``Zahn`` and ``klZahn``, ``Kopf`` and ``Kopf2`` among them).
+SPIDER = Path("/usr/share/assimp/models/FBX/spider.fbx")
+
+
+@pytest.mark.skipif(not SPIDER.exists(), reason=f"needs {SPIDER} (apt-get install "
+                    "assimp-testmodels)")
+def test_an_fbx_finding_is_shown_on_the_mesh_it_names(site: Site, page: Page, artifacts: Path):
+    open_job(site, page, SPIDER.read_bytes(), "spider.fbx")
+    figure = wait_for_view(page, "spider.fbx")
+    before, _ = pixels(page, figure)
+    issue = page.locator("details.issue", has_text="MESH_ZERO_AREA_TRIANGLES")
+    issue.locator("summary").click()
+    button = issue.locator("li", has_text="Mesh klZahn:").get_by_role("button",
+                                                                       name="Show on model")
+    expect(button).to_have_attribute("data-mesh", "klZahn")
+    button.click()
+    expect(figure).to_have_attribute("data-focus", "klZahn")
+    expect(figure.locator(".viewer-status")).to_contain_text("14 element(s) marked")
+    marked, summary = pixels(page, figure)
+    assert_drawn(summary)
+    assert marked != before
+    figure.screenshot(path=artifacts / "viewer-fbx-issue.png")
+
+    winding = page.locator("details.issue", has_text="MESH_INCONSISTENT_WINDING")
+    winding.locator("summary").click()
+    winding.locator("li", has_text="Mesh Kopf:").get_by_role("button", name="Show on model").click()
+    expect(figure).to_have_attribute("data-focus", "Kopf")
+    expect(figure).to_have_attribute("data-focus-meshes", "1")  # Kopf only, not Kopf2 too

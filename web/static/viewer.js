@@ -265,11 +265,13 @@ class ModelViewer {
     }
     this.markers = [];
     this.figure.dataset.focus = "";
+    this.figure.dataset.focusMeshes = "0";
     this.paint();
   }
 
-  /* Show one issue occurrence: isolate what its pointer names, mark its listed elements. */
-  async showIssue(code, pointer, message) {
+  /* Show one issue occurrence: isolate what its glTF pointer or its FBX mesh name names, and
+     mark its listed elements. */
+  async showIssue(code, pointer, mesh) {
     await this.load();
     this.clearFocus();
     const associations = this.gltf.parser.associations;
@@ -294,17 +296,17 @@ class ModelViewer {
       }
       if (texture && !meshes.size) this.meshes.forEach((mesh) => meshes.add(mesh));
     }
-    const entries = this.overlays.filter((entry) => entry.code === code && (
-      entry.pointer ? entry.pointer === pointer : (message || "").includes(entry.name)));
-    if (!pointer) {  // an FBX finding: its message names the mesh
-      this.meshes.filter((mesh) => mesh.geometry.userData.name
-                         && (message || "").includes(mesh.geometry.userData.name))
-        .forEach((mesh) => meshes.add(mesh));
+    const entries = this.overlays.filter((entry) => entry.code === code
+      && (pointer ? entry.pointer === pointer : Boolean(mesh) && entry.name === mesh));
+    if (mesh) {  // an FBX finding: the mesh it names (the viewer's GLB keeps FBX mesh names)
+      this.meshes.filter((part) => part.geometry.userData.name === mesh)
+        .forEach((part) => meshes.add(part));
     }
     if (!meshes.size && !entries.length) { this.say("This issue has nothing to show on the model."); return; }
     this.focus = {meshes, texture};
     for (const entry of entries) this.mark(entry, meshes);
-    this.figure.dataset.focus = pointer || code;
+    this.figure.dataset.focus = pointer || mesh;
+    this.figure.dataset.focusMeshes = String(meshes.size);
     const listed = entries.reduce((sum, entry) => sum + Math.max((entry.points || []).length / 3, (entry.triangles || []).length / 9), 0);
     this.say(listed ? `${code}: ${listed.toLocaleString()} element(s) marked in orange.`
                     : `${code}: what it points at is shown; the rest is faded.`);
@@ -382,7 +384,7 @@ function setUp() {
     button.addEventListener("click", () => {
       const viewer = viewers.get(button.dataset.file);
       viewer.figure.scrollIntoView({block: "nearest"});
-      viewer.showIssue(button.dataset.code, button.dataset.pointer, button.dataset.message);
+      viewer.showIssue(button.dataset.code, button.dataset.pointer, button.dataset.mesh);
     });
   });
 }

@@ -129,6 +129,8 @@ class DashboardHandler(SessionMixin, BaseHandler):
         error = kwargs.get("exc_info", (None, None, None))[1]
         if isinstance(error, RequestError):
             message = error.message
+            for name, value in error.headers.items():  # Retry-After of a 429
+                self.set_header(name, value)
         elif status_code == 403:  # a missing XSRF token, or a form sent after logging out
             message = "The page had expired or you are no longer logged in: reload it."
         else:

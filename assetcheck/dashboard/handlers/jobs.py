@@ -7,17 +7,20 @@ from functools import partial
 from typing import Any, BinaryIO
 
 import tornado.web
+from markupsafe import Markup
 
 from assetcheck.accounts.credentials import is_fresh_install
-from assetcheck.dashboard import job_page
+from assetcheck.dashboard import job_page, report_pages
 from assetcheck.dashboard.handlers.base import (
     DashboardHandler,
     DashboardJsonHandler,
     SessionAuthentication,
 )
+from assetcheck.dashboard.page_cache import RenderedPages
+from assetcheck.dashboard.render_turns import RenderTurns
 from assetcheck.db.tables import Job
 from assetcheck.jobs.queue import COMPLETED, STATES
-from assetcheck.previews.drawing import DRAWN_FORMATS
+from assetcheck.plugins import build_registry
 from assetcheck.previews.job_files import CONTENT_TYPES, model_file_name
 from assetcheck.webapp.errors import RequestError
 from assetcheck.webapp.handlers import bounded_number
@@ -29,8 +32,10 @@ from assetcheck.webapp.job_views import (
     list_jobs,
     parse_list_query,
     remove_job,
+    report_text,
     summary_body,
 )
+from assetcheck.webapp.ratelimit import RateLimiter
 from assetcheck.webapp.reports import ReportHandler
 
 RECENT_JOBS = 5
@@ -41,6 +46,9 @@ DOWNLOADS = {"json": ("JSON", "json"), "markdown": ("Markdown", "md"),
              "junit": ("JUnit", "xml")}
 #: The viewer's files of a model file: suffix in the URL -> ``job_files`` kind.
 VIEWER_FILES = {"glb": "viewer_model", "json": "overlays"}
+#: A job's pictures and models stay out of the browser's cache: a cached copy would outlive
+#: the job's deletion, its expiry and the owner's log-out.
+JOB_FILE_CACHE_CONTROL = "no-store"
 #: Bytes read from disk and sent at a time when streaming a viewer file.
 STREAM_CHUNK = 1 << 20
 
@@ -75,44 +83,68 @@ class JobsHandler(DashboardHandler):
 
 
 class JobPageHandler(DashboardHandler):
-    """One job: its live status until it ends, then its report. The report is read, arranged
-    and rendered on the thread pool, never on the event loop: it may be megabytes."""
+    """One job: its live status until it ends, then its report. The report part is rendered
+    once per report and view (``?files=`` the first model file shown, ``?code=`` the issue
+    code shown whole) and then served from memory; a render the cache cannot answer counts
+    against the plan's ``page_renders_per_minute`` (429 once spent) and waits its account's
+    turn. The stored report is read, digested and rendered off the event loop: it may be
+    megabytes."""
 
     @tornado.web.authenticated
     async def get(self, job_id: str) -> None:
-        job = await self.run_blocking(find_job, self.account.id, job_id)
+        job = await self.run_blocking(partial(find_job, self.account.id, job_id,
+                                              with_report=False))
         engine = self.engines.get(job.engine)
-        context: dict[str, Any] = {"job": job, "report": None, "downloads": DOWNLOADS,
-                                   "viewer_formats": {},
+        context: dict[str, Any] = {"job": job, "report_html": None, "downloads": DOWNLOADS,
                                    "engine_title": engine.title if engine else job.engine}
         if job.status == COMPLETED and job.expired_at is None:
-            context.update(await self.run_blocking(self._report_context, job),
+            context.update(report_html=await self._report_part(job),
                            badge_path=badge_path(self.server_secret, job.id),
                            site_url=f"{self.request.protocol}://{self.request.host}")
-        await self.render_large_page("job.html", **context)
+        self.render_page("job.html", **context)
 
-    def _report_context(self, job: Job) -> dict[str, Any]:
-        """What the page shows of a completed job's report."""
-        report = job.result
-        previews = self._previews(job, report)
-        return {"report": report, "verdict": job_page.verdict(report), "previews": previews,
-                "viewer_formats": {preview["filename"]: preview["format"] for preview in previews
-                                   if preview["model_size"] is not None},
-                "viewer_autoload_bytes": job_page.VIEWER_AUTOLOAD_BYTES,
-                "issue_groups": job_page.issues_by_severity(report),
-                "security": job_page.security_warnings(report)}
+    async def _report_part(self, job: Job) -> Markup:
+        text = await self.run_blocking(report_text, job.id)
+        stored = await self.run_blocking(self.storage.preview_sizes, job.id)
+        view = self._view()
+        key = await self.run_blocking(report_pages.page_key, job.id, text, view, stored)
+        cached = self.page_cache.get(key)
+        self.set_header("X-Page-Cache", "miss" if cached is None else "hit")
+        if cached is not None:
+            return Markup(cached)
+        wait = self.page_rate.acquire(("page-render", self.account.id),
+                                      int(self.config["plans"][self.account.plan]
+                                          ["page_renders_per_minute"]))
+        if wait:
+            raise RequestError(429, "RATE_LIMITED", "You opened many large report pages in a "
+                               f"short time: this one will be ready in {wait} s. Reload it "
+                               "then.", {"Retry-After": str(wait)})
+        render = partial(report_pages.render_report, self.templates.get_template(
+            "job_report.html"), text, job=job, view=view, stored=stored,
+            registry=build_registry(self.plugin_manager), static_url=self.static_url)
+        async with self.render_turns.turn(self.account.id):
+            page = await self.run_blocking(render)
+        self.page_cache.put(key, page)
+        return page
 
-    def _previews(self, job: Job, report: dict[str, Any]) -> list[dict[str, Any]]:
-        """For each model file: its index, name, format, whether a picture was drawn, and the
-        size of the viewer's model (None when there is none)."""
-        formats = job_page.file_formats(report)
-        stored = self.storage.preview_sizes(job.id)
-        return [{"index": index, "filename": mesh["filename"],
-                 "format": formats.get(mesh["filename"], ""),
-                 "drawable": formats.get(mesh["filename"]) in DRAWN_FORMATS,
-                 "drawn": model_file_name("preview", mesh["filename"]) in stored,
-                 "model_size": stored.get(model_file_name("viewer_model", mesh["filename"]))}
-                for index, mesh in enumerate(report["result"]["meshes"])]
+    def _view(self) -> job_page.JobView:
+        first = bounded_number(self.get_query_argument("files", "0"), job_page.MAX_FILE_INDEX)
+        code = self.get_query_argument("code", None)
+        return job_page.JobView(
+            first_file=first or 0,
+            expanded=code if code and job_page.ISSUE_CODE.fullmatch(code) else None)
+
+    @property
+    def page_cache(self) -> RenderedPages:
+        return self.settings["dashboard_page_cache"]
+
+    @property
+    def render_turns(self) -> RenderTurns:
+        return self.settings["dashboard_render_turns"]
+
+    @property
+    def page_rate(self) -> RateLimiter:
+        return self.settings["dashboard_page_rate"]
 
 
 class JobStatusHandler(DashboardJsonHandler):
@@ -133,7 +165,7 @@ class PreviewHandler(DashboardHandler):
         if picture is None:
             raise RequestError(404, "PREVIEW_NOT_FOUND", "This model file has no preview picture.")
         self.set_header("Content-Type", "image/png")
-        self.set_header("Cache-Control", "private, max-age=86400")  # a job's files never change
+        self.set_header("Cache-Control", JOB_FILE_CACHE_CONTROL)
         self.finish(picture)
 
     def _read(self, job_id: str, number: int) -> bytes | None:
@@ -169,7 +201,7 @@ class ViewerFileHandler(DashboardHandler):
         try:
             self.set_header("Content-Type", CONTENT_TYPES[f".{kind}"])
             self.set_header("Content-Length", str(size))
-            self.set_header("Cache-Control", "private, max-age=86400")  # never changes
+            self.set_header("Cache-Control", JOB_FILE_CACHE_CONTROL)
             self.set_header("Cross-Origin-Resource-Policy", "same-origin")
             while chunk := await self.run_blocking(handle.read, STREAM_CHUNK):
                 self.write(chunk)
