@@ -46,7 +46,8 @@ DEFAULTS: dict[str, Any] = {
     "workers": {"processes": 2, "job_timeout": 300, "memory_limit_mb": 2048, "lease_seconds": 60,
                 "shutdown_grace": 30},
     "webhooks": {"retry_delays": [0, 60, 300, 1800, 7200], "timeout": 10, "allowed_cidrs": [],
-                 "poll_interval": 1, "keep_deliveries_days": 30},
+                 "poll_interval": 1, "keep_deliveries_days": 30, "max_sending_per_account": 2,
+                 "max_pending_per_account": 100},
     "plans": {
         "free": {"max_upload_mb": 50, "requests_per_minute": 30, "max_processing_jobs": 1,
                  "max_queued_jobs": 10, "retention_days": 0, "max_storage_mb": 0,
@@ -280,6 +281,10 @@ def _check_webhooks(webhooks: Mapping[str, Any]) -> None:
         value = webhooks[key]
         if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
             raise ConfigError(f"config key webhooks.{key} must be a number of seconds over 0")
+    for key in ("max_sending_per_account", "max_pending_per_account"):
+        value = webhooks[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ConfigError(f"config key webhooks.{key} must be a whole number, 1 or more")
 
 
 def _merge(base: dict[str, Any], overlay: Mapping[str, Any], where: str = "") -> None:

@@ -23,7 +23,7 @@ from playhouse.migrate import SchemaMigrator, migrate
 
 from assetcheck.db.tables import TABLES, SchemaVersion, utcnow
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 
 class SchemaError(RuntimeError):
@@ -181,9 +181,19 @@ def add_job_request_id(database: peewee.Database, context: UpgradeContext) -> No
     migrate(migrator.add_column("job", "request_id", peewee.CharField(max_length=64, null=True)))
 
 
+def add_fair_webhooks(database: peewee.Database, context: UpgradeContext) -> None:
+    """Version 8: fair webhook deliveries. The account's ``webhooks_served_at`` (whose turn it
+    is to have a delivery claimed) and an index on deliveries by account and status (its
+    deliveries being sent, and those still pending) (``docs/webhooks.md``, Fair deliveries)."""
+    migrator = SchemaMigrator.from_database(database)
+    migrate(migrator.add_column("account", "webhooks_served_at", peewee.DateTimeField(null=True)),
+            migrator.add_index("webhook_delivery", ("account_id", "status")))
+
+
 UPGRADE_STEPS: Mapping[int, UpgradeStep] = {2: add_webhooks, 3: add_fair_queue,
                                              4: seal_webhook_secrets, 5: add_session_generation,
-                                             6: add_retention, 7: add_job_request_id}
+                                             6: add_retention, 7: add_job_request_id,
+                                             8: add_fair_webhooks}
 
 
 def schema_version(database: peewee.Database) -> int | None:

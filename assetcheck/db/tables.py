@@ -46,6 +46,9 @@ class Account(BaseModel):
     # When a worker last claimed one of the account's jobs: accounts with queued work take
     # turns, the least recently served first (assetcheck.jobs.queue).
     last_claimed_at = peewee.DateTimeField(null=True)
+    # When a dispatcher last claimed one of the account's webhook deliveries: accounts with due
+    # deliveries take turns the same way (assetcheck.webhooks.outbox).
+    webhooks_served_at = peewee.DateTimeField(null=True)
     # Dashboard sessions (assetcheck.dashboard.sessions): a session cookie names the generation
     # it began in; logging out and changing the password move to the next, ending them all.
     session_generation = peewee.IntegerField(default=0)
@@ -129,6 +132,7 @@ class WebhookDelivery(BaseModel):
         indexes = (
             (("status", "next_attempt_at"), False),  # claiming due deliveries
             (("account", "created_at"), False),  # an account's deliveries, newest first
+            (("account", "status"), False),  # an account's deliveries being sent, or pending
         )
 
 

@@ -1,6 +1,10 @@
 """How every process of the service writes its log: one line per record on stderr, as text
 (the default) or as one JSON object (``[logging] format = "json"``), with the log context and
-with every secret-shaped token redacted (``docs/operations.md``, Logs)."""
+with every secret-shaped token redacted (``docs/operations.md``, Logs).
+
+Messages carry names from clients (upload and archive member names, paths). Both formats pass
+every message through :func:`escape_log_text`, so that no name can end a line (``\n``, U+0085,
+U+2028) or reorder how it reads (bidi controls), whichever line a log reader splits on."""
 
 from __future__ import annotations
 
@@ -16,6 +20,34 @@ TEXT_FORMAT = ("%(asctime)s %(levelname)s [%(processName)s] %(name)s: %(message)
                "%(context_text)s")
 
 
+def escape_log_text(text: str, *, keep_newlines: bool = False) -> str:
+    """``text`` with every character that is not printable (controls, line and paragraph
+    separators, bidi and other format characters) written as its Python escape (``\x85``,
+    ``\u2028``, ``\u202e``); ``keep_newlines`` keeps ``\n`` (the lines of a traceback)."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() or (keep_newlines and char == "\n")
+                   else char.encode("unicode_escape").decode("ascii") for char in text)
+
+
+class TextFormatter(logging.Formatter):
+    """:data:`TEXT_FORMAT`, its message escaped (:func:`escape_log_text`); a traceback keeps its
+    line breaks, nothing else that breaks or reorders a line."""
+
+    def __init__(self) -> None:
+        super().__init__(TEXT_FORMAT)
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        record.message = escape_log_text(record.message)
+        return super().formatMessage(record)
+
+    def formatException(self, ei) -> str:
+        return escape_log_text(super().formatException(ei), keep_newlines=True)
+
+    def formatStack(self, stack_info: str) -> str:
+        return escape_log_text(super().formatStack(stack_info), keep_newlines=True)
+
+
 class JsonFormatter(logging.Formatter):
     """One JSON object per record: ``time`` (ISO 8601 UTC), ``level``, ``logger``,
     ``message``, ``process``, the log context's ``request_id``, ``job_id`` and ``account_id``
@@ -25,14 +57,15 @@ class JsonFormatter(logging.Formatter):
         moment = datetime.fromtimestamp(record.created, UTC)
         entry = {"time": moment.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
                  "level": record.levelname, "logger": record.name,
-                 "message": record.getMessage(), "process": record.processName,
+                 "message": escape_log_text(record.getMessage()),
+                 "process": record.processName,
                  **{name: getattr(record, name, None) for name in FIELDS}}
         if record.exc_info and not record.exc_text:
             record.exc_text = self.formatException(record.exc_info)
         if record.exc_text:
-            entry["exception"] = record.exc_text
+            entry["exception"] = escape_log_text(record.exc_text, keep_newlines=True)
         if record.stack_info:
-            entry["stack"] = record.stack_info
+            entry["stack"] = escape_log_text(record.stack_info, keep_newlines=True)
         return json.dumps(entry, ensure_ascii=False, default=str)
 
 
@@ -40,8 +73,7 @@ def setup_process_logging(log_format: str = "text", level: int = logging.INFO) -
     """Log records of every logger on stderr in ``log_format`` (``text`` or ``json``),
     with the log context, and with secrets redacted: in every process of the service."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonFormatter() if log_format == "json"
-                         else logging.Formatter(TEXT_FORMAT))
+    handler.setFormatter(JsonFormatter() if log_format == "json" else TextFormatter())
     handler.addFilter(LogContext())
     logging.basicConfig(level=level, handlers=[handler])
     install_redaction()

@@ -254,7 +254,10 @@ def _redeliver() -> dict:
                                   deliveryId="$response.body#/delivery_id")}},
                       "404": _error("DELIVERY_NOT_FOUND"),
                       "409": _error("DELIVERY_IN_PROGRESS: its attempts are still running"),
-                      **_authenticated()},
+                      **_authenticated(),
+                      "429": _error("RATE_LIMITED, or TOO_MANY_PENDING_DELIVERIES: the account "
+                                    "has [webhooks] max_pending_per_account deliveries waiting "
+                                    "to be sent")},
     }
 
 

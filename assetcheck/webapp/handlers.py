@@ -176,6 +176,16 @@ class BaseHandler(RequestHandler):
         self.set_allow_header(status_code)
         self.write_json(error.body(), error.status_code)
 
+    def spend_account_request(self, account_id: int, plan: str) -> None:
+        """Count this request against the account's ``requests_per_minute``, one budget for
+        its API keys and its dashboard session; 429 RATE_LIMITED with ``Retry-After`` once it
+        is spent."""
+        per_minute = int(limits_of_plan(self.config, plan)["requests_per_minute"])
+        wait = self.rate_limiter.acquire(("account", account_id), per_minute)
+        if wait:
+            raise RequestError(429, "RATE_LIMITED", f"Too many requests for this account: "
+                               f"retry in {wait} s.", {"Retry-After": str(wait)})
+
     def answer_unread(self, error: RequestError) -> None:
         """Answer ``error`` for a request Tornado has not run (no ``prepare``, no method) and
         whose body will not be read, in this handler's own error shape."""
@@ -199,19 +209,20 @@ class AccountHandler(BaseHandler):
     async def prepare(self) -> None:
         self.principal = await self.authenticate()
         log_context.bind(account_id=self.principal.account_id)
-        wait = self.rate_limiter.acquire(("account", self.principal.account_id),
-                                         int(self.plan_limits["requests_per_minute"]))
-        if wait:
-            raise RequestError(429, "RATE_LIMITED", f"Too many requests for this account: "
-                               f"retry in {wait} s.", {"Retry-After": str(wait)})
+        self.spend_account_request(self.principal.account_id, self.principal.plan)
 
     @property
     def plan_limits(self) -> dict[str, Any]:
-        plans = self.config["plans"]
-        if self.principal.plan not in plans:
-            raise RequestError(403, "PLAN_REQUIRED", f"The account's plan {self.principal.plan!r} "
-                               "is not offered by this service.")
-        return plans[self.principal.plan]
+        return limits_of_plan(self.config, self.principal.plan)
+
+
+def limits_of_plan(config: Config, plan: str) -> dict[str, Any]:
+    """``[plans.<plan>]``; 403 PLAN_REQUIRED for a plan the service no longer offers."""
+    plans = config["plans"]
+    if plan not in plans:
+        raise RequestError(403, "PLAN_REQUIRED", f"The account's plan {plan!r} is not offered "
+                           "by this service.")
+    return plans[plan]
 
 
 class NotFoundHandler(BaseHandler):

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
 from assetcheck.webapp.errors import RequestError
+from assetcheck.webapp.json_input import JsonInputError, parse_json
 from assetcheck.webhooks.settings import has_webhooks
 from assetcheck.webhooks.urls import WebhookUrlError, check_webhook_url
 
@@ -60,12 +60,9 @@ def _decode(raw: bytes | None) -> dict[str, Any]:
     if raw is None or not raw.strip():
         return {}
     try:
-        options = json.loads(raw)
-    except (UnicodeDecodeError, ValueError) as error:
-        raise _invalid(f"The options part is not valid JSON ({error}).") from None
-    except RecursionError:
-        raise _invalid("The options part is nested too deeply to be a JSON object of "
-                       "options.") from None
+        options = parse_json(raw, "The options part")
+    except JsonInputError as error:
+        raise _invalid(str(error)) from None
     if not isinstance(options, dict):
         raise _invalid("The options part must be a JSON object.")
     return options

@@ -27,6 +27,7 @@ from assetcheck.reports import Report
 from assetcheck.reports.document import build_failure_report
 from assetcheck.webapp.errors import RequestError
 from assetcheck.webapp.handlers import bounded_number
+from assetcheck.webapp.json_input import parse_json
 
 DEFAULT_PAGE_SIZE = 20
 #: The longest polling hint (``Retry-After``) a waiting job's answers give, in seconds.
@@ -163,7 +164,7 @@ def encode_cursor(created_at: datetime, job_id: str) -> str:
 def decode_cursor(cursor: str) -> tuple[datetime, str]:
     try:
         padded = cursor + "=" * (-len(cursor) % 4)
-        created_at, job_id = json.loads(base64.urlsafe_b64decode(padded))
+        created_at, job_id = parse_json(base64.urlsafe_b64decode(padded), "The cursor")
         return datetime.fromisoformat(created_at), str(job_id)
     except (binascii.Error, ValueError, TypeError, UnicodeDecodeError):
         raise invalid_parameter("cursor is not one this service returned") from None

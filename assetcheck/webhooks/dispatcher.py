@@ -1,8 +1,11 @@
 """Sending due webhook deliveries: the scheduler tick every node runs (``serve`` and ``worker``).
 
 Each tick claims due deliveries from the outbox and gives each to a thread of its own, at most
-:data:`MAX_CONCURRENT_SENDS` at once, so a receiver that keeps an attempt waiting for the whole
-timeout delays no other delivery. Everything a delivery needs is in its row and its account:
+:data:`MAX_CONCURRENT_SENDS` at once. Claims take turns between accounts, and an account has at
+most ``[webhooks] max_sending_per_account`` attempts under way on all nodes together
+(``assetcheck.webhooks.outbox``, Fair claims): a receiver that keeps its attempts waiting for
+the whole timeout holds that many senders, never all of them, and delays no other account's
+delivery by more than a turn. Everything a delivery needs is in its row and its account:
 a node that dies loses nothing but its claims, which expire and are taken up again.
 """
 
@@ -43,6 +46,7 @@ class DeliveryConfig:
     timeout: float
     allowed_cidrs: tuple[str, ...]
     poll_interval: float
+    max_sending_per_account: int
 
     @classmethod
     def from_config(cls, config: Config) -> DeliveryConfig:
@@ -50,7 +54,8 @@ class DeliveryConfig:
         return cls(retry_delays=tuple(webhooks["retry_delays"]),
                    timeout=float(webhooks["timeout"]),
                    allowed_cidrs=tuple(webhooks["allowed_cidrs"]),
-                   poll_interval=float(webhooks["poll_interval"]))
+                   poll_interval=float(webhooks["poll_interval"]),
+                   max_sending_per_account=int(webhooks["max_sending_per_account"]))
 
     @property
     def claim_seconds(self) -> float:
@@ -82,7 +87,8 @@ class WebhookDispatcher:
         """Claim due deliveries while a sender is free, and start sending each."""
         while self._free_senders.acquire(blocking=False):
             try:
-                delivery = claim_due(self.database, self.owner, self.config.claim_seconds)
+                delivery = claim_due(self.database, self.owner, self.config.claim_seconds,
+                                     max_sending=self.config.max_sending_per_account)
             except Exception:  # the database is away: the scheduler logs it, the next tick retries
                 self._free_senders.release()
                 raise

@@ -2,8 +2,10 @@
 
 A webhook URL is checked when it is submitted and again before every attempt. The host is
 resolved once per check and every address it resolves to must be public: one internal address
-among several refuses the URL, since a connection may use any of them; the refusal does not say
-which address that was (``docs/security.md``, Webhooks). The check returns the
+among several refuses the URL, since a connection may use any of them. A host name that does not
+resolve, resolves to nothing or resolves to an internal address gets one and the same refusal,
+so the guard never tells a caller which internal names exist nor what they stand for
+(``docs/security.md``, Webhooks). The check returns the
 vetted addresses so that the attempt connects to exactly those, never to a second DNS answer
 (DNS rebinding).
 
@@ -100,11 +102,16 @@ def address_refusal(address: str, allowed: Sequence[IPNetwork] = ()) -> str | No
 
 def _refusal_message(host: str, address: str, reason: str) -> str:
     """Why the URL is refused, for the person who set it. An address the URL names itself is
-    described; one its host name resolves to is only said to be not allowed, so that a refusal
-    never tells which internal address a name stands for."""
+    described; a host name gets :func:`_host_refusal`, whatever it resolved to."""
     if host == address:
         return f"webhook URL refused: {host} {reason}"
-    return f"webhook URL refused: {host} resolves to an address that is not allowed"
+    return _host_refusal(host)
+
+
+def _host_refusal(host: str) -> str:
+    """The one refusal of a host name, whether it did not resolve, resolved to nothing or to an
+    internal address: a caller cannot tell an internal name from one that does not exist."""
+    return f"webhook URL refused: {host} does not resolve to an address that is allowed"
 
 
 def _split(url: str) -> tuple[str, str, int]:
@@ -137,10 +144,10 @@ def _resolve(host: str, port: int, resolver: HostResolver) -> tuple[str, ...]:
         return (host,)
     try:
         addresses = tuple(resolver(host, port))
-    except (OSError, UnicodeError) as error:
-        raise WebhookUrlError(f"webhook URL refused: cannot resolve {host} ({error})") from None
+    except (OSError, UnicodeError):
+        raise WebhookUrlError(_host_refusal(host)) from None
     if not addresses:
-        raise WebhookUrlError(f"webhook URL refused: {host} resolves to no address")
+        raise WebhookUrlError(_host_refusal(host))
     return addresses
 
 

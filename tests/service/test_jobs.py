@@ -10,6 +10,7 @@ import requests
 
 from assetcheck.db.tables import Job
 from tests.service.harness import bearer, upload, wait_for_job
+from tests.webhooks.test_webhooks_api import NESTED_CURSOR
 
 PENDING_FIELDS = {"job_id", "status", "progress", "filename", "created_at"}
 
@@ -128,7 +129,7 @@ def test_the_job_list_is_newest_first_paginated_and_filtered(url, make_key, glb)
 
 @pytest.mark.parametrize("params", [{"status": "done"}, {"limit": "0"}, {"limit": "x"},
                                     {"limit": "101"}, {"limit": "9" * 5000}, {"limit": "²"},
-                                    {"cursor": "garbage!"}])
+                                    {"cursor": "garbage!"}, {"cursor": NESTED_CURSOR}])
 def test_bad_list_parameters_are_invalid_parameter(url, key, params):
     response = get(url, "/api/v1/validate", key, **params)
     assert response.status_code == 400 and response.json()["code"] == "INVALID_PARAMETER"

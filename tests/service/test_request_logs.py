@@ -154,3 +154,33 @@ def test_text_logs_name_the_request_too(url, key, service):
         r"INFO \[MainProcess\] tornado.access: 200 GET /api/v1/engines .*"
         r"\(request=text-line-7, account=\d+\)", service.log()))
 
+
+
+#: An upload name that would start a forged line at U+2028 or U+0085, and read backwards from
+#: U+202E (right-to-left override), if it reached a log line raw.
+FORGING_NAME = "pawn\u2028ERROR forged line\u0085\u202egnp.glb"
+FORGING_NAME_ESCAPED = "pawn\\u2028ERROR forged line\\x85\\u202egnp.glb"
+
+
+def assert_never_raw(text: str) -> None:
+    assert not {"\u2028", "\u0085", "\u202e"} & set(text)
+    assert not any(line.startswith("ERROR forged") for line in text.splitlines())
+
+
+def test_a_name_from_a_client_cannot_split_or_reorder_a_text_log_line(url, key, service, glb):
+    job_id = upload(url, key, glb, filename=FORGING_NAME).json()["job_id"]
+    assert wait_for_job(url, key, job_id)["status"] == "completed"
+    assert wait_until(lambda: f"validating {FORGING_NAME_ESCAPED}" in service.log())
+    assert_never_raw(service.log())
+
+
+def test_a_name_from_a_client_cannot_split_a_json_log_line(json_service):
+    bind_database(json_service.config)
+    customer = make_customer(json_service.config)
+    job_id = upload(json_service.url, customer.key, tiny_glb(),
+                    filename=FORGING_NAME).json()["job_id"]
+    assert wait_for_job(json_service.url, customer.key, job_id)["status"] == "completed"
+    json_service.stop()
+    assert_never_raw(json_service.log())
+    messages = [entry["message"] for entry in log_entries(json_service)]  # every line parses
+    assert f"job {job_id}: validating {FORGING_NAME_ESCAPED} (attempt 1)" in messages

@@ -219,8 +219,8 @@ def test_a_host_resolving_to_a_private_address_is_refused_without_any_connection
     resolver = resolving({"hooks.test": ["10.0.0.1"]})
     result = send_attempt("http://hooks.test:8080/hooks", BODY, signed(secret),
                           allowed_cidrs=LOOPBACK_ONLY, resolver=resolver)
-    assert result.error == ("webhook URL refused: hooks.test resolves to an address that is "
-                            "not allowed")
+    assert result.error == ("webhook URL refused: hooks.test does not resolve to an address "
+                            "that is allowed")
     assert connections == []
 
 

@@ -62,6 +62,20 @@ def test_put_refuses_a_url_the_address_guard_refuses_and_a_malformed_body(
     assert Account.get_by_id(customer.account.id).webhook_url is None
 
 
+NESTED = "[" * 1000 + "]" * 1000
+
+
+@pytest.mark.parametrize("body", [NESTED, '{"webhook_url": ' + NESTED + "}",
+                                  '{"webhook_url": NaN}', "{not json", b'"\xff"'],
+                         ids=["nested", "nested-value", "nan", "malformed", "not-utf8"])
+def test_put_answers_400_invalid_body_to_a_body_nested_too_deeply_or_malformed(
+        settings_api, new_customer, body):
+    customer = new_customer()
+    response = settings_api("PUT", customer.key, data=body)
+    assert response.status_code == 400 and response.json()["code"] == "INVALID_BODY"
+    assert response.json()["error"].startswith("The body ")
+
+
 def test_rotation_returns_the_new_secret_and_both_secrets_sign_for_a_day(
         settings_api, new_customer, serve):
     receiver = ScriptedReceiver([200])

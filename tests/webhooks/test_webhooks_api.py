@@ -3,6 +3,8 @@ redelivery, and another account's deliveries kept out of sight."""
 
 from __future__ import annotations
 
+import base64
+
 import pytest
 import requests
 
@@ -58,7 +60,12 @@ def test_deliveries_are_paged_with_the_cursor_of_the_previous_page(api, pinged_c
     assert second.json()["next_cursor"] is None
 
 
-@pytest.mark.parametrize("query", ["limit=0", "limit=101", "limit=x", "cursor=not-ours"])
+#: A cursor of a thousand nested arrays: base64 of JSON, as the service's own cursors are.
+NESTED_CURSOR = base64.urlsafe_b64encode(b"[" * 1000 + b"]" * 1000).decode()
+
+
+@pytest.mark.parametrize("query", ["limit=0", "limit=101", "limit=x", "cursor=not-ours",
+                                   f"cursor={NESTED_CURSOR}"])
 def test_bad_paging_parameters_are_refused(api, new_customer, query):
     response = api("GET", f"/deliveries?{query}", new_customer().key)
     assert response.status_code == 400 and response.json()["code"] == "INVALID_PARAMETER"

@@ -29,6 +29,8 @@ from assetcheck.observability import log_context
 from assetcheck.webapp.errors import RequestError
 from assetcheck.webapp.handlers import BaseHandler
 
+#: Methods that change nothing: the only ones a logged-in account may send past its rate.
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 #: Pages load nothing but this service's own files: no inline script, no third party.
 CONTENT_SECURITY_POLICY = ("default-src 'self'; img-src 'self' data:; object-src 'none'; "
                            "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
@@ -66,9 +68,13 @@ class DashboardHandler(SessionMixin, BaseHandler):
     account: Account | None = None
 
     async def prepare(self) -> None:
+        """Find the session's account; a state-changing request of a logged-in account counts
+        against its plan's rate, like its API requests (``docs/security.md``, Limits)."""
         self.account = await self.session_account()
         if self.account is not None:
             log_context.bind(account_id=self.account.id)
+            if self.request.method not in SAFE_METHODS:
+                self.spend_account_request(self.account.id, self.account.plan)
 
     def get_current_user(self) -> Account | None:
         return self.account

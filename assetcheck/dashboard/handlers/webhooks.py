@@ -72,6 +72,11 @@ class WebhooksPage(DashboardHandler):
         if not has_webhooks(self.account.plan):
             raise plan_required()
 
+    @property
+    def max_pending(self) -> int:
+        """Unfinished deliveries past which a test event or a redelivery is refused."""
+        return int(self.config["webhooks"]["max_pending_per_account"])
+
 
 class WebhookSettingsHandler(WebhooksPage):
     @tornado.web.authenticated
@@ -123,15 +128,16 @@ class RotateSecretHandler(WebhooksPage):
 
 
 class TestEventHandler(WebhooksPage):
-    """Queue a ``ping`` to the default URL; it shows up in the delivery log."""
+    """Queue a ``ping`` to the default URL; it shows up in the delivery log. Refused, saying
+    why next to the button, without a URL (400) or with too many deliveries waiting (429)."""
 
     @tornado.web.authenticated
     async def post(self) -> None:
         self.require_webhooks()
         try:
-            await self.run_blocking(queue_ping, self.account)
+            await self.run_blocking(queue_ping, self.account, self.max_pending)
         except DeliveryError as error:
-            await self.render_settings(400, errors={"test": str(error)})
+            await self.render_settings(error.status, errors={"test": str(error)})
             return
         self.redirect("/settings/webhooks?done=test")
 
@@ -143,10 +149,10 @@ class RedeliverHandler(WebhooksPage):
     async def post(self, delivery_id: str) -> None:
         self.require_webhooks()
         try:
-            await self.run_blocking(redeliver, self.account.id, delivery_id)
+            await self.run_blocking(partial(redeliver, self.account.id, delivery_id,
+                                            max_pending=self.max_pending))
         except DeliveryError as error:
-            status = 404 if error.code == "DELIVERY_NOT_FOUND" else 409
-            raise RequestError(status, error.code, str(error)) from None
+            raise RequestError(error.status, error.code, str(error)) from None
         self.redirect("/settings/webhooks?done=redelivered")
 
 

@@ -3,13 +3,13 @@ set through the API, and the secret's rotation; the same functions as the CLI an
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
 from assetcheck.db.tables import Account, iso
 from assetcheck.service.handlers.base import ApiHandler
 from assetcheck.webapp.errors import RequestError
+from assetcheck.webapp.json_input import JsonInputError, parse_json
 from assetcheck.webhooks.secret_box import SecretBox
 from assetcheck.webhooks.settings import (
     WebhookPlanError,
@@ -32,11 +32,13 @@ def settings_body(account: Account, box: SecretBox) -> dict[str, Any]:
 
 def parse_settings(raw: bytes) -> str | None:
     """The ``webhook_url`` of a PUT body: a JSON object whose only key is ``webhook_url``, a
-    string or null (null removes the URL). Anything else is 400 ``INVALID_BODY``."""
+    string or null (null removes the URL). Anything else is 400 ``INVALID_BODY``, saying why
+    when the body is not JSON the service reads (:func:`~assetcheck.webapp.json_input.parse_json`).
+    """
     try:
-        body = json.loads(raw or b"null")
-    except (ValueError, UnicodeDecodeError):
-        body = None
+        body = parse_json(raw or b"null", "The body")
+    except JsonInputError as error:
+        raise RequestError(400, "INVALID_BODY", str(error)) from None
     if (not isinstance(body, dict) or set(body) != {"webhook_url"}
             or not isinstance(body["webhook_url"], str | None)):
         raise RequestError(400, "INVALID_BODY", 'The body must be a JSON object '

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from assetcheck.db.tables import Account, WebhookDelivery, iso
@@ -12,8 +13,6 @@ from assetcheck.service.handlers.base import ApiHandler
 from assetcheck.webapp.errors import RequestError
 from assetcheck.webapp.job_views import decode_cursor, encode_cursor, parse_list_query
 from assetcheck.webhooks.outbox import DeliveryError, find_delivery, list_deliveries, redeliver
-
-_STATUS_OF = {"DELIVERY_NOT_FOUND": 404, "DELIVERY_IN_PROGRESS": 409}
 
 
 def delivery_body(delivery: WebhookDelivery, default_url: str | None) -> dict[str, Any]:
@@ -52,10 +51,13 @@ class DeliveryHandler(ApiHandler):
 
 
 class RedeliverHandler(ApiHandler):
-    """POST: a new cycle of attempts for a delivered or abandoned delivery (202)."""
+    """POST: a new cycle of attempts for a delivered or abandoned delivery (202); 429
+    TOO_MANY_PENDING_DELIVERIES while the account has ``[webhooks] max_pending_per_account``
+    deliveries waiting."""
 
     async def post(self, delivery_id: str) -> None:
-        self.write_json(await self.run_blocking(_answer, redeliver, self.principal.account_id,
+        action = partial(redeliver, max_pending=self.config["webhooks"]["max_pending_per_account"])
+        self.write_json(await self.run_blocking(_answer, action, self.principal.account_id,
                                                 delivery_id), 202)
 
 
@@ -71,7 +73,7 @@ def _answer(action: Callable[[int, str], WebhookDelivery], account_id: int,
     try:
         delivery = action(account_id, delivery_id)
     except DeliveryError as error:
-        raise RequestError(_STATUS_OF[error.code], error.code, str(error)) from None
+        raise RequestError(error.status, error.code, str(error)) from None
     return delivery_body(delivery, Account.get_by_id(account_id).webhook_url)
 
 
