@@ -21,6 +21,7 @@ viewer shows the rest pose.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import struct
 from typing import Any
@@ -128,16 +129,23 @@ def fbx_viewer_glb(scene: FbxScene) -> bytes:
 
 
 class _GlbWriter:
-    """Collects binary data into one buffer and assembles the GLB."""
+    """Collects binary data into one buffer and assembles the GLB. Equal data is stored once:
+    primitives that share an accessor in the upload (or images that share bytes) share one
+    buffer view and one accessor in the copy, however many times they are written."""
 
     def __init__(self) -> None:
         self.chunks: list[bytes] = []
         self.length = 0
         self.views: list[dict[str, Any]] = []
         self.accessors: list[dict[str, Any]] = []
+        self._view_of: dict[tuple[bytes, int | None], int] = {}
+        self._accessor_of: dict[tuple[int, int, int, str], int] = {}
 
     def view(self, data: bytes | memoryview, target: int | None = None) -> int:
         data = memoryview(data).cast("B")
+        key = (hashlib.blake2b(data, digest_size=32).digest(), target)
+        if key in self._view_of:
+            return self._view_of[key]
         view = {"buffer": 0, "byteOffset": self.length, "byteLength": len(data)}
         if target is not None:
             view["target"] = target
@@ -145,6 +153,7 @@ class _GlbWriter:
         self.chunks += [bytes(data), b"\0" * padding]
         self.length += len(data) + padding
         self.views.append(view)
+        self._view_of[key] = len(self.views) - 1
         return len(self.views) - 1
 
     def accessor(self, values: np.ndarray, target: int) -> int:
@@ -154,10 +163,15 @@ class _GlbWriter:
                     "componentType": FLOAT if floats else UNSIGNED_INT,
                     "count": len(values),
                     "type": ACCESSOR_TYPES[values.shape[1] if values.ndim == 2 else 1]}
+        key = (accessor["bufferView"], accessor["componentType"], accessor["count"],
+               accessor["type"])
+        if key in self._accessor_of:
+            return self._accessor_of[key]
         if floats and target == ARRAY_BUFFER and values.shape[1] == 3:
             accessor["min"] = values.min(axis=0).tolist()
             accessor["max"] = values.max(axis=0).tolist()
         self.accessors.append(accessor)
+        self._accessor_of[key] = len(self.accessors) - 1
         return len(self.accessors) - 1
 
     def glb(self, document: dict[str, Any]) -> bytes:
