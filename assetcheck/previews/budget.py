@@ -31,12 +31,14 @@ class ByteBudget:
     def check(self, size: int, what: str) -> None:
         """Raise :class:`OverBudget` when ``size`` more bytes of ``what`` would not fit."""
         remaining = self.remaining
-        if remaining is not None and size > remaining:
-            raise OverBudget(
-                f"{what} was not kept: it needs more than the {readable_size(remaining)} left of "
-                f"the {readable_size(self.limit or 0)} this job may store beside its upload "
-                f"({self.reason})."
-            )
+        if remaining is None or size <= remaining:
+            return
+        left = f"{readable_size(remaining)} left of the " if self.used else ""
+        raise OverBudget(
+            f"{what} was not kept: it needs more than the {left}"
+            f"{readable_size(self.limit or 0)} this job may store beside its upload "
+            f"({self.reason})."
+        )
 
     def take(self, size: int, what: str) -> None:
         """Count ``size`` more bytes of ``what``, or raise :class:`OverBudget` (counting

@@ -72,6 +72,11 @@ class PreviewWriter:
         self.written = 0
         self.withheld: list[dict[str, str]] = []
 
+    def report_fields(self) -> dict[str, list[dict[str, str]]]:
+        """What the report's ``job`` says of the previews: ``previews_withheld`` when a file
+        was not kept, nothing otherwise."""
+        return {"previews_withheld": list(self.withheld)} if self.withheld else {}
+
     def __call__(self, asset: Asset, source: SourceFile) -> None:
         if self.until is not None and time.monotonic() > self.until:
             log.info("no preview of %s: out of time", source.name)

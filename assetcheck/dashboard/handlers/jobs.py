@@ -103,15 +103,19 @@ class JobPageHandler(DashboardHandler):
                 "security": job_page.security_warnings(report)}
 
     def _previews(self, job: Job, report: dict[str, Any]) -> list[dict[str, Any]]:
-        """For each model file: its index, name, format, whether a picture was drawn, and the
-        size of the viewer's model (None when there is none)."""
+        """For each model file: its index, name, format, whether a picture was drawn, the
+        size of the viewer's model (None when there is none), and why its files were not
+        kept (None when nothing was withheld)."""
         formats = job_page.file_formats(report)
         stored = self.storage.preview_sizes(job.id)
+        withheld = {entry["file"]: entry["reason"]
+                    for entry in (report.get("job") or {}).get("previews_withheld", [])}
         return [{"index": index, "filename": mesh["filename"],
                  "format": formats.get(mesh["filename"], ""),
                  "drawable": formats.get(mesh["filename"]) in DRAWN_FORMATS,
                  "drawn": model_file_name("preview", mesh["filename"]) in stored,
-                 "model_size": stored.get(model_file_name("viewer_model", mesh["filename"]))}
+                 "model_size": stored.get(model_file_name("viewer_model", mesh["filename"])),
+                 "withheld": withheld.get(mesh["filename"])}
                 for index, mesh in enumerate(report["result"]["meshes"])]
 
 

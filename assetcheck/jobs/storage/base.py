@@ -130,10 +130,11 @@ class JobStorage(ABC):
         the ``size`` bytes recorded at upload. ``FileNotFoundError`` when it is gone;
         :class:`StorageUnavailable` when the back-end cannot be reached."""
 
+    @abstractmethod
     def keep_previews(self, job_id: str) -> int:
         """Store the files written in the working folder's ``previews/`` (pictures, viewer
-        models and overlays); how many."""
-        return 0
+        models and overlays); the bytes this stores beside the upload, which count toward the
+        account's quota."""
 
     # Serving and removal -----------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from typing import BinaryIO
 
 from assetcheck.jobs.storage.base import (
     ORPHAN_IDLE_SECONDS,
+    UPLOAD_NAME,
     JobStorage,
     StorageUnavailable,
     UploadFile,
@@ -78,13 +79,20 @@ class LocalStorage(JobStorage):
             raise FileNotFoundError(2, "No such file", str(path))
         return path
 
-    def preview_sizes(self, job_id: str) -> dict[str, int]:
+    def keep_previews(self, job_id: str) -> int:
+        """The previews are drawn where they are kept: their bytes, less those of a viewer
+        model that is a link to the upload (the same bytes on disk)."""
+        folder = self.root / job_id
         try:
-            with os.scandir(self.root / job_id / PREVIEW_FOLDER) as entries:
-                return {entry.name: entry.stat().st_size for entry in entries
-                        if entry.is_file() and not entry.name.endswith(".part")}
+            upload = (folder / UPLOAD_NAME).stat().st_ino
         except FileNotFoundError:
-            return {}
+            upload = None
+        return sum(entry.stat().st_size for entry in _preview_entries(folder)
+                   if entry.stat().st_ino != upload)
+
+    def preview_sizes(self, job_id: str) -> dict[str, int]:
+        return {entry.name: entry.stat().st_size
+                for entry in _preview_entries(self.root / job_id)}
 
     def read_preview(self, job_id: str, name: str) -> bytes | None:
         try:
@@ -131,6 +139,16 @@ def last_change(folder: Path) -> float:
         return max(entry.stat().st_mtime for entry in [folder, *folder.iterdir()])
     except FileNotFoundError:  # removed while we looked: nothing to sweep
         return time.time()
+
+
+def _preview_entries(job_folder: Path) -> list[os.DirEntry]:
+    """The complete files of the job folder's ``previews/`` (none when it has none)."""
+    try:
+        with os.scandir(job_folder / PREVIEW_FOLDER) as entries:
+            return [entry for entry in entries
+                    if entry.is_file() and not entry.name.endswith(".part")]
+    except FileNotFoundError:
+        return []
 
 
 def _fsync_folder(folder: Path) -> None:

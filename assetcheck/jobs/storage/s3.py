@@ -154,7 +154,7 @@ class S3Storage(JobStorage):
                     str(path), self.bucket,
                     self._job_prefix(job_id) + f"{PREVIEW_FOLDER}/{path.name}",
                     ExtraArgs={"ContentType": CONTENT_TYPES[path.suffix]})
-        return len(files)
+        return sum(path.stat().st_size for path in files)
 
     # Serving and removal ----------------------------------------------------------------
 
