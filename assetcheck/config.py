@@ -184,6 +184,7 @@ def config_from(
     _apply_environment(data, os.environ if environ is None else environ)
     _check_webhooks(data["webhooks"])
     _check_server(data["server"])
+    _check_storage(data["storage"])
     _check_plugins(data["plugins"])
     _check_metrics(data["metrics"])
     _check_logging(data["logging"])
@@ -244,6 +245,19 @@ def _check_server(server: Mapping[str, Any]) -> None:
         value = server[key]
         if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
             raise ConfigError(f"config key server.{key} must be a number of seconds over 0")
+
+
+#: ``[storage]`` keys that bound what a job stores beside its upload: numbers of 0 or more.
+DERIVED_BOUNDS = ("max_derived_ratio", "derived_allowance_mb")
+
+
+def _check_storage(storage: Mapping[str, Any]) -> None:
+    """Refuse a bound on what jobs store beside their uploads that is not a number of 0 or
+    more (``docs/operations.md``, Retention, quotas and deletion)."""
+    for key in DERIVED_BOUNDS:
+        value = storage[key]
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
+            raise ConfigError(f"config key storage.{key} must be a number of 0 or more")
 
 
 def _check_plugins(plugins: Mapping[str, Any]) -> None:

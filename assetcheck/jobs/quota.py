@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from assetcheck.config import Config, ConfigError
+from assetcheck.config import Config
 from assetcheck.db.tables import Account, Job
 from assetcheck.jobs.queue import JobQueue
 from assetcheck.previews.budget import ByteBudget, readable_size
@@ -30,26 +30,22 @@ class DerivedLimit:
 
     @classmethod
     def from_config(cls, config: Config) -> DerivedLimit:
-        """The limit ``[storage]`` sets; :class:`ConfigError` for a value below 0."""
+        """The limit ``[storage]`` sets (the config checked both keys as it loaded)."""
         storage = config["storage"]
-        wrong = ConfigError("config keys storage.max_derived_ratio and derived_allowance_mb "
-                            "must be numbers of 0 or more")
-        try:
-            ratio = float(storage["max_derived_ratio"])
-            allowance_mb = float(storage["derived_allowance_mb"])
-        except (TypeError, ValueError):
-            raise wrong from None
-        if not (ratio >= 0 and allowance_mb >= 0):  # NaN too
-            raise wrong
-        return cls(ratio=ratio, allowance=int(allowance_mb * (1 << 20)))
+        return cls(
+            ratio=float(storage["max_derived_ratio"]),
+            allowance=int(float(storage["derived_allowance_mb"]) * (1 << 20)),
+        )
 
     def bytes_for(self, upload_size: int) -> int:
         """How many bytes a job whose upload has ``upload_size`` bytes may store beside it."""
         return int(self.ratio * upload_size) + self.allowance
 
     def describe(self, upload_size: int) -> str:
-        return (f"{self.ratio:g} times its {readable_size(upload_size)} upload plus "
-                f"{readable_size(self.allowance)}")
+        return (
+            f"{self.ratio:g} times its {readable_size(upload_size)} upload plus "
+            f"{readable_size(self.allowance)}"
+        )
 
 
 def job_budget(limit: DerivedLimit, queue: JobQueue, config: Config, job: Job) -> ByteBudget:
@@ -63,6 +59,8 @@ def job_budget(limit: DerivedLimit, queue: JobQueue, config: Config, job: Job) -
     if quota:
         left = max(0, quota - queue.stored_bytes(job.account_id))
         if left < own:
-            return ByteBudget(limit=left, reason=f"what is left of the account's "
-                                                 f"{readable_size(quota)} storage quota")
+            return ByteBudget(
+                limit=left,
+                reason=f"what is left of the account's {readable_size(quota)} storage quota",
+            )
     return ByteBudget(limit=own, reason=limit.describe(job.size))
