@@ -227,7 +227,7 @@ def _validate_in_child(sender: Connection, task: dict[str, Any]) -> None:
     job_id = task["job"]["job_id"]
     try:
         path = storage.checkout(task["stored_path"], job_id, task["job"]["size"])
-        previews = PreviewWriter(path.parent, until=task["previews_until"],
+        previews = PreviewWriter(storage.drawing_folder(job_id), until=task["previews_until"],
                                  budget=task["previews_budget"])
         result = validate(path, options=task["options"], filename=task["filename"],
                           plugin_manager=task["plugin_manager"], on_checked=previews)

@@ -9,7 +9,11 @@ import os
 from pathlib import Path
 
 from assetcheck.db.tables import Account, Job
+from assetcheck.engine import validate
 from assetcheck.jobs.queue import COMPLETED, JobQueue
+from assetcheck.jobs.storage import LocalStorage
+from assetcheck.plugins import get_plugin_manager
+from assetcheck.previews.drawing import PreviewWriter
 from assetcheck.reports.document import json_size
 from assetcheck.testing.compressed import shared_zeros_meshopt_glb
 from assetcheck.testing.gltf import padded_glb
@@ -128,3 +132,27 @@ def test_with_object_storage_the_quota_counts_the_objects_a_job_stores(local_con
     assert job.derived_bytes > len(pawn_glb())
     assert freed == 0
     assert "Contents" not in bucket.list_objects_v2(Bucket=s3_storage["bucket"], Prefix=prefix)
+
+
+def test_previews_drawn_by_an_attempt_are_kept_only_when_the_job_completes(tmp_path):
+    storage = LocalStorage(tmp_path / "data")
+    upload_file = storage.create_upload("val_drawn")
+    upload_file.write(pawn_glb())
+    upload_file.commit()
+    plugin_manager = get_plugin_manager()
+    for completes in (False, True):  # an attempt that fails, then one that completes
+        storage.scratch_folder("val_drawn")
+        writer = PreviewWriter(storage.drawing_folder("val_drawn"))
+        validate(
+            upload_file.path, filename="pawn.glb", plugin_manager=plugin_manager, on_checked=writer
+        )
+        assert writer.written == 1
+        kept = storage.keep_previews("val_drawn") if completes else None
+        storage.clear_scratch("val_drawn")
+        if not completes:
+            assert storage.preview_sizes("val_drawn") == {}
+    sizes = storage.preview_sizes("val_drawn")
+    assert sorted(name.rsplit(".", 1)[1] for name in sizes) == ["glb", "json", "png"]
+    # the viewer model is a link to the upload: its bytes are the upload's, counted once
+    assert kept == sum(sizes.values()) - len(pawn_glb())
+    assert bytes_on_disk(storage.root / "val_drawn") == len(pawn_glb()) + kept

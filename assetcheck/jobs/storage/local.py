@@ -5,7 +5,8 @@ upload survives a crash. A crash between the two leaves a folder without a row:
 :meth:`LocalStorage.sweep_orphans` removes such folders once nothing has touched them for a
 while. Job folders are 0700 and files 0600, under a ``jobs`` folder of mode 0700
 (:mod:`assetcheck.private_files`). The job's folder is its working folder too: the worker
-reads the upload where it is and draws previews beside it.
+reads the upload where it is, draws previews in its scratch folder, and moves them beside the
+upload once the job completes.
 """
 
 from __future__ import annotations
@@ -80,9 +81,13 @@ class LocalStorage(JobStorage):
         return path
 
     def keep_previews(self, job_id: str) -> int:
-        """The previews are drawn where they are kept: their bytes, less those of a viewer
+        """Move the drawn previews beside the upload; their bytes, less those of a viewer
         model that is a link to the upload (the same bytes on disk)."""
         folder = self.root / job_id
+        drawn = self.drawing_folder(job_id) / PREVIEW_FOLDER
+        if drawn.is_dir():
+            shutil.rmtree(folder / PREVIEW_FOLDER, ignore_errors=True)
+            os.replace(drawn, folder / PREVIEW_FOLDER)
         try:
             upload = (folder / UPLOAD_NAME).stat().st_ino
         except FileNotFoundError:
