@@ -41,7 +41,8 @@ DEFAULTS: dict[str, Any] = {
                "header_timeout": 20, "body_timeout": 60, "idle_timeout": 30,
                "upload_timeout": 3600, "secure_cookies": False, "trust_forwarded_headers": False},
     "storage": {"data_dir": "./data", "backend": "local", "bucket": "", "prefix": "",
-                "endpoint_url": "", "region": ""},
+                "endpoint_url": "", "region": "", "max_derived_ratio": 16,
+                "derived_allowance_mb": 8},
     "database": {"url": ""},
     "workers": {"processes": 2, "job_timeout": 300, "memory_limit_mb": 2048, "lease_seconds": 60,
                 "shutdown_grace": 30},
@@ -187,6 +188,7 @@ def config_from(
     _apply_environment(data, os.environ if environ is None else environ)
     _check_webhooks(data["webhooks"])
     _check_server(data["server"])
+    _check_storage(data["storage"])
     _check_plugins(data["plugins"])
     _check_metrics(data["metrics"])
     _check_logging(data["logging"])
@@ -247,6 +249,19 @@ def _check_server(server: Mapping[str, Any]) -> None:
         value = server[key]
         if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
             raise ConfigError(f"config key server.{key} must be a number of seconds over 0")
+
+
+#: ``[storage]`` keys that bound what a job stores beside its upload: numbers of 0 or more.
+DERIVED_BOUNDS = ("max_derived_ratio", "derived_allowance_mb")
+
+
+def _check_storage(storage: Mapping[str, Any]) -> None:
+    """Refuse a bound on what jobs store beside their uploads that is not a number of 0 or
+    more (``docs/operations.md``, Retention, quotas and deletion)."""
+    for key in DERIVED_BOUNDS:
+        value = storage[key]
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
+            raise ConfigError(f"config key storage.{key} must be a number of 0 or more")
 
 
 def _check_plugins(plugins: Mapping[str, Any]) -> None:

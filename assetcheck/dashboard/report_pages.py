@@ -53,12 +53,16 @@ def render_report(template: jinja2.Template, report_text: str, *, job: Any,
 def model_files(report: dict[str, Any], view: job_page.JobView,
                 stored: Mapping[str, int]) -> list[dict[str, Any]]:
     """For each model file the view shows: its index, name, format, whether a picture was
-    drawn, and the size of the viewer's model (None when there is none)."""
+    drawn, the size of the viewer's model (None when there is none), and why its files were
+    not kept (None when nothing was withheld)."""
     formats = job_page.file_formats(report)
+    withheld = {entry["file"]: entry["reason"]
+                for entry in (report.get("job") or {}).get("previews_withheld", [])}
     meshes = list(enumerate(report["result"]["meshes"]))
     return [{"index": index, "filename": mesh["filename"],
              "format": formats.get(mesh["filename"], ""),
              "drawable": formats.get(mesh["filename"]) in DRAWN_FORMATS,
              "drawn": model_file_name("preview", mesh["filename"]) in stored,
-             "model_size": stored.get(model_file_name("viewer_model", mesh["filename"]))}
+             "model_size": stored.get(model_file_name("viewer_model", mesh["filename"])),
+             "withheld": withheld.get(mesh["filename"])}
             for index, mesh in view.files(meshes)]

@@ -23,7 +23,7 @@ from playhouse.migrate import SchemaMigrator, migrate
 
 from assetcheck.db.tables import TABLES, SchemaVersion, utcnow
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 
 class SchemaError(RuntimeError):
@@ -190,10 +190,18 @@ def add_fair_webhooks(database: peewee.Database, context: UpgradeContext) -> Non
             migrator.add_index("webhook_delivery", ("account_id", "status")))
 
 
+def add_job_derived_bytes(database: peewee.Database, context: UpgradeContext) -> None:
+    """Version 9: ``job.derived_bytes``, the bytes a job stores beside its upload, counted
+    toward its account's quota with the upload (``docs/operations.md``, Retention, quotas and
+    deletion). Jobs made before count 0: what they stored was never measured."""
+    migrator = SchemaMigrator.from_database(database)
+    migrate(migrator.add_column("job", "derived_bytes", peewee.BigIntegerField(default=0)))
+
+
 UPGRADE_STEPS: Mapping[int, UpgradeStep] = {2: add_webhooks, 3: add_fair_queue,
                                              4: seal_webhook_secrets, 5: add_session_generation,
                                              6: add_retention, 7: add_job_request_id,
-                                             8: add_fair_webhooks}
+                                             8: add_fair_webhooks, 9: add_job_derived_bytes}
 
 
 def schema_version(database: peewee.Database) -> int | None:

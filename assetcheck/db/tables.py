@@ -95,6 +95,9 @@ class Job(BaseModel):
     expired_at = peewee.DateTimeField(null=True)
     # The X-Request-Id of the upload that made the job: the worker's log lines name it too.
     request_id = peewee.CharField(max_length=64, null=True)
+    # Bytes the job stores beside its upload (previews, viewer files, overlays, report): with
+    # ``size``, what it counts toward its account's quota (docs/operations.md).
+    derived_bytes = peewee.BigIntegerField(default=0)
 
     class Meta:
         indexes = (

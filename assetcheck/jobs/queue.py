@@ -104,8 +104,8 @@ class QueueFull(Exception):
 
 
 class QuotaExceeded(Exception):
-    """Storing ``size`` more bytes would take the account's stored uploads (``stored``
-    bytes) past its plan's ``limit``."""
+    """Storing ``size`` more bytes would take what the account stores (``stored`` bytes:
+    :meth:`JobQueue.stored_bytes`) past its plan's ``limit``."""
 
     def __init__(self, stored: int, size: int, limit: int) -> None:
         super().__init__(f"{stored} + {size} bytes stored, the limit is {limit}")
@@ -140,7 +140,7 @@ class JobQueue:
 
         With ``max_queued``, raise :class:`QueueFull` instead when the job's account already
         has that many queued jobs; with ``max_stored_bytes``, :class:`QuotaExceeded` when the
-        upload's ``size`` would take its stored uploads past it. Both are counted under the
+        upload's ``size`` would take what the account stores past it. Both are counted under the
         account's row lock: concurrent uploads of one account cannot pass a limit together.
         """
         with write_transaction(self.database):
@@ -157,8 +157,10 @@ class JobQueue:
             return Job.create(status=QUEUED, progress=0, attempts=0, **fields)
 
     def stored_bytes(self, account_id: int) -> int:
-        """Bytes of the account's uploads still stored (its jobs not yet expired)."""
-        return int(Job.select(peewee.fn.COALESCE(peewee.fn.SUM(Job.size), 0))
+        """Bytes the account stores: of its jobs not deleted nor expired, each upload and what
+        the job stored beside it (``derived_bytes``: previews, viewer files, overlays, report)."""
+        total = peewee.fn.SUM(Job.size + Job.derived_bytes)
+        return int(Job.select(peewee.fn.COALESCE(total, 0))
                    .where(Job.account == account_id, Job.expired_at.is_null()).scalar())
 
     def queued_count(self, account_id: int) -> int:
@@ -227,10 +229,13 @@ class JobQueue:
                    .execute())
         return updated == 1
 
-    def complete(self, job_id: str, owner: str, report: Mapping[str, Any]) -> bool:
-        """Store the report and end the job ``completed``; False when the lease was lost."""
+    def complete(self, job_id: str, owner: str, report: Mapping[str, Any], *,
+                 derived_bytes: int = 0) -> bool:
+        """Store the report and end the job ``completed``, recording the ``derived_bytes`` it
+        stored beside its upload (the report included); False when the lease was lost."""
         return self._finish(job_id, owner, COMPLETED, result=dict(report),
-                            health_score=report["health_score"], grade=report["grade"])
+                            health_score=report["health_score"], grade=report["grade"],
+                            derived_bytes=derived_bytes)
 
     def fail(self, job_id: str, owner: str, code: str, message: str) -> bool:
         """End the job ``failed`` with an error code; False when the lease was lost."""

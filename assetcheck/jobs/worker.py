@@ -16,7 +16,9 @@ umask 077, and the worker removes that folder once the child is gone, however it
 killed validation leaves no copy of upload content behind (``docs/security.md``, Data at rest).
 With object storage the child first fetches the upload into the job's working folder on this
 node (under the job's time and memory limits), and stores the preview pictures back after the
-validation; the worker then removes the whole working folder. A storage outage while fetching
+validation; the worker then removes the whole working folder. What the previews may take is
+bounded (:func:`assetcheck.jobs.quota.job_budget`), and the job records the bytes it stored
+beside its upload, which count toward its account's quota. A storage outage while fetching
 counts as a crashed attempt (the job is re-queued), never as a broken file.
 
 A job deleted while it runs (``DELETE /api/v1/validate/{id}``) loses its row: the worker's next
@@ -35,7 +37,7 @@ import signal
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -54,13 +56,14 @@ from assetcheck.failures import (
 )
 from assetcheck.formats.sniff import kind_from_name
 from assetcheck.jobs.queue import COMPLETED, JobQueue
+from assetcheck.jobs.quota import DerivedLimit, job_budget
 from assetcheck.jobs.settings import WorkerSettings
 from assetcheck.jobs.storage import JobStorage, StorageUnavailable, open_storage
 from assetcheck.observability import log_context
 from assetcheck.observability.metrics import service_metrics
 from assetcheck.previews.drawing import PreviewWriter
 from assetcheck.profiles import UnknownEngineError
-from assetcheck.reports.document import build_report, cap_report
+from assetcheck.reports.document import build_report, cap_report, json_size
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +79,7 @@ class Outcome:
     report: dict[str, Any] | None = None
     code: str = ""
     message: str = ""
+    derived_bytes: int = 0  # stored beside the upload: previews and report
 
 
 class Worker:
@@ -87,6 +91,7 @@ class Worker:
         self.settings = settings
         self.queue = queue
         self.storage = open_storage(config)
+        self.derived_limit = DerivedLimit.from_config(config)
         self.plugin_manager = plugin_manager
         self.owner = owner
         self.job_timeout = settings.job_timeout
@@ -164,7 +169,8 @@ class Worker:
                 # [validation] max_report_mb: the stored report's size (docs/security.md, Reports)
                 "max_report_bytes": int(self.config["validation"]["max_report_mb"]) << 20,
                 # Preview pictures are extras: started only in the first half of the time limit.
-                "previews_until": time.monotonic() + self.job_timeout / 2}
+                "previews_until": time.monotonic() + self.job_timeout / 2,
+                "previews_budget": job_budget(self.derived_limit, self.queue, self.config, job)}
 
     def _wait(self, job: Job, child: Any, receiver: Connection, started: float,
               expected: float) -> Outcome | None:
@@ -192,7 +198,8 @@ class Worker:
         """Store how the job ended; False when its lease was lost."""
         if outcome.status == COMPLETED:
             assert outcome.report is not None
-            recorded = self.queue.complete(job.id, self.owner, outcome.report)
+            recorded = self.queue.complete(job.id, self.owner, outcome.report,
+                                           derived_bytes=outcome.derived_bytes)
         elif outcome.status == "crashed":
             status = self.queue.record_crash(job.id, self.owner, outcome.message)
             recorded = status is not None
@@ -220,10 +227,12 @@ def _validate_in_child(sender: Connection, task: dict[str, Any]) -> None:
     job_id = task["job"]["job_id"]
     try:
         path = storage.checkout(task["stored_path"], job_id, task["job"]["size"])
-        previews = PreviewWriter(path.parent, until=task["previews_until"])
+        previews = PreviewWriter(storage.drawing_folder(job_id), until=task["previews_until"],
+                                 budget=task["previews_budget"])
         result = validate(path, options=task["options"], filename=task["filename"],
                           plugin_manager=task["plugin_manager"], on_checked=previews)
-        report = cap_report(build_report(result, job=task["job"]), task["max_report_bytes"])
+        job = {**task["job"], **previews.report_fields()}
+        report = cap_report(build_report(result, job=job), task["max_report_bytes"])
         outcome = Outcome(COMPLETED, report=report)
     except UnknownEngineError as error:
         outcome = Outcome("failed", code=UNKNOWN_ENGINE.code, message=str(error))
@@ -239,16 +248,19 @@ def _validate_in_child(sender: Connection, task: dict[str, Any]) -> None:
         outcome = Outcome("failed", code=VALIDATION_CRASHED.code,
                           message=f"the validation raised {type(error).__name__}: {error}")
     if outcome.status == COMPLETED:  # before answering, after which the worker ends this child
-        _keep_previews(storage, job_id)
+        derived = _keep_previews(storage, job_id, previews.budget.used)
+        outcome = replace(outcome, derived_bytes=derived + json_size(outcome.report))
     sender.send(outcome)
 
 
-def _keep_previews(storage: JobStorage, job_id: str) -> None:
-    """Store the drawn previews; they are extras, so an outage costs them, not the report."""
+def _keep_previews(storage: JobStorage, job_id: str, drawn: int) -> int:
+    """Store the drawn previews; the bytes stored. They are extras, so an outage costs them,
+    not the report; it counts the ``drawn`` bytes, which may be stored in part."""
     try:
-        storage.keep_previews(job_id)
+        return storage.keep_previews(job_id)
     except StorageUnavailable as error:
         log.warning("job %s: previews not stored: %s", job_id, error)
+        return drawn
 
 
 def _private_temporary_files(scratch: Path | None) -> None:

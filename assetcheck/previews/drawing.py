@@ -10,6 +10,10 @@ transforms; FBX triangles from the FBX reader's decoded geometry, placed by the 
 (geometric pivots included) and turned into metres with +Y up by the file's unit and axis
 system. From the same reading, each model file drawn also gets the 3D viewer's files
 (:mod:`assetcheck.previews.viewer_files`).
+
+What a job may store beside its upload is bounded (a :class:`~assetcheck.previews.budget.
+ByteBudget` the service sets): a file that would pass the bound is not written, and the
+writer lists it with the reason, for the report.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from assetcheck.checks.transforms import world_matrices
 from assetcheck.fbx_model import transform_points
 from assetcheck.formats.gltf_data import AccessorReader, primitive_triangles
 from assetcheck.formats.source import SourceFile
+from assetcheck.previews.budget import ByteBudget, OverBudget
 from assetcheck.previews.job_files import model_file_path, write_whole
 from assetcheck.previews.png import encode_png
 from assetcheck.previews.raster import render_clay
@@ -39,6 +44,8 @@ WIDTH, HEIGHT = 480, 360
 DRAWN_FORMATS = frozenset({"glb", "gltf", "fbx"})
 #: More triangles than this are thinned evenly: a preview needs the silhouette, not every face.
 MAX_TRIANGLES = 400_000
+#: What the report calls the picture when it is not kept.
+PICTURE = "The preview picture"
 
 
 def preview_path(job_folder: Path, model_filename: str) -> Path:
@@ -52,20 +59,35 @@ class PreviewWriter:
     counts the pictures.
 
     A preview is an extra: a model file that cannot be drawn is logged and skipped, none is
-    started once ``time.monotonic()`` passes ``until``, and drawing never raises.
+    started once ``time.monotonic()`` passes ``until``, and drawing never raises. Files that
+    would take the job past its ``budget`` are not written: ``withheld`` lists them, one
+    ``{"file", "reason"}`` per model file, the reason a sentence for people.
     """
 
-    def __init__(self, job_folder: Path, *, until: float | None = None) -> None:
+    def __init__(self, job_folder: Path, *, until: float | None = None,
+                 budget: ByteBudget | None = None) -> None:
         self.job_folder = job_folder
         self.until = until
+        self.budget = budget or ByteBudget()
         self.written = 0
+        self.withheld: list[dict[str, str]] = []
+
+    def report_fields(self) -> dict[str, list[dict[str, str]]]:
+        """What the report's ``job`` says of the previews: ``previews_withheld`` when a file
+        was not kept, nothing otherwise."""
+        return {"previews_withheld": list(self.withheld)} if self.withheld else {}
 
     def __call__(self, asset: Asset, source: SourceFile) -> None:
         if self.until is not None and time.monotonic() > self.until:
             log.info("no preview of %s: out of time", source.name)
             return
         try:
-            self.written += _draw(asset, source, self.job_folder)
+            if _draw_picture(asset, source, self.job_folder, self.budget):
+                self.written += 1
+                write_viewer_files(asset, source, self.job_folder, self.budget)
+        except OverBudget as over:
+            log.info("previews of %s not kept: %s", source.name, over)
+            self.withheld.append({"file": source.name, "reason": str(over)})
         except Exception as error:  # a drawing bug must never cost the job its report
             log.warning("no preview of %s: %s: %s", source.name, type(error).__name__, error)
 
@@ -120,13 +142,15 @@ def _mesh_geometry(asset: Asset, links: DocumentLinks,
             yield positions, triangles
 
 
-def _draw(asset: Asset, source: SourceFile, job_folder: Path) -> int:
+def _draw_picture(asset: Asset, source: SourceFile, job_folder: Path,
+                  budget: ByteBudget) -> bool:
+    """Draw the picture of a model file; False when it has nothing to draw."""
     if source.kind not in DRAWN_FORMATS or (asset.document is None and asset.fbx is None):
-        return 0
+        return False
     triangles = scene_triangles(asset)
     if not len(triangles):
-        return 0
-    write_whole(preview_path(job_folder, source.name),
-                encode_png(render_clay(triangles, WIDTH, HEIGHT)))
-    write_viewer_files(asset, source, job_folder)
-    return 1
+        return False
+    picture = encode_png(render_clay(triangles, WIDTH, HEIGHT))
+    budget.take(len(picture), PICTURE)
+    write_whole(preview_path(job_folder, source.name), picture)
+    return True

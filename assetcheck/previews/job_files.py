@@ -1,8 +1,9 @@
 """Where the worker keeps what the job page shows of each model file, and how it writes it.
 
-Everything is written in the ``previews`` folder of the job's working folder, and the job's
-storage keeps it there, beside the upload (``jobs/<job_id>/previews/``), named by a digest of the
-model file's name in the upload (never by the name itself), so it lives and goes with the job:
+Everything is written in the ``previews`` folder of the job's drawing folder, and the job's
+storage keeps it, once the job completes, beside the upload (``jobs/<job_id>/previews/``), named
+by a digest of the model file's name in the upload (never by the name itself), so it lives and
+goes with the job:
 
 - ``previews/<digest>.png``: the server-drawn picture (:mod:`assetcheck.previews.drawing`);
 - ``previews/<digest>.glb``: the model the page's 3D viewer loads

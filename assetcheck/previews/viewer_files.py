@@ -9,20 +9,35 @@ from pathlib import Path
 
 from assetcheck.asset import Asset
 from assetcheck.formats.source import SourceFile
+from assetcheck.previews.budget import ByteBudget
 from assetcheck.previews.job_files import link_whole, model_file_path, write_whole
 from assetcheck.previews.overlays import model_overlays
-from assetcheck.previews.viewer_glb import fbx_viewer_glb, gltf_viewer_glb, shown_as_uploaded
+from assetcheck.previews.viewer_glb import (
+    VIEWER_MODEL,
+    fbx_viewer_glb,
+    gltf_viewer_glb,
+    shown_as_uploaded,
+)
 
 
-def write_viewer_files(asset: Asset, source: SourceFile, job_folder: Path) -> None:
-    """Write the viewer's GLB and overlays of the model file ``source`` read as ``asset``. A
-    GLB the browser can load as uploaded is linked, not copied."""
+def write_viewer_files(asset: Asset, source: SourceFile, job_folder: Path,
+                       budget: ByteBudget) -> None:
+    """Write the viewer's GLB and overlays of the model file ``source`` read as ``asset``,
+    both or neither: :class:`~assetcheck.previews.budget.OverBudget`, with nothing written,
+    when they do not fit ``budget``. A GLB the browser can load as uploaded is linked, not
+    copied (it still counts in full: object storage keeps it as a copy)."""
     model = model_file_path(job_folder, "viewer_model", source.name)
-    if asset.fbx is not None:
-        write_whole(model, fbx_viewer_glb(asset.fbx))
-    elif shown_as_uploaded(asset, source):
+    linked = asset.fbx is None and shown_as_uploaded(asset, source)
+    if linked:
+        glb, size = None, source.path.stat().st_size
+    else:
+        glb = (fbx_viewer_glb(asset.fbx, budget) if asset.fbx is not None
+               else gltf_viewer_glb(asset, source, budget))
+        size = len(glb)
+    overlays = json.dumps(model_overlays(asset), separators=(",", ":"), allow_nan=False).encode()
+    budget.take(size + len(overlays), VIEWER_MODEL)
+    if glb is None:
         link_whole(model, source.path)
     else:
-        write_whole(model, gltf_viewer_glb(asset, source))
-    overlays = json.dumps(model_overlays(asset), separators=(",", ":"), allow_nan=False)
-    write_whole(model_file_path(job_folder, "overlays", source.name), overlays.encode())
+        write_whole(model, glb)
+    write_whole(model_file_path(job_folder, "overlays", source.name), overlays)

@@ -21,6 +21,7 @@ viewer shows the rest pose.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import struct
 from typing import Any
@@ -35,6 +36,7 @@ from assetcheck.formats.gltf_data import AccessorReader, primitive_triangles
 from assetcheck.formats.gltf_uris import UriKind, classify_uri, decode_data_uri
 from assetcheck.formats.source import SourceFile
 from assetcheck.images import image_info
+from assetcheck.previews.budget import ByteBudget
 
 #: Extensions whose data the browser would have to decode or fetch itself.
 COMPRESSION_EXTENSIONS = frozenset({"KHR_draco_mesh_compression", "EXT_meshopt_compression",
@@ -53,6 +55,8 @@ TRIANGLES, FLOAT, UNSIGNED_INT = 4, 5126, 5125
 ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER = 34962, 34963
 ACCESSOR_TYPES = {1: "SCALAR", 2: "VEC2", 3: "VEC3", 4: "VEC4"}
 GENERATOR = "AssetCheck viewer copy"
+#: What the report calls this file when it is not kept.
+VIEWER_MODEL = "The 3D viewer's model"
 #: The material of FBX meshes (their materials are not read): matte light grey, as the
 #: server-drawn picture.
 CLAY = {"name": "clay", "pbrMetallicRoughness": {"baseColorFactor": [0.75, 0.75, 0.75, 1.0],
@@ -71,10 +75,11 @@ def shown_as_uploaded(asset: Asset, source: SourceFile) -> bool:
             and _plain_hierarchy(asset))
 
 
-def gltf_viewer_glb(asset: Asset, source: SourceFile) -> bytes:
-    """A self-contained GLB of the glTF ``asset`` read from ``source`` (see the module)."""
+def gltf_viewer_glb(asset: Asset, source: SourceFile, budget: ByteBudget | None = None) -> bytes:
+    """A self-contained GLB of the glTF ``asset`` read from ``source`` (see the module);
+    :class:`OverBudget` as soon as its binary data would not fit ``budget``."""
     document = asset.document or {}
-    writer = _GlbWriter()
+    writer = _GlbWriter(budget)
     reader = AccessorReader.for_asset(asset)
     meshes = [_mesh(asset, reader, writer, number, mesh)
               for number, mesh in enumerate(_items(document, "meshes"))]
@@ -101,11 +106,12 @@ def gltf_viewer_glb(asset: Asset, source: SourceFile) -> bytes:
     return writer.glb({key: value for key, value in out.items() if value != []})
 
 
-def fbx_viewer_glb(scene: FbxScene) -> bytes:
+def fbx_viewer_glb(scene: FbxScene, budget: ByteBudget | None = None) -> bytes:
     """A GLB of the FBX scene's decoded meshes, one node per drawn instance, already placed in
     metres with +Y up (:meth:`FbxScene.world_triangles`), in :data:`CLAY`; ``extras.name`` is
-    the FBX mesh's name, as the report's FBX issues name it."""
-    writer = _GlbWriter()
+    the FBX mesh's name, as the report's FBX issues name it. :class:`OverBudget` as soon as
+    its binary data would not fit ``budget``."""
+    writer = _GlbWriter(budget)
     nodes, meshes = [], []
     for mesh in scene.meshes:
         if mesh.geometry is None or not mesh.instances:
@@ -128,23 +134,36 @@ def fbx_viewer_glb(scene: FbxScene) -> bytes:
 
 
 class _GlbWriter:
-    """Collects binary data into one buffer and assembles the GLB."""
+    """Collects binary data into one buffer and assembles the GLB. Equal data is stored once:
+    primitives that share an accessor in the upload (or images that share bytes) share one
+    buffer view and one accessor in the copy, however many times they are written. With a
+    ``budget``, data that would take the buffer past what is left of it raises
+    :class:`OverBudget` before it is copied."""
 
-    def __init__(self) -> None:
+    def __init__(self, budget: ByteBudget | None = None) -> None:
+        self.budget = budget
         self.chunks: list[bytes] = []
         self.length = 0
         self.views: list[dict[str, Any]] = []
         self.accessors: list[dict[str, Any]] = []
+        self._view_of: dict[tuple[bytes, int | None], int] = {}
+        self._accessor_of: dict[tuple[int, int, int, str], int] = {}
 
     def view(self, data: bytes | memoryview, target: int | None = None) -> int:
         data = memoryview(data).cast("B")
+        key = (hashlib.blake2b(data, digest_size=32).digest(), target)
+        if key in self._view_of:
+            return self._view_of[key]
+        padding = -len(data) % 4
+        if self.budget is not None:
+            self.budget.check(self.length + len(data) + padding, VIEWER_MODEL)
         view = {"buffer": 0, "byteOffset": self.length, "byteLength": len(data)}
         if target is not None:
             view["target"] = target
-        padding = -len(data) % 4
         self.chunks += [bytes(data), b"\0" * padding]
         self.length += len(data) + padding
         self.views.append(view)
+        self._view_of[key] = len(self.views) - 1
         return len(self.views) - 1
 
     def accessor(self, values: np.ndarray, target: int) -> int:
@@ -154,10 +173,15 @@ class _GlbWriter:
                     "componentType": FLOAT if floats else UNSIGNED_INT,
                     "count": len(values),
                     "type": ACCESSOR_TYPES[values.shape[1] if values.ndim == 2 else 1]}
+        key = (accessor["bufferView"], accessor["componentType"], accessor["count"],
+               accessor["type"])
+        if key in self._accessor_of:
+            return self._accessor_of[key]
         if floats and target == ARRAY_BUFFER and values.shape[1] == 3:
             accessor["min"] = values.min(axis=0).tolist()
             accessor["max"] = values.max(axis=0).tolist()
         self.accessors.append(accessor)
+        self._accessor_of[key] = len(self.accessors) - 1
         return len(self.accessors) - 1
 
     def glb(self, document: dict[str, Any]) -> bytes:

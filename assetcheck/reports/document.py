@@ -144,12 +144,12 @@ def cap_report(report: Report, max_bytes: int) -> Report:
     then the entries of ``files``, ``result.meshes`` and ``budgetUse`` after the first ones
     that fit (``summary.files`` still counts them all). Counts and the grade never change.
     """
-    if _json_size(report) <= max_bytes or report.get("result") is None:
+    if json_size(report) <= max_bytes or report.get("result") is None:
         return report
     capped = copy.deepcopy(report)
     omitted: list[str] = []
     for trim in _TRIMS:
-        if _json_size(capped) <= max_bytes:
+        if json_size(capped) <= max_bytes:
             break
         omitted += trim(capped, max_bytes)
     capped["summary"]["truncated"] = True
@@ -180,7 +180,7 @@ def _first_files(report: Report, max_bytes: int) -> list[str]:
     lists = {"files": report["files"], "result.meshes": report["result"]["meshes"],
              "budgetUse": report["budgetUse"]}
     keep = max(len(entries) for entries in lists.values())
-    while keep and _json_size(report) > max_bytes:
+    while keep and json_size(report) > max_bytes:
         keep //= 2
         report["files"], report["budgetUse"] = lists["files"][:keep], lists["budgetUse"][:keep]
         report["result"]["meshes"] = lists["result.meshes"][:keep]
@@ -190,7 +190,8 @@ def _first_files(report: Report, max_bytes: int) -> list[str]:
 _TRIMS = (_drop_parts, _first_occurrences, _drop_details, _first_files)
 
 
-def _json_size(report: Report) -> int:
+def json_size(report: Report) -> int:
+    """The bytes of ``report`` as JSON (UTF-8), as the service stores and counts it."""
     return len(json.dumps(report, ensure_ascii=False, separators=(",", ":")).encode())
 
 

@@ -347,7 +347,10 @@ def _schemas() -> dict:
                 "health_score": _progress(100), "grade": {"enum": list(GRADES)},
                 "result": {"$ref": _REF + "ValidationResult"}, "engine": {"type": "string"},
                 "valid": {"type": "boolean"}, "completed_at": _ISO,
-                "badge_url": {"type": "string", "pattern": "^/badge/val_"}}),
+                "badge_url": {"type": "string", "pattern": "^/badge/val_"},
+                "stored_bytes": _count(), "previews_withheld": {
+                    "type": "array", "items": _object(["file", "reason"], {
+                        "file": {"type": "string"}, "reason": {"type": "string"}})}}),
         "JobStatus": {"oneOf": [{"$ref": _REF + name} for name in (
             "JobPending", "JobFailed", "JobCompleted", "JobExpired")]},
         "JobSummary": _object(["job_id", "status", "progress", "filename", "engine",

@@ -269,3 +269,14 @@ def join_glb(document: dict[str, Any], binary: bytes) -> bytes:
     """A GLB of ``document`` and ``binary`` (padded to 4 bytes), as they are."""
     return glb_container([Chunk(JSON_CHUNK_TYPE, json_chunk_data(document)),
                           Chunk(BIN_CHUNK_TYPE, bytes(binary) + b"\0" * (-len(binary) % 4))])
+
+
+def shared_zeros_meshopt_glb(vertices: int, primitives: int) -> bytes:
+    """A small meshopt GLB that decodes large: one triangle over ``vertices`` vertices at the
+    origin (zeros, which meshopt compresses about 64:1), drawn by ``primitives`` primitives of
+    one mesh that all share the same accessors."""
+    zeros = np.zeros((vertices, 3), np.float32)
+    document, binary = split_glb(meshopt_glb(Mesh(zeros, zeros, np.array([[0, 1, 2]], np.uint32))))
+    [primitive] = document["meshes"][0]["primitives"]
+    document["meshes"][0]["primitives"] = [dict(primitive) for _ in range(primitives)]
+    return join_glb(document, binary)

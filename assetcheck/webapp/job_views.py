@@ -89,7 +89,11 @@ def status_body(job: Job) -> dict[str, Any]:
         body.update(progress=100, filename=job.filename, health_score=job.health_score,
                     grade=job.grade, result=report["result"], engine=job.engine,
                     valid=report["valid"], created_at=iso(job.created_at),
-                    completed_at=iso(job.finished_at))
+                    completed_at=iso(job.finished_at),
+                    stored_bytes=job.size + job.derived_bytes)
+        withheld = (report.get("job") or {}).get("previews_withheld")
+        if withheld:
+            body["previews_withheld"] = withheld
         return body
     body.update(progress=min(job.progress, 99), filename=job.filename,
                 created_at=iso(job.created_at))

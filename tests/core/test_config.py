@@ -70,6 +70,15 @@ def test_unusable_server_limits_are_refused(key, value):
         load_config(environ={f"ASSETCHECK_SERVER_{key.upper()}": value})
 
 
+@pytest.mark.parametrize(("key", "value"), [("max_derived_ratio", "-1"),
+                                            ("max_derived_ratio", "nan"),
+                                            ("derived_allowance_mb", "true"),
+                                            ("derived_allowance_mb", "lots")])
+def test_unusable_bounds_on_what_jobs_store_are_refused(key, value):
+    with pytest.raises(ConfigError, match=f"storage.{key}"):
+        load_config(environ={f"ASSETCHECK_STORAGE_{key.upper()}": value})
+
+
 def test_environment_sets_a_plugin_key_the_file_does_not_have(tmp_path):
     path = tmp_path / "c.toml"
     path.write_text('[studio_rules]\nlevel = 1\n')

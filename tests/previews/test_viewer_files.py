@@ -10,9 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from assetcheck.engine import validate
 from assetcheck.plugins import get_plugin_manager
+from assetcheck.previews.budget import ByteBudget
+from assetcheck.previews.drawing import PreviewWriter
 from assetcheck.previews.job_files import model_file_path
 from assetcheck.previews.overlays import MAX_ELEMENTS
+from assetcheck.testing.compressed import shared_zeros_meshopt_glb
 from assetcheck.testing.fbx import Scene, binary_fbx, cube
 from assetcheck.testing.gltf import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, GltfBuilder, png_bytes
 from assetcheck.testing.shapes import lathe, pawn_glb
@@ -163,3 +167,34 @@ def test_an_fbx_becomes_a_glb_of_its_decoded_meshes_in_clay(tmp_path: Path, plug
     assert document["accessors"][primitive["indices"]]["count"] == 12 * 3
     assert document["materials"][0]["name"] == "clay"
     assert overlays["entries"] == []
+
+
+def test_primitives_sharing_accessors_share_one_copy_of_their_data(tmp_path: Path,
+                                                                   plugin_manager):
+    vertices = 50_000
+    model, document, _ = viewer_files(tmp_path, plugin_manager, "shared.glb",
+                                      shared_zeros_meshopt_glb(vertices, primitives=6))
+    primitives = document["meshes"][0]["primitives"]
+    assert [primitive["extras"] for primitive in primitives] == [
+        {"primitive": number} for number in range(6)]
+    assert len({json.dumps(primitive["attributes"]) for primitive in primitives}) == 1
+    assert len({primitive["indices"] for primitive in primitives}) == 1
+    one_copy = vertices * 4 * (3 + 3) + 3 * 4  # float POSITION and NORMAL, one triangle
+    assert model.stat().st_size <= one_copy + 8192  # six primitives: at most one copy
+
+
+def test_viewer_files_past_the_jobs_budget_are_not_written_and_the_writer_says_why(
+        tmp_path: Path, plugin_manager):
+    upload = tmp_path / "upload"
+    upload.write_bytes(shared_zeros_meshopt_glb(50_000, primitives=6))
+    budget = ByteBudget(limit=100_000, reason="a test's limit")
+    writer = PreviewWriter(tmp_path, budget=budget)
+    validate(upload, filename="shared.glb", plugin_manager=plugin_manager, on_checked=writer)
+
+    [picture] = (tmp_path / "previews").iterdir()  # the picture fits; the viewer's files do not
+    assert picture.suffix == ".png" and writer.written == 1
+    assert budget.used == picture.stat().st_size
+    [withheld] = writer.withheld
+    assert withheld["file"] == "shared.glb"
+    assert withheld["reason"].startswith("The 3D viewer's model was not kept: it needs more than")
+    assert "this job may store beside its upload (a test's limit)" in withheld["reason"]

@@ -7,12 +7,14 @@ import re
 from datetime import timedelta
 
 import pytest
+from playhouse.migrate import SchemaMigrator, migrate
 
 from assetcheck.accounts.passwords import hash_password, verify_password
 from assetcheck.cli import main
 from assetcheck.config import load_config
 from assetcheck.db import migrations
-from assetcheck.db.tables import Account, ApiKey, SchemaVersion, utcnow
+from assetcheck.db.tables import Account, ApiKey, Job, SchemaVersion, utcnow
+from assetcheck.jobs.queue import JobQueue
 from assetcheck.webapp.ratelimit import RateLimiter
 from tests.service.harness import bind_database, service_settings, write_config
 from tests.webhooks.test_webhooks_cli import schema_of, version_1_schema
@@ -139,10 +141,30 @@ def test_db_upgrade_brings_a_version_2_database_to_the_fair_queue_schema(
     assert migrations.upgrade(old, target=2) == [2]
 
     status, out, err = run(capsys, "db", "upgrade", "--config", config)
-    assert status == 0 and "(applied 3, 4, 5, 6, 7, 8)" in out, err
+    assert status == 0 and "(applied 3, 4, 5, 6, 7, 8, 9)" in out, err
     upgraded = bind_database(load_config(config))
     assert schema_of(upgraded) == expected
     assert Account.get(Account.email == "old@example.com").last_claimed_at is None
+
+
+def test_db_upgrade_from_version_7_counts_earlier_jobs_by_their_upload(database):
+    migrations.create_schema(database, version=7)
+    migrator = SchemaMigrator.from_database(database)
+    migrate(migrator.drop_column("job", "derived_bytes"),  # added in 9
+            migrator.drop_column("account", "webhooks_served_at"),  # added in 8
+            migrator.drop_index("webhook_delivery", "webhook_delivery_account_id_status"))
+    account = Account.create(email="old@example.com", plan="pro")
+    columns = {"id": "val_old", "account_id": account.id, "status": "completed",
+               "progress": 100, "filename": "old.glb", "engine": "generic", "options": "{}",
+               "stored_path": "jobs/val_old/upload", "sha256": "0" * 64, "size": 1234,
+               "attempts": 1, "created_at": utcnow()}
+    database.execute_sql(f"INSERT INTO job ({', '.join(columns)}) VALUES "
+                         f"({', '.join([database.param] * len(columns))})", list(columns.values()))
+
+    assert migrations.upgrade(database) == [8, 9]
+    assert Job.get_by_id("val_old").derived_bytes == 0
+    queue = JobQueue(database, lease_seconds=30, workers=1)
+    assert queue.stored_bytes(account.id) == 1234
 
 
 def test_serve_refuses_to_start_on_an_outdated_schema(capsys, config_file):

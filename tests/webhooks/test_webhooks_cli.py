@@ -128,8 +128,8 @@ def test_an_unusable_webhooks_table_stops_every_command(tmp_path, capsys, webhoo
 
 def version_1_schema(database: peewee.Database) -> None:
     """The tables as schema version 1 had them: the account had no webhook columns (nor the
-    fair queue's turn), the job none of the fair queue's indexes, retention's column nor the
-    request id."""
+    fair queue's turn), the job none of the fair queue's indexes, retention's column, the
+    request id nor the bytes derived from the upload."""
 
     class Account(peewee.Model):
         email = peewee.CharField(max_length=320, unique=True)
@@ -150,7 +150,8 @@ def version_1_schema(database: peewee.Database) -> None:
         database.create_tables([Account, ApiKey, VersionOneJob, SchemaVersion])
         migrator = SchemaMigrator.from_database(database)
         migrate(migrator.drop_column("job", "expired_at"),  # added in 6
-                migrator.drop_column("job", "request_id"))  # added in 7
+                migrator.drop_column("job", "request_id"),  # added in 7
+                migrator.drop_column("job", "derived_bytes"))  # added in 9
         SchemaVersion.create(version=1)
         Account.create(email="old@example.com", plan="pro", created_at=utcnow())
 

@@ -130,10 +130,16 @@ class JobStorage(ABC):
         the ``size`` bytes recorded at upload. ``FileNotFoundError`` when it is gone;
         :class:`StorageUnavailable` when the back-end cannot be reached."""
 
+    def drawing_folder(self, job_id: str) -> Path:
+        """The folder in whose ``previews/`` the job's validation draws (pictures, viewer
+        models and overlays): its scratch folder, which the worker removes after every
+        attempt, so only a completed job's :meth:`keep_previews` keeps them."""
+        return self.work_folder(job_id) / SCRATCH_NAME
+
+    @abstractmethod
     def keep_previews(self, job_id: str) -> int:
-        """Store the files written in the working folder's ``previews/`` (pictures, viewer
-        models and overlays); how many."""
-        return 0
+        """Store the files drawn in the drawing folder's ``previews/``; the bytes this stores
+        beside the upload, which count toward the account's quota."""
 
     # Serving and removal -----------------------------------------------------------------
 

@@ -5,7 +5,8 @@ upload survives a crash. A crash between the two leaves a folder without a row:
 :meth:`LocalStorage.sweep_orphans` removes such folders once nothing has touched them for a
 while. Job folders are 0700 and files 0600, under a ``jobs`` folder of mode 0700
 (:mod:`assetcheck.private_files`). The job's folder is its working folder too: the worker
-reads the upload where it is and draws previews beside it.
+reads the upload where it is, draws previews in its scratch folder, and moves them beside the
+upload once the job completes.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import BinaryIO
 
 from assetcheck.jobs.storage.base import (
     ORPHAN_IDLE_SECONDS,
+    UPLOAD_NAME,
     JobStorage,
     StorageUnavailable,
     UploadFile,
@@ -78,13 +80,24 @@ class LocalStorage(JobStorage):
             raise FileNotFoundError(2, "No such file", str(path))
         return path
 
-    def preview_sizes(self, job_id: str) -> dict[str, int]:
+    def keep_previews(self, job_id: str) -> int:
+        """Move the drawn previews beside the upload; their bytes, less those of a viewer
+        model that is a link to the upload (the same bytes on disk)."""
+        folder = self.root / job_id
+        drawn = self.drawing_folder(job_id) / PREVIEW_FOLDER
+        if drawn.is_dir():
+            shutil.rmtree(folder / PREVIEW_FOLDER, ignore_errors=True)
+            os.replace(drawn, folder / PREVIEW_FOLDER)
         try:
-            with os.scandir(self.root / job_id / PREVIEW_FOLDER) as entries:
-                return {entry.name: entry.stat().st_size for entry in entries
-                        if entry.is_file() and not entry.name.endswith(".part")}
+            upload = (folder / UPLOAD_NAME).stat().st_ino
         except FileNotFoundError:
-            return {}
+            upload = None
+        return sum(entry.stat().st_size for entry in _preview_entries(folder)
+                   if entry.stat().st_ino != upload)
+
+    def preview_sizes(self, job_id: str) -> dict[str, int]:
+        return {entry.name: entry.stat().st_size
+                for entry in _preview_entries(self.root / job_id)}
 
     def read_preview(self, job_id: str, name: str) -> bytes | None:
         try:
@@ -131,6 +144,16 @@ def last_change(folder: Path) -> float:
         return max(entry.stat().st_mtime for entry in [folder, *folder.iterdir()])
     except FileNotFoundError:  # removed while we looked: nothing to sweep
         return time.time()
+
+
+def _preview_entries(job_folder: Path) -> list[os.DirEntry]:
+    """The complete files of the job folder's ``previews/`` (none when it has none)."""
+    try:
+        with os.scandir(job_folder / PREVIEW_FOLDER) as entries:
+            return [entry for entry in entries
+                    if entry.is_file() and not entry.name.endswith(".part")]
+    except FileNotFoundError:
+        return []
 
 
 def _fsync_folder(folder: Path) -> None:

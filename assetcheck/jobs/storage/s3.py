@@ -145,7 +145,7 @@ class S3Storage(JobStorage):
         return target
 
     def keep_previews(self, job_id: str) -> int:
-        folder = self.work_folder(job_id) / PREVIEW_FOLDER
+        folder = self.drawing_folder(job_id) / PREVIEW_FOLDER
         files = sorted(path for path in folder.iterdir() if path.suffix in CONTENT_TYPES
                        ) if folder.is_dir() else []
         with _s3_errors(f"storing the previews of {job_id}"):
@@ -154,7 +154,7 @@ class S3Storage(JobStorage):
                     str(path), self.bucket,
                     self._job_prefix(job_id) + f"{PREVIEW_FOLDER}/{path.name}",
                     ExtraArgs={"ContentType": CONTENT_TYPES[path.suffix]})
-        return len(files)
+        return sum(path.stat().st_size for path in files)
 
     # Serving and removal ----------------------------------------------------------------
 
