@@ -8,6 +8,7 @@ from assetcheck.config import Config
 from assetcheck.dashboard import WEB_ROOT
 from assetcheck.dashboard.handlers import default_handlers
 from assetcheck.dashboard.login_limits import DashboardLimits
+from assetcheck.dashboard.model_names import ModelFileNames
 from assetcheck.dashboard.page_cache import RenderedPages
 from assetcheck.dashboard.render_turns import RenderTurns
 from assetcheck.dashboard.sessions import secure_cookies
@@ -25,6 +26,7 @@ def settings(config: Config) -> dict[str, Any]:
         "dashboard_templates": make_environment(),
         "dashboard_limits": DashboardLimits(),
         "dashboard_page_cache": RenderedPages(),
+        "dashboard_model_names": ModelFileNames(),
         "dashboard_render_turns": RenderTurns(),
         "dashboard_page_rate": RateLimiter(),
         "login_url": "/login",

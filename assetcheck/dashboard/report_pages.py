@@ -24,13 +24,13 @@ from assetcheck.previews.drawing import DRAWN_FORMATS
 from assetcheck.previews.job_files import model_file_name
 
 
-def page_key(job_id: str, report_text: str, view: job_page.JobView,
-             stored: Mapping[str, int]) -> str:
-    """What identifies one rendering of a report part (computed off the event loop: the text
-    may be megabytes)."""
-    digest = hashlib.sha256(report_text.encode())
-    digest.update(json.dumps([job_id, view.key(), sorted(stored.items())]).encode())
-    return digest.hexdigest()
+def page_key(job: Any, view: job_page.JobView, stored: Mapping[str, int]) -> str:
+    """What identifies one rendering of a completed job's report part. A report never changes
+    once its job has completed, so the job's id and end time stand for its text, which need
+    not be read (it may be megabytes) to find the page in the cache."""
+    identity = [job.id, job.finished_at.isoformat() if job.finished_at else None, view.key(),
+                sorted(stored.items())]
+    return hashlib.sha256(json.dumps(identity).encode()).hexdigest()
 
 
 def render_report(template: jinja2.Template, report_text: str, *, job: Any,

@@ -17,6 +17,8 @@ import pytest
 
 from assetcheck.accounts.store import create_account
 from tests.service.conftest import (  # noqa: F401 (fixtures, used by name)
+    backend,
+    database,
     database_factory,
     postgres_databases,
 )

@@ -16,6 +16,7 @@ from assetcheck.dashboard.handlers.base import (
     DashboardJsonHandler,
     SessionAuthentication,
 )
+from assetcheck.dashboard.model_names import ModelFileNames
 from assetcheck.dashboard.page_cache import RenderedPages
 from assetcheck.dashboard.render_turns import RenderTurns
 from assetcheck.db.tables import Job
@@ -104,10 +105,9 @@ class JobPageHandler(DashboardHandler):
         self.render_page("job.html", **context)
 
     async def _report_part(self, job: Job) -> Markup:
-        text = await self.run_blocking(report_text, job.id)
         stored = await self.run_blocking(self.storage.preview_sizes, job.id)
         view = self._view()
-        key = await self.run_blocking(report_pages.page_key, job.id, text, view, stored)
+        key = report_pages.page_key(job, view, stored)
         cached = self.page_cache.get(key)
         self.set_header("X-Page-Cache", "miss" if cached is None else "hit")
         if cached is not None:
@@ -119,6 +119,7 @@ class JobPageHandler(DashboardHandler):
             raise RequestError(429, "RATE_LIMITED", "You opened many large report pages in a "
                                f"short time: this one will be ready in {wait} s. Reload it "
                                "then.", {"Retry-After": str(wait)})
+        text = await self.run_blocking(report_text, job.id)
         render = partial(report_pages.render_report, self.templates.get_template(
             "job_report.html"), text, job=job, view=view, stored=stored,
             registry=build_registry(self.plugin_manager), static_url=self.static_url)
@@ -155,7 +156,28 @@ class JobStatusHandler(DashboardJsonHandler):
         self.write_json(summary_body(job))
 
 
-class PreviewHandler(DashboardHandler):
+class JobFileHandler(DashboardHandler):
+    """A file the worker stored for one of a completed job's model files, found by the model
+    file's number."""
+
+    @property
+    def model_names(self) -> ModelFileNames:
+        return self.settings["dashboard_model_names"]
+
+    def model_filename(self, job_id: str, number: int) -> str | None:
+        """The name of the ``number``-th model file of the account's completed job, or None;
+        410 ``JOB_EXPIRED`` for a job whose files retention removed. The job's row is read
+        without its report: :class:`ModelFileNames` decodes a report once."""
+        job = find_job(self.account.id, job_id, with_report=False)
+        if job.expired_at is not None:
+            raise expired(job)
+        if job.status != COMPLETED:
+            return None
+        files = self.model_names.of(job)
+        return files[number] if number < len(files) else None
+
+
+class PreviewHandler(JobFileHandler):
     """The preview picture of the job's ``n``-th model file (drawn by the worker)."""
 
     @tornado.web.authenticated
@@ -169,7 +191,7 @@ class PreviewHandler(DashboardHandler):
         self.finish(picture)
 
     def _read(self, job_id: str, number: int) -> bytes | None:
-        filename = model_filename(self.account.id, job_id, number)
+        filename = self.model_filename(job_id, number)
         return None if filename is None else self.storage.read_preview(
             job_id, model_file_name("preview", filename))
 
@@ -184,7 +206,7 @@ class JobDeleteHandler(DashboardHandler):
         self.redirect("/jobs?deleted=1")
 
 
-class ViewerFileHandler(DashboardHandler):
+class ViewerFileHandler(JobFileHandler):
     """The 3D viewer's model (``.glb``) or overlays (``.json``) of the job's ``n``-th model
     file, written by the worker: to the job's owner only, same-origin only, never sniffed,
     streamed a chunk at a time (a model may be hundreds of megabytes)."""
@@ -211,21 +233,9 @@ class ViewerFileHandler(DashboardHandler):
         self.finish()
 
     def _open(self, job_id: str, number: int, kind: str) -> tuple[BinaryIO, int] | None:
-        filename = model_filename(self.account.id, job_id, number)
+        filename = self.model_filename(job_id, number)
         return None if filename is None else self.storage.open_preview(
             job_id, model_file_name(VIEWER_FILES[kind], filename))
-
-
-def model_filename(account_id: int, job_id: str, number: int) -> str | None:
-    """The name of the ``number``-th model file of the account's completed job, or None;
-    410 ``JOB_EXPIRED`` for a job whose files retention removed."""
-    job = find_job(account_id, job_id)
-    if job.expired_at is not None:
-        raise expired(job)
-    meshes = (job.result or {}).get("result", {}).get("meshes", [])
-    if job.status != COMPLETED or number >= len(meshes):
-        return None
-    return meshes[number]["filename"]
 
 
 class ReportDownloadHandler(SessionAuthentication, ReportHandler):
