@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import builtins
 import ctypes
+import errno
 import io
 import os
 import pickle
@@ -55,6 +56,14 @@ def _address_space_in_use() -> int:
     except OSError:
         return 0
     return pages * resource.getpagesize()
+
+
+def is_allocation_failure(error: BaseException) -> bool:
+    """Whether ``error`` is an allocation refused under the address-space limit: a
+    ``MemoryError``, or ENOMEM from a system call (``mmap``, a thread's stack)."""
+    return isinstance(error, MemoryError) or (
+        isinstance(error, OSError) and error.errno == errno.ENOMEM
+    )
 
 
 class RestrictedUnpickler(pickle.Unpickler):

@@ -45,6 +45,7 @@ from assetcheck.sandbox import (
     RestrictedUnpickler,
     allowed_types,
     die_with_parent,
+    is_allocation_failure,
     is_builtin_exception,
     limit_address_space,
 )
@@ -164,9 +165,9 @@ def _child(
         limit_address_space(memory_limit_mb)
         try:
             payload = ("returned", function())
-        except MemoryError:
-            raise  # reported by the exit status: there may be no memory left to pickle it
         except Exception as error:
+            if is_allocation_failure(error):  # the exit status says so: there may be no
+                raise MemoryError from None  # memory left to pickle anything
             payload = ("raised", _sendable(error, allowed))
         buffers: list[pickle.PickleBuffer] = []
         try:
