@@ -4,10 +4,17 @@ Each worker builds its own plugin manager from the same plugin configuration onc
 validates the files it is handed; what comes back is the JSON report (or why the file could
 not be opened), so only plain data crosses between processes. Workers are forked where the
 platform can (they start with everything already imported), spawned elsewhere.
+
+An interrupted run leaves no process behind: leaving the pool in any way but its end (Ctrl-C,
+an error) kills the workers at once, and each worker, like each decoder child, is killed by
+the kernel when the process that started it dies, so SIGTERM or SIGKILL of the command takes
+the whole tree with it.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +26,7 @@ from assetcheck.options import ValidationOptions
 from assetcheck.plugins import PluginConfig, get_plugin_manager
 from assetcheck.reports import Report
 from assetcheck.reports.document import build_report
+from assetcheck.sandbox import die_with_parent
 
 
 @dataclass(frozen=True)
@@ -49,13 +57,14 @@ def validate_files(
         return
     # Imported here: a one-file run never pays for multiprocessing's imports.
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
 
     context = multiprocessing.get_context(
         "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                             initargs=(plugin_config, options)) as pool:
-        yield from pool.map(_validate_in_worker, files)
+    # Leaving the block terminates the pool: an interrupted run does not wait for the files
+    # being validated.
+    with context.Pool(workers, initializer=_start_worker,
+                      initargs=(plugin_config, options, os.getpid())) as pool:
+        yield from pool.imap(_validate_in_worker, files)
 
 
 def _validate_one(path: Path, options: ValidationOptions, pm: pluggy.PluginManager) -> Outcome:
@@ -70,8 +79,9 @@ def _validate_one(path: Path, options: ValidationOptions, pm: pluggy.PluginManag
 _worker: tuple[ValidationOptions, pluggy.PluginManager] | None = None
 
 
-def _start_worker(plugin_config: PluginConfig, options: ValidationOptions) -> None:
+def _start_worker(plugin_config: PluginConfig, options: ValidationOptions, parent: int) -> None:
     global _worker
+    die_with_parent(parent, signal.SIGKILL)
     _worker = (options, get_plugin_manager(plugin_config))
 
 

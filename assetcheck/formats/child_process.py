@@ -11,9 +11,16 @@ a deadline, kills the child with SIGKILL when it passes, and always reaps it: no
 open descriptor is left behind.
 
 A child that parsed a hostile file is not trusted: the parent unpickles only plain data, the
-classes the caller names and built-in exceptions, so a child subverted through a parser bug
-cannot make the parent run code; and it maps the arrays' file only once the child is gone and
-the file is sealed against shrinking, so nothing can pull the mapped pages away.
+classes the caller names and built-in exceptions (:class:`assetcheck.sandbox.RestrictedUnpickler`),
+so a child subverted through a parser bug cannot make the parent run code; and it maps the
+arrays' file only once the child is gone and the file is sealed against shrinking, so nothing
+can pull the mapped pages away.
+
+The child never outlives its caller: it gets SIGKILL from the kernel when the thread that
+forked it dies, however that happens (a job's validation killed on timeout, the CLI
+interrupted), and it stays in its caller's process group, so a job killed as a group takes it
+along. Its address-space limit is :func:`assetcheck.sandbox.limit_address_space`'s, as for
+every child the service starts.
 
 After ``fork`` only the calling thread exists in the child, so the function must not need
 locks other threads may hold (logging, thread pools): parsing a file and pickling plain data
@@ -22,13 +29,10 @@ is safe. POSIX only.
 
 from __future__ import annotations
 
-import builtins
 import fcntl
-import io
 import mmap
 import os
 import pickle
-import resource
 import select
 import signal
 import struct
@@ -36,6 +40,15 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import NoReturn, TypeVar
+
+from assetcheck.sandbox import (
+    RestrictedUnpickler,
+    allowed_types,
+    die_with_parent,
+    is_allocation_failure,
+    is_builtin_exception,
+    limit_address_space,
+)
 
 T = TypeVar("T")
 
@@ -83,7 +96,8 @@ def run_in_child(
     from this process (which may already map a large upload). Raises :class:`ChildTimeout`,
     :class:`ChildOutOfMemory` or :class:`ChildCrashed` when there is no result.
     """
-    allowed = {(cls.__module__, cls.__qualname__): cls for cls in result_types}
+    allowed = allowed_types(result_types)
+    parent = os.getpid()
     deadline = time.monotonic() + timeout
     arrays = _anonymous_file()
     try:
@@ -99,7 +113,7 @@ def run_in_child(
         raise
     if pid == 0:
         os.close(read_end)
-        _child(write_end, arrays, function, memory_limit_mb, allowed)
+        _child(parent, write_end, arrays, function, memory_limit_mb, allowed)
     os.close(write_end)
     try:
         try:
@@ -113,7 +127,8 @@ def run_in_child(
         if message is None:
             raise _failure(status)
         try:
-            kind, value = _ResultUnpickler(message, arrays, memory_limit_mb << 20, allowed).load()
+            stream, buffers = _unframe(message, arrays, memory_limit_mb << 20)
+            kind, value = RestrictedUnpickler(stream, allowed.values(), buffers=buffers).load()
         except Exception as error:
             raise ChildCrashed(f"it sent an unexpected result: {error}") from None
     finally:
@@ -132,35 +147,8 @@ def _anonymous_file() -> int:
     return handle
 
 
-class _ResultUnpickler(pickle.Unpickler):
-    """Loads plain data, the allowed classes and built-in exceptions, and nothing else.
-
-    ``message`` is what :func:`_frame` built: the lengths and the pickle stream; its
-    out-of-band buffers are in the file ``arrays`` (at most ``most`` bytes), handed over as
-    views of its mapping.
-    """
-
-    def __init__(self, message: bytearray, arrays: int, most: int,
-                 allowed: dict[tuple[str, str], type]) -> None:
-        stream, buffers = _unframe(message, arrays, most)
-        super().__init__(io.BytesIO(stream), buffers=buffers)
-        self.allowed = allowed
-
-    def find_class(self, module: str, name: str) -> type:
-        cls = self.allowed.get((module, name))
-        if cls is None and _is_builtin_exception(module, name):
-            cls = getattr(builtins, name)
-        if cls is None:
-            raise pickle.UnpicklingError(f"{module}.{name} is not an expected type")
-        return cls
-
-
-def _is_builtin_exception(module: str, name: str) -> bool:
-    candidate = getattr(builtins, name, None) if module == "builtins" else None
-    return isinstance(candidate, type) and issubclass(candidate, BaseException)
-
-
 def _child(
+    parent: int,
     write_end: int,
     arrays: int,
     function: Callable[[], object],
@@ -173,12 +161,13 @@ def _child(
         # The caller's handlers would only run once the native parser returns: die at once.
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
-        _limit_memory(memory_limit_mb)
+        die_with_parent(parent, signal.SIGKILL)
+        limit_address_space(memory_limit_mb)
         try:
             payload = ("returned", function())
-        except MemoryError:
-            raise  # reported by the exit status: there may be no memory left to pickle it
         except Exception as error:
+            if is_allocation_failure(error):  # the exit status says so: there may be no
+                raise MemoryError from None  # memory left to pickle anything
             payload = ("raised", _sendable(error, allowed))
         buffers: list[pickle.PickleBuffer] = []
         try:
@@ -201,29 +190,11 @@ def _child(
 def _sendable(error: Exception, allowed: dict[tuple[str, str], type]) -> Exception:
     """``error`` if the parent may load it, else its text as a :class:`RuntimeError`."""
     key = (type(error).__module__, type(error).__qualname__)
-    return error if key in allowed or _is_builtin_exception(*key) else _as_text(error)
+    return error if key in allowed or is_builtin_exception(*key) else _as_text(error)
 
 
 def _as_text(error: BaseException) -> RuntimeError:
     return RuntimeError(f"{type(error).__name__}: {error}")
-
-
-def _limit_memory(memory_limit_mb: int) -> None:
-    limit = _address_space_in_use() + memory_limit_mb * (1 << 20)
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    if hard != resource.RLIM_INFINITY:  # a lower limit set on the worker stays in force
-        limit = min(limit, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-
-def _address_space_in_use() -> int:
-    """This process's current virtual size; 0 where /proc is missing (the limit is absolute)."""
-    try:
-        with open("/proc/self/statm") as statm:
-            pages = int(statm.read().split()[0])
-    except OSError:
-        return 0
-    return pages * resource.getpagesize()
 
 
 def _offsets(lengths: Iterable[int]) -> Iterator[int]:

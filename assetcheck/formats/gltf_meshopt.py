@@ -11,7 +11,6 @@ holds compressed data, and a buffer with no data makes the extension required.
 from __future__ import annotations
 
 import itertools
-import mmap
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +30,7 @@ from assetcheck.formats.meshopt import (
     MeshoptError,
     MeshoptView,
     decode_view,
+    decoding_arena,
     layout_problem,
     library,
 )
@@ -80,7 +80,11 @@ def decode_meshopt_views(
         return {}
     library()  # loaded here, not in every child
     # Shared with the child, which decodes straight into it: nothing to send back but verdicts.
-    arena = mmap.mmap(-1, total)
+    try:
+        arena = decoding_arena(total)
+    except MemoryError:  # fits the limit, but not what the validation has left of it
+        issues.add("RESOURCE_LIMIT", limit_mb=limits.memory_limit_mb)
+        return {}
     starts = list(itertools.accumulate((item.layout.decoded_length for item in compressed),
                                        initial=0))
     slots = [memoryview(arena)[start:start + item.layout.decoded_length]

@@ -15,10 +15,13 @@ with the parent.
 from __future__ import annotations
 
 import ctypes
+import mmap
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from assetcheck.sandbox import is_allocation_failure
 
 #: Anything exporting bytes (bytes, bytearray, memoryview, mmap).
 Buffer = Any
@@ -108,6 +111,18 @@ def decode_view(view: MeshoptView, payload: Buffer,
                  "EXPONENTIAL": decoders.meshopt_decodeFilterExp}[view.filter]
         apply(target.ctypes.data, view.count, view.byte_stride)
     return destination
+
+
+def decoding_arena(length: int) -> mmap.mmap:
+    """``length`` bytes of anonymous memory shared with the children forked after it, for a
+    decoding child to write into. Raises ``MemoryError`` when the address-space limit leaves
+    no room for it, whatever the limit the views were checked against."""
+    try:
+        return mmap.mmap(-1, length)
+    except OSError as error:
+        if is_allocation_failure(error):
+            raise MemoryError(f"no room for {length} bytes under the memory limit") from None
+        raise
 
 
 _LOADED: list[ctypes.CDLL] = []

@@ -20,9 +20,10 @@ from multiprocessing.process import BaseProcess
 from assetcheck import db
 from assetcheck.config import Config
 from assetcheck.jobs.settings import WorkerSettings
-from assetcheck.jobs.worker import Worker, die_with_parent
+from assetcheck.jobs.worker import Worker
 from assetcheck.observability.log_format import setup_process_logging
 from assetcheck.plugins import get_plugin_manager
+from assetcheck.sandbox import die_with_parent
 
 log = logging.getLogger(__name__)
 

@@ -23,18 +23,24 @@ counts as a crashed attempt (the job is re-queued), never as a broken file.
 
 A job deleted while it runs (``DELETE /api/v1/validate/{id}``) loses its row: the worker's next
 lease renewal fails, it kills the child, and it removes whatever the child stored meanwhile.
+
+Each job's child leads a process group of its own, which the decoders and parsers it forks
+join; however the job ends, the worker kills that whole group before reaping the child, so
+nothing the job started runs on. Should the worker itself die, the kernel kills the child
+(and each decoder, the death of its own parent) with SIGKILL: ``assetcheck.sandbox``.
+The child's answer is loaded with the same restricted unpickler as a decoder's: only plain
+data and :class:`Outcome`, never code a subverted child could name.
 """
 
 from __future__ import annotations
 
-import ctypes
+import contextlib
 import logging
 import math
 import multiprocessing
 import os
-import resource
+import pickle
 import signal
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, replace
@@ -64,10 +70,9 @@ from assetcheck.observability.metrics import service_metrics
 from assetcheck.previews.drawing import PreviewWriter
 from assetcheck.profiles import UnknownEngineError
 from assetcheck.reports.document import build_report, cap_report, json_size
+from assetcheck.sandbox import RestrictedUnpickler, die_with_parent, limit_address_space
 
 log = logging.getLogger(__name__)
-
-_PR_SET_PDEATHSIG = 1
 
 
 @dataclass(frozen=True)
@@ -128,15 +133,16 @@ class Worker:
         child = _FORK.Process(target=_validate_in_child, name=f"validate {job.id}",
                               args=(sender, task))
         child.start()
+        _lead_own_group(child.pid)
         sender.close()
         try:
-            outcome = self._wait(job, child, receiver, started, expected)
+            outcome = self._wait(job, receiver, started, expected)
         finally:
             receiver.close()
-            if child.is_alive():
-                child.kill()
-            child.join()
+            _kill_job_processes(child)
             self.storage.clear_scratch(job.id)
+        if outcome is _NO_ANSWER:
+            outcome = Outcome("crashed", message=_death(child.exitcode))
         recorded = False
         if outcome is not None:
             seconds = time.monotonic() - started
@@ -172,16 +178,16 @@ class Worker:
                 "previews_until": time.monotonic() + self.job_timeout / 2,
                 "previews_budget": job_budget(self.derived_limit, self.queue, self.config, job)}
 
-    def _wait(self, job: Job, child: Any, receiver: Connection, started: float,
+    def _wait(self, job: Job, receiver: Connection, started: float,
               expected: float) -> Outcome | None:
-        """The child's outcome, or None when the job is no longer this worker's to record."""
+        """The child's outcome (``_NO_ANSWER`` if it died without one), or None when the job
+        is no longer this worker's to record."""
         while True:
             if receiver.poll(self.tick):
                 try:
-                    return receiver.recv()
+                    return _load_outcome(receiver.recv_bytes())
                 except EOFError:  # the child died without answering
-                    child.join()
-                    return Outcome("crashed", message=_death(child.exitcode))
+                    return _NO_ANSWER
             elapsed = time.monotonic() - started
             if elapsed > self.job_timeout:
                 return Outcome("failed", code=VALIDATION_TIMEOUT.code, message=(
@@ -218,11 +224,43 @@ def _progress(elapsed: float, expected: float) -> int:
     return 10 + int(85 * (1 - math.exp(-elapsed / max(expected, 0.1))))
 
 
+#: What :meth:`Worker._wait` answers for a child that died without sending an outcome.
+_NO_ANSWER = Outcome("crashed")
+
+
+def _load_outcome(message: bytes) -> Outcome:
+    """The child's :class:`Outcome`; a crashed one when the message is anything else."""
+    try:
+        outcome = RestrictedUnpickler(message, [Outcome]).load()
+    except Exception as error:  # whatever a subverted child sent
+        return Outcome("crashed", message=f"the validation sent an unexpected answer: {error}")
+    if not isinstance(outcome, Outcome):
+        return Outcome("crashed", message=(
+            f"the validation sent a {type(outcome).__name__}, not an outcome"))
+    return outcome
+
+
+def _lead_own_group(pid: int) -> None:
+    """Make the job's child the leader of a process group of its own (it does so too: whichever
+    runs first, the group exists before the child can fork anything)."""
+    with contextlib.suppress(ProcessLookupError):  # it has already exited
+        os.setpgid(pid, pid)
+
+
+def _kill_job_processes(child: Any) -> None:
+    """SIGKILL the job's process group (the child and all it started), then reap the child.
+    Killing comes first: until the child is reaped its pid, the group's id, cannot be reused."""
+    with contextlib.suppress(ProcessLookupError):  # the child and all it started have exited
+        os.killpg(child.pid, signal.SIGKILL)
+    child.join()
+
+
 def _validate_in_child(sender: Connection, task: dict[str, Any]) -> None:
     """The child: validate one upload and send an :class:`Outcome` back."""
+    os.setpgid(0, 0)
     die_with_parent(task["parent"], signal.SIGKILL)
     _private_temporary_files(task["scratch"])
-    _limit_memory(task["memory_limit_mb"])
+    limit_address_space(task["memory_limit_mb"])
     storage: JobStorage = task["storage"]
     job_id = task["job"]["job_id"]
     try:
@@ -250,7 +288,7 @@ def _validate_in_child(sender: Connection, task: dict[str, Any]) -> None:
     if outcome.status == COMPLETED:  # before answering, after which the worker ends this child
         derived = _keep_previews(storage, job_id, previews.budget.used)
         outcome = replace(outcome, derived_bytes=derived + json_size(outcome.report))
-    sender.send(outcome)
+    sender.send_bytes(pickle.dumps(outcome))
 
 
 def _keep_previews(storage: JobStorage, job_id: str, drawn: int) -> int:
@@ -270,28 +308,6 @@ def _private_temporary_files(scratch: Path | None) -> None:
     if scratch is not None:
         os.environ["TMPDIR"] = str(scratch)
         tempfile.tempdir = str(scratch)
-
-
-def _limit_memory(limit_mb: int) -> None:
-    """Allow ``limit_mb`` of address space on top of what the child inherits (which maps the
-    interpreter and its libraries); only the soft limit, so readers may set their own."""
-    try:
-        with open("/proc/self/statm") as statm:
-            in_use = int(statm.read().split()[0]) * resource.getpagesize()
-    except OSError:  # no /proc: the limit is absolute
-        in_use = 0
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    soft = in_use + (limit_mb << 20)
-    resource.setrlimit(resource.RLIMIT_AS, (soft if hard < 0 else min(soft, hard), hard))
-
-
-def die_with_parent(parent: int, signal_number: int) -> None:
-    """Have the kernel send ``signal_number`` to this process when its parent dies (Linux), so
-    no validation outlives its worker and no worker outlives its supervisor."""
-    if sys.platform.startswith("linux"):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal_number)
-    if os.getppid() != parent:  # the parent died before prctl took effect
-        os._exit(1)
 
 
 def _death(exitcode: int | None) -> str:

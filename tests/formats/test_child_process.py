@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import faulthandler
+import mmap
 import os
 import pickle
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -20,6 +23,7 @@ from assetcheck.formats.child_process import (
     ChildTimeout,
     run_in_child,
 )
+from tests.process_tree import kill_all, wait_for_descendants, wait_until_gone
 
 LIMITS = {"timeout": 10.0, "memory_limit_mb": 256}
 original_send = child_process._send
@@ -154,6 +158,11 @@ def test_allocating_past_the_memory_limit_is_out_of_memory():
         run_in_child(lambda: len(bytearray(512 << 20)), timeout=10.0, memory_limit_mb=64)
 
 
+def test_an_allocation_a_system_call_refuses_under_the_limit_is_out_of_memory():
+    with pytest.raises(ChildOutOfMemory):
+        run_in_child(lambda: len(mmap.mmap(-1, 512 << 20)), timeout=10.0, memory_limit_mb=64)
+
+
 def test_a_lower_memory_limit_already_on_the_process_stays_in_force():
     """The outer child holds a hard limit, as a worker may: the inner child keeps to it."""
 
@@ -187,3 +196,27 @@ def test_no_descriptor_is_left_open_whatever_the_outcome():
         run_in_child(lambda: os._exit(1), **LIMITS)
 
     assert open_descriptors() == before
+
+
+#: A caller that runs a child for ten minutes.
+CALLER = """
+import time
+from assetcheck.formats.child_process import run_in_child
+run_in_child(lambda: time.sleep(600), timeout=600, memory_limit_mb=256)
+"""
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGKILL, signal.SIGTERM])
+def test_a_child_dies_with_the_process_that_started_it(signal_number):
+    caller = subprocess.Popen([sys.executable, "-c", CALLER])
+    started = set()
+    try:
+        started = wait_for_descendants(caller.pid, depth=1)
+        assert started, "the child never started"
+        caller.send_signal(signal_number)
+        caller.wait(60)
+        assert wait_until_gone(started) == set()
+    finally:
+        kill_all(started)
+        caller.kill()
+        caller.wait()

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from assetcheck.formats.child_process import run_in_child
 from assetcheck.formats.gltf_meshopt import decoded_component_types
 from assetcheck.formats.meshopt import MeshoptError, MeshoptView, decode_view, layout_problem
 from assetcheck.testing.compressed import encode_filter, encode_meshopt, join_glb, split_glb
@@ -159,6 +160,19 @@ def test_a_payload_declaring_gigabytes_ends_as_resource_limit_before_any_allocat
         document["buffers"][1]["byteLength"] = 256 << 31
 
     assert "RESOURCE_LIMIT" in findings(inflate)
+
+
+def test_a_payload_that_fits_the_limit_but_not_what_is_left_of_it_ends_as_resource_limit():
+    """The validation runs with 128 MB to spare (as a job's may have, once it has read the
+    file); the view's 512 MB are within the 2 GB limit it is checked against."""
+
+    def inflate(document, binary):
+        extension(document).update(count=2 << 20, byteStride=256)
+        document["bufferViews"][0].update(byteLength=512 << 20, byteStride=256)
+        document["buffers"][1]["byteLength"] = 1 << 30
+
+    found = run_in_child(lambda: findings(inflate), timeout=60.0, memory_limit_mb=128)
+    assert "RESOURCE_LIMIT" in found and "READER_CRASHED" not in found
 
 
 def test_a_fallback_buffer_read_by_an_uncompressed_view_or_holding_compressed_data_is_misused():

@@ -1,0 +1,101 @@
+"""What every child process the service starts does to stay contained, and how its parent
+reads what it sends back.
+
+A child first asks the kernel to kill it when its parent dies (:func:`die_with_parent`), so
+that no parser, decoder or validation runs on after whoever waits for it is gone, and caps its
+address space (:func:`limit_address_space`). Its parent loads its answer with a
+:class:`RestrictedUnpickler`, which builds only plain data and the classes it names: a child
+subverted through a parser bug cannot make its parent run code. ``docs/security.md`` (Jobs)
+states the guarantees these give. POSIX only; the parent-death signal is Linux's.
+"""
+
+from __future__ import annotations
+
+import builtins
+import ctypes
+import errno
+import io
+import os
+import pickle
+import resource
+import sys
+from collections.abc import Iterable
+
+_PR_SET_PDEATHSIG = 1
+# Looked up once, in the parent: a child forked from a threaded process calls it without
+# going through the dynamic loader, whose lock another thread may have held at the fork.
+_prctl = ctypes.CDLL(None, use_errno=True).prctl if sys.platform.startswith("linux") else None
+
+
+def die_with_parent(parent: int, signal_number: int) -> None:
+    """Have the kernel send ``signal_number`` to this process when ``parent`` (the process,
+    or rather the thread, that forked it) dies; exit at once if it already has."""
+    if _prctl is not None:
+        _prctl(_PR_SET_PDEATHSIG, signal_number)
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+
+def limit_address_space(limit_mb: int) -> None:
+    """Allow this process ``limit_mb`` of address space on top of what it maps now (the
+    interpreter, its libraries, what it inherited from its parent), within any limit already
+    in force. Soft and hard limits both: nothing this process runs can raise it again, and a
+    child it forks gets at most what is left of it."""
+    limit = _address_space_in_use() + (limit_mb << 20)
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _address_space_in_use() -> int:
+    """This process's current virtual size; 0 where /proc is missing (the limit is absolute)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            pages = int(statm.read().split()[0])
+    except OSError:
+        return 0
+    return pages * resource.getpagesize()
+
+
+def is_allocation_failure(error: BaseException) -> bool:
+    """Whether ``error`` is an allocation refused under the address-space limit: a
+    ``MemoryError``, or ENOMEM from a system call (``mmap``, a thread's stack)."""
+    return isinstance(error, MemoryError) or (
+        isinstance(error, OSError) and error.errno == errno.ENOMEM
+    )
+
+
+class RestrictedUnpickler(pickle.Unpickler):
+    """Loads plain data (numbers, strings, bytes, lists, dicts...), instances of the classes in
+    ``allowed``, built-in exceptions, and nothing else: any other global a pickle names (a
+    function to call, a class to build) fails with :class:`pickle.UnpicklingError`."""
+
+    def __init__(
+        self,
+        stream: bytes | memoryview,
+        allowed: Iterable[type],
+        *,
+        buffers: Iterable[memoryview] = (),
+    ) -> None:
+        super().__init__(io.BytesIO(stream), buffers=buffers)
+        self.allowed = allowed_types(allowed)
+
+    def find_class(self, module: str, name: str) -> type:
+        cls = self.allowed.get((module, name))
+        if cls is None and is_builtin_exception(module, name):
+            cls = getattr(builtins, name)
+        if cls is None:
+            raise pickle.UnpicklingError(f"{module}.{name} is not an expected type")
+        return cls
+
+
+def allowed_types(classes: Iterable[type]) -> dict[tuple[str, str], type]:
+    """``classes`` by the (module, qualified name) a pickle names them with."""
+    return {(cls.__module__, cls.__qualname__): cls for cls in classes}
+
+
+def is_builtin_exception(module: str, name: str) -> bool:
+    """Whether ``module.name`` is a built-in exception class (safe to rebuild from a pickle)."""
+    candidate = getattr(builtins, name, None) if module == "builtins" else None
+    return isinstance(candidate, type) and issubclass(candidate, BaseException)
