@@ -88,7 +88,7 @@ class LoginThrottle:
     #: cannot get its free failures back every hour.
     ACCOUNT_QUIET = 86_400
 
-    def __init__(self, first_delay: float = 1, max_delay: float = 900,
+    def __init__(self, first_delay: float, max_delay: float,
                  clock: Callable[[], float] = time.monotonic) -> None:
         def counter(free_failures: int, quiet: float) -> FailureBackoff:
             return FailureBackoff(Backoff(free_failures, first_delay, max_delay, quiet), clock)
@@ -135,7 +135,7 @@ def describe_wait(seconds: int) -> str:
 class DashboardLimits:
     """The dashboard's limiters, shared by every request of one service process."""
 
-    login: LoginThrottle = field(default_factory=LoginThrottle)
+    login: LoginThrottle
     signup_per_address: AttemptLimiter = field(default_factory=lambda: AttemptLimiter(10, 3600))
 
     @classmethod

@@ -46,6 +46,7 @@ class SignUpHandler(DashboardHandler):
             await self._form(error.errors, values, 400)
             return
         self.start_session(account)
+        self.remember_device(account.email)
         self.redirect("/")
 
     async def _form(self, errors: dict[str, str] | None = None,
@@ -59,7 +60,7 @@ class SignUpHandler(DashboardHandler):
 
 class LoginHandler(DashboardHandler):
     """The log-in form; after failures it makes the client wait before checking its passwords
-again (``docs/security.md``, Log-in delays)."""
+    again (``docs/security.md``, Log-in delays)."""
 
     async def get(self) -> None:
         if self.account is not None:

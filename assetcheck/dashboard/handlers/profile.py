@@ -64,7 +64,7 @@ class ProfileHandler(ProfilePage):
 
 class PasswordHandler(ProfilePage):
     """Change the password: the current one must be given; a wrong one slows whoever typed it,
-like a failed log-in (``docs/security.md``, Log-in delays)."""
+    like a failed log-in (``docs/security.md``, Log-in delays)."""
 
     @tornado.web.authenticated
     async def post(self) -> None:
