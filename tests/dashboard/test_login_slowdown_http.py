@@ -67,7 +67,7 @@ def test_one_address_guessing_at_one_account_waits_after_three_failures(proxied_
     assert [guesser.log_in(email, WRONG).status_code for _ in range(4)] == [400, 400, 400, 429]
     slowed = guesser.log_in(email)  # the right password waits as well
     assert slowed.status_code == 429 and 0 < int(slowed.headers["Retry-After"]) <= FIRST_DELAY
-    assert "Too many failed attempts from your address: try again in 10 minutes." in slowed.text
+    assert "Too many failed attempts: try again in 10 minutes." in slowed.text
     assert "assetcheck_session" not in guesser.http.cookies
     assert visitor_at(proxied_site).log_in(email).status_code == 302  # the owner, elsewhere
 

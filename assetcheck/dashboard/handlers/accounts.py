@@ -78,8 +78,8 @@ class LoginHandler(DashboardHandler):
         wait = throttle.retry_after(attempt)
         if wait:
             self.set_header("Retry-After", str(wait))
-            self._form({"form": f"Too many failed attempts from your address: try again in "
-                                f"{describe_wait(wait)}."}, email, next_page, 429)
+            self._form({"form": f"Too many failed attempts: try again in {describe_wait(wait)}."},
+                       email, next_page, 429)
             return
         account = await self.run_blocking(log_in, email, self.get_body_argument("password", ""))
         if account is None:
