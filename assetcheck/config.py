@@ -63,7 +63,7 @@ DEFAULTS: dict[str, Any] = {
                        "max_processing_jobs": 8, "max_queued_jobs": 1000, "retention_days": 0,
                        "max_storage_mb": 0, "page_renders_per_minute": 120},
     },
-    "accounts": {"max_active_keys": 20},
+    "accounts": {"max_active_keys": 20, "login_first_delay": 1, "login_max_delay": 900},
     "plugins": {"dir": "", "disabled": [], "crash": "warning"},
     "validation": {
         "max_uncompressed_mb": 1024,
@@ -189,6 +189,7 @@ def config_from(
     _check_webhooks(data["webhooks"])
     _check_server(data["server"])
     _check_storage(data["storage"])
+    _check_accounts(data["accounts"])
     _check_plugins(data["plugins"])
     _check_metrics(data["metrics"])
     _check_logging(data["logging"])
@@ -262,6 +263,19 @@ def _check_storage(storage: Mapping[str, Any]) -> None:
         value = storage[key]
         if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
             raise ConfigError(f"config key storage.{key} must be a number of 0 or more")
+
+
+#: Longest ``[accounts] login_max_delay``: a log-in count starts over after an hour's quiet.
+MAX_LOGIN_DELAY = 3600
+
+
+def _check_accounts(accounts: Mapping[str, Any]) -> None:
+    """Refuse log-in delays the throttle cannot use (``docs/security.md``, Log-in delays)."""
+    first, longest = accounts["login_first_delay"], accounts["login_max_delay"]
+    if any(isinstance(v, bool) or not isinstance(v, int | float) for v in (first, longest)) \
+            or not 0 < first <= longest <= MAX_LOGIN_DELAY:
+        raise ConfigError(f"config keys accounts.login_first_delay and login_max_delay must be "
+                          f"seconds with 0 < first <= max <= {MAX_LOGIN_DELAY}")
 
 
 def _check_plugins(plugins: Mapping[str, Any]) -> None:

@@ -24,7 +24,7 @@ def settings(config: Config) -> dict[str, Any]:
     secure_cookies`` the XSRF cookie is ``Secure`` too, like the session cookie."""
     return {
         "dashboard_templates": make_environment(),
-        "dashboard_limits": DashboardLimits(),
+        "dashboard_limits": DashboardLimits.from_config(config["accounts"]),
         "dashboard_page_cache": RenderedPages(),
         "dashboard_model_names": ModelFileNames(),
         "dashboard_render_turns": RenderTurns(),

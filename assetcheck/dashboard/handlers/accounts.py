@@ -1,5 +1,5 @@
-"""Sign up, log in, log out. Failed log-ins are limited per account and per client address,
-sign-up attempts (made or refused) per address (:mod:`assetcheck.dashboard.login_limits`)."""
+"""Sign up, log in, log out. Failed log-ins slow the client that makes them, sign-up attempts
+(made or refused) are limited per address (:mod:`assetcheck.dashboard.login_limits`)."""
 
 from __future__ import annotations
 
@@ -46,6 +46,7 @@ class SignUpHandler(DashboardHandler):
             await self._form(error.errors, values, 400)
             return
         self.start_session(account)
+        self.remember_device(account.email)
         self.redirect("/")
 
     async def _form(self, errors: dict[str, str] | None = None,
@@ -58,7 +59,8 @@ class SignUpHandler(DashboardHandler):
 
 
 class LoginHandler(DashboardHandler):
-    """The log-in form; after too many failures it refuses to check passwords for a while."""
+    """The log-in form; after failures it makes the client wait before checking its passwords
+    again (``docs/security.md``, Log-in delays)."""
 
     async def get(self) -> None:
         if self.account is not None:
@@ -71,10 +73,9 @@ class LoginHandler(DashboardHandler):
     async def post(self) -> None:
         email = self.get_body_argument("email", "").strip().lower()
         next_page = self.get_body_argument("next", "")
-        address = self.client_address()
-        limits = self.limits
-        wait = max(limits.login_per_account.retry_after(email),
-                   limits.login_per_address.retry_after(address))
+        attempt = self.login_attempt(email)
+        throttle = self.limits.login
+        wait = throttle.retry_after(attempt)
         if wait:
             self.set_header("Retry-After", str(wait))
             self._form({"form": f"Too many failed attempts: try again in {describe_wait(wait)}."},
@@ -82,12 +83,12 @@ class LoginHandler(DashboardHandler):
             return
         account = await self.run_blocking(log_in, email, self.get_body_argument("password", ""))
         if account is None:
-            limits.login_per_account.record(email)
-            limits.login_per_address.record(address)
+            throttle.failed(attempt)
             self._form({"form": "Wrong email or password."}, email, next_page, 400)
             return
-        limits.login_per_account.reset(email)
+        throttle.succeeded(attempt)
         self.start_session(account)
+        self.remember_device(email)
         self.redirect_within(next_page)
 
     def _form(self, errors: dict[str, str] | None = None, email: str = "", next_page: str = "",

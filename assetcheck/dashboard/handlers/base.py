@@ -15,7 +15,8 @@ import jinja2
 from tornado.httputil import responses
 
 from assetcheck.accounts.keys import PLANS_WITHOUT_API, Principal
-from assetcheck.dashboard.login_limits import DashboardLimits
+from assetcheck.dashboard.known_devices import DEVICE_COOKIE, DEVICE_DAYS, KnownDevice
+from assetcheck.dashboard.login_limits import DashboardLimits, LoginAttempt
 from assetcheck.dashboard.sessions import (
     SESSION_COOKIE,
     SESSION_DAYS,
@@ -45,9 +46,11 @@ class SessionMixin:
 
     def start_session(self, account: Account) -> None:
         """Set the session cookie for ``account`` at its current session generation."""
-        secure = self.request.protocol == "https" or secure_cookies(self.config)
         self.set_signed_cookie(SESSION_COOKIE, session_value(account), expires_days=SESSION_DAYS,
-                               httponly=True, samesite="Lax", secure=secure)
+                               httponly=True, samesite="Lax", secure=self.cookies_are_secure())
+
+    def cookies_are_secure(self) -> bool:
+        return self.request.protocol == "https" or secure_cookies(self.config)
 
     async def end_session(self, account: Account | None) -> None:
         """End every session of ``account`` (this one included, copies of its cookie too) and
@@ -129,7 +132,24 @@ class DashboardHandler(SessionMixin, BaseHandler):
         self.redirect(target if local and not urlsplit(target).netloc else default)
 
     def client_address(self) -> str:
+        """The client's address: the proxy's ``X-Forwarded-For`` or ``X-Real-IP`` only with
+        ``[server] trust_forwarded_headers`` (Tornado's ``xheaders``), else the peer's."""
         return self.request.remote_ip or "unknown"
+
+    def known_device(self) -> KnownDevice | None:
+        return KnownDevice.parse(self.get_signed_cookie(DEVICE_COOKIE, max_age_days=DEVICE_DAYS))
+
+    def login_attempt(self, email: str) -> LoginAttempt:
+        """This request's try at the password of ``email``, as the log-in limits count it."""
+        device = self.known_device()
+        token = device.token if device is not None and device.knows(email) else None
+        return LoginAttempt(email, self.client_address(), token)
+
+    def remember_device(self, email: str) -> None:
+        """Mark this browser as one the account of ``email`` logged in with."""
+        device = (self.known_device() or KnownDevice.new()).remembering(email)
+        self.set_signed_cookie(DEVICE_COOKIE, device.cookie_value(), expires_days=DEVICE_DAYS,
+                               httponly=True, samesite="Lax", secure=self.cookies_are_secure())
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         error = kwargs.get("exc_info", (None, None, None))[1]

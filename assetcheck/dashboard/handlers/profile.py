@@ -63,12 +63,14 @@ class ProfileHandler(ProfilePage):
 
 
 class PasswordHandler(ProfilePage):
-    """Change the password: the current one must be given (failures count like log-ins)."""
+    """Change the password: the current one must be given; a wrong one slows whoever typed it,
+    like a failed log-in (``docs/security.md``, Log-in delays)."""
 
     @tornado.web.authenticated
     async def post(self) -> None:
-        limiter = self.limits.login_per_account
-        wait = limiter.retry_after(self.account.email)
+        attempt = self.login_attempt(self.account.email)
+        throttle = self.limits.login
+        wait = throttle.retry_after(attempt)
         if wait:
             self.set_header("Retry-After", str(wait))
             await self.render_profile(429, errors={"current_password": (
@@ -80,9 +82,10 @@ class PasswordHandler(ProfilePage):
                 self.get_body_argument("new_password", ""))
         except FormError as error:
             if "current_password" in error.errors:
-                limiter.record(self.account.email)
+                throttle.failed(attempt)
             await self.render_profile(400, errors=error.errors)
             return
+        throttle.succeeded(attempt)
         self.start_session(self.account)  # at the new generation: the other sessions ended
         self.redirect("/profile?done=password")
 
