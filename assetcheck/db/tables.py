@@ -32,6 +32,8 @@ class BaseModel(peewee.Model):
 class Account(BaseModel):
     """Someone who uploads: API keys belong to an account, and so do jobs."""
 
+    id = peewee.AutoField()
+    api_keys: peewee.ModelSelect  # backref of ApiKey.account
     email = peewee.CharField(max_length=320, unique=True)
     plan = peewee.CharField(max_length=32)
     password_hash = peewee.CharField(max_length=255, null=True)  # for the dashboard
@@ -57,6 +59,7 @@ class Account(BaseModel):
 class ApiKey(BaseModel):
     """An API key, stored as the SHA-256 digest of the key and a short prefix to recognise it."""
 
+    id = peewee.AutoField()
     account = peewee.ForeignKeyField(Account, backref="api_keys", on_delete="CASCADE")
     digest = peewee.CharField(max_length=64, unique=True)
     prefix = peewee.CharField(max_length=16, index=True)
@@ -72,6 +75,7 @@ class Job(BaseModel):
 
     id = peewee.CharField(max_length=64, primary_key=True)
     account = peewee.ForeignKeyField(Account, backref="jobs", on_delete="CASCADE")
+    account_id: int  # the foreign key's column, read without loading the account
     status = peewee.CharField(max_length=16)
     progress = peewee.SmallIntegerField(default=0)
     filename = peewee.CharField(max_length=255)
@@ -117,8 +121,11 @@ class WebhookDelivery(BaseModel):
 
     id = peewee.CharField(max_length=64, primary_key=True)  # sent as webhook-id
     account = peewee.ForeignKeyField(Account, backref="webhook_deliveries", on_delete="CASCADE")
+    account_id: int
     job = peewee.ForeignKeyField(Job, null=True, backref="webhook_deliveries",
                                  on_delete="CASCADE")  # none for a ping
+    job_id: str | None
+    attempts: peewee.ModelSelect  # backref of WebhookAttempt.delivery
     event = peewee.CharField(max_length=32)
     url = peewee.CharField(max_length=2048, null=True)  # none: the account's default URL
     body = peewee.TextField()  # the exact bytes every attempt sends (ASCII JSON)
@@ -142,6 +149,7 @@ class WebhookDelivery(BaseModel):
 class WebhookAttempt(BaseModel):
     """One POST of a delivery and how it ended."""
 
+    id = peewee.AutoField()
     delivery = peewee.ForeignKeyField(WebhookDelivery, backref="attempts", on_delete="CASCADE")
     cycle = peewee.SmallIntegerField()
     number = peewee.SmallIntegerField()  # 1 to len(retry_delays), within the cycle
