@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -26,6 +27,8 @@ CONFIG_HELP = ("TOML configuration file (default: $ASSETCHECK_CONFIG, else ./ass
                "else $XDG_CONFIG_HOME/assetcheck/assetcheck.toml, else built-in defaults)")
 #: The exit statuses every command that judges files shares (``validate``, ``submit``).
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+#: The exit status of a command stopped by Ctrl-C (SIGINT), as shells report it.
+EXIT_INTERRUPTED = 128 + signal.SIGINT
 
 #: Command name -> the module that adds its parser (``add_parser(commands)``) and runs it.
 COMMANDS = {
@@ -58,7 +61,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; the return value is the process exit status.
 
     The configuration file is found by :func:`assetcheck.config.find_config_file`. A
-    configuration or plugin error is one line on stderr and exit status 2, never a traceback.
+    configuration or plugin error is one line on stderr and exit status 2, never a traceback;
+    so is Ctrl-C, with the shell's status for it, 130.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     command = next((arg for arg in argv if not arg.startswith("-")), None)
@@ -68,6 +72,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ConfigError, PluginError) as error:
         print(f"assetcheck: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("assetcheck: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

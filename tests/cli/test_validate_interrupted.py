@@ -59,3 +59,23 @@ def test_a_stopped_parallel_validation_leaves_no_worker_or_decoder_running(
     second.write_bytes(slow_glb.read_bytes())
     args = ["--jobs", "2", str(slow_glb), str(second)]
     assert stop_when_decoding(args, signal_number, decoders=2, depth=2) == set()
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_ends_the_validation_with_one_line_and_status_130(tmp_path, slow_glb, jobs):
+    second = tmp_path / "second.glb"
+    second.write_bytes(slow_glb.read_bytes())
+    command = subprocess.Popen(
+        [SCRIPT, "validate", "--jobs", jobs, str(slow_glb), str(second)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    started = set()
+    try:
+        started = wait_for_descendants(command.pid, int(jobs), count=1)
+        command.send_signal(signal.SIGINT)
+        _, errors = command.communicate(timeout=60)
+    finally:
+        kill_all(started)
+        command.kill()
+        command.wait()
+    assert (command.returncode, errors) == (130, "assetcheck: interrupted\n")
