@@ -70,7 +70,12 @@ from assetcheck.observability.metrics import service_metrics
 from assetcheck.previews.drawing import PreviewWriter
 from assetcheck.profiles import UnknownEngineError
 from assetcheck.reports.document import build_report, cap_report, json_size
-from assetcheck.sandbox import RestrictedUnpickler, die_with_parent, limit_address_space
+from assetcheck.sandbox import (
+    RestrictedUnpickler,
+    die_with_parent,
+    is_allocation_failure,
+    limit_address_space,
+)
 
 log = logging.getLogger(__name__)
 
@@ -265,30 +270,41 @@ def _validate_in_child(sender: Connection, task: dict[str, Any]) -> None:
     job_id = task["job"]["job_id"]
     try:
         path = storage.checkout(task["stored_path"], job_id, task["job"]["size"])
-        previews = PreviewWriter(storage.drawing_folder(job_id), until=task["previews_until"],
-                                 budget=task["previews_budget"])
-        result = validate(path, options=task["options"], filename=task["filename"],
-                          plugin_manager=task["plugin_manager"], on_checked=previews)
-        job = {**task["job"], **previews.report_fields()}
-        report = cap_report(build_report(result, job=job), task["max_report_bytes"])
-        outcome = Outcome(COMPLETED, report=report)
-    except UnknownEngineError as error:
-        outcome = Outcome("failed", code=UNKNOWN_ENGINE.code, message=str(error))
     except StorageUnavailable as error:  # not the file's fault: try again later
         outcome = Outcome("crashed", message=str(error))
     except OSError as error:
         outcome = Outcome("failed", code=UPLOAD_MISSING.code,
                           message=f"the stored upload cannot be read: {error.strerror}")
-    except MemoryError:
-        outcome = Outcome("failed", code=RESOURCE_LIMIT.code, message=(
-            f"the validation needed more than the {task['memory_limit_mb']} MB memory limit"))
-    except Exception as error:  # a bug, not a property of the file: retrying will not help
-        outcome = Outcome("failed", code=VALIDATION_CRASHED.code,
-                          message=f"the validation raised {type(error).__name__}: {error}")
-    if outcome.status == COMPLETED:  # before answering, after which the worker ends this child
-        derived = _keep_previews(storage, job_id, previews.budget.used)
-        outcome = replace(outcome, derived_bytes=derived + json_size(outcome.report))
+    else:
+        previews = PreviewWriter(storage.drawing_folder(job_id), until=task["previews_until"],
+                                 budget=task["previews_budget"])
+        outcome = _validate_upload(path, task, previews)
+        if outcome.status == COMPLETED:  # before answering, after which the worker ends this
+            derived = _keep_previews(storage, job_id, previews.budget.used)
+            outcome = replace(outcome, derived_bytes=derived + json_size(outcome.report))
     sender.send_bytes(pickle.dumps(outcome))
+
+
+def _validate_upload(path: Path, task: dict[str, Any], previews: PreviewWriter) -> Outcome:
+    """How validating the checked-out upload at ``path`` ended: a report, or why there is none.
+    An allocation refused under the job's memory limit (a ``MemoryError``, or ENOMEM from a
+    system call) is RESOURCE_LIMIT; any other exception is a bug, VALIDATION_CRASHED."""
+    try:
+        result = validate(path, options=task["options"], filename=task["filename"],
+                          plugin_manager=task["plugin_manager"], on_checked=previews)
+        job = {**task["job"], **previews.report_fields()}
+        return Outcome(COMPLETED, report=cap_report(build_report(result, job=job),
+                                                    task["max_report_bytes"]))
+    except UnknownEngineError as error:
+        return Outcome("failed", code=UNKNOWN_ENGINE.code, message=str(error))
+    except Exception as error:
+        if is_allocation_failure(error):
+            return Outcome("failed", code=RESOURCE_LIMIT.code, message=(
+                f"the validation needed more than the {task['memory_limit_mb']} MB memory "
+                "limit"))
+        # A bug, not a property of the file: retrying will not help.
+        return Outcome("failed", code=VALIDATION_CRASHED.code,
+                       message=f"the validation raised {type(error).__name__}: {error}")
 
 
 def _keep_previews(storage: JobStorage, job_id: str, drawn: int) -> int:
