@@ -12,7 +12,7 @@ warnings (see :class:`AdvisoryIssues`).
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, TypeGuard
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
@@ -51,7 +51,7 @@ DEPENDENCIES = {"accessor": (("byteOffset", "bufferView"),),
                 "image": (("bufferView", "mimeType"),)}
 
 
-def is_number(value: object) -> bool:
+def is_number(value: object) -> TypeGuard[float]:
     """Whether ``value`` is a JSON number (an int or a float, never a bool)."""
     kind = type(value)
     if kind is float or kind is int:  # what json.loads gives: the hot path
