@@ -6,6 +6,8 @@ and durations come from the declared time ranges; FBX animation stacks give thei
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.gltf_links import (
@@ -47,10 +49,10 @@ def check_animations(asset: Asset, context: CheckContext) -> None:
     # The reader made one Animation, with its duration, per animation object, in order.
     objects = [(i, a) for i, a in enumerate(collection(asset.document, "animations"))
                if a is not None]
-    for (index, animation), model in zip(objects, asset.animations, strict=False):
+    for (index, json), model in zip(objects, asset.animations, strict=False):
         pointer = f"/animations/{index}"
         _check_duration(model.name, model.duration, pointer, context)
-        _check_keyframes(links, animation, model.name, pointer, context)
+        _check_keyframes(links, json, model.name, pointer, context)
 
 
 def _check_duration(name: str, seconds: float, pointer: str | None,
@@ -64,7 +66,7 @@ def _check_duration(name: str, seconds: float, pointer: str | None,
 def _check_keyframes(links: DocumentLinks, animation: dict, name: str, pointer: str,
                      context: CheckContext) -> None:
     """Keyframes summed over channels: each channel stores its sampler's input times."""
-    samplers = dict(animation_samplers(animation))
+    samplers: dict[int | None, dict] = dict(animation_samplers(animation))
     if not samplers:  # unusable samplers or channels: the glTF checks report them
         return
     inputs = [index_of(samplers.get(index_of(channel, "sampler")), "input")
@@ -77,11 +79,11 @@ def _check_keyframes(links: DocumentLinks, animation: dict, name: str, pointer: 
                            limit=MAX_KEYFRAMES)
 
 
-def _data_bytes(links: DocumentLinks, samplers: object) -> int:
+def _data_bytes(links: DocumentLinks, samplers: Iterable[dict]) -> int:
     """The bytes of the samplers' input and output accessors, each accessor counted once."""
     accessors = {index_of(sampler, key) for sampler in samplers for key in ("input", "output")}
     layouts = (links.layout(accessor) for accessor in accessors if _count(links, accessor))
-    return sum(layout.count * layout.element_length for layout in layouts)
+    return sum(layout.count * layout.element_length for layout in layouts if layout is not None)
 
 
 def _count(links: DocumentLinks, accessor: int | None) -> int:

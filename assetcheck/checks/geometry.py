@@ -81,7 +81,9 @@ class _GltfGeometry:
         drawn_whole: set[int] = set()
         for primitive in self.links.primitives:
             accessor = primitive.attributes.get("POSITION")
-            vertices = None if accessor is None else self._vertices(accessor)
+            if accessor is None:
+                continue
+            vertices = self._vertices(accessor)
             if vertices is None:  # no real vertex data: nothing to judge
                 continue
             users.setdefault(accessor, primitive)
@@ -117,8 +119,9 @@ def gltf_vertices(asset: Asset, links: DocumentLinks, accessor: int) -> Vertices
 
     def build() -> Vertices | None:
         positions = links.reader.normalized(accessor)
-        usable = positions is not None and positions.ndim == 2 and positions.shape[1] == 3
-        return Vertices.of(positions) if usable else None
+        if positions is None or positions.ndim != 2 or positions.shape[1] != 3:
+            return None
+        return Vertices.of(positions)
 
     return asset_cache(asset, f"vertices:{accessor}", build)
 

@@ -6,9 +6,11 @@ Khronos glTF-Validator.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
-from assetcheck.formats.gltf_data import COMPONENT_NAMES
+import numpy as np
+
+from assetcheck.formats.gltf_data import COMPONENT_DTYPES, COMPONENT_NAMES
 from assetcheck.formats.gltf_fields import as_integer
 
 BYTE, UNSIGNED_BYTE, SHORT, UNSIGNED_SHORT, UNSIGNED_INT, FLOAT = 5120, 5121, 5122, 5123, 5125, 5126
@@ -21,7 +23,9 @@ class AccessorFormat(NamedTuple):
     normalized: bool = False
 
     def __str__(self) -> str:
-        name = COMPONENT_NAMES.get(self.component_type, str(self.component_type))
+        name = str(self.component_type)
+        if self.component_type is not None:
+            name = COMPONENT_NAMES.get(self.component_type, name)
         return f"{{{self.type}, {name}{', normalized' if self.normalized else ''}}}"
 
 
@@ -32,6 +36,12 @@ def accessor_format(accessor: dict) -> AccessorFormat:
     return AccessorFormat(kind if isinstance(kind, str) else None,
                           component_type if component_type in COMPONENT_NAMES else None,
                           accessor.get("normalized") is True)
+
+
+def component_dtype(component_type: int) -> np.dtype[Any]:
+    """The numpy dtype of a known ``componentType`` (a key of ``COMPONENT_DTYPES``)."""
+    # Every value of COMPONENT_DTYPES is a dtype, but mypy infers the values as object.
+    return cast("np.dtype[Any]", COMPONENT_DTYPES[component_type])
 
 
 def describe(formats: frozenset[AccessorFormat]) -> str:

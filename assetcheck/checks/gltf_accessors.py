@@ -13,8 +13,9 @@ import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
+from assetcheck.checks.gltf_accessor_formats import component_dtype
 from assetcheck.checks.gltf_schema import GLTF_FORMATS, is_number
-from assetcheck.formats.gltf_data import COMPONENT_DTYPES, FLOAT, AccessorLayout, AccessorReader
+from assetcheck.formats.gltf_data import FLOAT, AccessorLayout, AccessorReader, SparseLayout
 from assetcheck.formats.gltf_fields import as_integer, child
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
@@ -43,7 +44,7 @@ def declared_bounds(accessor: dict, key: str, layout: AccessorLayout) -> np.ndar
         bounds = np.array(value, dtype=np.float64)
         return bounds.astype(np.float32) if np.isfinite(bounds).all() else None
     numbers = [as_integer(v) for v in value]
-    info = np.iinfo(COMPONENT_DTYPES[layout.component_type])
+    info = np.iinfo(component_dtype(layout.component_type))
     if any(n is None or not info.min <= n <= info.max for n in numbers):
         return None
     return np.array(numbers, dtype=np.int64)
@@ -64,10 +65,10 @@ def column_extremes(values: np.ndarray, key: str, skip_nan: bool) -> np.ndarray:
     """The smallest (``key`` ``min``) or largest value of each column, NaN skipped as Khronos
     skips it when ``skip_nan``."""
     if skip_nan:
-        reduce = np.nanmin if key == "min" else np.nanmax
+        nan_reduce = np.nanmin if key == "min" else np.nanmax
         with np.errstate(invalid="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # an all-NaN column
-            return reduce(values, axis=0)
+            return nan_reduce(values, axis=0)
     reduce = np.minimum.reduce if key == "min" else np.maximum.reduce
     if len(values) <= _SMALL_ACCESSOR:
         return reduce(values, axis=0)
@@ -104,9 +105,8 @@ def _check_floats(values: np.ndarray, at: str, issues: FileIssues) -> bool:
     return False
 
 
-def _check_sparse_indices(reader: AccessorReader, layout: AccessorLayout, at: str,
+def _check_sparse_indices(reader: AccessorReader, sparse: SparseLayout, count: int, at: str,
                           issues: FileIssues) -> None:
-    sparse = layout.sparse
     indices = reader.sparse_indices(sparse)
     if indices is None:
         return
@@ -115,10 +115,10 @@ def _check_sparse_indices(reader: AccessorReader, layout: AccessorLayout, at: st
     if steps.size:
         issues.add("ACCESSOR_SPARSE_INDICES_NON_INCREASING", pointer=pointer, count=steps.size,
                    first=int(steps[0]))
-    outside = np.flatnonzero(indices >= layout.count)
+    outside = np.flatnonzero(indices >= count)
     if outside.size:
         issues.add("ACCESSOR_SPARSE_INDEX_OOB", pointer=pointer, count=outside.size,
-                   first=int(outside[0]), limit=layout.count)
+                   first=int(outside[0]), limit=count)
 
 
 def _show(value: object) -> str:
@@ -139,7 +139,7 @@ def check_accessors(asset: Asset, context: CheckContext) -> None:
             continue
         at = child("/accessors", index)
         if layout.sparse is not None:
-            _check_sparse_indices(reader, layout, at, context.issues)
+            _check_sparse_indices(reader, layout.sparse, layout.count, at, context.issues)
         values = reader.read(index)
         if values is None:
             continue

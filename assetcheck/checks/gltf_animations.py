@@ -21,6 +21,7 @@ from assetcheck.checks.gltf_links import (
     animation_samplers,
     document_links,
     index_of,
+    resolve,
     resolves,
 )
 from assetcheck.checks.gltf_schema import GLTF_FORMATS
@@ -85,9 +86,9 @@ class _AnimationChecker:
             target = channel.get("target") if isinstance(channel.get("target"), dict) else None
             if target is not None:
                 self._check_target(target, child(channel_at, "target"))
-            sampler = index_of(channel, "sampler")
-            if target is not None and sampler is not None and sampler < len(samplers):
-                self._check_output(samplers[sampler][1], target, child(channel_at, "sampler"))
+            used = index_of(channel, "sampler")
+            if target is not None and used is not None and used < len(samplers):
+                self._check_output(samplers[used][1], target, child(channel_at, "sampler"))
             group, start = later.get(number, ((), 0))
             room = max(0, MAX_LISTED_DUPLICATE_PAIRS - listed)
             for other in group[start:start + room]:
@@ -103,9 +104,10 @@ class _AnimationChecker:
                 self.issues.add("ANIMATION_SAMPLER_ACCESSOR_WITH_BYTESTRIDE",
                                 pointer=child(at, key))
         accessor = index_of(sampler, "input")
-        if not resolves(accessor, self.accessors):
+        json = resolve(accessor, self.accessors)
+        if accessor is None or json is None:
             return
-        pointer, json = child(at, "input"), self.accessors[accessor]
+        pointer = child(at, "input")
         found = accessor_format(json)
         if found not in ANIMATION_INPUT:
             self.issues.add("ANIMATION_SAMPLER_INPUT_ACCESSOR_INVALID_FORMAT", pointer=pointer,
@@ -123,15 +125,15 @@ class _AnimationChecker:
                             count=layout.count)
 
     def _strided(self, accessor: int) -> bool:
-        views = self.links.items("bufferViews")
-        view = index_of(self.accessors[accessor], "bufferView")
-        return resolves(view, views) and "byteStride" in views[view]
+        view = resolve(index_of(self.accessors[accessor], "bufferView"),
+                       self.links.items("bufferViews"))
+        return view is not None and "byteStride" in view
 
     def _check_target(self, target: dict, at: str) -> None:
-        node_index, nodes = index_of(target, "node"), self.links.items("nodes")
-        if not resolves(node_index, nodes):
+        node = resolve(index_of(target, "node"), self.links.items("nodes"))
+        if node is None:
             return
-        node, path = nodes[node_index], target.get("path")
+        path = target.get("path")
         if path in TRS_PATHS:
             if isinstance(node.get("matrix"), list):
                 self.issues.add("ANIMATION_CHANNEL_TARGET_NODE_MATRIX", pointer=at)
@@ -148,13 +150,14 @@ class _AnimationChecker:
 
     def _check_output(self, sampler: dict, target: dict, at: str) -> None:
         output = index_of(sampler, "output")
-        if not resolves(output, self.accessors):
+        json = resolve(output, self.accessors)
+        if output is None or json is None:
             return
         path, interpolation = target.get("path"), sampler.get("interpolation", "LINEAR")
         layout = self.links.layout(output)
         if path == "rotation" and layout is not None and layout.components == 4:
             self._check_quaternions(output, interpolation == CUBICSPLINE, at)
-        found = accessor_format(self.accessors[output])
+        found = accessor_format(json)
         valid = ANIMATION_OUTPUTS.get(path) if isinstance(path, str) else None
         if valid is not None and found not in valid:
             self.issues.add("ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_FORMAT", pointer=at,
@@ -164,9 +167,8 @@ class _AnimationChecker:
             return
         expected = input_layout.count * (3 if interpolation == CUBICSPLINE else 1)
         if path == "weights":
-            nodes = self.links.items("nodes")
-            node = index_of(target, "node")
-            expected *= (self._morph_targets(nodes[node]) or 0) if resolves(node, nodes) else 0
+            node = resolve(index_of(target, "node"), self.links.items("nodes"))
+            expected *= (self._morph_targets(node) or 0) if node is not None else 0
         elif path not in TRS_PATHS:
             expected = 0
         if expected and expected != layout.count:
@@ -197,6 +199,8 @@ def _later_same_targets(channels: list[dict]) -> dict[int, tuple[list[int], int]
     groups: dict[tuple[int, Hashable], list[int]] = {}
     for number, channel in enumerate(channels):
         target = channel.get("target")
+        if not isinstance(target, dict):
+            continue
         node = index_of(target, "node")
         if node is not None:
             groups.setdefault((node, _hashable(target.get("path"))), []).append(number)
@@ -220,7 +224,8 @@ def check_animations(asset: Asset, context: CheckContext) -> None:
     links = document_links(asset)
     checker = _AnimationChecker(links, context.issues)
     for index, animation in enumerate(links.items("animations")):
-        checker.check(index, animation)
+        if animation is not None:
+            checker.check(index, animation)
 
 
 @hookimpl

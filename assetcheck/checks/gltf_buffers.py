@@ -13,9 +13,10 @@ import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_links import DocumentLinks, document_links, index_of, resolves, uses
+from assetcheck.checks.gltf_accessor_formats import component_dtype
+from assetcheck.checks.gltf_links import DocumentLinks, document_links, index_of, resolve, uses
 from assetcheck.checks.gltf_schema import GLTF_FORMATS, is_number
-from assetcheck.formats.gltf_data import COMPONENT_DTYPES, FLOAT, AccessorLayout, element_format
+from assetcheck.formats.gltf_data import FLOAT, AccessorLayout, SparseLayout, element_format
 from assetcheck.formats.gltf_fields import as_integer, child, preview
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
@@ -75,33 +76,31 @@ def _check_accessor(links: DocumentLinks, index: int, accessor: dict, issues: Fi
     layout = links.layout(index)
     if layout is None:
         return
-    views = links.items("bufferViews")
-    if resolves(layout.buffer_view, views):
-        view = views[layout.buffer_view]
+    view = resolve(layout.buffer_view, links.items("bufferViews"))
+    if view is not None:
         stride = as_integer(view.get("byteStride"))
         if stride is not None and 4 <= stride <= 252 and stride < layout.element_length:
             issues.add("ACCESSOR_SMALL_BYTESTRIDE", pointer=at, stride=stride,
                        length=layout.element_length)
         _check_placement(view, layout.byte_offset, layout.component_size, None, at, issues)
     if layout.sparse is not None:
-        _check_sparse(links, layout, child(at, "sparse"), issues)
+        _check_sparse(links, layout, layout.sparse, child(at, "sparse"), issues)
 
 
-def _check_sparse(links: DocumentLinks, layout: AccessorLayout, at: str,
+def _check_sparse(links: DocumentLinks, layout: AccessorLayout, sparse: SparseLayout, at: str,
                   issues: FileIssues) -> None:
-    sparse = layout.sparse
     if sparse.count > layout.count:
         issues.add("ACCESSOR_SPARSE_COUNT_OUT_OF_RANGE", pointer=child(at, "count"),
                    sparse=sparse.count, count=layout.count)
     views = links.items("bufferViews")
-    index_size = COMPONENT_DTYPES[sparse.indices_component_type].itemsize
+    index_size = component_dtype(sparse.indices_component_type).itemsize
     parts = (("indices", sparse.indices_view, sparse.indices_offset, index_size, index_size),
              ("values", sparse.values_view, sparse.values_offset, layout.component_size,
               layout.component_size * layout.components))
     for part, view_index, offset, size, element in parts:
-        if not resolves(view_index, views):
+        view, part_at = resolve(view_index, views), child(at, part)
+        if view is None:
             continue
-        view, part_at = views[view_index], child(at, part)
         if "byteStride" in view:
             issues.add("BUFFER_VIEW_INVALID_BYTE_STRIDE", pointer=child(part_at, "bufferView"))
         _check_placement(view, offset, size, element * sparse.count, part_at, issues,
@@ -170,7 +169,7 @@ def _check_integer_bounds(value: list, components: int, component_type: int, poi
         issues.add("ARRAY_LENGTH_NOT_IN_LIST", pointer=pointer, length=len(value),
                    allowed=components)
         return
-    dtype = COMPONENT_DTYPES[component_type]
+    dtype = component_dtype(component_type)
     info = np.iinfo(dtype)
     for item in value:
         number = as_integer(item)
@@ -187,7 +186,8 @@ def _check_integer_bounds(value: list, components: int, component_type: int, poi
 def _check_uses(links: DocumentLinks, issues: FileIssues) -> None:
     roles: dict[tuple[str, int], str] = {}
     for index, view in enumerate(links.items("bufferViews")):
-        role = TARGET_ROLES.get(as_integer(view.get("target"))) if view is not None else None
+        target = as_integer(view.get("target")) if view is not None else None
+        role = TARGET_ROLES.get(target) if target is not None else None
         if role is not None:
             roles["bufferViews", index] = role
     for use in uses(links):

@@ -40,9 +40,9 @@ VARIANTS = "KHR_materials_variants"
 ANIMATION_POINTER = "KHR_animation_pointer"
 
 
-def _unit(**bounds: float) -> Prop:
-    """A number in [0, 1] (or the bounds given)."""
-    return Prop("number", **({"minimum": 0, "maximum": 1} | bounds))
+def _unit() -> Prop:
+    """A number in [0, 1]."""
+    return Prop("number", minimum=0, maximum=1)
 
 
 def _texture() -> Prop:

@@ -139,9 +139,9 @@ def compressed_data_sources(document: dict[str, Any]) -> Iterator[tuple[str, int
                 if view is not None:
                     yield "bufferViews", view
     names = [name for name in MESHOPT if name in declared]
-    for view in collection(document, "bufferViews"):
+    for view_json in collection(document, "bufferViews"):
         for name in names:
-            buffer = index_of(_extension(view, name), "buffer")
+            buffer = index_of(_extension(view_json, name), "buffer")
             if buffer is not None:
                 yield "buffers", buffer
 

@@ -13,7 +13,7 @@ from assetcheck.checks.gltf_links import (
     DocumentLinks,
     document_links,
     index_of,
-    resolves,
+    resolve,
 )
 from assetcheck.checks.gltf_schema import GLTF_FORMATS, extensions_used
 from assetcheck.formats.gltf_fields import child
@@ -61,7 +61,8 @@ class _ImageChecker:
         """A texture's own ``source`` must be PNG or JPEG; other formats go in extensions.
         (A format no declared extension enables is reported on its image only.)"""
         for index, texture in enumerate(self.links.items("textures")):
-            structure = structures.get(index_of(texture, "source"))
+            source = index_of(texture, "source")
+            structure = structures.get(source) if source is not None else None
             if structure is not None and structure.readable and \
                     structure.mime_type in self.enabled - ENABLED:
                 self.issues.add("TEXTURE_INVALID_IMAGE_MIME_TYPE",
@@ -70,12 +71,14 @@ class _ImageChecker:
 
     def _check(self, image: dict, at: str, texture: Texture | None) -> ImageStructure | None:
         """Check one image; returns the structure of its data (None when not read)."""
-        uri = image.get("uri") if isinstance(image.get("uri"), str) else None
+        uri = image.get("uri")
+        if not isinstance(uri, str):
+            uri = None
         view = index_of(image, "bufferView")
         if (view is None) == (uri is None):
             self.issues.add("ONE_OF_MISMATCH", pointer=at, names="bufferView, uri")
-        views = self.links.items("bufferViews")
-        if resolves(view, views) and "byteStride" in views[view]:
+        view_json = resolve(view, self.links.items("bufferViews"))
+        if view_json is not None and "byteStride" in view_json:
             self.issues.add("IMAGE_BUFFER_VIEW_WITH_BYTESTRIDE", pointer=child(at, "bufferView"))
         kind = classify_uri(uri) if uri is not None else None
         if uri is not None and self.asset.format == "glb":
@@ -83,7 +86,7 @@ class _ImageChecker:
             if kind is UriKind.DATA:
                 self.issues.add("DATA_URI_GLB", pointer=child(at, "uri"))
         structure = texture.structure if texture is not None else None
-        if kind is UriKind.DATA and not _data_uri_matches(uri):
+        if kind is UriKind.DATA and uri is not None and not _data_uri_matches(uri):
             structure = None  # reported by the reader; Khronos drops such data
         if uri is None and view is None:
             structure = None

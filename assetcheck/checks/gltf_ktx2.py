@@ -16,7 +16,7 @@ from assetcheck.checks.gltf_links import (
     DocumentLinks,
     document_links,
     index_of,
-    resolves,
+    resolve,
     texture_infos,
 )
 from assetcheck.checks.gltf_schema import GLTF_FORMATS, extensions_used
@@ -88,15 +88,16 @@ def _basisu_uses(links: DocumentLinks) -> dict[int, BasisuUse]:
         if source is None:
             continue
         sources[number] = source
-        sampler = index_of(texture, "sampler")
-        min_filter = samplers[sampler].get("minFilter") if resolves(sampler, samplers) else None
+        sampler = resolve(index_of(texture, "sampler"), samplers)
+        min_filter = sampler.get("minFilter") if sampler is not None else None
         use = uses.setdefault(source, BasisuUse())
         use.needs_mipmaps |= not isinstance(min_filter, int) or min_filter in MIPMAP_FILTERS
     declared = frozenset(extensions_used(links.document))
     for number, material in enumerate(links.items("materials")):
         for pointer, key, info in texture_infos(material, child("/materials", number),
                                                 declared):
-            source = sources.get(index_of(info, "index"))
+            texture_index = index_of(info, "index")
+            source = sources.get(texture_index) if texture_index is not None else None
             if source is not None:
                 uses[source].slots.append((pointer, key in COLOUR_SLOTS))
     return uses

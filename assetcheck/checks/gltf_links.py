@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeGuard
 
 from assetcheck.asset import Asset
 from assetcheck.checks.gltf_schema import extensions_used
@@ -70,9 +70,14 @@ def index_list(parent: object, key: str) -> list[int]:
     return [number for number in numbers if number is not None and number >= 0]
 
 
-def resolves(index: int | None, items: list) -> bool:
+def resolves(index: int | None, items: list) -> TypeGuard[int]:
     """Whether ``index`` names a usable (object) element of ``items``."""
     return index is not None and index < len(items) and items[index] is not None
+
+
+def resolve(index: int | None, items: list[dict | None]) -> dict | None:
+    """The object ``index`` names in ``items``, or None when it names none."""
+    return items[index] if index is not None and index < len(items) else None
 
 
 @dataclass
@@ -366,7 +371,9 @@ def _link(asset: Asset) -> DocumentLinks:
 def _primitive(links: DocumentLinks, mesh: int, number: int, json: dict) -> Primitive:
     accessors = links.collections["accessors"]
     pointer = child(child(child("/meshes", mesh), "primitives"), number)
-    attributes = json.get("attributes") if isinstance(json.get("attributes"), dict) else {}
+    attributes = json.get("attributes")
+    if not isinstance(attributes, dict):
+        attributes = {}
     primitive = Primitive(mesh, number, pointer, json, read_attribute_set(attributes))
     for semantic in attributes:
         accessor = index_of(attributes, semantic)
@@ -456,8 +463,8 @@ def uses(links: DocumentLinks) -> list[Use]:
         if resolves(view, views):
             found.append(Use("bufferViews", view, view_role, pointer))
 
-    for index, accessor in enumerate(links.items("accessors")):
-        sparse = accessor.get("sparse") if accessor is not None else None
+    for index, json in enumerate(links.items("accessors")):
+        sparse = json.get("sparse") if json is not None else None
         layout = links.layout(index)
         if layout is None or layout.sparse is None or not isinstance(sparse, dict):
             continue
@@ -491,9 +498,9 @@ def uses(links: DocumentLinks) -> list[Use]:
         for number, sampler in animation_samplers(animation):
             at = child(child(child("/animations", index), "samplers"), number)
             for key, role in (("input", "AnimationInput"), ("output", "AnimationOutput")):
-                accessor = index_of(sampler, key)
-                if resolves(accessor, accessors):
-                    use(accessor, role, "Other", child(at, key))
+                reference = index_of(sampler, key)
+                if resolves(reference, accessors):
+                    use(reference, role, "Other", child(at, key))
     return found
 
 
@@ -510,5 +517,5 @@ def animation_samplers(animation: dict | None) -> list[tuple[int, dict]]:
     return list(enumerate(samplers))
 
 
-def _object_array(value: object) -> bool:
+def _object_array(value: object) -> TypeGuard[list[dict]]:
     return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)

@@ -3,6 +3,8 @@ and what the material asks of the primitive (texture coordinates, tangents)."""
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.gltf_accessor_formats import (
@@ -13,7 +15,13 @@ from assetcheck.checks.gltf_accessor_formats import (
 )
 from assetcheck.checks.gltf_accessors import has_bounds
 from assetcheck.checks.gltf_extension_uses import material_needs
-from assetcheck.checks.gltf_links import DocumentLinks, Primitive, document_links, semantic_index
+from assetcheck.checks.gltf_links import (
+    DocumentLinks,
+    Primitive,
+    document_links,
+    resolve,
+    semantic_index,
+)
 from assetcheck.checks.gltf_schema import GLTF_FORMATS, extensions_used
 from assetcheck.formats.gltf_fields import child
 from assetcheck.hookspecs import hookimpl
@@ -106,7 +114,9 @@ class _MeshChecker:
 
     def _check_vertex_accessor(self, index: int, semantic: str, pointer: str, *,
                                morph: bool) -> None:
-        accessor = self.links.items("accessors")[index]
+        accessor = resolve(index, self.links.items("accessors"))
+        if accessor is None:
+            return
         if semantic == "POSITION" and not has_bounds(accessor, self.links.layout(index)):
             self.issues.add("MESH_PRIMITIVE_POSITION_ACCESSOR_WITHOUT_BOUNDS", pointer=pointer)
         found = accessor_format(accessor)
@@ -118,13 +128,12 @@ class _MeshChecker:
             self.issues.add("MESH_PRIMITIVE_ATTRIBUTES_ACCESSOR_UNSIGNED_INT", pointer=pointer)
         layout = self.links.layout(index)
         view = layout.buffer_view if layout is not None else None
-        views = self.links.items("bufferViews")
-        view_json = views[view] if view is not None and view < len(views) else None
+        view_json = resolve(view, self.links.items("bufferViews"))
         strided = view_json is not None and "byteStride" in view_json
         if layout is not None and (layout.byte_offset % 4 or (
                 layout.element_length % 4 and view_json is not None and not strided)):
             self.issues.add("MESH_PRIMITIVE_ACCESSOR_UNALIGNED", pointer=pointer)
-        if view_json is not None and not strided:
+        if view is not None and view_json is not None and not strided:
             shared = self.view_accessors.setdefault(view, set())
             if index not in shared:
                 shared.add(index)
@@ -135,12 +144,12 @@ class _MeshChecker:
         if primitive.indices is None:
             return
         pointer = child(primitive.pointer, "indices")
-        accessor = self.links.items("accessors")[primitive.indices]
+        accessor = resolve(primitive.indices, self.links.items("accessors"))
+        if accessor is None:
+            return
         layout = self.links.layout(primitive.indices)
-        views = self.links.items("bufferViews")
-        view = layout.buffer_view if layout is not None else None
-        if view is not None and view < len(views) and views[view] is not None \
-                and "byteStride" in views[view]:
+        view = resolve(layout.buffer_view, self.links.items("bufferViews")) if layout else None
+        if view is not None and "byteStride" in view:
             self.issues.add("MESH_PRIMITIVE_INDICES_ACCESSOR_WITH_BYTESTRIDE", pointer=pointer)
         found = accessor_format(accessor)
         if found not in INDICES:
@@ -216,12 +225,12 @@ def _count(links: DocumentLinks, accessor: int) -> int | None:
 
 def _target_count(primitive: dict) -> int:
     targets = primitive.get("targets")
-    valid = isinstance(targets, list) and targets and all(
-        isinstance(t, dict) and t for t in targets)
-    return len(targets) if valid else 0
+    if isinstance(targets, list) and all(isinstance(t, dict) and t for t in targets):
+        return len(targets)
+    return 0
 
 
-def _numbers(value: object) -> bool:
+def _numbers(value: object) -> TypeGuard[list[float]]:
     return isinstance(value, list) and bool(value) and all(
         isinstance(v, int | float) and not isinstance(v, bool) for v in value)
 

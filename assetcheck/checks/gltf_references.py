@@ -55,14 +55,11 @@ def references(links: DocumentLinks) -> Iterator[Reference]:
     (the ``samplers`` of its own animation) and for extensions' root arrays.
     """
     document = links.document
-    if index_of(document, "scene") is not None:
-        yield "/scene", index_of(document, "scene"), "scenes"
+    yield from _reference(document, "scene", "", "scenes")
     for name, properties in SINGLE_REFERENCES.items():
         for number, item in enumerate(links.items(name)):
             for key, target in properties:
-                index = index_of(item, key)
-                if index is not None:
-                    yield child(child(f"/{name}", number), key), index, target
+                yield from _reference(item, key, child(f"/{name}", number), target)
     for name, properties in LIST_REFERENCES.items():
         for number, item in enumerate(links.items(name)):
             for key, target in properties:
@@ -70,41 +67,45 @@ def references(links: DocumentLinks) -> Iterator[Reference]:
     extensions = linked_extensions(document)
     for number, material in enumerate(links.items("materials")):
         for pointer, _, info in texture_infos(material, child("/materials", number), extensions):
-            if index_of(info, "index") is not None:
-                yield child(pointer, "index"), index_of(info, "index"), "textures"
+            yield from _reference(info, "index", pointer, "textures")
     for number in range(len(links.items("accessors"))):
         yield from _sparse_views(links, number)
     for primitive in links.primitives:
-        for target_number, target in enumerate(_targets(primitive.json)):
-            at = child(child(primitive.pointer, "targets"), target_number)
-            for semantic in target:
-                if index_of(target, semantic) is not None:
-                    yield child(at, semantic), index_of(target, semantic), "accessors"
+        for morph_number, morph in enumerate(_targets(primitive.json)):
+            at = child(child(primitive.pointer, "targets"), morph_number)
+            for semantic in morph:
+                yield from _reference(morph, semantic, at, "accessors")
     for number, animation in enumerate(links.items("animations")):
-        yield from _animation(animation, child("/animations", number))
+        if animation is not None:
+            yield from _animation(animation, child("/animations", number))
     yield from _extension_references(links)
+
+
+def _reference(parent: object, key: str, at: str, target: str | tuple[str, list],
+               ) -> Iterator[Reference]:
+    """The reference ``parent[key]`` (``parent`` being at ``at``), when it is an index."""
+    index = index_of(parent, key)
+    if index is not None:
+        yield child(at, key), index, target
 
 
 def _extension_references(links: DocumentLinks) -> Iterator[Reference]:
     if WEBP in linked_extensions(links.document):
         for number, texture in enumerate(links.items("textures")):
             extension = (texture or {}).get("extensions")
-            source = index_of(extension.get(WEBP) if isinstance(extension, dict) else None,
-                              "source")
-            if source is not None:
-                at = child(child(child("/textures", number), "extensions"), WEBP)
-                yield child(at, "source"), source, "images"
+            webp = extension.get(WEBP) if isinstance(extension, dict) else None
+            at = child(child(child("/textures", number), "extensions"), WEBP)
+            yield from _reference(webp, "source", at, "images")
     lights = root_items(links.document, LIGHTS)
-    for at, light in node_lights(links.document) if lights is not None else ():
-        if index_of(light, "light") is not None:
-            yield child(at, "light"), index_of(light, "light"), ("lights", lights)
+    if lights is not None:
+        for at, light in node_lights(links.document):
+            yield from _reference(light, "light", at, ("lights", lights))
     variants = root_items(links.document, VARIANTS)
-    for mapping in variant_mappings(links) if variants is not None else ():
-        for pointer, index in mapping.variants:
-            yield pointer, index, ("variants", variants)
-        if index_of(mapping.json, "material") is not None:
-            yield child(mapping.pointer, "material"), index_of(mapping.json, "material"), \
-                "materials"
+    if variants is not None:
+        for mapping in variant_mappings(links):
+            for pointer, index in mapping.variants:
+                yield pointer, index, ("variants", variants)
+            yield from _reference(mapping.json, "material", mapping.pointer, "materials")
 
 
 def _list(item: dict | None, key: str, at: str, target: str) -> Iterator[Reference]:
@@ -132,23 +133,18 @@ def _targets(primitive: dict) -> list[dict]:
     return []
 
 
-def _animation(animation: dict | None, at: str) -> Iterator[Reference]:
+def _animation(animation: dict, at: str) -> Iterator[Reference]:
     samplers = animation_samplers(animation)
     for number, sampler in samplers:
         for key in ("input", "output"):
-            if index_of(sampler, key) is not None:
-                yield child(child(child(at, "samplers"), number), key), index_of(sampler, key), \
-                    "accessors"
+            yield from _reference(sampler, key, child(child(at, "samplers"), number), "accessors")
     if not samplers:
         return
     for number, channel in enumerate(animation["channels"]):
         channel_at = child(child(at, "channels"), number)
         target = channel.get("target")
-        if index_of(target, "node") is not None:
-            yield child(child(channel_at, "target"), "node"), index_of(target, "node"), "nodes"
-        if index_of(channel, "sampler") is not None:
-            yield child(channel_at, "sampler"), index_of(channel, "sampler"), \
-                ("samplers", animation["samplers"])
+        yield from _reference(target, "node", child(channel_at, "target"), "nodes")
+        yield from _reference(channel, "sampler", channel_at, ("samplers", animation["samplers"]))
 
 
 def check_references(asset: Asset, context: CheckContext) -> None:

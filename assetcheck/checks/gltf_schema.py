@@ -12,7 +12,7 @@ warnings (see :class:`AdvisoryIssues`).
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, TypeGuard
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
@@ -51,7 +51,7 @@ DEPENDENCIES = {"accessor": (("byteOffset", "bufferView"),),
                 "image": (("bufferView", "mimeType"),)}
 
 
-def is_number(value: object) -> bool:
+def is_number(value: object) -> TypeGuard[float]:
     """Whether ``value`` is a JSON number (an int or a float, never a bool)."""
     kind = type(value)
     if kind is float or kind is int:  # what json.loads gives: the hot path
@@ -94,9 +94,10 @@ class SchemaWalker:
         versions = [asset.get(key) if isinstance(asset, dict) else None
                     for key in ("minVersion", "version")]
         matches = [VERSION_PATTERN.match(v) if isinstance(v, str) else None for v in versions]
-        if None in matches:
+        numbers = [(int(m.group(1)), int(m.group(2))) for m in matches if m is not None]
+        if len(numbers) < len(versions):
             return
-        minimum, version = ((int(m.group(1)), int(m.group(2))) for m in matches)
+        minimum, version = numbers
         if minimum > version:
             self.issues.add("ASSET_MIN_VERSION_GREATER_THAN_VERSION", pointer="/asset/minVersion",
                             min_version=versions[0], version=versions[1])
@@ -173,7 +174,7 @@ class SchemaWalker:
             if not isinstance(value, str):
                 self._mismatch(pointer, value, "a string")
             elif prop.enum is not None:
-                self._check_enum(prop, value, pointer)
+                self._check_enum(prop, prop.enum, value, pointer)
             elif prop.pattern is not None and not prop.pattern.match(value):
                 self.issues.add("PATTERN_MISMATCH", pointer=pointer, value=value,
                                 pattern=prop.pattern.pattern)
@@ -182,15 +183,14 @@ class SchemaWalker:
 
     def _check_range(self, prop: Prop, number: float, pointer: str) -> None:
         if prop.enum is not None:
-            self._check_enum(prop, number, pointer)
+            self._check_enum(prop, prop.enum, number, pointer)
         elif not in_range(prop, number):
             self.issues.add("VALUE_NOT_IN_RANGE", pointer=pointer, value=preview(number))
         elif prop.multiple_of is not None and number % prop.multiple_of:
             self.issues.add("VALUE_MULTIPLE_OF", pointer=pointer, value=preview(number),
                             divisor=prop.multiple_of)
 
-    def _check_enum(self, prop: Prop, value: object, pointer: str) -> None:
-        allowed = prop.enum
+    def _check_enum(self, prop: Prop, allowed: tuple, value: object, pointer: str) -> None:
         if prop.extendable:
             key = pointer.rsplit("/", 1)[-1]
             extra = EXTENSION_VALUES.get(key, {})
@@ -201,7 +201,8 @@ class SchemaWalker:
                             allowed=", ".join(preview(v) for v in allowed))
 
     def _check_object(self, prop: Prop, value: dict, pointer: str) -> None:
-        self.check_object(prop.schema, value, pointer)
+        if prop.schema is not None:
+            self.check_object(prop.schema, value, pointer)
 
     def _check_objects(self, prop: Prop, value: list, pointer: str) -> None:
         if not value:
@@ -211,7 +212,7 @@ class SchemaWalker:
         for item in bad if not prop.reader else ():
             self.issues.add("ARRAY_TYPE_MISMATCH", pointer=pointer, value=preview(item),
                             expected="an object")
-        if not bad:
+        if not bad and prop.schema is not None:
             for index, item in enumerate(value):
                 self.check_object(prop.schema, item, child(pointer, index))
 
@@ -227,7 +228,8 @@ class SchemaWalker:
             elif number in seen:
                 self.issues.add("DUPLICATE_ELEMENTS", pointer=child(pointer, index),
                                 value=number)
-            seen.add(number)
+            else:
+                seen.add(number)
 
     def _check_numbers(self, prop: Prop, value: list, pointer: str) -> None:
         if not value:

@@ -7,21 +7,29 @@ negative weight, and weights summing to 1 within single-precision rounding (2e-7
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeGuard
+
 import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_accessor_formats import INVERSE_BIND_MATRICES, accessor_format
+from assetcheck.checks.gltf_accessor_formats import (
+    INVERSE_BIND_MATRICES,
+    accessor_format,
+    component_dtype,
+)
 from assetcheck.checks.gltf_links import (
     DocumentLinks,
     Primitive,
     document_links,
     index_of,
+    resolve,
     resolves,
 )
 from assetcheck.checks.gltf_nodes import skin_roots
 from assetcheck.checks.gltf_schema import GLTF_FORMATS
-from assetcheck.formats.gltf_data import COMPONENT_DTYPES, FLOAT
+from assetcheck.formats.gltf_data import FLOAT, AccessorLayout
 from assetcheck.formats.gltf_fields import child
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
@@ -47,15 +55,15 @@ def _check_skin(links: DocumentLinks, index: int, skin: dict, issues: FileIssues
     if resolves(skeleton, nodes) and skeleton not in roots:
         issues.add("SKIN_SKELETON_INVALID", pointer=child(at, "skeleton"))
     matrices = index_of(skin, "inverseBindMatrices")
-    if not resolves(matrices, links.items("accessors")):
+    accessor = resolve(matrices, links.items("accessors"))
+    if matrices is None or accessor is None:
         return
     pointer = child(at, "inverseBindMatrices")
     layout = links.layout(matrices)
-    views = links.items("bufferViews")
-    if layout is not None and resolves(layout.buffer_view, views) \
-            and "byteStride" in views[layout.buffer_view]:
+    view = resolve(layout.buffer_view, links.items("bufferViews")) if layout else None
+    if view is not None and "byteStride" in view:
         issues.add("SKIN_IBM_ACCESSOR_WITH_BYTESTRIDE", pointer=pointer)
-    found = accessor_format(links.items("accessors")[matrices])
+    found = accessor_format(accessor)
     if found not in INVERSE_BIND_MATRICES:
         issues.add("SKIN_IBM_INVALID_FORMAT", pointer=pointer, format=found)
     else:
@@ -84,10 +92,11 @@ def joint_limits(links: DocumentLinks) -> dict[int, tuple[int, int]]:
     skins = links.items("skins")
     for node in links.items("nodes"):
         mesh, skin = index_of(node, "mesh"), index_of(node, "skin")
-        if mesh is None or not resolves(skin, skins) or not isinstance(
-                skins[skin].get("joints"), list):
+        skin_json = resolve(skin, skins)
+        joints = skin_json.get("joints") if skin_json is not None else None
+        if mesh is None or skin is None or not isinstance(joints, list):
             continue
-        count = len(skins[skin]["joints"])
+        count = len(joints)
         if mesh not in limits or count < limits[mesh][0]:
             limits[mesh] = (count, skin)
     return limits
@@ -102,8 +111,9 @@ class _InfluenceChecker:
 
     def check(self, primitive: Primitive, joint_count: int, skin: int) -> None:
         sets = primitive.semantics.joints_count
-        data = [self._pair(primitive, number) for number in range(sets)]
-        if not sets or any(pair is None for pair in data):
+        data = [pair for number in range(sets)
+                if (pair := self._pair(primitive, number)) is not None]
+        if not sets or len(data) < sets:
             return
         # Khronos walks component 0 of every set, then component 1, and so on.
         joints = np.stack([data[s][0][:, c] for c in range(4) for s in range(sets)], axis=1)
@@ -130,13 +140,16 @@ class _InfluenceChecker:
         reader, vertices = self.links.reader, primitive.vertex_count
         joints = primitive.attributes.get(f"JOINTS_{number}")
         weights = primitive.attributes.get(f"WEIGHTS_{number}")
-        layouts = [self.links.layout(joints), self.links.layout(weights)]
-        if any(layout is None or layout.count != vertices or layout.components != 4
-               for layout in layouts) or layouts[0].component_type == FLOAT:
+        if joints is None or weights is None:
+            return None
+        joints_layout, weights_layout = reader.layout(joints), reader.layout(weights)
+        if (not _vec4_per_vertex(joints_layout, vertices)
+                or not _vec4_per_vertex(weights_layout, vertices)
+                or joints_layout.component_type == FLOAT):
             return None
         joint_values = reader.read(joints)
-        weight_values = _weights(reader.read(weights), layouts[1].component_type,
-                                 layouts[1].normalized)
+        weight_values = _weights(reader.read(weights), weights_layout.component_type,
+                                 weights_layout.normalized)
         if joint_values is None or weight_values is None:
             return None
         return joint_values, weight_values
@@ -155,7 +168,7 @@ class _InfluenceChecker:
                                 first=int(wrong[0]), sum=repr(float(total[wrong[0]])))
 
     def _report(self, code: str, at: str, semantic: str, sets_of: list[int], mask: np.ndarray,
-                value: object = None, **fields: object) -> None:
+                value: Callable[[int, int], int] | None = None, **fields: object) -> None:
         for number in sorted(set(sets_of)):
             columns = [c for c, s in enumerate(sets_of) if s == number]
             hits = mask[:, columns]
@@ -168,6 +181,12 @@ class _InfluenceChecker:
                             first=row, **extra, **fields)
 
 
+def _vec4_per_vertex(layout: AccessorLayout | None, vertices: int | None,
+                     ) -> TypeGuard[AccessorLayout]:
+    """Whether ``layout`` is usable joints or weights data: four components per vertex."""
+    return layout is not None and layout.count == vertices and layout.components == 4
+
+
 def _weights(values: np.ndarray | None, component_type: int, normalized: bool,
              ) -> np.ndarray | None:
     """Weights as Khronos reads them: floats as stored, integers times 1/max in double."""
@@ -175,16 +194,16 @@ def _weights(values: np.ndarray | None, component_type: int, normalized: bool,
         return None
     if component_type == FLOAT or not normalized:
         return values.astype(np.float64)
-    return values * (1 / float(np.iinfo(COMPONENT_DTYPES[component_type]).max))
+    return values * (1 / float(np.iinfo(component_dtype(component_type)).max))
 
 
 def check_skins(asset: Asset, context: CheckContext) -> None:
     if asset.document is None:
         return
     links = document_links(asset)
-    for index, skin in enumerate(links.items("skins")):
-        if skin is not None:
-            _check_skin(links, index, skin, context.issues)
+    for index, skin_json in enumerate(links.items("skins")):
+        if skin_json is not None:
+            _check_skin(links, index, skin_json, context.issues)
     checker = _InfluenceChecker(links, context.issues)
     for mesh, (joint_count, skin) in joint_limits(links).items():
         if joint_count >= 1:

@@ -71,10 +71,10 @@ def used_objects(links: DocumentLinks) -> dict[str, set[int]]:
             mark("nodes", kid)
     for key, items in (("nodes", links.items("scenes")), ("joints", links.items("skins"))):
         for item in items:
-            for node in index_list(item, key):
-                mark("nodes", node)
+            for member in index_list(item, key):
+                mark("nodes", member)
     for animation in links.items("animations"):
-        if animation_samplers(animation):
+        if animation is not None and animation_samplers(animation):
             for channel in animation["channels"]:
                 mark("nodes", index_of(channel.get("target"), "node"))
     for texture in links.items("textures"):
@@ -90,16 +90,17 @@ def used_objects(links: DocumentLinks) -> dict[str, set[int]]:
         mark("images", image)
     for name, index in compressed_data_sources(links.document):
         mark(name, index)
-    for material in variant_materials(links):
-        mark("materials", material)
+    for variant_material in variant_materials(links):
+        mark("materials", variant_material)
     return used
 
 
 def _check_extension_items(links: DocumentLinks, issues: FileIssues) -> None:
     """Lights no node names and variants no mapping names."""
-    named = {LIGHTS: {index_of(light, "light") for _, light in node_lights(links.document)},
-             VARIANTS: {index for mapping in variant_mappings(links)
-                        for _, index in mapping.variants}}
+    named: dict[str, set[int | None]] = {
+        LIGHTS: {index_of(light, "light") for _, light in node_lights(links.document)},
+        VARIANTS: {index for mapping in variant_mappings(links) for _, index in mapping.variants},
+    }
     for extension, used in named.items():
         for index, _ in enumerate(root_items(links.document, extension) or ()):
             if index not in used:
@@ -109,7 +110,7 @@ def _check_extension_items(links: DocumentLinks, issues: FileIssues) -> None:
 def _check_animation_samplers(links: DocumentLinks, issues: FileIssues) -> None:
     for index, animation in enumerate(links.items("animations")):
         samplers = animation_samplers(animation)
-        if not samplers:
+        if animation is None or not samplers:
             continue
         used = {index_of(channel, "sampler") for channel in animation["channels"]}
         for number, _ in samplers:

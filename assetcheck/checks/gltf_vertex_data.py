@@ -14,10 +14,15 @@ import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_accessor_formats import INDICES, accessor_format, attribute_formats
-from assetcheck.checks.gltf_links import DocumentLinks, Primitive, document_links
+from assetcheck.checks.gltf_accessor_formats import (
+    INDICES,
+    accessor_format,
+    attribute_formats,
+    component_dtype,
+)
+from assetcheck.checks.gltf_links import DocumentLinks, Primitive, document_links, resolve
 from assetcheck.checks.gltf_schema import GLTF_FORMATS, extensions_used
-from assetcheck.formats.gltf_data import COMPONENT_DTYPES, FLOAT
+from assetcheck.formats.gltf_data import FLOAT
 from assetcheck.formats.gltf_fields import child
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
@@ -93,7 +98,7 @@ def index_findings(indices: np.ndarray, component_type: int, vertex_count: int |
         findings.append(("ACCESSOR_INDEX_OOB", {
             "count": int(np.count_nonzero(outside)), "first": first, "value": int(values[first]),
             "limit": last_vertex}))
-    restart = int(np.iinfo(COMPONENT_DTYPES[component_type]).max)
+    restart = int(np.iinfo(component_dtype(component_type)).max)
     if highest == restart:
         hits = np.flatnonzero(values == restart)
         findings.append(("ACCESSOR_INDEX_PRIMITIVE_RESTART", {
@@ -127,8 +132,11 @@ class _VertexDataChecker:
 
     def _rule(self, semantic: str, accessor: int) -> Callable[[np.ndarray], list] | None:
         valid = attribute_formats(semantic, self.extensions)
-        found = accessor_format(self.links.items("accessors")[accessor])
-        if valid is None or found not in valid:
+        json = resolve(accessor, self.links.items("accessors"))
+        if valid is None or json is None:
+            return None
+        found = accessor_format(json)
+        if found not in valid:
             return None
         if semantic == "NORMAL":
             return normal_findings
@@ -149,10 +157,11 @@ class _VertexDataChecker:
 
     def _check_indices(self, primitive: Primitive) -> None:
         accessor = primitive.indices
-        if accessor is None:
+        json = resolve(accessor, self.links.items("accessors"))
+        if accessor is None or json is None:
             return
-        found = accessor_format(self.links.items("accessors")[accessor])
-        if found not in INDICES:
+        found = accessor_format(json)
+        if found not in INDICES or found.component_type is None:
             return
         key = (accessor, f"indices {primitive.vertex_count} {primitive.mode}")
         if key not in self.findings:

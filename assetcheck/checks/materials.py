@@ -10,6 +10,7 @@ from __future__ import annotations
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.gltf_links import collection
+from assetcheck.fbx_model import FbxScene
 from assetcheck.hookspecs import hookimpl
 
 #: Shading models that predate physically based rendering (names of ``Material.shading``).
@@ -24,26 +25,28 @@ def check_materials(asset: Asset, context: CheckContext) -> None:
     if asset.document is not None:
         _check_gltf_materials(asset.document, context)
     elif asset.fbx is not None:
-        _check_fbx_materials(asset, context)
+        _check_fbx_materials(asset, asset.fbx, context)
 
 
 def _check_gltf_materials(document: dict, context: CheckContext) -> None:
     for index, material in enumerate(collection(document, "materials")):
-        extensions = material.get("extensions") if material is not None else None
+        if material is None:
+            continue
+        extensions = material.get("extensions")
         if isinstance(extensions, dict) and GLTF_SPECULAR_GLOSSINESS in extensions:
             name = material.get("name")
             context.issues.add("MATERIAL_SPECULAR_GLOSSINESS", pointer=f"/materials/{index}",
                                name=name if isinstance(name, str) and name else f"{index}")
 
 
-def _check_fbx_materials(asset: Asset, context: CheckContext) -> None:
+def _check_fbx_materials(asset: Asset, scene: FbxScene, context: CheckContext) -> None:
     for material in asset.materials:
         if material.shading in LEGACY_SHADING:
             context.issues.add("MATERIAL_NOT_PBR", name=material.name, shading=material.shading)
         elif material.shading == SPECULAR_GLOSSINESS:
             context.issues.add("MATERIAL_SPECULAR_GLOSSINESS", name=material.name)
     textures = {m.name: m.texture_count for m in asset.materials if m.texture_count}
-    for mesh in asset.fbx.meshes:
+    for mesh in scene.meshes:
         textured = [name for name in mesh.materials if name in textures]
         has_uvs = mesh.has_uvs if mesh.geometry is None else mesh.geometry.uvs is not None
         if textured and not has_uvs:

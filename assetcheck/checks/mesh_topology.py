@@ -103,13 +103,14 @@ def mesh_topology(corners: np.ndarray, vertex_count: int) -> Topology:
     bounds = np.linspace(0, vertex_count, tables + 1).astype(np.int64)
     room = np.empty(-(-3 * triangles // tables) * 9 // 8, np.uint64)
     for lowest, past in itertools.pairwise(bounds.tolist()):
-        keys = _edge_keys(corners, room, lowest, past if tables > 1 else None)
-        room = keys.base  # the array holding the keys: grown if this table needed more room
+        # room comes back grown if this table needed more
+        keys, room = _edge_keys(corners, room, lowest, past if tables > 1 else None)
         keys.sort()
         counts += _edge_runs(keys)
         del keys
     pieces = count_pieces(corners, vertex_count) if triangles <= PIECES_TRIANGLE_LIMIT else None
-    return Topology(triangles, *map(int, counts), pieces)
+    edges, boundary, non_manifold, misoriented = map(int, counts)
+    return Topology(triangles, edges, boundary, non_manifold, misoriented, pieces)
 
 
 def _edge_runs(keys: np.ndarray) -> tuple[int, int, int, int]:
@@ -199,11 +200,11 @@ def evenly_sampled(corners: np.ndarray) -> np.ndarray:
 
 
 def _edge_keys(corners: np.ndarray, room: np.ndarray, lowest: int = 0,
-               past: int | None = None) -> np.ndarray:
+               past: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The edges of the triangles ``corners`` (``(3, n)``) whose lower vertex is in
     ``[lowest, past)`` (every edge when ``past`` is None), as ``lower << 33 | higher << 1 |
-    direction`` (uint64): the start of ``room``, or of a larger array when it is too small.
-    Built a chunk at a time, so the temporaries stay small."""
+    direction`` (uint64): the start of ``room``, or of a larger array when it is too small;
+    and the array holding them. Built a chunk at a time, so the temporaries stay small."""
     count = corners.shape[1]
     filled = 0
     for side in range(3):
@@ -226,4 +227,4 @@ def _edge_keys(corners: np.ndarray, room: np.ndarray, lowest: int = 0,
             keys <<= _1
             keys |= starts > ends
             filled += len(lower)
-    return room[:filled]
+    return room[:filled], room

@@ -50,9 +50,9 @@ def check_textures(asset: Asset, context: CheckContext) -> None:
     sized = [texture for texture in asset.textures if texture.width and texture.height]
     if asset.document is None:
         for texture in sized:
-            if not (_power_of_two(texture.width) and _power_of_two(texture.height)):
-                context.issues.add("IMAGE_NPOT_DIMENSIONS", width=texture.width,
-                                   height=texture.height)
+            width, height = texture.width, texture.height
+            if width and height and not (_power_of_two(width) and _power_of_two(height)):
+                context.issues.add("IMAGE_NPOT_DIMENSIONS", width=width, height=height)
     used = sum(gpu_bytes(texture) for texture in sized)
     size = context.profile.budgets.texture_size
     limit = gpu_memory_limit(size)

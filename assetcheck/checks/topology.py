@@ -142,8 +142,9 @@ def surfaces(asset: Asset) -> list[Surface]:
     once per asset for both checks."""
     if asset.document is not None:
         return asset_cache(asset, "surfaces", lambda: list(_gltf_surfaces(asset)))
-    if asset.fbx is not None:
-        return asset_cache(asset, "surfaces", lambda: list(_fbx_surfaces(asset, asset.fbx)))
+    scene = asset.fbx
+    if scene is not None:
+        return asset_cache(asset, "surfaces", lambda: list(_fbx_surfaces(asset, scene)))
     return []
 
 

@@ -16,9 +16,16 @@ import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_links import DocumentLinks, document_links, index_list, index_of
+from assetcheck.checks.gltf_accessor_formats import component_dtype
+from assetcheck.checks.gltf_links import (
+    DocumentLinks,
+    document_links,
+    index_list,
+    index_of,
+    resolve,
+)
 from assetcheck.fbx_model import FbxAxes, FbxScene
-from assetcheck.formats.gltf_data import COMPONENT_DTYPES, FLOAT
+from assetcheck.formats.gltf_data import FLOAT
 from assetcheck.hookspecs import hookimpl
 
 #: Sizes (largest side of the bounding box, in metres) beyond which a model is in the wrong
@@ -74,7 +81,10 @@ def world_matrices(links: DocumentLinks) -> dict[int, np.ndarray]:
         if index in world:  # a node loop: the node checks report it
             continue
         node = nodes[index]
-        world[index] = parent @ local_matrix(node) if _TRANSFORM_KEYS & node.keys() else parent
+        if node is not None and _TRANSFORM_KEYS & node.keys():
+            world[index] = parent @ local_matrix(node)
+        else:
+            world[index] = parent
         stack.extend((kid, world[index]) for kid in links.children.get(index, ()))
     return world
 
@@ -99,12 +109,12 @@ def check_transforms(asset: Asset, context: CheckContext) -> None:
 def _check_gltf(links: DocumentLinks, context: CheckContext) -> None:
     world = world_matrices(links)
     nodes = links.items("nodes")
-    drawn = [index for index in sorted(world) if _mesh(links, nodes[index]) is not None
-             and index_of(nodes[index], "skin") is None]
-    determinants = (np.linalg.det(np.array([world[index][:3, :3] for index in drawn]))
+    drawn = [(index, node) for index in sorted(world)
+             if (node := nodes[index]) is not None and _mesh(links, node) is not None
+             and index_of(node, "skin") is None]
+    determinants = (np.linalg.det(np.array([world[index][:3, :3] for index, _ in drawn]))
                     if drawn else [])
-    for index, determinant in zip(drawn, determinants, strict=True):
-        node = nodes[index]
+    for (index, node), determinant in zip(drawn, determinants, strict=True):
         if determinant < 0:
             name = node.get("name")
             context.issues.add("NODE_NEGATIVE_SCALE", pointer=f"/nodes/{index}",
@@ -124,7 +134,7 @@ def _check_size(size: float | None, context: CheckContext) -> None:
                            limit=describe_length(SMALLEST_SIZE))
 
 
-def _mesh(links: DocumentLinks, node: dict) -> int | None:
+def _mesh(links: DocumentLinks, node: dict | None) -> int | None:
     mesh = index_of(node, "mesh")
     return mesh if mesh is not None and mesh < len(links.items("meshes")) else None
 
@@ -195,16 +205,16 @@ def _position_bounds(links: DocumentLinks, accessor: int | None,
                      ) -> tuple[np.ndarray, np.ndarray] | None:
     """A POSITION accessor's declared ``min`` and ``max``, dequantized when normalized."""
     layout = links.layout(accessor)
-    json = links.items("accessors")[accessor] if layout is not None else None
-    low = _numbers(json.get("min"), 3) if json is not None else None
-    high = _numbers(json.get("max"), 3) if json is not None else None
+    json = resolve(accessor, links.items("accessors"))
+    if layout is None or json is None:
+        return None
+    low, high = _numbers(json.get("min"), 3), _numbers(json.get("max"), 3)
     if low is None or high is None:
         return None
-    low, high = np.array(low), np.array(high)
     if layout.normalized and layout.component_type != FLOAT:
-        largest = np.iinfo(COMPONENT_DTYPES[layout.component_type]).max
-        return np.maximum(low / largest, -1.0), np.maximum(high / largest, -1.0)
-    return low, high
+        largest = np.iinfo(component_dtype(layout.component_type)).max
+        return np.maximum(np.array(low) / largest, -1.0), np.maximum(np.array(high) / largest, -1.0)
+    return np.array(low), np.array(high)
 
 
 def _numbers(value: object, length: int) -> list[float] | None:

@@ -111,7 +111,7 @@ def lightmap_faults(uvs: np.ndarray, corners: np.ndarray) -> LightmapFaults:
     rows = np.ascontiguousarray(np.asarray(uvs, np.float32).T)
     cells, stride = _grid_size(rows, corners)
     corners = corners[:, ::stride]
-    covered = []
+    covered: list[np.ndarray] = []
     outside = 0
     for start in range(0, corners.shape[1], CHUNK_TRIANGLES):
         chunk = np.take(rows, corners[:, start:start + CHUNK_TRIANGLES], axis=1)
