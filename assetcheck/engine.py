@@ -22,6 +22,7 @@ from assetcheck.asset import Asset
 from assetcheck.checks import CheckContext
 from assetcheck.formats.sniff import SNIFF_BYTES, classify
 from assetcheck.formats.source import DirectoryResources, ReadContext, SourceFile, map_file
+from assetcheck.formats.zip_layout import searchable
 from assetcheck.issues import IssueCollector
 from assetcheck.metrics import measure
 from assetcheck.options import ValidationOptions
@@ -75,12 +76,14 @@ def validate(
     resources = DirectoryResources(path.parent)
     with map_file(path) as data:
         root = SourceFile(filename or path.name, data, "", resources, path=path)
-        read: list[tuple[Asset, SourceFile | None]] = []
+        assets: list[Asset] = []
+        kept: list[tuple[Asset, SourceFile]] = []  # a source's bytes are kept for on_checked only
         for source in model_sources(root, context):
             asset = _read(pm, source, context)
-            if asset is not None:  # a source's bytes are kept only for on_checked
-                read.append((asset, source if on_checked is not None else None))
-        assets = [asset for asset, _ in read]
+            if asset is not None:
+                assets.append(asset)
+                if on_checked is not None:
+                    kept.append((asset, source))
         context.scanned_files += len(resources.opened)
         if not assets and not collector.counts:
             collector.add("NO_MODEL_FILES", file=root.name)
@@ -88,7 +91,7 @@ def validate(
         checks = _run_checks(pm, assets, collector, profile, options)
         finished = time.perf_counter()
         if on_checked is not None:
-            for asset, source in read:
+            for asset, source in kept:
                 on_checked(asset, source)
     for asset in assets:
         asset.buffers = []  # the result keeps the model, not the bytes (they may be mapped)
@@ -117,7 +120,7 @@ def model_sources(root: SourceFile, context: ReadContext) -> Iterator[SourceFile
 
         yield from zip_format.iter_model_sources(root, context)
     else:
-        report_embedded_zip(root.data, root.name, context.issues)
+        report_embedded_zip(searchable(root.data), root.name, context.issues)
         yield root
 
 
@@ -131,6 +134,12 @@ def _read(pm: pluggy.PluginManager, source: SourceFile, context: ReadContext) ->
             log.error("reader of plugin %r crashed on %s", impl.plugin_name, source.name,
                       exc_info=error)
             issues.add("READER_CRASHED", plugin=impl.plugin_name, error=_describe(error))
+            return None
+        if asset is not None and not isinstance(asset, Asset):
+            log.error("reader of plugin %r returned a %s for %s", impl.plugin_name,
+                      type(asset).__name__, source.name)
+            issues.add("READER_CRASHED", plugin=impl.plugin_name,
+                       error=f"it returned a {type(asset).__name__}, not an Asset")
             return None
         if asset is not None:
             asset.byte_size = len(source.data)

@@ -14,14 +14,19 @@ travel between processes as pickle-5 buffers, so the parent receives them withou
 
 from __future__ import annotations
 
+import operator
 import pickle
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
+from typing import Any, SupportsIndex
 
 import numpy as np
 
 #: The dtypes geometry arrays may have; anything else is refused when unpickled.
 ARRAY_DTYPES = frozenset({"<f8", "<f4", "<i4", "<u4", "|b1"})
+
+#: An array on its way to another process: dtype, shape and data (see :func:`_packed`).
+PackedArray = tuple[str, tuple[int, ...], pickle.PickleBuffer | bytes]
 
 #: Axis names (``+X``...) as unit vectors.
 AXIS_VECTORS = {f"{sign}{name}": (1.0 if sign == "+" else -1.0) * np.eye(3)[i]
@@ -131,28 +136,39 @@ class FbxGeometry:
         middle = first + (np.arange(total, dtype=np.int32) - np.repeat(opened, counts) + 1)
         return np.stack([first, middle, middle + 1], axis=1).astype(np.int32, copy=False)
 
-    def __reduce_ex__(self, protocol: int) -> tuple:
-        arrays = [_packed(getattr(self, f.name), protocol) for f in fields(self)]
-        return unpack_geometry, tuple(arrays)
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Callable[..., FbxGeometry],
+                                                              tuple[object, ...]]:
+        number = operator.index(protocol)
+        return unpack_geometry, tuple(_packed(getattr(self, f.name), number) for f in fields(self))
 
 
-def _packed(value: object, protocol: int) -> object:
+def _packed(value: np.ndarray | FbxLayer | None, protocol: int,
+            ) -> PackedArray | tuple[PackedArray, PackedArray] | None:
     """An array (or a layer's two arrays) as (dtype, shape, data); the data is a pickle buffer
     (sent out of band where the pickler takes them) from protocol 5 on, else bytes."""
     if isinstance(value, FbxLayer):
-        return (_packed(value.values, protocol), _packed(value.corner_values, protocol))
-    if isinstance(value, np.ndarray):
-        array = np.ascontiguousarray(value)
-        data = pickle.PickleBuffer(array) if protocol >= 5 else array.tobytes()
-        return (array.dtype.str, array.shape, data)
-    return None
+        return (_packed_array(value.values, protocol),
+                _packed_array(value.corner_values, protocol))
+    return None if value is None else _packed_array(value, protocol)
 
 
-def _unpacked(value: object) -> np.ndarray | None:
+def _packed_array(value: np.ndarray, protocol: int) -> PackedArray:
+    array = np.ascontiguousarray(value)
+    # numpy's stubs give ndarray its buffer protocol (__buffer__) only from Python 3.12 on.
+    data = pickle.PickleBuffer(array) if protocol >= 5 else array.tobytes()  # type: ignore[arg-type]
+    return (array.dtype.str, array.shape, data)
+
+
+def _items(value: object, count: int) -> tuple[Any, ...]:
+    """``value`` as the tuple of ``count`` items :func:`_packed` sends; ValueError otherwise."""
+    if not isinstance(value, tuple) or len(value) != count:
+        raise ValueError(f"unexpected packed value of type {type(value).__name__}")
+    return value
+
+
+def _unpacked(value: object) -> np.ndarray:
     """The array :func:`_packed` sent; ValueError for anything but a plain numeric array."""
-    if value is None:
-        return None
-    dtype, shape, data = value
+    dtype, shape, data = _items(value, 3)
     if dtype not in ARRAY_DTYPES or not all(isinstance(n, int) and n >= 0 for n in shape):
         raise ValueError(f"unexpected array of dtype {dtype!r}")
     return np.frombuffer(data, dtype=np.dtype(dtype)).reshape(shape)
@@ -160,13 +176,18 @@ def _unpacked(value: object) -> np.ndarray | None:
 
 def unpack_geometry(positions: object, corners: object, polygon_starts: object,
                      normals: object, uvs: object, polygon_materials: object) -> FbxGeometry:
-    """The geometry :meth:`FbxGeometry.__reduce_ex__` sent (arrays as :func:`_packed`)."""
+    """The geometry :meth:`FbxGeometry.__reduce_ex__` sent (arrays as :func:`_packed`).
+
+    The arguments come from a child that parsed a hostile file: anything but the arrays and
+    layers a geometry has (and None only where it may have none) is a ValueError.
+    """
 
     def layer(value: object) -> FbxLayer | None:
-        return None if value is None else FbxLayer(_unpacked(value[0]), _unpacked(value[1]))
+        return None if value is None else FbxLayer(*map(_unpacked, _items(value, 2)))
 
+    materials = None if polygon_materials is None else _unpacked(polygon_materials)
     return FbxGeometry(_unpacked(positions), _unpacked(corners), _unpacked(polygon_starts),
-                       layer(normals), layer(uvs), _unpacked(polygon_materials))
+                       layer(normals), layer(uvs), materials)
 
 
 @dataclass(frozen=True)
@@ -195,7 +216,8 @@ class FbxInstance:
     def __post_init__(self) -> None:
         self.geometry_to_world = np.asarray(self.geometry_to_world, np.float64).reshape(4, 4)
 
-    def __reduce_ex__(self, protocol: int) -> tuple:
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[type[FbxInstance],
+                                                              tuple[str, tuple[float, ...]]]:
         return FbxInstance, (self.node, tuple(map(float, self.geometry_to_world.ravel())))
 
     @property

@@ -2,6 +2,8 @@
 
 Plugins implement these with ``@assetcheck.hookimpl``; built-in behaviour is itself a set of
 plugins (``assetcheck.plugins.DEFAULT_PLUGINS``), so any of it can be replaced or blocked.
+pluggy never calls a specification itself, only the plugins' implementations: the bodies of
+those that return something raise ``NotImplementedError``.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ def register_issue_types() -> list[IssueType]:
     ``security_level`` (``critical``, ``high``, ``medium``, ``low``) makes the type a finding of
     the security scan.
     """
+    raise NotImplementedError
 
 
 @hookspec(firstresult=True)
@@ -63,6 +66,7 @@ def register_report_formats() -> list[ReportFormat]:
     report has no result (``grade`` is null, ``job.error`` says why): check
     ``assetcheck.reports.document.failure(report)`` first and present the failure.
     """
+    raise NotImplementedError
 
 
 @hookspec
@@ -81,6 +85,7 @@ def register_checks() -> list[Check]:
     reports, ``context.profile.budgets`` holds the engine profile's budgets and
     ``context.options`` the run's options. ``docs/model.md`` describes the asset and context.
     """
+    raise NotImplementedError
 
 
 @hookspec
@@ -95,6 +100,7 @@ def register_engine_profiles() -> list[EngineProfile]:
     name one of the registered profiles (API, CLI and dashboard). Budgets can still be changed
     per installation in ``[engines.<name>]``.
     """
+    raise NotImplementedError
 
 
 @hookspec(firstresult=True)

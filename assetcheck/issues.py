@@ -55,7 +55,7 @@ class IssueType:
     @property
     def fields(self) -> frozenset[str]:
         """The named fields that ``message`` and ``fix`` expect."""
-        names = set()
+        names: set[str] = set()
         for template in (self.message, self.fix):
             names.update(n for _, n, _, _ in string.Formatter().parse(template) if n)
         return frozenset(names)

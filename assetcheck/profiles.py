@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any
 
 import pluggy
 
@@ -34,8 +35,9 @@ class Budgets:
     def to_dict(self) -> dict[str, int | bool]:
         return asdict(self)
 
-    def updated(self, overrides: Mapping[str, int | bool]) -> Budgets:
-        """These budgets with some replaced; an unknown budget name is a ``ValueError``."""
+    def updated(self, overrides: Mapping[str, Any]) -> Budgets:
+        """These budgets with some replaced (config values: each of its budget's type); an
+        unknown budget name is a ``ValueError``."""
         unknown = set(overrides) - BUDGET_NAMES
         if unknown:
             raise ValueError(f"unknown budget {', '.join(sorted(unknown))}: known budgets are "
@@ -57,8 +59,9 @@ class MeshRules:
     #: The most the texel density may vary across a model's textured surface (a ratio).
     texel_density_spread: float = 32.0
 
-    def updated(self, overrides: Mapping[str, int | bool | float]) -> MeshRules:
-        """These rules with some replaced (the caller passes only known names)."""
+    def updated(self, overrides: Mapping[str, Any]) -> MeshRules:
+        """These rules with some replaced (config values: each of its rule's type; the caller
+        passes only known names)."""
         return replace(self, **overrides)
 
 

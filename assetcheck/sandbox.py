@@ -19,7 +19,7 @@ import os
 import pickle
 import resource
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 _PR_SET_PDEATHSIG = 1
 # Looked up once, in the parent: a child forked from a threaded process calls it without
@@ -74,14 +74,14 @@ class RestrictedUnpickler(pickle.Unpickler):
     def __init__(
         self,
         stream: bytes | memoryview,
-        allowed: Iterable[type],
+        allowed: Iterable[Callable[..., object]],
         *,
         buffers: Iterable[memoryview] = (),
     ) -> None:
         super().__init__(io.BytesIO(stream), buffers=buffers)
         self.allowed = allowed_types(allowed)
 
-    def find_class(self, module: str, name: str) -> type:
+    def find_class(self, module: str, name: str) -> Callable[..., object]:
         cls = self.allowed.get((module, name))
         if cls is None and is_builtin_exception(module, name):
             cls = getattr(builtins, name)
@@ -90,8 +90,10 @@ class RestrictedUnpickler(pickle.Unpickler):
         return cls
 
 
-def allowed_types(classes: Iterable[type]) -> dict[tuple[str, str], type]:
-    """``classes`` by the (module, qualified name) a pickle names them with."""
+def allowed_types(classes: Iterable[Callable[..., object]],
+                  ) -> dict[tuple[str, str], Callable[..., object]]:
+    """``classes`` (or the functions some classes pickle through) by the (module, qualified
+    name) a pickle names them with."""
     return {(cls.__module__, cls.__qualname__): cls for cls in classes}
 
 

@@ -39,7 +39,7 @@ def field_comments(cls: type) -> dict[str, str]:
     comments = {}
     for node in ast.parse(source).body[0].body:  # type: ignore[attr-defined]
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            above = []
+            above: list[str] = []
             row = node.lineno - 2
             while row >= 0 and lines[row].strip().startswith("#:"):
                 above.insert(0, lines[row].strip()[2:].strip())

@@ -153,7 +153,7 @@ def _child(
     arrays: int,
     function: Callable[[], object],
     memory_limit_mb: int,
-    allowed: dict[tuple[str, str], type],
+    allowed: dict[tuple[str, str], Callable[..., object]],
 ) -> NoReturn:
     """The child's whole life: it never returns into the caller's stack."""
     code = 1
@@ -163,18 +163,19 @@ def _child(
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         die_with_parent(parent, signal.SIGKILL)
         limit_address_space(memory_limit_mb)
+        raised: Exception | None = None
         try:
             payload = ("returned", function())
         except Exception as error:
             if is_allocation_failure(error):  # the exit status says so: there may be no
                 raise MemoryError from None  # memory left to pickle anything
-            payload = ("raised", _sendable(error, allowed))
+            raised = _sendable(error, allowed)
+            payload = ("raised", raised)
         buffers: list[pickle.PickleBuffer] = []
         try:
             stream = pickle.dumps(payload, 5, buffer_callback=buffers.append)
         except Exception as error:  # what cannot be pickled is sent as the text of the problem
-            kind, value = payload
-            stream = pickle.dumps(("raised", _as_text(value if kind == "raised" else error)))
+            stream = pickle.dumps(("raised", _as_text(raised if raised is not None else error)))
             buffers = []
         raw = [buffer.raw() for buffer in buffers]
         _write_arrays(arrays, raw)
@@ -187,7 +188,8 @@ def _child(
         os._exit(code)
 
 
-def _sendable(error: Exception, allowed: dict[tuple[str, str], type]) -> Exception:
+def _sendable(error: Exception, allowed: dict[tuple[str, str], Callable[..., object]],
+              ) -> Exception:
     """``error`` if the parent may load it, else its text as a :class:`RuntimeError`."""
     key = (type(error).__module__, type(error).__qualname__)
     return error if key in allowed or is_builtin_exception(*key) else _as_text(error)

@@ -23,7 +23,8 @@ T = TypeVar("T")
 
 
 def run_decoder(function: Callable[[], T], limits: Limits, issues: FileIssues,
-                crash_code: str, *, result_types: Iterable[type] = ()) -> T | None:
+                crash_code: str, *, result_types: Iterable[Callable[..., object]] = (),
+                ) -> T | None:
     """``function()`` computed in a child under ``limits``, or None after reporting why not.
 
     ``function`` returns plain data or instances of ``result_types`` (see ``run_in_child``),

@@ -81,7 +81,8 @@ def _pack(array: np.ndarray) -> tuple:
     array = np.ascontiguousarray(array)
     if array.ndim == 1:
         array = array.reshape(-1, 1)
-    return (array.dtype.str, array.shape, pickle.PickleBuffer(array))
+    # numpy's stubs give ndarray its buffer protocol (__buffer__) only from Python 3.12 on.
+    return (array.dtype.str, array.shape, pickle.PickleBuffer(array))  # type: ignore[arg-type]
 
 
 def _unpack(packed: tuple) -> np.ndarray:

@@ -49,13 +49,17 @@ def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOption
     asset = None if scan.rejected else _parse(source, issues, options.limits)
     if asset is None:
         return Asset.unread(source.name, "fbx")
-    version = asset.fbx.version
+    scene = asset.fbx
+    if scene is None:  # only a parser child subverted by the file sends that
+        issues.add("FBX_PARSER_CRASHED", reason="it sent an asset without its FBX scene")
+        return Asset.unread(source.name, "fbx")
+    version = scene.version
     minimum, maximum = SUPPORTED_VERSIONS
     if not minimum <= version <= maximum:
         issues.add("FBX_UNSUPPORTED_VERSION", version=version, minimum=minimum, maximum=maximum)
-    _add_uv_sets(asset.fbx, scan.uv_sets_per_mesh)
+    _add_uv_sets(scene, scan.uv_sets_per_mesh)
     _size_external_images(asset, source)
-    for mesh in asset.fbx.meshes:
+    for mesh in scene.meshes:
         if mesh.geometry_fault is not None:
             issues.add("FBX_INVALID_GEOMETRY", name=mesh.name, reason=mesh.geometry_fault)
         for gap in mesh.unset_values:

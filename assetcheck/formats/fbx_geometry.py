@@ -19,6 +19,7 @@ from assetcheck.fbx_model import FbxGeometry, FbxInstance, FbxUnsetValues
 from assetcheck.formats.fbx_mesh_data import GeometryFault, decode_geometry
 from assetcheck.formats.fbx_transforms import geometric_matrix, local_matrix, model_properties
 from assetcheck.formats.fbx_tree import FbxNode, FbxTreeError, read_tree
+from assetcheck.formats.source import FileData
 
 
 @dataclass
@@ -34,7 +35,7 @@ class DecodedMesh:
     unset_values: list[FbxUnsetValues] = field(default_factory=list)
 
 
-def read_geometries(data: bytes | memoryview) -> list[DecodedMesh]:
+def read_geometries(data: FileData) -> list[DecodedMesh]:
     """The mesh geometries of the FBX file in ``data``, in file order.
 
     Raises FbxTreeError when the node structure itself cannot be read; a damaged geometry is a

@@ -55,12 +55,12 @@ def decode_geometry(node: FbxNode) -> tuple[FbxGeometry, list[FbxUnsetValues]]:
         corners=corners,
         polygon_starts=starts,
         normals=mapping.layer("normals", _element(node, "LayerElementNormal", "Normals"), 3,
-                              legacy and node.child("Normals")),
+                              node.child("Normals") if legacy else None),
         uvs=mapping.layer("UVs", _element(node, "LayerElementUV", "UV"), 2,
-                          legacy and _legacy_uv(node, "TextureUV"),
-                          legacy and _legacy_uv(node, "TextureUVVerticeIndex")),
+                          _legacy_uv(node, "TextureUV") if legacy else None,
+                          _legacy_uv(node, "TextureUVVerticeIndex") if legacy else None),
         polygon_materials=mapping.materials(node.child("LayerElementMaterial"),
-                                            legacy and node.child("Materials")),
+                                            node.child("Materials") if legacy else None),
     )
     return geometry, mapping.unset_values
 
@@ -128,7 +128,7 @@ class _Mapping:
             mapping = _text(layer, "MappingInformationType")
             reference = _text(layer, "ReferenceInformationType")
         elif legacy_values:
-            values_node, index_node = legacy_values, legacy_index or None
+            values_node, index_node = legacy_values, legacy_index
             mapping, reference = "", "IndexToDirect" if index_node else "Direct"
         else:
             return None
@@ -177,7 +177,7 @@ class _Mapping:
 
     def materials(self, element: FbxNode | None, legacy: FbxNode | None) -> np.ndarray | None:
         """The material slot of each polygon, or None when the file assigns none."""
-        values_node = element.child("Materials") if element is not None else legacy or None
+        values_node = element.child("Materials") if element is not None else legacy
         if values_node is None:
             return None
         slots = values_node.array("i4")

@@ -26,6 +26,7 @@ from assetcheck.fbx_model import (
 )
 from assetcheck.formats.fbx_geometry import DecodedMesh, read_geometries
 from assetcheck.formats.fbx_tree import FbxTreeError
+from assetcheck.formats.source import FileData
 from assetcheck.images import image_info
 
 if TYPE_CHECKING:  # ufbx itself is imported where a file is parsed: in the child process
@@ -75,7 +76,7 @@ RESULT_TYPES = (Asset, MeshPart, Material, Texture, Animation, FbxParseError, Fb
                 FbxUnsetValues)
 
 
-def read_scene(path: str, filename: str, data: bytes | memoryview | None = None) -> Asset:
+def read_scene(path: str, filename: str, data: FileData | None = None) -> Asset:
     """The asset in the FBX file at ``path`` (whose bytes are ``data``, when at hand),
     reported under ``filename``.
 
@@ -92,19 +93,20 @@ def read_scene(path: str, filename: str, data: bytes | memoryview | None = None)
             raise MemoryError(reason) from None
         raise FbxParseError(reason) from None
     try:
-        asset = _asset(scene, filename)
+        asset, facts = _asset(scene, filename)
     finally:
         scene.close()
     if data is None:
         with open(path, "rb") as file:
             data = file.read()
-    _add_geometry(asset.fbx.meshes, data)
-    _name_unnamed(asset.fbx.meshes)
-    asset.parts = _parts(asset.fbx.meshes)
+    _add_geometry(facts.meshes, data)
+    _name_unnamed(facts.meshes)
+    asset.parts = _parts(facts.meshes)
     return asset
 
 
-def _asset(scene: ufbx.Scene, filename: str) -> Asset:
+def _asset(scene: ufbx.Scene, filename: str) -> tuple[Asset, FbxScene]:
+    """The asset ufbx read, and its FBX facts (``asset.fbx``)."""
     meshes = [_mesh(mesh) for mesh in scene.meshes]
     materials = [_material(material) for material in scene.materials]
     textures = [_fbx_texture(texture) for texture in scene.textures]
@@ -113,7 +115,7 @@ def _asset(scene: ufbx.Scene, filename: str) -> Asset:
         for stack in scene.anim_stacks
     ]
     facts = _scene(scene, meshes, [fbx for fbx, _ in textures])
-    return Asset(
+    asset = Asset(
         filename=filename,
         format="fbx",
         vertex_count=sum(mesh.vertices for mesh in meshes),
@@ -127,6 +129,7 @@ def _asset(scene: ufbx.Scene, filename: str) -> Asset:
         details=facts.summary(),
         fbx=facts,
     )
+    return asset, facts
 
 
 def _scene(scene: ufbx.Scene, meshes: list[FbxMesh], textures: list[FbxTexture]) -> FbxScene:
@@ -181,7 +184,7 @@ def _parts(meshes: list[FbxMesh]) -> list[MeshPart]:
     ]
 
 
-def _add_geometry(meshes: list[FbxMesh], data: bytes | memoryview) -> None:
+def _add_geometry(meshes: list[FbxMesh], data: FileData) -> None:
     """Give each mesh its decoded geometry, and its quads and n-gons from the geometry."""
     try:
         decoded = read_geometries(data)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from assetcheck.formats.sniff import FBX_BINARY_MAGIC
+from assetcheck.formats.source import FileData
 
 #: The top-level nodes read (FBX 5 and older keep their models at the top level), and the
 #: object nodes read whole inside ``Objects``.
@@ -76,7 +77,7 @@ class FbxNode:
     def array(self, dtype: str = "f8") -> np.ndarray:
         """The node's numeric values as one array of ``dtype`` (an array property, or the
         scalar properties); FbxTreeError when they are not numbers."""
-        if self.props and isinstance(self.props[0], ArrayRef):
+        if self.props and isinstance(self.props[0], ArrayRef) and self.source is not None:
             values = self.source.decode(self.props[0])
         elif self.props and isinstance(self.props[0], np.ndarray):
             values = self.props[0]
@@ -115,7 +116,7 @@ class FbxSource:
             return _ascii_numbers(self.data[ref.start:ref.end], ref.count)
         dtype = np.dtype(self.endian + ref.dtype)
         size = ref.count * dtype.itemsize
-        raw = self.data[ref.start:ref.end]
+        raw: bytes | memoryview = self.data[ref.start:ref.end]
         if ref.encoding == 1:
             inflater = zlib.decompressobj()
             try:
@@ -127,7 +128,7 @@ class FbxSource:
         return np.frombuffer(raw, dtype=dtype)
 
 
-def read_tree(data: bytes | memoryview) -> list[FbxNode]:
+def read_tree(data: FileData) -> list[FbxNode]:
     """The ``Objects`` and ``Connections`` nodes of the FBX file in ``data``."""
     view = memoryview(data)
     if bytes(view[:len(FBX_BINARY_MAGIC)]) == FBX_BINARY_MAGIC:

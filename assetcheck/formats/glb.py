@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from assetcheck.asset import Asset
 from assetcheck.formats.gltf import read_document
 from assetcheck.formats.gltf_json import parse_document
-from assetcheck.formats.source import SourceFile
+from assetcheck.formats.source import FileData, SourceFile
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
 from assetcheck.options import ValidationOptions
@@ -51,7 +51,7 @@ def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOption
     return read_document(document, source, issues, options, container="glb", glb_bin=chunks.bin)
 
 
-def read_chunks(data: bytes | memoryview, issues: FileIssues) -> GlbChunks | None:
+def read_chunks(data: FileData, issues: FileIssues) -> GlbChunks | None:
     """The chunks of the GLB in ``data``, or None when it is unusable (reported).
 
     As in Khronos, a wrong magic or version, or a file that ends inside a header or a chunk,

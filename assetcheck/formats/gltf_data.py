@@ -35,9 +35,9 @@ from assetcheck.formats.gltf_fields import as_integer
 BYTE, UNSIGNED_BYTE, SHORT, UNSIGNED_SHORT, UNSIGNED_INT, FLOAT = 5120, 5121, 5122, 5123, 5125, 5126
 
 #: numpy dtype of each accessor componentType (glTF data is little-endian).
-COMPONENT_DTYPES = {BYTE: np.dtype("<i1"), UNSIGNED_BYTE: np.dtype("<u1"),
-                    SHORT: np.dtype("<i2"), UNSIGNED_SHORT: np.dtype("<u2"),
-                    UNSIGNED_INT: np.dtype("<u4"), FLOAT: np.dtype("<f4")}
+COMPONENT_DTYPES: dict[int, np.dtype[Any]] = {
+    BYTE: np.dtype("<i1"), UNSIGNED_BYTE: np.dtype("<u1"), SHORT: np.dtype("<i2"),
+    UNSIGNED_SHORT: np.dtype("<u2"), UNSIGNED_INT: np.dtype("<u4"), FLOAT: np.dtype("<f4")}
 
 #: The GL name of each accessor componentType, for messages.
 COMPONENT_NAMES = {BYTE: "BYTE", UNSIGNED_BYTE: "UNSIGNED_BYTE", SHORT: "SHORT",
@@ -331,6 +331,7 @@ class AccessorReader:
         layout = self.layout(index)
         if layout is None:
             return None
+        base: np.ndarray | None
         if layout.buffer_view is None:
             if layout.sparse is None:
                 return None
@@ -342,7 +343,7 @@ class AccessorReader:
                 return None
         if layout.sparse is None:
             return base
-        return self._apply_sparse(layout, base)
+        return self._apply_sparse(layout, layout.sparse, base)
 
     def _dense(self, layout: AccessorLayout) -> np.ndarray | None:
         view = self.view_slice(layout.buffer_view)
@@ -369,8 +370,8 @@ class AccessorReader:
         return self._packed(sparse.indices_view, sparse.indices_offset,
                             COMPONENT_DTYPES[sparse.indices_component_type], sparse.count)
 
-    def _apply_sparse(self, layout: AccessorLayout, base: np.ndarray) -> np.ndarray | None:
-        sparse = layout.sparse
+    def _apply_sparse(self, layout: AccessorLayout, sparse: SparseLayout, base: np.ndarray,
+                      ) -> np.ndarray | None:
         if sparse.count > layout.count:
             return None
         indices = self.sparse_indices(sparse)

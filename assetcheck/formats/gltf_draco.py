@@ -15,6 +15,7 @@ quantization step: positions further out than 1/1024 of the box's largest side a
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,7 +51,7 @@ def decode_draco_primitives(
 ) -> dict[int, np.ndarray]:
     """The decoded data of every accessor bound to a Draco primitive that checks out.
 
-    An extension object no loader can use (:func:`extension_problem`) is
+    An extension object no loader can use (:func:`read_extension`) is
     ``DRACO_DECODE_FAILED`` when the extension is ``required``; otherwise a loader ignores it
     and reads the primitive's uncompressed accessors, and so do the checks.
     """
@@ -74,7 +75,7 @@ def decode_draco_primitives(
 
 
 def _compressed_primitives(document: dict[str, Any], buffers: list[Buffer | None],
-                           issues: FileIssues, required: bool):
+                           issues: FileIssues, required: bool) -> Iterator[_Compressed]:
     views = document.get("bufferViews")
     views = views if isinstance(views, list) else []
     meshes = document.get("meshes")
@@ -87,36 +88,36 @@ def _compressed_primitives(document: dict[str, Any], buffers: list[Buffer | None
                 continue
             pointer = child(child(child(child(child("/meshes", mesh_index), "primitives"),
                                         number), "extensions"), EXTENSION)
-            problem = extension_problem(extension, views)
-            if problem is not None:
+            usable = read_extension(extension, views)
+            if isinstance(usable, str):
                 if required:  # else a loader reads the uncompressed accessors
-                    issues.add("DRACO_DECODE_FAILED", pointer=pointer, reason=problem)
+                    issues.add("DRACO_DECODE_FAILED", pointer=pointer, reason=usable)
                 continue
-            view = as_integer(extension["bufferView"])
+            view, attribute_ids = usable
             payload = view_bytes(views[view], buffers)
             if payload is None:
                 issues.add("DRACO_DECODE_FAILED", pointer=pointer,
                            reason=f"buffer view {view} has no data to read it from")
                 continue
-            attribute_ids = {semantic: as_integer(value)
-                             for semantic, value in extension["attributes"].items()}
             yield _Compressed(pointer, primitive, attribute_ids, payload)
 
 
-def extension_problem(extension: dict, views: list) -> str | None:
-    """Why no loader can decode the payload an extension object describes (its schema broken
-    or its bufferView naming nothing), or None when it can be tried."""
+def read_extension(extension: dict, views: list) -> tuple[int, dict[str, int]] | str:
+    """The buffer view and attribute ids of an extension object, or why no loader can decode
+    the payload it describes (its schema broken or its bufferView naming nothing)."""
     ids = extension.get("attributes")
     if not isinstance(ids, dict):
         return f"its attributes ({preview(ids)}) are not an object"
+    attribute_ids = {}
     for semantic, value in ids.items():
         uid = as_integer(value)
         if uid is None or uid < 0:
             return f"its attributes give {semantic} the id {preview(value)}, not an integer >= 0"
+        attribute_ids[semantic] = uid
     view = as_integer(extension.get("bufferView"))
     if view is None or not 0 <= view < len(views) or not isinstance(views[view], dict):
         return f"its bufferView ({preview(extension.get('bufferView'))}) names no buffer view"
-    return None
+    return view, attribute_ids
 
 
 def _bind(item: _Compressed, mesh: DracoMesh, accessors: Accessors,
@@ -158,7 +159,7 @@ def _accessor_data(semantic: str, index: int, data: np.ndarray, mesh: DracoMesh,
     not fit the accessor (reported)."""
     accessor = accessors.items[index]
     layout = accessor_layout(accessor)
-    if layout is None:
+    if accessor is None or layout is None:
         return None
     at = child(child(pointer, "attributes"), semantic)
     if data.shape[1] != layout.components:

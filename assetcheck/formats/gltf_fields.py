@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Any, TypeGuard, TypeVar
 
 from assetcheck.issues import FileIssues
 
@@ -18,6 +18,8 @@ _PREVIEW_CHARS = 60
 _MISSING = object()
 #: Integers this small are exactly representable as floats: no range check needed.
 _SMALL = 2**53
+
+T = TypeVar("T")
 
 
 def child(pointer: str, key: str | int) -> str:
@@ -186,18 +188,24 @@ class FieldReader:
                 continue
             yield name, number
 
-    def resolves(self, index: int | None, collection: list, name: str, pointer: str) -> bool:
-        """Whether ``index`` names a usable element of ``collection`` (the one called ``name``).
+    def resolve(self, index: int | None, collection: Sequence[T | None], name: str,
+                pointer: str) -> T | None:
+        """The usable element ``index`` names in ``collection`` (the one called ``name``).
 
         An index past the end, or to an element that is not an object, is
         ``UNRESOLVED_REFERENCE``; a missing index (None) is simply not resolved.
         """
         if index is None:
-            return False
-        if index < len(collection) and collection[index] is not None:
-            return True
-        self.issues.add("UNRESOLVED_REFERENCE", pointer=pointer, index=index, collection=name)
-        return False
+            return None
+        item = collection[index] if index < len(collection) else None
+        if item is None:
+            self.issues.add("UNRESOLVED_REFERENCE", pointer=pointer, index=index, collection=name)
+        return item
+
+    def resolves(self, index: int | None, collection: Sequence[T | None], name: str,
+                 pointer: str) -> TypeGuard[int]:
+        """Whether ``index`` names a usable element of ``collection``, as :meth:`resolve`."""
+        return self.resolve(index, collection, name, pointer) is not None
 
     def _get(self, parent: dict, key: str, at: str, required: bool) -> Any:
         """The value of ``key``, or ``_MISSING`` when absent (reported when required)."""

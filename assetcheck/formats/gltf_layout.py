@@ -66,9 +66,10 @@ def check_buffer_views(
         offset = fields.integer(view, "byteOffset", at, default=0, minimum=0)
         length = fields.integer(view, "byteLength", at, required=True, minimum=1)
         stride = fields.integer(view, "byteStride", at, minimum=4, maximum=252)
-        if fields.resolves(buffer, buffers, "buffers", child(at, "buffer")):
-            buffer_length = buffers[buffer].declared_length
-            if (None not in (offset, length, buffer_length)
+        target = fields.resolve(buffer, buffers, "buffers", child(at, "buffer"))
+        if target is not None:
+            buffer_length = target.declared_length
+            if (offset is not None and length is not None and buffer_length is not None
                     and offset + length > buffer_length):
                 fields.issues.add("BUFFER_VIEW_TOO_LONG", pointer=child(at, "byteLength"),
                                   buffer=buffer, byte_length=buffer_length)
@@ -86,12 +87,12 @@ def check_accessors(
         at = child("/accessors", index)
         view_index = fields.index(accessor, "bufferView", at)
         offset = fields.integer(accessor, "byteOffset", at, default=0, minimum=0)
-        if not fields.resolves(view_index, views, "bufferViews", child(at, "bufferView")):
+        view = fields.resolve(view_index, views, "bufferViews", child(at, "bufferView"))
+        if view is None:
             continue
-        view = views[view_index]
         element = element_format(accessor.get("componentType"), accessor.get("type"))
         count = accessors.counts[index]
-        if None in (offset, element, count, view.byte_length):
+        if offset is None or element is None or count is None or view.byte_length is None:
             continue
         length = element.span(count, view.byte_stride)
         if offset + length > view.byte_length:
@@ -109,7 +110,8 @@ def view_bytes(view: dict, buffers: list[Buffer | None]) -> memoryview | None:
     length = as_integer(view.get("byteLength"))
     if index is None or offset is None or length is None or not 0 <= index < len(buffers):
         return None
-    data = buffers[index].data if buffers[index] is not None else None
+    buffer = buffers[index]
+    data = buffer.data if buffer is not None else None
     if data is None or offset < 0 or length < 0 or offset + length > len(data):
         return None
     return memoryview(data)[offset:offset + length]

@@ -25,7 +25,7 @@ from assetcheck.formats.gltf_data import (
     accessor_layout,
 )
 from assetcheck.formats.gltf_fields import as_integer, child, preview
-from assetcheck.formats.gltf_layout import Buffer
+from assetcheck.formats.gltf_layout import Buffer, Bytes
 from assetcheck.formats.meshopt import (
     MeshoptError,
     MeshoptView,
@@ -38,6 +38,15 @@ from assetcheck.issues import FileIssues
 from assetcheck.options import Limits
 
 EXTENSIONS = ("KHR_meshopt_compression", "EXT_meshopt_compression")
+
+
+@dataclass(frozen=True)
+class _Extension:
+    """A usable extension object: what it asks to decode, and its compressed bytes (or why
+    they cannot be had)."""
+
+    layout: MeshoptView
+    payload: memoryview | str
 
 
 @dataclass(frozen=True)
@@ -56,7 +65,7 @@ def decode_meshopt_views(
 ) -> dict[int, memoryview]:
     """The decoded bytes of every compressed view that decodes, by buffer view index.
 
-    An extension object no loader can use (:func:`extension_problem`) is
+    An extension object no loader can use (:func:`read_extension`) is
     ``MESHOPT_DECODE_FAILED`` when its extension is in ``required``; otherwise a loader ignores
     it and reads the view's own (fallback) bytes, and so do the checks.
     """
@@ -114,14 +123,13 @@ def _plan(index: int, view: dict, name: str, extension: dict, buffers: list[Buff
           issues: FileIssues, required: bool) -> _Compressed | None:
     """The view to decode, or None after reporting why it cannot be."""
     at = child(child(child("/bufferViews", index), "extensions"), name)
-    problem = extension_problem(extension, buffers)
-    if problem is not None:
+    usable = read_extension(name, extension, buffers)
+    if isinstance(usable, str):
         if required:  # else a loader reads the view's fallback bytes
-            issues.add("MESHOPT_DECODE_FAILED", pointer=at, reason=problem)
+            issues.add("MESHOPT_DECODE_FAILED", pointer=at, reason=usable)
         return None
-    count, stride = as_integer(extension["count"]), as_integer(extension["byteStride"])
-    mode, filter_ = extension["mode"], extension.get("filter", "NONE")
-    layout = MeshoptView(name, count, stride, mode, filter_)
+    layout = usable.layout
+    count, stride = layout.count, layout.byte_stride
     problem = layout_problem(layout)
     parent_stride = as_integer(view.get("byteStride"))
     if problem is None and "byteStride" in view and parent_stride != stride:
@@ -136,11 +144,10 @@ def _plan(index: int, view: dict, name: str, extension: dict, buffers: list[Buff
                    byte_length=view.get("byteLength"), count=count, byte_stride=stride,
                    decoded=layout.decoded_length)
         return None
-    payload = _payload(extension, buffers)
-    if isinstance(payload, str):
-        issues.add("MESHOPT_DECODE_FAILED", pointer=at, reason=payload)
+    if isinstance(usable.payload, str):
+        issues.add("MESHOPT_DECODE_FAILED", pointer=at, reason=usable.payload)
         return None
-    return _Compressed(index, at, layout, payload)
+    return _Compressed(index, at, layout, usable.payload)
 
 
 def _check_readers(document: dict[str, Any], compressed: list[_Compressed],
@@ -151,8 +158,12 @@ def _check_readers(document: dict[str, Any], compressed: list[_Compressed],
     accessors = document.get("accessors")
     for index, accessor in enumerate(accessors if isinstance(accessors, list) else ()):
         layout = accessor_layout(accessor)
-        item = by_view.get(layout.buffer_view) if layout is not None else None
-        expected = decoded_component_types(item.layout) if item is not None else None
+        if layout is None or layout.buffer_view is None:
+            continue
+        item = by_view.get(layout.buffer_view)
+        if item is None:
+            continue
+        expected = decoded_component_types(item.layout)
         if expected and layout.component_type not in expected:
             names = " or ".join(COMPONENT_NAMES[number] for number in expected)
             issues.add("MESHOPT_INVALID_LAYOUT", pointer=item.pointer, reason=(
@@ -169,31 +180,34 @@ def decoded_component_types(view: MeshoptView) -> tuple[int, ...]:
             "QUATERNION": (SHORT,), "EXPONENTIAL": (FLOAT,)}.get(view.filter, ())
 
 
-def extension_problem(extension: dict, buffers: list[Buffer | None]) -> str | None:
-    """Why no loader can decode the payload an extension object describes (its schema broken
-    or its buffer naming nothing), or None when it can be tried."""
+def read_extension(name: str, extension: dict, buffers: list[Buffer | None],
+                   ) -> _Extension | str:
+    """The extension object ``name`` of a buffer view, or why no loader can decode the payload
+    it describes (its schema broken or its buffer naming nothing)."""
+    sizes = {}
     for key in ("count", "byteStride", "byteLength"):
         number = as_integer(extension.get(key))
         if number is None or number < 1:
             return f"its {key} ({preview(extension.get(key))}) is not an integer >= 1"
+        sizes[key] = number
     offset = as_integer(extension.get("byteOffset", 0))
     if offset is None or offset < 0:
         return f"its byteOffset ({preview(extension['byteOffset'])}) is not an integer >= 0"
-    for key, default in (("mode", None), ("filter", "NONE")):
-        if not isinstance(extension.get(key, default), str):
-            return f"its {key} ({preview(extension[key])}) is not a string"
+    mode, filter_ = extension.get("mode"), extension.get("filter", "NONE")
+    if not isinstance(mode, str):
+        return f"its mode ({preview(mode)}) is not a string"
+    if not isinstance(filter_, str):
+        return f"its filter ({preview(filter_)}) is not a string"
     buffer = as_integer(extension.get("buffer"))
-    if buffer is None or not 0 <= buffer < len(buffers) or buffers[buffer] is None:
+    source = buffers[buffer] if buffer is not None and 0 <= buffer < len(buffers) else None
+    if buffer is None or source is None:
         return f"its buffer ({preview(extension.get('buffer'))}) names no buffer"
-    return None
+    layout = MeshoptView(name, sizes["count"], sizes["byteStride"], mode, filter_)
+    return _Extension(layout, _payload(buffer, source.data, offset, sizes["byteLength"]))
 
 
-def _payload(extension: dict, buffers: list[Buffer | None]) -> memoryview | str:
-    """The compressed bytes a usable extension object names, or why they cannot be had."""
-    buffer = as_integer(extension["buffer"])
-    offset = as_integer(extension.get("byteOffset", 0))
-    length = as_integer(extension["byteLength"])
-    data = buffers[buffer].data
+def _payload(buffer: int, data: Bytes | None, offset: int, length: int) -> memoryview | str:
+    """The ``length`` compressed bytes at ``offset`` of ``buffer``, or why they cannot be had."""
     if data is None:
         return f"buffer {buffer} has no data to read it from"
     if offset + length > len(data):

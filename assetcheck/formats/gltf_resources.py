@@ -136,9 +136,10 @@ def load_images(
             if resource.media_type is None:
                 external_uri = uri
         else:
-            view = fields.index(image, "bufferView", at)
-            if fields.resolves(view, buffer_views, "bufferViews", child(at, "bufferView")):
-                data = view_bytes(buffer_views[view], buffers)
+            view = fields.resolve(fields.index(image, "bufferView", at), buffer_views,
+                                  "bufferViews", child(at, "bufferView"))
+            if view is not None:
+                data = view_bytes(view, buffers)
         textures.append(_texture(index, image, external_uri, media_type, data))
     return textures
 

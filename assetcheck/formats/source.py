@@ -19,6 +19,9 @@ from urllib.parse import unquote
 from assetcheck.issues import IssueCollector
 from assetcheck.options import ValidationOptions
 
+#: A file's whole content: bytes, a slice of an archive, or the upload memory-mapped.
+FileData = bytes | memoryview | mmap.mmap
+
 
 class Resources(Protocol):
     """Finds the bytes of a resource by its normalised path relative to the upload's root."""
@@ -62,7 +65,7 @@ class SourceFile:
     """
 
     name: str
-    data: bytes | memoryview | mmap.mmap
+    data: FileData
     kind: str
     resources: Resources = field(default_factory=NoResources)
     base: str = ""

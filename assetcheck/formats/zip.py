@@ -23,6 +23,7 @@ from assetcheck.formats.zip_layout import (
     ZipLayoutError,
     read_layout,
     recover_layout,
+    searchable,
 )
 from assetcheck.security.content import executable_kind
 from assetcheck.security.polyglot import report_embedded_zip
@@ -42,8 +43,8 @@ def iter_model_sources(root: SourceFile, context: ReadContext) -> Iterator[Sourc
     archive or a member is reported as an issue, never raised; the members that can be read
     are still yielded, up to the first bomb found, where reading stops.
     """
-    data = root.data.tobytes() if isinstance(root.data, memoryview) else root.data
-    yield from _UploadScan(context).archive(_Archive(data, root.name, prefix=""), depth=0)
+    archive = _Archive(searchable(root.data), root.name, prefix="")
+    yield from _UploadScan(context).archive(archive, depth=0)
 
 
 class ArchiveResources:

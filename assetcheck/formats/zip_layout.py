@@ -14,6 +14,11 @@ from dataclasses import dataclass
 
 Buffer = bytes | mmap.mmap
 
+
+def searchable(data: bytes | memoryview | mmap.mmap) -> Buffer:
+    """``data`` as a :data:`Buffer` (which ``find`` works on): a memoryview is copied."""
+    return data.tobytes() if isinstance(data, memoryview) else data
+
 END_SIGNATURE = b"PK\x05\x06"
 CENTRAL_SIGNATURE = b"PK\x01\x02"
 LOCAL_SIGNATURE = b"PK\x03\x04"

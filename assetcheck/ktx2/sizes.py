@@ -41,6 +41,7 @@ def gpu_bytes(header: Ktx2Header, data_format: DataFormat | None) -> int | None:
     ``levelCount`` is 0: the loader generates them); None when the descriptor is unknown."""
     if data_format is None:
         return None
+    block_bytes: int | None
     if data_format.universal:
         block, block_bytes = TRANSCODED_BLOCK, TRANSCODED_BLOCK_BYTES
     else:

@@ -109,7 +109,8 @@ def check_zstandard_levels(view: memoryview, header: Ktx2Header, problems: Probl
 
 
 def _zstandard_error(data: memoryview, level: Level, budget: list[int]) -> str | None:
-    position, content_sizes = 0, []
+    position = 0
+    content_total: int | None = 0  # None once a frame does not declare its content size
     while position < len(data):
         if position + 4 > len(data):
             return "it ends inside a frame's magic number"
@@ -125,11 +126,12 @@ def _zstandard_error(data: memoryview, level: Level, budget: list[int]) -> str |
         if isinstance(result, str):
             return result
         position, content_size = result
-        content_sizes.append(content_size)
+        content_total = (None if content_total is None or content_size is None
+                         else content_total + content_size)
     if position > len(data):
         return "its last frame runs past the level's byteLength"
-    if None not in content_sizes and sum(content_sizes) != level.uncompressed_length:
-        return (f"its frames hold {sum(content_sizes)} bytes, but uncompressedByteLength "
+    if content_total is not None and content_total != level.uncompressed_length:
+        return (f"its frames hold {content_total} bytes, but uncompressedByteLength "
                 f"is {level.uncompressed_length}")
     return None
 

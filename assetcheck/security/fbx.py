@@ -20,6 +20,7 @@ import time
 import zlib
 
 from assetcheck.formats.sniff import FBX_BINARY_MAGIC
+from assetcheck.formats.source import FileData
 from assetcheck.options import Limits
 from assetcheck.security.fbx_ascii import scan_ascii
 from assetcheck.security.fbx_scan import (
@@ -49,7 +50,7 @@ _INFLATE_STEP = 1 << 20
 _MANY_PROPERTIES = 16
 
 
-def scan_fbx(data: bytes | memoryview, limits: Limits) -> FbxScan:
+def scan_fbx(data: FileData, limits: Limits) -> FbxScan:
     """Walk the binary or ASCII FBX in ``data``; never raises for bad input."""
     if bytes(data[: len(FBX_BINARY_MAGIC)]) == FBX_BINARY_MAGIC:
         return _BinaryScan(memoryview(data), limits).run()

@@ -164,6 +164,7 @@ def encode_meshopt(data: np.ndarray, count: int, stride: int, mode: str) -> byte
     (``ATTRIBUTES``, ``TRIANGLES`` or ``INDICES``; index modes take uint32 ``data``)."""
     library = _encoder()
     source = np.ascontiguousarray(data)
+    arguments: tuple[int, ...]
     if mode == "ATTRIBUTES":
         bound = library.meshopt_encodeVertexBufferBound(count, stride)
         encode = library.meshopt_encodeVertexBuffer
@@ -265,7 +266,7 @@ def split_glb(data: bytes) -> tuple[dict[str, Any], bytearray]:
     return document, bytearray(data[20 + json_length + 8:])
 
 
-def join_glb(document: dict[str, Any], binary: bytes) -> bytes:
+def join_glb(document: dict[str, Any], binary: bytes | bytearray) -> bytes:
     """A GLB of ``document`` and ``binary`` (padded to 4 bytes), as they are."""
     return glb_container([Chunk(JSON_CHUNK_TYPE, json_chunk_data(document)),
                           Chunk(BIN_CHUNK_TYPE, bytes(binary) + b"\0" * (-len(binary) % 4))])

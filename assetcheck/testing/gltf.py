@@ -169,8 +169,8 @@ class GltfBuilder:
         """An image stored in the buffer (``data``) or referenced as it is (``uri``)."""
         if (data is None) == (uri is None):
             raise ValueError("give either data or uri")
-        image = ({"uri": uri} if uri is not None
-                 else {"bufferView": self.add_buffer_view(data), "mimeType": mime_type})
+        image = ({"bufferView": self.add_buffer_view(data), "mimeType": mime_type}
+                 if data is not None else {"uri": uri})
         return self._append("images", _named(image, name))
 
     def add_texture(self, image: int) -> int:
@@ -311,7 +311,8 @@ class GltfBuilder:
         built: dict[str, Any] = {"attributes": attributes, "mode": primitive.mode}
         if primitive.index_count is not None:
             dtype = np.uint16 if count <= 0xFFFF else np.uint32
-            indices = (_index_values(primitive, count) % count).astype(dtype)
+            values = _index_values(primitive.mode, primitive.index_count, count)
+            indices = (values % count).astype(dtype)
             built["indices"] = self.add_accessor(indices, "SCALAR", target=ELEMENT_ARRAY_BUFFER)
         if primitive.material is not None:
             built["material"] = primitive.material
@@ -339,13 +340,12 @@ class GltfBuilder:
         return document
 
 
-def _index_values(primitive: Primitive, count: int) -> np.ndarray:
-    """The indices of a built primitive: a triangle list laid like a strip (neighbours share an
-    edge and wind the same way) when its triangles reach every vertex that way, else
-    0, 1, 2... (wrapping past the last vertex either way)."""
-    index_count = primitive.index_count
+def _index_values(mode: int, index_count: int, count: int) -> np.ndarray:
+    """The ``index_count`` indices of a built primitive of ``count`` vertices: a triangle list
+    laid like a strip (neighbours share an edge and wind the same way) when its triangles reach
+    every vertex that way, else 0, 1, 2... (wrapping past the last vertex either way)."""
     triangles = index_count // 3
-    if primitive.mode != TRIANGLES or index_count % 3 or triangles + 2 < count:
+    if mode != TRIANGLES or index_count % 3 or triangles + 2 < count:
         return np.arange(index_count, dtype=np.uint64)
     first = np.arange(triangles, dtype=np.uint64)
     odd = (first % 2).astype(bool)

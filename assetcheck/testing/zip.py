@@ -187,7 +187,7 @@ def overlapping_zip(
     header_size = _LOCAL.size + len(names[0])
     quote = b"\x00" + struct.pack("<2H", header_size, header_size ^ 0xFFFF)
     headers: list[bytes] = []  # built last to first: each CRC covers the headers after it
-    fields = []
+    fields: list[tuple[int, ...]] = []
     for i in reversed(range(entries)):
         later = len(headers)
         compressed = later * (header_size + len(quote)) + len(stream)

@@ -250,6 +250,18 @@ def test_a_required_payload_whose_extension_object_breaks_its_schema_fails_to_de
     assert not result.valid and result.grade != "excellent"
 
 
+def test_a_required_meshopt_payload_whose_extension_object_lacks_its_mode_fails_to_decode():
+    def drop_mode(document, binary):
+        for extension in meshopt_extensions(document):
+            del extension["mode"]
+
+    result = validate_bytes(mutated("pawn_meshopt.glb", drop_mode))
+    codes = {issue.code for issue in result.issues}
+    failures = [issue.message for issue in result.issues if issue.code == "MESHOPT_DECODE_FAILED"]
+    assert failures and all("its mode (null) is not a string" in message for message in failures)
+    assert "READER_CRASHED" not in codes
+
+
 @pytest.mark.parametrize(("name", "key", "value"), [SCHEMA_BREAKS[0], SCHEMA_BREAKS[7]])
 def test_an_optional_payload_whose_extension_object_breaks_its_schema_is_left_to_the_fallback(
         name, key, value):

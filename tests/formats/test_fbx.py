@@ -330,6 +330,18 @@ def test_a_parser_crash_is_reported_and_the_next_file_still_reads(read, monkeypa
     assert issues == [] and asset.vertex_count == 14
 
 
+def test_a_parser_child_that_sends_an_asset_without_its_scene_has_crashed(read, monkeypatch):
+    def subverted(path: str, filename: str, data: object) -> Asset:
+        return Asset.unread(filename, "fbx")  # an Asset, as expected, but with no FbxScene
+
+    monkeypatch.setattr(fbx_reader, "read_scene", subverted)
+    asset, issues = read(binary_fbx(SCENE))
+
+    assert codes(issues) == ["FBX_PARSER_CRASHED"]
+    assert "without its FBX scene" in issues[0].message
+    assert asset.vertex_count == 0 and asset.fbx is None
+
+
 def test_validate_reports_an_fbx_upload_in_the_result(tmp_path):
     path = tmp_path / "hero.fbx"
     path.write_bytes(binary_fbx(SCENE))

@@ -7,8 +7,15 @@ import pickle
 import numpy as np
 import pytest
 
-from assetcheck.fbx_model import FbxAxes, FbxGeometry, FbxInstance, FbxMesh, FbxScene
-from assetcheck.formats.child_process import run_in_child
+from assetcheck.fbx_model import (
+    FbxAxes,
+    FbxGeometry,
+    FbxInstance,
+    FbxMesh,
+    FbxScene,
+    unpack_geometry,
+)
+from assetcheck.formats.child_process import ChildCrashed, run_in_child
 from assetcheck.formats.fbx_scene import RESULT_TYPES
 
 
@@ -65,3 +72,43 @@ def test_a_geometry_with_an_unexpected_array_type_is_refused():
     geometry.corners = np.array([1.5] * 7, np.float16)
     with pytest.raises(ValueError, match="unexpected array"):
         pickle.loads(pickle.dumps(geometry, 5))
+
+
+class ForgedGeometry:
+    """What a parser child subverted by its file could send: the geometry's rebuilder, called
+    with arguments of the child's choosing."""
+
+    def __init__(self, *arguments: object) -> None:
+        self.arguments = arguments
+
+    def __reduce_ex__(self, protocol):
+        return unpack_geometry, self.arguments
+
+
+def forged_arguments(**changes: object) -> tuple:
+    """The arguments a square geometry pickles with, some replaced."""
+    names = ["positions", "corners", "polygon_starts", "normals", "uvs", "polygon_materials"]
+    arguments = dict(zip(names, square_geometry().__reduce_ex__(4)[1], strict=True))
+    return tuple({**arguments, **changes}.values())
+
+
+@pytest.mark.parametrize("changes", [
+    {"positions": None},
+    {"corners": None, "polygon_starts": None},
+    {"normals": ("not", "arrays")},
+    {"uvs": (forged_arguments()[0], None)},
+    {"positions": "dtype, shape, data"},
+], ids=["no positions", "no polygons", "a layer of strings", "a layer without its indices",
+        "a string"])
+def test_a_geometry_without_the_arrays_it_must_have_is_refused(changes):
+    forged = ForgedGeometry(*forged_arguments(**changes))
+
+    with pytest.raises(ChildCrashed, match="unexpected result"):
+        run_in_child(lambda: forged, timeout=10, memory_limit_mb=256, result_types=RESULT_TYPES)
+
+
+def test_a_geometry_without_its_optional_layers_arrives_without_them():
+    back = run_in_child(lambda: ForgedGeometry(*forged_arguments()), timeout=10,
+                        memory_limit_mb=256, result_types=RESULT_TYPES)
+    assert back.normals is None and back.uvs is None and back.polygon_materials is None
+    assert np.array_equal(back.corners, square_geometry().corners)

@@ -108,6 +108,16 @@ def test_reader_that_raises_becomes_reader_crashed(glb):
     assert "bad reader" in issue.message and result.assets == []
 
 
+def test_reader_that_returns_something_else_than_an_asset_becomes_reader_crashed(glb):
+    class SloppyReader:
+        @hookimpl(tryfirst=True)
+        def read_asset(self, source, issues, options):
+            return {"filename": source.name}
+    result = validate(glb, plugin_manager=manager(SloppyReader()))
+    (issue,) = [i for i in result.issues if i.code == "READER_CRASHED"]
+    assert "returned a dict, not an Asset" in issue.message and result.assets == []
+
+
 def test_hook_register_engine_profiles(glb):
     vr = EngineProfile("quest", "Standalone VR headset",
                        BUILTIN_PROFILES["mobile"].budgets.updated({"draw_calls": 30}))
