@@ -6,11 +6,9 @@ Khronos glTF-Validator.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, cast
+from typing import NamedTuple
 
-import numpy as np
-
-from assetcheck.formats.gltf_data import COMPONENT_DTYPES, COMPONENT_NAMES
+from assetcheck.formats.gltf_data import COMPONENT_NAMES
 from assetcheck.formats.gltf_fields import as_integer
 
 BYTE, UNSIGNED_BYTE, SHORT, UNSIGNED_SHORT, UNSIGNED_INT, FLOAT = 5120, 5121, 5122, 5123, 5125, 5126
@@ -36,12 +34,6 @@ def accessor_format(accessor: dict) -> AccessorFormat:
     return AccessorFormat(kind if isinstance(kind, str) else None,
                           component_type if component_type in COMPONENT_NAMES else None,
                           accessor.get("normalized") is True)
-
-
-def component_dtype(component_type: int) -> np.dtype[Any]:
-    """The numpy dtype of a known ``componentType`` (a key of ``COMPONENT_DTYPES``)."""
-    # Every value of COMPONENT_DTYPES is a dtype, but mypy infers the values as object.
-    return cast("np.dtype[Any]", COMPONENT_DTYPES[component_type])
 
 
 def describe(formats: frozenset[AccessorFormat]) -> str:

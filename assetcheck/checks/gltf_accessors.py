@@ -13,9 +13,14 @@ import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_accessor_formats import component_dtype
 from assetcheck.checks.gltf_schema import GLTF_FORMATS, is_number
-from assetcheck.formats.gltf_data import FLOAT, AccessorLayout, AccessorReader, SparseLayout
+from assetcheck.formats.gltf_data import (
+    COMPONENT_DTYPES,
+    FLOAT,
+    AccessorLayout,
+    AccessorReader,
+    SparseLayout,
+)
 from assetcheck.formats.gltf_fields import as_integer, child
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
@@ -44,7 +49,7 @@ def declared_bounds(accessor: dict, key: str, layout: AccessorLayout) -> np.ndar
         bounds = np.array(value, dtype=np.float64)
         return bounds.astype(np.float32) if np.isfinite(bounds).all() else None
     numbers = [as_integer(v) for v in value]
-    info = np.iinfo(component_dtype(layout.component_type))
+    info = np.iinfo(COMPONENT_DTYPES[layout.component_type])
     if any(n is None or not info.min <= n <= info.max for n in numbers):
         return None
     return np.array(numbers, dtype=np.int64)

@@ -13,10 +13,15 @@ import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_accessor_formats import component_dtype
 from assetcheck.checks.gltf_links import DocumentLinks, document_links, index_of, resolve, uses
 from assetcheck.checks.gltf_schema import GLTF_FORMATS, is_number
-from assetcheck.formats.gltf_data import FLOAT, AccessorLayout, SparseLayout, element_format
+from assetcheck.formats.gltf_data import (
+    COMPONENT_DTYPES,
+    FLOAT,
+    AccessorLayout,
+    SparseLayout,
+    element_format,
+)
 from assetcheck.formats.gltf_fields import as_integer, child, preview
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
@@ -93,7 +98,7 @@ def _check_sparse(links: DocumentLinks, layout: AccessorLayout, sparse: SparseLa
         issues.add("ACCESSOR_SPARSE_COUNT_OUT_OF_RANGE", pointer=child(at, "count"),
                    sparse=sparse.count, count=layout.count)
     views = links.items("bufferViews")
-    index_size = component_dtype(sparse.indices_component_type).itemsize
+    index_size = COMPONENT_DTYPES[sparse.indices_component_type].itemsize
     parts = (("indices", sparse.indices_view, sparse.indices_offset, index_size, index_size),
              ("values", sparse.values_view, sparse.values_offset, layout.component_size,
               layout.component_size * layout.components))
@@ -169,7 +174,7 @@ def _check_integer_bounds(value: list, components: int, component_type: int, poi
         issues.add("ARRAY_LENGTH_NOT_IN_LIST", pointer=pointer, length=len(value),
                    allowed=components)
         return
-    dtype = component_dtype(component_type)
+    dtype = COMPONENT_DTYPES[component_type]
     info = np.iinfo(dtype)
     for item in value:
         number = as_integer(item)

@@ -17,7 +17,6 @@ from assetcheck.checks import Check, CheckContext
 from assetcheck.checks.gltf_accessor_formats import (
     INVERSE_BIND_MATRICES,
     accessor_format,
-    component_dtype,
 )
 from assetcheck.checks.gltf_links import (
     DocumentLinks,
@@ -29,7 +28,7 @@ from assetcheck.checks.gltf_links import (
 )
 from assetcheck.checks.gltf_nodes import skin_roots
 from assetcheck.checks.gltf_schema import GLTF_FORMATS
-from assetcheck.formats.gltf_data import FLOAT, AccessorLayout
+from assetcheck.formats.gltf_data import COMPONENT_DTYPES, FLOAT, AccessorLayout
 from assetcheck.formats.gltf_fields import child
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
@@ -194,7 +193,7 @@ def _weights(values: np.ndarray | None, component_type: int, normalized: bool,
         return None
     if component_type == FLOAT or not normalized:
         return values.astype(np.float64)
-    return values * (1 / float(np.iinfo(component_dtype(component_type)).max))
+    return values * (1 / float(np.iinfo(COMPONENT_DTYPES[component_type]).max))
 
 
 def check_skins(asset: Asset, context: CheckContext) -> None:

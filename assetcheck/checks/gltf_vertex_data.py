@@ -18,11 +18,10 @@ from assetcheck.checks.gltf_accessor_formats import (
     INDICES,
     accessor_format,
     attribute_formats,
-    component_dtype,
 )
 from assetcheck.checks.gltf_links import DocumentLinks, Primitive, document_links, resolve
 from assetcheck.checks.gltf_schema import GLTF_FORMATS, extensions_used
-from assetcheck.formats.gltf_data import FLOAT
+from assetcheck.formats.gltf_data import COMPONENT_DTYPES, FLOAT
 from assetcheck.formats.gltf_fields import child
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
@@ -98,7 +97,7 @@ def index_findings(indices: np.ndarray, component_type: int, vertex_count: int |
         findings.append(("ACCESSOR_INDEX_OOB", {
             "count": int(np.count_nonzero(outside)), "first": first, "value": int(values[first]),
             "limit": last_vertex}))
-    restart = int(np.iinfo(component_dtype(component_type)).max)
+    restart = int(np.iinfo(COMPONENT_DTYPES[component_type]).max)
     if highest == restart:
         hits = np.flatnonzero(values == restart)
         findings.append(("ACCESSOR_INDEX_PRIMITIVE_RESTART", {

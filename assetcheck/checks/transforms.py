@@ -16,7 +16,6 @@ import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_accessor_formats import component_dtype
 from assetcheck.checks.gltf_links import (
     DocumentLinks,
     document_links,
@@ -25,7 +24,7 @@ from assetcheck.checks.gltf_links import (
     resolve,
 )
 from assetcheck.fbx_model import FbxAxes, FbxScene
-from assetcheck.formats.gltf_data import FLOAT
+from assetcheck.formats.gltf_data import COMPONENT_DTYPES, FLOAT
 from assetcheck.hookspecs import hookimpl
 
 #: Sizes (largest side of the bounding box, in metres) beyond which a model is in the wrong
@@ -212,7 +211,7 @@ def _position_bounds(links: DocumentLinks, accessor: int | None,
     if low is None or high is None:
         return None
     if layout.normalized and layout.component_type != FLOAT:
-        largest = np.iinfo(component_dtype(layout.component_type)).max
+        largest = np.iinfo(COMPONENT_DTYPES[layout.component_type]).max
         return np.maximum(np.array(low) / largest, -1.0), np.maximum(np.array(high) / largest, -1.0)
     return np.array(low), np.array(high)
 
