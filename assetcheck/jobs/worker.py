@@ -46,7 +46,7 @@ import time
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pluggy
 
@@ -133,7 +133,7 @@ class Worker:
         child = _FORK.Process(target=_validate_in_child, name=f"validate {job.id}",
                               args=(sender, task))
         child.start()
-        _lead_own_group(child.pid)
+        _lead_own_group(cast(int, child.pid))  # a started process has its pid
         sender.close()
         try:
             outcome = self._wait(job, receiver, started, expected)
@@ -285,7 +285,9 @@ def _validate_in_child(sender: Connection, task: dict[str, Any]) -> None:
     except Exception as error:  # a bug, not a property of the file: retrying will not help
         outcome = Outcome("failed", code=VALIDATION_CRASHED.code,
                           message=f"the validation raised {type(error).__name__}: {error}")
-    if outcome.status == COMPLETED:  # before answering, after which the worker ends this child
+    # Completed (the only outcome with a report): before answering, after which the worker
+    # ends this child.
+    if outcome.report is not None:
         derived = _keep_previews(storage, job_id, previews.budget.used)
         outcome = replace(outcome, derived_bytes=derived + json_size(outcome.report))
     sender.send_bytes(pickle.dumps(outcome))
