@@ -64,10 +64,12 @@ def sign_up(email: str, password: str, plans: Collection[str],
         raise FormError(errors)
     password_hash = hash_password(password)  # slow: before the transaction, not in it
     with _one_sign_up_at_a_time():
-        fresh = is_fresh_install()
-        if fresh and chosen_plan not in plans:
+        if not is_fresh_install():
+            plan = signup_plan(plans)
+        elif chosen_plan is not None and chosen_plan in plans:
+            plan = chosen_plan
+        else:
             raise FormError({"plan": _choose_a_plan(plans)})
-        plan = chosen_plan if fresh else signup_plan(plans)
         try:
             return create_account(email, plan, plans, password_hash=password_hash)
         except AccountError:  # the email is taken

@@ -110,8 +110,8 @@ def budget_bars(usage: list[dict[str, Any]]) -> list[BudgetBar]:
         used, limit, over = entry["used"], entry["limit"], entry["over"]
         label = BUDGET_LABELS.get(entry["budget"], entry["budget"].replace("_", " "))
         if isinstance(limit, bool):
-            usage = ("used, " + ("allowed" if limit else "not allowed")) if used else "not used"
-            bars.append(BudgetBar(label, usage, "", None, "over" if over else "ok"))
+            use = ("used, " + ("allowed" if limit else "not allowed")) if used else "not used"
+            bars.append(BudgetBar(label, use, "", None, "over" if over else "ok"))
             continue
         share = min(used / limit, 1.0) if limit else 1.0
         state = "over" if over else "near" if share >= NEAR_LIMIT else "ok"

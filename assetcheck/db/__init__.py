@@ -11,7 +11,9 @@ so the service's executor threads, the scheduler thread and each worker process 
 from __future__ import annotations
 
 import os
+from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 import peewee
@@ -21,6 +23,8 @@ from assetcheck.config import Config
 from assetcheck.private_files import create_private_file, private_folder, tighten_file
 
 database_proxy = peewee.DatabaseProxy()
+
+M = TypeVar("M", bound=peewee.Model)
 
 SQLITE_FILENAME = "assetcheck.db"
 
@@ -88,7 +92,8 @@ def _sqlite(path: str) -> peewee.SqliteDatabase:
                                  returning_clause=True)
 
 
-def write_transaction(database: peewee.Database):
+def write_transaction(database: peewee.Database | peewee.DatabaseProxy,
+                      ) -> AbstractContextManager[object]:
     """A transaction in which rows can be counted, then changed on the strength of that count.
 
     On SQLite it starts with ``BEGIN IMMEDIATE``, which takes the database's one write lock at
@@ -96,21 +101,28 @@ def write_transaction(database: peewee.Database):
     is an ordinary READ COMMITTED transaction; the rows a count depends on are locked with
     :func:`lock_rows` first, and each later statement sees what committed before it started.
     """
-    database = getattr(database, "obj", database)  # a DatabaseProxy: the database behind it
+    database = behind_proxy(database)
     if is_postgresql(database):
         return database.atomic()
     return database.atomic("IMMEDIATE")
 
 
-def lock_rows(query: peewee.Select, *, skip_locked: bool = False) -> peewee.Select:
+def lock_rows(query: peewee.ModelSelect[M], *, skip_locked: bool = False,
+              ) -> peewee.ModelSelect[M]:
     """``query`` locking the rows it returns until the transaction ends, on PostgreSQL
     (``FOR NO KEY UPDATE``, which still lets other transactions insert rows referencing them;
     ``SKIP LOCKED`` leaves out rows another transaction holds instead of waiting). Unchanged on
     SQLite, where :func:`write_transaction` already excludes every other writer."""
-    database = getattr(query.model._meta.database, "obj", query.model._meta.database)
-    if not is_postgresql(database):
+    if not is_postgresql(behind_proxy(query.model._meta.database)):
         return query
-    return query.for_update("FOR NO KEY UPDATE", skip_locked=skip_locked or None)
+    # peewee takes the clause itself as well as True; its stubs allow only a bool.
+    return query.for_update("FOR NO KEY UPDATE",  # type: ignore[arg-type]
+                            skip_locked=skip_locked or None)
+
+
+def behind_proxy(database: peewee.Database | peewee.DatabaseProxy) -> peewee.Database:
+    """The database itself, behind a :class:`peewee.DatabaseProxy` (the tables' binding)."""
+    return database.obj if isinstance(database, peewee.DatabaseProxy) else database
 
 
 def _private_database_files(path: Path) -> None:

@@ -122,6 +122,7 @@ def seal_webhook_secrets(database: peewee.Database, context: UpgradeContext) -> 
     """
 
     class Account(_Snapshot):
+        id = peewee.AutoField()
         webhook_secret = peewee.CharField(max_length=64, null=True)
         webhook_previous_secret = peewee.CharField(max_length=64, null=True)
         webhook_secret_sealed = peewee.CharField(max_length=255, null=True)
@@ -135,16 +136,18 @@ def seal_webhook_secrets(database: peewee.Database, context: UpgradeContext) -> 
     with database.bind_ctx([Account]):
         holders = list(Account.select().where(Account.webhook_secret.is_null(False)
                                               | Account.webhook_previous_secret.is_null(False)))
-        if holders and context.seal_webhook_secret is None:
-            raise SchemaError("schema version 4 seals the stored webhook secrets: it needs "
-                              "the server secret")
-        for row in holders:
-            seal = context.seal_webhook_secret
-            Account.update(
-                webhook_secret_sealed=row.webhook_secret and seal(row.webhook_secret, row.id),
-                webhook_previous_secret_sealed=(
-                    row.webhook_previous_secret and seal(row.webhook_previous_secret, row.id)),
-            ).where(Account.id == row.id).execute()
+        seal = context.seal_webhook_secret
+        if seal is None:
+            if holders:
+                raise SchemaError("schema version 4 seals the stored webhook secrets: it "
+                                  "needs the server secret")
+        else:
+            for row in holders:
+                Account.update(
+                    webhook_secret_sealed=row.webhook_secret and seal(row.webhook_secret, row.id),
+                    webhook_previous_secret_sealed=(
+                        row.webhook_previous_secret and seal(row.webhook_previous_secret, row.id)),
+                ).where(Account.id == row.id).execute()
     migrate(migrator.drop_column("account", "webhook_secret"),
             migrator.drop_column("account", "webhook_previous_secret"))
 

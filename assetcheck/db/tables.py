@@ -33,7 +33,7 @@ class Account(BaseModel):
     """Someone who uploads: API keys belong to an account, and so do jobs."""
 
     id = peewee.AutoField()
-    api_keys: peewee.ModelSelect  # backref of ApiKey.account
+    api_keys: peewee.ModelSelect[ApiKey]  # backref of ApiKey.account
     email = peewee.CharField(max_length=320, unique=True)
     plan = peewee.CharField(max_length=32)
     password_hash = peewee.CharField(max_length=255, null=True)  # for the dashboard
@@ -125,7 +125,7 @@ class WebhookDelivery(BaseModel):
     job = peewee.ForeignKeyField(Job, null=True, backref="webhook_deliveries",
                                  on_delete="CASCADE")  # none for a ping
     job_id: str | None
-    attempts: peewee.ModelSelect  # backref of WebhookAttempt.delivery
+    attempts: peewee.ModelSelect[WebhookAttempt]  # backref of WebhookAttempt.delivery
     event = peewee.CharField(max_length=32)
     url = peewee.CharField(max_length=2048, null=True)  # none: the account's default URL
     body = peewee.TextField()  # the exact bytes every attempt sends (ASCII JSON)

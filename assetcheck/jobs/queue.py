@@ -276,7 +276,8 @@ class JobQueue:
         rows = (Job.select(Job.started_at, Job.finished_at)
                 .where(Job.status == COMPLETED).order_by(Job.finished_at.desc())
                 .limit(RECENT_JOBS))
-        durations = [(r.finished_at - r.started_at).total_seconds() for r in rows]
+        durations = [(r.finished_at - r.started_at).total_seconds() for r in rows
+                     if r.started_at is not None and r.finished_at is not None]
         return sum(durations) / len(durations) if durations else DEFAULT_DURATION
 
     def estimate_completion(self, now: datetime | None = None) -> datetime:

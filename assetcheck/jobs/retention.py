@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime, timedelta
+from typing import Any
 
 import peewee
 
@@ -23,7 +24,7 @@ from assetcheck.jobs.storage import JobStorage
 EXPIRY_BATCH = 100
 
 
-def retention_days(plans: Mapping[str, Mapping[str, object]]) -> dict[str, int]:
+def retention_days(plans: Mapping[str, Mapping[str, Any]]) -> dict[str, int]:
     """``[plans.<name>] retention_days`` of the plans that remove anything (above 0)."""
     days = {name: int(plan.get("retention_days", 0) or 0) for name, plan in plans.items()}
     return {name: count for name, count in days.items() if count > 0}

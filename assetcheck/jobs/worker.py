@@ -46,7 +46,7 @@ import time
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pluggy
 
@@ -138,7 +138,7 @@ class Worker:
         child = _FORK.Process(target=_validate_in_child, name=f"validate {job.id}",
                               args=(sender, task))
         child.start()
-        _lead_own_group(child.pid)
+        _lead_own_group(cast(int, child.pid))  # a started process has its pid
         sender.close()
         try:
             outcome = self._wait(job, receiver, started, expected)
@@ -279,7 +279,9 @@ def _validate_in_child(sender: Connection, task: dict[str, Any]) -> None:
         previews = PreviewWriter(storage.drawing_folder(job_id), until=task["previews_until"],
                                  budget=task["previews_budget"])
         outcome = _validate_upload(path, task, previews)
-        if outcome.status == COMPLETED:  # before answering, after which the worker ends this
+        # Completed (the only outcome with a report): before answering, after which the
+        # worker ends this child.
+        if outcome.report is not None:
             derived = _keep_previews(storage, job_id, previews.budget.used)
             outcome = replace(outcome, derived_bytes=derived + json_size(outcome.report))
     sender.send_bytes(pickle.dumps(outcome))

@@ -5,6 +5,7 @@ the same, and right, on every node, however many nodes and processes change the 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import cast
 
 import peewee
 from prometheus_client.core import GaugeMetricFamily
@@ -21,8 +22,10 @@ class JobGauges(Collector):
     on the ``(status, created_at)`` index."""
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
-        counts = list(Job.select(Job.status, Account.plan, peewee.fn.COUNT(Job.id))
-                      .join(Account).group_by(Job.status, Account.plan).tuples())
+        rows = (Job.select(Job.status, Account.plan, peewee.fn.COUNT(Job.id))
+                .join(Account).group_by(Job.status, Account.plan).tuples())
+        # (state, plan, count) rows: the stubs type a ``tuples()`` query as yielding models.
+        counts = cast(list[tuple[str, str, int]], list(rows))
         oldest = Job.select(peewee.fn.MIN(Job.created_at)).where(Job.status == QUEUED).scalar()
         jobs = GaugeMetricFamily("assetcheck_jobs", "Jobs in the database, by state and by "
                                  "their account's plan.", labels=("state", "plan"))

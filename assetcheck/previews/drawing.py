@@ -29,7 +29,7 @@ import numpy as np
 from assetcheck.asset import Asset
 from assetcheck.checks.gltf_links import DocumentLinks, document_links, index_of
 from assetcheck.checks.transforms import world_matrices
-from assetcheck.fbx_model import transform_points
+from assetcheck.fbx_model import FbxScene, transform_points
 from assetcheck.formats.gltf_data import AccessorReader, primitive_triangles
 from assetcheck.formats.source import SourceFile
 from assetcheck.previews.budget import ByteBudget, OverBudget
@@ -95,7 +95,8 @@ class PreviewWriter:
 def scene_triangles(asset: Asset) -> np.ndarray:
     """The triangles the asset's scene draws, in world space (metres, +Y up): shape
     ``(n, 3, 3)`` float32. Beyond :data:`MAX_TRIANGLES` they are thinned evenly."""
-    placed = list(_fbx_instances(asset) if asset.fbx is not None else _gltf_instances(asset))
+    placed = list(_fbx_instances(asset.fbx) if asset.fbx is not None
+                  else _gltf_instances(asset))
     total = sum(len(triangles) for _, triangles in placed)
     if not total:
         return np.zeros((0, 3, 3), np.float32)
@@ -119,10 +120,10 @@ def _gltf_instances(asset: Asset) -> Iterator[tuple[np.ndarray, np.ndarray]]:
             yield transform_points(matrix, positions), triangles
 
 
-def _fbx_instances(asset: Asset) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+def _fbx_instances(scene: FbxScene) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """``(world positions, triangles)`` of each mesh instance of the FBX scene, with the
     file's unit and axis system applied, so the model stands upright at its real size."""
-    for _, positions, triangles in asset.fbx.world_triangles():
+    for _, positions, triangles in scene.world_triangles():
         yield positions, triangles
 
 

@@ -108,10 +108,10 @@ def _triangle_faults(positions: np.ndarray, triangles: np.ndarray, where: dict[s
                                         repeated_are_flat=repeated_are_flat)
     entries = []
     if flat.size:
-        entries.append(_entry("MESH_ZERO_AREA_TRIANGLES", where, None,
+        entries.append(_entry("MESH_ZERO_AREA_TRIANGLES", where, flat.size,
                               points=_centres(positions, triangles[flat])))
     if duplicates.size:
-        entries.append(_entry("MESH_DUPLICATE_TRIANGLES", where, None,
+        entries.append(_entry("MESH_DUPLICATE_TRIANGLES", where, duplicates.size,
                               triangles=positions[triangles[duplicates]]))
     return entries
 
@@ -134,12 +134,10 @@ def _fbx_entries(scene: FbxScene) -> list[Entry]:
     return entries
 
 
-def _entry(code: str, where: dict[str, str], count: int | None, *,
+def _entry(code: str, where: dict[str, str], count: int, *,
            points: np.ndarray | None = None, triangles: np.ndarray | None = None) -> Entry:
-    """An entry; ``count`` is how many elements the finding has (None: as many as listed, the
-    cap aside)."""
-    listed = len(points) if points is not None else len(triangles)
-    entry: Entry = {"code": code, **where, "count": int(count if count is not None else listed)}
+    """An entry; ``count`` is how many elements the finding has (its list may stop at a cap)."""
+    entry: Entry = {"code": code, **where, "count": int(count)}
     if points is not None:
         entry["points"] = _flat(points)
     if triangles is not None:

@@ -27,17 +27,15 @@ def write_viewer_files(asset: Asset, source: SourceFile, job_folder: Path,
     when they do not fit ``budget``. A GLB the browser can load as uploaded is linked, not
     copied (it still counts in full: object storage keeps it as a copy)."""
     model = model_file_path(job_folder, "viewer_model", source.name)
-    linked = asset.fbx is None and shown_as_uploaded(asset, source)
-    if linked:
-        glb, size = None, source.path.stat().st_size
-    else:
-        glb = (fbx_viewer_glb(asset.fbx, budget) if asset.fbx is not None
-               else gltf_viewer_glb(asset, source, budget))
-        size = len(glb)
+    uploaded = source.path if asset.fbx is None and shown_as_uploaded(asset, source) else None
+    content: Path | bytes = uploaded if uploaded is not None else (
+        fbx_viewer_glb(asset.fbx, budget) if asset.fbx is not None
+        else gltf_viewer_glb(asset, source, budget))
+    size = content.stat().st_size if isinstance(content, Path) else len(content)
     overlays = json.dumps(model_overlays(asset), separators=(",", ":"), allow_nan=False).encode()
     budget.take(size + len(overlays), VIEWER_MODEL)
-    if glb is None:
-        link_whole(model, source.path)
+    if isinstance(content, Path):
+        link_whole(model, content)
     else:
-        write_whole(model, glb)
+        write_whole(model, content)
     write_whole(model_file_path(job_folder, "overlays", source.name), overlays)

@@ -112,7 +112,8 @@ def fbx_viewer_glb(scene: FbxScene, budget: ByteBudget | None = None) -> bytes:
     the FBX mesh's name, as the report's FBX issues name it. :class:`OverBudget` as soon as
     its binary data would not fit ``budget``."""
     writer = _GlbWriter(budget)
-    nodes, meshes = [], []
+    nodes: list[dict[str, Any]] = []
+    meshes: list[dict[str, Any]] = []
     for mesh in scene.meshes:
         if mesh.geometry is None or not mesh.instances:
             continue
@@ -169,10 +170,11 @@ class _GlbWriter:
     def accessor(self, values: np.ndarray, target: int) -> int:
         """An accessor of ``values`` (float32 ``(n, k)`` or uint32 ``(n,)``)."""
         floats = values.dtype == np.float32
-        accessor = {"bufferView": self.view(np.ascontiguousarray(values).data, target),
-                    "componentType": FLOAT if floats else UNSIGNED_INT,
-                    "count": len(values),
-                    "type": ACCESSOR_TYPES[values.shape[1] if values.ndim == 2 else 1]}
+        accessor: dict[str, Any] = {
+            "bufferView": self.view(np.ascontiguousarray(values).data, target),
+            "componentType": FLOAT if floats else UNSIGNED_INT,
+            "count": len(values),
+            "type": ACCESSOR_TYPES[values.shape[1] if values.ndim == 2 else 1]}
         key = (accessor["bufferView"], accessor["componentType"], accessor["count"],
                accessor["type"])
         if key in self._accessor_of:
@@ -269,7 +271,9 @@ def _image(document: dict[str, Any], reader: AccessorReader, source: SourceFile,
     elif isinstance(image.get("bufferView"), int):
         view = reader.view_slice(image["bufferView"])
         data = None if view is None else view.data
-    info = image_info(data) if data is not None else None
+    if data is None:
+        return None
+    info = image_info(data)
     if info is None or info.mime_type not in BROWSER_IMAGES:
         return None
     return {"bufferView": writer.view(data), "mimeType": info.mime_type,

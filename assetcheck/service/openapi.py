@@ -48,7 +48,7 @@ _BADGE_TOKEN = r"$response.body#/badge_url#regex:/([0-9a-f]+)\.svg$"
 
 def openapi_document(engines: Iterable[str], formats: Mapping[str, ReportFormat]) -> dict:
     """The document for a server offering ``engines`` and report ``formats``."""
-    document = {
+    document: dict[str, Any] = {
         "openapi": "3.1.0",
         "info": {"title": "AssetCheck API", "version": __version__,
                  "description": "Validate 3D assets (GLB, glTF, FBX, ZIP). See docs/api.md."},

@@ -3,6 +3,7 @@ which would make one time series per job id), its method and its status."""
 
 from __future__ import annotations
 
+from tornado.routing import PathMatches
 from tornado.web import Application, RequestHandler
 
 from assetcheck.observability.metrics import service_metrics
@@ -17,8 +18,10 @@ def route_pattern(application: Application, handler: RequestHandler) -> str:
     """The pattern of the route that matched the handler's request, as written in the
     handler lists (``/api/v1/validate/(?P<job_id>[^/]+)``), or :data:`UNMATCHED`."""
     for rule in application.wildcard_router.rules:
-        if rule.target is type(handler) and rule.matcher.match(handler.request) is not None:
-            return rule.matcher.regex.pattern.removesuffix("$")
+        matcher = rule.matcher  # a PathMatches: the handler lists give path patterns
+        if (rule.target is type(handler) and isinstance(matcher, PathMatches)
+                and matcher.match(handler.request) is not None):
+            return matcher.regex.pattern.removesuffix("$")
     return UNMATCHED
 
 

@@ -59,6 +59,16 @@ def report_text(job_id: str) -> str | None:
     return None if row is None else row[0]
 
 
+def completed_report_text(job: Job) -> str:
+    """The stored report of ``job``, a completed job read without it, as its JSON text. It may
+    have gone since the row was read: 404 JOB_NOT_FOUND once the job was deleted, else 410
+    JOB_EXPIRED (retention removed it)."""
+    text = report_text(job.id)
+    if text is None:
+        raise expired(find_job(job.account_id, job.id, with_report=False))
+    return text
+
+
 def remove_job(database: peewee.Database, storage: JobStorage, account_id: int,
                job_id: str) -> None:
     """Delete the account's job ``job_id`` and all it stored, cancelling it if it has not

@@ -85,7 +85,9 @@ class LimitedApplication(Application):
     """The service's Tornado application: every request passes a :class:`BodyGuard` built from
     the ``server_limits`` setting (a :class:`ServerLimits`)."""
 
-    def get_handler_delegate(self, request: HTTPServerRequest,
+    # Tornado annotates its private ``_HandlerDelegate``; its router needs only an
+    # ``HTTPMessageDelegate``, which the guard wrapping it is.
+    def get_handler_delegate(self, request: HTTPServerRequest,  # type: ignore[override]
                              target_class: type[RequestHandler],
                              target_kwargs: dict[str, Any] | None = None,
                              path_args: list[bytes] | None = None,

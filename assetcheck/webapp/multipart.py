@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from python_multipart.exceptions import FormParserError
@@ -18,6 +19,9 @@ from python_multipart.multipart import MultipartParser, parse_options_header
 from assetcheck.jobs.storage import UploadFile
 from assetcheck.names import cut_name
 from assetcheck.webapp.errors import RequestError
+
+if TYPE_CHECKING:
+    from python_multipart.multipart import MultipartCallbacks
 
 #: What a body may carry on top of the file itself: part headers, boundaries and options.
 MULTIPART_ALLOWANCE = 64 * 1024
@@ -119,7 +123,7 @@ class MultipartUpload:
             raise missing_file("The `file` part is empty")
         return self.file
 
-    def _callbacks(self) -> dict[str, Callable[..., None]]:
+    def _callbacks(self) -> MultipartCallbacks:
         return {
             "on_part_begin": self._part_begin,
             "on_header_field": self._header_field,

@@ -8,8 +8,9 @@ import asyncio
 import contextlib
 import math
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
+from tornado.http1connection import HTTP1Connection
 from tornado.web import stream_request_body
 
 from assetcheck.db.tables import Job, iso
@@ -95,8 +96,10 @@ class UploadHandler(AccountHandler):
         declared = int(self.request.headers.get("Content-Length", 0))
         # Tornado's own body-size check answers a bare 400, so it must never fire before ours,
         # which sees a chunked body up to one read buffer later: give it room.
-        self.request.connection.set_max_body_size(max(allowed, declared) + _TORNADO_MARGIN)
-        self.request.connection.set_body_timeout(self.server_limits.upload_timeout)
+        # Tornado's HTTPServer serves every request over an HTTP1Connection.
+        connection = cast(HTTP1Connection, self.request.connection)
+        connection.set_max_body_size(max(allowed, declared) + _TORNADO_MARGIN)
+        connection.set_body_timeout(self.server_limits.upload_timeout)
         if declared > allowed:
             raise file_too_large(limit)
         job_id = self.job_id = new_job_id()

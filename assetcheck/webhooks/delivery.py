@@ -106,7 +106,7 @@ class PinnedResolver(Resolver):
     can only go where the check said it may.
     """
 
-    def initialize(self, target: WebhookTarget) -> None:  # type: ignore[override]
+    def initialize(self, target: WebhookTarget) -> None:
         self.target = target
 
     async def resolve(self, host: str, port: int,

@@ -313,7 +313,7 @@ def list_deliveries(account_id: int, *, limit: int, after: tuple[datetime, str] 
     return deliveries[:limit], (last.created_at, last.id)
 
 
-def _with_attempts(query: peewee.ModelSelect) -> list[WebhookDelivery]:
+def _with_attempts(query: peewee.ModelSelect[WebhookDelivery]) -> list[WebhookDelivery]:
     """The deliveries of ``query`` with ``attempts`` as a list, in the order they were made."""
     attempts = WebhookAttempt.select().order_by(WebhookAttempt.id)
     return list(peewee.prefetch(query, attempts))

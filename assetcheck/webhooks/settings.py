@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime, timedelta
+from typing import cast
 
 from assetcheck.db.tables import Account, utcnow
 from assetcheck.webhooks.secret_box import SecretBox, SecretUnreadable
@@ -74,7 +75,9 @@ def reveal_secret(account: Account, box: SecretBox) -> str:
         # Two first uses at once both try; the guard keeps the first secret written.
         Account.update(webhook_secret_sealed=box.seal(new_secret(), account.id)).where(
             Account.id == account.id, Account.webhook_secret_sealed.is_null()).execute()
-        account.webhook_secret_sealed = Account.get_by_id(account.id).webhook_secret_sealed
+        stored = Account.get_by_id(account.id).webhook_secret_sealed
+        # Set just above, by this call or a first use beside it; nothing clears it.
+        account.webhook_secret_sealed = cast(str, stored)
     return box.open(account.webhook_secret_sealed, account.id)
 
 
@@ -110,10 +113,11 @@ def signing_secrets(account: Account, box: SecretBox,
     for this one signature (:class:`~assetcheck.webhooks.secret_box.SecretUnreadable` when the
     current one does not open; a previous one that does not open is left out)."""
     current = reveal_secret(account, box)
-    if not rotation_ends_at(account, now):
+    previous = account.webhook_previous_secret_sealed
+    if previous is None or not rotation_ends_at(account, now):
         return current, None
     try:
-        return current, box.open(account.webhook_previous_secret_sealed, account.id)
+        return current, box.open(previous, account.id)
     except SecretUnreadable:
         return current, None
 

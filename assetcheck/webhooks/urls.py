@@ -56,7 +56,7 @@ class WebhookTarget:
 def resolve_host(host: str, port: int) -> list[str]:
     """The system resolver's TCP addresses for ``host``, without duplicates."""
     answers = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    return list(dict.fromkeys(sockaddr[0] for *_, sockaddr in answers))
+    return list(dict.fromkeys(str(sockaddr[0]) for *_, sockaddr in answers))
 
 
 def parse_allowed_cidrs(cidrs: Iterable[str]) -> tuple[IPNetwork, ...]:

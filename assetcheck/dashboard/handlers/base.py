@@ -28,7 +28,7 @@ from assetcheck.dashboard.sessions import (
 from assetcheck.db.tables import Account
 from assetcheck.observability import log_context
 from assetcheck.webapp.errors import RequestError
-from assetcheck.webapp.handlers import BaseHandler
+from assetcheck.webapp.handlers import AccountHandler, BaseHandler
 
 #: Methods that change nothing: the only ones a logged-in account may send past its rate.
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -37,7 +37,7 @@ CONTENT_SECURITY_POLICY = ("default-src 'self'; img-src 'self' data:; object-src
                            "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
 
-class SessionMixin:
+class SessionMixin(BaseHandler):
     """Reading and writing the session cookie (for handlers of any base)."""
 
     async def session_account(self) -> Account | None:
@@ -64,7 +64,8 @@ class DashboardHandler(SessionMixin, BaseHandler):
     """A dashboard page: HTML answers (errors included) for the session's account, if any.
 
     ``self.account`` is the logged-in account or None; ``@tornado.web.authenticated`` sends
-    visitors without a session to the log-in page.
+    visitors without a session to the log-in page, and the methods it guards read
+    ``self.logged_in_account``.
     """
 
     xsrf_protected = True
@@ -80,6 +81,14 @@ class DashboardHandler(SessionMixin, BaseHandler):
                 self.spend_account_request(self.account.id, self.account.plan)
 
     def get_current_user(self) -> Account | None:
+        return self.account
+
+    @property
+    def logged_in_account(self) -> Account:
+        """The session's account, in a method ``@tornado.web.authenticated`` guards (or in a
+        :class:`DashboardJsonHandler`); 401 NOT_LOGGED_IN anywhere else without a session."""
+        if self.account is None:
+            raise not_logged_in()
         return self.account
 
     def set_default_headers(self) -> None:
@@ -128,8 +137,10 @@ class DashboardHandler(SessionMixin, BaseHandler):
 
     def redirect_within(self, target: str | None, default: str = "/") -> None:
         """Redirect to ``target`` when it is a path of this site (never to another site)."""
-        local = (target or "").startswith("/") and "\\" not in target
-        self.redirect(target if local and not urlsplit(target).netloc else default)
+        if target and target.startswith("/") and "\\" not in target and not urlsplit(target).netloc:
+            self.redirect(target)
+        else:
+            self.redirect(default)
 
     def client_address(self) -> str:
         """The client's address: the proxy's ``X-Forwarded-For`` or ``X-Real-IP`` only with
@@ -182,7 +193,7 @@ class DashboardJsonHandler(DashboardHandler):
         self.set_header("Cache-Control", "no-store")
 
 
-class SessionAuthentication(SessionMixin):
+class SessionAuthentication(SessionMixin, AccountHandler):
     """Acting for the session's account instead of an API key, so the dashboard can serve a
     shared endpoint whole (``class UploadHandler(SessionAuthentication, uploads.UploadHandler)``).
     Requests count against the plan's rate per account, in the same budget as the account's

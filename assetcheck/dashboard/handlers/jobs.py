@@ -28,12 +28,12 @@ from assetcheck.webapp.handlers import bounded_number
 from assetcheck.webapp.job_options import DEFAULT_ENGINE
 from assetcheck.webapp.job_views import (
     badge_path,
+    completed_report_text,
     expired,
     find_job,
     list_jobs,
     parse_list_query,
     remove_job,
-    report_text,
     summary_body,
 )
 from assetcheck.webapp.ratelimit import RateLimiter
@@ -77,7 +77,7 @@ class JobsHandler(DashboardHandler):
         status, limit = parse_list_query(self.get_query_argument("status", None) or None, None)
         cursor = self.get_query_argument("cursor", None)
         jobs, next_cursor = await self.run_blocking(partial(
-            list_jobs, self.account.id, status=status, limit=limit, cursor=cursor))
+            list_jobs, self.logged_in_account.id, status=status, limit=limit, cursor=cursor))
         self.render_page("jobs.html", jobs=jobs, next_cursor=next_cursor, status=status,
                          states=STATES, first_page=cursor is None,
                          deleted=self.get_query_argument("deleted", None) == "1")
@@ -93,7 +93,7 @@ class JobPageHandler(DashboardHandler):
 
     @tornado.web.authenticated
     async def get(self, job_id: str) -> None:
-        job = await self.run_blocking(partial(find_job, self.account.id, job_id,
+        job = await self.run_blocking(partial(find_job, self.logged_in_account.id, job_id,
                                               with_report=False))
         engine = self.engines.get(job.engine)
         context: dict[str, Any] = {"job": job, "report_html": None, "downloads": DOWNLOADS,
@@ -112,18 +112,19 @@ class JobPageHandler(DashboardHandler):
         self.set_header("X-Page-Cache", "miss" if cached is None else "hit")
         if cached is not None:
             return Markup(cached)
-        wait = self.page_rate.acquire(("page-render", self.account.id),
-                                      int(self.config["plans"][self.account.plan]
+        account = self.logged_in_account
+        wait = self.page_rate.acquire(("page-render", account.id),
+                                      int(self.config["plans"][account.plan]
                                           ["page_renders_per_minute"]))
         if wait:
             raise RequestError(429, "RATE_LIMITED", "You opened many large report pages in a "
                                f"short time: this one will be ready in {wait} s. Reload it "
                                "then.", {"Retry-After": str(wait)})
-        text = await self.run_blocking(report_text, job.id)
+        text = await self.run_blocking(completed_report_text, job)
         render = partial(report_pages.render_report, self.templates.get_template(
             "job_report.html"), text, job=job, view=view, stored=stored,
             registry=build_registry(self.plugin_manager), static_url=self.static_url)
-        async with self.render_turns.turn(self.account.id):
+        async with self.render_turns.turn(account.id):
             page = await self.run_blocking(render)
         self.page_cache.put(key, page)
         return page
@@ -152,7 +153,7 @@ class JobStatusHandler(DashboardJsonHandler):
     """The job's summary as JSON (the API's list entry), polled by the page's script."""
 
     async def get(self, job_id: str) -> None:
-        job = await self.run_blocking(find_job, self.account.id, job_id)
+        job = await self.run_blocking(find_job, self.logged_in_account.id, job_id)
         self.write_json(summary_body(job))
 
 
@@ -168,7 +169,7 @@ class JobFileHandler(DashboardHandler):
         """The name of the ``number``-th model file of the account's completed job, or None;
         410 ``JOB_EXPIRED`` for a job whose files retention removed. The job's row is read
         without its report: :class:`ModelFileNames` decodes a report once."""
-        job = find_job(self.account.id, job_id, with_report=False)
+        job = find_job(self.logged_in_account.id, job_id, with_report=False)
         if job.expired_at is not None:
             raise expired(job)
         if job.status != COMPLETED:
@@ -201,8 +202,8 @@ class JobDeleteHandler(DashboardHandler):
 
     @tornado.web.authenticated
     async def post(self, job_id: str) -> None:
-        await self.run_blocking(remove_job, self.queue.database, self.storage, self.account.id,
-                                job_id)
+        await self.run_blocking(remove_job, self.queue.database, self.storage,
+                                self.logged_in_account.id, job_id)
         self.redirect("/jobs?deleted=1")
 
 

@@ -44,7 +44,8 @@ class ProfilePage(DashboardHandler):
     """What the profile handlers share: rendering the page with the account's keys."""
 
     async def render_profile(self, status: int = 200, /, **context: Any) -> None:
-        keys = await self.run_blocking(account_keys, self.account)
+        account = self.logged_in_account
+        keys = await self.run_blocking(account_keys, account)
         now = utcnow()
         rows = [(key, key_status(key, now)) for key in reversed(keys)]
         context.setdefault("errors", {})
@@ -52,7 +53,7 @@ class ProfilePage(DashboardHandler):
         context.setdefault("key_name", "")
         notice = NOTICES.get(self.get_query_argument("done", ""))
         self.render_page("profile.html", status, keys=rows, expiries=KEY_EXPIRIES,
-                         plan_limits=self.config["plans"].get(self.account.plan, {}),
+                         plan_limits=self.config["plans"].get(account.plan, {}),
                          min_password_length=MIN_PASSWORD_LENGTH, notice=notice, **context)
 
 
@@ -68,7 +69,7 @@ class PasswordHandler(ProfilePage):
 
     @tornado.web.authenticated
     async def post(self) -> None:
-        attempt = self.login_attempt(self.account.email)
+        attempt = self.login_attempt(self.logged_in_account.email)
         throttle = self.limits.login
         wait = throttle.retry_after(attempt)
         if wait:
@@ -78,7 +79,8 @@ class PasswordHandler(ProfilePage):
             return
         try:
             self.account = await self.run_blocking(
-                change_password, self.account, self.get_body_argument("current_password", ""),
+                change_password, self.logged_in_account,
+                self.get_body_argument("current_password", ""),
                 self.get_body_argument("new_password", ""))
         except FormError as error:
             if "current_password" in error.errors:
@@ -110,7 +112,7 @@ class KeysHandler(ProfilePage):
         limit = int(self.config["accounts"]["max_active_keys"])
         try:
             row, key = await self.run_blocking(partial(
-                issue_key, self.account, name, expires_at, max_active=limit))
+                issue_key, self.logged_in_account, name, expires_at, max_active=limit))
         except AccountError:
             await self.render_profile(409, key_name=name, errors={"name": (
                 f"You have {limit} active keys, the most an account may have: revoke one you "
@@ -126,7 +128,8 @@ class RevokeKeyHandler(ProfilePage):
     async def post(self, key_id: str) -> None:
         number = bounded_number(key_id, MAX_KEY_ID)
         key = None if number is None else await self.run_blocking(
-            ApiKey.get_or_none, (ApiKey.id == number) & (ApiKey.account == self.account.id))
+            ApiKey.get_or_none,
+            (ApiKey.id == number) & (ApiKey.account == self.logged_in_account.id))
         if key is None:
             raise RequestError(404, "KEY_NOT_FOUND", "You have no API key with this id.")
         await self.run_blocking(revoke_key, key)

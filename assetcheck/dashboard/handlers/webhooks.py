@@ -15,6 +15,7 @@ from typing import Any
 import tornado.web
 
 from assetcheck.dashboard.handlers.base import DashboardHandler, DashboardJsonHandler
+from assetcheck.db.tables import WebhookDelivery
 from assetcheck.webapp.errors import RequestError
 from assetcheck.webapp.job_views import decode_cursor, encode_cursor
 from assetcheck.webhooks.outbox import (
@@ -52,9 +53,10 @@ class WebhooksPage(DashboardHandler):
     """What the webhook handlers share: the page, and the plan check of every change."""
 
     async def render_settings(self, status: int = 200, /, **context: Any) -> None:
-        account = self.account
+        account = self.logged_in_account
         enabled = has_webhooks(account.plan)
-        deliveries, after = [], None
+        deliveries: list[WebhookDelivery] = []
+        after = None
         if enabled:
             cursor = self.get_query_argument("cursor", None)
             deliveries, after = await self.run_blocking(partial(
@@ -69,7 +71,7 @@ class WebhooksPage(DashboardHandler):
             notice=NOTICES.get(self.get_query_argument("done", "")), **context)
 
     def require_webhooks(self) -> None:
-        if not has_webhooks(self.account.plan):
+        if not has_webhooks(self.logged_in_account.plan):
             raise plan_required()
 
     @property
@@ -93,11 +95,11 @@ class WebhookUrlHandler(WebhooksPage):
         self.require_webhooks()
         url = self.get_body_argument("webhook_url", "").strip()
         if self.get_body_argument("action", "save") == "remove":
-            await self.run_blocking(clear_webhook_url, self.account)
+            await self.run_blocking(clear_webhook_url, self.logged_in_account)
             self.redirect("/settings/webhooks?done=removed")
             return
         try:
-            await self.run_blocking(set_webhook_url, self.account, url, self.secret_box,
+            await self.run_blocking(set_webhook_url, self.logged_in_account, url, self.secret_box,
                                     self.config["webhooks"]["allowed_cidrs"])
         except WebhookUrlError as error:
             await self.render_settings(400, errors={"webhook_url": str(error)}, url_value=url)
@@ -110,10 +112,11 @@ class WebhookSecretHandler(DashboardJsonHandler):
     WEBHOOK_SECRET_UNREADABLE when it was sealed under another server secret."""
 
     async def post(self) -> None:
-        if not has_webhooks(self.account.plan):
+        account = self.logged_in_account
+        if not has_webhooks(account.plan):
             raise plan_required()
         try:
-            secret = await self.run_blocking(reveal_secret, self.account, self.secret_box)
+            secret = await self.run_blocking(reveal_secret, account, self.secret_box)
         except SecretUnreadable as error:
             raise RequestError(409, "WEBHOOK_SECRET_UNREADABLE", str(error)) from None
         self.write_json({"secret": secret})
@@ -123,7 +126,7 @@ class RotateSecretHandler(WebhooksPage):
     @tornado.web.authenticated
     async def post(self) -> None:
         self.require_webhooks()
-        await self.run_blocking(rotate_secret, self.account, self.secret_box)
+        await self.run_blocking(rotate_secret, self.logged_in_account, self.secret_box)
         self.redirect("/settings/webhooks?done=rotated")
 
 
@@ -135,7 +138,7 @@ class TestEventHandler(WebhooksPage):
     async def post(self) -> None:
         self.require_webhooks()
         try:
-            await self.run_blocking(queue_ping, self.account, self.max_pending)
+            await self.run_blocking(queue_ping, self.logged_in_account, self.max_pending)
         except DeliveryError as error:
             await self.render_settings(error.status, errors={"test": str(error)})
             return
@@ -149,7 +152,7 @@ class RedeliverHandler(WebhooksPage):
     async def post(self, delivery_id: str) -> None:
         self.require_webhooks()
         try:
-            await self.run_blocking(partial(redeliver, self.account.id, delivery_id,
+            await self.run_blocking(partial(redeliver, self.logged_in_account.id, delivery_id,
                                             max_pending=self.max_pending))
         except DeliveryError as error:
             raise RequestError(error.status, error.code, str(error)) from None

@@ -11,7 +11,7 @@ from assetcheck.webapp.handlers import AccountHandler
 BEARER_CHALLENGE = {"WWW-Authenticate": "Bearer"}
 
 
-class KeyAuthentication:
+class KeyAuthentication(AccountHandler):
     """The request acts for the account of its API key (whose plan's rate counts requests per
     account: see ``AccountHandler``). A key in the query string is refused (401
     INVALID_API_KEY), even beside a valid header."""
