@@ -53,8 +53,9 @@ class ApiError(ClientError):
     ``FILE_TOO_LARGE``, ``JOB_NOT_FOUND``...), ``message`` (for people) and, when the service
     gave one, ``retry_after`` in seconds."""
 
-    def __init__(self, status: int, code: str, message: str,
-                 retry_after: float | None = None) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, retry_after: float | None = None
+    ) -> None:
         super().__init__(f"{message} ({status} {code})")
         self.status = status
         self.code = code
@@ -143,29 +144,47 @@ class Client:
         self._key = api_key
         self.timeout = timeout
 
-    def submit(self, path: str | os.PathLike[str], *, engine: str | None = None,
-               webhook_url: str | None = None, filename: str | None = None) -> JobCreated:
+    def submit(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        engine: str | None = None,
+        webhook_url: str | None = None,
+        filename: str | None = None,
+    ) -> JobCreated:
         """Upload the file at ``path`` (streamed, never read whole into memory) and queue its
         validation. ``filename`` is the name the service reports (default: the file's own)."""
         path = Path(path)
         options = {k: v for k, v in (("engine", engine), ("webhook_url", webhook_url)) if v}
         upload = _MultipartFile(path, filename or path.name, options)
         status, headers, body = self._request(
-            "POST", "/api/v1/validate", body=upload.chunks(),
-            headers={"Content-Type": upload.content_type,
-                     "Content-Length": str(upload.length)})
+            "POST",
+            "/api/v1/validate",
+            body=upload.chunks(),
+            headers={"Content-Type": upload.content_type, "Content-Length": str(upload.length)},
+        )
         answer = _json_body(status, headers, body)
-        return JobCreated(answer["job_id"], answer["status"], answer["estimated_completion"],
-                          answer["status_url"], answer["badge_url"])
+        return JobCreated(
+            answer["job_id"],
+            answer["status"],
+            answer["estimated_completion"],
+            answer["status_url"],
+            answer["badge_url"],
+        )
 
     def job(self, job_id: str) -> JobStatus:
         """The job's state now."""
         status, headers, body = self._request("GET", f"/api/v1/validate/{quote(job_id, safe='')}")
         return JobStatus(_json_body(status, headers, body), _retry_after(headers))
 
-    def wait(self, job_id: str, *, timeout: float | None = None,
-             on_poll: Callable[[JobStatus], None] | None = None,
-             sleep: Callable[[float], None] = time.sleep) -> JobStatus:
+    def wait(
+        self,
+        job_id: str,
+        *,
+        timeout: float | None = None,
+        on_poll: Callable[[JobStatus], None] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> JobStatus:
         """Poll the job until it is completed or failed, at the pace its ``Retry-After`` asks
         for; a 429 RATE_LIMITED waits as long as it says, then polls again. ``on_poll`` sees
         every answer; :class:`WaitTimedOut` after ``timeout`` seconds (None: no limit)."""
@@ -193,7 +212,8 @@ class Client:
     def report(self, job_id: str, format: str = "json") -> Report:
         """The report of an ended job in ``format`` (a name of :meth:`report_formats`)."""
         status, headers, body = self._request(
-            "GET", f"/api/v1/report/{quote(job_id, safe='')}/{quote(format, safe='')}")
+            "GET", f"/api/v1/report/{quote(job_id, safe='')}/{quote(format, safe='')}"
+        )
         if status != 200:
             _json_body(status, headers, body)  # raises the service's error
         return Report(format, headers.get("Content-Type", ""), body)
@@ -207,27 +227,33 @@ class Client:
         """The report formats this service renders (its plugins may add some), from its
         OpenAPI document."""
         status, headers, body = self._request("GET", "/api/v1/openapi.json")
-        operation = _json_body(status, headers, body)["paths"][
-            "/api/v1/report/{jobId}/{format}"]["get"]
-        return next(p["schema"]["enum"] for p in operation["parameters"]
-                    if p["name"] == "format")
+        operation = _json_body(status, headers, body)["paths"]["/api/v1/report/{jobId}/{format}"][
+            "get"
+        ]
+        return next(p["schema"]["enum"] for p in operation["parameters"] if p["name"] == "format")
 
-    def _request(self, method: str, path: str, *, body: Any = None,
-                 headers: dict[str, str] | None = None) -> tuple[int, http.client.HTTPMessage,
-                                                                  bytes]:
-        connection_class = (http.client.HTTPSConnection if self._scheme == "https"
-                            else http.client.HTTPConnection)
+    def _request(
+        self, method: str, path: str, *, body: Any = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, http.client.HTTPMessage, bytes]:
+        connection_class = (
+            http.client.HTTPSConnection if self._scheme == "https" else http.client.HTTPConnection
+        )
         connection = connection_class(self._netloc, timeout=self.timeout)
-        sent = {"Authorization": f"Bearer {self._key}", "Accept": "application/json, */*",
-                "User-Agent": f"assetcheck-client/{__version__}", **(headers or {})}
+        sent = {
+            "Authorization": f"Bearer {self._key}",
+            "Accept": "application/json, */*",
+            "User-Agent": f"assetcheck-client/{__version__}",
+            **(headers or {}),
+        }
         try:
             connection.request(method, self._prefix + path, body=body, headers=sent)
             response = connection.getresponse()
             return response.status, response.headers, response.read()
         except (OSError, http.client.HTTPException) as error:
             reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
-            raise ConnectionFailed(f"cannot reach {self._scheme}://{self._netloc}: "
-                                   f"{reason}") from None
+            raise ConnectionFailed(
+                f"cannot reach {self._scheme}://{self._netloc}: {reason}"
+            ) from None
         finally:
             connection.close()
 
@@ -243,12 +269,16 @@ class _MultipartFile:
         self.content_type = f"multipart/form-data; boundary={boundary}"
         head = b""
         if options:
-            head += (f"--{boundary}\r\nContent-Disposition: form-data; name=\"options\"\r\n"
-                     "Content-Type: application/json\r\n\r\n").encode()
+            head += (
+                f'--{boundary}\r\nContent-Disposition: form-data; name="options"\r\n'
+                "Content-Type: application/json\r\n\r\n"
+            ).encode()
             head += json.dumps(options).encode() + b"\r\n"
-        head += (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; "
-                 f"{_filename_parameters(filename)}\r\n"
-                 "Content-Type: application/octet-stream\r\n\r\n").encode()
+        head += (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
+            f"{_filename_parameters(filename)}\r\n"
+            "Content-Type: application/octet-stream\r\n\r\n"
+        ).encode()
         self.head = head
         self.tail = f"\r\n--{boundary}--\r\n".encode()
         self.length = len(head) + path.stat().st_size + len(self.tail)
@@ -288,9 +318,12 @@ def _json_body(status: int, headers: http.client.HTTPMessage, body: bytes) -> An
     if 200 <= status < 300 and parsed is not None:
         return parsed
     if isinstance(parsed, dict) and isinstance(parsed.get("code"), str):
-        raise ApiError(status, parsed["code"], str(parsed.get("error", "")),
-                       _retry_after(headers))
+        raise ApiError(status, parsed["code"], str(parsed.get("error", "")), _retry_after(headers))
     reason = http.client.responses.get(status, "unexpected answer")
-    raise ApiError(status, f"HTTP_{status}", f"The service answered {status} {reason} "
-                   "without an AssetCheck error body: is the URL the service's root?",
-                   _retry_after(headers))
+    raise ApiError(
+        status,
+        f"HTTP_{status}",
+        f"The service answered {status} {reason} "
+        "without an AssetCheck error body: is the URL the service's root?",
+        _retry_after(headers),
+    )

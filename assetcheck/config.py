@@ -37,31 +37,82 @@ CONFIG_FILENAME = "assetcheck.toml"
 NOT_CONFIG_VARIABLES = frozenset({CONFIG_VARIABLE, "ASSETCHECK_API_KEY", "ASSETCHECK_URL"})
 
 DEFAULTS: dict[str, Any] = {
-    "server": {"host": "127.0.0.1", "port": 8080, "secret_key": "", "max_body_kb": 1024,
-               "header_timeout": 20, "body_timeout": 60, "idle_timeout": 30,
-               "upload_timeout": 3600, "secure_cookies": False, "trust_forwarded_headers": False},
-    "storage": {"data_dir": "./data", "backend": "local", "bucket": "", "prefix": "",
-                "endpoint_url": "", "region": "", "max_derived_ratio": 16,
-                "derived_allowance_mb": 8},
+    "server": {
+        "host": "127.0.0.1",
+        "port": 8080,
+        "secret_key": "",
+        "max_body_kb": 1024,
+        "header_timeout": 20,
+        "body_timeout": 60,
+        "idle_timeout": 30,
+        "upload_timeout": 3600,
+        "secure_cookies": False,
+        "trust_forwarded_headers": False,
+    },
+    "storage": {
+        "data_dir": "./data",
+        "backend": "local",
+        "bucket": "",
+        "prefix": "",
+        "endpoint_url": "",
+        "region": "",
+        "max_derived_ratio": 16,
+        "derived_allowance_mb": 8,
+    },
     "database": {"url": ""},
-    "workers": {"processes": 2, "job_timeout": 300, "memory_limit_mb": 2048, "lease_seconds": 60,
-                "shutdown_grace": 30},
-    "webhooks": {"retry_delays": [0, 60, 300, 1800, 7200], "timeout": 10, "allowed_cidrs": [],
-                 "poll_interval": 1, "keep_deliveries_days": 30, "max_sending_per_account": 2,
-                 "max_pending_per_account": 100},
+    "workers": {
+        "processes": 2,
+        "job_timeout": 300,
+        "memory_limit_mb": 2048,
+        "lease_seconds": 60,
+        "shutdown_grace": 30,
+    },
+    "webhooks": {
+        "retry_delays": [0, 60, 300, 1800, 7200],
+        "timeout": 10,
+        "allowed_cidrs": [],
+        "poll_interval": 1,
+        "keep_deliveries_days": 30,
+        "max_sending_per_account": 2,
+        "max_pending_per_account": 100,
+    },
     "plans": {
-        "free": {"max_upload_mb": 50, "requests_per_minute": 30, "max_processing_jobs": 1,
-                 "max_queued_jobs": 10, "retention_days": 0, "max_storage_mb": 0,
-                 "page_renders_per_minute": 20},
-        "starter": {"max_upload_mb": 100, "requests_per_minute": 60, "max_processing_jobs": 2,
-                    "max_queued_jobs": 50, "retention_days": 0, "max_storage_mb": 0,
-                    "page_renders_per_minute": 30},
-        "pro": {"max_upload_mb": 500, "requests_per_minute": 300, "max_processing_jobs": 4,
-                "max_queued_jobs": 200, "retention_days": 0, "max_storage_mb": 0,
-                "page_renders_per_minute": 60},
-        "enterprise": {"max_upload_mb": 2048, "requests_per_minute": 1200,
-                       "max_processing_jobs": 8, "max_queued_jobs": 1000, "retention_days": 0,
-                       "max_storage_mb": 0, "page_renders_per_minute": 120},
+        "free": {
+            "max_upload_mb": 50,
+            "requests_per_minute": 30,
+            "max_processing_jobs": 1,
+            "max_queued_jobs": 10,
+            "retention_days": 0,
+            "max_storage_mb": 0,
+            "page_renders_per_minute": 20,
+        },
+        "starter": {
+            "max_upload_mb": 100,
+            "requests_per_minute": 60,
+            "max_processing_jobs": 2,
+            "max_queued_jobs": 50,
+            "retention_days": 0,
+            "max_storage_mb": 0,
+            "page_renders_per_minute": 30,
+        },
+        "pro": {
+            "max_upload_mb": 500,
+            "requests_per_minute": 300,
+            "max_processing_jobs": 4,
+            "max_queued_jobs": 200,
+            "retention_days": 0,
+            "max_storage_mb": 0,
+            "page_renders_per_minute": 60,
+        },
+        "enterprise": {
+            "max_upload_mb": 2048,
+            "requests_per_minute": 1200,
+            "max_processing_jobs": 8,
+            "max_queued_jobs": 1000,
+            "retention_days": 0,
+            "max_storage_mb": 0,
+            "page_renders_per_minute": 120,
+        },
     },
     "accounts": {"max_active_keys": 20, "login_first_delay": 1, "login_max_delay": 900},
     "plugins": {"dir": "", "disabled": [], "crash": "warning"},
@@ -102,8 +153,11 @@ class Config:
     def plugin_config(self) -> PluginConfig:
         plugins = self.data["plugins"]
         folder = plugins.get("dir") or None
-        return PluginConfig(dir=Path(folder) if folder else None,
-                            disabled=tuple(plugins.get("disabled", ())), settings=self.data)
+        return PluginConfig(
+            dir=Path(folder) if folder else None,
+            disabled=tuple(plugins.get("disabled", ())),
+            settings=self.data,
+        )
 
     def validation_options(self, engine: str = "generic") -> ValidationOptions:
         """Limits from ``[validation]`` and ``[workers]``; from ``[engines.<engine>]`` the issue
@@ -136,9 +190,11 @@ class Config:
         )
 
 
-def find_config_file(explicit: str | Path | None = None,
-                     environ: Mapping[str, str] | None = None,
-                     folder: Path | None = None) -> Path | None:
+def find_config_file(
+    explicit: str | Path | None = None,
+    environ: Mapping[str, str] | None = None,
+    folder: Path | None = None,
+) -> Path | None:
     """The configuration file a command uses: ``explicit`` (``--config``), else
     ``$ASSETCHECK_CONFIG``, else ``assetcheck.toml`` in ``folder`` (default: the current
     one), else ``assetcheck/assetcheck.toml`` in the user's configuration folder
@@ -149,8 +205,10 @@ def find_config_file(explicit: str | Path | None = None,
     if named:
         return Path(named)
     user_folder = environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    for candidate in ((folder or Path.cwd()) / CONFIG_FILENAME,
-                      Path(user_folder) / "assetcheck" / CONFIG_FILENAME):
+    for candidate in (
+        (folder or Path.cwd()) / CONFIG_FILENAME,
+        Path(user_folder) / "assetcheck" / CONFIG_FILENAME,
+    ):
         if candidate.is_file():
             return candidate
     return None
@@ -175,8 +233,11 @@ def load_config(path: str | Path | None = None, environ: Mapping[str, str] | Non
 
 
 def config_from(
-    table: Mapping[str, Any], *, environ: Mapping[str, str] | None = None,
-    folder: Path | None = None, source: Path | None = None,
+    table: Mapping[str, Any],
+    *,
+    environ: Mapping[str, str] | None = None,
+    folder: Path | None = None,
+    source: Path | None = None,
 ) -> Config:
     """Defaults, overlaid by ``table`` (a parsed TOML document), overlaid by the environment
     (``os.environ`` when ``environ`` is None). Relative paths of ``table`` are read from
@@ -223,8 +284,10 @@ def _check_metrics(metrics: Mapping[str, Any]) -> None:
         raise ConfigError("config key metrics.enabled must be true or false")
     token = metrics["token"]
     if not isinstance(token, str) or 0 < len(token) < MIN_METRICS_TOKEN:
-        raise ConfigError(f"config key metrics.token must be empty or a string of at least "
-                          f"{MIN_METRICS_TOKEN} characters")
+        raise ConfigError(
+            f"config key metrics.token must be empty or a string of at least "
+            f"{MIN_METRICS_TOKEN} characters"
+        )
     port = metrics["port"]
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
         raise ConfigError("config key metrics.port must be a port number (0: a free one)")
@@ -232,8 +295,9 @@ def _check_metrics(metrics: Mapping[str, Any]) -> None:
 
 def _check_logging(table: Mapping[str, Any]) -> None:
     if table["format"] not in LOG_FORMATS:
-        raise ConfigError(f"config key logging.format must be one of "
-                          f"{', '.join(map(repr, LOG_FORMATS))}")
+        raise ConfigError(
+            f"config key logging.format must be one of {', '.join(map(repr, LOG_FORMATS))}"
+        )
 
 
 #: ``[server]`` keys that are numbers of seconds over 0.
@@ -272,10 +336,14 @@ MAX_LOGIN_DELAY = 3600
 def _check_accounts(accounts: Mapping[str, Any]) -> None:
     """Refuse log-in delays the throttle cannot use (``docs/security.md``, Log-in delays)."""
     first, longest = accounts["login_first_delay"], accounts["login_max_delay"]
-    if any(isinstance(v, bool) or not isinstance(v, int | float) for v in (first, longest)) \
-            or not 0 < first <= longest <= MAX_LOGIN_DELAY:
-        raise ConfigError(f"config keys accounts.login_first_delay and login_max_delay must be "
-                          f"seconds with 0 < first <= max <= {MAX_LOGIN_DELAY}")
+    if (
+        any(isinstance(v, bool) or not isinstance(v, int | float) for v in (first, longest))
+        or not 0 < first <= longest <= MAX_LOGIN_DELAY
+    ):
+        raise ConfigError(
+            f"config keys accounts.login_first_delay and login_max_delay must be "
+            f"seconds with 0 < first <= max <= {MAX_LOGIN_DELAY}"
+        )
 
 
 def _check_plugins(plugins: Mapping[str, Any]) -> None:
@@ -286,8 +354,9 @@ def _check_plugins(plugins: Mapping[str, Any]) -> None:
     if not isinstance(plugins["dir"], str):
         raise ConfigError("config key plugins.dir must be a folder path (a string)")
     if plugins["crash"] not in CRASH_SEVERITY:
-        raise ConfigError(f"config key plugins.crash must be one of "
-                          f"{', '.join(map(repr, CRASH_SEVERITY))}")
+        raise ConfigError(
+            f"config key plugins.crash must be one of {', '.join(map(repr, CRASH_SEVERITY))}"
+        )
 
 
 def _check_webhooks(webhooks: Mapping[str, Any]) -> None:
@@ -304,8 +373,9 @@ def _check_webhooks(webhooks: Mapping[str, Any]) -> None:
     except (TypeError, ValueError) as error:
         raise ConfigError(f"config key webhooks.allowed_cidrs: {error}") from None
     if delays[0] != 0:
-        raise ConfigError("config key webhooks.retry_delays must start with 0: the first "
-                          "attempt is immediate")
+        raise ConfigError(
+            "config key webhooks.retry_delays must start with 0: the first attempt is immediate"
+        )
     for key in ("timeout", "poll_interval"):
         value = webhooks[key]
         if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
@@ -334,9 +404,12 @@ def _apply_environment(data: dict[str, Any], environ: Mapping[str, str]) -> None
             table[key] = _parse_env_value(environ[variable])
             used.add(variable)
     for variable, value in environ.items():
-        if (variable.startswith(ENV_PREFIX) and variable not in used
-                and variable not in NOT_CONFIG_VARIABLES):
-            place = _plugin_key(data, variable[len(ENV_PREFIX):].lower())
+        if (
+            variable.startswith(ENV_PREFIX)
+            and variable not in used
+            and variable not in NOT_CONFIG_VARIABLES
+        ):
+            place = _plugin_key(data, variable[len(ENV_PREFIX) :].lower())
             if place is not None:
                 table, key = place
                 table[key] = _parse_env_value(value)
@@ -348,7 +421,7 @@ def _plugin_key(data: dict[str, Any], name: str) -> tuple[dict[str, Any], str] |
     tables = [s for s, v in data.items() if s not in DEFAULTS and isinstance(v, dict)]
     section = max((s for s in tables if name.startswith(s + "_")), key=len, default=None)
     if section is not None:
-        key = name[len(section) + 1:].lstrip("_")
+        key = name[len(section) + 1 :].lstrip("_")
         return (data[section], key) if key else None
     section, separator, key = name.partition("__" if "__" in name else "_")
     if not separator or not section or not key or section in DEFAULTS:

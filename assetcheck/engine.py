@@ -67,8 +67,9 @@ def validate(
     options = options or ValidationOptions(engine=engine)
     pm = plugin_manager or get_plugin_manager()
     profile = resolve_profile(pm, options.engine, options.budget_overrides)
-    policy = replace(options.policy,
-                     severity_overrides={**profile.severity, **options.policy.severity_overrides})
+    policy = replace(
+        options.policy, severity_overrides={**profile.severity, **options.policy.severity_overrides}
+    )
     collector = IssueCollector(build_registry(pm), policy)
     context = ReadContext(collector, options)
     path = Path(path)
@@ -97,11 +98,19 @@ def validate(
         asset.buffers = []  # the result keeps the model, not the bytes (they may be mapped)
         if asset.fbx is not None:
             asset.fbx.drop_geometry()  # nor the FBX geometry arrays
-    return _result(pm, root.name, profile, assets, context, checks, {
-        "read_ms": _ms(read_done - started),
-        "checks_ms": _ms(finished - read_done),
-        "total_ms": _ms(finished - started),
-    })
+    return _result(
+        pm,
+        root.name,
+        profile,
+        assets,
+        context,
+        checks,
+        {
+            "read_ms": _ms(read_done - started),
+            "checks_ms": _ms(finished - read_done),
+            "total_ms": _ms(finished - started),
+        },
+    )
 
 
 def model_sources(root: SourceFile, context: ReadContext) -> Iterator[SourceFile]:
@@ -131,15 +140,23 @@ def _read(pm: pluggy.PluginManager, source: SourceFile, context: ReadContext) ->
         try:
             asset = impl.function(source=source, issues=issues, options=context.options)
         except Exception as error:  # a reader bug must not take the whole validation down
-            log.error("reader of plugin %r crashed on %s", impl.plugin_name, source.name,
-                      exc_info=error)
+            log.error(
+                "reader of plugin %r crashed on %s", impl.plugin_name, source.name, exc_info=error
+            )
             issues.add("READER_CRASHED", plugin=impl.plugin_name, error=_describe(error))
             return None
         if asset is not None and not isinstance(asset, Asset):
-            log.error("reader of plugin %r returned a %s for %s", impl.plugin_name,
-                      type(asset).__name__, source.name)
-            issues.add("READER_CRASHED", plugin=impl.plugin_name,
-                       error=f"it returned a {type(asset).__name__}, not an Asset")
+            log.error(
+                "reader of plugin %r returned a %s for %s",
+                impl.plugin_name,
+                type(asset).__name__,
+                source.name,
+            )
+            issues.add(
+                "READER_CRASHED",
+                plugin=impl.plugin_name,
+                error=f"it returned a {type(asset).__name__}, not an Asset",
+            )
             return None
         if asset is not None:
             asset.byte_size = len(source.data)
@@ -170,10 +187,16 @@ def _run_checks(
             try:
                 check.run(asset, context)
             except Exception as error:  # one broken rule must not silence the others
-                log.error("check %r of plugin %r crashed on %s", check.name, plugin_name,
-                          asset.filename, exc_info=error)
-                context.issues.add("CHECK_CRASHED", plugin=plugin_name, check=check.name,
-                                   error=_describe(error))
+                log.error(
+                    "check %r of plugin %r crashed on %s",
+                    check.name,
+                    plugin_name,
+                    asset.filename,
+                    exc_info=error,
+                )
+                context.issues.add(
+                    "CHECK_CRASHED", plugin=plugin_name, check=check.name, error=_describe(error)
+                )
                 run.crashed = True
         runs.append(run)
     return runs

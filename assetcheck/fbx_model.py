@@ -29,8 +29,11 @@ ARRAY_DTYPES = frozenset({"<f8", "<f4", "<i4", "<u4", "|b1"})
 PackedArray = tuple[str, tuple[int, ...], pickle.PickleBuffer | bytes]
 
 #: Axis names (``+X``...) as unit vectors.
-AXIS_VECTORS = {f"{sign}{name}": (1.0 if sign == "+" else -1.0) * np.eye(3)[i]
-                for i, name in enumerate("XYZ") for sign in "+-"}
+AXIS_VECTORS = {
+    f"{sign}{name}": (1.0 if sign == "+" else -1.0) * np.eye(3)[i]
+    for i, name in enumerate("XYZ")
+    for sign in "+-"
+}
 
 
 @dataclass(frozen=True)
@@ -49,16 +52,18 @@ class FbxAxes:
     @property
     def right_handed(self) -> bool:
         """Whether right x up = front, as in glTF (only meaningful when :attr:`known`)."""
-        return bool(np.array_equal(np.cross(AXIS_VECTORS[self.right], AXIS_VECTORS[self.up]),
-                                   AXIS_VECTORS[self.front]))
+        return bool(
+            np.array_equal(
+                np.cross(AXIS_VECTORS[self.right], AXIS_VECTORS[self.up]), AXIS_VECTORS[self.front]
+            )
+        )
 
     def to_y_up(self) -> np.ndarray:
         """The 3x3 rotation (or mirror, for a left-handed system) taking the scene's axes to
         +X right, +Y up, +Z front; the identity when the axes are unknown or degenerate."""
         if not self.known:
             return np.eye(3)
-        rows = np.array([AXIS_VECTORS[self.right], AXIS_VECTORS[self.up],
-                         AXIS_VECTORS[self.front]])
+        rows = np.array([AXIS_VECTORS[self.right], AXIS_VECTORS[self.up], AXIS_VECTORS[self.front]])
         return rows if abs(np.linalg.det(rows)) == 1.0 else np.eye(3)
 
 
@@ -125,8 +130,10 @@ class FbxGeometry:
         smallest, largest = int(sizes.min()), int(sizes.max())
         if smallest == largest and smallest >= 3:  # one polygon size (all triangles or quads)
             polygons = np.arange(len(self.corners), dtype=np.int32).reshape(-1, smallest)
-            fans = [np.stack([polygons[:, 0], polygons[:, j], polygons[:, j + 1]], axis=1)
-                    for j in range(1, smallest - 1)]
+            fans = [
+                np.stack([polygons[:, 0], polygons[:, j], polygons[:, j + 1]], axis=1)
+                for j in range(1, smallest - 1)
+            ]
             return np.stack(fans, axis=1).reshape(-1, 3)
         counts = np.maximum(sizes - 2, 0)
         total = int(counts.sum())
@@ -136,19 +143,21 @@ class FbxGeometry:
         middle = first + (np.arange(total, dtype=np.int32) - np.repeat(opened, counts) + 1)
         return np.stack([first, middle, middle + 1], axis=1).astype(np.int32, copy=False)
 
-    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Callable[..., FbxGeometry],
-                                                              tuple[object, ...]]:
+    def __reduce_ex__(
+        self, protocol: SupportsIndex
+    ) -> tuple[Callable[..., FbxGeometry], tuple[object, ...]]:
         number = operator.index(protocol)
         return unpack_geometry, tuple(_packed(getattr(self, f.name), number) for f in fields(self))
 
 
-def _packed(value: np.ndarray | FbxLayer | None, protocol: int,
-            ) -> PackedArray | tuple[PackedArray, PackedArray] | None:
+def _packed(
+    value: np.ndarray | FbxLayer | None,
+    protocol: int,
+) -> PackedArray | tuple[PackedArray, PackedArray] | None:
     """An array (or a layer's two arrays) as (dtype, shape, data); the data is a pickle buffer
     (sent out of band where the pickler takes them) from protocol 5 on, else bytes."""
     if isinstance(value, FbxLayer):
-        return (_packed_array(value.values, protocol),
-                _packed_array(value.corner_values, protocol))
+        return (_packed_array(value.values, protocol), _packed_array(value.corner_values, protocol))
     return None if value is None else _packed_array(value, protocol)
 
 
@@ -174,8 +183,14 @@ def _unpacked(value: object) -> np.ndarray:
     return np.frombuffer(data, dtype=np.dtype(dtype)).reshape(shape)
 
 
-def unpack_geometry(positions: object, corners: object, polygon_starts: object,
-                     normals: object, uvs: object, polygon_materials: object) -> FbxGeometry:
+def unpack_geometry(
+    positions: object,
+    corners: object,
+    polygon_starts: object,
+    normals: object,
+    uvs: object,
+    polygon_materials: object,
+) -> FbxGeometry:
     """The geometry :meth:`FbxGeometry.__reduce_ex__` sent (arrays as :func:`_packed`).
 
     The arguments come from a child that parsed a hostile file: anything but the arrays and
@@ -186,8 +201,14 @@ def unpack_geometry(positions: object, corners: object, polygon_starts: object,
         return None if value is None else FbxLayer(*map(_unpacked, _items(value, 2)))
 
     materials = None if polygon_materials is None else _unpacked(polygon_materials)
-    return FbxGeometry(_unpacked(positions), _unpacked(corners), _unpacked(polygon_starts),
-                       layer(normals), layer(uvs), materials)
+    return FbxGeometry(
+        _unpacked(positions),
+        _unpacked(corners),
+        _unpacked(polygon_starts),
+        layer(normals),
+        layer(uvs),
+        materials,
+    )
 
 
 @dataclass(frozen=True)
@@ -216,8 +237,9 @@ class FbxInstance:
     def __post_init__(self) -> None:
         self.geometry_to_world = np.asarray(self.geometry_to_world, np.float64).reshape(4, 4)
 
-    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[type[FbxInstance],
-                                                              tuple[str, tuple[float, ...]]]:
+    def __reduce_ex__(
+        self, protocol: SupportsIndex
+    ) -> tuple[type[FbxInstance], tuple[str, tuple[float, ...]]]:
         return FbxInstance, (self.node, tuple(map(float, self.geometry_to_world.ravel())))
 
     @property
@@ -279,11 +301,15 @@ class FbxScene:
     def summary(self) -> dict[str, object]:
         """The scalar facts, for the report's per-file metadata."""
         return {
-            "version": self.version, "ascii": self.ascii, "creator": self.creator,
-            "unit_meters": self.unit_meters, "original_unit_meters": self.original_unit_meters,
+            "version": self.version,
+            "ascii": self.ascii,
+            "creator": self.creator,
+            "unit_meters": self.unit_meters,
+            "original_unit_meters": self.original_unit_meters,
             "axes": {"right": self.axes.right, "up": self.axes.up, "front": self.axes.front},
             "original_up_axis": self.original_up_axis,
-            "frames_per_second": self.frames_per_second, "bone_count": self.bone_count,
+            "frames_per_second": self.frames_per_second,
+            "bone_count": self.bone_count,
         }
 
     def to_metres_y_up(self) -> np.ndarray:
@@ -303,8 +329,11 @@ class FbxScene:
                 continue
             triangles = mesh.geometry.triangles()
             for instance in mesh.instances:
-                yield instance.node, transform_points(
-                    convert @ instance.geometry_to_world, mesh.geometry.positions), triangles
+                yield (
+                    instance.node,
+                    transform_points(convert @ instance.geometry_to_world, mesh.geometry.positions),
+                    triangles,
+                )
 
     def drop_geometry(self) -> None:
         """Let go of the geometry arrays (the counts and facts stay)."""

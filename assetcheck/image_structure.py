@@ -99,8 +99,7 @@ def parse_image(data: bytes | memoryview) -> ImageStructure:
     """The structure of the image in ``data`` (see the module docstring)."""
     mime_type = detect(data)
     view = memoryview(data)
-    ktx2 = parse_ktx2(view) if bytes(view[:len(KTX_FAMILY_PREFIX)]) == KTX_FAMILY_PREFIX \
-        else None
+    ktx2 = parse_ktx2(view) if bytes(view[: len(KTX_FAMILY_PREFIX)]) == KTX_FAMILY_PREFIX else None
     if mime_type is None:
         return ImageStructure(None, ktx2=ktx2)
     try:
@@ -115,7 +114,7 @@ def parse_image(data: bytes | memoryview) -> ImageStructure:
 def _take(view: memoryview, start: int, length: int) -> bytes:
     if start + length > len(view):
         raise _Truncated
-    return bytes(view[start:start + length])
+    return bytes(view[start : start + length])
 
 
 def _png(view: memoryview) -> tuple[int, int, bool]:

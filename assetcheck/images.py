@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from assetcheck.ktx2.header import IDENTIFIER as KTX2_MAGIC
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-JPEG_SOF_MARKERS = frozenset({0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD,
-                              0xCE, 0xCF})
+JPEG_SOF_MARKERS = frozenset(
+    {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+)
 JPEG_SCAN_LIMIT = 1 << 20
 
 
@@ -81,9 +82,9 @@ def _jpeg_size(data: bytes | memoryview) -> tuple[int, int] | None:
         if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:  # markers without a length
             position += 2
             continue
-        (length,) = struct.unpack(">H", data[position + 2:position + 4])
+        (length,) = struct.unpack(">H", data[position + 2 : position + 4])
         if marker in JPEG_SOF_MARKERS:
-            height, width = struct.unpack(">HH", data[position + 5:position + 9])
+            height, width = struct.unpack(">HH", data[position + 5 : position + 9])
             return width, height
         position += 2 + length
     return None
@@ -98,8 +99,10 @@ def _webp_size(data: bytes | memoryview) -> tuple[int, int] | None:
         bits = int.from_bytes(data[21:25], "little")
         return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
     if chunk == b"VP8X":
-        return (int.from_bytes(data[24:27], "little") + 1,
-                int.from_bytes(data[27:30], "little") + 1)
+        return (
+            int.from_bytes(data[24:27], "little") + 1,
+            int.from_bytes(data[27:30], "little") + 1,
+        )
     return None
 
 

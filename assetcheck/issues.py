@@ -97,13 +97,21 @@ class IssueArea:
     name: str
     fix: str = ""
 
-    def declare(self, code: str, severity: str, message: str, fix: str | None = None, *,
-                security_level: str | None = None) -> IssueType:
+    def declare(
+        self,
+        code: str,
+        severity: str,
+        message: str,
+        fix: str | None = None,
+        *,
+        security_level: str | None = None,
+    ) -> IssueType:
         """The issue type ``code`` of this area."""
         if fix is None and not self.fix:
             raise ValueError(f"{code}: no fix given and the {self.name} area has no default")
-        return IssueType(code, severity, message, self.fix if fix is None else fix, self.name,
-                         security_level)
+        return IssueType(
+            code, severity, message, self.fix if fix is None else fix, self.name, security_level
+        )
 
 
 class IssueRegistry:

@@ -26,8 +26,7 @@ def measure(asset: Asset) -> dict[str, int | float | bool]:
         "triangles_per_file": asset.triangle_count,
         "triangles_per_mesh": max((part.triangle_count for part in asset.parts), default=0),
         "materials": asset.material_count,
-        "texture_size": max((max(t.width or 0, t.height or 0) for t in asset.textures),
-                            default=0),
+        "texture_size": max((max(t.width or 0, t.height or 0) for t in asset.textures), default=0),
         "file_size_mb": round(asset.byte_size / MB, 2),
     }
     if asset.document is not None:
@@ -45,13 +44,20 @@ def _gltf_metrics(document: dict[str, Any]) -> dict[str, int | bool]:
     return {
         "draw_calls": _gltf_draw_calls(document, [len(prims) for prims in primitives]),
         "uv_sets": max((_count_prefixed(a, TEXCOORD_PREFIX) for a in attribute_sets), default=0),
-        "influences_per_vertex": 4 * max(
-            (_count_prefixed(a, JOINT_PREFIX) for a in attribute_sets), default=0),
-        "bones": max((len(joints) for s in _objects(document.get("skins"))
-                      if isinstance(joints := s.get("joints"), list)), default=0),
+        "influences_per_vertex": 4
+        * max((_count_prefixed(a, JOINT_PREFIX) for a in attribute_sets), default=0),
+        "bones": max(
+            (
+                len(joints)
+                for s in _objects(document.get("skins"))
+                if isinstance(joints := s.get("joints"), list)
+            ),
+            default=0,
+        ),
         "index_32bit": any(
             _component_type(accessors, p.get("indices")) == UNSIGNED_INT
-            for prims in primitives for p in prims
+            for prims in primitives
+            for p in prims
         ),
     }
 
@@ -60,7 +66,8 @@ def _gltf_draw_calls(document: dict[str, Any], primitives_per_mesh: list[int]) -
     """One draw call per primitive of every node that instances a mesh; with no such node,
     one per primitive of every mesh."""
     instanced = [
-        node["mesh"] for node in _objects(document.get("nodes"))
+        node["mesh"]
+        for node in _objects(document.get("nodes"))
         if isinstance(node.get("mesh"), int) and 0 <= node["mesh"] < len(primitives_per_mesh)
     ]
     if not instanced:

@@ -21,7 +21,7 @@ def cut_name(name: str, limit: int = MAX_NAME_LENGTH) -> str:
     if len(name) <= limit:
         return name
     note = f"{CUT_MARK}{len(name):,}]"
-    return name[:max(0, limit - len(note))] + note
+    return name[: max(0, limit - len(note))] + note
 
 
 def was_cut(text: str) -> bool:

@@ -47,7 +47,7 @@ def entry_points(group: str, path: Sequence[str] | None = None) -> list[PluginEn
     """Every entry point of ``group`` in the distributions on ``path`` (default ``sys.path``)."""
     found: list[PluginEntryPoint] = []
     seen: set[str] = set()
-    for folder in (sys.path if path is None else path):
+    for folder in sys.path if path is None else path:
         for metadata_dir, suffix in _distribution_dirs(folder or "."):
             # The folder is named after the distribution (``name-version``): the metadata file
             # is read only for the few distributions with entry points of the group.

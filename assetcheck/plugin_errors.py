@@ -42,48 +42,60 @@ def unknown_hook(plugin: str, hook: str, hooks: Iterable[str]) -> PluginError:
     return PluginError(
         f"plugin {plugin!r} implements {hook!r}, which is not an AssetCheck hook"
         f"{did_you_mean(hook, hooks)}: rename the function to a hook of {HOOKS_PAGE}",
-        plugin)
+        plugin,
+    )
 
 
 def bad_hook_arguments(plugin: str, error: BaseException) -> PluginError:
     return PluginError(
         f"plugin {plugin!r} does not match its hook's specification: {describe(error)}; "
-        f"use the argument names of {HOOKS_PAGE}", plugin)
+        f"use the argument names of {HOOKS_PAGE}",
+        plugin,
+    )
 
 
 def import_failed(plugin: str, origin: str, error: BaseException) -> PluginError:
     return PluginError(
         f"plugin {plugin!r} ({origin}) failed to load: {describe(error)}; fix it, or block it "
-        f"with [plugins] disabled = [{plugin!r}]", plugin)
+        f"with [plugins] disabled = [{plugin!r}]",
+        plugin,
+    )
 
 
 def hook_failed(plugin: str, hook: str, error: BaseException) -> PluginError:
     """A plugin that raised in ``hook`` at start-up: its settings when the hook is
     ``configure``, its own code otherwise."""
     if hook == "configure":
-        fix = (f"fix the plugin's table in the config file, or block it with "
-               f"[plugins] disabled = [{plugin!r}]")
-        return PluginError(f"plugin {plugin!r} rejected its settings: {describe(error)}; {fix}",
-                           plugin)
+        fix = (
+            f"fix the plugin's table in the config file, or block it with "
+            f"[plugins] disabled = [{plugin!r}]"
+        )
+        return PluginError(
+            f"plugin {plugin!r} rejected its settings: {describe(error)}; {fix}", plugin
+        )
     return PluginError(
         f"plugin {plugin!r} raised in {hook}: {describe(error)}; fix the plugin, or block it "
-        f"with [plugins] disabled = [{plugin!r}]", plugin)
+        f"with [plugins] disabled = [{plugin!r}]",
+        plugin,
+    )
 
 
 def not_blockable(plugin: str, why: str) -> PluginError:
     return PluginError(
-        f"plugin {plugin!r} cannot be disabled: {why}; remove it from [plugins] disabled",
-        plugin)
+        f"plugin {plugin!r} cannot be disabled: {why}; remove it from [plugins] disabled", plugin
+    )
 
 
 def unanswered_hook(hook: str, builtin: str) -> PluginError:
     return PluginError(
         f"no plugin implements {hook}: plugin {builtin!r} is disabled and nothing replaces it; "
         f"remove it from [plugins] disabled, or install a plugin that implements {hook}",
-        builtin)
+        builtin,
+    )
 
 
 def missing_folder(folder: Path) -> PluginError:
     return PluginError(
         f"[plugins] dir {str(folder)!r} is not a folder: create it, or correct the path (a "
-        f"relative path is read from the config file's folder)")
+        f"relative path is read from the config file's folder)"
+    )

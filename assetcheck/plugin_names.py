@@ -36,9 +36,11 @@ def disabled_warnings(
         if provided:
             warnings.append(
                 f"[plugins] disabled: {name!r} is a package, not a plugin; block its plugin by "
-                f"name: {', '.join(repr(p) for p in provided)}")
+                f"name: {', '.join(repr(p) for p in provided)}"
+            )
         else:
             warnings.append(
                 f"[plugins] disabled: no plugin or check is named {name!r}"
-                f"{did_you_mean(name, [*plugins, *checks])}; `assetcheck plugins` lists them")
+                f"{did_you_mean(name, [*plugins, *checks])}; `assetcheck plugins` lists them"
+            )
     return warnings

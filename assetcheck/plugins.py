@@ -36,8 +36,7 @@ from assetcheck.plugin_names import disabled_warnings, normalized
 if TYPE_CHECKING:
     from assetcheck.checks import Check
 
-__all__ = ["DEFAULT_PLUGINS", "PluginConfig", "PluginError", "PluginManager",
-           "get_plugin_manager"]
+__all__ = ["DEFAULT_PLUGINS", "PluginConfig", "PluginError", "PluginManager", "get_plugin_manager"]
 
 ENTRY_POINT_GROUP = "assetcheck"
 
@@ -91,7 +90,7 @@ DEFAULT_PLUGINS = (
 #: Built-in plugins that cannot be blocked, and why.
 REQUIRED_PLUGINS = {
     "assetcheck.codes": "the engine and the built-in checks report its issue codes (to stop "
-                        "reporting a code, use [engines.<name>] ignore)",
+    "reporting a code, use [engines.<name>] ignore)",
 }
 
 #: Hooks some plugin must implement, and the built-in that does unless it is disabled.
@@ -168,13 +167,22 @@ def get_plugin_manager(config: PluginConfig | None = None) -> PluginManager:
         if not getattr(pm.hook, hook).get_hookimpls():
             raise unanswered_hook(hook, builtin)
     _call_at_start_up(pm, "configure", settings=config.settings)
-    checks = {name for plugin, group in _call_at_start_up(pm, "register_checks")
-              for check in group for name in (check.name, f"{plugin}:{check.name}")}
+    checks = {
+        name
+        for plugin, group in _call_at_start_up(pm, "register_checks")
+        for check in group
+        for name in (check.name, f"{plugin}:{check.name}")
+    }
     pm.disabled_checks = frozenset(config.disabled) & checks
-    known = {*DEFAULT_PLUGINS, *pm.origins, *(e.name for e in entry_points),
-             *(path.stem for path in files)}
-    for warning in disabled_warnings(config.disabled, plugins=known, checks=checks,
-                                     distributions=_distributions(entry_points)):
+    known = {
+        *DEFAULT_PLUGINS,
+        *pm.origins,
+        *(e.name for e in entry_points),
+        *(path.stem for path in files),
+    }
+    for warning in disabled_warnings(
+        config.disabled, plugins=known, checks=checks, distributions=_distributions(entry_points)
+    ):
         log.warning("%s", warning)
     return pm
 
@@ -183,8 +191,11 @@ def registered_checks(pm: pluggy.PluginManager) -> list[tuple[str, Check]]:
     """Every check to run, with the name of the plugin that registered it, in pluggy's order;
     checks disabled in ``[plugins] disabled`` (by ``name`` or ``plugin:name``) are left out."""
     disabled = pm.disabled_checks if isinstance(pm, PluginManager) else frozenset()
-    return [(plugin, check) for plugin, check in _all_checks(pm)
-            if check.name not in disabled and f"{plugin}:{check.name}" not in disabled]
+    return [
+        (plugin, check)
+        for plugin, check in _all_checks(pm)
+        if check.name not in disabled and f"{plugin}:{check.name}" not in disabled
+    ]
 
 
 def build_registry(pm: pluggy.PluginManager) -> IssueRegistry:
@@ -205,7 +216,8 @@ def build_registry(pm: pluggy.PluginManager) -> IssueRegistry:
 
 
 _REGISTRIES: weakref.WeakKeyDictionary[pluggy.PluginManager, tuple[tuple, IssueRegistry]] = (
-    weakref.WeakKeyDictionary())
+    weakref.WeakKeyDictionary()
+)
 
 
 def by_name(groups: Iterable[Iterable[Named]], kind: str) -> dict[str, Named]:
@@ -231,8 +243,9 @@ def call_each(hook: pluggy.HookCaller, **kwargs: Any) -> Iterator[tuple[str, Any
 
 
 def _all_checks(pm: pluggy.PluginManager) -> list[tuple[str, Check]]:
-    return [(plugin, check) for plugin, checks in call_each(pm.hook.register_checks)
-            for check in checks]
+    return [
+        (plugin, check) for plugin, checks in call_each(pm.hook.register_checks) for check in checks
+    ]
 
 
 def _call_at_start_up(pm: PluginManager, hook: str, **kwargs: Any) -> list[tuple[str, Any]]:
@@ -258,8 +271,7 @@ def _register(pm: PluginManager, plugin: object, name: str | None, origin: str) 
 
 def _check_hooks(pm: PluginManager) -> None:
     """pluggy's ``check_pending``, with an error that names the plugin and the hooks."""
-    callers = {name: caller for name, caller in vars(pm.hook).items()
-               if not name.startswith("_")}
+    callers = {name: caller for name, caller in vars(pm.hook).items() if not name.startswith("_")}
     hooks = [name for name, caller in callers.items() if caller.has_spec()]
     for name, caller in callers.items():
         if caller.has_spec():

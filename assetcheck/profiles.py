@@ -40,8 +40,10 @@ class Budgets:
         unknown budget name is a ``ValueError``."""
         unknown = set(overrides) - BUDGET_NAMES
         if unknown:
-            raise ValueError(f"unknown budget {', '.join(sorted(unknown))}: known budgets are "
-                             f"{', '.join(sorted(BUDGET_NAMES | MESH_RULE_NAMES))}")
+            raise ValueError(
+                f"unknown budget {', '.join(sorted(unknown))}: known budgets are "
+                f"{', '.join(sorted(BUDGET_NAMES | MESH_RULE_NAMES))}"
+            )
         return replace(self, **overrides)
 
 
@@ -87,13 +89,21 @@ MESH_RULE_NAMES = frozenset(f.name for f in fields(MeshRules))
 
 #: How each mesh rule is called in docs, and what it means.
 MESH_RULE_LABELS = {
-    "lightmap_uv_set": ("Lightmap UV set", "The UV set checked as a lightmap (0 is the first: "
-                        "`TEXCOORD_0` in glTF, the first UV layer in FBX); -1: none is checked."),
-    "closed_meshes": ("Closed meshes expected", "Whether a mesh with boundary edges is "
-                      "reported (`MESH_OPEN_BOUNDARY`)."),
-    "texel_density_spread": ("Texel density spread (x)", "The largest ratio between the texel "
-                             "density of the most and the least detailed 5% of the textured "
-                             "surface (`MESH_TEXEL_DENSITY_SPREAD`)."),
+    "lightmap_uv_set": (
+        "Lightmap UV set",
+        "The UV set checked as a lightmap (0 is the first: "
+        "`TEXCOORD_0` in glTF, the first UV layer in FBX); -1: none is checked.",
+    ),
+    "closed_meshes": (
+        "Closed meshes expected",
+        "Whether a mesh with boundary edges is reported (`MESH_OPEN_BOUNDARY`).",
+    ),
+    "texel_density_spread": (
+        "Texel density spread (x)",
+        "The largest ratio between the texel "
+        "density of the most and the least detailed 5% of the textured "
+        "surface (`MESH_TEXEL_DENSITY_SPREAD`).",
+    ),
 }
 
 #: How each budget is called in reports and docs.
@@ -113,19 +123,19 @@ BUDGET_LABELS = {
 #: What each budget counts, as ``docs/profiles.md`` explains it.
 BUDGET_COUNTS = {
     "triangles_per_file": "Triangles of every mesh of the file, each mesh counted once (as in "
-                          "`result.meshes`), whatever the number of nodes that instance it.",
+    "`result.meshes`), whatever the number of nodes that instance it.",
     "triangles_per_mesh": "Triangles of the largest mesh (glTF mesh or FBX mesh).",
     "materials": "Materials defined in the file, used or not.",
     "draw_calls": "glTF: the primitives of each mesh, once per node that instances the mesh "
-                  "(every mesh once when no node does). FBX: the materials of each mesh (one "
-                  "draw per material, at least one per mesh).",
+    "(every mesh once when no node does). FBX: the materials of each mesh (one "
+    "draw per material, at least one per mesh).",
     "texture_size": "The longest side, in pixels, of the largest image the file holds.",
     "bones": "Joints of the largest skin (glTF) or clusters of the most skinned mesh (FBX).",
     "influences_per_vertex": "Bone influences a vertex can have: four per `JOINTS_n` set "
-                             "(glTF). Not measured for FBX yet (always 0).",
+    "(glTF). Not measured for FBX yet (always 0).",
     "uv_sets": "Texture coordinate sets of the primitive or mesh that has the most.",
     "index_32bit": "Whether any primitive uses 32-bit indices (FBX: a mesh of more than 65,535 "
-                   "vertices).",
+    "vertices).",
     "file_size_mb": "Bytes of the model file itself (not of files beside it), in millions.",
 }
 
@@ -140,25 +150,42 @@ _BUDGETS_ARE_ADVICE = {issue_type.code: "warning" for issue_type in BUDGET_ISSUE
 BUILTIN_PROFILES: dict[str, EngineProfile] = {
     profile.name: profile
     for profile in (
-        EngineProfile("generic", "Any engine (lenient defaults)",
-                      Budgets(2_000_000, 1_000_000, 64, 500, 8192, 256, 8, 8, True, 500),
-                      severity=_BUDGETS_ARE_ADVICE),
-        EngineProfile("web", "Web viewers: three.js, Babylon.js, model-viewer",
-                      Budgets(500_000, 200_000, 32, 100, 4096, 128, 4, 2, True, 50),
-                      mesh_rules=MeshRules(lightmap_uv_set=-1, texel_density_spread=16.0)),
+        EngineProfile(
+            "generic",
+            "Any engine (lenient defaults)",
+            Budgets(2_000_000, 1_000_000, 64, 500, 8192, 256, 8, 8, True, 500),
+            severity=_BUDGETS_ARE_ADVICE,
+        ),
+        EngineProfile(
+            "web",
+            "Web viewers: three.js, Babylon.js, model-viewer",
+            Budgets(500_000, 200_000, 32, 100, 4096, 128, 4, 2, True, 50),
+            mesh_rules=MeshRules(lightmap_uv_set=-1, texel_density_spread=16.0),
+        ),
         # Unity rescales NPOT textures on import; Unreal neither mipmaps nor streams them.
-        EngineProfile("unity", "Unity (URP/HDRP)",
-                      Budgets(1_000_000, 300_000, 32, 300, 8192, 255, 4, 8, True, 200),
-                      severity=_NPOT_MATTERS | _LIGHTMAPS_MATTER),
-        EngineProfile("unreal", "Unreal Engine 5",
-                      Budgets(5_000_000, 2_000_000, 64, 1000, 8192, 1024, 8, 8, True, 500),
-                      severity=_NPOT_MATTERS | _LIGHTMAPS_MATTER),
-        EngineProfile("godot", "Godot 4",
-                      Budgets(1_000_000, 500_000, 32, 500, 8192, 256, 8, 2, True, 200)),
+        EngineProfile(
+            "unity",
+            "Unity (URP/HDRP)",
+            Budgets(1_000_000, 300_000, 32, 300, 8192, 255, 4, 8, True, 200),
+            severity=_NPOT_MATTERS | _LIGHTMAPS_MATTER,
+        ),
+        EngineProfile(
+            "unreal",
+            "Unreal Engine 5",
+            Budgets(5_000_000, 2_000_000, 64, 1000, 8192, 1024, 8, 8, True, 500),
+            severity=_NPOT_MATTERS | _LIGHTMAPS_MATTER,
+        ),
+        EngineProfile(
+            "godot", "Godot 4", Budgets(1_000_000, 500_000, 32, 500, 8192, 256, 8, 2, True, 200)
+        ),
         # Block-compressed texture formats on mobile GPUs want power-of-two sides.
-        EngineProfile("mobile", "Mobile GPUs (phones, standalone headsets)",
-                      Budgets(100_000, 50_000, 8, 50, 2048, 64, 4, 2, False, 20),
-                      severity=_NPOT_MATTERS, mesh_rules=MeshRules(texel_density_spread=16.0)),
+        EngineProfile(
+            "mobile",
+            "Mobile GPUs (phones, standalone headsets)",
+            Budgets(100_000, 50_000, 8, 50, 2048, 64, 4, 2, False, 20),
+            severity=_NPOT_MATTERS,
+            mesh_rules=MeshRules(texel_density_spread=16.0),
+        ),
     )
 }
 
@@ -195,5 +222,8 @@ def resolve_profile(
         return profile
     rules = {key: value for key, value in budget_overrides.items() if key in MESH_RULE_NAMES}
     budgets = {key: value for key, value in budget_overrides.items() if key not in rules}
-    return replace(profile, budgets=profile.budgets.updated(budgets),
-                   mesh_rules=profile.mesh_rules.updated(rules))
+    return replace(
+        profile,
+        budgets=profile.budgets.updated(budgets),
+        mesh_rules=profile.mesh_rules.updated(rules),
+    )

@@ -21,8 +21,12 @@ class SecurityWarning:
     file: str | None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "severity": self.severity, "message": self.message,
-                "file": self.file}
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "file": self.file,
+        }
 
 
 @dataclass
@@ -68,8 +72,12 @@ class CheckRun:
     version: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "plugin": self.plugin, "version": self.version,
-                "crashed": self.crashed}
+        return {
+            "name": self.name,
+            "plugin": self.plugin,
+            "version": self.version,
+            "crashed": self.crashed,
+        }
 
 
 @dataclass

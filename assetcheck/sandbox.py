@@ -90,8 +90,9 @@ class RestrictedUnpickler(pickle.Unpickler):
         return cls
 
 
-def allowed_types(classes: Iterable[Callable[..., object]],
-                  ) -> dict[tuple[str, str], Callable[..., object]]:
+def allowed_types(
+    classes: Iterable[Callable[..., object]],
+) -> dict[tuple[str, str], Callable[..., object]]:
     """``classes`` (or the functions some classes pickle through) by the (module, qualified
     name) a pickle names them with."""
     return {(cls.__module__, cls.__qualname__): cls for cls in classes}

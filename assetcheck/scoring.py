@@ -48,8 +48,13 @@ def health_score(
     return score
 
 
-def verdict_cap(score: int, *, has_errors: bool, model_read: bool,
-                security_levels: set[str] | frozenset[str] = frozenset()) -> int:
+def verdict_cap(
+    score: int,
+    *,
+    has_errors: bool,
+    model_read: bool,
+    security_levels: set[str] | frozenset[str] = frozenset(),
+) -> int:
     """``score`` capped so that the grade cannot contradict the verdict.
 
     An upload in which no model file could be read scores at most :data:`UNREAD_CAP`

@@ -32,6 +32,7 @@ EQUIVALENT = {
     "GLTF_DATA_URI_MISMATCH": frozenset({"INVALID_URI"}),
 }
 
+
 @dataclass(frozen=True)
 class Comparison:
     name: str
@@ -50,8 +51,12 @@ class Comparison:
 
 
 def model_files(folders: list[Path]) -> list[Path]:
-    return sorted(p for folder in folders for p in (folder.rglob("*") if folder.is_dir()
-                  else [folder]) if p.suffix.lower() in (".gltf", ".glb"))
+    return sorted(
+        p
+        for folder in folders
+        for p in (folder.rglob("*") if folder.is_dir() else [folder])
+        if p.suffix.lower() in (".gltf", ".glb")
+    )
 
 
 def our_errors(path: Path) -> tuple[frozenset[str], bool]:
@@ -63,8 +68,12 @@ def our_errors(path: Path) -> tuple[frozenset[str], bool]:
     return errors, any(asset.document is not None for asset in result.assets)
 
 
-def compare(files: list[Path], validator_dir: Path, all_versions: bool, root: Path,
-            ) -> tuple[str, list[Comparison]]:
+def compare(
+    files: list[Path],
+    validator_dir: Path,
+    all_versions: bool,
+    root: Path,
+) -> tuple[str, list[Comparison]]:
     version, reports = run_khronos(validator_dir, files)
     comparisons = []
     for path, report in zip(files, reports, strict=True):
@@ -88,20 +97,29 @@ def summarise(version: str, comparisons: list[Comparison]) -> dict:
         "code_recall": covered / expected if expected else 1.0,
         "disagreements": [
             {"file": c.name, "khronos": sorted(c.khronos), "ours": sorted(c.ours)}
-            for c in comparisons if not c.agrees],
+            for c in comparisons
+            if not c.agrees
+        ],
         "missed_codes": [
             {"file": c.name, "missed": sorted(c.khronos - c.covered)}
-            for c in comparisons if c.khronos - c.covered],
+            for c in comparisons
+            if c.khronos - c.covered
+        ],
     }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folders", type=Path, nargs="+")
-    parser.add_argument("--validator", type=Path, default=HERE,
-                        help="folder where `npm install gltf-validator` was run (default: bench)")
-    parser.add_argument("--all-versions", action="store_true",
-                        help="also compare files that are not glTF 2.0")
+    parser.add_argument(
+        "--validator",
+        type=Path,
+        default=HERE,
+        help="folder where `npm install gltf-validator` was run (default: bench)",
+    )
+    parser.add_argument(
+        "--all-versions", action="store_true", help="also compare files that are not glTF 2.0"
+    )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     args = parser.parse_args(argv)
     files = model_files(args.folders)
@@ -114,8 +132,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"VERDICT {row['file']}: khronos {row['khronos']} ours {row['ours']}")
     for row in summary["missed_codes"]:
         print(f"MISSED  {row['file']}: {row['missed']}")
-    print(f"{summary['validator']}: {summary['files']} files, verdict agreement "
-          f"{summary['verdict_agreement']:.1%}, error code recall {summary['code_recall']:.1%}")
+    print(
+        f"{summary['validator']}: {summary['files']} files, verdict agreement "
+        f"{summary['verdict_agreement']:.1%}, error code recall {summary['code_recall']:.1%}"
+    )
     return 0
 
 

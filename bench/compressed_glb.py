@@ -25,8 +25,11 @@ from bench.grid_glb import grid_triangles
 
 #: Grid sides giving ~25 MB (Draco takes ~13.7 bytes a vertex here, meshopt ~19.6), and how
 #: many tiles a side the grid is cut into.
-FILES = {"draco_25mb": (1350, 1, draco_glb), "draco_tiles_25mb": (1350, 4, draco_glb),
-         "meshopt_25mb": (1130, 1, meshopt_glb)}
+FILES = {
+    "draco_25mb": (1350, 1, draco_glb),
+    "draco_tiles_25mb": (1350, 4, draco_glb),
+    "meshopt_25mb": (1130, 1, meshopt_glb),
+}
 
 
 def tiles(mesh: Mesh, n: int, cuts: int) -> list[Mesh]:
@@ -41,9 +44,13 @@ def tiles(mesh: Mesh, n: int, cuts: int) -> list[Mesh]:
             columns = slice(bounds[column], bounds[column + 1] + 1)
             height = bounds[row + 1] - bounds[row] + 1
             width = bounds[column + 1] - bounds[column] + 1
-            parts.append(Mesh(grid_positions[rows, columns].reshape(-1, 3).copy(),
-                              grid_normals[rows, columns].reshape(-1, 3).copy(),
-                              grid_triangles(height, width)))
+            parts.append(
+                Mesh(
+                    grid_positions[rows, columns].reshape(-1, 3).copy(),
+                    grid_normals[rows, columns].reshape(-1, 3).copy(),
+                    grid_triangles(height, width),
+                )
+            )
     return parts
 
 
@@ -65,8 +72,11 @@ if __name__ == "__main__":
     for label, (side, cuts, compress) in FILES.items():
         meshes = tiles(noisy_grid(side), side, cuts)
         triangles = sum(len(mesh.triangles) for mesh in meshes)
-        for path, data in ((out / f"{label}.glb", compress(meshes, "grid")),
-                           (out / f"{label}.plain.glb", plain_glb(meshes, "grid"))):
+        for path, data in (
+            (out / f"{label}.glb", compress(meshes, "grid")),
+            (out / f"{label}.plain.glb", plain_glb(meshes, "grid")),
+        ):
             path.write_bytes(data)
-            print(f"{path}: {len(data) / 1e6:.1f} MB, {len(meshes)} meshes, {triangles:,} "
-                  "triangles")
+            print(
+                f"{path}: {len(data) / 1e6:.1f} MB, {len(meshes)} meshes, {triangles:,} triangles"
+            )

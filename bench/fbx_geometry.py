@@ -48,12 +48,16 @@ def main() -> None:
         "binary 7400 zlib": binary_fbx(scene, 7400, compress=True),
         "ascii 7400": ascii_fbx(scene, 7400),
     }
-    print(f"{'file':<18}{'MB':>7}{'triangles':>11}{'decode s':>10}{'triangulate s':>15}"
-          f"{'total s':>9}")
+    print(
+        f"{'file':<18}{'MB':>7}{'triangles':>11}{'decode s':>10}{'triangulate s':>15}{'total s':>9}"
+    )
     for name, data in files.items():
         decode, triangulate, count = median_seconds(data, args.runs)
-        print(f"{name:<18}{len(data) / 1e6:>7.1f}{count:>11,}{decode:>10.3f}{triangulate:>15.3f}"
-              f"{decode + triangulate:>9.3f}", flush=True)
+        print(
+            f"{name:<18}{len(data) / 1e6:>7.1f}{count:>11,}{decode:>10.3f}{triangulate:>15.3f}"
+            f"{decode + triangulate:>9.3f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

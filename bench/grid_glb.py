@@ -22,10 +22,14 @@ from assetcheck.testing.gltf import data_uri, png_bytes
 def grid_triangles(height: int, width: int) -> np.ndarray:
     """The ``(m, 3)`` uint32 triangles of a grid of ``height`` x ``width`` vertices (row-major),
     two per cell."""
-    corner = (np.arange(height - 1)[:, None] * width
-              + np.arange(width - 1)[None, :]).ravel().astype(np.uint32)
-    return np.stack([corner, corner + width, corner + 1, corner + 1, corner + width,
-                     corner + width + 1], axis=1).reshape(-1, 3)
+    corner = (
+        (np.arange(height - 1)[:, None] * width + np.arange(width - 1)[None, :])
+        .ravel()
+        .astype(np.uint32)
+    )
+    return np.stack(
+        [corner, corner + width, corner + 1, corner + 1, corner + width, corner + width + 1], axis=1
+    ).reshape(-1, 3)
 
 
 def grid_glb(n: int, *, textured: bool = False) -> bytes:
@@ -38,8 +42,12 @@ def grid_glb(n: int, *, textured: bool = False) -> bytes:
     normals = np.tile(np.array([0, 1, 0], np.float32), (n * n, 1))
     uvs = np.stack([u.ravel(), v.ravel()], axis=1)
     indices = grid_triangles(n, n).ravel()
-    blobs = [positions.tobytes(), normals.tobytes(), uvs.astype(np.float32).tobytes(),
-             indices.tobytes()]
+    blobs = [
+        positions.tobytes(),
+        normals.tobytes(),
+        uvs.astype(np.float32).tobytes(),
+        indices.tobytes(),
+    ]
     views, offset = [], 0
     for blob in blobs:
         views.append({"buffer": 0, "byteOffset": offset, "byteLength": len(blob)})
@@ -47,17 +55,38 @@ def grid_glb(n: int, *, textured: bool = False) -> bytes:
     count = n * n
     document = {
         "asset": {"version": "2.0", "generator": "assetcheck bench"},
-        "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0, "name": "grid"}],
-        "meshes": [{"name": "grid", "primitives": [{
-            "attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 3,
-            "material": 0}]}],
+        "scene": 0,
+        "scenes": [{"nodes": [0]}],
+        "nodes": [{"mesh": 0, "name": "grid"}],
+        "meshes": [
+            {
+                "name": "grid",
+                "primitives": [
+                    {
+                        "attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2},
+                        "indices": 3,
+                        "material": 0,
+                    }
+                ],
+            }
+        ],
         "materials": [{"name": "ground", "pbrMetallicRoughness": {"metallicFactor": 0.0}}],
         "buffers": [{"byteLength": offset}],
-        "bufferViews": [dict(views[0], target=34962), dict(views[1], target=34962),
-                        dict(views[2], target=34962), dict(views[3], target=34963)],
+        "bufferViews": [
+            dict(views[0], target=34962),
+            dict(views[1], target=34962),
+            dict(views[2], target=34962),
+            dict(views[3], target=34963),
+        ],
         "accessors": [
-            {"bufferView": 0, "componentType": 5126, "count": count, "type": "VEC3",
-             "min": positions.min(axis=0).tolist(), "max": positions.max(axis=0).tolist()},
+            {
+                "bufferView": 0,
+                "componentType": 5126,
+                "count": count,
+                "type": "VEC3",
+                "min": positions.min(axis=0).tolist(),
+                "max": positions.max(axis=0).tolist(),
+            },
             {"bufferView": 1, "componentType": 5126, "count": count, "type": "VEC3"},
             {"bufferView": 2, "componentType": 5126, "count": count, "type": "VEC2"},
             {"bufferView": 3, "componentType": 5125, "count": int(indices.size), "type": "SCALAR"},
@@ -73,11 +102,15 @@ def grid_glb(n: int, *, textured: bool = False) -> bytes:
     bin_chunk = b"".join(blobs)
     bin_chunk += b"\0" * (-len(bin_chunk) % 4)
     length = 12 + 8 + len(json_chunk) + 8 + len(bin_chunk)
-    return b"".join([
-        struct.pack("<4sII", b"glTF", 2, length),
-        struct.pack("<I4s", len(json_chunk), b"JSON"), json_chunk,
-        struct.pack("<I4s", len(bin_chunk), b"BIN\0"), bin_chunk,
-    ])
+    return b"".join(
+        [
+            struct.pack("<4sII", b"glTF", 2, length),
+            struct.pack("<I4s", len(json_chunk), b"JSON"),
+            json_chunk,
+            struct.pack("<I4s", len(bin_chunk), b"BIN\0"),
+            bin_chunk,
+        ]
+    )
 
 
 if __name__ == "__main__":

@@ -32,8 +32,9 @@ TARGET_SECONDS = 1.0
 def chain(loop: bool = False) -> GltfBuilder:
     """A chain of :data:`NODES` nodes with a triangle at its end (closed into a loop)."""
     builder = GltfBuilder()
-    builder.add_node_chain(NODES, loop=loop,
-                           leaf_mesh=builder.add_mesh([Primitive(3, index_count=3)]))
+    builder.add_node_chain(
+        NODES, loop=loop, leaf_mesh=builder.add_mesh([Primitive(3, index_count=3)])
+    )
     return builder
 
 
@@ -97,12 +98,16 @@ def main() -> None:
         for name, content in files.items():
             path = Path(folder) / name
             path.write_bytes(content)
-            seconds, rss, output = run([str(ASSETCHECK), "validate", "--format", "json",
-                                        str(path)], args.runs)
+            seconds, rss, output = run(
+                [str(ASSETCHECK), "validate", "--format", "json", str(path)], args.runs
+            )
             report = json.loads(output)
             found = ", ".join(sorted({issue["code"] for issue in report["issues"]}))
-            print(f"{name:<{width}}{len(content) / 1000:>9.1f}{seconds:>9.3f}{rss:>8.0f}  "
-                  f"{found or '-'}", flush=True)
+            print(
+                f"{name:<{width}}{len(content) / 1000:>9.1f}{seconds:>9.3f}{rss:>8.0f}  "
+                f"{found or '-'}",
+                flush=True,
+            )
             if seconds >= TARGET_SECONDS:
                 slow.append(name)
     if slow:

@@ -58,8 +58,9 @@ class Bench:
 
     def key(self, plan: str = "pro") -> str:
         """A key of a new account on ``plan``, for cases that act as customers."""
-        account = create_account(f"bench-{secrets.token_hex(6)}@example.com", plan,
-                                 list(self.config["plans"]))
+        account = create_account(
+            f"bench-{secrets.token_hex(6)}@example.com", plan, list(self.config["plans"])
+        )
         return issue_key(account, "hostile-load")[1]
 
     def connect(self) -> socket.socket:
@@ -115,15 +116,17 @@ def blocks(total: int, size: int = MIB) -> Iterator[bytes]:
     """``total`` bytes of form data, one ``size`` block at a time: never all in memory."""
     block = b"a" * size
     for start in range(0, total, size):
-        yield block[:min(size, total - start)]
+        yield block[: min(size, total - start)]
 
 
 def post_streamed(bench: Bench, path: str, total: int, *, chunked: bool) -> Refusal:
     """POST ``total`` bytes to ``path`` without a key or cookie, stopping as soon as the server
     answers (or closes); how it was refused."""
     framing = "Transfer-Encoding: chunked" if chunked else f"Content-Length: {total}"
-    head = (f"POST {path} HTTP/1.1\r\nHost: {urlsplit(bench.url).netloc}\r\n"
-            f"Content-Type: application/x-www-form-urlencoded\r\n{framing}\r\n\r\n").encode()
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: {urlsplit(bench.url).netloc}\r\n"
+        f"Content-Type: application/x-www-form-urlencoded\r\n{framing}\r\n\r\n"
+    ).encode()
     sent = 0
     with bench.connect() as sock:
         started = time.perf_counter()
@@ -132,8 +135,7 @@ def post_streamed(bench: Bench, path: str, total: int, *, chunked: bool) -> Refu
             for block in blocks(total):
                 if _readable(sock):
                     break  # the server answered (or closed): stop sending
-                sock.sendall(f"{len(block):x}\r\n".encode() + block + b"\r\n" if chunked
-                             else block)
+                sock.sendall(f"{len(block):x}\r\n".encode() + block + b"\r\n" if chunked else block)
                 sent += len(block)
             else:
                 if chunked:
@@ -171,8 +173,10 @@ def _status_line(sock: socket.socket) -> str:
 def large_unauthenticated_posts(bench: Bench) -> None:
     """A large POST to each page that takes one before login, declared and chunked."""
     total = bench.args.post_mb * MIB
-    print(f"{bench.args.post_mb} MB unauthenticated POSTs (target: server peak RSS under "
-          f"{PEAK_TARGET_MB} MB)")
+    print(
+        f"{bench.args.post_mb} MB unauthenticated POSTs (target: server peak RSS under "
+        f"{PEAK_TARGET_MB} MB)"
+    )
     for path in POST_PATHS:
         for chunked in (False, True):
             before = rss_mb(bench.pid)
@@ -180,9 +184,11 @@ def large_unauthenticated_posts(bench: Bench) -> None:
                 refusal = post_streamed(bench, path, total, chunked=chunked)
             framing = "chunked" if chunked else "Content-Length"
             verdict = "ok" if memory.peak < PEAK_TARGET_MB else "OVER TARGET"
-            print(f"  {path:<18} {framing:<14} {refusal.answer!r}: after "
-                  f"{refusal.seconds * 1000:.1f} ms, {refusal.sent_mb:.1f} MB sent; "
-                  f"server RSS {before:.0f} MB before, peak {memory.peak:.0f} MB ({verdict})")
+            print(
+                f"  {path:<18} {framing:<14} {refusal.answer!r}: after "
+                f"{refusal.seconds * 1000:.1f} ms, {refusal.sent_mb:.1f} MB sent; "
+                f"server RSS {before:.0f} MB before, peak {memory.peak:.0f} MB ({verdict})"
+            )
 
 
 def half_open_connections(bench: Bench) -> None:
@@ -195,19 +201,26 @@ def half_open_connections(bench: Bench) -> None:
         sock = bench.connect()
         sock.sendall(partial)
         hanging.append(sock)
-    print(f"{count} half-open connections (part of a request head each), opened in "
-          f"{time.perf_counter() - opened:.1f} s")
+    print(
+        f"{count} half-open connections (part of a request head each), opened in "
+        f"{time.perf_counter() - opened:.1f} s"
+    )
     try:
         with bench.connect() as sock:
             started = time.perf_counter()
-            sock.sendall(f"GET /healthz HTTP/1.1\r\nHost: {urlsplit(bench.url).netloc}\r\n"
-                         "Connection: close\r\n\r\n".encode())
+            sock.sendall(
+                f"GET /healthz HTTP/1.1\r\nHost: {urlsplit(bench.url).netloc}\r\n"
+                "Connection: close\r\n\r\n".encode()
+            )
             answer = _status_line(sock)
-        print(f"  /healthz meanwhile: {answer!r} in {(time.perf_counter() - started) * 1000:.1f}"
-              " ms")
+        print(
+            f"  /healthz meanwhile: {answer!r} in {(time.perf_counter() - started) * 1000:.1f} ms"
+        )
         closed, seconds = _wait_until_closed(hanging, bench.config["server"]["header_timeout"])
-        print(f"  closed by the server: {closed} of {count}, the last after {seconds:.1f} s "
-              f"([server] header_timeout = {bench.config['server']['header_timeout']} s)")
+        print(
+            f"  closed by the server: {closed} of {count}, the last after {seconds:.1f} s "
+            f"([server] header_timeout = {bench.config['server']['header_timeout']} s)"
+        )
     finally:
         for sock in hanging:
             sock.close()
@@ -240,11 +253,13 @@ def free_backlog_and_a_pro_job(bench: Bench) -> None:
     """Six slow jobs of a free account, then one Pro job, on two workers of a service of its
     own (``bench/fair_queue.py``): when the Pro job started."""
     figures = measure_fairness(bench.args.database_url)
-    print(f"fairness ({figures['database']}, {figures['workers']} workers): the pro job started "
-          f"{figures['pro_start_rank']}. of {figures['free_jobs'] + 1}, after "
-          f"{figures['free_jobs_started_before_pro']} free job(s), "
-          f"{figures['pro_wait_seconds']} s after its upload; done after "
-          f"{figures['pro_turnaround_seconds']} s")
+    print(
+        f"fairness ({figures['database']}, {figures['workers']} workers): the pro job started "
+        f"{figures['pro_start_rank']}. of {figures['free_jobs'] + 1}, after "
+        f"{figures['free_jobs_started_before_pro']} free job(s), "
+        f"{figures['pro_wait_seconds']} s after its upload; done after "
+        f"{figures['pro_turnaround_seconds']} s"
+    )
 
 
 #: The cases, run in order against one server. Each takes the :class:`Bench` and prints its

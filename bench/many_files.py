@@ -58,8 +58,13 @@ print(json.dumps({"seconds": [one_pass() for _ in range(int(sys.argv[2]))]}))
 
 
 def model_files(folders: list[Path]) -> list[Path]:
-    return sorted(p for folder in folders if folder.is_dir() for p in folder.rglob("*")
-                  if p.suffix.lower() in (".gltf", ".glb") and p.is_file())
+    return sorted(
+        p
+        for folder in folders
+        if folder.is_dir()
+        for p in folder.rglob("*")
+        if p.suffix.lower() in (".gltf", ".glb") and p.is_file()
+    )
 
 
 def passes(command: list[str]) -> float:
@@ -88,13 +93,26 @@ def main() -> None:
         listing.write("\n".join(map(str, files)) + "\n")
         listing.flush()
         contenders = {
-            "khronos": lambda: passes(["node", str(HERE / "khronos_loop.mjs"), listing.name,
-                                       str(args.passes)]),
-            "ours, warm loop": lambda: passes([sys.executable, "-c", _OUR_LOOP, listing.name,
-                                               str(args.passes)]),
-            **{f"ours, --jobs {jobs}": lambda jobs=jobs: whole_process(
-                [str(ASSETCHECK), "validate", "--format", "json", "--jobs", str(jobs),
-                 *map(str, files)]) for jobs in (1, 2)},
+            "khronos": lambda: passes(
+                ["node", str(HERE / "khronos_loop.mjs"), listing.name, str(args.passes)]
+            ),
+            "ours, warm loop": lambda: passes(
+                [sys.executable, "-c", _OUR_LOOP, listing.name, str(args.passes)]
+            ),
+            **{
+                f"ours, --jobs {jobs}": lambda jobs=jobs: whole_process(
+                    [
+                        str(ASSETCHECK),
+                        "validate",
+                        "--format",
+                        "json",
+                        "--jobs",
+                        str(jobs),
+                        *map(str, files),
+                    ]
+                )
+                for jobs in (1, 2)
+            },
         }
         timings: dict[str, list[float]] = {name: [] for name in contenders}
         for _ in range(args.rounds):
@@ -108,8 +126,9 @@ def main() -> None:
         median = statistics.median(seconds)
         ratio = khronos / median
         target = TARGETS.get(name)
-        verdict = "" if target is None else (
-            f"{target:>6.1f}x {'met' if ratio >= target else 'MISSED'}")
+        verdict = (
+            "" if target is None else (f"{target:>6.1f}x {'met' if ratio >= target else 'MISSED'}")
+        )
         print(f"{name:<18}{median:>9.3f}{len(files) / median:>9.0f}{ratio:>11.2f}x  {verdict}")
 
 

@@ -60,9 +60,9 @@ def load(path: Path) -> tuple[dict, bytes | None]:
     if path.suffix.lower() != ".glb":
         return json.loads(data), None
     length, _ = struct.unpack_from("<II", data, 12)
-    document = json.loads(data[20:20 + length])
-    rest = data[20 + length:]
-    return document, rest[8:8 + struct.unpack_from("<I", rest, 0)[0]] if len(rest) >= 8 else None
+    document = json.loads(data[20 : 20 + length])
+    rest = data[20 + length :]
+    return document, rest[8 : 8 + struct.unpack_from("<I", rest, 0)[0]] if len(rest) >= 8 else None
 
 
 def main() -> None:
@@ -84,8 +84,12 @@ def main() -> None:
         if not isinstance(document, dict) or document.get("asset", {}).get("version") != "2.0":
             continue
         folder = args.output / f"{path.parent.name}-{path.stem}"
-        shutil.copytree(path.parent, folder, dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns("*.gltf", "*.glb"))
+        shutil.copytree(
+            path.parent,
+            folder,
+            dirs_exist_ok=True,
+            ignore=shutil.ignore_patterns("*.gltf", "*.glb"),
+        )
         if binary is not None:
             (folder / "glb.bin").write_bytes(binary)
             for buffer in document.get("buffers", [])[:1]:

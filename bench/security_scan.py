@@ -34,15 +34,16 @@ SYMLINK = 0o120777 << 16
 
 
 def gltf(uri: str, byte_length: int = 16) -> bytes:
-    return json.dumps({"asset": {"version": "2.0"},
-                       "buffers": [{"uri": uri, "byteLength": byte_length}]}).encode()
+    return json.dumps(
+        {"asset": {"version": "2.0"}, "buffers": [{"uri": uri, "byteLength": byte_length}]}
+    ).encode()
 
 
 def fbx_zlib_bomb() -> bytes:
-    array = Array("d", [], compress=True, declared_count=150_000_000,
-                  payload=zlib.compress(bytes(4096)))
-    geometry = Node("Geometry", [1, "Mesh\x00\x01Geometry", "Mesh"],
-                    [Node("Vertices", [array])])
+    array = Array(
+        "d", [], compress=True, declared_count=150_000_000, payload=zlib.compress(bytes(4096))
+    )
+    geometry = Node("Geometry", [1, "Mesh\x00\x01Geometry", "Mesh"], [Node("Vertices", [array])])
     return encode_binary([Node("Objects", children=[geometry])])
 
 
@@ -54,8 +55,9 @@ def hostile_files() -> dict[str, bytes]:
         "nested-bomb-10gib.zip": nested_bomb(members=10, member_gib=1),
         "overlapping-bomb.zip": overlapping_zip(entries=1000, kernel_mib=16),
         "traversal.zip": zip_of({"../../etc/passwd": b"root:x:0:0", "m.glb": glb}),
-        "symlink.zip": build_zip([Member("m.glb", b"/etc/passwd", method=0,
-                                         external_attr=SYMLINK)]),
+        "symlink.zip": build_zip(
+            [Member("m.glb", b"/etc/passwd", method=0, external_attr=SYMLINK)]
+        ),
         "20000-entries.zip": zip_of({f"f{i}.txt": b"x" for i in range(20_000)}),
         "elf-inside.zip": zip_of({"tool": elf_program(), "m.glb": glb}),
         "file-uri.gltf": gltf("file:///etc/passwd"),
@@ -77,13 +79,17 @@ def main() -> None:
         for name, content in hostile_files().items():
             path = Path(folder) / name
             path.write_bytes(content)
-            seconds, rss, output = run([str(ASSETCHECK), "validate", "--format", "json",
-                                        str(path)], args.runs)
+            seconds, rss, output = run(
+                [str(ASSETCHECK), "validate", "--format", "json", str(path)], args.runs
+            )
             baseline = rss if baseline is None else baseline
             warnings = json.loads(output)["result"]["securityScan"]["warnings"]
             found = ", ".join(sorted({w["code"] for w in warnings})) or "-"
-            print(f"{name:<26}{len(content) / 1000:>9.1f}{seconds:>9.3f}{rss:>8.0f}"
-                  f"{rss - baseline:>10.0f}  {found}", flush=True)
+            print(
+                f"{name:<26}{len(content) / 1000:>9.1f}{seconds:>9.3f}{rss:>8.0f}"
+                f"{rss - baseline:>10.0f}  {found}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -51,20 +51,30 @@ POLL_SECONDS = 1.0
 
 
 def multipart_parts(filename: str) -> tuple[bytes, bytes]:
-    head = (f"--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"file\"; "
-            f"filename=\"{filename}\"\r\nContent-Type: application/octet-stream\r\n\r\n").encode()
+    head = (
+        f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; '
+        f'filename="{filename}"\r\nContent-Type: application/octet-stream\r\n\r\n'
+    ).encode()
     return head, f"\r\n--{BOUNDARY}--\r\n".encode()
 
 
 def upload_request(url: str, key: str, body: bytes | None = None, **kwargs) -> HTTPRequest:
-    return HTTPRequest(f"{url}/api/v1/validate", method="POST", body=body,
-                       headers={"Authorization": f"Bearer {key}",
-                                "Content-Type": f"multipart/form-data; boundary={BOUNDARY}"},
-                       request_timeout=3600, **kwargs)
+    return HTTPRequest(
+        f"{url}/api/v1/validate",
+        method="POST",
+        body=body,
+        headers={
+            "Authorization": f"Bearer {key}",
+            "Content-Type": f"multipart/form-data; boundary={BOUNDARY}",
+        },
+        request_timeout=3600,
+        **kwargs,
+    )
 
 
-async def submit_load(url: str, key: str, clients: int, uploads: int, content: bytes,
-                      *, wait_for_each: bool) -> list[float]:
+async def submit_load(
+    url: str, key: str, clients: int, uploads: int, content: bytes, *, wait_for_each: bool
+) -> list[float]:
     """Each client uploads ``uploads`` files, one at a time; every submit's seconds.
 
     With ``wait_for_each`` a client polls its job until it is done before the next upload,
@@ -107,7 +117,7 @@ async def stream_big_upload(url: str, key: str, size: int) -> float:
         await write(head + header)
         remaining = size - len(header)
         while remaining > 0:
-            await write(block[:min(remaining, len(block))])
+            await write(block[: min(remaining, len(block))])
             remaining -= len(block)
         await write(tail)
 
@@ -127,8 +137,10 @@ async def stream_big_upload(url: str, key: str, size: int) -> float:
 
 def percentiles(seconds: list[float]) -> str:
     cuts = statistics.quantiles(seconds, n=100)
-    return (f"p50 {cuts[49] * 1000:.1f} ms, p99 {cuts[98] * 1000:.1f} ms, "
-            f"max {max(seconds) * 1000:.1f} ms")
+    return (
+        f"p50 {cuts[49] * 1000:.1f} ms, p99 {cuts[98] * 1000:.1f} ms, "
+        f"max {max(seconds) * 1000:.1f} ms"
+    )
 
 
 def rss_mb(pid: int) -> float:
@@ -150,19 +162,29 @@ class RssSampler(threading.Thread):
             self.peak = max(self.peak, rss_mb(self.pid))
 
 
-def start_server(folder: Path, database_url: str, workers: int, extra_config: str = "",
-                 storage_keys: str = "") -> tuple[subprocess.Popen, str]:
+def start_server(
+    folder: Path, database_url: str, workers: int, extra_config: str = "", storage_keys: str = ""
+) -> tuple[subprocess.Popen, str]:
     """``assetcheck serve`` on ``folder/bench.toml`` (``extra_config`` appended to it, TOML
     tables; ``storage_keys`` added to its ``[storage]`` table): the process and its URL."""
     config = folder / "bench.toml"
-    config.write_text(f'[storage]\ndata_dir = "{folder / "data"}"\n{storage_keys}'
-                      f'[database]\nurl = "{database_url}"\n'
-                      f"[workers]\nprocesses = {workers}\n"
-                      "[plans.enterprise]\nmax_upload_mb = 4096\nrequests_per_minute = 1000000\n"
-                      + extra_config)
+    config.write_text(
+        f'[storage]\ndata_dir = "{folder / "data"}"\n{storage_keys}'
+        f'[database]\nurl = "{database_url}"\n'
+        f"[workers]\nprocesses = {workers}\n"
+        "[plans.enterprise]\nmax_upload_mb = 4096\nrequests_per_minute = 1000000\n" + extra_config
+    )
     log = folder / "serve.log"
-    command = [sys.executable, "-c", "import sys; from assetcheck.cli import main; "
-               "sys.exit(main())", "serve", "--config", str(config), "--port", "0"]
+    command = [
+        sys.executable,
+        "-c",
+        "import sys; from assetcheck.cli import main; sys.exit(main())",
+        "serve",
+        "--config",
+        str(config),
+        "--port",
+        "0",
+    ]
     server = subprocess.Popen(command, stdout=log.open("wb"), stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -177,8 +199,7 @@ def start_server(folder: Path, database_url: str, workers: int, extra_config: st
 def server_submit_times(log: Path, skip: int) -> list[float]:
     """Seconds the server spent on each accepted upload (Tornado's access log), from the
     ``skip``-th on: the submit latency without the client's own delays."""
-    times = re.findall(r"202 POST /api/v1/validate \(127\.0\.0\.1\) ([\d.]+)ms",
-                       log.read_text())
+    times = re.findall(r"202 POST /api/v1/validate \(127\.0\.0\.1\) ([\d.]+)ms", log.read_text())
     return [float(ms) / 1000 for ms in times[skip:]]
 
 
@@ -188,16 +209,20 @@ def start_s3_server() -> tuple[object, str]:
     from moto.server import ThreadedMotoServer
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per S3 request
-    os.environ.update(AWS_ACCESS_KEY_ID="bench", AWS_SECRET_ACCESS_KEY="bench",
-                      AWS_DEFAULT_REGION="us-east-1")
+    os.environ.update(
+        AWS_ACCESS_KEY_ID="bench", AWS_SECRET_ACCESS_KEY="bench", AWS_DEFAULT_REGION="us-east-1"
+    )
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
     host, port = server.get_host_and_port()
     endpoint = f"http://{host}:{port}"
     boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1").create_bucket(
-        Bucket="assetcheck-bench")
-    return server, (f'backend = "s3"\nbucket = "assetcheck-bench"\nprefix = "bench/"\n'
-                    f'endpoint_url = "{endpoint}"\nregion = "us-east-1"\n')
+        Bucket="assetcheck-bench"
+    )
+    return server, (
+        f'backend = "s3"\nbucket = "assetcheck-bench"\nprefix = "bench/"\n'
+        f'endpoint_url = "{endpoint}"\nregion = "us-east-1"\n'
+    )
 
 
 def wait_for_jobs(count: int, timeout: float = 600) -> float:
@@ -213,8 +238,7 @@ def wait_for_jobs(count: int, timeout: float = 600) -> float:
 def run_load(args: argparse.Namespace, label: str, storage_keys: str = "") -> dict:
     """One run of the load on a fresh server; prints it and returns its headline figures."""
     folder = Path(tempfile.mkdtemp(prefix="assetcheck-bench-"))
-    server, url = start_server(folder, args.database_url, args.workers,
-                               storage_keys=storage_keys)
+    server, url = start_server(folder, args.database_url, args.workers, storage_keys=storage_keys)
     figures: dict[str, float] = {}
     try:
         db.connect(load_config(folder / "bench.toml"))
@@ -223,14 +247,19 @@ def run_load(args: argparse.Namespace, label: str, storage_keys: str = "") -> di
         done = Job.select().where(Job.status == "completed").count()  # a reused database
 
         content = padded_glb(int(args.upload_mb * MIB))
-        print(f"[{label}] {args.clients} clients x {args.uploads} uploads of "
-              f"{args.upload_mb:g} MB, {args.workers} workers, "
-              f"{'PostgreSQL' if args.database_url else 'SQLite'}")
+        print(
+            f"[{label}] {args.clients} clients x {args.uploads} uploads of "
+            f"{args.upload_mb:g} MB, {args.workers} workers, "
+            f"{'PostgreSQL' if args.database_url else 'SQLite'}"
+        )
         accepted = 0
         for name, wait_for_each in (("pipeline", True), ("saturation", False)):
             started = time.perf_counter()
-            latencies = asyncio.run(submit_load(url, key, args.clients, args.uploads, content,
-                                                wait_for_each=wait_for_each))
+            latencies = asyncio.run(
+                submit_load(
+                    url, key, args.clients, args.uploads, content, wait_for_each=wait_for_each
+                )
+            )
             submitted = time.perf_counter()
             accepted += len(latencies)
             finished = wait_for_jobs(done + accepted)
@@ -239,12 +268,18 @@ def run_load(args: argparse.Namespace, label: str, storage_keys: str = "") -> di
             server_side = server_submit_times(folder / "serve.log", accepted - len(latencies))
             print(f"    submit time in the server:      {percentiles(server_side)}")
             jobs_per_second = len(latencies) / (finished - started)
-            print(f"    submits per second: {len(latencies) / (submitted - started):.1f}; "
-                  f"jobs completed per second: {jobs_per_second:.1f}")
+            print(
+                f"    submits per second: {len(latencies) / (submitted - started):.1f}; "
+                f"jobs completed per second: {jobs_per_second:.1f}"
+            )
             cuts = statistics.quantiles(latencies, n=100)
-            figures.update({f"{name} submit p50 ms": cuts[49] * 1000,
-                            f"{name} submit p99 ms": cuts[98] * 1000,
-                            f"{name} jobs/s": jobs_per_second})
+            figures.update(
+                {
+                    f"{name} submit p50 ms": cuts[49] * 1000,
+                    f"{name} submit p99 ms": cuts[98] * 1000,
+                    f"{name} jobs/s": jobs_per_second,
+                }
+            )
 
         baseline = rss_mb(server.pid)
         sampler = RssSampler(server.pid)
@@ -252,11 +287,14 @@ def run_load(args: argparse.Namespace, label: str, storage_keys: str = "") -> di
         seconds = asyncio.run(stream_big_upload(url, key, args.big_mb * MIB))
         sampler.done.set()
         sampler.join()
-        print(f"  {args.big_mb} MB upload streamed in {seconds:.1f} s "
-              f"({args.big_mb / seconds:.0f} MB/s)")
+        print(
+            f"  {args.big_mb} MB upload streamed in {seconds:.1f} s "
+            f"({args.big_mb / seconds:.0f} MB/s)"
+        )
         print(f"    server RSS: {baseline:.0f} MB before, peak {sampler.peak:.0f} MB during")
-        figures.update({"big upload MB/s": args.big_mb / seconds,
-                        "big upload peak RSS MB": sampler.peak})
+        figures.update(
+            {"big upload MB/s": args.big_mb / seconds, "big upload peak RSS MB": sampler.peak}
+        )
     finally:
         server.terminate()
         server.wait(60)
@@ -278,8 +316,12 @@ def main() -> None:
     parser.add_argument("--big-mb", type=int, default=1024)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--database-url", default="")
-    parser.add_argument("--storage", choices=("local", "s3"), default="local",
-                        help="s3: run with the local directory, then with moto's S3 server")
+    parser.add_argument(
+        "--storage",
+        choices=("local", "s3"),
+        default="local",
+        help="s3: run with the local directory, then with moto's S3 server",
+    )
     args = parser.parse_args()
 
     local = run_load(args, "local")

@@ -26,8 +26,11 @@ from assetcheck.checks import geometry, topology  # noqa: E402
 from assetcheck.engine import validate  # noqa: E402
 from bench.grid_glb import grid_glb  # noqa: E402
 
-TIMED = {"topology": (topology, "check_topology"), "uvs": (topology, "check_uvs"),
-         "geometry": (geometry, "check_geometry")}
+TIMED = {
+    "topology": (topology, "check_topology"),
+    "uvs": (topology, "check_uvs"),
+    "geometry": (geometry, "check_geometry"),
+}
 
 
 def timed(spent: dict[str, float], label: str, function):
@@ -37,6 +40,7 @@ def timed(spent: dict[str, float], label: str, function):
             return function(*args, **kwargs)
         finally:
             spent[label] += time.perf_counter() - started
+
     return run
 
 
@@ -48,8 +52,10 @@ def main() -> None:
     spent: dict[str, float] = defaultdict(float)
     for label, (module, name) in TIMED.items():
         setattr(module, name, timed(spent, label, getattr(module, name)))
-    print(f"{'grid':<24}{'triangles':>11}{'topology s':>12}{'uvs s':>8}{'geometry s':>12}"
-          f"{'validate s':>12}{'share':>7}")
+    print(
+        f"{'grid':<24}{'triangles':>11}{'topology s':>12}{'uvs s':>8}{'geometry s':>12}"
+        f"{'validate s':>12}{'share':>7}"
+    )
     with tempfile.TemporaryDirectory() as folder:
         for n in args.sizes:
             for textured in (False, True):
@@ -65,10 +71,12 @@ def main() -> None:
                         rows[label].append(spent[label])
                 medians = {label: statistics.median(values) for label, values in rows.items()}
                 ours = medians["topology"] + medians["uvs"]
-                print(f"{path.name:<24}{2 * (n - 1) ** 2:>11,}{medians['topology']:>12.3f}"
-                      f"{medians['uvs']:>8.3f}{medians['geometry']:>12.3f}"
-                      f"{medians['validate']:>12.3f}{ours / medians['validate']:>6.0%}",
-                      flush=True)
+                print(
+                    f"{path.name:<24}{2 * (n - 1) ** 2:>11,}{medians['topology']:>12.3f}"
+                    f"{medians['uvs']:>8.3f}{medians['geometry']:>12.3f}"
+                    f"{medians['validate']:>12.3f}{ours / medians['validate']:>6.0%}",
+                    flush=True,
+                )
                 path.unlink()
 
 

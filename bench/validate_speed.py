@@ -58,8 +58,10 @@ def run_in_turns(commands: list[list[str]], runs: int) -> list[tuple[float, floa
     """For each command: the median seconds, the largest peak RSS and the first output, the
     commands run one after another in each of ``runs`` rounds."""
     rounds = [[measure(command) for command in commands] for _ in range(runs)]
-    return [(statistics.median(r[i][0] for r in rounds), max(r[i][1] for r in rounds),
-             rounds[0][i][2]) for i in range(len(commands))]
+    return [
+        (statistics.median(r[i][0] for r in rounds), max(r[i][1] for r in rounds), rounds[0][i][2])
+        for i in range(len(commands))
+    ]
 
 
 def main() -> None:
@@ -70,8 +72,10 @@ def main() -> None:
     compileall.compile_dir(HERE.parent / "assetcheck", quiet=1)
     node = shutil.which("node")
     have_khronos = node and (HERE / "node_modules" / "gltf-validator").is_dir()
-    header = (f"{'file':<22}{'MB':>7}{'ours s':>9}{'MB/s':>8}{'Mtri/s':>8}{'RSS MB':>8}"
-              f"{'RSS cap':>9}{'khronos s':>11}{'k RSS':>7}{'speedup':>9}{'target':>8}")
+    header = (
+        f"{'file':<22}{'MB':>7}{'ours s':>9}{'MB/s':>8}{'Mtri/s':>8}{'RSS MB':>8}"
+        f"{'RSS cap':>9}{'khronos s':>11}{'k RSS':>7}{'speedup':>9}{'target':>8}"
+    )
     print(header)
     times: dict[str, float] = {}
     without_topology: dict[str, float] = {}
@@ -91,8 +95,10 @@ def main() -> None:
         report = json.loads(output)
         times[path.name] = seconds
         triangles = sum(m["triangleCount"] for m in report["result"]["meshes"])
-        line = (f"{path.name:<22}{size_mb:>7.1f}{seconds:>9.3f}{size_mb / seconds:>8.0f}"
-                f"{triangles / seconds / 1e6:>8.2f}{rss:>8.0f}{2 * size_mb + 150:>9.0f}")
+        line = (
+            f"{path.name:<22}{size_mb:>7.1f}{seconds:>9.3f}{size_mb / seconds:>8.0f}"
+            f"{triangles / seconds / 1e6:>8.2f}{rss:>8.0f}{2 * size_mb + 150:>9.0f}"
+        )
         if khronos:
             ((k_seconds, k_rss, _),) = khronos
             speedup = k_seconds / seconds
@@ -117,13 +123,15 @@ def print_topology_cost(times: dict[str, float], without: dict[str, float]) -> N
 
 def print_compressed_ratios(times: dict[str, float]) -> None:
     """Each compressed file's time against its uncompressed twin's (target: at most 2x)."""
-    pairs = [(name, name[:-4] + ".plain.glb") for name in sorted(times)
-             if not name.endswith(".plain.glb") and name[:-4] + ".plain.glb" in times]
+    pairs = [
+        (name, name[:-4] + ".plain.glb")
+        for name in sorted(times)
+        if not name.endswith(".plain.glb") and name[:-4] + ".plain.glb" in times
+    ]
     if pairs:
         print(f"\n{'compressed':<22}{'ours s':>9}{'twin s':>9}{'ratio':>8}")
     for name, twin in pairs:
-        print(f"{name:<22}{times[name]:>9.3f}{times[twin]:>9.3f}"
-              f"{times[name] / times[twin]:>7.2f}x")
+        print(f"{name:<22}{times[name]:>9.3f}{times[twin]:>9.3f}{times[name] / times[twin]:>7.2f}x")
 
 
 if __name__ == "__main__":

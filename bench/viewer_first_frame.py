@@ -47,9 +47,15 @@ def main() -> None:
     args = parser.parse_args()
     model = grid_glb(670)
     with tempfile.TemporaryDirectory() as folder:
-        config = write_config(Path(folder), service_settings(
-            Path(folder), "", workers={"job_timeout": 600},
-            plans={"pro": {"max_upload_mb": 100, "requests_per_minute": 100_000}}))
+        config = write_config(
+            Path(folder),
+            service_settings(
+                Path(folder),
+                "",
+                workers={"job_timeout": 600},
+                plans={"pro": {"max_upload_mb": 100, "requests_per_minute": 100_000}},
+            ),
+        )
         server = ServiceProcess(config).start()
         try:
             bind_database(server.config)
@@ -62,7 +68,7 @@ def main() -> None:
         finally:
             server.stop()
     frame, fetch = statistics.median(frames), statistics.median(fetches)
-    print(f"grid GLB: {len(model) / 1e6:.1f} MB, {2 * 669 ** 2:,} triangles, {args.runs} runs")
+    print(f"grid GLB: {len(model) / 1e6:.1f} MB, {2 * 669**2:,} triangles, {args.runs} runs")
     print(f"time to first frame (median): {frame:,.0f} ms  runs: {[round(f) for f in frames]}")
     print(f"fetching the bytes alone (median): {fetch:,.0f} ms  ratio: {frame / fetch:.1f}x")
     print(f"target under 2,000 ms: {'met' if frame < 2000 else 'NOT met'}")
@@ -71,8 +77,9 @@ def main() -> None:
 def measure(url: str, email: str, job_id: str, runs: int) -> tuple[list[float], list[float]]:
     frames, fetches = [], []
     with sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS,
-                                         headless=True)
+        browser = driver.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+        )
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(f"{url}/login")
         page.get_by_label("Email").fill(email)

@@ -48,8 +48,10 @@ def main() -> None:
             started = time.monotonic()
             answers = [greedy.post("/settings/webhooks/test").status_code for _ in range(PRESSES)]
             pressed = time.monotonic() - started
-            print(f"greedy account: {answers.count(302)} test events accepted, "
-                  f"{len(answers) - answers.count(302)} refused, in {pressed:.1f} s")
+            print(
+                f"greedy account: {answers.count(302)} test events accepted, "
+                f"{len(answers) - answers.count(302)} refused, in {pressed:.1f} s"
+            )
             patient, _ = hooked(site, receiver.url)
             times = []
             for _ in range(args.rounds):
@@ -58,13 +60,21 @@ def main() -> None:
                 patient.post("/settings/webhooks/test")
                 wait_until(lambda count=before: len(receiver.requests) > count, timeout=600)
                 times.append(time.monotonic() - sent)
-            ended = (WebhookAttempt.select().join(WebhookDelivery)
-                     .where(WebhookDelivery.account == greedy_id).count())
-            print(f"greedy account meanwhile: {pending_count(greedy_id)} deliveries pending, "
-                  f"{ended} attempts ended (each after the 10 s timeout)")
-            print(f"patient account's test event delivered in: median "
-                  f"{statistics.median(times):.2f} s, max {max(times):.2f} s "
-                  f"over {len(times)} rounds")
+            ended = (
+                WebhookAttempt.select()
+                .join(WebhookDelivery)
+                .where(WebhookDelivery.account == greedy_id)
+                .count()
+            )
+            print(
+                f"greedy account meanwhile: {pending_count(greedy_id)} deliveries pending, "
+                f"{ended} attempts ended (each after the 10 s timeout)"
+            )
+            print(
+                f"patient account's test event delivered in: median "
+                f"{statistics.median(times):.2f} s, max {max(times):.2f} s "
+                f"over {len(times)} rounds"
+            )
     finally:
         receiver.server.shutdown()
         server.stop()

@@ -9,8 +9,9 @@ from typing import Any
 import peewee
 
 
-def claim_in_threads(claim: Callable[[str], Any], database: peewee.Database,
-                     owners: int = 4) -> list[Any]:
+def claim_in_threads(
+    claim: Callable[[str], Any], database: peewee.Database, owners: int = 4
+) -> list[Any]:
     """The ids ``owners`` threads claimed by calling ``claim(owner)`` until it returns None,
     all at once; each thread closes its own database connection when done."""
     claimed: list[Any] = []
@@ -28,8 +29,7 @@ def claim_in_threads(claim: Callable[[str], Any], database: peewee.Database,
     return claimed
 
 
-def run_in_threads(work: Callable[[str], None], database: peewee.Database,
-                   owners: int = 4) -> None:
+def run_in_threads(work: Callable[[str], None], database: peewee.Database, owners: int = 4) -> None:
     """Run ``work(owner)`` in ``owners`` threads released at the same moment; each closes its
     own database connection when done. An exception in a thread fails the caller."""
     barrier = threading.Barrier(owners)

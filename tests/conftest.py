@@ -23,9 +23,13 @@ def no_network() -> Iterator[type[NetworkAccessBlockedError]]:
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--update-golden", action="store_true", default=False,
-                     help="rewrite golden files (tests/assets/<area>/*.report.json) from the "
-                          "current results instead of comparing with them")
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help="rewrite golden files (tests/assets/<area>/*.report.json) from the "
+        "current results instead of comparing with them",
+    )
 
 
 @pytest.fixture(scope="session")

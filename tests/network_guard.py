@@ -16,8 +16,10 @@ from collections.abc import Callable
 from typing import Any
 
 #: ``python -c`` code that runs the ``assetcheck`` command behind the guard.
-GUARDED_MAIN = ("import sys, tests.network_guard as guard; guard.install(); "
-                "from assetcheck.cli import main; sys.exit(main())")
+GUARDED_MAIN = (
+    "import sys, tests.network_guard as guard; guard.install(); "
+    "from assetcheck.cli import main; sys.exit(main())"
+)
 
 
 class NetworkAccessBlockedError(BaseException):
@@ -52,8 +54,9 @@ def install(setattr_: Callable[[Any, str, Any], None] = setattr) -> None:
         _refuse_remote(None, address)
         return real_create_connection(address, *args, **kwargs)
 
-    def getaddrinfo(host: Any, port: Any, family: int = 0, type: int = 0, proto: int = 0,
-                    flags: int = 0) -> list:
+    def getaddrinfo(
+        host: Any, port: Any, family: int = 0, type: int = 0, proto: int = 0, flags: int = 0
+    ) -> list:
         numeric = flags & socket.AI_NUMERICHOST  # parsed locally, never looked up
         if host is not None and not (numeric or _is_loopback(host) or _is_ip_literal(host)):
             raise socket.gaierror(socket.EAI_NONAME, f"tests resolve no host names ({host!r})")
@@ -70,7 +73,8 @@ def _refuse_remote(family: int | None, address: Any) -> None:
     if family == getattr(socket, "AF_UNIX", object()) or _is_loopback(address):
         return
     raise NetworkAccessBlockedError(
-        f"tests must not reach {address!r}: only loopback addresses and Unix sockets are allowed")
+        f"tests must not reach {address!r}: only loopback addresses and Unix sockets are allowed"
+    )
 
 
 def _host(address: Any) -> str | None:

@@ -25,9 +25,23 @@ QUIET_PIP = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_INPUT": "1"}
 
 def build_wheel(folder: Path) -> Path:
     """The project built into a wheel in ``folder``, offline: hatchling as installed, no index."""
-    subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps",
-                    "--no-build-isolation", "--no-index", "--quiet", "--wheel-dir", str(folder)],
-                   check=True, env={**os.environ, **QUIET_PIP})
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            str(ROOT),
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "--quiet",
+            "--wheel-dir",
+            str(folder),
+        ],
+        check=True,
+        env={**os.environ, **QUIET_PIP},
+    )
     return next(folder.glob("assetcheck-*.whl"))
 
 
@@ -37,8 +51,9 @@ class IsolatedPython:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder / "venv")],
-                       check=True)
+        subprocess.run(
+            [sys.executable, "-m", "venv", "--without-pip", str(folder / "venv")], check=True
+        )
         self.python = folder / "venv" / "bin" / "python"
         shared = folder / "shared"
         shared.mkdir()
@@ -54,13 +69,31 @@ class IsolatedPython:
 
     def install(self, *targets: Path) -> None:
         """pip-install wheels or project folders, offline, with the shared build backend."""
-        self.run("-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
-                 "--no-build-isolation", *map(str, targets))
+        self.run(
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-index",
+            "--no-build-isolation",
+            *map(str, targets),
+        )
 
-    def run(self, *args: str, cwd: Path | None = None,
-            check: bool = True) -> subprocess.CompletedProcess[str]:
+    def run(
+        self, *args: str, cwd: Path | None = None, check: bool = True
+    ) -> subprocess.CompletedProcess[str]:
         """Run this Python with ``args``, out of the checkout and with no ``PYTHONPATH``."""
-        env = {key: value for key, value in os.environ.items()
-               if key != "PYTHONPATH" and not key.startswith("ASSETCHECK_")}
-        return subprocess.run([str(self.python), *args], cwd=cwd or self.folder, env={
-            **env, **QUIET_PIP}, capture_output=True, text=True, check=check)
+        env = {
+            key: value
+            for key, value in os.environ.items()
+            if key != "PYTHONPATH" and not key.startswith("ASSETCHECK_")
+        }
+        return subprocess.run(
+            [str(self.python), *args],
+            cwd=cwd or self.folder,
+            env={**env, **QUIET_PIP},
+            capture_output=True,
+            text=True,
+            check=check,
+        )

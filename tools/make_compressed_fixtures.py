@@ -20,9 +20,11 @@ FOLDER = Path(__file__).resolve().parent.parent / "tests" / "assets" / "compress
 
 def main() -> None:
     mesh = pawn_mesh()
-    files = {"pawn.glb": plain_glb(mesh, "Pawn"),
-             "pawn_draco.glb": draco_glb(mesh, "Pawn", preserve_order=True),
-             "pawn_meshopt.glb": meshopt_glb(mesh, "Pawn")}
+    files = {
+        "pawn.glb": plain_glb(mesh, "Pawn"),
+        "pawn_draco.glb": draco_glb(mesh, "Pawn", preserve_order=True),
+        "pawn_meshopt.glb": meshopt_glb(mesh, "Pawn"),
+    }
     FOLDER.mkdir(parents=True, exist_ok=True)
     for name, data in files.items():
         (FOLDER / name).write_bytes(data)

@@ -71,7 +71,10 @@ def run_khronos(validator_dir: Path, files: list[Path]) -> tuple[str, list[dict]
     env = dict(os.environ, NODE_PATH=str(validator_dir / "node_modules"))
     completed = subprocess.run(
         ["node", "-e", _NODE_SCRIPT, *map(str, files)],
-        env=env, capture_output=True, text=True, check=True,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     header, *reports = [json.loads(line) for line in completed.stdout.splitlines()]
     return header["version"], reports
@@ -118,9 +121,22 @@ def our_summary(path: Path) -> dict:
 
     result = validate(path)
     asset = result.assets[0] if result.assets else None
-    counts = None if asset is None else dict(zip(COUNT_KEYS, (
-        asset.vertex_count, asset.triangle_count, asset.material_count, asset.animation_count,
-    ), strict=True))
+    counts = (
+        None
+        if asset is None
+        else dict(
+            zip(
+                COUNT_KEYS,
+                (
+                    asset.vertex_count,
+                    asset.triangle_count,
+                    asset.material_count,
+                    asset.animation_count,
+                ),
+                strict=True,
+            )
+        )
+    )
     errors = sorted({issue.code for issue in result.issues if issue.severity == "error"})
     return {"counts": counts, "errors": errors}
 
@@ -145,12 +161,20 @@ def compare(recorded_path: Path, models: Path) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--models", type=Path, default=DEFAULT_MODELS)
-    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT,
-                        help="the JSON to write, or to compare with (--compare)")
-    parser.add_argument("--validator", type=Path,
-                        help="folder where `npm install gltf-validator` was run")
-    parser.add_argument("--compare", action="store_true",
-                        help="compare AssetCheck with the recorded counts instead of recording")
+    parser.add_argument(
+        "--output",
+        type=Path,
+        default=DEFAULT_OUTPUT,
+        help="the JSON to write, or to compare with (--compare)",
+    )
+    parser.add_argument(
+        "--validator", type=Path, help="folder where `npm install gltf-validator` was run"
+    )
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="compare AssetCheck with the recorded counts instead of recording",
+    )
     args = parser.parse_args(argv)
     if args.compare:
         return compare(args.output, args.models)

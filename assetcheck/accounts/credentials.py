@@ -22,8 +22,10 @@ MAX_PASSWORD_LENGTH = 1024
 SIGNUP_PLAN = "free"
 #: What a sign-up with an address that has an account hears: it names no address and does not
 #: say that one exists (``docs/security.md``, Sign-up).
-NOT_SIGNED_UP = ("No account was made with these details. If you already have one, log in; "
-                 "if not, check the address.")
+NOT_SIGNED_UP = (
+    "No account was made with these details. If you already have one, log in; "
+    "if not, check the address."
+)
 
 
 class FormError(ValueError):
@@ -43,8 +45,9 @@ def signup_plan(plans: Collection[str]) -> str:
     return SIGNUP_PLAN if SIGNUP_PLAN in plans else next(iter(plans))
 
 
-def sign_up(email: str, password: str, plans: Collection[str],
-            chosen_plan: str | None = None) -> Account:
+def sign_up(
+    email: str, password: str, plans: Collection[str], chosen_plan: str | None = None
+) -> Account:
     """A new account with a dashboard password. The first account of an installation (its
     operator's) is on ``chosen_plan``; every later one on :func:`signup_plan`.
 
@@ -85,7 +88,8 @@ def _one_sign_up_at_a_time() -> Iterator[None]:
     if is_postgresql(database):
         with database.atomic():
             database.execute_sql(
-                f'LOCK TABLE "{Account._meta.table_name}" IN SHARE ROW EXCLUSIVE MODE')
+                f'LOCK TABLE "{Account._meta.table_name}" IN SHARE ROW EXCLUSIVE MODE'
+            )
             yield
     else:
         with database.atomic("IMMEDIATE"):
@@ -113,9 +117,9 @@ def change_password(account: Account, current: str, new: str) -> Account:
     if problem := password_problem(new):
         raise FormError({"new_password": problem})
     account.password_hash = hash_password(new)
-    Account.update(password_hash=account.password_hash,
-                   session_generation=Account.session_generation + 1).where(
-        Account.id == account.id).execute()
+    Account.update(
+        password_hash=account.password_hash, session_generation=Account.session_generation + 1
+    ).where(Account.id == account.id).execute()
     account.session_generation = Account.get_by_id(account.id).session_generation
     return account
 

@@ -68,23 +68,32 @@ def authenticate(authorization: str | None, now: datetime | None = None) -> Prin
     PLAN_REQUIRED for a plan without API access.
     """
     if not authorization:
-        raise _unauthorized("MISSING_API_KEY", "No API key was sent: authenticate with the "
-                            "header `Authorization: Bearer <API_KEY>`.")
+        raise _unauthorized(
+            "MISSING_API_KEY",
+            "No API key was sent: authenticate with the header `Authorization: Bearer <API_KEY>`.",
+        )
     scheme, _, token = authorization.strip().partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not KEY_PATTERN.fullmatch(token):
         raise _invalid_key()
-    key = (ApiKey.select(ApiKey, Account).join(Account)
-           .where(ApiKey.digest == key_digest(token)).first())
+    key = (
+        ApiKey.select(ApiKey, Account)
+        .join(Account)
+        .where(ApiKey.digest == key_digest(token))
+        .first()
+    )
     if key is None:
         raise _invalid_key()
     now = now or utcnow()
     if key.revoked_at is not None:
-        raise _unauthorized("API_KEY_REVOKED", "This API key has been revoked: create a new "
-                            "key for your account.")
+        raise _unauthorized(
+            "API_KEY_REVOKED", "This API key has been revoked: create a new key for your account."
+        )
     if key.expires_at is not None and key.expires_at <= now:
-        raise _unauthorized("API_KEY_EXPIRED", f"This API key expired on "
-                            f"{key.expires_at:%Y-%m-%d %H:%M} UTC: create a new key.")
+        raise _unauthorized(
+            "API_KEY_EXPIRED",
+            f"This API key expired on {key.expires_at:%Y-%m-%d %H:%M} UTC: create a new key.",
+        )
     if key.account.plan in PLANS_WITHOUT_API:
         raise KeyRefused(403, "PLAN_REQUIRED", no_api_access(key.account.plan))
     if key.last_used_at is None or now - key.last_used_at >= TOUCH_INTERVAL:
@@ -93,8 +102,11 @@ def authenticate(authorization: str | None, now: datetime | None = None) -> Prin
 
 
 def _invalid_key() -> KeyRefused:
-    return _unauthorized("INVALID_API_KEY", "The API key is invalid or malformed: send "
-                         "`Authorization: Bearer <API_KEY>` with a key created for your account.")
+    return _unauthorized(
+        "INVALID_API_KEY",
+        "The API key is invalid or malformed: send "
+        "`Authorization: Bearer <API_KEY>` with a key created for your account.",
+    )
 
 
 def _unauthorized(code: str, message: str) -> KeyRefused:
@@ -103,5 +115,4 @@ def _unauthorized(code: str, message: str) -> KeyRefused:
 
 def no_api_access(plan: str) -> str:
     """The plan rule, as every refusal of a plan in :data:`PLANS_WITHOUT_API` words it."""
-    return (f"The {plan} plan has no API access: API keys need the starter, pro or "
-            "enterprise plan.")
+    return f"The {plan} plan has no API access: API keys need the starter, pro or enterprise plan."

@@ -15,8 +15,9 @@ def hash_password(password: str) -> str:
     """``scrypt$n$r$p$salt$hash``, both in base64; the parameters travel with the hash."""
     salt = secrets.token_bytes(SALT_BYTES)
     digest = _scrypt(password, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)
-    return "$".join(["scrypt", str(SCRYPT_N), str(SCRYPT_R), str(SCRYPT_P),
-                     _b64(salt), _b64(digest)])
+    return "$".join(
+        ["scrypt", str(SCRYPT_N), str(SCRYPT_R), str(SCRYPT_P), _b64(salt), _b64(digest)]
+    )
 
 
 def verify_password(password: str, stored: str) -> bool:
@@ -31,8 +32,9 @@ def verify_password(password: str, stored: str) -> bool:
 
 
 def _scrypt(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
-    return hashlib.scrypt(password.encode("utf-8"), salt=salt, n=n, r=r, p=p,
-                          maxmem=128 * r * n * 2, dklen=32)
+    return hashlib.scrypt(
+        password.encode("utf-8"), salt=salt, n=n, r=r, p=p, maxmem=128 * r * n * 2, dklen=32
+    )
 
 
 def _b64(data: bytes) -> str:

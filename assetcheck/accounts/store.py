@@ -28,8 +28,14 @@ class AccountError(ValueError):
     """An account or key operation that cannot be done; the message says why."""
 
 
-def create_account(email: str, plan: str, plans: Collection[str],
-                   password: str | None = None, *, password_hash: str | None = None) -> Account:
+def create_account(
+    email: str,
+    plan: str,
+    plans: Collection[str],
+    password: str | None = None,
+    *,
+    password_hash: str | None = None,
+) -> Account:
     """A new account on ``plan`` (one of ``plans``), with an optional dashboard password (or
     its hash, when the caller made it already)."""
     email = email.strip().lower()
@@ -52,8 +58,13 @@ def find_account(email: str) -> Account:
     return account
 
 
-def issue_key(account: Account, name: str = "", expires_at: datetime | None = None, *,
-              max_active: int | None = None) -> tuple[ApiKey, str]:
+def issue_key(
+    account: Account,
+    name: str = "",
+    expires_at: datetime | None = None,
+    *,
+    max_active: int | None = None,
+) -> tuple[ApiKey, str]:
     """A new key for ``account``: the stored row and the key itself, which is shown only once.
 
     An account whose plan has no API access (its keys would only ever get 403) gets an
@@ -69,22 +80,34 @@ def issue_key(account: Account, name: str = "", expires_at: datetime | None = No
             lock_rows(Account.select(Account.id).where(Account.id == account.id)).execute()
             active = active_key_count(account)
             if active >= max_active:
-                raise AccountError(f"{account.email} already has {active} active API keys, the "
-                                   f"most an account may have: revoke one it no longer needs "
-                                   f"first")
+                raise AccountError(
+                    f"{account.email} already has {active} active API keys, the "
+                    f"most an account may have: revoke one it no longer needs "
+                    f"first"
+                )
         key = generate_key()
-        row = ApiKey.create(account=account, digest=key_digest(key), prefix=display_prefix(key),
-                            name=name, expires_at=expires_at)
+        row = ApiKey.create(
+            account=account,
+            digest=key_digest(key),
+            prefix=display_prefix(key),
+            name=name,
+            expires_at=expires_at,
+        )
     return row, key
 
 
 def active_key_count(account: Account, now: datetime | None = None) -> int:
     """How many of the account's keys are neither revoked nor expired."""
     now = now or utcnow()
-    return (ApiKey.select()
-            .where(ApiKey.account == account.id, ApiKey.revoked_at.is_null(),
-                   ApiKey.expires_at.is_null() | (ApiKey.expires_at > now))
-            .count())
+    return (
+        ApiKey.select()
+        .where(
+            ApiKey.account == account.id,
+            ApiKey.revoked_at.is_null(),
+            ApiKey.expires_at.is_null() | (ApiKey.expires_at > now),
+        )
+        .count()
+    )
 
 
 def account_keys(account: Account) -> list[ApiKey]:
@@ -100,8 +123,9 @@ def find_key(reference: str) -> ApiKey:
         matches = list(ApiKey.select().where(ApiKey.digest == key_digest(reference)))
     elif reference.startswith(KEY_PREFIX) and len(reference) > len(KEY_PREFIX):
         start = display_prefix(reference)
-        matches = list(ApiKey.select().where(
-            peewee.fn.SUBSTR(ApiKey.prefix, 1, len(start)) == start))
+        matches = list(
+            ApiKey.select().where(peewee.fn.SUBSTR(ApiKey.prefix, 1, len(start)) == start)
+        )
     else:
         raise AccountError(f"{reference!r} is neither a key id nor a key prefix (svc_...)")
     if not matches:
@@ -114,8 +138,12 @@ def find_key(reference: str) -> ApiKey:
 
 def revoke_key(key: ApiKey) -> bool:
     """Revoke ``key``; False when it already was."""
-    return ApiKey.update(revoked_at=utcnow()).where(
-        ApiKey.id == key.id, ApiKey.revoked_at.is_null()).execute() == 1
+    return (
+        ApiKey.update(revoked_at=utcnow())
+        .where(ApiKey.id == key.id, ApiKey.revoked_at.is_null())
+        .execute()
+        == 1
+    )
 
 
 def key_status(key: ApiKey, now: datetime | None = None) -> str:

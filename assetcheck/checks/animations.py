@@ -47,36 +47,48 @@ def check_animations(asset: Asset, context: CheckContext) -> None:
         return
     links = document_links(asset)
     # The reader made one Animation, with its duration, per animation object, in order.
-    objects = [(i, a) for i, a in enumerate(collection(asset.document, "animations"))
-               if a is not None]
+    objects = [
+        (i, a) for i, a in enumerate(collection(asset.document, "animations")) if a is not None
+    ]
     for (index, json), model in zip(objects, asset.animations, strict=False):
         pointer = f"/animations/{index}"
         _check_duration(model.name, model.duration, pointer, context)
         _check_keyframes(links, json, model.name, pointer, context)
 
 
-def _check_duration(name: str, seconds: float, pointer: str | None,
-                    context: CheckContext) -> None:
+def _check_duration(name: str, seconds: float, pointer: str | None, context: CheckContext) -> None:
     if seconds > MAX_DURATION_SECONDS:
-        context.issues.add("ANIMATION_TOO_LONG", pointer=pointer, name=name,
-                           duration=describe_duration(seconds),
-                           limit=describe_duration(MAX_DURATION_SECONDS))
+        context.issues.add(
+            "ANIMATION_TOO_LONG",
+            pointer=pointer,
+            name=name,
+            duration=describe_duration(seconds),
+            limit=describe_duration(MAX_DURATION_SECONDS),
+        )
 
 
-def _check_keyframes(links: DocumentLinks, animation: dict, name: str, pointer: str,
-                     context: CheckContext) -> None:
+def _check_keyframes(
+    links: DocumentLinks, animation: dict, name: str, pointer: str, context: CheckContext
+) -> None:
     """Keyframes summed over channels: each channel stores its sampler's input times."""
     samplers: dict[int | None, dict] = dict(animation_samplers(animation))
     if not samplers:  # unusable samplers or channels: the glTF checks report them
         return
-    inputs = [index_of(samplers.get(index_of(channel, "sampler")), "input")
-              for channel in animation["channels"]]
+    inputs = [
+        index_of(samplers.get(index_of(channel, "sampler")), "input")
+        for channel in animation["channels"]
+    ]
     keyframes = sum(_count(links, accessor) for accessor in inputs)
     if keyframes > MAX_KEYFRAMES:
-        context.issues.add("ANIMATION_TOO_MANY_KEYFRAMES", pointer=pointer, name=name,
-                           keyframes=keyframes, channels=len(inputs),
-                           megabytes=round(_data_bytes(links, samplers.values()) / MB, 1),
-                           limit=MAX_KEYFRAMES)
+        context.issues.add(
+            "ANIMATION_TOO_MANY_KEYFRAMES",
+            pointer=pointer,
+            name=name,
+            keyframes=keyframes,
+            channels=len(inputs),
+            megabytes=round(_data_bytes(links, samplers.values()) / MB, 1),
+            limit=MAX_KEYFRAMES,
+        )
 
 
 def _data_bytes(links: DocumentLinks, samplers: Iterable[dict]) -> int:
@@ -94,5 +106,11 @@ def _count(links: DocumentLinks, accessor: int | None) -> int:
 
 @hookimpl
 def register_checks() -> list[Check]:
-    return [Check("animation-size", "Animations of an absurd length or with far more "
-                  "keyframes than their motion needs.", check_animations, CODES)]
+    return [
+        Check(
+            "animation-size",
+            "Animations of an absurd length or with far more keyframes than their motion needs.",
+            check_animations,
+            CODES,
+        )
+    ]

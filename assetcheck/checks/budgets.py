@@ -31,16 +31,29 @@ def over_budget(asset: Asset, context: CheckContext) -> None:
     for index, part in enumerate(asset.parts):
         if part.triangle_count > budgets.triangles_per_mesh:
             context.issues.add(
-                "BUDGET_TRIANGLES_PER_MESH", name=part.name, used=part.triangle_count,
-                limit=budgets.triangles_per_mesh, engine=engine,
-                pointer=f"/meshes/{index}" if asset.document is not None else None)
+                "BUDGET_TRIANGLES_PER_MESH",
+                name=part.name,
+                used=part.triangle_count,
+                limit=budgets.triangles_per_mesh,
+                engine=engine,
+                pointer=f"/meshes/{index}" if asset.document is not None else None,
+            )
     if asset.metrics.get("index_32bit") and not budgets.index_32bit:
         context.issues.add("BUDGET_32BIT_INDICES", engine=engine)
 
 
 @hookimpl
 def register_checks() -> list[Check]:
-    return [Check("engine-budgets", "Triangles, materials, draw calls, textures, bones, UV sets, "
-                  "index size and file size within the engine profile's budgets", over_budget,
-                  codes=(*FILE_BUDGET_CODES.values(), "BUDGET_TRIANGLES_PER_MESH",
-                         "BUDGET_32BIT_INDICES"))]
+    return [
+        Check(
+            "engine-budgets",
+            "Triangles, materials, draw calls, textures, bones, UV sets, "
+            "index size and file size within the engine profile's budgets",
+            over_budget,
+            codes=(
+                *FILE_BUDGET_CODES.values(),
+                "BUDGET_TRIANGLES_PER_MESH",
+                "BUDGET_32BIT_INDICES",
+            ),
+        )
+    ]

@@ -24,11 +24,17 @@ EMBEDDED_BYTES_PER_PIXEL = 2
 #: A drive letter, a UNC share (``\\server``) or a POSIX root.
 ABSOLUTE_PATH = re.compile(r"^(?:[A-Za-z]:[\\/]|[\\/]{2}|/)")
 #: A user's home folder: ``C:\Users\name``, ``/Users/name``, ``/home/name``.
-USER_FOLDER = re.compile(r"[\\/](?:Users|home|Documents and Settings)[\\/][^\\/]+",
-                         re.IGNORECASE)
+USER_FOLDER = re.compile(r"[\\/](?:Users|home|Documents and Settings)[\\/][^\\/]+", re.IGNORECASE)
 
-CODES = ("FBX_NGONS", "FBX_NOT_TRIANGULATED", "FBX_OLD_VERSION", "FBX_EXTERNAL_TEXTURE",
-         "FBX_ABSOLUTE_TEXTURE_PATH", "FBX_PATH_REVEALS_USER", "FBX_EMBEDDED_MEDIA_TOO_LARGE")
+CODES = (
+    "FBX_NGONS",
+    "FBX_NOT_TRIANGULATED",
+    "FBX_OLD_VERSION",
+    "FBX_EXTERNAL_TEXTURE",
+    "FBX_ABSOLUTE_TEXTURE_PATH",
+    "FBX_PATH_REVEALS_USER",
+    "FBX_EMBEDDED_MEDIA_TOO_LARGE",
+)
 
 
 def check_fbx(asset: Asset, context: CheckContext) -> None:
@@ -55,11 +61,16 @@ def _check_textures(textures: list[FbxTexture], context: CheckContext) -> None:
         elif relative and not ABSOLUTE_PATH.match(relative):
             context.issues.add("FBX_EXTERNAL_TEXTURE", name=texture.name, path=relative)
         elif texture.path:
-            context.issues.add("FBX_ABSOLUTE_TEXTURE_PATH", name=texture.name,
-                               path=texture.path)
-    private = next((path for texture in textures
-                    for path in (texture.absolute_filename, texture.relative_filename)
-                    if path and USER_FOLDER.search(path)), None)
+            context.issues.add("FBX_ABSOLUTE_TEXTURE_PATH", name=texture.name, path=texture.path)
+    private = next(
+        (
+            path
+            for texture in textures
+            for path in (texture.absolute_filename, texture.relative_filename)
+            if path and USER_FOLDER.search(path)
+        ),
+        None,
+    )
     if private is not None:
         context.issues.add("FBX_PATH_REVEALS_USER", path=private)
 
@@ -68,12 +79,24 @@ def _check_embedded_size(name: str, byte_size: int, context: CheckContext) -> No
     side = context.profile.budgets.texture_size
     limit = side * side * EMBEDDED_BYTES_PER_PIXEL
     if byte_size > limit:
-        context.issues.add("FBX_EMBEDDED_MEDIA_TOO_LARGE", name=name, megabytes=byte_size / MB,
-                           engine=context.profile.name, limit=limit / MB)
+        context.issues.add(
+            "FBX_EMBEDDED_MEDIA_TOO_LARGE",
+            name=name,
+            megabytes=byte_size / MB,
+            engine=context.profile.name,
+            limit=limit / MB,
+        )
 
 
 @hookimpl
 def register_checks() -> list[Check]:
-    return [Check("fbx-scene", "FBX n-gons and quads, old versions, external, absolute and "
-                  "private texture paths, and oversized embedded media.", check_fbx, CODES,
-                  frozenset({"fbx"}))]
+    return [
+        Check(
+            "fbx-scene",
+            "FBX n-gons and quads, old versions, external, absolute and "
+            "private texture paths, and oversized embedded media.",
+            check_fbx,
+            CODES,
+            frozenset({"fbx"}),
+        )
+    ]

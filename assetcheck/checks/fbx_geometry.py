@@ -39,13 +39,15 @@ def check_fbx_geometry(scene: FbxScene, issues: FileIssues) -> None:
             _check_normals(mesh, geometry.normals, issues)
         triangles = geometry.triangles()
         if len(triangles):
-            faults = triangle_faults(Vertices.of(geometry.positions), triangles,
-                                     repeated_are_flat=True)
+            faults = triangle_faults(
+                Vertices.of(geometry.positions), triangles, repeated_are_flat=True
+            )
             report_triangle_faults(issues, faults, name=mesh.name)
         unused = unused_vertices(geometry.corners, len(geometry.positions))
         if unused:
-            issues.add("MESH_UNUSED_VERTICES", name=mesh.name, count=unused,
-                       total=len(geometry.positions))
+            issues.add(
+                "MESH_UNUSED_VERTICES", name=mesh.name, count=unused, total=len(geometry.positions)
+            )
 
 
 def _check_normals(mesh: FbxMesh, normals: FbxLayer, issues: FileIssues) -> None:
@@ -55,6 +57,11 @@ def _check_normals(mesh: FbxMesh, normals: FbxLayer, issues: FileIssues) -> None
     values = normals.values[used]
     rows = non_unit_rows(values, UNIT_LENGTH_THRESHOLD_VEC3)
     if rows.size:
-        issues.add("FBX_NON_UNIT_NORMALS", name=mesh.name, count=int(rows.size),
-                   total=len(values), first=int(np.flatnonzero(used)[rows[0]]),
-                   length=vector_length(values[rows[0]]))
+        issues.add(
+            "FBX_NON_UNIT_NORMALS",
+            name=mesh.name,
+            count=int(rows.size),
+            total=len(values),
+            first=int(np.flatnonzero(used)[rows[0]]),
+            length=vector_length(values[rows[0]]),
+        )

@@ -24,8 +24,13 @@ from assetcheck.issues import FileIssues
 TRIANGLE_MODES = frozenset({4, 5, 6})
 UNLIT = "KHR_materials_unlit"
 
-CODES = ("MESH_ZERO_AREA_TRIANGLES", "MESH_DUPLICATE_TRIANGLES", "MESH_UNUSED_VERTICES",
-         "MESH_MISSING_NORMALS", "FBX_NON_UNIT_NORMALS")
+CODES = (
+    "MESH_ZERO_AREA_TRIANGLES",
+    "MESH_DUPLICATE_TRIANGLES",
+    "MESH_UNUSED_VERTICES",
+    "MESH_MISSING_NORMALS",
+    "FBX_NON_UNIT_NORMALS",
+)
 
 
 class _GltfGeometry:
@@ -49,8 +54,9 @@ class _GltfGeometry:
     def _check_normals(self, primitive: Primitive) -> None:
         if primitive.semantics.has_normal or self._unlit(primitive.material):
             return
-        self.issues.add("MESH_MISSING_NORMALS", pointer=primitive.pointer,
-                        name=self.label(primitive))
+        self.issues.add(
+            "MESH_MISSING_NORMALS", pointer=primitive.pointer, name=self.label(primitive)
+        )
 
     def _unlit(self, material: int | None) -> bool:
         if material is None:
@@ -62,14 +68,19 @@ class _GltfGeometry:
         vertices = self._vertices(primitive.attributes["POSITION"])
         # Without indices the triangles are numbered up to a declared count: trust it only
         # when the positions' real bytes back it.
-        if vertices is None or (primitive.indices is None
-                                and primitive.vertex_count != len(vertices)):
+        if vertices is None or (
+            primitive.indices is None and primitive.vertex_count != len(vertices)
+        ):
             return
         triangles = primitive_triangles(self.asset, primitive.mesh, primitive.number)
         if triangles is None or not len(triangles):
             return
-        report_triangle_faults(self.issues, triangle_faults(vertices, triangles),
-                               pointer=primitive.pointer, name=self.label(primitive))
+        report_triangle_faults(
+            self.issues,
+            triangle_faults(vertices, triangles),
+            pointer=primitive.pointer,
+            name=self.label(primitive),
+        )
 
     def _vertices(self, accessor: int) -> Vertices | None:
         return gltf_vertices(self.asset, self.links, accessor)
@@ -87,8 +98,9 @@ class _GltfGeometry:
             if vertices is None:  # no real vertex data: nothing to judge
                 continue
             users.setdefault(accessor, primitive)
-            values = (None if primitive.indices is None
-                      else self.links.reader.indices(primitive.indices))
+            values = (
+                None if primitive.indices is None else self.links.reader.indices(primitive.indices)
+            )
             if values is None:  # drawn without indices, or unreadable: count every vertex
                 drawn_whole.add(accessor)
                 continue
@@ -98,8 +110,13 @@ class _GltfGeometry:
         for accessor, mask in used.items():
             unused = mask.size - int(np.count_nonzero(mask))
             if unused and accessor not in drawn_whole:
-                self.issues.add("MESH_UNUSED_VERTICES", pointer=users[accessor].pointer,
-                                name=self.label(users[accessor]), count=unused, total=mask.size)
+                self.issues.add(
+                    "MESH_UNUSED_VERTICES",
+                    pointer=users[accessor].pointer,
+                    name=self.label(users[accessor]),
+                    count=unused,
+                    total=mask.size,
+                )
 
 
 def primitive_label(links: DocumentLinks, primitive: Primitive) -> str:
@@ -135,6 +152,12 @@ def check_geometry(asset: Asset, context: CheckContext) -> None:
 
 @hookimpl
 def register_checks() -> list[Check]:
-    return [Check("mesh-geometry", "Zero-area and duplicate triangles, unused vertices, "
-                  "missing normals and (FBX) normals that are not of unit length.",
-                  check_geometry, CODES)]
+    return [
+        Check(
+            "mesh-geometry",
+            "Zero-area and duplicate triangles, unused vertices, "
+            "missing normals and (FBX) normals that are not of unit length.",
+            check_geometry,
+            CODES,
+        )
+    ]

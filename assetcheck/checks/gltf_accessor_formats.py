@@ -31,9 +31,11 @@ def accessor_format(accessor: dict) -> AccessorFormat:
     """The format of an accessor's JSON; unusable fields become None, as in Khronos."""
     kind = accessor.get("type")
     component_type = as_integer(accessor.get("componentType"))
-    return AccessorFormat(kind if isinstance(kind, str) else None,
-                          component_type if component_type in COMPONENT_NAMES else None,
-                          accessor.get("normalized") is True)
+    return AccessorFormat(
+        kind if isinstance(kind, str) else None,
+        component_type if component_type in COMPONENT_NAMES else None,
+        accessor.get("normalized") is True,
+    )
 
 
 def describe(formats: frozenset[AccessorFormat]) -> str:
@@ -41,8 +43,9 @@ def describe(formats: frozenset[AccessorFormat]) -> str:
 
 
 def _formats(kind: str, *components: int | tuple[int, bool]) -> frozenset[AccessorFormat]:
-    return frozenset(AccessorFormat(kind, *(c if isinstance(c, tuple) else (c,)))
-                     for c in components)
+    return frozenset(
+        AccessorFormat(kind, *(c if isinstance(c, tuple) else (c,))) for c in components
+    )
 
 
 def _n(component_type: int) -> tuple[int, bool]:
@@ -54,14 +57,24 @@ ATTRIBUTES = {
     "NORMAL": _formats("VEC3", FLOAT),
     "TANGENT": _formats("VEC4", FLOAT),
     "TEXCOORD": _formats("VEC2", FLOAT, _n(UNSIGNED_BYTE), _n(UNSIGNED_SHORT)),
-    "COLOR": (_formats("VEC3", FLOAT, _n(UNSIGNED_BYTE), _n(UNSIGNED_SHORT))
-              | _formats("VEC4", FLOAT, _n(UNSIGNED_BYTE), _n(UNSIGNED_SHORT))),
+    "COLOR": (
+        _formats("VEC3", FLOAT, _n(UNSIGNED_BYTE), _n(UNSIGNED_SHORT))
+        | _formats("VEC4", FLOAT, _n(UNSIGNED_BYTE), _n(UNSIGNED_SHORT))
+    ),
     "JOINTS": _formats("VEC4", UNSIGNED_BYTE, UNSIGNED_SHORT),
     "WEIGHTS": _formats("VEC4", FLOAT, _n(UNSIGNED_BYTE), _n(UNSIGNED_SHORT)),
 }
 
-_SIGNED_OR_NOT = (BYTE, _n(BYTE), UNSIGNED_BYTE, _n(UNSIGNED_BYTE), SHORT, _n(SHORT),
-                  UNSIGNED_SHORT, _n(UNSIGNED_SHORT))
+_SIGNED_OR_NOT = (
+    BYTE,
+    _n(BYTE),
+    UNSIGNED_BYTE,
+    _n(UNSIGNED_BYTE),
+    SHORT,
+    _n(SHORT),
+    UNSIGNED_SHORT,
+    _n(UNSIGNED_SHORT),
+)
 QUANTIZED_ATTRIBUTES = {
     "POSITION": _formats("VEC3", *_SIGNED_OR_NOT),
     "NORMAL": _formats("VEC3", _n(BYTE), _n(SHORT)),
@@ -96,12 +109,19 @@ ANIMATION_OUTPUTS = {
 INVERSE_BIND_MATRICES = _formats("MAT4", FLOAT)
 
 
-def attribute_formats(semantic: str, extensions: frozenset[str], *, morph: bool = False,
-                      ) -> frozenset[AccessorFormat] | None:
+def attribute_formats(
+    semantic: str,
+    extensions: frozenset[str],
+    *,
+    morph: bool = False,
+) -> frozenset[AccessorFormat] | None:
     """The formats an attribute (or morph target attribute) allows; None when any goes."""
     prefix = semantic.split("_")[0]
-    base, quantized = ((MORPH_ATTRIBUTES, QUANTIZED_MORPH_ATTRIBUTES) if morph
-                       else (ATTRIBUTES, QUANTIZED_ATTRIBUTES))
+    base, quantized = (
+        (MORPH_ATTRIBUTES, QUANTIZED_MORPH_ATTRIBUTES)
+        if morph
+        else (ATTRIBUTES, QUANTIZED_ATTRIBUTES)
+    )
     if prefix not in base:
         return None
     if MESH_QUANTIZATION in extensions:

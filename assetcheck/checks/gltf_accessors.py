@@ -25,9 +25,15 @@ from assetcheck.formats.gltf_fields import as_integer, child
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
 
-CODES = ("ACCESSOR_MIN_MISMATCH", "ACCESSOR_MAX_MISMATCH", "ACCESSOR_ELEMENT_OUT_OF_MIN_BOUND",
-         "ACCESSOR_ELEMENT_OUT_OF_MAX_BOUND", "ACCESSOR_INVALID_FLOAT",
-         "ACCESSOR_SPARSE_INDICES_NON_INCREASING", "ACCESSOR_SPARSE_INDEX_OOB")
+CODES = (
+    "ACCESSOR_MIN_MISMATCH",
+    "ACCESSOR_MAX_MISMATCH",
+    "ACCESSOR_ELEMENT_OUT_OF_MIN_BOUND",
+    "ACCESSOR_ELEMENT_OUT_OF_MAX_BOUND",
+    "ACCESSOR_INVALID_FLOAT",
+    "ACCESSOR_SPARSE_INDICES_NON_INCREASING",
+    "ACCESSOR_SPARSE_INDEX_OOB",
+)
 
 
 def first_true(mask: np.ndarray) -> int:
@@ -57,8 +63,9 @@ def declared_bounds(accessor: dict, key: str, layout: AccessorLayout) -> np.ndar
 
 def has_bounds(accessor: dict, layout: AccessorLayout | None) -> bool:
     """Whether the accessor has usable ``min`` and ``max`` (Khronos ignores malformed ones)."""
-    return layout is not None and all(declared_bounds(accessor, key, layout) is not None
-                                      for key in ("min", "max"))
+    return layout is not None and all(
+        declared_bounds(accessor, key, layout) is not None for key in ("min", "max")
+    )
 
 
 #: Up to this many elements, one reduction along axis 0 beats one per column (numpy's call
@@ -80,8 +87,14 @@ def column_extremes(values: np.ndarray, key: str, skip_nan: bool) -> np.ndarray:
     return np.array([reduce(values[:, c]) for c in range(values.shape[1])])
 
 
-def _check_bounds(accessor: dict, values: np.ndarray, layout: AccessorLayout, at: str,
-                  issues: FileIssues, all_finite: bool) -> None:
+def _check_bounds(
+    accessor: dict,
+    values: np.ndarray,
+    layout: AccessorLayout,
+    at: str,
+    issues: FileIssues,
+    all_finite: bool,
+) -> None:
     for key, outside in (("min", np.less), ("max", np.greater)):
         declared = declared_bounds(accessor, key, layout)
         if declared is None:
@@ -89,13 +102,21 @@ def _check_bounds(accessor: dict, values: np.ndarray, layout: AccessorLayout, at
         actual = column_extremes(values, key, not all_finite)
         for component in np.flatnonzero(actual != declared):
             pointer = child(child(at, key), int(component))
-            issues.add(f"ACCESSOR_{key.upper()}_MISMATCH", pointer=pointer,
-                       declared=_show(declared[component]), actual=_show(actual[component]))
+            issues.add(
+                f"ACCESSOR_{key.upper()}_MISMATCH",
+                pointer=pointer,
+                declared=_show(declared[component]),
+                actual=_show(actual[component]),
+            )
             beyond = int(np.count_nonzero(outside(values[:, component], declared[component])))
             if beyond:
                 bound = "MIN" if key == "min" else "MAX"
-                issues.add(f"ACCESSOR_ELEMENT_OUT_OF_{bound}_BOUND", pointer=pointer,
-                           count=beyond, declared=_show(declared[component]))
+                issues.add(
+                    f"ACCESSOR_ELEMENT_OUT_OF_{bound}_BOUND",
+                    pointer=pointer,
+                    count=beyond,
+                    declared=_show(declared[component]),
+                )
 
 
 def _check_floats(values: np.ndarray, at: str, issues: FileIssues) -> bool:
@@ -105,25 +126,40 @@ def _check_floats(values: np.ndarray, at: str, issues: FileIssues) -> bool:
         return True
     invalid = ~np.isfinite(values)
     first = first_true(invalid)
-    issues.add("ACCESSOR_INVALID_FLOAT", pointer=at, count=int(np.count_nonzero(invalid)),
-               first=first, value=_show(values.ravel()[first]))
+    issues.add(
+        "ACCESSOR_INVALID_FLOAT",
+        pointer=at,
+        count=int(np.count_nonzero(invalid)),
+        first=first,
+        value=_show(values.ravel()[first]),
+    )
     return False
 
 
-def _check_sparse_indices(reader: AccessorReader, sparse: SparseLayout, count: int, at: str,
-                          issues: FileIssues) -> None:
+def _check_sparse_indices(
+    reader: AccessorReader, sparse: SparseLayout, count: int, at: str, issues: FileIssues
+) -> None:
     indices = reader.sparse_indices(sparse)
     if indices is None:
         return
     pointer = child(at, "sparse")
     steps = np.flatnonzero(indices[1:] <= indices[:-1]) + 1
     if steps.size:
-        issues.add("ACCESSOR_SPARSE_INDICES_NON_INCREASING", pointer=pointer, count=steps.size,
-                   first=int(steps[0]))
+        issues.add(
+            "ACCESSOR_SPARSE_INDICES_NON_INCREASING",
+            pointer=pointer,
+            count=steps.size,
+            first=int(steps[0]),
+        )
     outside = np.flatnonzero(indices >= count)
     if outside.size:
-        issues.add("ACCESSOR_SPARSE_INDEX_OOB", pointer=pointer, count=outside.size,
-                   first=int(outside[0]), limit=count)
+        issues.add(
+            "ACCESSOR_SPARSE_INDEX_OOB",
+            pointer=pointer,
+            count=outside.size,
+            first=int(outside[0]),
+            limit=count,
+        )
 
 
 def _show(value: object) -> str:
@@ -139,8 +175,11 @@ def check_accessors(asset: Asset, context: CheckContext) -> None:
     accessors = document.get("accessors")
     for index, accessor in enumerate(accessors if isinstance(accessors, list) else ()):
         layout = reader.layout(index)
-        if (layout is None or (layout.buffer_view is None and layout.sparse is None)
-                or reader.draco_decoded(index)):  # Draco's quantized bounds: gltf_draco
+        if (
+            layout is None
+            or (layout.buffer_view is None and layout.sparse is None)
+            or reader.draco_decoded(index)
+        ):  # Draco's quantized bounds: gltf_draco
             continue
         at = child("/accessors", index)
         if layout.sparse is not None:
@@ -154,5 +193,13 @@ def check_accessors(asset: Asset, context: CheckContext) -> None:
 
 @hookimpl
 def register_checks() -> list[Check]:
-    return [Check("gltf-accessors", "Accessor data against its declared min and max; NaN and "
-                  "infinite floats; sparse indices.", check_accessors, CODES, GLTF_FORMATS)]
+    return [
+        Check(
+            "gltf-accessors",
+            "Accessor data against its declared min and max; NaN and "
+            "infinite floats; sparse indices.",
+            check_accessors,
+            CODES,
+            GLTF_FORMATS,
+        )
+    ]

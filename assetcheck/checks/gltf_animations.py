@@ -36,16 +36,21 @@ CUBICSPLINE = "CUBICSPLINE"
 MAX_LISTED_DUPLICATE_PAIRS = 1000
 TRS_PATHS = ("translation", "rotation", "scale")
 
-CODES = ("ANIMATION_SAMPLER_ACCESSOR_WITH_BYTESTRIDE",
-         "ANIMATION_SAMPLER_INPUT_ACCESSOR_INVALID_FORMAT",
-         "ANIMATION_SAMPLER_INPUT_ACCESSOR_WITHOUT_BOUNDS",
-         "ANIMATION_SAMPLER_INPUT_ACCESSOR_TOO_FEW_ELEMENTS",
-         "ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_FORMAT",
-         "ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_COUNT", "ANIMATION_CHANNEL_TARGET_NODE_MATRIX",
-         "ANIMATION_CHANNEL_TARGET_NODE_SKIN", "ANIMATION_CHANNEL_TARGET_NODE_WEIGHTS_NO_MORPHS",
-         "ANIMATION_DUPLICATE_TARGETS", "ACCESSOR_ANIMATION_INPUT_NEGATIVE",
-         "ACCESSOR_ANIMATION_INPUT_NON_INCREASING",
-         "ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION")
+CODES = (
+    "ANIMATION_SAMPLER_ACCESSOR_WITH_BYTESTRIDE",
+    "ANIMATION_SAMPLER_INPUT_ACCESSOR_INVALID_FORMAT",
+    "ANIMATION_SAMPLER_INPUT_ACCESSOR_WITHOUT_BOUNDS",
+    "ANIMATION_SAMPLER_INPUT_ACCESSOR_TOO_FEW_ELEMENTS",
+    "ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_FORMAT",
+    "ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_COUNT",
+    "ANIMATION_CHANNEL_TARGET_NODE_MATRIX",
+    "ANIMATION_CHANNEL_TARGET_NODE_SKIN",
+    "ANIMATION_CHANNEL_TARGET_NODE_WEIGHTS_NO_MORPHS",
+    "ANIMATION_DUPLICATE_TARGETS",
+    "ACCESSOR_ANIMATION_INPUT_NEGATIVE",
+    "ACCESSOR_ANIMATION_INPUT_NON_INCREASING",
+    "ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION",
+)
 
 
 def input_findings(times: np.ndarray) -> list[tuple[str, dict]]:
@@ -53,15 +58,26 @@ def input_findings(times: np.ndarray) -> list[tuple[str, dict]]:
     findings = []
     negative = np.flatnonzero(times < 0)
     if negative.size:
-        findings.append(("ACCESSOR_ANIMATION_INPUT_NEGATIVE", {
-            "count": negative.size, "first": int(negative[0]),
-            "value": repr(float(times[negative[0]]))}))
+        findings.append(
+            (
+                "ACCESSOR_ANIMATION_INPUT_NEGATIVE",
+                {
+                    "count": negative.size,
+                    "first": int(negative[0]),
+                    "value": repr(float(times[negative[0]])),
+                },
+            )
+        )
     kept = np.flatnonzero(~(times < 0))
     previous = np.concatenate([[0.0], times[kept[:-1]]]) if kept.size else kept
     stalled = kept[(times[kept] <= previous) & (kept != 0)]
     if stalled.size:
-        findings.append(("ACCESSOR_ANIMATION_INPUT_NON_INCREASING", {
-            "count": stalled.size, "first": int(stalled[0])}))
+        findings.append(
+            (
+                "ACCESSOR_ANIMATION_INPUT_NON_INCREASING",
+                {"count": stalled.size, "first": int(stalled[0])},
+            )
+        )
     return findings
 
 
@@ -91,9 +107,10 @@ class _AnimationChecker:
                 self._check_output(samplers[used][1], target, child(channel_at, "sampler"))
             group, start = later.get(number, ((), 0))
             room = max(0, MAX_LISTED_DUPLICATE_PAIRS - listed)
-            for other in group[start:start + room]:
-                self.issues.add("ANIMATION_DUPLICATE_TARGETS",
-                                pointer=child(channel_at, "target"), other=other)
+            for other in group[start : start + room]:
+                self.issues.add(
+                    "ANIMATION_DUPLICATE_TARGETS", pointer=child(channel_at, "target"), other=other
+                )
             self.issues.add_count("ANIMATION_DUPLICATE_TARGETS", len(group) - start - room)
             listed += len(group) - start
 
@@ -101,8 +118,9 @@ class _AnimationChecker:
         for key in ("input", "output"):
             accessor = index_of(sampler, key)
             if resolves(accessor, self.accessors) and self._strided(accessor):
-                self.issues.add("ANIMATION_SAMPLER_ACCESSOR_WITH_BYTESTRIDE",
-                                pointer=child(at, key))
+                self.issues.add(
+                    "ANIMATION_SAMPLER_ACCESSOR_WITH_BYTESTRIDE", pointer=child(at, key)
+                )
         accessor = index_of(sampler, "input")
         json = resolve(accessor, self.accessors)
         if accessor is None or json is None:
@@ -110,8 +128,9 @@ class _AnimationChecker:
         pointer = child(at, "input")
         found = accessor_format(json)
         if found not in ANIMATION_INPUT:
-            self.issues.add("ANIMATION_SAMPLER_INPUT_ACCESSOR_INVALID_FORMAT", pointer=pointer,
-                            format=found)
+            self.issues.add(
+                "ANIMATION_SAMPLER_INPUT_ACCESSOR_INVALID_FORMAT", pointer=pointer, format=found
+            )
         else:
             times = self.links.reader.read(accessor)
             for code, fields in input_findings(times[:, 0]) if times is not None else ():
@@ -119,14 +138,17 @@ class _AnimationChecker:
         if not has_bounds(json, self.links.layout(accessor)):
             self.issues.add("ANIMATION_SAMPLER_INPUT_ACCESSOR_WITHOUT_BOUNDS", pointer=pointer)
         layout = self.links.layout(accessor)
-        if sampler.get("interpolation") == CUBICSPLINE and layout is not None \
-                and layout.count < 2:
-            self.issues.add("ANIMATION_SAMPLER_INPUT_ACCESSOR_TOO_FEW_ELEMENTS", pointer=pointer,
-                            count=layout.count)
+        if sampler.get("interpolation") == CUBICSPLINE and layout is not None and layout.count < 2:
+            self.issues.add(
+                "ANIMATION_SAMPLER_INPUT_ACCESSOR_TOO_FEW_ELEMENTS",
+                pointer=pointer,
+                count=layout.count,
+            )
 
     def _strided(self, accessor: int) -> bool:
-        view = resolve(index_of(self.accessors[accessor], "bufferView"),
-                       self.links.items("bufferViews"))
+        view = resolve(
+            index_of(self.accessors[accessor], "bufferView"), self.links.items("bufferViews")
+        )
         return view is not None and "byteStride" in view
 
     def _check_target(self, target: dict, at: str) -> None:
@@ -160,8 +182,13 @@ class _AnimationChecker:
         found = accessor_format(json)
         valid = ANIMATION_OUTPUTS.get(path) if isinstance(path, str) else None
         if valid is not None and found not in valid:
-            self.issues.add("ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_FORMAT", pointer=at,
-                            format=found, path=path, valid=describe(valid))
+            self.issues.add(
+                "ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_FORMAT",
+                pointer=at,
+                format=found,
+                path=path,
+                valid=describe(valid),
+            )
         input_layout = self.links.layout(index_of(sampler, "input"))
         if input_layout is None or layout is None or not isinstance(interpolation, str):
             return
@@ -172,8 +199,12 @@ class _AnimationChecker:
         elif path not in TRS_PATHS:
             expected = 0
         if expected and expected != layout.count:
-            self.issues.add("ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_COUNT", pointer=at,
-                            expected=expected, count=layout.count)
+            self.issues.add(
+                "ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_COUNT",
+                pointer=at,
+                expected=expected,
+                count=layout.count,
+            )
 
     def _check_quaternions(self, accessor: int, cubic: bool, at: str) -> None:
         values = self.links.reader.normalized(accessor)
@@ -184,8 +215,13 @@ class _AnimationChecker:
         bad = rows[non_unit_rows(values[rows], UNIT_LENGTH_THRESHOLD_VEC4)]
         if bad.size:
             length = float(np.linalg.norm(values[bad[0]].astype(np.float64)))
-            self.issues.add("ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION",
-                            pointer=at, count=bad.size, first=int(bad[0]), length=repr(length))
+            self.issues.add(
+                "ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION",
+                pointer=at,
+                count=bad.size,
+                first=int(bad[0]),
+                length=repr(length),
+            )
 
 
 def _later_same_targets(channels: list[dict]) -> dict[int, tuple[list[int], int]]:
@@ -204,9 +240,12 @@ def _later_same_targets(channels: list[dict]) -> dict[int, tuple[list[int], int]
         node = index_of(target, "node")
         if node is not None:
             groups.setdefault((node, _hashable(target.get("path"))), []).append(number)
-    return {number: (group, place + 1) for group in groups.values() if len(group) > 1
-            for place, number in enumerate(group)}
-
+    return {
+        number: (group, place + 1)
+        for group in groups.values()
+        if len(group) > 1
+        for place, number in enumerate(group)
+    }
 
 
 def _hashable(value: object) -> Hashable:
@@ -230,6 +269,13 @@ def check_animations(asset: Asset, context: CheckContext) -> None:
 
 @hookimpl
 def register_checks() -> list[Check]:
-    return [Check("gltf-animations", "Animation samplers (keyframe times, output formats and "
-                  "counts, unit quaternions), channel targets and duplicate channels.",
-                  check_animations, CODES, GLTF_FORMATS)]
+    return [
+        Check(
+            "gltf-animations",
+            "Animation samplers (keyframe times, output formats and "
+            "counts, unit quaternions), channel targets and duplicate channels.",
+            check_animations,
+            CODES,
+            GLTF_FORMATS,
+        )
+    ]

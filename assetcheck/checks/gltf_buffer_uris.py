@@ -28,6 +28,12 @@ def check_buffer_uris(asset: Asset, context: CheckContext) -> None:
 
 @hookimpl
 def register_checks() -> list[Check]:
-    return [Check("gltf-buffer-uris", "Buffers of a GLB referred to by URI instead of stored "
-                  "in its binary chunk.", check_buffer_uris, ("URI_GLB", "DATA_URI_GLB"),
-                  GLTF_FORMATS)]
+    return [
+        Check(
+            "gltf-buffer-uris",
+            "Buffers of a GLB referred to by URI instead of stored in its binary chunk.",
+            check_buffer_uris,
+            ("URI_GLB", "DATA_URI_GLB"),
+            GLTF_FORMATS,
+        )
+    ]

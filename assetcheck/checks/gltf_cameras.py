@@ -19,8 +19,15 @@ from assetcheck.formats.gltf_fields import child, preview
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
 
-CODES = ("ONE_OF_MISMATCH", "UNDEFINED_PROPERTY", "TYPE_MISMATCH", "CAMERA_ZFAR_LEQUAL_ZNEAR",
-         "CAMERA_XMAG_YMAG_ZERO", "CAMERA_XMAG_YMAG_NEGATIVE", "CAMERA_YFOV_GEQUAL_PI")
+CODES = (
+    "ONE_OF_MISMATCH",
+    "UNDEFINED_PROPERTY",
+    "TYPE_MISMATCH",
+    "CAMERA_ZFAR_LEQUAL_ZNEAR",
+    "CAMERA_XMAG_YMAG_ZERO",
+    "CAMERA_XMAG_YMAG_NEGATIVE",
+    "CAMERA_YFOV_GEQUAL_PI",
+)
 
 
 def number(schema: ObjectSchema, projection: dict, key: str) -> float:
@@ -44,8 +51,9 @@ def _check_camera(camera: dict, at: str, walker: SchemaWalker, issues: FileIssue
         issues.add("UNDEFINED_PROPERTY", pointer=at, name=kind)
         return
     if not isinstance(projection, dict):
-        issues.add("TYPE_MISMATCH", pointer=pointer, value=preview(projection),
-                   expected="an object")
+        issues.add(
+            "TYPE_MISMATCH", pointer=pointer, value=preview(projection), expected="an object"
+        )
         return
     schema = PROJECTIONS[kind]
     walker.check_object(schema, projection, pointer)
@@ -75,6 +83,13 @@ def check_cameras(asset: Asset, context: CheckContext) -> None:
 
 @hookimpl
 def register_checks() -> list[Check]:
-    return [Check("gltf-cameras", "Camera projections: one per camera, clipping planes in "
-                  "order, non-zero sizes, field of view under pi.", check_cameras, CODES,
-                  GLTF_FORMATS)]
+    return [
+        Check(
+            "gltf-cameras",
+            "Camera projections: one per camera, clipping planes in "
+            "order, non-zero sizes, field of view under pi.",
+            check_cameras,
+            CODES,
+            GLTF_FORMATS,
+        )
+    ]

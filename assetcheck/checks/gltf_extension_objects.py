@@ -52,10 +52,14 @@ from assetcheck.formats.gltf_fields import child, preview
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
 
-CODES = ("EXTRA_PROPERTY", "KHR_LIGHTS_PUNCTUAL_LIGHT_SPOT_ANGLES",
-         "KHR_MATERIALS_VARIANTS_NON_UNIQUE_VARIANT",
-         "KHR_ANIMATION_POINTER_ANIMATION_CHANNEL_TARGET_NODE",
-         "KHR_ANIMATION_POINTER_ANIMATION_CHANNEL_TARGET_PATH", "INCOMPLETE_EXTENSION_SUPPORT")
+CODES = (
+    "EXTRA_PROPERTY",
+    "KHR_LIGHTS_PUNCTUAL_LIGHT_SPOT_ANGLES",
+    "KHR_MATERIALS_VARIANTS_NON_UNIQUE_VARIANT",
+    "KHR_ANIMATION_POINTER_ANIMATION_CHANNEL_TARGET_NODE",
+    "KHR_ANIMATION_POINTER_ANIMATION_CHANNEL_TARGET_PATH",
+    "INCOMPLETE_EXTENSION_SUPPORT",
+)
 
 
 def _check_light(light: dict, at: str, walker: SchemaWalker, issues: FileIssues) -> None:
@@ -64,23 +68,30 @@ def _check_light(light: dict, at: str, walker: SchemaWalker, issues: FileIssues)
         if "spot" in light:
             issues.add("EXTRA_PROPERTY", pointer=child(at, "spot"), name="spot")
         if kind == "directional" and not math.isnan(
-                read_number(light, "range", LIGHT.properties["range"])):
+            read_number(light, "range", LIGHT.properties["range"])
+        ):
             issues.add("EXTRA_PROPERTY", pointer=child(at, "range"), name="range")
         return
     spot = light.get("spot")
     if spot is None:
         issues.add("UNDEFINED_PROPERTY", pointer=at, name="spot")
     elif not isinstance(spot, dict):
-        issues.add("TYPE_MISMATCH", pointer=child(at, "spot"), value=preview(spot),
-                   expected="an object")
+        issues.add(
+            "TYPE_MISMATCH", pointer=child(at, "spot"), value=preview(spot), expected="an object"
+        )
     else:
         walker.check_object(LIGHT_SPOT, spot, child(at, "spot"))
-        inner, outer = (read_number(spot, key, LIGHT_SPOT.properties[key], SPOT_DEFAULTS[key])
-                        for key in ("innerConeAngle", "outerConeAngle"))
+        inner, outer = (
+            read_number(spot, key, LIGHT_SPOT.properties[key], SPOT_DEFAULTS[key])
+            for key in ("innerConeAngle", "outerConeAngle")
+        )
         if outer <= inner:  # False when either is NaN
-            issues.add("KHR_LIGHTS_PUNCTUAL_LIGHT_SPOT_ANGLES",
-                       pointer=child(child(at, "spot"), "outerConeAngle"),
-                       inner=preview(inner), outer=preview(outer))
+            issues.add(
+                "KHR_LIGHTS_PUNCTUAL_LIGHT_SPOT_ANGLES",
+                pointer=child(child(at, "spot"), "outerConeAngle"),
+                inner=preview(inner),
+                outer=preview(outer),
+            )
 
 
 def _check_lights(document: dict, issues: FileIssues) -> None:
@@ -90,8 +101,12 @@ def _check_lights(document: dict, issues: FileIssues) -> None:
         _check_light(light, root_pointer(LIGHTS, index), walker, issues)
     if lights is None:
         for at, _ in node_lights(document):
-            issues.add("UNSATISFIED_DEPENDENCY", pointer=at, name=LIGHTS,
-                       dependency=f"/extensions/{LIGHTS}")
+            issues.add(
+                "UNSATISFIED_DEPENDENCY",
+                pointer=at,
+                name=LIGHTS,
+                dependency=f"/extensions/{LIGHTS}",
+            )
 
 
 def _check_variants(links: DocumentLinks, issues: FileIssues) -> None:
@@ -99,23 +114,30 @@ def _check_variants(links: DocumentLinks, issues: FileIssues) -> None:
     seen: dict[int, set[int]] = {}
     for mapping in variant_mappings(links):
         if not linked:
-            issues.add("UNSATISFIED_DEPENDENCY", pointer=mapping.pointer, name=VARIANTS,
-                       dependency=f"/extensions/{VARIANTS}")
+            issues.add(
+                "UNSATISFIED_DEPENDENCY",
+                pointer=mapping.pointer,
+                name=VARIANTS,
+                dependency=f"/extensions/{VARIANTS}",
+            )
             continue
         unique = seen.setdefault(id(mapping.primitive), set())
         for pointer, index in mapping.variants:
             if index in unique:
-                issues.add("KHR_MATERIALS_VARIANTS_NON_UNIQUE_VARIANT", pointer=pointer,
-                           index=index)
+                issues.add(
+                    "KHR_MATERIALS_VARIANTS_NON_UNIQUE_VARIANT", pointer=pointer, index=index
+                )
             unique.add(index)
         material = index_of(mapping.json, "material")
-        needs = links.materials[material] if resolves(material, links.items("materials")) \
-            else None
-        for texture, texcoord in (needs.texcoords.items() if needs is not None else ()):
+        needs = links.materials[material] if resolves(material, links.items("materials")) else None
+        for texture, texcoord in needs.texcoords.items() if needs is not None else ():
             if texcoord != -1 and texcoord + 1 > mapping.primitive.semantics.texcoord_count:
-                issues.add("MESH_PRIMITIVE_TOO_FEW_TEXCOORDS",
-                           pointer=child(mapping.pointer, "material"), texture=texture,
-                           texcoord=texcoord)
+                issues.add(
+                    "MESH_PRIMITIVE_TOO_FEW_TEXCOORDS",
+                    pointer=child(mapping.pointer, "material"),
+                    texture=texture,
+                    texcoord=texcoord,
+                )
 
 
 def _check_animation_pointers(links: DocumentLinks, issues: FileIssues) -> None:
@@ -129,8 +151,9 @@ def _check_animation_pointers(links: DocumentLinks, issues: FileIssues) -> None:
         for index, channel in enumerate(channels):
             target = channel.get("target")
             extensions = target.get("extensions") if isinstance(target, dict) else None
-            if not isinstance(extensions, dict) or \
-                    not isinstance(extensions.get(ANIMATION_POINTER), dict):
+            if not isinstance(extensions, dict) or not isinstance(
+                extensions.get(ANIMATION_POINTER), dict
+            ):
                 continue
             at = f"/animations/{number}/channels/{index}/target/extensions/{ANIMATION_POINTER}"
             issues.add("INCOMPLETE_EXTENSION_SUPPORT", pointer=at, name=ANIMATION_POINTER)
@@ -138,8 +161,11 @@ def _check_animation_pointers(links: DocumentLinks, issues: FileIssues) -> None:
                 issues.add("KHR_ANIMATION_POINTER_ANIMATION_CHANNEL_TARGET_NODE", pointer=at)
             path = target.get("path")
             if path != "pointer":
-                issues.add("KHR_ANIMATION_POINTER_ANIMATION_CHANNEL_TARGET_PATH", pointer=at,
-                           path=preview(path if isinstance(path, str) else None))
+                issues.add(
+                    "KHR_ANIMATION_POINTER_ANIMATION_CHANNEL_TARGET_PATH",
+                    pointer=at,
+                    path=preview(path if isinstance(path, str) else None),
+                )
 
 
 def check_extension_objects(asset: Asset, context: CheckContext) -> None:
@@ -153,6 +179,13 @@ def check_extension_objects(asset: Asset, context: CheckContext) -> None:
 
 @hookimpl
 def register_checks() -> list[Check]:
-    return [Check("gltf-extension-objects", "Lights, material variants and animation pointers "
-                  "as their extensions define them, beyond the JSON schema.",
-                  check_extension_objects, CODES, GLTF_FORMATS)]
+    return [
+        Check(
+            "gltf-extension-objects",
+            "Lights, material variants and animation pointers "
+            "as their extensions define them, beyond the JSON schema.",
+            check_extension_objects,
+            CODES,
+            GLTF_FORMATS,
+        )
+    ]

@@ -63,19 +63,28 @@ SPOT_DEFAULTS = {"innerConeAngle": 0.0, "outerConeAngle": HALF_PI / 2}
 
 LIGHT = obj(
     "KHR_lights_punctual.light",
-    color=Prop("numbers", lengths=(3,), minimum=0, maximum=1), intensity=Prop("number", minimum=0),
-    spot=Prop("any"), type=Prop("string", required=True, enum=LIGHT_TYPES),
-    range=Prop("number", exclusive_minimum=0), name=NAME,
+    color=Prop("numbers", lengths=(3,), minimum=0, maximum=1),
+    intensity=Prop("number", minimum=0),
+    spot=Prop("any"),
+    type=Prop("string", required=True, enum=LIGHT_TYPES),
+    range=Prop("number", exclusive_minimum=0),
+    name=NAME,
 )
 
 VARIANT_MAPPING = obj(
-    "KHR_materials_variants.mapping", variants=Prop("indices", required=True),
-    material=Prop("index", required=True), name=NAME,
+    "KHR_materials_variants.mapping",
+    variants=Prop("indices", required=True),
+    material=Prop("index", required=True),
+    name=NAME,
 )
 
 _TEXTURE_TRANSFORM = obj(
-    "KHR_texture_transform", offset=Prop("numbers", lengths=(2,)), rotation=Prop("number"),
-    scale=Prop("numbers", lengths=(2,)), texCoord=Prop("uint"))
+    "KHR_texture_transform",
+    offset=Prop("numbers", lengths=(2,)),
+    rotation=Prop("number"),
+    scale=Prop("numbers", lengths=(2,)),
+    texCoord=Prop("uint"),
+)
 
 _IMAGE_SOURCE = {"texture": obj("texture.source", source=Prop("index"))}
 
@@ -85,15 +94,19 @@ def _meshopt(name: str, extra_filters: tuple[str, ...]) -> dict[str, ObjectSchem
     return {
         "buffer": obj(f"{name}.buffer", fallback=Prop("bool")),
         "bufferView": obj(
-            f"{name}.bufferView", buffer=Prop("index", required=True),
-            byteOffset=Prop("uint"), byteLength=Prop("uint", required=True, minimum=1),
+            f"{name}.bufferView",
+            buffer=Prop("index", required=True),
+            byteOffset=Prop("uint"),
+            byteLength=Prop("uint", required=True, minimum=1),
             # The ratified range: 2 and 4 for index data (the published schema's multiple of 4
             # from 4 to 252 predates it); each mode's own rule is MESHOPT_INVALID_LAYOUT's.
             byteStride=Prop("uint", required=True, minimum=2, maximum=256),
             count=Prop("uint", required=True, minimum=1),
             mode=Prop("string", required=True, enum=("ATTRIBUTES", "TRIANGLES", "INDICES")),
-            filter=Prop("string", enum=("NONE", "OCTAHEDRAL", "QUATERNION", "EXPONENTIAL",
-                                        *extra_filters))),
+            filter=Prop(
+                "string", enum=("NONE", "OCTAHEDRAL", "QUATERNION", "EXPONENTIAL", *extra_filters)
+            ),
+        ),
     }
 
 
@@ -103,13 +116,23 @@ EXTENSIONS: dict[str, dict[str, ObjectSchema]] = {
         "node": obj(f"{LIGHTS}.node", light=Prop("index", required=True)),
     },
     VARIANTS: {
-        "glTF": obj(VARIANTS, variants=Prop("objects", required=True, schema=obj(
-            f"{VARIANTS}.variant", name=Prop("string", required=True)))),
-        "mesh.primitive": obj(f"{VARIANTS}.primitive", mappings=Prop(
-            "objects", required=True, schema=VARIANT_MAPPING)),
+        "glTF": obj(
+            VARIANTS,
+            variants=Prop(
+                "objects",
+                required=True,
+                schema=obj(f"{VARIANTS}.variant", name=Prop("string", required=True)),
+            ),
+        ),
+        "mesh.primitive": obj(
+            f"{VARIANTS}.primitive", mappings=Prop("objects", required=True, schema=VARIANT_MAPPING)
+        ),
     },
-    ANIMATION_POINTER: {"animation.channel.target": obj(
-        ANIMATION_POINTER, pointer=Prop("string", required=True, pattern=JSON_POINTER))},
+    ANIMATION_POINTER: {
+        "animation.channel.target": obj(
+            ANIMATION_POINTER, pointer=Prop("string", required=True, pattern=JSON_POINTER)
+        )
+    },
     "KHR_texture_transform": dict.fromkeys(TEXTURE_INFO_KINDS, _TEXTURE_TRANSFORM),
     "EXT_texture_webp": _IMAGE_SOURCE,
     "KHR_materials_pbrSpecularGlossiness": _material(
@@ -117,53 +140,85 @@ EXTENSIONS: dict[str, dict[str, ObjectSchema]] = {
         diffuseFactor=Prop("numbers", lengths=(4,), minimum=0, maximum=1),
         diffuseTexture=_texture(),
         specularFactor=Prop("numbers", lengths=(3,), minimum=0, maximum=1),
-        glossinessFactor=_unit(), specularGlossinessTexture=_texture()),
+        glossinessFactor=_unit(),
+        specularGlossinessTexture=_texture(),
+    ),
     "KHR_materials_unlit": _material("KHR_materials_unlit"),
     "KHR_materials_emissive_strength": _material(
-        "KHR_materials_emissive_strength", emissiveStrength=Prop("number", minimum=0)),
+        "KHR_materials_emissive_strength", emissiveStrength=Prop("number", minimum=0)
+    ),
     "KHR_materials_clearcoat": _material(
-        "KHR_materials_clearcoat", clearcoatFactor=_unit(), clearcoatTexture=_texture(),
-        clearcoatRoughnessFactor=_unit(), clearcoatRoughnessTexture=_texture(),
-        clearcoatNormalTexture=Prop("object", schema=NORMAL_TEXTURE_INFO)),
+        "KHR_materials_clearcoat",
+        clearcoatFactor=_unit(),
+        clearcoatTexture=_texture(),
+        clearcoatRoughnessFactor=_unit(),
+        clearcoatRoughnessTexture=_texture(),
+        clearcoatNormalTexture=Prop("object", schema=NORMAL_TEXTURE_INFO),
+    ),
     "KHR_materials_sheen": _material(
         "KHR_materials_sheen",
         sheenColorFactor=Prop("numbers", lengths=(3,), minimum=0, maximum=1),
-        sheenColorTexture=_texture(), sheenRoughnessFactor=_unit(),
-        sheenRoughnessTexture=_texture()),
+        sheenColorTexture=_texture(),
+        sheenRoughnessFactor=_unit(),
+        sheenRoughnessTexture=_texture(),
+    ),
     "KHR_materials_specular": _material(
-        "KHR_materials_specular", specularFactor=_unit(), specularTexture=_texture(),
+        "KHR_materials_specular",
+        specularFactor=_unit(),
+        specularTexture=_texture(),
         specularColorFactor=Prop("numbers", lengths=(3,), minimum=0),
-        specularColorTexture=_texture()),
+        specularColorTexture=_texture(),
+    ),
     "KHR_materials_transmission": _material(
-        "KHR_materials_transmission", transmissionFactor=_unit(),
-        transmissionTexture=_texture()),
+        "KHR_materials_transmission", transmissionFactor=_unit(), transmissionTexture=_texture()
+    ),
     "KHR_materials_volume": _material(
         "KHR_materials_volume",
         attenuationColor=Prop("numbers", lengths=(3,), minimum=0, maximum=1),
         attenuationDistance=Prop("number", exclusive_minimum=0),
-        thicknessFactor=Prop("number", minimum=0), thicknessTexture=_texture()),
+        thicknessFactor=Prop("number", minimum=0),
+        thicknessTexture=_texture(),
+    ),
     "KHR_materials_ior": _material(
-        "KHR_materials_ior", ior=Prop("number", minimum=1, standalone=0)),
+        "KHR_materials_ior", ior=Prop("number", minimum=1, standalone=0)
+    ),
     "KHR_materials_dispersion": _material(
-        "KHR_materials_dispersion", dispersion=Prop("number", minimum=0)),
+        "KHR_materials_dispersion", dispersion=Prop("number", minimum=0)
+    ),
     "KHR_materials_iridescence": _material(
-        "KHR_materials_iridescence", iridescenceFactor=_unit(), iridescenceTexture=_texture(),
+        "KHR_materials_iridescence",
+        iridescenceFactor=_unit(),
+        iridescenceTexture=_texture(),
         iridescenceIor=Prop("number", minimum=1),
         iridescenceThicknessMinimum=Prop("number", minimum=0),
         iridescenceThicknessMaximum=Prop("number", minimum=0),
-        iridescenceThicknessTexture=_texture()),
+        iridescenceThicknessTexture=_texture(),
+    ),
     "KHR_materials_anisotropy": _material(
-        "KHR_materials_anisotropy", anisotropyStrength=_unit(),
-        anisotropyRotation=Prop("number"), anisotropyTexture=_texture()),
+        "KHR_materials_anisotropy",
+        anisotropyStrength=_unit(),
+        anisotropyRotation=Prop("number"),
+        anisotropyTexture=_texture(),
+    ),
     # Extensions Khronos glTF-Validator 2.0.0-dev.3.10 does not validate.
     "KHR_texture_basisu": _IMAGE_SOURCE,
     "EXT_meshopt_compression": _meshopt("EXT_meshopt_compression", ()),
     # Its ratified successor: the COLOR filter added (AssetCheck decodes both, with one rule set).
     "KHR_meshopt_compression": _meshopt("KHR_meshopt_compression", ("COLOR",)),
-    "KHR_draco_mesh_compression": {"mesh.primitive": obj(
-        "KHR_draco_mesh_compression", bufferView=Prop("index", required=True),
-        attributes=Prop("index_map", required=True))},
+    "KHR_draco_mesh_compression": {
+        "mesh.primitive": obj(
+            "KHR_draco_mesh_compression",
+            bufferView=Prop("index", required=True),
+            attributes=Prop("index_map", required=True),
+        )
+    },
 }
 
-UNVALIDATED_BY_KHRONOS = frozenset({"KHR_texture_basisu", "EXT_meshopt_compression",
-                                    "KHR_meshopt_compression", "KHR_draco_mesh_compression"})
+UNVALIDATED_BY_KHRONOS = frozenset(
+    {
+        "KHR_texture_basisu",
+        "EXT_meshopt_compression",
+        "KHR_meshopt_compression",
+        "KHR_draco_mesh_compression",
+    }
+)

@@ -62,9 +62,11 @@ class VariantMapping:
         """The valid (non-negative integer) variant indices: ``(pointer, index)``."""
         values = self.json.get("variants")
         at = child(self.pointer, "variants")
-        return [(child(at, number), index) for number, value in
-                enumerate(values if isinstance(values, list) else ())
-                if (index := as_integer(value)) is not None and index >= 0]
+        return [
+            (child(at, number), index)
+            for number, value in enumerate(values if isinstance(values, list) else ())
+            if (index := as_integer(value)) is not None and index >= 0
+        ]
 
 
 def _extension(item: object, name: str) -> dict[str, Any] | None:
@@ -158,13 +160,18 @@ def primitive_variant_materials(document: dict[str, Any], primitive: object) -> 
     if root_items(document, VARIANTS) is None:
         return []
     mappings = (_extension(primitive, VARIANTS) or {}).get("mappings")
-    return [material for mapping in (_object_array(mappings) or ())
-            if (material := index_of(mapping, "material")) is not None]
+    return [
+        material
+        for mapping in (_object_array(mappings) or ())
+        if (material := index_of(mapping, "material")) is not None
+    ]
 
 
 def material_needs(links: DocumentLinks, primitive: Primitive) -> list[MaterialNeeds]:
     """What the primitive's material and the materials of its variants ask of it."""
-    numbers = [primitive.material,
-               *primitive_variant_materials(links.document, primitive.json)]
-    return [needs for number in numbers if resolves(number, links.materials)
-            and (needs := links.materials[number]) is not None]
+    numbers = [primitive.material, *primitive_variant_materials(links.document, primitive.json)]
+    return [
+        needs
+        for number in numbers
+        if resolves(number, links.materials) and (needs := links.materials[number]) is not None
+    ]

@@ -38,13 +38,30 @@ NESTED_ARRAYS = {
     "animation": (("animation.channel", "channels"), ("animation.sampler", "samplers")),
     "mesh": (("mesh.primitive", "primitives"),),
 }
-KINDS = {"accessors": "accessor", "animations": "animation", "buffers": "buffer",
-         "bufferViews": "bufferView", "cameras": "camera", "images": "image",
-         "materials": "material", "meshes": "mesh", "nodes": "node", "samplers": "sampler",
-         "scenes": "scene", "skins": "skin", "textures": "texture"}
+KINDS = {
+    "accessors": "accessor",
+    "animations": "animation",
+    "buffers": "buffer",
+    "bufferViews": "bufferView",
+    "cameras": "camera",
+    "images": "image",
+    "materials": "material",
+    "meshes": "mesh",
+    "nodes": "node",
+    "samplers": "sampler",
+    "scenes": "scene",
+    "skins": "skin",
+    "textures": "texture",
+}
 
-CODES = ("INVALID_EXTENSION_NAME_FORMAT", "UNSUPPORTED_EXTENSION", "NON_REQUIRED_EXTENSION",
-         "UNUSED_EXTENSION_REQUIRED", "UNDECLARED_EXTENSION", "UNEXPECTED_EXTENSION_OBJECT")
+CODES = (
+    "INVALID_EXTENSION_NAME_FORMAT",
+    "UNSUPPORTED_EXTENSION",
+    "NON_REQUIRED_EXTENSION",
+    "UNUSED_EXTENSION_REQUIRED",
+    "UNDECLARED_EXTENSION",
+    "UNEXPECTED_EXTENSION_OBJECT",
+)
 
 
 def extensible_objects(document: dict[str, Any]) -> Iterator[tuple[str, str, dict]]:
@@ -59,8 +76,12 @@ def extensible_objects(document: dict[str, Any]) -> Iterator[tuple[str, str, dic
                 yield from _object_tree(kind, child(f"/{name}", index), item, linked)
 
 
-def _object_tree(kind: str, at: str, item: dict, linked: frozenset[str],
-                 ) -> Iterator[tuple[str, str, dict]]:
+def _object_tree(
+    kind: str,
+    at: str,
+    item: dict,
+    linked: frozenset[str],
+) -> Iterator[tuple[str, str, dict]]:
     yield kind, at, item
     for nested_kind, key in NESTED.get(kind, ()):
         if isinstance(item.get(key), dict):
@@ -96,8 +117,9 @@ def _check_declarations(document: dict[str, Any], issues: FileIssues) -> None:
             issues.add("NON_REQUIRED_EXTENSION", pointer=pointer, name=name)
     for index, name in enumerate(required):
         if isinstance(name, str) and name not in used:
-            issues.add("UNUSED_EXTENSION_REQUIRED", pointer=child("/extensionsRequired", index),
-                       name=name)
+            issues.add(
+                "UNUSED_EXTENSION_REQUIRED", pointer=child("/extensionsRequired", index), name=name
+            )
 
 
 def check_extensions(asset: Asset, context: CheckContext) -> None:
@@ -119,6 +141,13 @@ def check_extensions(asset: Asset, context: CheckContext) -> None:
 
 @hookimpl
 def register_checks() -> list[Check]:
-    return [Check("gltf-extensions", "Extension names, extensionsUsed and extensionsRequired, "
-                  "and where each extension object may appear.", check_extensions, CODES,
-                  GLTF_FORMATS)]
+    return [
+        Check(
+            "gltf-extensions",
+            "Extension names, extensionsUsed and extensionsRequired, "
+            "and where each extension object may appear.",
+            check_extensions,
+            CODES,
+            GLTF_FORMATS,
+        )
+    ]

@@ -29,11 +29,20 @@ ENABLED = frozenset({"image/png", "image/jpeg"})
 #: The extension that allows each other format; listing it in ``extensionsUsed`` enables it.
 FORMAT_EXTENSIONS = {"image/webp": "EXT_texture_webp", "image/ktx2": "KHR_texture_basisu"}
 
-CODES = ("TEXTURE_INVALID_IMAGE_MIME_TYPE", "ONE_OF_MISMATCH", "URI_GLB", "DATA_URI_GLB",
-         "IMAGE_BUFFER_VIEW_WITH_BYTESTRIDE",
-         "IMAGE_UNRECOGNIZED_FORMAT", "IMAGE_UNEXPECTED_EOS", "IMAGE_DATA_INVALID",
-         "IMAGE_NON_ENABLED_MIME_TYPE", "IMAGE_MIME_TYPE_INVALID", "IMAGE_NPOT_DIMENSIONS",
-         "IMAGE_FEATURES_UNSUPPORTED")
+CODES = (
+    "TEXTURE_INVALID_IMAGE_MIME_TYPE",
+    "ONE_OF_MISMATCH",
+    "URI_GLB",
+    "DATA_URI_GLB",
+    "IMAGE_BUFFER_VIEW_WITH_BYTESTRIDE",
+    "IMAGE_UNRECOGNIZED_FORMAT",
+    "IMAGE_UNEXPECTED_EOS",
+    "IMAGE_DATA_INVALID",
+    "IMAGE_NON_ENABLED_MIME_TYPE",
+    "IMAGE_MIME_TYPE_INVALID",
+    "IMAGE_NPOT_DIMENSIONS",
+    "IMAGE_FEATURES_UNSUPPORTED",
+)
 
 
 def is_power_of_two(value: int) -> bool:
@@ -53,8 +62,9 @@ class _ImageChecker:
         structures: dict[int, ImageStructure | None] = {}
         for index, image in enumerate(self.links.items("images")):
             if image is not None:
-                structures[index] = self._check(image, child("/images", index),
-                                                next(textures, None))
+                structures[index] = self._check(
+                    image, child("/images", index), next(textures, None)
+                )
         self._check_texture_sources(structures)
 
     def _check_texture_sources(self, structures: dict[int, ImageStructure | None]) -> None:
@@ -63,11 +73,16 @@ class _ImageChecker:
         for index, texture in enumerate(self.links.items("textures")):
             source = index_of(texture, "source")
             structure = structures.get(source) if source is not None else None
-            if structure is not None and structure.readable and \
-                    structure.mime_type in self.enabled - ENABLED:
-                self.issues.add("TEXTURE_INVALID_IMAGE_MIME_TYPE",
-                                pointer=child(child("/textures", index), "source"),
-                                mime_type=structure.mime_type)
+            if (
+                structure is not None
+                and structure.readable
+                and structure.mime_type in self.enabled - ENABLED
+            ):
+                self.issues.add(
+                    "TEXTURE_INVALID_IMAGE_MIME_TYPE",
+                    pointer=child(child("/textures", index), "source"),
+                    mime_type=structure.mime_type,
+                )
 
     def _check(self, image: dict, at: str, texture: Texture | None) -> ImageStructure | None:
         """Check one image; returns the structure of its data (None when not read)."""
@@ -93,8 +108,9 @@ class _ImageChecker:
         self._check_structure(image, at, "uri" if uri is not None else "bufferView", structure)
         return structure
 
-    def _check_structure(self, image: dict, at: str, source: str,
-                         structure: ImageStructure | None) -> None:
+    def _check_structure(
+        self, image: dict, at: str, source: str, structure: ImageStructure | None
+    ) -> None:
         """Khronos' checks of image data, in its order: format, structure, enabled formats,
         declared MIME type, size, features."""
         if structure is None:
@@ -110,15 +126,26 @@ class _ImageChecker:
             self.issues.add("IMAGE_DATA_INVALID", pointer=at, reason=structure.invalid)
             return
         if mime_type not in self.enabled:
-            self.issues.add("IMAGE_NON_ENABLED_MIME_TYPE", pointer=at, mime_type=mime_type,
-                            extension=FORMAT_EXTENSIONS[mime_type])
+            self.issues.add(
+                "IMAGE_NON_ENABLED_MIME_TYPE",
+                pointer=at,
+                mime_type=mime_type,
+                extension=FORMAT_EXTENSIONS[mime_type],
+            )
         declared = image.get("mimeType")
         if isinstance(declared, str) and declared != mime_type:
-            self.issues.add("IMAGE_MIME_TYPE_INVALID", pointer=child(at, source),
-                            actual=mime_type, declared=declared)
+            self.issues.add(
+                "IMAGE_MIME_TYPE_INVALID",
+                pointer=child(at, source),
+                actual=mime_type,
+                declared=declared,
+            )
         width, height = structure.width, structure.height
-        if width is not None and height is not None and not (
-                is_power_of_two(width) and is_power_of_two(height)):
+        if (
+            width is not None
+            and height is not None
+            and not (is_power_of_two(width) and is_power_of_two(height))
+        ):
             self.issues.add("IMAGE_NPOT_DIMENSIONS", pointer=at, width=width, height=height)
         if structure.unsupported_features:
             self.issues.add("IMAGE_FEATURES_UNSUPPORTED", pointer=at)
@@ -141,6 +168,13 @@ def check_images(asset: Asset, context: CheckContext) -> None:
 
 @hookimpl
 def register_checks() -> list[Check]:
-    return [Check("gltf-images", "Images: one source each; data in a recognised format that "
-                  "matches the declared MIME type; power-of-two sizes.", check_images, CODES,
-                  GLTF_FORMATS)]
+    return [
+        Check(
+            "gltf-images",
+            "Images: one source each; data in a recognised format that "
+            "matches the declared MIME type; power-of-two sizes.",
+            check_images,
+            CODES,
+            GLTF_FORMATS,
+        )
+    ]

@@ -30,8 +30,16 @@ EXTENSION = "KHR_texture_basisu"
 #: Minification filters that sample mipmaps (NEAREST_MIPMAP_NEAREST .. LINEAR_MIPMAP_LINEAR).
 MIPMAP_FILTERS = frozenset({9984, 9985, 9986, 9987})
 #: Material texture slots that hold colour (sRGB) data; every other slot holds linear data.
-COLOUR_SLOTS = frozenset({"baseColorTexture", "emissiveTexture", "sheenColorTexture",
-                          "specularColorTexture", "diffuseTexture", "specularGlossinessTexture"})
+COLOUR_SLOTS = frozenset(
+    {
+        "baseColorTexture",
+        "emissiveTexture",
+        "sheenColorTexture",
+        "specularColorTexture",
+        "diffuseTexture",
+        "specularGlossinessTexture",
+    }
+)
 
 
 @dataclass
@@ -83,8 +91,9 @@ def _basisu_uses(links: DocumentLinks) -> dict[int, BasisuUse]:
     uses: dict[int, BasisuUse] = {}
     for number, texture in enumerate(links.items("textures")):
         extension = (texture or {}).get("extensions")
-        source = index_of(extension.get(EXTENSION) if isinstance(extension, dict) else None,
-                          "source")
+        source = index_of(
+            extension.get(EXTENSION) if isinstance(extension, dict) else None, "source"
+        )
         if source is None:
             continue
         sources[number] = source
@@ -94,8 +103,7 @@ def _basisu_uses(links: DocumentLinks) -> dict[int, BasisuUse]:
         use.needs_mipmaps |= not isinstance(min_filter, int) or min_filter in MIPMAP_FILTERS
     declared = frozenset(extensions_used(links.document))
     for number, material in enumerate(links.items("materials")):
-        for pointer, key, info in texture_infos(material, child("/materials", number),
-                                                declared):
+        for pointer, key, info in texture_infos(material, child("/materials", number), declared):
             texture_index = index_of(info, "index")
             source = sources.get(texture_index) if texture_index is not None else None
             if source is not None:
@@ -105,6 +113,13 @@ def _basisu_uses(links: DocumentLinks) -> dict[int, BasisuUse]:
 
 @hookimpl
 def register_checks() -> list[Check]:
-    return [Check("gltf-ktx2", "KTX2 images: the file structure against the KTX 2.0 "
-                  "specification, without transcoding, and the KHR_texture_basisu rules.",
-                  check_ktx2_images, tuple(t.code for t in ISSUE_TYPES), GLTF_FORMATS)]
+    return [
+        Check(
+            "gltf-ktx2",
+            "KTX2 images: the file structure against the KTX 2.0 "
+            "specification, without transcoding, and the KHR_texture_basisu rules.",
+            check_ktx2_images,
+            tuple(t.code for t in ISSUE_TYPES),
+            GLTF_FORMATS,
+        )
+    ]

@@ -36,9 +36,23 @@ SUPPORTED_EXTENSIONS: dict[str, frozenset[str]] = {
     "KHR_mesh_quantization": frozenset(),
     "KHR_texture_transform": frozenset({"textureInfo"}),
     "KHR_materials_variants": frozenset({"glTF", "mesh.primitive"}),
-    **{f"KHR_materials_{name}": frozenset({"material"}) for name in (
-        "anisotropy", "clearcoat", "dispersion", "emissive_strength", "ior", "iridescence",
-        "pbrSpecularGlossiness", "sheen", "specular", "transmission", "unlit", "volume")},
+    **{
+        f"KHR_materials_{name}": frozenset({"material"})
+        for name in (
+            "anisotropy",
+            "clearcoat",
+            "dispersion",
+            "emissive_strength",
+            "ior",
+            "iridescence",
+            "pbrSpecularGlossiness",
+            "sheen",
+            "specular",
+            "transmission",
+            "unlit",
+            "volume",
+        )
+    },
 }
 
 
@@ -247,8 +261,9 @@ class NodeTree:
         """Whether ``other`` is ``node`` or one of its ancestors."""
         anchor = self.anchors.get(node, node)
         if anchor == self.anchors.get(other, other):
-            return (self._enter.get(other, 0) <= self._enter.get(node, 0)
-                    and self._exit.get(node, 0) <= self._exit.get(other, 0))
+            return self._enter.get(other, 0) <= self._enter.get(node, 0) and self._exit.get(
+                node, 0
+            ) <= self._exit.get(other, 0)
         return anchor in self.loops and self.loops[anchor] == self.loops.get(other)
 
     def common_lineage(self, nodes: list[int]) -> CommonLineage:
@@ -272,8 +287,8 @@ class NodeTree:
             node = start
             while node not in self.anchors:
                 if node in position:
-                    self._mark_loop(path[position[node]:])
-                    del path[position[node]:]
+                    self._mark_loop(path[position[node] :])
+                    del path[position[node] :]
                     break
                 position[node] = len(path)
                 path.append(node)
@@ -310,8 +325,11 @@ class NodeTree:
                 elif node not in self._enter:
                     self._enter[node] = clock
                     stack.append((node, True))
-                    stack.extend((kid, False) for kid in children.get(node, ())
-                                 if self.parents.get(kid) == node and kid not in self.loops)
+                    stack.extend(
+                        (kid, False)
+                        for kid in children.get(node, ())
+                        if self.parents.get(kid) == node and kid not in self.loops
+                    )
                 clock += 1
 
 
@@ -330,12 +348,28 @@ class CommonLineage:
     top: int | None
 
     def __contains__(self, node: object) -> bool:
-        return (self.exists and isinstance(node, int)
-                and all(self.tree.in_lineage(member, node) for member in self.nodes))
+        return (
+            self.exists
+            and isinstance(node, int)
+            and all(self.tree.in_lineage(member, node) for member in self.nodes)
+        )
 
 
-COLLECTIONS = ("accessors", "animations", "buffers", "bufferViews", "cameras", "images",
-               "materials", "meshes", "nodes", "samplers", "scenes", "skins", "textures")
+COLLECTIONS = (
+    "accessors",
+    "animations",
+    "buffers",
+    "bufferViews",
+    "cameras",
+    "images",
+    "materials",
+    "meshes",
+    "nodes",
+    "samplers",
+    "scenes",
+    "skins",
+    "textures",
+)
 
 
 def document_links(asset: Asset) -> DocumentLinks:
@@ -349,13 +383,17 @@ def _link(asset: Asset) -> DocumentLinks:
     reader = AccessorReader.for_asset(asset)
     links = DocumentLinks(document, reader, collections, [], [], {}, {}, set())
     extensions = linked_extensions(document)
-    links.materials = [None if material is None else _material_needs(material, i, extensions)
-                       for i, material in enumerate(collections["materials"])]
+    links.materials = [
+        None if material is None else _material_needs(material, i, extensions)
+        for i, material in enumerate(collections["materials"])
+    ]
     for index, mesh in enumerate(collections["meshes"]):
         primitives = mesh.get("primitives") if mesh is not None else None
         if isinstance(primitives, list) and all(isinstance(p, dict) for p in primitives):
-            links.primitives.extend(_primitive(links, index, number, primitive)
-                                    for number, primitive in enumerate(primitives))
+            links.primitives.extend(
+                _primitive(links, index, number, primitive)
+                for number, primitive in enumerate(primitives)
+            )
     nodes = collections["nodes"]
     for index, node in enumerate(nodes):
         if node is None:
@@ -388,9 +426,14 @@ def _primitive(links: DocumentLinks, mesh: int, number: int, json: dict) -> Prim
     primitive.mode = mode if mode is not None and 0 <= mode <= 6 else None
     targets = json.get("targets")
     if isinstance(targets, list) and targets and all(isinstance(t, dict) for t in targets):
-        primitive.targets = [{semantic: accessor for semantic in target
-                              if resolves(accessor := index_of(target, semantic), accessors)}
-                             for target in targets]
+        primitive.targets = [
+            {
+                semantic: accessor
+                for semantic in target
+                if resolves(accessor := index_of(target, semantic), accessors)
+            }
+            for target in targets
+        ]
     return primitive
 
 
@@ -399,8 +442,11 @@ def _resolved(parent: dict, key: str, items: list) -> int | None:
     return index if resolves(index, items) else None
 
 
-def texture_infos(value: object, pointer: str, extensions: frozenset[str],
-                  ) -> Iterator[tuple[str, str, dict]]:
+def texture_infos(
+    value: object,
+    pointer: str,
+    extensions: frozenset[str],
+) -> Iterator[tuple[str, str, dict]]:
     """Every texture info under a material: ``(pointer, key, info)``.
 
     A texture info is an object under a key ending in ``Texture`` (``baseColorTexture``,
@@ -434,8 +480,11 @@ def _material_needs(material: dict, index: int, extensions: frozenset[str]) -> M
         if key in NORMAL_TEXTURE_KEYS:
             needs.needs_tangent = True
     own = material.get("extensions")
-    shaded_by = {name for name in extensions & TANGENT_FRAME_EXTENSIONS
-                 if isinstance(own, dict) and isinstance(own.get(name), dict)}
+    shaded_by = {
+        name
+        for name in extensions & TANGENT_FRAME_EXTENSIONS
+        if isinstance(own, dict) and isinstance(own.get(name), dict)
+    }
     needs.uses_tangent = needs.needs_tangent or bool(shaded_by)
     return needs
 
@@ -471,20 +520,26 @@ def uses(links: DocumentLinks) -> list[Use]:
         for part in ("indices", "values"):
             view = index_of(sparse.get(part), "bufferView")
             if resolves(view, views):
-                pointer = child(child(child(child("/accessors", index), "sparse"), part),
-                                "bufferView")
+                pointer = child(
+                    child(child(child("/accessors", index), "sparse"), part), "bufferView"
+                )
                 found.append(Use("bufferViews", view, "Other", pointer))
     for index, image in enumerate(links.items("images")):
         view = index_of(image, "bufferView")
         if resolves(view, views):
-            found.append(Use("bufferViews", view, "Image",
-                             child(child("/images", index), "bufferView")))
+            found.append(
+                Use("bufferViews", view, "Image", child(child("/images", index), "bufferView"))
+            )
     for primitive in links.primitives:
         at = child(primitive.pointer, "attributes")
         for semantic, accessor in primitive.attributes.items():
             use(accessor, "VertexAttribute", "VertexBuffer", child(at, semantic))
-        use(primitive.indices, "PrimitiveIndices", "IndexBuffer",
-            child(primitive.pointer, "indices"))
+        use(
+            primitive.indices,
+            "PrimitiveIndices",
+            "IndexBuffer",
+            child(primitive.pointer, "indices"),
+        )
         for number, target in enumerate(primitive.targets or ()):
             at = child(child(primitive.pointer, "targets"), number)
             for semantic, accessor in target.items():

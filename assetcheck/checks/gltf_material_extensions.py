@@ -28,18 +28,26 @@ EMISSIVE_STRENGTH = "KHR_materials_emissive_strength"
 IRIDESCENCE = "KHR_materials_iridescence"
 #: Extension -> (its texture that should share the normal texture's coordinates, the code).
 NORMAL_TEXCOORD_PEERS = {
-    "KHR_materials_anisotropy": ("anisotropyTexture",
-                                 "KHR_MATERIALS_ANISOTROPY_ANISOTROPY_TEXTURE_TEXCOORD"),
-    "KHR_materials_clearcoat": ("clearcoatNormalTexture",
-                                "KHR_MATERIALS_CLEARCOAT_CLEARCOAT_NORMAL_TEXTURE_TEXCOORD"),
+    "KHR_materials_anisotropy": (
+        "anisotropyTexture",
+        "KHR_MATERIALS_ANISOTROPY_ANISOTROPY_TEXTURE_TEXCOORD",
+    ),
+    "KHR_materials_clearcoat": (
+        "clearcoatNormalTexture",
+        "KHR_MATERIALS_CLEARCOAT_CLEARCOAT_NORMAL_TEXTURE_TEXCOORD",
+    ),
 }
 
-CODES = ("MULTIPLE_EXTENSIONS", "KHR_MATERIALS_VOLUME_NO_TRANSMISSION",
-         "KHR_MATERIALS_VOLUME_DOUBLE_SIDED", "KHR_MATERIALS_DISPERSION_NO_VOLUME",
-         "KHR_MATERIALS_EMISSIVE_STRENGTH_ZERO_FACTOR",
-         "KHR_MATERIALS_IRIDESCENCE_THICKNESS_RANGE_WITHOUT_TEXTURE",
-         "KHR_MATERIALS_IRIDESCENCE_THICKNESS_TEXTURE_UNUSED",
-         *(code for _, code in NORMAL_TEXCOORD_PEERS.values()))
+CODES = (
+    "MULTIPLE_EXTENSIONS",
+    "KHR_MATERIALS_VOLUME_NO_TRANSMISSION",
+    "KHR_MATERIALS_VOLUME_DOUBLE_SIDED",
+    "KHR_MATERIALS_DISPERSION_NO_VOLUME",
+    "KHR_MATERIALS_EMISSIVE_STRENGTH_ZERO_FACTOR",
+    "KHR_MATERIALS_IRIDESCENCE_THICKNESS_RANGE_WITHOUT_TEXTURE",
+    "KHR_MATERIALS_IRIDESCENCE_THICKNESS_TEXTURE_UNUSED",
+    *(code for _, code in NORMAL_TEXCOORD_PEERS.values()),
+)
 
 
 def _texcoord(info: dict) -> int:
@@ -51,28 +59,39 @@ def _texcoord(info: dict) -> int:
 def _has_zero_emission(material: dict) -> bool:
     """Whether the material's emissive factor is zero, or undefined (and so zero)."""
     factor = material.get("emissiveFactor", [0, 0, 0])
-    return (isinstance(factor, list) and len(factor) == 3
-            and all(is_number(v) and v == 0 for v in factor))
+    return (
+        isinstance(factor, list)
+        and len(factor) == 3
+        and all(is_number(v) and v == 0 for v in factor)
+    )
 
 
 def _check_iridescence(iridescence: dict, at: str, issues: FileIssues) -> None:
     schema = EXTENSIONS[IRIDESCENCE]["material"].properties
-    minimum = read_number(iridescence, "iridescenceThicknessMinimum",
-                          schema["iridescenceThicknessMinimum"], 100)
-    maximum = read_number(iridescence, "iridescenceThicknessMaximum",
-                          schema["iridescenceThicknessMaximum"], 400)
+    minimum = read_number(
+        iridescence, "iridescenceThicknessMinimum", schema["iridescenceThicknessMinimum"], 100
+    )
+    maximum = read_number(
+        iridescence, "iridescenceThicknessMaximum", schema["iridescenceThicknessMaximum"], 400
+    )
     if isinstance(iridescence.get("iridescenceThicknessTexture"), dict):
         if minimum == maximum:
-            issues.add("KHR_MATERIALS_IRIDESCENCE_THICKNESS_TEXTURE_UNUSED",
-                       pointer=child(at, "iridescenceThicknessTexture"))
+            issues.add(
+                "KHR_MATERIALS_IRIDESCENCE_THICKNESS_TEXTURE_UNUSED",
+                pointer=child(at, "iridescenceThicknessTexture"),
+            )
     elif "iridescenceThicknessMinimum" in iridescence and not math.isnan(minimum):
-        issues.add("KHR_MATERIALS_IRIDESCENCE_THICKNESS_RANGE_WITHOUT_TEXTURE",
-                   pointer=child(at, "iridescenceThicknessMinimum"))
+        issues.add(
+            "KHR_MATERIALS_IRIDESCENCE_THICKNESS_RANGE_WITHOUT_TEXTURE",
+            pointer=child(at, "iridescenceThicknessMinimum"),
+        )
 
 
-def _check_effects(material: dict, extensions: dict[str, Any], at: str,
-                   linked: frozenset[str], issues: FileIssues) -> None:
+def _check_effects(
+    material: dict, extensions: dict[str, Any], at: str, linked: frozenset[str], issues: FileIssues
+) -> None:
     """The rules about extensions that have no effect as the material stands."""
+
     def ours(name: str) -> dict | None:
         value = extensions.get(name)
         return value if name in linked and isinstance(value, dict) else None
@@ -81,24 +100,30 @@ def _check_effects(material: dict, extensions: dict[str, Any], at: str,
         issues.add("KHR_MATERIALS_DISPERSION_NO_VOLUME", pointer=child(at, DISPERSION))
     strength = ours(EMISSIVE_STRENGTH)
     if strength is not None:
-        value = read_number(strength, "emissiveStrength",
-                            EXTENSIONS[EMISSIVE_STRENGTH]["material"].properties[
-                                "emissiveStrength"], 1)
+        value = read_number(
+            strength,
+            "emissiveStrength",
+            EXTENSIONS[EMISSIVE_STRENGTH]["material"].properties["emissiveStrength"],
+            1,
+        )
         if not math.isnan(value) and value != 1 and _has_zero_emission(material):
-            issues.add("KHR_MATERIALS_EMISSIVE_STRENGTH_ZERO_FACTOR",
-                       pointer=child(at, EMISSIVE_STRENGTH))
+            issues.add(
+                "KHR_MATERIALS_EMISSIVE_STRENGTH_ZERO_FACTOR", pointer=child(at, EMISSIVE_STRENGTH)
+            )
     if ours(IRIDESCENCE) is not None:
         _check_iridescence(extensions[IRIDESCENCE], child(at, IRIDESCENCE), issues)
     normal = material.get("normalTexture")
     for name, (key, code) in NORMAL_TEXCOORD_PEERS.items():
         texture = (ours(name) or {}).get(key)
-        if isinstance(normal, dict) and isinstance(texture, dict) and \
-                _texcoord(normal) != _texcoord(texture):
+        if (
+            isinstance(normal, dict)
+            and isinstance(texture, dict)
+            and _texcoord(normal) != _texcoord(texture)
+        ):
             issues.add(code, pointer=child(child(at, name), key))
 
 
-def _check_material(material: dict, at: str, linked: frozenset[str],
-                    issues: FileIssues) -> None:
+def _check_material(material: dict, at: str, linked: frozenset[str], issues: FileIssues) -> None:
     extensions = material.get("extensions")
     if not isinstance(extensions, dict):
         return
@@ -125,8 +150,15 @@ def check_material_extensions(asset: Asset, context: CheckContext) -> None:
 
 @hookimpl
 def register_checks() -> list[Check]:
-    return [Check("gltf-material-extensions", "Material extensions that clash or have no "
-                  "effect: exclusive shading models with others, volume without transmission "
-                  "or double-sided, dispersion without volume, emissive strength without "
-                  "emission, iridescence thickness, texture coordinates of normal-map peers.",
-                  check_material_extensions, CODES, GLTF_FORMATS)]
+    return [
+        Check(
+            "gltf-material-extensions",
+            "Material extensions that clash or have no "
+            "effect: exclusive shading models with others, volume without transmission "
+            "or double-sided, dispersion without volume, emissive strength without "
+            "emission, iridescence thickness, texture coordinates of normal-map peers.",
+            check_material_extensions,
+            CODES,
+            GLTF_FORMATS,
+        )
+    ]

@@ -31,18 +31,32 @@ from assetcheck.issues import FileIssues
 TRS_TOLERANCE = 0.00005
 IDENTITY = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]
 
-CODES = ("NODE_LOOP", "NODE_PARENT_OVERRIDE", "SCENE_NON_ROOT_NODE", "NODE_MATRIX_TRS",
-         "NODE_MATRIX_DEFAULT", "NODE_MATRIX_NON_TRS", "ROTATION_NON_UNIT", "NODE_EMPTY",
-         "NODE_SKINNED_MESH_WITHOUT_SKIN", "NODE_SKIN_WITH_NON_SKINNED_MESH",
-         "NODE_WEIGHTS_INVALID", "NODE_SKINNED_MESH_LOCAL_TRANSFORMS",
-         "NODE_SKINNED_MESH_NON_ROOT", "NODE_SKIN_NO_SCENE")
+CODES = (
+    "NODE_LOOP",
+    "NODE_PARENT_OVERRIDE",
+    "SCENE_NON_ROOT_NODE",
+    "NODE_MATRIX_TRS",
+    "NODE_MATRIX_DEFAULT",
+    "NODE_MATRIX_NON_TRS",
+    "ROTATION_NON_UNIT",
+    "NODE_EMPTY",
+    "NODE_SKINNED_MESH_WITHOUT_SKIN",
+    "NODE_SKIN_WITH_NON_SKINNED_MESH",
+    "NODE_WEIGHTS_INVALID",
+    "NODE_SKINNED_MESH_LOCAL_TRANSFORMS",
+    "NODE_SKINNED_MESH_NON_ROOT",
+    "NODE_SKIN_NO_SCENE",
+)
 
 
 def float_list(node: dict, key: str, length: int) -> list[float] | None:
     """``node[key]`` when it is a list of ``length`` finite numbers, else None."""
     value = node.get(key)
-    if (isinstance(value, list) and len(value) == length
-            and all(is_number(v) and math.isfinite(v) for v in value)):
+    if (
+        isinstance(value, list)
+        and len(value) == length
+        and all(is_number(v) and math.isfinite(v) for v in value)
+    ):
         return [float(v) for v in value]
     return None
 
@@ -62,15 +76,25 @@ def is_trs_decomposable(matrix: list[float]) -> bool:
     scale = [math.sqrt(m[i] ** 2 + m[i + 1] ** 2 + m[i + 2] ** 2) for i in (0, 4, 8)]
     if determinant < 0:
         scale[0] = -scale[0]
-    rotation = [_f32(m[column * 4 + row] * (1 / scale[column]))
-                for column in range(3) for row in range(3)]
+    rotation = [
+        _f32(m[column * 4 + row] * (1 / scale[column])) for column in range(3) for row in range(3)
+    ]
     x, y, z, w = _quaternion(rotation)
     scale = [_f32(v) for v in scale]
-    xx, xy, xz, yy, yz, zz = x * (x + x), x * (y + y), x * (z + z), y * (y + y), y * (z + z), \
-        z * (z + z)
+    xx, xy, xz, yy, yz, zz = (
+        x * (x + x),
+        x * (y + y),
+        x * (z + z),
+        y * (y + y),
+        y * (z + z),
+        z * (z + z),
+    )
     wx, wy, wz = w * (x + x), w * (y + y), w * (z + z)
-    columns = [[1 - (yy + zz), xy + wz, xz - wy], [xy - wz, 1 - (xx + zz), yz + wx],
-               [xz + wy, yz - wx, 1 - (xx + yy)]]
+    columns = [
+        [1 - (yy + zz), xy + wz, xz - wy],
+        [xy - wz, 1 - (xx + zz), yz + wx],
+        [xz + wy, yz - wx, 1 - (xx + yy)],
+    ]
     composed = [_f32(_f32(v) * scale[c]) for c in range(3) for v in [*columns[c], 0.0]]
     composed += [m[12], m[13], m[14], 1.0]
     return abs(_infinity_norm(composed) - _infinity_norm(m)) < TRS_TOLERANCE
@@ -97,7 +121,7 @@ def _quaternion(r: list[float]) -> tuple[float, float, float, float]:
 
 
 def _infinity_norm(m: list[float]) -> float:
-    return max(sum(abs(v) for v in m[i:i + 4]) for i in range(0, 16, 4))
+    return max(sum(abs(v) for v in m[i : i + 4]) for i in range(0, 16, 4))
 
 
 def _f32(value: float) -> float:
@@ -107,10 +131,12 @@ def _f32(value: float) -> float:
 def has_transform(node: dict) -> bool:
     """Whether the node's transform differs from the identity."""
     matrix = float_list(node, "matrix", 16)
-    return not ((matrix is None or matrix == IDENTITY)
-                and float_list(node, "translation", 3) in (None, [0.0, 0.0, 0.0])
-                and float_list(node, "rotation", 4) in (None, [0.0, 0.0, 0.0, 1.0])
-                and float_list(node, "scale", 3) in (None, [1.0, 1.0, 1.0]))
+    return not (
+        (matrix is None or matrix == IDENTITY)
+        and float_list(node, "translation", 3) in (None, [0.0, 0.0, 0.0])
+        and float_list(node, "rotation", 4) in (None, [0.0, 0.0, 0.0, 1.0])
+        and float_list(node, "scale", 3) in (None, [1.0, 1.0, 1.0])
+    )
 
 
 class _NodeChecker:
@@ -134,15 +160,21 @@ class _NodeChecker:
 
     def _check_transform(self, node: dict, at: str) -> None:
         rotation = float_list(node, "rotation", 4)
-        if rotation is not None and all(-1 <= v <= 1 for v in rotation) and abs(
-                1.0 - math.sqrt(sum(_f32(v) ** 2 for v in rotation))) > UNIT_LENGTH_THRESHOLD_VEC4:
+        if (
+            rotation is not None
+            and all(-1 <= v <= 1 for v in rotation)
+            and abs(1.0 - math.sqrt(sum(_f32(v) ** 2 for v in rotation)))
+            > UNIT_LENGTH_THRESHOLD_VEC4
+        ):
             self.issues.add("ROTATION_NON_UNIT", pointer=child(at, "rotation"))
         matrix = float_list(node, "matrix", 16)
         if matrix is None:
             return
         pointer = child(at, "matrix")
-        if any(float_list(node, key, n) is not None for key, n in (
-                ("translation", 3), ("rotation", 4), ("scale", 3))):
+        if any(
+            float_list(node, key, n) is not None
+            for key, n in (("translation", 3), ("rotation", 4), ("scale", 3))
+        ):
             self.issues.add("NODE_MATRIX_TRS", pointer=pointer)
         if matrix == IDENTITY:
             self.issues.add("NODE_MATRIX_DEFAULT", pointer=pointer)
@@ -157,8 +189,12 @@ class _NodeChecker:
         weights = node.get("weights")
         targets = len(primitives[0].json["targets"]) if primitives[0].targets else None
         if isinstance(weights, list) and weights and len(weights) != targets:
-            self.issues.add("NODE_WEIGHTS_INVALID", pointer=child(at, "weights"),
-                            weights=len(weights), targets=targets)
+            self.issues.add(
+                "NODE_WEIGHTS_INVALID",
+                pointer=child(at, "weights"),
+                weights=len(weights),
+                targets=targets,
+            )
         skinned = any(p.semantics.joints_count for p in primitives)
         skin = self._skin(node)
         if skin is not None and not skinned:
@@ -180,9 +216,11 @@ class _NodeChecker:
                 if kid >= len(self.nodes) or self.nodes[kid] is None:
                     continue
                 if kid in parent_of:
-                    self.issues.add("NODE_PARENT_OVERRIDE",
-                                    pointer=child(child(child("/nodes", index), "children"),
-                                                  position), node=kid)
+                    self.issues.add(
+                        "NODE_PARENT_OVERRIDE",
+                        pointer=child(child(child("/nodes", index), "children"), position),
+                        node=kid,
+                    )
                 parent_of[kid] = index
 
     def _check_scenes(self) -> None:
@@ -190,15 +228,21 @@ class _NodeChecker:
             roots = index_list(scene, "nodes") if scene is not None else []
             for position, node in enumerate(roots):
                 if node in self.links.parents:
-                    self.issues.add("SCENE_NON_ROOT_NODE", pointer=child(
-                        child(child("/scenes", number), "nodes"), position), node=node)
+                    self.issues.add(
+                        "SCENE_NON_ROOT_NODE",
+                        pointer=child(child(child("/scenes", number), "nodes"), position),
+                        node=node,
+                    )
 
     def _node_scenes(self) -> dict[int, set[int]]:
         """The scenes each node is shown in (through its scene's roots and their descendants)."""
         found: dict[int, set[int]] = {}
         for number, scene in enumerate(self.links.items("scenes")):
-            stack = [n for n in (index_list(scene, "nodes") if scene else [])
-                     if n < len(self.nodes) and self.nodes[n] is not None]
+            stack = [
+                n
+                for n in (index_list(scene, "nodes") if scene else [])
+                if n < len(self.nodes) and self.nodes[n] is not None
+            ]
             seen: set[int] = set()
             while stack:
                 node = stack.pop()
@@ -210,10 +254,14 @@ class _NodeChecker:
 
     def _check_node(self, index: int, node: dict, scenes: dict[int, set[int]]) -> None:
         at = child("/nodes", index)
-        if (index not in self.links.joints and not isinstance(node.get("children"), list)
-                and not self._resolves(node, "mesh", "meshes")
-                and not self._resolves(node, "camera", "cameras")
-                and not node.get("extensions") and node.get("extras") is None):
+        if (
+            index not in self.links.joints
+            and not isinstance(node.get("children"), list)
+            and not self._resolves(node, "mesh", "meshes")
+            and not self._resolves(node, "camera", "cameras")
+            and not node.get("extensions")
+            and node.get("extras") is None
+        ):
             self.issues.add("NODE_EMPTY", pointer=at)
         if self.links.tree.on_loop(index):
             self.issues.add("NODE_LOOP", pointer=at)
@@ -241,8 +289,11 @@ def skin_roots(links: DocumentLinks, skin: int) -> CommonLineage:
     Costs time linear in the joint count (membership tests included), whatever the depth.
     """
     nodes = links.items("nodes")
-    joints = [j for j in index_list(links.items("skins")[skin], "joints")
-              if j < len(nodes) and nodes[j] is not None]
+    joints = [
+        j
+        for j in index_list(links.items("skins")[skin], "joints")
+        if j < len(nodes) and nodes[j] is not None
+    ]
     return links.tree.common_lineage(joints)
 
 
@@ -253,5 +304,13 @@ def check_nodes(asset: Asset, context: CheckContext) -> None:
 
 @hookimpl
 def register_checks() -> list[Check]:
-    return [Check("gltf-nodes", "The node hierarchy (loops, several parents), transforms, "
-                  "scenes and skinned-mesh nodes.", check_nodes, CODES, GLTF_FORMATS)]
+    return [
+        Check(
+            "gltf-nodes",
+            "The node hierarchy (loops, several parents), transforms, "
+            "scenes and skinned-mesh nodes.",
+            check_nodes,
+            CODES,
+            GLTF_FORMATS,
+        )
+    ]

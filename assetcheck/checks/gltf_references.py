@@ -44,8 +44,11 @@ SINGLE_REFERENCES = {
     "textures": (("sampler", "samplers"), ("source", "images")),
 }
 #: Arrays of references held by objects of a collection: (property, referenced collection).
-LIST_REFERENCES = {"nodes": (("children", "nodes"),), "scenes": (("nodes", "nodes"),),
-                   "skins": (("joints", "nodes"),)}
+LIST_REFERENCES = {
+    "nodes": (("children", "nodes"),),
+    "scenes": (("nodes", "nodes"),),
+    "skins": (("joints", "nodes"),),
+}
 
 
 def references(links: DocumentLinks) -> Iterator[Reference]:
@@ -81,8 +84,12 @@ def references(links: DocumentLinks) -> Iterator[Reference]:
     yield from _extension_references(links)
 
 
-def _reference(parent: object, key: str, at: str, target: str | tuple[str, list],
-               ) -> Iterator[Reference]:
+def _reference(
+    parent: object,
+    key: str,
+    at: str,
+    target: str | tuple[str, list],
+) -> Iterator[Reference]:
     """The reference ``parent[key]`` (``parent`` being at ``at``), when it is an index."""
     index = index_of(parent, key)
     if index is not None:
@@ -154,11 +161,19 @@ def check_references(asset: Asset, context: CheckContext) -> None:
     for pointer, index, target in references(links):
         name, items = (target, links.items(target)) if isinstance(target, str) else target
         if index >= len(items) or items[index] is None:
-            context.issues.add("UNRESOLVED_REFERENCE", pointer=pointer, index=index,
-                               collection=name)
+            context.issues.add(
+                "UNRESOLVED_REFERENCE", pointer=pointer, index=index, collection=name
+            )
 
 
 @hookimpl
 def register_checks() -> list[Check]:
-    return [Check("gltf-references", "Every index reference names an existing object.",
-                  check_references, ("UNRESOLVED_REFERENCE",), GLTF_FORMATS)]
+    return [
+        Check(
+            "gltf-references",
+            "Every index reference names an existing object.",
+            check_references,
+            ("UNRESOLVED_REFERENCE",),
+            GLTF_FORMATS,
+        )
+    ]

@@ -31,24 +31,55 @@ from assetcheck.issues import FileIssues
 
 GLTF_FORMATS = frozenset({"gltf", "glb"})
 
-_EXPECTED = {"index": "an integer", "uint": "an integer", "number": "a number",
-             "string": "a string", "bool": "a boolean", "object": "an object",
-             "index_map": "an object", "objects": "an array", "indices": "an array",
-             "numbers": "an array", "strings": "an array", "index_maps": "an array"}
-_CONTAINERS = {"object": dict, "index_map": dict, "objects": list, "indices": list,
-               "numbers": list, "strings": list, "index_maps": list}
+_EXPECTED = {
+    "index": "an integer",
+    "uint": "an integer",
+    "number": "a number",
+    "string": "a string",
+    "bool": "a boolean",
+    "object": "an object",
+    "index_map": "an object",
+    "objects": "an array",
+    "indices": "an array",
+    "numbers": "an array",
+    "strings": "an array",
+    "index_maps": "an array",
+}
+_CONTAINERS = {
+    "object": dict,
+    "index_map": dict,
+    "objects": list,
+    "indices": list,
+    "numbers": list,
+    "strings": list,
+    "index_maps": list,
+}
 _MISSING = object()
 
-CODES = ("TYPE_MISMATCH", "ARRAY_TYPE_MISMATCH", "UNDEFINED_PROPERTY", "INVALID_INDEX",
-         "VALUE_NOT_IN_RANGE", "VALUE_NOT_IN_LIST", "PATTERN_MISMATCH", "UNEXPECTED_PROPERTY",
-         "EMPTY_ENTITY", "DUPLICATE_ELEMENTS", "ARRAY_LENGTH_NOT_IN_LIST", "NON_OBJECT_EXTRAS",
-         "UNSATISFIED_DEPENDENCY", "ASSET_MIN_VERSION_GREATER_THAN_VERSION",
-         "EXTENSION_SCHEMA_MISMATCH")
+CODES = (
+    "TYPE_MISMATCH",
+    "ARRAY_TYPE_MISMATCH",
+    "UNDEFINED_PROPERTY",
+    "INVALID_INDEX",
+    "VALUE_NOT_IN_RANGE",
+    "VALUE_NOT_IN_LIST",
+    "PATTERN_MISMATCH",
+    "UNEXPECTED_PROPERTY",
+    "EMPTY_ENTITY",
+    "DUPLICATE_ELEMENTS",
+    "ARRAY_LENGTH_NOT_IN_LIST",
+    "NON_OBJECT_EXTRAS",
+    "UNSATISFIED_DEPENDENCY",
+    "ASSET_MIN_VERSION_GREATER_THAN_VERSION",
+    "EXTENSION_SCHEMA_MISMATCH",
+)
 
 #: (object, property, the property it depends on): Khronos' ``UNSATISFIED_DEPENDENCY`` rules.
-DEPENDENCIES = {"accessor": (("byteOffset", "bufferView"),),
-                "node": (("skin", "mesh"), ("weights", "mesh")),
-                "image": (("bufferView", "mimeType"),)}
+DEPENDENCIES = {
+    "accessor": (("byteOffset", "bufferView"),),
+    "node": (("skin", "mesh"), ("weights", "mesh")),
+    "image": (("bufferView", "mimeType"),),
+}
 
 
 def is_number(value: object) -> TypeGuard[float]:
@@ -68,39 +99,50 @@ class AdvisoryIssues:
         self.extension = extension
 
     def add(self, code: str, *, pointer: str, **fields: Any) -> None:
-        self.issues.add("EXTENSION_SCHEMA_MISMATCH", pointer=pointer, extension=self.extension,
-                        rule=code)
+        self.issues.add(
+            "EXTENSION_SCHEMA_MISMATCH", pointer=pointer, extension=self.extension, rule=code
+        )
 
 
 class SchemaWalker:
     """Checks JSON objects against :class:`ObjectSchema` tables, reporting to ``issues``."""
 
-    def __init__(self, issues: FileIssues | AdvisoryIssues,
-                 extensions_used: frozenset[str]) -> None:
+    def __init__(
+        self, issues: FileIssues | AdvisoryIssues, extensions_used: frozenset[str]
+    ) -> None:
         self.issues = issues
         self.extensions_used = extensions_used
 
     def check_document(self, document: dict[str, Any]) -> None:
         self.check_object(ROOT, document, "")
         if "extensionsRequired" in document and "extensionsUsed" not in document:
-            self.issues.add("UNSATISFIED_DEPENDENCY", pointer="/extensionsRequired",
-                            name="extensionsRequired", dependency="extensionsUsed")
+            self.issues.add(
+                "UNSATISFIED_DEPENDENCY",
+                pointer="/extensionsRequired",
+                name="extensionsRequired",
+                dependency="extensionsUsed",
+            )
         for name, (schema, reader_owned) in COLLECTIONS.items():
             if name in document:
                 self._check_collection(schema, document[name], child("", name), reader_owned)
         self._check_min_version(document.get("asset"))
 
     def _check_min_version(self, asset: object) -> None:
-        versions = [asset.get(key) if isinstance(asset, dict) else None
-                    for key in ("minVersion", "version")]
+        versions = [
+            asset.get(key) if isinstance(asset, dict) else None for key in ("minVersion", "version")
+        ]
         matches = [VERSION_PATTERN.match(v) if isinstance(v, str) else None for v in versions]
         numbers = [(int(m.group(1)), int(m.group(2))) for m in matches if m is not None]
         if len(numbers) < len(versions):
             return
         minimum, version = numbers
         if minimum > version:
-            self.issues.add("ASSET_MIN_VERSION_GREATER_THAN_VERSION", pointer="/asset/minVersion",
-                            min_version=versions[0], version=versions[1])
+            self.issues.add(
+                "ASSET_MIN_VERSION_GREATER_THAN_VERSION",
+                pointer="/asset/minVersion",
+                min_version=versions[0],
+                version=versions[1],
+            )
 
     def check_object(self, schema: ObjectSchema, value: dict, at: str) -> None:
         for key in value:
@@ -114,15 +156,19 @@ class SchemaWalker:
         self._check_extensions(value, at, schema.name)
         extras = value.get("extras")
         if extras is not None and not isinstance(extras, dict):
-            self.issues.add("NON_OBJECT_EXTRAS", pointer=child(at, "extras"),
-                            value=preview(extras))
+            self.issues.add("NON_OBJECT_EXTRAS", pointer=child(at, "extras"), value=preview(extras))
         for name, dependency in DEPENDENCIES.get(schema.name, ()):
             if name in value and not _usable(value.get(dependency), schema.properties[dependency]):
-                self.issues.add("UNSATISFIED_DEPENDENCY", pointer=child(at, name), name=name,
-                                dependency=dependency)
+                self.issues.add(
+                    "UNSATISFIED_DEPENDENCY",
+                    pointer=child(at, name),
+                    name=name,
+                    dependency=dependency,
+                )
 
-    def _check_collection(self, schema: ObjectSchema, items: object, at: str,
-                          reader_owned: bool) -> None:
+    def _check_collection(
+        self, schema: ObjectSchema, items: object, at: str, reader_owned: bool
+    ) -> None:
         if not isinstance(items, list):
             if not reader_owned:
                 self._mismatch(at, items, "an array")
@@ -176,8 +222,9 @@ class SchemaWalker:
             elif prop.enum is not None:
                 self._check_enum(prop, prop.enum, value, pointer)
             elif prop.pattern is not None and not prop.pattern.match(value):
-                self.issues.add("PATTERN_MISMATCH", pointer=pointer, value=value,
-                                pattern=prop.pattern.pattern)
+                self.issues.add(
+                    "PATTERN_MISMATCH", pointer=pointer, value=value, pattern=prop.pattern.pattern
+                )
         elif prop.kind == "bool" and not isinstance(value, bool):
             self._mismatch(pointer, value, "a boolean")
 
@@ -187,18 +234,27 @@ class SchemaWalker:
         elif not in_range(prop, number):
             self.issues.add("VALUE_NOT_IN_RANGE", pointer=pointer, value=preview(number))
         elif prop.multiple_of is not None and number % prop.multiple_of:
-            self.issues.add("VALUE_MULTIPLE_OF", pointer=pointer, value=preview(number),
-                            divisor=prop.multiple_of)
+            self.issues.add(
+                "VALUE_MULTIPLE_OF",
+                pointer=pointer,
+                value=preview(number),
+                divisor=prop.multiple_of,
+            )
 
     def _check_enum(self, prop: Prop, allowed: tuple, value: object, pointer: str) -> None:
         if prop.extendable:
             key = pointer.rsplit("/", 1)[-1]
             extra = EXTENSION_VALUES.get(key, {})
-            allowed += tuple(v for ext, values in extra.items() if ext in self.extensions_used
-                             for v in values)
+            allowed += tuple(
+                v for ext, values in extra.items() if ext in self.extensions_used for v in values
+            )
         if value not in allowed:
-            self.issues.add("VALUE_NOT_IN_LIST", pointer=pointer, value=preview(value),
-                            allowed=", ".join(preview(v) for v in allowed))
+            self.issues.add(
+                "VALUE_NOT_IN_LIST",
+                pointer=pointer,
+                value=preview(value),
+                allowed=", ".join(preview(v) for v in allowed),
+            )
 
     def _check_object(self, prop: Prop, value: dict, pointer: str) -> None:
         if prop.schema is not None:
@@ -210,8 +266,9 @@ class SchemaWalker:
             return
         bad = [item for item in value if not isinstance(item, dict)]
         for item in bad if not prop.reader else ():
-            self.issues.add("ARRAY_TYPE_MISMATCH", pointer=pointer, value=preview(item),
-                            expected="an object")
+            self.issues.add(
+                "ARRAY_TYPE_MISMATCH", pointer=pointer, value=preview(item), expected="an object"
+            )
         if not bad and prop.schema is not None:
             for index, item in enumerate(value):
                 self.check_object(prop.schema, item, child(pointer, index))
@@ -223,11 +280,9 @@ class SchemaWalker:
         for index, item in enumerate(value):
             number = as_integer(item)
             if number is None or number < 0:
-                self.issues.add("INVALID_INDEX", pointer=child(pointer, index),
-                                value=preview(item))
+                self.issues.add("INVALID_INDEX", pointer=child(pointer, index), value=preview(item))
             elif number in seen:
-                self.issues.add("DUPLICATE_ELEMENTS", pointer=child(pointer, index),
-                                value=number)
+                self.issues.add("DUPLICATE_ELEMENTS", pointer=child(pointer, index), value=number)
             else:
                 seen.add(number)
 
@@ -236,16 +291,22 @@ class SchemaWalker:
             self.issues.add("EMPTY_ENTITY", pointer=pointer)
             return
         if prop.lengths is not None and len(value) not in prop.lengths:
-            self.issues.add("ARRAY_LENGTH_NOT_IN_LIST", pointer=pointer, length=len(value),
-                            allowed=", ".join(map(str, prop.lengths)))
+            self.issues.add(
+                "ARRAY_LENGTH_NOT_IN_LIST",
+                pointer=pointer,
+                length=len(value),
+                allowed=", ".join(map(str, prop.lengths)),
+            )
             return
         for index, item in enumerate(value):
             if not is_number(item):
-                self.issues.add("ARRAY_TYPE_MISMATCH", pointer=pointer, value=preview(item),
-                                expected="a number")
+                self.issues.add(
+                    "ARRAY_TYPE_MISMATCH", pointer=pointer, value=preview(item), expected="a number"
+                )
             elif not math.isfinite(item) or not in_range(prop, item):
-                self.issues.add("VALUE_NOT_IN_RANGE", pointer=child(pointer, index),
-                                value=preview(item))
+                self.issues.add(
+                    "VALUE_NOT_IN_RANGE", pointer=child(pointer, index), value=preview(item)
+                )
 
     def _check_strings(self, prop: Prop, value: list, pointer: str) -> None:
         if not value:
@@ -253,11 +314,16 @@ class SchemaWalker:
         seen: set[str] = set()
         for index, item in enumerate(value):
             if not isinstance(item, str):
-                self.issues.add("ARRAY_TYPE_MISMATCH", pointer=child(pointer, index),
-                                value=preview(item), expected="a string")
+                self.issues.add(
+                    "ARRAY_TYPE_MISMATCH",
+                    pointer=child(pointer, index),
+                    value=preview(item),
+                    expected="a string",
+                )
             elif item in seen:
-                self.issues.add("DUPLICATE_ELEMENTS", pointer=child(pointer, index),
-                                value=preview(item))
+                self.issues.add(
+                    "DUPLICATE_ELEMENTS", pointer=child(pointer, index), value=preview(item)
+                )
             else:
                 seen.add(item)
 
@@ -272,8 +338,12 @@ class SchemaWalker:
             self.issues.add("EMPTY_ENTITY", pointer=pointer)
         for index, item in enumerate(value):
             if not isinstance(item, dict):
-                self.issues.add("ARRAY_TYPE_MISMATCH", pointer=pointer, value=preview(item),
-                                expected="an object")
+                self.issues.add(
+                    "ARRAY_TYPE_MISMATCH",
+                    pointer=pointer,
+                    value=preview(item),
+                    expected="an object",
+                )
             elif not item:
                 self.issues.add("EMPTY_ENTITY", pointer=child(pointer, index))
             else:
@@ -315,9 +385,11 @@ def in_range(prop: Prop, number: float) -> bool:
     if prop.standalone is not None and number == prop.standalone:
         return True
     minimum = prop.minimum if prop.minimum is not None else (0 if prop.kind == "uint" else None)
-    return not ((minimum is not None and number < minimum)
-                or (prop.maximum is not None and number > prop.maximum)
-                or (prop.exclusive_minimum is not None and number <= prop.exclusive_minimum))
+    return not (
+        (minimum is not None and number < minimum)
+        or (prop.maximum is not None and number > prop.maximum)
+        or (prop.exclusive_minimum is not None and number <= prop.exclusive_minimum)
+    )
 
 
 def read_number(item: dict, key: str, prop: Prop, default: float = math.nan) -> float:
@@ -350,11 +422,22 @@ def check_schema(asset: Asset, context: CheckContext) -> None:
 
 @hookimpl
 def register_checks() -> list[Check]:
-    return [Check("gltf-schema", "Types, required properties and value ranges of every glTF "
-                  "object, as in the glTF 2.0 JSON schema.", check_schema, CODES, GLTF_FORMATS)]
+    return [
+        Check(
+            "gltf-schema",
+            "Types, required properties and value ranges of every glTF "
+            "object, as in the glTF 2.0 JSON schema.",
+            check_schema,
+            CODES,
+            GLTF_FORMATS,
+        )
+    ]
 
 
 def _needed(prop: Prop) -> bool:
     """Whether leaving ``prop`` out is itself a finding (UNDEFINED_PROPERTY)."""
-    return not prop.reader and prop.kind != "any" and (
-        prop.required or prop.kind in ("objects", "index_map"))
+    return (
+        not prop.reader
+        and prop.kind != "any"
+        and (prop.required or prop.kind in ("objects", "index_map"))
+    )

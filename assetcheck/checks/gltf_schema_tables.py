@@ -27,6 +27,7 @@ EXTENSION_VALUES = {
     "path": {"KHR_animation_pointer": ("pointer",)},
 }
 
+
 @dataclass(frozen=True)
 class Prop:
     """One property: its JSON kind and constraints.
@@ -66,149 +67,247 @@ def obj(title: str, /, **properties: Prop) -> ObjectSchema:
 
 
 NAME = Prop("string")
-TEXTURE_INFO = obj("textureInfo", index=Prop("index", required=True),
-                    texCoord=Prop("uint"))
-NORMAL_TEXTURE_INFO = obj("normalTextureInfo", index=Prop("index", required=True),
-                           texCoord=Prop("uint"), scale=Prop("number"))
-OCCLUSION_TEXTURE_INFO = obj("occlusionTextureInfo", index=Prop("index", required=True),
-                              texCoord=Prop("uint"),
-                              strength=Prop("number", minimum=0, maximum=1))
+TEXTURE_INFO = obj("textureInfo", index=Prop("index", required=True), texCoord=Prop("uint"))
+NORMAL_TEXTURE_INFO = obj(
+    "normalTextureInfo",
+    index=Prop("index", required=True),
+    texCoord=Prop("uint"),
+    scale=Prop("number"),
+)
+OCCLUSION_TEXTURE_INFO = obj(
+    "occlusionTextureInfo",
+    index=Prop("index", required=True),
+    texCoord=Prop("uint"),
+    strength=Prop("number", minimum=0, maximum=1),
+)
 
 SPARSE = obj(
     "accessor.sparse",
     count=Prop("uint", required=True, minimum=1),
-    indices=Prop("object", required=True, schema=obj(
-        "accessor.sparse.indices", bufferView=Prop("index", required=True),
-        byteOffset=Prop("uint"),
-        componentType=Prop("uint", required=True, enum=INDEX_COMPONENT_TYPES))),
-    values=Prop("object", required=True, schema=obj(
-        "accessor.sparse.values", bufferView=Prop("index", required=True),
-        byteOffset=Prop("uint"))),
+    indices=Prop(
+        "object",
+        required=True,
+        schema=obj(
+            "accessor.sparse.indices",
+            bufferView=Prop("index", required=True),
+            byteOffset=Prop("uint"),
+            componentType=Prop("uint", required=True, enum=INDEX_COMPONENT_TYPES),
+        ),
+    ),
+    values=Prop(
+        "object",
+        required=True,
+        schema=obj(
+            "accessor.sparse.values",
+            bufferView=Prop("index", required=True),
+            byteOffset=Prop("uint"),
+        ),
+    ),
 )
 
 ACCESSOR = obj(
     "accessor",
-    bufferView=Prop("index", reader=True), byteOffset=Prop("uint", reader=True),
+    bufferView=Prop("index", reader=True),
+    byteOffset=Prop("uint", reader=True),
     componentType=Prop("uint", required=True, enum=COMPONENT_TYPES),
-    normalized=Prop("bool"), count=Prop("uint", reader=True),
+    normalized=Prop("bool"),
+    count=Prop("uint", reader=True),
     type=Prop("string", required=True, enum=ACCESSOR_TYPES),
-    max=Prop("any"), min=Prop("any"), sparse=Prop("object", schema=SPARSE), name=NAME,
+    max=Prop("any"),
+    min=Prop("any"),
+    sparse=Prop("object", schema=SPARSE),
+    name=NAME,
 )
 
 ANIMATION = obj(
     "animation",
-    channels=Prop("objects", required=True, schema=obj(
-        "animation.channel", sampler=Prop("index", required=True),
-        target=Prop("object", required=True, schema=obj(
-            "animation.channel.target", node=Prop("index"),
-            path=Prop("string", required=True, extendable=True,
-                      enum=("translation", "rotation", "scale", "weights")))))),
-    samplers=Prop("objects", required=True, schema=obj(
-        "animation.sampler", input=Prop("index", required=True),
-        interpolation=Prop("string", enum=("LINEAR", "STEP", "CUBICSPLINE")),
-        output=Prop("index", required=True))),
+    channels=Prop(
+        "objects",
+        required=True,
+        schema=obj(
+            "animation.channel",
+            sampler=Prop("index", required=True),
+            target=Prop(
+                "object",
+                required=True,
+                schema=obj(
+                    "animation.channel.target",
+                    node=Prop("index"),
+                    path=Prop(
+                        "string",
+                        required=True,
+                        extendable=True,
+                        enum=("translation", "rotation", "scale", "weights"),
+                    ),
+                ),
+            ),
+        ),
+    ),
+    samplers=Prop(
+        "objects",
+        required=True,
+        schema=obj(
+            "animation.sampler",
+            input=Prop("index", required=True),
+            interpolation=Prop("string", enum=("LINEAR", "STEP", "CUBICSPLINE")),
+            output=Prop("index", required=True),
+        ),
+    ),
     name=NAME,
 )
 
 ASSET = obj(
-    "asset", copyright=Prop("string"), generator=Prop("string"),
-    version=Prop("string", reader=True), minVersion=Prop("string", pattern=VERSION_PATTERN),
+    "asset",
+    copyright=Prop("string"),
+    generator=Prop("string"),
+    version=Prop("string", reader=True),
+    minVersion=Prop("string", pattern=VERSION_PATTERN),
 )
 
-BUFFER = obj("buffer", uri=Prop("string", reader=True), byteLength=Prop("uint", reader=True),
-              name=NAME)
+BUFFER = obj(
+    "buffer", uri=Prop("string", reader=True), byteLength=Prop("uint", reader=True), name=NAME
+)
 
 BUFFER_VIEW = obj(
-    "bufferView", buffer=Prop("index", reader=True), byteOffset=Prop("uint", reader=True),
-    byteLength=Prop("uint", reader=True), byteStride=Prop("uint", reader=True),
-    target=Prop("uint", enum=BUFFER_VIEW_TARGETS), name=NAME,
+    "bufferView",
+    buffer=Prop("index", reader=True),
+    byteOffset=Prop("uint", reader=True),
+    byteLength=Prop("uint", reader=True),
+    byteStride=Prop("uint", reader=True),
+    target=Prop("uint", enum=BUFFER_VIEW_TARGETS),
+    name=NAME,
 )
 
 CAMERA = obj(
     "camera",
     type=Prop("string", required=True, enum=("orthographic", "perspective")),
-    orthographic=Prop("any"), perspective=Prop("any"), name=NAME,
+    orthographic=Prop("any"),
+    perspective=Prop("any"),
+    name=NAME,
 )
 
 #: Only the projection ``camera.type`` names is read (by the camera check).
 PROJECTIONS = {
     "orthographic": obj(
-        "camera.orthographic", xmag=Prop("number", required=True),
+        "camera.orthographic",
+        xmag=Prop("number", required=True),
         ymag=Prop("number", required=True),
         zfar=Prop("number", required=True, exclusive_minimum=0),
-        znear=Prop("number", required=True, minimum=0)),
+        znear=Prop("number", required=True, minimum=0),
+    ),
     "perspective": obj(
-        "camera.perspective", aspectRatio=Prop("number", exclusive_minimum=0),
+        "camera.perspective",
+        aspectRatio=Prop("number", exclusive_minimum=0),
         yfov=Prop("number", required=True, exclusive_minimum=0),
         zfar=Prop("number", exclusive_minimum=0),
-        znear=Prop("number", required=True, exclusive_minimum=0)),
+        znear=Prop("number", required=True, exclusive_minimum=0),
+    ),
 }
 
 IMAGE = obj(
-    "image", uri=Prop("string", reader=True),
+    "image",
+    uri=Prop("string", reader=True),
     mimeType=Prop("string", enum=("image/jpeg", "image/png"), extendable=True),
-    bufferView=Prop("index", reader=True), name=NAME,
+    bufferView=Prop("index", reader=True),
+    name=NAME,
 )
 
 MATERIAL = obj(
     "material",
-    pbrMetallicRoughness=Prop("object", schema=obj(
-        "material.pbrMetallicRoughness",
-        baseColorFactor=Prop("numbers", lengths=(4,), minimum=0, maximum=1),
-        baseColorTexture=Prop("object", schema=TEXTURE_INFO),
-        metallicFactor=Prop("number", minimum=0, maximum=1),
-        roughnessFactor=Prop("number", minimum=0, maximum=1),
-        metallicRoughnessTexture=Prop("object", schema=TEXTURE_INFO))),
+    pbrMetallicRoughness=Prop(
+        "object",
+        schema=obj(
+            "material.pbrMetallicRoughness",
+            baseColorFactor=Prop("numbers", lengths=(4,), minimum=0, maximum=1),
+            baseColorTexture=Prop("object", schema=TEXTURE_INFO),
+            metallicFactor=Prop("number", minimum=0, maximum=1),
+            roughnessFactor=Prop("number", minimum=0, maximum=1),
+            metallicRoughnessTexture=Prop("object", schema=TEXTURE_INFO),
+        ),
+    ),
     normalTexture=Prop("object", schema=NORMAL_TEXTURE_INFO),
     occlusionTexture=Prop("object", schema=OCCLUSION_TEXTURE_INFO),
     emissiveTexture=Prop("object", schema=TEXTURE_INFO),
     emissiveFactor=Prop("numbers", lengths=(3,), minimum=0, maximum=1),
     alphaMode=Prop("string", enum=("OPAQUE", "MASK", "BLEND")),
     alphaCutoff=Prop("number", minimum=0),
-    doubleSided=Prop("bool"), name=NAME,
+    doubleSided=Prop("bool"),
+    name=NAME,
 )
 
 PRIMITIVE = obj(
     "mesh.primitive",
-    attributes=Prop("index_map", reader=True), indices=Prop("index", reader=True),
-    material=Prop("index", reader=True), mode=Prop("uint", reader=True),
+    attributes=Prop("index_map", reader=True),
+    indices=Prop("index", reader=True),
+    material=Prop("index", reader=True),
+    mode=Prop("uint", reader=True),
     targets=Prop("index_maps"),
 )
 
-MESH = obj("mesh", primitives=Prop("objects", reader=True, schema=PRIMITIVE),
-            weights=Prop("numbers"), name=NAME)
+MESH = obj(
+    "mesh",
+    primitives=Prop("objects", reader=True, schema=PRIMITIVE),
+    weights=Prop("numbers"),
+    name=NAME,
+)
 
 NODE = obj(
-    "node", camera=Prop("index"), children=Prop("indices"), skin=Prop("index"),
-    matrix=Prop("numbers", lengths=(16,)), mesh=Prop("index"),
+    "node",
+    camera=Prop("index"),
+    children=Prop("indices"),
+    skin=Prop("index"),
+    matrix=Prop("numbers", lengths=(16,)),
+    mesh=Prop("index"),
     rotation=Prop("numbers", lengths=(4,), minimum=-1, maximum=1),
-    scale=Prop("numbers", lengths=(3,)), translation=Prop("numbers", lengths=(3,)),
-    weights=Prop("numbers"), name=NAME,
+    scale=Prop("numbers", lengths=(3,)),
+    translation=Prop("numbers", lengths=(3,)),
+    weights=Prop("numbers"),
+    name=NAME,
 )
 
 SAMPLER = obj(
-    "sampler", magFilter=Prop("uint", enum=MAG_FILTERS), minFilter=Prop("uint", enum=MIN_FILTERS),
-    wrapS=Prop("uint", enum=WRAP_MODES), wrapT=Prop("uint", enum=WRAP_MODES), name=NAME,
+    "sampler",
+    magFilter=Prop("uint", enum=MAG_FILTERS),
+    minFilter=Prop("uint", enum=MIN_FILTERS),
+    wrapS=Prop("uint", enum=WRAP_MODES),
+    wrapT=Prop("uint", enum=WRAP_MODES),
+    name=NAME,
 )
 
 SCENE = obj("scene", nodes=Prop("indices"), name=NAME)
 
-SKIN = obj("skin", inverseBindMatrices=Prop("index"), skeleton=Prop("index"),
-            joints=Prop("indices", required=True), name=NAME)
+SKIN = obj(
+    "skin",
+    inverseBindMatrices=Prop("index"),
+    skeleton=Prop("index"),
+    joints=Prop("indices", required=True),
+    name=NAME,
+)
 
 TEXTURE = obj("texture", sampler=Prop("index"), source=Prop("index"), name=NAME)
 
 #: The root's collections, in the order Khronos reads them, and whether the reader owns them.
 COLLECTIONS: dict[str, tuple[ObjectSchema, bool]] = {
-    "accessors": (ACCESSOR, True), "animations": (ANIMATION, True), "buffers": (BUFFER, True),
-    "bufferViews": (BUFFER_VIEW, True), "cameras": (CAMERA, False), "images": (IMAGE, True),
-    "materials": (MATERIAL, True), "meshes": (MESH, True), "nodes": (NODE, False),
-    "samplers": (SAMPLER, False), "scenes": (SCENE, False), "skins": (SKIN, False),
+    "accessors": (ACCESSOR, True),
+    "animations": (ANIMATION, True),
+    "buffers": (BUFFER, True),
+    "bufferViews": (BUFFER_VIEW, True),
+    "cameras": (CAMERA, False),
+    "images": (IMAGE, True),
+    "materials": (MATERIAL, True),
+    "meshes": (MESH, True),
+    "nodes": (NODE, False),
+    "samplers": (SAMPLER, False),
+    "scenes": (SCENE, False),
+    "skins": (SKIN, False),
     "textures": (TEXTURE, False),
 }
 
 ROOT = obj(
-    "glTF", extensionsUsed=Prop("strings"), extensionsRequired=Prop("strings"),
-    asset=Prop("object", reader=True, schema=ASSET), scene=Prop("index"),
+    "glTF",
+    extensionsUsed=Prop("strings"),
+    extensionsRequired=Prop("strings"),
+    asset=Prop("object", reader=True, schema=ASSET),
+    scene=Prop("index"),
     **{name: Prop("any") for name in COLLECTIONS},
 )

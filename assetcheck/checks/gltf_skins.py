@@ -37,11 +37,19 @@ from assetcheck.issues import FileIssues
 WEIGHT_SUM_STEP = 2e-7
 IBM_LAST_ROW = np.array([0.0, 0.0, 0.0, 1.0], dtype=np.float32)
 
-CODES = ("SKIN_NO_COMMON_ROOT", "SKIN_SKELETON_INVALID", "SKIN_IBM_ACCESSOR_WITH_BYTESTRIDE",
-         "SKIN_IBM_INVALID_FORMAT", "INVALID_IBM_ACCESSOR_COUNT", "ACCESSOR_INVALID_IBM",
-         "ACCESSOR_JOINTS_INDEX_OOB", "ACCESSOR_JOINTS_INDEX_DUPLICATE",
-         "ACCESSOR_JOINTS_USED_ZERO_WEIGHT", "ACCESSOR_WEIGHTS_NEGATIVE",
-         "ACCESSOR_WEIGHTS_NON_NORMALIZED")
+CODES = (
+    "SKIN_NO_COMMON_ROOT",
+    "SKIN_SKELETON_INVALID",
+    "SKIN_IBM_ACCESSOR_WITH_BYTESTRIDE",
+    "SKIN_IBM_INVALID_FORMAT",
+    "INVALID_IBM_ACCESSOR_COUNT",
+    "ACCESSOR_INVALID_IBM",
+    "ACCESSOR_JOINTS_INDEX_OOB",
+    "ACCESSOR_JOINTS_INDEX_DUPLICATE",
+    "ACCESSOR_JOINTS_USED_ZERO_WEIGHT",
+    "ACCESSOR_WEIGHTS_NEGATIVE",
+    "ACCESSOR_WEIGHTS_NON_NORMALIZED",
+)
 
 
 def _check_skin(links: DocumentLinks, index: int, skin: dict, issues: FileIssues) -> None:
@@ -69,20 +77,19 @@ def _check_skin(links: DocumentLinks, index: int, skin: dict, issues: FileIssues
         _check_matrices(links, matrices, pointer, issues)
     joints = skin.get("joints")
     if layout is not None and isinstance(joints, list) and layout.count < len(joints):
-        issues.add("INVALID_IBM_ACCESSOR_COUNT", pointer=pointer, joints=len(joints),
-                   count=layout.count)
+        issues.add(
+            "INVALID_IBM_ACCESSOR_COUNT", pointer=pointer, joints=len(joints), count=layout.count
+        )
 
 
-def _check_matrices(links: DocumentLinks, accessor: int, pointer: str,
-                    issues: FileIssues) -> None:
+def _check_matrices(links: DocumentLinks, accessor: int, pointer: str, issues: FileIssues) -> None:
     values = links.reader.read(accessor)
     if values is None:
         return
     last_rows = values[:, 3::4]
     wrong = np.flatnonzero((last_rows != IBM_LAST_ROW).any(axis=1))
     if wrong.size:
-        issues.add("ACCESSOR_INVALID_IBM", pointer=pointer, count=wrong.size,
-                   first=int(wrong[0]))
+        issues.add("ACCESSOR_INVALID_IBM", pointer=pointer, count=wrong.size, first=int(wrong[0]))
 
 
 def joint_limits(links: DocumentLinks) -> dict[int, tuple[int, int]]:
@@ -110,8 +117,9 @@ class _InfluenceChecker:
 
     def check(self, primitive: Primitive, joint_count: int, skin: int) -> None:
         sets = primitive.semantics.joints_count
-        data = [pair for number in range(sets)
-                if (pair := self._pair(primitive, number)) is not None]
+        data = [
+            pair for number in range(sets) if (pair := self._pair(primitive, number)) is not None
+        ]
         if not sets or len(data) < sets:
             return
         # Khronos walks component 0 of every set, then component 1, and so on.
@@ -120,19 +128,30 @@ class _InfluenceChecker:
         at = child(primitive.pointer, "attributes")
         sets_of = [s for _ in range(4) for s in range(sets)]
         outside = joints > joint_count - 1
-        self._report("ACCESSOR_JOINTS_INDEX_OOB", at, "JOINTS", sets_of, outside,
-                     value=lambda row, col: int(joints[row, col]), limit=joint_count - 1,
-                     skin=skin)
+        self._report(
+            "ACCESSOR_JOINTS_INDEX_OOB",
+            at,
+            "JOINTS",
+            sets_of,
+            outside,
+            value=lambda row, col: int(joints[row, col]),
+            limit=joint_count - 1,
+            skin=skin,
+        )
         weighted = ~outside & (weights != 0)
         repeated = np.zeros_like(weighted)
         for column in range(1, joints.shape[1]):
-            same = (joints[:, :column] == joints[:, column:column + 1]) & weighted[:, :column]
+            same = (joints[:, :column] == joints[:, column : column + 1]) & weighted[:, :column]
             repeated[:, column] = weighted[:, column] & same.any(axis=1)
         self._report("ACCESSOR_JOINTS_INDEX_DUPLICATE", at, "JOINTS", sets_of, repeated)
-        self._report("ACCESSOR_WEIGHTS_NEGATIVE", at, "WEIGHTS", sets_of,
-                     weighted & (weights < 0))
-        self._report("ACCESSOR_JOINTS_USED_ZERO_WEIGHT", at, "JOINTS", sets_of,
-                     ~outside & (weights == 0) & (joints != 0))
+        self._report("ACCESSOR_WEIGHTS_NEGATIVE", at, "WEIGHTS", sets_of, weighted & (weights < 0))
+        self._report(
+            "ACCESSOR_JOINTS_USED_ZERO_WEIGHT",
+            at,
+            "JOINTS",
+            sets_of,
+            ~outside & (weights == 0) & (joints != 0),
+        )
         self._check_sums(weights, weighted & ~repeated & (weights >= 0), at, sets)
 
     def _pair(self, primitive: Primitive, number: int) -> tuple[np.ndarray, np.ndarray] | None:
@@ -142,13 +161,16 @@ class _InfluenceChecker:
         if joints is None or weights is None:
             return None
         joints_layout, weights_layout = reader.layout(joints), reader.layout(weights)
-        if (not _vec4_per_vertex(joints_layout, vertices)
-                or not _vec4_per_vertex(weights_layout, vertices)
-                or joints_layout.component_type == FLOAT):
+        if (
+            not _vec4_per_vertex(joints_layout, vertices)
+            or not _vec4_per_vertex(weights_layout, vertices)
+            or joints_layout.component_type == FLOAT
+        ):
             return None
         joint_values = reader.read(joints)
-        weight_values = _weights(reader.read(weights), weights_layout.component_type,
-                                 weights_layout.normalized)
+        weight_values = _weights(
+            reader.read(weights), weights_layout.component_type, weights_layout.normalized
+        )
         if joint_values is None or weight_values is None:
             return None
         return joint_values, weight_values
@@ -162,12 +184,24 @@ class _InfluenceChecker:
         wrong = np.flatnonzero(np.abs(total.astype(np.float64) - 1) > tolerance)
         if wrong.size:
             for number in range(sets):
-                self.issues.add("ACCESSOR_WEIGHTS_NON_NORMALIZED",
-                                pointer=child(at, f"WEIGHTS_{number}"), count=wrong.size,
-                                first=int(wrong[0]), sum=repr(float(total[wrong[0]])))
+                self.issues.add(
+                    "ACCESSOR_WEIGHTS_NON_NORMALIZED",
+                    pointer=child(at, f"WEIGHTS_{number}"),
+                    count=wrong.size,
+                    first=int(wrong[0]),
+                    sum=repr(float(total[wrong[0]])),
+                )
 
-    def _report(self, code: str, at: str, semantic: str, sets_of: list[int], mask: np.ndarray,
-                value: Callable[[int, int], int] | None = None, **fields: object) -> None:
+    def _report(
+        self,
+        code: str,
+        at: str,
+        semantic: str,
+        sets_of: list[int],
+        mask: np.ndarray,
+        value: Callable[[int, int], int] | None = None,
+        **fields: object,
+    ) -> None:
         for number in sorted(set(sets_of)):
             columns = [c for c, s in enumerate(sets_of) if s == number]
             hits = mask[:, columns]
@@ -176,18 +210,29 @@ class _InfluenceChecker:
                 continue
             row = int(np.flatnonzero(hits.any(axis=1))[0])
             extra = {"value": value(row, columns[int(np.argmax(hits[row]))])} if value else {}
-            self.issues.add(code, pointer=child(at, f"{semantic}_{number}"), count=count,
-                            first=row, **extra, **fields)
+            self.issues.add(
+                code,
+                pointer=child(at, f"{semantic}_{number}"),
+                count=count,
+                first=row,
+                **extra,
+                **fields,
+            )
 
 
-def _vec4_per_vertex(layout: AccessorLayout | None, vertices: int | None,
-                     ) -> TypeGuard[AccessorLayout]:
+def _vec4_per_vertex(
+    layout: AccessorLayout | None,
+    vertices: int | None,
+) -> TypeGuard[AccessorLayout]:
     """Whether ``layout`` is usable joints or weights data: four components per vertex."""
     return layout is not None and layout.count == vertices and layout.components == 4
 
 
-def _weights(values: np.ndarray | None, component_type: int, normalized: bool,
-             ) -> np.ndarray | None:
+def _weights(
+    values: np.ndarray | None,
+    component_type: int,
+    normalized: bool,
+) -> np.ndarray | None:
     """Weights as Khronos reads them: floats as stored, integers times 1/max in double."""
     if values is None:
         return None
@@ -212,6 +257,13 @@ def check_skins(asset: Asset, context: CheckContext) -> None:
 
 @hookimpl
 def register_checks() -> list[Check]:
-    return [Check("gltf-skins", "Skins (common root, skeleton, inverse bind matrices) and the "
-                  "joints and weights of skinned vertices.", check_skins, CODES, GLTF_FORMATS)]
-
+    return [
+        Check(
+            "gltf-skins",
+            "Skins (common root, skeleton, inverse bind matrices) and the "
+            "joints and weights of skinned vertices.",
+            check_skins,
+            CODES,
+            GLTF_FORMATS,
+        )
+    ]

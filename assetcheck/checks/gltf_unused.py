@@ -43,8 +43,19 @@ from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
 
 #: The collections whose unused elements are reported, in Khronos' order.
-REPORTED = ("accessors", "buffers", "bufferViews", "cameras", "images", "materials", "meshes",
-            "nodes", "samplers", "skins", "textures")
+REPORTED = (
+    "accessors",
+    "buffers",
+    "bufferViews",
+    "cameras",
+    "images",
+    "materials",
+    "meshes",
+    "nodes",
+    "samplers",
+    "skins",
+    "textures",
+)
 
 
 def used_objects(links: DocumentLinks) -> dict[str, set[int]]:
@@ -115,26 +126,41 @@ def _check_animation_samplers(links: DocumentLinks, issues: FileIssues) -> None:
         used = {index_of(channel, "sampler") for channel in animation["channels"]}
         for number, _ in samplers:
             if number not in used:
-                issues.add("UNUSED_OBJECT",
-                           pointer=child(child(child("/animations", index), "samplers"), number))
+                issues.add(
+                    "UNUSED_OBJECT",
+                    pointer=child(child(child("/animations", index), "samplers"), number),
+                )
 
 
 def _check_texcoords(links: DocumentLinks, issues: FileIssues) -> None:
     for primitive in links.primitives:
-        sampled = {texcoord for needs in material_needs(links, primitive)
-                   for texcoord in needs.texcoords.values()}
+        sampled = {
+            texcoord
+            for needs in material_needs(links, primitive)
+            for texcoord in needs.texcoords.values()
+        }
         for number in range(primitive.semantics.texcoord_count):
             if number not in sampled:
-                issues.add("UNUSED_OBJECT", pointer=child(child(primitive.pointer, "attributes"),
-                                                          f"TEXCOORD_{number}"))
+                issues.add(
+                    "UNUSED_OBJECT",
+                    pointer=child(child(primitive.pointer, "attributes"), f"TEXCOORD_{number}"),
+                )
 
 
 def _check_mesh_weights(links: DocumentLinks, used_meshes: set[int], issues: FileIssues) -> None:
-    weighted = {index_of(node, "mesh") for node in links.items("nodes")
-                if node is not None and not isinstance(node.get("weights"), list)}
+    weighted = {
+        index_of(node, "mesh")
+        for node in links.items("nodes")
+        if node is not None and not isinstance(node.get("weights"), list)
+    }
     for index, mesh in enumerate(links.items("meshes")):
-        if (mesh is not None and isinstance(mesh.get("weights"), list) and mesh["weights"]
-                and index in used_meshes and index not in weighted):
+        if (
+            mesh is not None
+            and isinstance(mesh.get("weights"), list)
+            and mesh["weights"]
+            and index in used_meshes
+            and index not in weighted
+        ):
             issues.add("UNUSED_MESH_WEIGHTS", pointer=child(child("/meshes", index), "weights"))
 
 
@@ -155,6 +181,12 @@ def check_unused(asset: Asset, context: CheckContext) -> None:
 
 @hookimpl
 def register_checks() -> list[Check]:
-    return [Check("gltf-unused", "Objects, texture coordinate sets and mesh weights that "
-                  "nothing uses.", check_unused, ("UNUSED_OBJECT", "UNUSED_MESH_WEIGHTS"),
-                  GLTF_FORMATS)]
+    return [
+        Check(
+            "gltf-unused",
+            "Objects, texture coordinate sets and mesh weights that nothing uses.",
+            check_unused,
+            ("UNUSED_OBJECT", "UNUSED_MESH_WEIGHTS"),
+            GLTF_FORMATS,
+        )
+    ]

@@ -31,9 +31,14 @@ UNIT_LENGTH_THRESHOLD_VEC3 = 0.00674
 UNIT_LENGTH_THRESHOLD_VEC4 = 0.00769
 TRIANGLES = 4
 
-CODES = ("ACCESSOR_VECTOR3_NON_UNIT", "ACCESSOR_INVALID_SIGN", "ACCESSOR_NON_CLAMPED",
-         "ACCESSOR_INDEX_OOB", "ACCESSOR_INDEX_PRIMITIVE_RESTART",
-         "ACCESSOR_INDEX_TRIANGLE_DEGENERATE")
+CODES = (
+    "ACCESSOR_VECTOR3_NON_UNIT",
+    "ACCESSOR_INVALID_SIGN",
+    "ACCESSOR_NON_CLAMPED",
+    "ACCESSOR_INDEX_OOB",
+    "ACCESSOR_INDEX_PRIMITIVE_RESTART",
+    "ACCESSOR_INDEX_TRIANGLE_DEGENERATE",
+)
 
 #: A finding about an accessor: (code, fields), reported at each pointer that uses it.
 Finding = tuple[str, dict]
@@ -60,8 +65,16 @@ def normal_findings(vectors: np.ndarray) -> list[Finding]:
     rows = non_unit_rows(vectors[:, :3], UNIT_LENGTH_THRESHOLD_VEC3)
     if not rows.size:
         return []
-    return [("ACCESSOR_VECTOR3_NON_UNIT", {"count": rows.size, "first": int(rows[0]),
-                                           "length": vector_length(vectors[rows[0], :3])})]
+    return [
+        (
+            "ACCESSOR_VECTOR3_NON_UNIT",
+            {
+                "count": rows.size,
+                "first": int(rows[0]),
+                "length": vector_length(vectors[rows[0], :3]),
+            },
+        )
+    ]
 
 
 def tangent_findings(vectors: np.ndarray) -> list[Finding]:
@@ -69,8 +82,16 @@ def tangent_findings(vectors: np.ndarray) -> list[Finding]:
     signs = vectors[:, 3]
     wrong = np.flatnonzero((signs != 1.0) & (signs != -1.0))
     if wrong.size:
-        findings.append(("ACCESSOR_INVALID_SIGN", {"count": wrong.size, "first": int(wrong[0]),
-                                                   "value": repr(float(signs[wrong[0]]))}))
+        findings.append(
+            (
+                "ACCESSOR_INVALID_SIGN",
+                {
+                    "count": wrong.size,
+                    "first": int(wrong[0]),
+                    "value": repr(float(signs[wrong[0]])),
+                },
+            )
+        )
     return findings
 
 
@@ -80,12 +101,17 @@ def color_findings(values: np.ndarray) -> list[Finding]:
     if not count:
         return []
     first = int(np.argmax(outside.ravel()))
-    return [("ACCESSOR_NON_CLAMPED", {"count": count, "first": first,
-                                      "value": repr(float(values.ravel()[first]))})]
+    return [
+        (
+            "ACCESSOR_NON_CLAMPED",
+            {"count": count, "first": first, "value": repr(float(values.ravel()[first]))},
+        )
+    ]
 
 
-def index_findings(indices: np.ndarray, component_type: int, vertex_count: int | None,
-                   mode: int | None) -> list[Finding]:
+def index_findings(
+    indices: np.ndarray, component_type: int, vertex_count: int | None, mode: int | None
+) -> list[Finding]:
     """Index values beyond the vertices, primitive restart values and degenerate triangles."""
     findings: list[Finding] = []
     values = indices[:, 0]
@@ -94,22 +120,42 @@ def index_findings(indices: np.ndarray, component_type: int, vertex_count: int |
     if highest > last_vertex:
         outside = values > last_vertex
         first = int(np.argmax(outside))
-        findings.append(("ACCESSOR_INDEX_OOB", {
-            "count": int(np.count_nonzero(outside)), "first": first, "value": int(values[first]),
-            "limit": last_vertex}))
+        findings.append(
+            (
+                "ACCESSOR_INDEX_OOB",
+                {
+                    "count": int(np.count_nonzero(outside)),
+                    "first": first,
+                    "value": int(values[first]),
+                    "limit": last_vertex,
+                },
+            )
+        )
     restart = int(np.iinfo(COMPONENT_DTYPES[component_type]).max)
     if highest == restart:
         hits = np.flatnonzero(values == restart)
-        findings.append(("ACCESSOR_INDEX_PRIMITIVE_RESTART", {
-            "count": hits.size, "first": int(hits[0]), "value": restart}))
+        findings.append(
+            (
+                "ACCESSOR_INDEX_PRIMITIVE_RESTART",
+                {"count": hits.size, "first": int(hits[0]), "value": restart},
+            )
+        )
     if mode == TRIANGLES:
-        triangles = values[:values.size - values.size % 3].reshape(-1, 3)
-        degenerate = int(np.count_nonzero(
-            (triangles[:, 0] == triangles[:, 1]) | (triangles[:, 1] == triangles[:, 2])
-            | (triangles[:, 2] == triangles[:, 0])))
+        triangles = values[: values.size - values.size % 3].reshape(-1, 3)
+        degenerate = int(
+            np.count_nonzero(
+                (triangles[:, 0] == triangles[:, 1])
+                | (triangles[:, 1] == triangles[:, 2])
+                | (triangles[:, 2] == triangles[:, 0])
+            )
+        )
         if degenerate:
-            findings.append(("ACCESSOR_INDEX_TRIANGLE_DEGENERATE", {
-                "count": degenerate, "total": values.size // 3}))
+            findings.append(
+                (
+                    "ACCESSOR_INDEX_TRIANGLE_DEGENERATE",
+                    {"count": degenerate, "total": values.size // 3},
+                )
+            )
     return findings
 
 
@@ -145,8 +191,9 @@ class _VertexDataChecker:
             return color_findings
         return None
 
-    def _report(self, accessor: int, kind: str, rule: Callable[[np.ndarray], list],
-                pointer: str) -> None:
+    def _report(
+        self, accessor: int, kind: str, rule: Callable[[np.ndarray], list], pointer: str
+    ) -> None:
         key = (accessor, kind)
         if key not in self.findings:
             values = self.links.reader.normalized(accessor)
@@ -165,8 +212,13 @@ class _VertexDataChecker:
         key = (accessor, f"indices {primitive.vertex_count} {primitive.mode}")
         if key not in self.findings:
             values = self.links.reader.read(accessor)
-            self.findings[key] = [] if values is None else index_findings(
-                values, found.component_type, primitive.vertex_count, primitive.mode)
+            self.findings[key] = (
+                []
+                if values is None
+                else index_findings(
+                    values, found.component_type, primitive.vertex_count, primitive.mode
+                )
+            )
         for code, fields in self.findings[key]:
             self.issues.add(code, pointer=child(primitive.pointer, "indices"), **fields)
 
@@ -178,6 +230,13 @@ def check_vertex_data(asset: Asset, context: CheckContext) -> None:
 
 @hookimpl
 def register_checks() -> list[Check]:
-    return [Check("gltf-vertex-data", "Unit-length normals and tangents, tangent signs, vertex "
-                  "colours in 0..1, index values within the vertices.", check_vertex_data,
-                  CODES, GLTF_FORMATS)]
+    return [
+        Check(
+            "gltf-vertex-data",
+            "Unit-length normals and tangents, tangent signs, vertex "
+            "colours in 0..1, index values within the vertices.",
+            check_vertex_data,
+            CODES,
+            GLTF_FORMATS,
+        )
+    ]

@@ -35,8 +35,11 @@ def _check_gltf_materials(document: dict, context: CheckContext) -> None:
         extensions = material.get("extensions")
         if isinstance(extensions, dict) and GLTF_SPECULAR_GLOSSINESS in extensions:
             name = material.get("name")
-            context.issues.add("MATERIAL_SPECULAR_GLOSSINESS", pointer=f"/materials/{index}",
-                               name=name if isinstance(name, str) and name else f"{index}")
+            context.issues.add(
+                "MATERIAL_SPECULAR_GLOSSINESS",
+                pointer=f"/materials/{index}",
+                name=name if isinstance(name, str) and name else f"{index}",
+            )
 
 
 def _check_fbx_materials(asset: Asset, scene: FbxScene, context: CheckContext) -> None:
@@ -50,11 +53,22 @@ def _check_fbx_materials(asset: Asset, scene: FbxScene, context: CheckContext) -
         textured = [name for name in mesh.materials if name in textures]
         has_uvs = mesh.has_uvs if mesh.geometry is None else mesh.geometry.uvs is not None
         if textured and not has_uvs:
-            context.issues.add("MESH_MISSING_UVS", name=mesh.name, material=textured[0],
-                               textures=textures[textured[0]])
+            context.issues.add(
+                "MESH_MISSING_UVS",
+                name=mesh.name,
+                material=textured[0],
+                textures=textures[textured[0]],
+            )
 
 
 @hookimpl
 def register_checks() -> list[Check]:
-    return [Check("material-models", "Legacy (non-PBR) and specular-glossiness materials, and "
-                  "FBX meshes whose textured material has no UVs.", check_materials, CODES)]
+    return [
+        Check(
+            "material-models",
+            "Legacy (non-PBR) and specular-glossiness materials, and "
+            "FBX meshes whose textured material has no UVs.",
+            check_materials,
+            CODES,
+        )
+    ]

@@ -63,8 +63,9 @@ class TriangleFaults:
     duplicates: int
 
 
-def triangle_faults(vertices: Vertices, triangles: np.ndarray, *,
-                    repeated_are_flat: bool = False) -> TriangleFaults:
+def triangle_faults(
+    vertices: Vertices, triangles: np.ndarray, *, repeated_are_flat: bool = False
+) -> TriangleFaults:
     """Count zero-area and duplicate triangles of ``triangles`` (``(n, 3)`` vertex indices).
 
     A duplicate lies on an earlier triangle with the same winding (flipped copies are a
@@ -76,7 +77,7 @@ def triangle_faults(vertices: Vertices, triangles: np.ndarray, *,
     zero_area = 0
     winding_keys = []
     for start in range(0, len(triangles), CHUNK_TRIANGLES):
-        chunk = triangles[start:start + CHUNK_TRIANGLES]
+        chunk = triangles[start : start + CHUNK_TRIANGLES]
         corners = usable_corners(chunk, len(vertices))
         if repeated_are_flat:
             a, b, c = chunk.T
@@ -93,8 +94,9 @@ def triangle_faults(vertices: Vertices, triangles: np.ndarray, *,
     return TriangleFaults(len(triangles), zero_area, duplicates)
 
 
-def faulty_triangles(vertices: Vertices, triangles: np.ndarray, limit: int, *,
-                     repeated_are_flat: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def faulty_triangles(
+    vertices: Vertices, triangles: np.ndarray, limit: int, *, repeated_are_flat: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """The numbers of the first ``limit`` zero-area triangles and of the first ``limit``
     duplicates, judged as :func:`triangle_faults` counts them: what the job page's viewer
     marks. Triangles that repeat an index count as zero-area when ``repeated_are_flat`` (and
@@ -131,11 +133,11 @@ def report_triangle_faults(issues: FileIssues, faults: TriangleFaults, **fields:
     """Report zero-area and duplicate triangles; ``fields`` hold the mesh's ``name`` (and a
     glTF primitive's ``pointer``)."""
     if faults.zero_area:
-        issues.add("MESH_ZERO_AREA_TRIANGLES", count=faults.zero_area, total=faults.total,
-                   **fields)
+        issues.add("MESH_ZERO_AREA_TRIANGLES", count=faults.zero_area, total=faults.total, **fields)
     if faults.duplicates:
-        issues.add("MESH_DUPLICATE_TRIANGLES", count=faults.duplicates, total=faults.total,
-                   **fields)
+        issues.add(
+            "MESH_DUPLICATE_TRIANGLES", count=faults.duplicates, total=faults.total, **fields
+        )
 
 
 def usable_corners(chunk: np.ndarray, vertex_count: int) -> np.ndarray:
@@ -158,8 +160,9 @@ def flat_triangles(points: np.ndarray) -> np.ndarray:
         cross_y = ab[2] * ac[0] - ab[0] * ac[2]
         cross_z = ab[0] * ac[1] - ab[1] * ac[0]
         twice_area = np.sqrt(cross_x * cross_x + cross_y * cross_y + cross_z * cross_z)
-        longest = np.maximum(np.maximum(_squared_lengths(ab), _squared_lengths(ac)),
-                             _squared_lengths(bc))
+        longest = np.maximum(
+            np.maximum(_squared_lengths(ab), _squared_lengths(ac)), _squared_lengths(bc)
+        )
         # Twice the area is the longest side times the height over it.
         return twice_area <= FLAT_RATIO * longest
 

@@ -122,8 +122,9 @@ def _edge_runs(keys: np.ndarray) -> tuple[int, int, int, int]:
     links = np.zeros(count + 1, bool)
     for start in range(0, count - 1, CHUNK_TRIANGLES):  # chunks keep the shifted copies small
         end = min(start + CHUNK_TRIANGLES, count - 1)
-        np.equal(keys[start + 1:end + 1] >> _1, keys[start:end] >> _1,
-                 out=links[start + 1:end + 1])
+        np.equal(
+            keys[start + 1 : end + 1] >> _1, keys[start:end] >> _1, out=links[start + 1 : end + 1]
+        )
     before, after = links[:-1], links[1:]
     boundary = int(np.count_nonzero(~before & ~after))
     # A run of three or more keys starts with two links in a row.
@@ -172,8 +173,9 @@ def _compress(parent: np.ndarray) -> None:
         parent[:] = grand
 
 
-def inside_out(vertices: Vertices, normals: np.ndarray,
-               corners: np.ndarray) -> tuple[int, int] | None:
+def inside_out(
+    vertices: Vertices, normals: np.ndarray, corners: np.ndarray
+) -> tuple[int, int] | None:
     """``(against, sampled)`` when the vertex ``normals`` (``(count, 3)``, one per vertex)
     point against the winding of most triangles ``corners`` (``(3, n)`` vertex indices): of
     the ``sampled`` triangles whose normals are decided (neither across the face nor
@@ -199,8 +201,9 @@ def evenly_sampled(corners: np.ndarray) -> np.ndarray:
     return corners[:, np.linspace(0, count - 1, SAMPLE_TRIANGLES).astype(np.intp)]
 
 
-def _edge_keys(corners: np.ndarray, room: np.ndarray, lowest: int = 0,
-               past: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+def _edge_keys(
+    corners: np.ndarray, room: np.ndarray, lowest: int = 0, past: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """The edges of the triangles ``corners`` (``(3, n)``) whose lower vertex is in
     ``[lowest, past)`` (every edge when ``past`` is None), as ``lower << 33 | higher << 1 |
     direction`` (uint64): the start of ``room``, or of a larger array when it is too small;
@@ -209,8 +212,8 @@ def _edge_keys(corners: np.ndarray, room: np.ndarray, lowest: int = 0,
     filled = 0
     for side in range(3):
         for start in range(0, count, CHUNK_TRIANGLES):
-            starts = corners[side, start:start + CHUNK_TRIANGLES]
-            ends = corners[(side + 1) % 3, start:start + CHUNK_TRIANGLES]
+            starts = corners[side, start : start + CHUNK_TRIANGLES]
+            ends = corners[(side + 1) % 3, start : start + CHUNK_TRIANGLES]
             lower = np.minimum(starts, ends)
             if past is not None:
                 inside = (lower >= lowest) & (lower < past)
@@ -220,7 +223,7 @@ def _edge_keys(corners: np.ndarray, room: np.ndarray, lowest: int = 0,
                 grown = np.empty(max(2 * len(room), filled + len(lower)), np.uint64)
                 grown[:filled] = room[:filled]
                 room = grown
-            keys = room[filled:filled + len(lower)]
+            keys = room[filled : filled + len(lower)]
             keys[:] = lower
             keys <<= _32
             keys |= np.maximum(starts, ends)

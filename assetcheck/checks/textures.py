@@ -34,8 +34,11 @@ def gpu_bytes(texture: Texture) -> float:
     ktx2 = texture.structure.ktx2 if texture.structure is not None else None
     if ktx2 is not None and ktx2.gpu_bytes is not None:
         return ktx2.gpu_bytes
-    per_pixel = (BLOCK_COMPRESSED_BYTES_PER_PIXEL if texture.mime_type in BLOCK_COMPRESSED
-                 else DECODED_BYTES_PER_PIXEL)
+    per_pixel = (
+        BLOCK_COMPRESSED_BYTES_PER_PIXEL
+        if texture.mime_type in BLOCK_COMPRESSED
+        else DECODED_BYTES_PER_PIXEL
+    )
     return (texture.width or 0) * (texture.height or 0) * per_pixel * MIPMAPS
 
 
@@ -57,8 +60,14 @@ def check_textures(asset: Asset, context: CheckContext) -> None:
     size = context.profile.budgets.texture_size
     limit = gpu_memory_limit(size)
     if used > limit:
-        context.issues.add("TEXTURE_GPU_MEMORY", megabytes=round(used / MB), images=len(sized),
-                           size=size, engine=context.profile.name, limit=round(limit / MB))
+        context.issues.add(
+            "TEXTURE_GPU_MEMORY",
+            megabytes=round(used / MB),
+            images=len(sized),
+            size=size,
+            engine=context.profile.name,
+            limit=round(limit / MB),
+        )
 
 
 def _power_of_two(value: int) -> bool:
@@ -67,5 +76,12 @@ def _power_of_two(value: int) -> bool:
 
 @hookimpl
 def register_checks() -> list[Check]:
-    return [Check("texture-memory", "Non-power-of-two textures outside glTF and the GPU "
-                  "memory of all textures against the engine profile.", check_textures, CODES)]
+    return [
+        Check(
+            "texture-memory",
+            "Non-power-of-two textures outside glTF and the GPU "
+            "memory of all textures against the engine profile.",
+            check_textures,
+            CODES,
+        )
+    ]

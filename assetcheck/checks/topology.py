@@ -41,10 +41,20 @@ from assetcheck.issues import FileIssues
 #: (each face samples one texel, as voxel and low-poly art does): deliberate, not reported.
 PALETTE_SHARE = 0.9
 
-TOPOLOGY_CODES = ("MESH_NON_MANIFOLD_EDGES", "MESH_INCONSISTENT_WINDING", "MESH_OPEN_BOUNDARY",
-                  "MESH_INSIDE_OUT", "MESH_SEPARATE_PIECES")
-UV_CODES = ("MESH_UV_NOT_FINITE", "MESH_UV_ZERO_AREA", "MESH_LIGHTMAP_UV_OVERLAP",
-            "MESH_LIGHTMAP_UV_OUTSIDE", "MESH_TEXEL_DENSITY_SPREAD")
+TOPOLOGY_CODES = (
+    "MESH_NON_MANIFOLD_EDGES",
+    "MESH_INCONSISTENT_WINDING",
+    "MESH_OPEN_BOUNDARY",
+    "MESH_INSIDE_OUT",
+    "MESH_SEPARATE_PIECES",
+)
+UV_CODES = (
+    "MESH_UV_NOT_FINITE",
+    "MESH_UV_ZERO_AREA",
+    "MESH_LIGHTMAP_UV_OVERLAP",
+    "MESH_LIGHTMAP_UV_OUTSIDE",
+    "MESH_TEXEL_DENSITY_SPREAD",
+)
 
 
 @dataclass
@@ -76,14 +86,27 @@ def check_topology(asset: Asset, context: CheckContext) -> None:
         topology = mesh_topology(corners, len(surface.vertices))
         issues, fields = context.issues, surface.fields
         if topology.non_manifold_edges:
-            issues.add("MESH_NON_MANIFOLD_EDGES", count=topology.non_manifold_edges,
-                       edges=topology.edges, **fields)
+            issues.add(
+                "MESH_NON_MANIFOLD_EDGES",
+                count=topology.non_manifold_edges,
+                edges=topology.edges,
+                **fields,
+            )
         if topology.misoriented_edges:
-            issues.add("MESH_INCONSISTENT_WINDING", count=topology.misoriented_edges,
-                       edges=topology.edges, **fields)
+            issues.add(
+                "MESH_INCONSISTENT_WINDING",
+                count=topology.misoriented_edges,
+                edges=topology.edges,
+                **fields,
+            )
         if rules.closed_meshes and topology.boundary_edges:
-            issues.add("MESH_OPEN_BOUNDARY", count=topology.boundary_edges,
-                       edges=topology.edges, engine=context.profile.name, **fields)
+            issues.add(
+                "MESH_OPEN_BOUNDARY",
+                count=topology.boundary_edges,
+                edges=topology.edges,
+                engine=context.profile.name,
+                **fields,
+            )
         if topology.pieces is not None and topology.pieces > 1:
             issues.add("MESH_SEPARATE_PIECES", count=topology.pieces, **fields)
         _check_inside_out(surface, issues)
@@ -109,11 +132,11 @@ def check_uvs(asset: Asset, context: CheckContext) -> None:
             faults = uv_triangle_faults(surface.vertices, uvs, surface.corners)
             label = {"uv_set": number, **surface.fields}
             if surface.report_non_finite and faults.non_finite:
-                issues.add("MESH_UV_NOT_FINITE", count=faults.non_finite, total=len(uvs),
-                           **label)
+                issues.add("MESH_UV_NOT_FINITE", count=faults.non_finite, total=len(uvs), **label)
             if textured and 0 < faults.zero_area < PALETTE_SHARE * faults.triangles:
-                issues.add("MESH_UV_ZERO_AREA", count=faults.zero_area,
-                           total=faults.triangles, **label)
+                issues.add(
+                    "MESH_UV_ZERO_AREA", count=faults.zero_area, total=faults.triangles, **label
+                )
             if textured and number == min(surface.textured_sets):
                 densities.append(faults)
         lightmap = surface.uv_sets.get(rules.lightmap_uv_set)
@@ -121,17 +144,22 @@ def check_uvs(asset: Asset, context: CheckContext) -> None:
             _check_lightmap(surface, rules.lightmap_uv_set, lightmap, issues)
     spread = density_spread(densities)
     if spread is not None and spread > rules.texel_density_spread:
-        issues.add("MESH_TEXEL_DENSITY_SPREAD", spread=f"{spread:.1f}",
-                   percentile=f"{DENSITY_PERCENTILE:g}", engine=context.profile.name,
-                   limit=f"{rules.texel_density_spread:g}")
+        issues.add(
+            "MESH_TEXEL_DENSITY_SPREAD",
+            spread=f"{spread:.1f}",
+            percentile=f"{DENSITY_PERCENTILE:g}",
+            engine=context.profile.name,
+            limit=f"{rules.texel_density_spread:g}",
+        )
 
 
 def _check_lightmap(surface: Surface, number: int, uvs: np.ndarray, issues: FileIssues) -> None:
     faults = lightmap_faults(uvs, surface.corners)
     label = {"uv_set": number, **surface.fields}
     if faults.outside:
-        issues.add("MESH_LIGHTMAP_UV_OUTSIDE", count=faults.outside, total=faults.triangles,
-                   **label)
+        issues.add(
+            "MESH_LIGHTMAP_UV_OUTSIDE", count=faults.outside, total=faults.triangles, **label
+        )
     if faults.overlapped_cells:
         percent = 100 * faults.overlapped_cells / faults.covered_cells
         issues.add("MESH_LIGHTMAP_UV_OVERLAP", percent=f"{percent:.2g}", **label)
@@ -156,8 +184,9 @@ def _gltf_surfaces(asset: Asset) -> Iterator[Surface]:
         if primitive.mode not in TRIANGLE_MODES or position is None:
             continue
         vertices = gltf_vertices(asset, links, position)
-        if vertices is None or (primitive.indices is None
-                                and primitive.vertex_count != len(vertices)):
+        if vertices is None or (
+            primitive.indices is None and primitive.vertex_count != len(vertices)
+        ):
             continue
         triangles = primitive_triangles(asset, primitive.mesh, primitive.number)
         if triangles is None or not len(triangles):
@@ -169,16 +198,25 @@ def _gltf_surfaces(asset: Asset) -> Iterator[Surface]:
                 uvs = _attribute(reader, accessor, 2, len(vertices))
                 if uvs is not None:
                     uv_sets[int(semantic[9:])] = uvs
-        needs = (links.materials[primitive.material]
-                 if primitive.material is not None
-                 and primitive.material < len(links.materials) else None)
+        needs = (
+            links.materials[primitive.material]
+            if primitive.material is not None and primitive.material < len(links.materials)
+            else None
+        )
         textured = tuple(sorted({n for n in needs.texcoords.values() if n >= 0})) if needs else ()
-        yield Surface({"pointer": primitive.pointer, "name": primitive_label(links, primitive)},
-                      vertices, triangles, normals, uv_sets, textured)
+        yield Surface(
+            {"pointer": primitive.pointer, "name": primitive_label(links, primitive)},
+            vertices,
+            triangles,
+            normals,
+            uv_sets,
+            textured,
+        )
 
 
-def _attribute(reader: AccessorReader, accessor: int | None, width: int,
-               count: int) -> np.ndarray | None:
+def _attribute(
+    reader: AccessorReader, accessor: int | None, width: int, count: int
+) -> np.ndarray | None:
     """An attribute's values as floats when they are ``width`` wide, one per vertex."""
     if accessor is None:
         return None
@@ -198,23 +236,41 @@ def _fbx_surfaces(asset: Asset, scene: FbxScene) -> Iterator[Surface]:
         if not len(triangles):
             continue
         vertices = Vertices.of(geometry.positions[geometry.corners])
-        normals = (None if geometry.normals is None
-                   else geometry.normals.values[geometry.normals.corner_values])
-        uv_sets = ({} if geometry.uvs is None
-                   else {0: geometry.uvs.values[geometry.uvs.corner_values]})
+        normals = (
+            None
+            if geometry.normals is None
+            else geometry.normals.values[geometry.normals.corner_values]
+        )
+        uv_sets = (
+            {} if geometry.uvs is None else {0: geometry.uvs.values[geometry.uvs.corner_values]}
+        )
         textured = (0,) if uv_sets and textured_materials & set(mesh.materials) else ()
-        yield Surface({"name": mesh.name}, vertices, triangles, normals, uv_sets, textured,
-                      report_non_finite=True)
+        yield Surface(
+            {"name": mesh.name},
+            vertices,
+            triangles,
+            normals,
+            uv_sets,
+            textured,
+            report_non_finite=True,
+        )
 
 
 @hookimpl
 def register_checks() -> list[Check]:
     return [
-        Check("mesh-topology", "Non-manifold edges, inconsistent winding, open meshes (where "
-              "the profile expects closed ones), inside-out normals and separate pieces.",
-              check_topology, TOPOLOGY_CODES),
-        Check("mesh-uvs", "UVs that are not finite or have zero area, lightmap UVs that "
-              "overlap or leave the unit square, and uneven texel density.",
-              check_uvs, UV_CODES),
+        Check(
+            "mesh-topology",
+            "Non-manifold edges, inconsistent winding, open meshes (where "
+            "the profile expects closed ones), inside-out normals and separate pieces.",
+            check_topology,
+            TOPOLOGY_CODES,
+        ),
+        Check(
+            "mesh-uvs",
+            "UVs that are not finite or have zero area, lightmap UVs that "
+            "overlap or leave the unit square, and uneven texel density.",
+            check_uvs,
+            UV_CODES,
+        ),
     ]
-

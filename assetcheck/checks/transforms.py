@@ -34,16 +34,29 @@ LARGEST_SIZE = 1000.0
 SMALLEST_SIZE = 0.0001
 #: FBX units (metres per unit) engines expect: centimetres (FBX's own) and metres.
 USUAL_UNITS = (0.01, 1.0)
-UNIT_NAMES = {0.001: "millimetres", 0.01: "centimetres", 0.0254: "inches", 0.1: "decimetres",
-              0.3048: "feet", 0.9144: "yards", 1.0: "metres", 1000.0: "kilometres",
-              1609.344: "miles"}
+UNIT_NAMES = {
+    0.001: "millimetres",
+    0.01: "centimetres",
+    0.0254: "inches",
+    0.1: "decimetres",
+    0.3048: "feet",
+    0.9144: "yards",
+    1.0: "metres",
+    1000.0: "kilometres",
+    1609.344: "miles",
+}
 USUAL_UP_AXES = frozenset({"+Y", "+Z"})
 _LENGTH_UNITS = (("km", 1000.0), ("m", 1.0), ("cm", 0.01))
 #: The keys of a node's local transform: a node with none of them is placed at its parent.
 _TRANSFORM_KEYS = frozenset({"matrix", "translation", "rotation", "scale"})
 
-CODES = ("NODE_NEGATIVE_SCALE", "MODEL_EXTREMELY_LARGE", "MODEL_EXTREMELY_SMALL",
-         "FBX_UNUSUAL_UNIT", "FBX_UNUSUAL_AXES")
+CODES = (
+    "NODE_NEGATIVE_SCALE",
+    "MODEL_EXTREMELY_LARGE",
+    "MODEL_EXTREMELY_SMALL",
+    "FBX_UNUSUAL_UNIT",
+    "FBX_UNUSUAL_AXES",
+)
 
 
 def local_matrix(node: dict) -> np.ndarray:
@@ -53,11 +66,13 @@ def local_matrix(node: dict) -> np.ndarray:
     if matrix is not None:
         return np.array(matrix).reshape(4, 4).T  # glTF stores matrices column by column
     x, y, z, w = _numbers(node.get("rotation"), 4) or (0.0, 0.0, 0.0, 1.0)
-    rotation = np.array([
-        [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-        [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-        [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
-    ])
+    rotation = np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+        ]
+    )
     result = np.eye(4)
     result[:3, :3] = rotation * np.array(_numbers(node.get("scale"), 3) or (1.0, 1.0, 1.0))
     result[:3, 3] = _numbers(node.get("translation"), 3) or (0.0, 0.0, 0.0)
@@ -73,8 +88,11 @@ def world_matrices(links: DocumentLinks) -> dict[int, np.ndarray]:
     nodes = links.items("nodes")
     world: dict[int, np.ndarray] = {}
     identity = np.eye(4)
-    stack = [(index, identity) for index, node in enumerate(nodes)
-             if node is not None and index not in links.parents]
+    stack = [
+        (index, identity)
+        for index, node in enumerate(nodes)
+        if node is not None and index not in links.parents
+    ]
     while stack:
         index, parent = stack.pop()
         if index in world:  # a node loop: the node checks report it
@@ -108,16 +126,24 @@ def check_transforms(asset: Asset, context: CheckContext) -> None:
 def _check_gltf(links: DocumentLinks, context: CheckContext) -> None:
     world = world_matrices(links)
     nodes = links.items("nodes")
-    drawn = [(index, node) for index in sorted(world)
-             if (node := nodes[index]) is not None and _mesh(links, node) is not None
-             and index_of(node, "skin") is None]
-    determinants = (np.linalg.det(np.array([world[index][:3, :3] for index, _ in drawn]))
-                    if drawn else [])
+    drawn = [
+        (index, node)
+        for index in sorted(world)
+        if (node := nodes[index]) is not None
+        and _mesh(links, node) is not None
+        and index_of(node, "skin") is None
+    ]
+    determinants = (
+        np.linalg.det(np.array([world[index][:3, :3] for index, _ in drawn])) if drawn else []
+    )
     for (index, node), determinant in zip(drawn, determinants, strict=True):
         if determinant < 0:
             name = node.get("name")
-            context.issues.add("NODE_NEGATIVE_SCALE", pointer=f"/nodes/{index}",
-                               name=name if isinstance(name, str) and name else f"{index}")
+            context.issues.add(
+                "NODE_NEGATIVE_SCALE",
+                pointer=f"/nodes/{index}",
+                name=name if isinstance(name, str) and name else f"{index}",
+            )
     _check_size(_model_size(links, world), context)
 
 
@@ -126,11 +152,15 @@ def _check_size(size: float | None, context: CheckContext) -> None:
     if size is None:
         return
     if size > LARGEST_SIZE:
-        context.issues.add("MODEL_EXTREMELY_LARGE", size=describe_length(size),
-                           limit=describe_length(LARGEST_SIZE))
+        context.issues.add(
+            "MODEL_EXTREMELY_LARGE", size=describe_length(size), limit=describe_length(LARGEST_SIZE)
+        )
     elif size < SMALLEST_SIZE:
-        context.issues.add("MODEL_EXTREMELY_SMALL", size=describe_length(size),
-                           limit=describe_length(SMALLEST_SIZE))
+        context.issues.add(
+            "MODEL_EXTREMELY_SMALL",
+            size=describe_length(size),
+            limit=describe_length(SMALLEST_SIZE),
+        )
 
 
 def _mesh(links: DocumentLinks, node: dict | None) -> int | None:
@@ -182,12 +212,21 @@ def _mesh_boxes(links: DocumentLinks) -> dict[int, np.ndarray]:
 
 def _box(low: np.ndarray, high: np.ndarray) -> np.ndarray:
     """A bounding box's 8 corners in homogeneous coordinates, ``(8, 4)``."""
-    return np.array([[x, y, z, 1.0] for x in (low[0], high[0])
-                     for y in (low[1], high[1]) for z in (low[2], high[2])])
+    return np.array(
+        [
+            [x, y, z, 1.0]
+            for x in (low[0], high[0])
+            for y in (low[1], high[1])
+            for z in (low[2], high[2])
+        ]
+    )
 
 
-def _bind_transform(links: DocumentLinks, skin: int, world: dict[int, np.ndarray],
-                    ) -> np.ndarray:
+def _bind_transform(
+    links: DocumentLinks,
+    skin: int,
+    world: dict[int, np.ndarray],
+) -> np.ndarray:
     skins = links.items("skins")
     joints = index_list(skins[skin], "joints") if skin < len(skins) and skins[skin] else []
     if not joints or joints[0] not in world:
@@ -200,8 +239,10 @@ def _bind_transform(links: DocumentLinks, skin: int, world: dict[int, np.ndarray
     return world[joints[0]] @ inverse_bind
 
 
-def _position_bounds(links: DocumentLinks, accessor: int | None,
-                     ) -> tuple[np.ndarray, np.ndarray] | None:
+def _position_bounds(
+    links: DocumentLinks,
+    accessor: int | None,
+) -> tuple[np.ndarray, np.ndarray] | None:
     """A POSITION accessor's declared ``min`` and ``max``, dequantized when normalized."""
     layout = links.layout(accessor)
     json = resolve(accessor, links.items("accessors"))
@@ -248,8 +289,10 @@ def _check_fbx_nodes(scene: FbxScene, context: CheckContext) -> None:
 def _check_fbx_unit(meters: float | None, context: CheckContext) -> None:
     if not meters or meters <= 0 or any(math.isclose(meters, u) for u in USUAL_UNITS):
         return
-    name = next((n for size, n in UNIT_NAMES.items() if math.isclose(meters, size)),
-                f"units of {meters:g} m")
+    name = next(
+        (n for size, n in UNIT_NAMES.items() if math.isclose(meters, size)),
+        f"units of {meters:g} m",
+    )
     context.issues.add("FBX_UNUSUAL_UNIT", unit=name)
 
 
@@ -259,11 +302,19 @@ def _check_fbx_axes(axes: FbxAxes, context: CheckContext) -> None:
     if axes.right_handed and axes.up in USUAL_UP_AXES:
         return
     system = f"{axes.up} up" if axes.right_handed else "left-handed"
-    context.issues.add("FBX_UNUSUAL_AXES", system=system, right=axes.right, up=axes.up,
-                       front=axes.front)
+    context.issues.add(
+        "FBX_UNUSUAL_AXES", system=system, right=axes.right, up=axes.up, front=axes.front
+    )
 
 
 @hookimpl
 def register_checks() -> list[Check]:
-    return [Check("transforms-and-scale", "Mirrored nodes, models of an absurd size, and FBX "
-                  "units and axis systems engines must convert.", check_transforms, CODES)]
+    return [
+        Check(
+            "transforms-and-scale",
+            "Mirrored nodes, models of an absurd size, and FBX "
+            "units and axis systems engines must convert.",
+            check_transforms,
+            CODES,
+        )
+    ]

@@ -74,7 +74,7 @@ def uv_triangle_faults(vertices: Vertices, uvs: np.ndarray, corners: np.ndarray)
     non_finite = int(np.count_nonzero(~np.isfinite(rows).all(axis=0)))
     zero_uv = 0
     for start in range(0, corners.shape[1], CHUNK_TRIANGLES):
-        chunk = corners[:, start:start + CHUNK_TRIANGLES]
+        chunk = corners[:, start : start + CHUNK_TRIANGLES]
         flat = np.flatnonzero(_flat_2d(np.take(rows, chunk, axis=1)))
         if len(flat):  # a UV triangle is a fault only when its surface triangle has area
             points = np.take(vertices.coords, chunk[:, flat], axis=1)
@@ -99,8 +99,9 @@ def density_spread(samples: list[UvFaults]) -> float | None:
     cumulative = np.cumsum(areas[order])
     share = DENSITY_PERCENTILE / 100 * cumulative[-1]
     low = densities[order[np.searchsorted(cumulative, share)]]
-    high = densities[order[min(np.searchsorted(cumulative, cumulative[-1] - share),
-                               len(order) - 1)]]
+    high = densities[
+        order[min(np.searchsorted(cumulative, cumulative[-1] - share), len(order) - 1)]
+    ]
     return float(high / low)
 
 
@@ -114,16 +115,22 @@ def lightmap_faults(uvs: np.ndarray, corners: np.ndarray) -> LightmapFaults:
     covered: list[np.ndarray] = []
     outside = 0
     for start in range(0, corners.shape[1], CHUNK_TRIANGLES):
-        chunk = np.take(rows, corners[:, start:start + CHUNK_TRIANGLES], axis=1)
+        chunk = np.take(rows, corners[:, start : start + CHUNK_TRIANGLES], axis=1)
         points = _finite(chunk.astype(np.float64))
         flat = points.reshape(6, -1)
         outside += int(np.count_nonzero((flat.min(axis=0) < 0) | (flat.max(axis=0) > 1)))
         points *= cells
         covered.extend(_rasterise(points, cells))
-    coverage = np.bincount(np.concatenate(covered) if covered else np.empty(0, np.int64),
-                           minlength=cells * cells)
-    return LightmapFaults(corners.shape[1], outside, int(np.count_nonzero(coverage)),
-                          int(np.count_nonzero(coverage > 1)), cells)
+    coverage = np.bincount(
+        np.concatenate(covered) if covered else np.empty(0, np.int64), minlength=cells * cells
+    )
+    return LightmapFaults(
+        corners.shape[1],
+        outside,
+        int(np.count_nonzero(coverage)),
+        int(np.count_nonzero(coverage > 1)),
+        cells,
+    )
 
 
 def _finite(points: np.ndarray) -> np.ndarray:
@@ -180,13 +187,25 @@ def _rasterise(points: np.ndarray, cells: int) -> Iterator[np.ndarray]:
         done = ends[first - 1] if first else 0
         last = max(int(np.searchsorted(ends, done + RASTER_BATCH, side="right")), first + 1)
         batch = keep[first:last]
-        yield _rasterise_batch(points.take(batch, axis=2), sign[batch], low[:, batch],
-                               width[batch], samples[batch], cells)
+        yield _rasterise_batch(
+            points.take(batch, axis=2),
+            sign[batch],
+            low[:, batch],
+            width[batch],
+            samples[batch],
+            cells,
+        )
         first = last
 
 
-def _rasterise_batch(points: np.ndarray, sign: np.ndarray, low: np.ndarray, width: np.ndarray,
-                     samples: np.ndarray, cells: int) -> np.ndarray:
+def _rasterise_batch(
+    points: np.ndarray,
+    sign: np.ndarray,
+    low: np.ndarray,
+    width: np.ndarray,
+    samples: np.ndarray,
+    cells: int,
+) -> np.ndarray:
     """Test every candidate cell centre of the triangles against their three edges; the cells
     whose centres are inside."""
     total = int(samples.sum())
@@ -210,8 +229,11 @@ def _flat_2d(points: np.ndarray) -> np.ndarray:
     :func:`~assetcheck.checks.mesh_faults.flat_triangles`; NaN corners are not flat."""
     with np.errstate(invalid="ignore", over="ignore"):
         twice_area = np.abs(_signed_twice_area(points))
-        sides = [points[:, 1] - points[:, 0], points[:, 2] - points[:, 0],
-                 points[:, 2] - points[:, 1]]
+        sides = [
+            points[:, 1] - points[:, 0],
+            points[:, 2] - points[:, 0],
+            points[:, 2] - points[:, 1],
+        ]
         longest = np.maximum.reduce([side[0] * side[0] + side[1] * side[1] for side in sides])
         return twice_area <= FLAT_RATIO * longest
 

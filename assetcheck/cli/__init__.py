@@ -23,8 +23,10 @@ from assetcheck.plugin_errors import PluginError
 # processes (`validate --jobs`, the service's workers) for the cores. A user's setting wins.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-CONFIG_HELP = ("TOML configuration file (default: $ASSETCHECK_CONFIG, else ./assetcheck.toml, "
-               "else $XDG_CONFIG_HOME/assetcheck/assetcheck.toml, else built-in defaults)")
+CONFIG_HELP = (
+    "TOML configuration file (default: $ASSETCHECK_CONFIG, else ./assetcheck.toml, "
+    "else $XDG_CONFIG_HOME/assetcheck/assetcheck.toml, else built-in defaults)"
+)
 #: The exit statuses every command that judges files shares (``validate``, ``submit``).
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 #: The exit status of a command stopped by Ctrl-C (SIGINT), as shells report it.
@@ -47,7 +49,8 @@ COMMANDS = {
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser, with only ``command``'s sub-parser when it names a known command."""
     parser = argparse.ArgumentParser(
-        prog="assetcheck", description="Validate 3D assets: GLB, glTF, FBX and ZIP archives.")
+        prog="assetcheck", description="Validate 3D assets: GLB, glTF, FBX and ZIP archives."
+    )
     parser.add_argument("--version", action="version", version=f"assetcheck {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     modules = [COMMANDS[command]] if command in COMMANDS else list(COMMANDS.values())

@@ -15,25 +15,34 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = commands.add_parser("accounts", help="manage accounts")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     create = actions.add_parser(
-        "create", help="create an account", parents=[CONFIG_OPTION],
+        "create",
+        help="create an account",
+        parents=[CONFIG_OPTION],
         description="Create an account. With --password or --password-stdin it gets a "
-                    "dashboard password and can log in; without, only its API keys work.")
+        "dashboard password and can log in; without, only its API keys work.",
+    )
     create.add_argument("email")
-    create.add_argument("--plan", required=True,
-                        help="free (dashboard only), starter, pro or enterprise")
+    create.add_argument(
+        "--plan", required=True, help="free (dashboard only), starter, pro or enterprise"
+    )
     source = create.add_mutually_exclusive_group()
-    source.add_argument("--password", action="store_true",
-                        help="ask for a dashboard password (twice, not shown)")
-    source.add_argument("--password-stdin", action="store_true",
-                        help="read a dashboard password from the first line of standard input")
+    source.add_argument(
+        "--password", action="store_true", help="ask for a dashboard password (twice, not shown)"
+    )
+    source.add_argument(
+        "--password-stdin",
+        action="store_true",
+        help="read a dashboard password from the first line of standard input",
+    )
     create.set_defaults(run=run_create)
     delete = actions.add_parser(
-        "delete", parents=[CONFIG_OPTION],
+        "delete",
+        parents=[CONFIG_OPTION],
         help="delete an account and everything of it: keys, jobs, uploads, previews, reports, "
-             "webhook settings and deliveries")
+        "webhook settings and deliveries",
+    )
     delete.add_argument("email")
-    delete.add_argument("--yes", action="store_true",
-                        help="confirm: the deletion cannot be undone")
+    delete.add_argument("--yes", action="store_true", help="confirm: the deletion cannot be undone")
     delete.set_defaults(run=run_delete)
     return parser
 
@@ -89,8 +98,11 @@ def run_delete(args: argparse.Namespace, config: Config) -> int:
     from assetcheck.jobs.storage import StorageUnavailable, open_storage
 
     if not args.yes:
-        print(f"assetcheck accounts delete: this removes {args.email} and everything of it "
-              "for good; add --yes to confirm", file=sys.stderr)
+        print(
+            f"assetcheck accounts delete: this removes {args.email} and everything of it "
+            "for good; add --yes to confirm",
+            file=sys.stderr,
+        )
         return 2
     storage = open_storage(config)
     database = open_checked_database(config, "accounts")
@@ -104,8 +116,11 @@ def run_delete(args: argparse.Namespace, config: Config) -> int:
     try:
         jobs = delete_account(database, storage, account.id)
     except StorageUnavailable as error:
-        print(f"assetcheck accounts delete: the account is deleted, but some of its files "
-              f"remain ({error}); the sweeper removes them within the hour", file=sys.stderr)
+        print(
+            f"assetcheck accounts delete: the account is deleted, but some of its files "
+            f"remain ({error}); the sweeper removes them within the hour",
+            file=sys.stderr,
+        )
         return 1
     print(f"deleted account {account.email} with its {jobs} job(s) and their files")
     return 0

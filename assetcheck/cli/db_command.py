@@ -25,15 +25,16 @@ if TYPE_CHECKING:
 
 #: A parent parser for actions; SUPPRESS keeps a ``--config`` given before the action.
 CONFIG_OPTION = argparse.ArgumentParser(add_help=False)
-CONFIG_OPTION.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS,
-                           help=CONFIG_HELP)
+CONFIG_OPTION.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=CONFIG_HELP)
 
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = commands.add_parser(
-        "db", help="manage the database schema",
+        "db",
+        help="manage the database schema",
         description="Database maintenance. `upgrade` creates the schema of an empty database "
-                    "or upgrades an existing one to this version of AssetCheck.")
+        "or upgrades an existing one to this version of AssetCheck.",
+    )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     actions.add_parser("upgrade", help="create or upgrade the schema", parents=[CONFIG_OPTION])
     parser.set_defaults(run=run)
@@ -49,14 +50,19 @@ def run(args: argparse.Namespace, config: Config) -> int:
     try:
         database = db.connect(config)
         applied = migrations.upgrade(database, context=upgrade_context(config))
-    except (db.DatabaseConfigError, migrations.SchemaError, peewee.DatabaseError,
-            ValueError) as error:
+    except (
+        db.DatabaseConfigError,
+        migrations.SchemaError,
+        peewee.DatabaseError,
+        ValueError,
+    ) as error:
         print(f"assetcheck db upgrade: {error}", file=sys.stderr)
         return 1
     where = db.describe_database(config)
     if applied:
-        print(f"{where}: schema now at version {applied[-1]} "
-              f"(applied {', '.join(map(str, applied))})")
+        print(
+            f"{where}: schema now at version {applied[-1]} (applied {', '.join(map(str, applied))})"
+        )
     else:
         print(f"{where}: schema already at version {migrations.SCHEMA_VERSION}")
     return 0
@@ -90,8 +96,9 @@ def open_node_database(config: Config, command: str) -> peewee.Database | None:
     return open_checked_database(config, command, log=logging.getLogger(f"assetcheck.{command}"))
 
 
-def open_checked_database(config: Config, command: str,
-                          log: logging.Logger | None = None) -> peewee.Database | None:
+def open_checked_database(
+    config: Config, command: str, log: logging.Logger | None = None
+) -> peewee.Database | None:
     """The connected database with the current schema (created if the database is empty), or
     None after printing why it cannot be used. Says which database it is, and from which
     configuration file: a command run from another folder must not go unnoticed on another
@@ -102,15 +109,20 @@ def open_checked_database(config: Config, command: str,
     from assetcheck import db
     from assetcheck.db import migrations
 
-    origin = (f"configuration {config.source}" if config.source else
-              "no configuration file: built-in defaults, data under the current folder")
+    origin = (
+        f"configuration {config.source}"
+        if config.source
+        else "no configuration file: built-in defaults, data under the current folder"
+    )
     say = log.info if log is not None else partial(print, file=sys.stderr)
     say(f"assetcheck {command}: database {db.describe_database(config)} ({origin})")
     try:
         database = db.connect(config)
         if migrations.prepare_schema(database):
-            say(f"assetcheck {command}: created the database schema "
-                f"(version {migrations.SCHEMA_VERSION})")
+            say(
+                f"assetcheck {command}: created the database schema "
+                f"(version {migrations.SCHEMA_VERSION})"
+            )
     except (db.DatabaseConfigError, migrations.SchemaError, peewee.DatabaseError) as error:
         print(f"assetcheck {command}: {error}", file=sys.stderr)
         return None

@@ -28,18 +28,24 @@ class Selection:
     problems: list[str] = field(default_factory=list)
 
 
-def select_files(paths: Sequence[Path], include: Sequence[str] = (),
-                 exclude: Sequence[str] = ()) -> Selection:
+def select_files(
+    paths: Sequence[Path], include: Sequence[str] = (), exclude: Sequence[str] = ()
+) -> Selection:
     """The files ``paths`` name or hold, filtered by the glob patterns (see the module)."""
     selection = Selection()
     seen: set[Path] = set()
     for path in paths:
         if path.is_dir():
-            found = [file for file in _folder_files(path)
-                     if _wanted(file.relative_to(path), include, exclude)]
+            found = [
+                file
+                for file in _folder_files(path)
+                if _wanted(file.relative_to(path), include, exclude)
+            ]
             if not found:
-                selection.problems.append(f"{path}: no GLB, glTF, FBX or ZIP files"
-                                          + (" match the patterns" if include or exclude else ""))
+                selection.problems.append(
+                    f"{path}: no GLB, glTF, FBX or ZIP files"
+                    + (" match the patterns" if include or exclude else "")
+                )
         elif path.is_file():
             found = [path]
         else:

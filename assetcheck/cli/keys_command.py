@@ -21,17 +21,25 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = commands.add_parser("keys", help="manage API keys")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     common = {"parents": [CONFIG_OPTION]}
-    create = actions.add_parser("create", help="create a key and print it (shown only once)",
-                                **common)
+    create = actions.add_parser(
+        "create", help="create a key and print it (shown only once)", **common
+    )
     create.add_argument("email")
     create.add_argument("--name", default="", help="a label to recognise the key by")
-    create.add_argument("--expires-in", type=duration, metavar="DURATION",
-                        help="lifetime such as 30d, 12h or 90m (default: no expiry)")
+    create.add_argument(
+        "--expires-in",
+        type=duration,
+        metavar="DURATION",
+        help="lifetime such as 30d, 12h or 90m (default: no expiry)",
+    )
     listing = actions.add_parser("list", help="list an account's keys (never the keys)", **common)
     listing.add_argument("email")
     revoke = actions.add_parser("revoke", help="revoke a key", **common)
-    revoke.add_argument("key", metavar="KEY_PREFIX_OR_ID",
-                        help="the key's id or display prefix, as `keys list` shows them")
+    revoke.add_argument(
+        "key",
+        metavar="KEY_PREFIX_OR_ID",
+        help="the key's id or display prefix, as `keys list` shows them",
+    )
     parser.set_defaults(run=run)
     return parser
 
@@ -66,12 +74,19 @@ def _create(args: argparse.Namespace, config: Config) -> None:
     from assetcheck.db.tables import utcnow
 
     expires_at = utcnow() + args.expires_in if args.expires_in else None
-    row, key = issue_key(find_account(args.email), args.name, expires_at,
-                         max_active=int(config["accounts"]["max_active_keys"]))
+    row, key = issue_key(
+        find_account(args.email),
+        args.name,
+        expires_at,
+        max_active=int(config["accounts"]["max_active_keys"]),
+    )
     print(key)
-    print(f"key {row.id} ({row.prefix}...) for {args.email}, "
-          f"{'expires ' + _when(expires_at) if expires_at else 'no expiry'}: "
-          "store it now, it is not shown again", file=sys.stderr)
+    print(
+        f"key {row.id} ({row.prefix}...) for {args.email}, "
+        f"{'expires ' + _when(expires_at) if expires_at else 'no expiry'}: "
+        "store it now, it is not shown again",
+        file=sys.stderr,
+    )
 
 
 def _list(email: str) -> None:
@@ -81,12 +96,16 @@ def _list(email: str) -> None:
     if not keys:
         print(f"{email} has no API keys")
         return
-    print(f"{'ID':>5}  {'PREFIX':<14} {'STATUS':<8} {'CREATED':<17} {'LAST USED':<17} "
-          f"{'EXPIRES':<17} NAME")
+    print(
+        f"{'ID':>5}  {'PREFIX':<14} {'STATUS':<8} {'CREATED':<17} {'LAST USED':<17} "
+        f"{'EXPIRES':<17} NAME"
+    )
     for key in keys:
-        print(f"{key.id:>5}  {key.prefix + '...':<14} {key_status(key):<8} "
-              f"{_when(key.created_at):<17} {_when(key.last_used_at):<17} "
-              f"{_when(key.expires_at):<17} {key.name}")
+        print(
+            f"{key.id:>5}  {key.prefix + '...':<14} {key_status(key):<8} "
+            f"{_when(key.created_at):<17} {_when(key.last_used_at):<17} "
+            f"{_when(key.expires_at):<17} {key.name}"
+        )
 
 
 def _revoke(reference: str) -> None:

@@ -59,11 +59,13 @@ def validate_files(
     import multiprocessing
 
     context = multiprocessing.get_context(
-        "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+        "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    )
     # Leaving the block terminates the pool: an interrupted run does not wait for the files
     # being validated.
-    with context.Pool(workers, initializer=_start_worker,
-                      initargs=(plugin_config, options, os.getpid())) as pool:
+    with context.Pool(
+        workers, initializer=_start_worker, initargs=(plugin_config, options, os.getpid())
+    ) as pool:
         yield from pool.imap(_validate_in_worker, files)
 
 

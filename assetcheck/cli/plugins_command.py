@@ -20,18 +20,26 @@ from assetcheck.scaffold import new_plugin
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = commands.add_parser(
-        "plugins", help="list plugins, checks, engine profiles, report formats and issue codes")
+        "plugins", help="list plugins, checks, engine profiles, report formats and issue codes"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.set_defaults(run=run)
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     new = actions.add_parser(
-        "new", help="write a new plugin package: pyproject, a check with a setting, tests",
+        "new",
+        help="write a new plugin package: pyproject, a check with a setting, tests",
         description="Write the package NAME (a folder of that name): a pyproject with the "
-                    "assetcheck entry point, a texture size check with a config option, a "
-                    "README and tests that pass once installed (pip install -e NAME).")
+        "assetcheck entry point, a texture size check with a config option, a "
+        "README and tests that pass once installed (pip install -e NAME).",
+    )
     new.add_argument("name", metavar="NAME", help="the distribution name, e.g. studio-textures")
-    new.add_argument("--dir", type=Path, default=Path("."), metavar="FOLDER",
-                     help="where to write the package folder (default: here)")
+    new.add_argument(
+        "--dir",
+        type=Path,
+        default=Path("."),
+        metavar="FOLDER",
+        help="where to write the package folder (default: here)",
+    )
     new.set_defaults(run=run_new)
     return parser
 
@@ -45,13 +53,21 @@ def inventory(pm: PluginManager) -> dict[str, Any]:
     """
     return {
         "plugins": [
-            {"name": name, "origin": pm.origins.get(name, "registered in code"),
-             "version": pm.versions.get(name)}
+            {
+                "name": name,
+                "origin": pm.origins.get(name, "registered in code"),
+                "version": pm.versions.get(name),
+            }
             for name, _ in pm.list_name_plugin()
         ],
         "checks": [
-            {"name": check.name, "plugin": plugin, "formats": sorted(check.formats),
-             "codes": list(check.codes), "description": check.description}
+            {
+                "name": check.name,
+                "plugin": plugin,
+                "formats": sorted(check.formats),
+                "codes": list(check.codes),
+                "description": check.description,
+            }
             for plugin, check in registered_checks(pm)
         ],
         "engines": [
@@ -63,8 +79,12 @@ def inventory(pm: PluginManager) -> dict[str, Any]:
             for f in report_formats(pm).values()
         ],
         "issueCodes": [
-            {"code": t.code, "severity": t.severity, "area": t.area,
-             "securityLevel": t.security_level}
+            {
+                "code": t.code,
+                "severity": t.severity,
+                "area": t.area,
+                "securityLevel": t.security_level,
+            }
             for t in build_registry(pm)
         ],
     }
@@ -96,6 +116,5 @@ def run_new(args: argparse.Namespace, config: Config) -> int:
         message = f"{error.filename} exists" if isinstance(error, FileExistsError) else error
         print(f"assetcheck plugins new: {message}", file=sys.stderr)
         return 2
-    print(f"wrote the plugin package {root}\n"
-          f"next: pip install -e '{root}[test]' && pytest {root}")
+    print(f"wrote the plugin package {root}\nnext: pip install -e '{root}[test]' && pytest {root}")
     return 0

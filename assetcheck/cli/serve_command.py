@@ -16,13 +16,16 @@ from assetcheck.config import Config
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = commands.add_parser(
-        "serve", help="run the HTTP API with its worker processes",
+        "serve",
+        help="run the HTTP API with its worker processes",
         description="Run the /api/v1 service, [workers] processes worker processes and the "
-                    "scheduler, on the configured database (SQLite under data_dir by default). "
-                    "SIGTERM or Ctrl-C stops it gracefully.")
+        "scheduler, on the configured database (SQLite under data_dir by default). "
+        "SIGTERM or Ctrl-C stops it gracefully.",
+    )
     parser.add_argument("--host", help="address to listen on (default: [server] host)")
-    parser.add_argument("--port", type=int, help="port to listen on (default: [server] port; "
-                                                 "0 picks a free one)")
+    parser.add_argument(
+        "--port", type=int, help="port to listen on (default: [server] port; 0 picks a free one)"
+    )
     parser.set_defaults(run=run)
     return parser
 
@@ -40,8 +43,9 @@ def run(args: argparse.Namespace, config: Config) -> int:
     try:
         sockets = bind_sockets(port, host)
     except OSError as error:
-        print(f"assetcheck serve: cannot listen on {host}:{port}: {error.strerror}",
-              file=sys.stderr)
+        print(
+            f"assetcheck serve: cannot listen on {host}:{port}: {error.strerror}", file=sys.stderr
+        )
         return 1
     serve(config, database, sockets)
     return 0

@@ -33,28 +33,50 @@ FILE_REFUSALS = ("FILE_TOO_LARGE", "UNSUPPORTED_FILE_TYPE", "MISSING_FILE")
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = commands.add_parser(
-        "submit", help="validate files on a running AssetCheck service",
+        "submit",
+        help="validate files on a running AssetCheck service",
         description=f"Upload files to the service at --url (key from ${KEY_VARIABLE}), wait for "
-                    "their validation and print or save the reports. Exit status as for "
-                    "`validate`: 0 no errors, 1 errors found, a score under --fail-under, a "
-                    "file the service refused or could not validate, 2 usage error, "
-                    "unreadable path, or a service that cannot be used (unreachable, key "
-                    "refused, time-out).")
+        "their validation and print or save the reports. Exit status as for "
+        "`validate`: 0 no errors, 1 errors found, a score under --fail-under, a "
+        "file the service refused or could not validate, 2 usage error, "
+        "unreadable path, or a service that cannot be used (unreachable, key "
+        "refused, time-out).",
+    )
     parser.add_argument("files", nargs="+", metavar="FILE", type=Path)
-    parser.add_argument("--url", default=os.environ.get(URL_VARIABLE),
-                        help=f"the service's root, e.g. http://127.0.0.1:8080 (default: "
-                             f"${URL_VARIABLE})")
-    parser.add_argument("--engine", help="engine profile whose budgets apply (default: the "
-                                         "service's, generic)")
-    parser.add_argument("--format", default="text", dest="output_format",
-                        help="text (default), json, markdown, junit, or a format the "
-                             "service's plugins add")
-    parser.add_argument("--output", "-o", type=Path, metavar="FILE",
-                        help="write the reports to FILE instead of standard output")
-    parser.add_argument("--fail-under", type=int, metavar="SCORE",
-                        help="exit 1 when any file's health score is below SCORE (0-100)")
-    parser.add_argument("--timeout", type=float, default=600.0, metavar="SECONDS",
-                        help="how long to wait for all the validations (default: 600)")
+    parser.add_argument(
+        "--url",
+        default=os.environ.get(URL_VARIABLE),
+        help=f"the service's root, e.g. http://127.0.0.1:8080 (default: ${URL_VARIABLE})",
+    )
+    parser.add_argument(
+        "--engine", help="engine profile whose budgets apply (default: the service's, generic)"
+    )
+    parser.add_argument(
+        "--format",
+        default="text",
+        dest="output_format",
+        help="text (default), json, markdown, junit, or a format the service's plugins add",
+    )
+    parser.add_argument(
+        "--output",
+        "-o",
+        type=Path,
+        metavar="FILE",
+        help="write the reports to FILE instead of standard output",
+    )
+    parser.add_argument(
+        "--fail-under",
+        type=int,
+        metavar="SCORE",
+        help="exit 1 when any file's health score is below SCORE (0-100)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=600.0,
+        metavar="SECONDS",
+        help="how long to wait for all the validations (default: 600)",
+    )
     parser.set_defaults(run=run)
     return parser
 
@@ -68,8 +90,10 @@ def run(args: argparse.Namespace, config: Config) -> int:
         client = Client(args.url, key)
         formats = client.report_formats()
         if args.output_format not in formats:
-            return _fail(f"the service has no format {args.output_format!r}; choose one of "
-                         f"{', '.join(formats)}")
+            return _fail(
+                f"the service has no format {args.output_format!r}; choose one of "
+                f"{', '.join(formats)}"
+            )
         submitted, refused = _submit_all(client, args)
         reports, failed = _await_all(client, args, submitted)
     except ApiError as error:
@@ -93,8 +117,9 @@ def _usage_problem(args: argparse.Namespace, key: str) -> str | None:
     return None
 
 
-def _submit_all(client: Client, args: argparse.Namespace) -> tuple[
-        list[tuple[Path, JobCreated]], bool]:
+def _submit_all(
+    client: Client, args: argparse.Namespace
+) -> tuple[list[tuple[Path, JobCreated]], bool]:
     """Upload every file; the jobs, and whether the service refused a file for its content.
     Any other refusal (key, plan, options) is the same for every file: it is raised."""
     submitted, refused = [], False
@@ -112,8 +137,9 @@ def _submit_all(client: Client, args: argparse.Namespace) -> tuple[
     return submitted, refused
 
 
-def _await_all(client: Client, args: argparse.Namespace,
-               submitted: list[tuple[Path, JobCreated]]) -> tuple[list[Report], bool]:
+def _await_all(
+    client: Client, args: argparse.Namespace, submitted: list[tuple[Path, JobCreated]]
+) -> tuple[list[Report], bool]:
     """Wait for each job and fetch its report; whether any failed, found errors or scored
     under ``--fail-under``."""
     reports, failed = [], False

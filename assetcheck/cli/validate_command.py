@@ -21,28 +21,60 @@ from .progress import Progress
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = commands.add_parser(
-        "validate", help="validate files and print a report",
+        "validate",
+        help="validate files and print a report",
         description="Validate GLB, glTF, FBX and ZIP files, and the files of folders "
-                    "(recursively). Exit status: 0 no errors, 1 errors found or a score under "
-                    "--fail-under, 2 usage error or unreadable path.")
-    parser.add_argument("files", nargs="+", metavar="PATH", type=Path,
-                        help="a file, or a folder whose .glb, .gltf, .fbx and .zip files to "
-                             "validate")
-    parser.add_argument("--engine", default="generic",
-                        help="engine profile whose budgets apply (default: generic; "
-                             "`assetcheck plugins` lists them)")
-    parser.add_argument("--format", default="text", dest="output_format",
-                        help="text (default), json, markdown, or a format a plugin adds")
-    parser.add_argument("--fail-under", type=int, metavar="SCORE",
-                        help="exit 1 when any file's health score is below SCORE (0-100)")
-    parser.add_argument("--jobs", "-j", type=int, default=available_cores(), metavar="N",
-                        help="validate N files at a time in worker processes (default: the "
-                             "number of cores)")
-    parser.add_argument("--include", action="append", default=[], metavar="GLOB",
-                        help="in folders, validate only files matching GLOB (a name, or a path "
-                             "relative to the folder when it has a /); repeatable")
-    parser.add_argument("--exclude", action="append", default=[], metavar="GLOB",
-                        help="in folders, skip files matching GLOB; repeatable")
+        "(recursively). Exit status: 0 no errors, 1 errors found or a score under "
+        "--fail-under, 2 usage error or unreadable path.",
+    )
+    parser.add_argument(
+        "files",
+        nargs="+",
+        metavar="PATH",
+        type=Path,
+        help="a file, or a folder whose .glb, .gltf, .fbx and .zip files to validate",
+    )
+    parser.add_argument(
+        "--engine",
+        default="generic",
+        help="engine profile whose budgets apply (default: generic; "
+        "`assetcheck plugins` lists them)",
+    )
+    parser.add_argument(
+        "--format",
+        default="text",
+        dest="output_format",
+        help="text (default), json, markdown, or a format a plugin adds",
+    )
+    parser.add_argument(
+        "--fail-under",
+        type=int,
+        metavar="SCORE",
+        help="exit 1 when any file's health score is below SCORE (0-100)",
+    )
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=available_cores(),
+        metavar="N",
+        help="validate N files at a time in worker processes (default: the number of cores)",
+    )
+    parser.add_argument(
+        "--include",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="in folders, validate only files matching GLOB (a name, or a path "
+        "relative to the folder when it has a /); repeatable",
+    )
+    parser.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="in folders, skip files matching GLOB; repeatable",
+    )
     parser.set_defaults(run=run)
     return parser
 
@@ -51,15 +83,19 @@ def run(args: argparse.Namespace, config: Config) -> int:
     pm = get_plugin_manager(config.plugin_config())
     formats = report_formats(pm)
     if args.output_format not in formats:
-        print(f"assetcheck validate: unknown format {args.output_format!r}; "
-              f"choose one of {', '.join(sorted(formats))}", file=sys.stderr)
+        print(
+            f"assetcheck validate: unknown format {args.output_format!r}; "
+            f"choose one of {', '.join(sorted(formats))}",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     if args.fail_under is not None and not 0 <= args.fail_under <= 100:
         print("assetcheck validate: --fail-under takes a score from 0 to 100", file=sys.stderr)
         return EXIT_USAGE
     if args.jobs < 1:
-        print("assetcheck validate: --jobs takes a number of processes, at least 1",
-              file=sys.stderr)
+        print(
+            "assetcheck validate: --jobs takes a number of processes, at least 1", file=sys.stderr
+        )
         return EXIT_USAGE
     options = config.validation_options(args.engine)
     try:

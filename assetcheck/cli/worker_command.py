@@ -19,14 +19,17 @@ log = logging.getLogger("assetcheck.worker")
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = commands.add_parser(
-        "worker", help="run worker processes without the HTTP API",
+        "worker",
+        help="run worker processes without the HTTP API",
         description="Run [workers] processes worker processes, the lease reaper and the "
-                    "webhook deliveries on the configured database and storage. Stop with "
-                    "SIGTERM or Ctrl-C: running jobs finish within [workers] shutdown_grace or "
-                    "go back to the queue. With [metrics] enabled, serves /metrics on [metrics] "
-                    "host and port.")
-    parser.add_argument("--processes", type=int, metavar="N",
-                        help="worker processes (default: [workers] processes)")
+        "webhook deliveries on the configured database and storage. Stop with "
+        "SIGTERM or Ctrl-C: running jobs finish within [workers] shutdown_grace or "
+        "go back to the queue. With [metrics] enabled, serves /metrics on [metrics] "
+        "host and port.",
+    )
+    parser.add_argument(
+        "--processes", type=int, metavar="N", help="worker processes (default: [workers] processes)"
+    )
     parser.set_defaults(run=run)
     return parser
 
@@ -42,15 +45,22 @@ def run(args: argparse.Namespace, config: Config) -> int:
     stopping = threading.Event()
     for number in (signal.SIGTERM, signal.SIGINT):
         signal.signal(number, lambda *_: stopping.set())
-    node = Node(config, database, WorkerSettings.from_config(config, args.processes),
-                secret_box=secret_box(config))
+    node = Node(
+        config,
+        database,
+        WorkerSettings.from_config(config, args.processes),
+        secret_box=secret_box(config),
+    )
     listener = MetricsListener(config, node.collectors())
     if config["metrics"]["enabled"]:
         try:
             listener.start()
         except OSError as error:
-            print(f"assetcheck worker: cannot serve metrics on {config['metrics']['host']}:"
-                  f"{config['metrics']['port']}: {error.strerror}", file=sys.stderr)
+            print(
+                f"assetcheck worker: cannot serve metrics on {config['metrics']['host']}:"
+                f"{config['metrics']['port']}: {error.strerror}",
+                file=sys.stderr,
+            )
             node.stop()
             return 1
     node.start()

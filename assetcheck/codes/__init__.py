@@ -20,8 +20,21 @@ from assetcheck.codes import (
 from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import IssueType
 
-BUILTIN_AREAS = (core, security, glb, gltf, gltf_semantics, gltf_values, ktx2, zip, fbx, budgets,
-                 quality, fbx_checks, compression)
+BUILTIN_AREAS = (
+    core,
+    security,
+    glb,
+    gltf,
+    gltf_semantics,
+    gltf_values,
+    ktx2,
+    zip,
+    fbx,
+    budgets,
+    quality,
+    fbx_checks,
+    compression,
+)
 
 
 @hookimpl

@@ -6,38 +6,45 @@ declare = IssueArea("core").declare
 
 ISSUE_TYPES = [
     declare(
-        "UNSUPPORTED_FILE_TYPE", "error",
+        "UNSUPPORTED_FILE_TYPE",
+        "error",
         "{file} is not a GLB, glTF, FBX or ZIP file (its content matches none of them).",
         "Export the model as GLB, glTF or FBX, or pack such files in a ZIP.",
     ),
     declare(
-        "FILE_TYPE_MISMATCH", "warning",
+        "FILE_TYPE_MISMATCH",
+        "warning",
         "{file} is named like a {claimed} file but its content is {actual}.",
         "Rename the file with the extension of its real format (.{actual}).",
         security_level="medium",
     ),
     declare(
-        "NO_MODEL_FILES", "error",
+        "NO_MODEL_FILES",
+        "error",
         "The upload holds no GLB, glTF or FBX file.",
         "Upload a model file, or a ZIP that contains one.",
     ),
     declare(
-        "READER_CRASHED", "error",
+        "READER_CRASHED",
+        "error",
         "The {plugin} reader failed on {file}: {error}.",
         "This is a bug in the reader, not in your file: report it with the file attached.",
     ),
     declare(
-        "VALIDATION_TIMEOUT", "error",
+        "VALIDATION_TIMEOUT",
+        "error",
         "Parsing {file} took longer than the {seconds:g} s limit and was stopped.",
         "Simplify or split the model; a file this slow to parse will also be slow in an engine.",
     ),
     declare(
-        "RESOURCE_LIMIT", "error",
+        "RESOURCE_LIMIT",
+        "error",
         "Parsing {file} needed more than the {limit_mb} MB memory limit and was stopped.",
         "Check the file for corrupt or absurd declared sizes, or split it into smaller files.",
     ),
     declare(
-        "CHECK_CRASHED", "warning",
+        "CHECK_CRASHED",
+        "warning",
         "The {check} check of plugin {plugin} failed on this file: {error}.",
         "This is a bug in the check, not necessarily in your file: report it to the plugin's "
         "authors. Every other check still ran.",

@@ -6,46 +6,52 @@ declare = IssueArea("fbx").declare
 
 ISSUE_TYPES = [
     declare(
-        "FBX_MALFORMED", "error",
+        "FBX_MALFORMED",
+        "error",
         "{file} is not a well-formed FBX file: {reason}. It was not parsed.",
         "Export the file again from the authoring tool. A file built like this one can make "
         "the tools that open it exhaust their memory or crash.",
         security_level="high",
     ),
     declare(
-        "FBX_TRUNCATED", "error",
-        "{file} ends before its content does ({reason}): it was cut short, so it was not "
-        "parsed.",
+        "FBX_TRUNCATED",
+        "error",
+        "{file} ends before its content does ({reason}): it was cut short, so it was not parsed.",
         "Upload or copy the file again; if it is also cut short where it was saved, export it "
         "again from the authoring tool.",
     ),
     declare(
-        "FBX_PARSE_ERROR", "error",
+        "FBX_PARSE_ERROR",
+        "error",
         "{file} could not be read as FBX: {reason}.",
         "Check that the file is a complete FBX export, not truncated or damaged in transfer, "
         "and export it again.",
     ),
     declare(
-        "FBX_PARSER_CRASHED", "error",
+        "FBX_PARSER_CRASHED",
+        "error",
         "The FBX parser crashed on {file} ({reason}).",
         "Export the file again. A file that crashes a parser is damaged or crafted to attack "
         "the tools that open it.",
         security_level="high",
     ),
     declare(
-        "FBX_UNSUPPORTED_VERSION", "error",
+        "FBX_UNSUPPORTED_VERSION",
+        "error",
         "{file} is FBX version {version}, outside the supported versions {minimum} to "
         "{maximum}; what it holds was read on a best-effort basis.",
         "Export the file again as FBX 2014 or later (version 7400 to 7700).",
     ),
     declare(
-        "FBX_INVALID_GEOMETRY", "error",
+        "FBX_INVALID_GEOMETRY",
+        "error",
         "Mesh {name} of {file} has broken geometry: {reason}. Its geometry was not checked.",
         "Export the file again from the authoring tool; a file whose indices point outside "
         "its arrays is damaged or crafted, and importers read it differently or crash.",
     ),
     declare(
-        "FBX_UNSET_LAYER_VALUES", "warning",
+        "FBX_UNSET_LAYER_VALUES",
+        "warning",
         "Mesh {name}: {count:,} of {total:,} {items} have no {layer} (the file writes index "
         "-1, meaning none). Importers fill the gap differently (ufbx repeats the last value, "
         "others use the first or zero), so these {items} can look different in each engine.",

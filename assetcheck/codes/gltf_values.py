@@ -15,86 +15,179 @@ declare = IssueArea("gltf", fix=_REEXPORT).declare
 
 
 ISSUE_TYPES = [
-    declare("ACCESSOR_MIN_MISMATCH", "error",
-            "Declared minimum {declared} of this component does not match the actual minimum "
-            "{actual}.", _BOUNDS),
-    declare("ACCESSOR_MAX_MISMATCH", "error",
-            "Declared maximum {declared} of this component does not match the actual maximum "
-            "{actual}.", _BOUNDS),
-    declare("ACCESSOR_ELEMENT_OUT_OF_MIN_BOUND", "error",
-            "{count} element(s) are less than the declared minimum {declared}.", _BOUNDS),
-    declare("ACCESSOR_ELEMENT_OUT_OF_MAX_BOUND", "error",
-            "{count} element(s) are greater than the declared maximum {declared}.", _BOUNDS),
-    declare("ACCESSOR_INVALID_FLOAT", "error",
-            "{count} value(s) are NaN or infinite; the first at index {first} is {value}."),
-    declare("ACCESSOR_SPARSE_INDICES_NON_INCREASING", "error",
-            "{count} sparse indices are not greater than the previous one; the first at index "
-            "{first}."),
-    declare("ACCESSOR_SPARSE_INDEX_OOB", "error",
-            "{count} sparse indices are not less than the accessor's count ({limit}); the first "
-            "at index {first}."),
-    declare("ACCESSOR_INDEX_OOB", "error",
-            "{count} index value(s) exceed the last vertex index ({limit}); the first at index "
-            "{first} is {value}."),
-    declare("ACCESSOR_INDEX_PRIMITIVE_RESTART", "error",
-            "{count} index value(s) are the primitive restart value {value}; the first at index "
-            "{first}."),
-    declare("ACCESSOR_INDEX_TRIANGLE_DEGENERATE", "info",
-            "{count} of {total} triangles are degenerate (two corners share a vertex).",
-            "Remove the degenerate triangles (most tools can merge or clean them)."),
-    declare("ACCESSOR_VECTOR3_NON_UNIT", "error",
-            "{count} vector(s) are not of unit length; the first at element {first} has length "
-            "{length}.", "Normalise the normals and tangents before export."),
-    declare("ACCESSOR_INVALID_SIGN", "error",
-            "{count} tangent(s) have a w component other than 1.0 or -1.0; the first at element "
-            "{first} is {value}.", "Export the tangents again with their handedness in w."),
-    declare("ACCESSOR_NON_CLAMPED", "error",
-            "{count} color value(s) are outside 0..1; the first at index {first} is {value}.",
-            "Clamp the vertex colours to 0..1."),
-    declare("ACCESSOR_ANIMATION_INPUT_NEGATIVE", "error",
-            "{count} keyframe time(s) are negative; the first at index {first} is {value}."),
-    declare("ACCESSOR_ANIMATION_INPUT_NON_INCREASING", "error",
-            "{count} keyframe time(s) are not greater than the previous one; the first at index "
-            "{first}."),
-    declare("ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION", "error",
-            "{count} rotation(s) are not unit quaternions; the first at element {first} has "
-            "length {length}.", "Normalise the rotation keyframes."),
-    declare("ACCESSOR_INVALID_IBM", "error",
-            "{count} inverse bind matrices have a last row other than (0, 0, 0, 1); the first at "
-            "element {first}."),
-    declare("ACCESSOR_JOINTS_INDEX_OOB", "error",
-            "{count} joint index value(s) exceed the last joint ({limit}) of skin {skin}; the "
-            "first at vertex {first} is {value}."),
-    declare("ACCESSOR_JOINTS_INDEX_DUPLICATE", "error",
-            "{count} vertices use the same joint twice; the first is vertex {first}."),
-    declare("ACCESSOR_JOINTS_USED_ZERO_WEIGHT", "warning",
-            "{count} joint index value(s) are non-zero with a zero weight; the first at vertex "
-            "{first}.", "Set the joint index of unused influences to 0."),
-    declare("ACCESSOR_WEIGHTS_NEGATIVE", "error",
-            "{count} weight(s) are negative; the first at vertex {first}."),
-    declare("ACCESSOR_WEIGHTS_NON_NORMALIZED", "error",
-            "{count} vertices have weights that do not sum to 1; the first is vertex {first} "
-            "(sum {sum}).", "Normalise the skin weights of every vertex."),
-    declare("IMAGE_MIME_TYPE_INVALID", "error",
-            "The image data is {actual} but the image declares {declared}.",
-            "Set mimeType to the image's real format, or convert the image."),
-    declare("IMAGE_UNRECOGNIZED_FORMAT", "warning",
-            "The image data is not in a recognised format.",
-            "Use PNG or JPEG (or KTX2/WebP with their extension)."),
-    declare("IMAGE_NON_ENABLED_MIME_TYPE", "error",
-            "{mime_type} images need the {extension} extension, which extensionsUsed does not "
-            "list.", "Convert the image to PNG or JPEG, or list {extension} in extensionsUsed."),
-    declare("IMAGE_UNEXPECTED_EOS", "error",
-            "The image data ends before its headers do.",
-            "The image is truncated: export or copy it again."),
-    declare("IMAGE_DATA_INVALID", "error",
-            "The image data is malformed: {reason}",
-            "Re-export the image with a standard encoder."),
-    declare("IMAGE_FEATURES_UNSUPPORTED", "warning",
-            "The image uses features glTF viewers ignore: colour space information other than "
-            "sRGB or linear, non-square pixels, or animation.",
-            "Save the image as plain sRGB (or linear) with square pixels and a single frame."),
-    declare("IMAGE_NPOT_DIMENSIONS", "info",
-            "The image is {width}x{height}: not a power of two on each side.",
-            "Resize to powers of two if the asset targets platforms that need them for mipmaps."),
+    declare(
+        "ACCESSOR_MIN_MISMATCH",
+        "error",
+        "Declared minimum {declared} of this component does not match the actual minimum {actual}.",
+        _BOUNDS,
+    ),
+    declare(
+        "ACCESSOR_MAX_MISMATCH",
+        "error",
+        "Declared maximum {declared} of this component does not match the actual maximum {actual}.",
+        _BOUNDS,
+    ),
+    declare(
+        "ACCESSOR_ELEMENT_OUT_OF_MIN_BOUND",
+        "error",
+        "{count} element(s) are less than the declared minimum {declared}.",
+        _BOUNDS,
+    ),
+    declare(
+        "ACCESSOR_ELEMENT_OUT_OF_MAX_BOUND",
+        "error",
+        "{count} element(s) are greater than the declared maximum {declared}.",
+        _BOUNDS,
+    ),
+    declare(
+        "ACCESSOR_INVALID_FLOAT",
+        "error",
+        "{count} value(s) are NaN or infinite; the first at index {first} is {value}.",
+    ),
+    declare(
+        "ACCESSOR_SPARSE_INDICES_NON_INCREASING",
+        "error",
+        "{count} sparse indices are not greater than the previous one; the first at index {first}.",
+    ),
+    declare(
+        "ACCESSOR_SPARSE_INDEX_OOB",
+        "error",
+        "{count} sparse indices are not less than the accessor's count ({limit}); the first "
+        "at index {first}.",
+    ),
+    declare(
+        "ACCESSOR_INDEX_OOB",
+        "error",
+        "{count} index value(s) exceed the last vertex index ({limit}); the first at index "
+        "{first} is {value}.",
+    ),
+    declare(
+        "ACCESSOR_INDEX_PRIMITIVE_RESTART",
+        "error",
+        "{count} index value(s) are the primitive restart value {value}; the first at index "
+        "{first}.",
+    ),
+    declare(
+        "ACCESSOR_INDEX_TRIANGLE_DEGENERATE",
+        "info",
+        "{count} of {total} triangles are degenerate (two corners share a vertex).",
+        "Remove the degenerate triangles (most tools can merge or clean them).",
+    ),
+    declare(
+        "ACCESSOR_VECTOR3_NON_UNIT",
+        "error",
+        "{count} vector(s) are not of unit length; the first at element {first} has length "
+        "{length}.",
+        "Normalise the normals and tangents before export.",
+    ),
+    declare(
+        "ACCESSOR_INVALID_SIGN",
+        "error",
+        "{count} tangent(s) have a w component other than 1.0 or -1.0; the first at element "
+        "{first} is {value}.",
+        "Export the tangents again with their handedness in w.",
+    ),
+    declare(
+        "ACCESSOR_NON_CLAMPED",
+        "error",
+        "{count} color value(s) are outside 0..1; the first at index {first} is {value}.",
+        "Clamp the vertex colours to 0..1.",
+    ),
+    declare(
+        "ACCESSOR_ANIMATION_INPUT_NEGATIVE",
+        "error",
+        "{count} keyframe time(s) are negative; the first at index {first} is {value}.",
+    ),
+    declare(
+        "ACCESSOR_ANIMATION_INPUT_NON_INCREASING",
+        "error",
+        "{count} keyframe time(s) are not greater than the previous one; the first at index "
+        "{first}.",
+    ),
+    declare(
+        "ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION",
+        "error",
+        "{count} rotation(s) are not unit quaternions; the first at element {first} has "
+        "length {length}.",
+        "Normalise the rotation keyframes.",
+    ),
+    declare(
+        "ACCESSOR_INVALID_IBM",
+        "error",
+        "{count} inverse bind matrices have a last row other than (0, 0, 0, 1); the first at "
+        "element {first}.",
+    ),
+    declare(
+        "ACCESSOR_JOINTS_INDEX_OOB",
+        "error",
+        "{count} joint index value(s) exceed the last joint ({limit}) of skin {skin}; the "
+        "first at vertex {first} is {value}.",
+    ),
+    declare(
+        "ACCESSOR_JOINTS_INDEX_DUPLICATE",
+        "error",
+        "{count} vertices use the same joint twice; the first is vertex {first}.",
+    ),
+    declare(
+        "ACCESSOR_JOINTS_USED_ZERO_WEIGHT",
+        "warning",
+        "{count} joint index value(s) are non-zero with a zero weight; the first at vertex "
+        "{first}.",
+        "Set the joint index of unused influences to 0.",
+    ),
+    declare(
+        "ACCESSOR_WEIGHTS_NEGATIVE",
+        "error",
+        "{count} weight(s) are negative; the first at vertex {first}.",
+    ),
+    declare(
+        "ACCESSOR_WEIGHTS_NON_NORMALIZED",
+        "error",
+        "{count} vertices have weights that do not sum to 1; the first is vertex {first} "
+        "(sum {sum}).",
+        "Normalise the skin weights of every vertex.",
+    ),
+    declare(
+        "IMAGE_MIME_TYPE_INVALID",
+        "error",
+        "The image data is {actual} but the image declares {declared}.",
+        "Set mimeType to the image's real format, or convert the image.",
+    ),
+    declare(
+        "IMAGE_UNRECOGNIZED_FORMAT",
+        "warning",
+        "The image data is not in a recognised format.",
+        "Use PNG or JPEG (or KTX2/WebP with their extension).",
+    ),
+    declare(
+        "IMAGE_NON_ENABLED_MIME_TYPE",
+        "error",
+        "{mime_type} images need the {extension} extension, which extensionsUsed does not list.",
+        "Convert the image to PNG or JPEG, or list {extension} in extensionsUsed.",
+    ),
+    declare(
+        "IMAGE_UNEXPECTED_EOS",
+        "error",
+        "The image data ends before its headers do.",
+        "The image is truncated: export or copy it again.",
+    ),
+    declare(
+        "IMAGE_DATA_INVALID",
+        "error",
+        "The image data is malformed: {reason}",
+        "Re-export the image with a standard encoder.",
+    ),
+    declare(
+        "IMAGE_FEATURES_UNSUPPORTED",
+        "warning",
+        "The image uses features glTF viewers ignore: colour space information other than "
+        "sRGB or linear, non-square pixels, or animation.",
+        "Save the image as plain sRGB (or linear) with square pixels and a single frame.",
+    ),
+    declare(
+        "IMAGE_NPOT_DIMENSIONS",
+        "info",
+        "The image is {width}x{height}: not a power of two on each side.",
+        "Resize to powers of two if the asset targets platforms that need them for mipmaps.",
+    ),
 ]

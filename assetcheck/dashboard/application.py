@@ -32,6 +32,9 @@ def settings(config: Config) -> dict[str, Any]:
         "login_url": "/login",
         "static_path": str(WEB_ROOT / "static"),
         # Scripts read the token from the page, never from the cookie.
-        "xsrf_cookie_kwargs": {"httponly": True, "samesite": "Lax",
-                               **({"secure": True} if secure_cookies(config) else {})},
+        "xsrf_cookie_kwargs": {
+            "httponly": True,
+            "samesite": "Lax",
+            **({"secure": True} if secure_cookies(config) else {}),
+        },
     }

@@ -48,8 +48,9 @@ class FailureBackoff:
     most ``max_keys`` are kept.
     """
 
-    def __init__(self, policy: Backoff, clock: Callable[[], float] = time.monotonic,
-                 max_keys: int = MAX_KEYS) -> None:
+    def __init__(
+        self, policy: Backoff, clock: Callable[[], float] = time.monotonic, max_keys: int = MAX_KEYS
+    ) -> None:
         self.policy = policy
         self.max_keys = max_keys
         self._clock = clock

@@ -17,8 +17,7 @@ from assetcheck.profiles import BUDGET_LABELS
 from assetcheck.reports import Report
 
 SEVERITIES = ("error", "warning", "info", "hint")
-SEVERITY_TITLES = {"error": "Errors", "warning": "Warnings", "info": "Information",
-                   "hint": "Hints"}
+SEVERITY_TITLES = {"error": "Errors", "warning": "Warnings", "info": "Information", "hint": "Hints"}
 SECURITY_LEVELS = ("critical", "high", "medium", "low")
 #: Model files up to this size load in the 3D viewer with the page; larger ones on demand,
 #: behind a button, with progress.
@@ -54,7 +53,7 @@ class JobView:
 
     def files(self, items: list[Any]) -> list[Any]:
         """The model files (or their statistics, budgets) this view shows."""
-        return items[self.first_file:self.first_file + FILES_SHOWN]
+        return items[self.first_file : self.first_file + FILES_SHOWN]
 
     def occurrences(self, group: dict[str, Any]) -> list[dict[str, Any]]:
         """The occurrences of an issue group this view shows."""
@@ -65,8 +64,9 @@ class JobView:
         """The query string of this view with ``first_file`` or ``expanded`` changed."""
         files = self.first_file if first_file is None else first_file
         code = expanded or self.expanded
-        return "?" + urlencode({**({"files": files} if files else {}),
-                                **({"code": code} if code else {})})
+        return "?" + urlencode(
+            {**({"files": files} if files else {}), **({"code": code} if code else {})}
+        )
 
     def key(self) -> str:
         """What tells this view's page from the other views' of the same report."""
@@ -95,11 +95,15 @@ def verdict(report: Report) -> str:
         found = _count(len(dangerous), "serious problem")
         return f"Do not use this upload: the security scan found {found}, listed under Security."
     if counts.get("error"):
-        return (f"Not ready: {_count(counts['error'], 'error')} to fix before it passes the "
-                f"{engine} profile.")
+        return (
+            f"Not ready: {_count(counts['error'], 'error')} to fix before it passes the "
+            f"{engine} profile."
+        )
     if counts.get("warning"):
-        return (f"Ready: it passes the {engine} profile, with "
-                f"{_count(counts['warning'], 'warning')} worth a look.")
+        return (
+            f"Ready: it passes the {engine} profile, with "
+            f"{_count(counts['warning'], 'warning')} worth a look."
+        )
     return f"Ready: it passes the {engine} profile with no errors and no warnings."
 
 
@@ -123,8 +127,11 @@ def issues_by_severity(report: Report) -> list[tuple[str, str, list[dict[str, An
     """``(severity, title, groups)`` for each severity that has issues, errors first; each
     group is the report's entry for one code (count, fix, the kept occurrences)."""
     groups = report["issues"]
-    return [(severity, SEVERITY_TITLES[severity], found) for severity in SEVERITIES
-            if (found := [g for g in groups if g["severity"] == severity])]
+    return [
+        (severity, SEVERITY_TITLES[severity], found)
+        for severity in SEVERITIES
+        if (found := [g for g in groups if g["severity"] == severity])
+    ]
 
 
 def security_warnings(report: Report) -> list[dict[str, Any]]:
@@ -148,8 +155,9 @@ def location(occurrence: dict[str, Any]) -> str:
     return " ".join(part for part in parts if part)
 
 
-def model_target(registry: IssueRegistry, code: str, occurrence: dict[str, Any],
-                 file_format: str) -> dict[str, str] | None:
+def model_target(
+    registry: IssueRegistry, code: str, occurrence: dict[str, Any], file_format: str
+) -> dict[str, str] | None:
     """What the 3D viewer needs to show an occurrence of ``code`` in a file of
     ``file_format`` on the model, or None when it cannot: ``{"pointer": ...}`` when its glTF
     pointer names a mesh, primitive, node, material, image or texture; ``{"mesh": name}`` for

@@ -26,8 +26,9 @@ PRUNE_EVERY = 1000
 class AttemptLimiter:
     """At most ``limit`` attempts per key in any ``window`` seconds."""
 
-    def __init__(self, limit: int, window: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, limit: int, window: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.limit = limit
         self.window = window
         self._clock = clock
@@ -88,8 +89,9 @@ class LoginThrottle:
     #: cannot get its free failures back every hour.
     ACCOUNT_QUIET = 86_400
 
-    def __init__(self, first_delay: float, max_delay: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, first_delay: float, max_delay: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         def counter(free_failures: int, quiet: float) -> FailureBackoff:
             return FailureBackoff(Backoff(free_failures, first_delay, max_delay, quiet), clock)
 
@@ -116,10 +118,16 @@ class LoginThrottle:
             self.by_device.reset((attempt.device, attempt.account))
 
     def _counts(self, attempt: LoginAttempt) -> list[tuple[FailureBackoff, Hashable]]:
-        owner_side = ((self.by_device, (attempt.device, attempt.account))
-                      if attempt.device is not None else (self.by_account, attempt.account))
-        return [(self.by_pair, (attempt.account, attempt.address)),
-                (self.by_address, attempt.address), owner_side]
+        owner_side = (
+            (self.by_device, (attempt.device, attempt.account))
+            if attempt.device is not None
+            else (self.by_account, attempt.account)
+        )
+        return [
+            (self.by_pair, (attempt.account, attempt.address)),
+            (self.by_address, attempt.address),
+            owner_side,
+        ]
 
 
 def describe_wait(seconds: int) -> str:
@@ -142,5 +150,8 @@ class DashboardLimits:
     def from_config(cls, accounts: dict[str, Any]) -> DashboardLimits:
         """The limits set by the ``[accounts]`` table (``login_first_delay``,
         ``login_max_delay``)."""
-        return cls(login=LoginThrottle(float(accounts["login_first_delay"]),
-                                       float(accounts["login_max_delay"])))
+        return cls(
+            login=LoginThrottle(
+                float(accounts["login_first_delay"]), float(accounts["login_max_delay"])
+            )
+        )

@@ -36,8 +36,11 @@ class ModelFileNames:
                 self._names.move_to_end(key)
                 return names
         text = report_text(job.id)
-        names = () if text is None else tuple(
-            mesh["filename"] for mesh in json.loads(text)["result"]["meshes"])
+        names = (
+            ()
+            if text is None
+            else tuple(mesh["filename"] for mesh in json.loads(text)["result"]["meshes"])
+        )
         with self._lock:
             self.decoded += 1
             self._names[key] = names

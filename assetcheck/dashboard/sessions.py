@@ -59,5 +59,6 @@ def end_sessions(account: Account) -> None:
     """End every session of ``account``: it moves to its next session generation (``account``
     is updated to it)."""
     Account.update(session_generation=Account.session_generation + 1).where(
-        Account.id == account.id).execute()
+        Account.id == account.id
+    ).execute()
     account.session_generation = Account.get_by_id(account.id).session_generation

@@ -14,10 +14,15 @@ TEMPLATES = WEB_ROOT / "templates"
 def make_environment() -> jinja2.Environment:
     """Templates from ``web/templates``; every value is HTML-escaped unless marked safe."""
     environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
-        undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    environment.filters.update(utc=format_utc, size=format_size, plan_title=plan_title,
-                               sentence=sentence)
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    environment.filters.update(
+        utc=format_utc, size=format_size, plan_title=plan_title, sentence=sentence
+    )
     environment.globals.update(budget_bars=job_page.budget_bars, location=job_page.location)
     return environment
 

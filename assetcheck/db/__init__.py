@@ -49,7 +49,8 @@ def open_database(config: Config) -> peewee.Database:
     if scheme == "sqlite":
         return _sqlite(urlsplit(url).path.removeprefix("/") or ":memory:")
     raise DatabaseConfigError(
-        f"database url {describe_url(url)} is not supported: use postgresql://... or sqlite:///PATH")
+        f"database url {describe_url(url)} is not supported: use postgresql://... or sqlite:///PATH"
+    )
 
 
 def connect(config: Config) -> peewee.Database:
@@ -88,12 +89,14 @@ def describe_url(url: str) -> str:
 def _sqlite(path: str) -> peewee.SqliteDatabase:
     if path != ":memory:":
         _private_database_files(Path(path))
-    return peewee.SqliteDatabase(path, pragmas=SQLITE_PRAGMAS, timeout=SQLITE_BUSY_TIMEOUT,
-                                 returning_clause=True)
+    return peewee.SqliteDatabase(
+        path, pragmas=SQLITE_PRAGMAS, timeout=SQLITE_BUSY_TIMEOUT, returning_clause=True
+    )
 
 
-def write_transaction(database: peewee.Database | peewee.DatabaseProxy,
-                      ) -> AbstractContextManager[object]:
+def write_transaction(
+    database: peewee.Database | peewee.DatabaseProxy,
+) -> AbstractContextManager[object]:
     """A transaction in which rows can be counted, then changed on the strength of that count.
 
     On SQLite it starts with ``BEGIN IMMEDIATE``, which takes the database's one write lock at
@@ -107,8 +110,11 @@ def write_transaction(database: peewee.Database | peewee.DatabaseProxy,
     return database.atomic("IMMEDIATE")
 
 
-def lock_rows(query: peewee.ModelSelect[M], *, skip_locked: bool = False,
-              ) -> peewee.ModelSelect[M]:
+def lock_rows(
+    query: peewee.ModelSelect[M],
+    *,
+    skip_locked: bool = False,
+) -> peewee.ModelSelect[M]:
     """``query`` locking the rows it returns until the transaction ends, on PostgreSQL
     (``FOR NO KEY UPDATE``, which still lets other transactions insert rows referencing them;
     ``SKIP LOCKED`` leaves out rows another transaction holds instead of waiting). Unchanged on
@@ -116,8 +122,10 @@ def lock_rows(query: peewee.ModelSelect[M], *, skip_locked: bool = False,
     if not is_postgresql(behind_proxy(query.model._meta.database)):
         return query
     # peewee takes the clause itself as well as True; its stubs allow only a bool.
-    return query.for_update("FOR NO KEY UPDATE",  # type: ignore[arg-type]
-                            skip_locked=skip_locked or None)
+    return query.for_update(
+        "FOR NO KEY UPDATE",  # type: ignore[arg-type]
+        skip_locked=skip_locked or None,
+    )
 
 
 def behind_proxy(database: peewee.Database | peewee.DatabaseProxy) -> peewee.Database:

@@ -97,8 +97,9 @@ def add_webhooks(database: peewee.Database, context: UpgradeContext) -> None:
         "webhook_secret_rotated_at": peewee.DateTimeField(null=True),
     }
     migrator = SchemaMigrator.from_database(database)
-    migrate(*(migrator.add_column("account", name, field)
-              for name, field in account_columns.items()))
+    migrate(
+        *(migrator.add_column("account", name, field) for name, field in account_columns.items())
+    )
     with database.bind_ctx([WebhookDelivery, WebhookAttempt]):
         database.create_tables([WebhookDelivery, WebhookAttempt])
 
@@ -108,9 +109,11 @@ def add_fair_queue(database: peewee.Database, context: UpgradeContext) -> None:
     indexes on jobs: by status then account (the accounts with queued work), by account, status
     and age (an account's running jobs, and its oldest queued one)."""
     migrator = SchemaMigrator.from_database(database)
-    migrate(migrator.add_column("account", "last_claimed_at", peewee.DateTimeField(null=True)),
-            migrator.add_index("job", ("status", "account_id")),
-            migrator.add_index("job", ("account_id", "status", "created_at")))
+    migrate(
+        migrator.add_column("account", "last_claimed_at", peewee.DateTimeField(null=True)),
+        migrator.add_index("job", ("status", "account_id")),
+        migrator.add_index("job", ("account_id", "status", "created_at")),
+    )
 
 
 def seal_webhook_secrets(database: peewee.Database, context: UpgradeContext) -> None:
@@ -129,27 +132,39 @@ def seal_webhook_secrets(database: peewee.Database, context: UpgradeContext) -> 
         webhook_previous_secret_sealed = peewee.CharField(max_length=255, null=True)
 
     migrator = SchemaMigrator.from_database(database)
-    migrate(migrator.add_column("account", "webhook_secret_sealed",
-                                peewee.CharField(max_length=255, null=True)),
-            migrator.add_column("account", "webhook_previous_secret_sealed",
-                                peewee.CharField(max_length=255, null=True)))
+    migrate(
+        migrator.add_column(
+            "account", "webhook_secret_sealed", peewee.CharField(max_length=255, null=True)
+        ),
+        migrator.add_column(
+            "account", "webhook_previous_secret_sealed", peewee.CharField(max_length=255, null=True)
+        ),
+    )
     with database.bind_ctx([Account]):
-        holders = list(Account.select().where(Account.webhook_secret.is_null(False)
-                                              | Account.webhook_previous_secret.is_null(False)))
+        holders = list(
+            Account.select().where(
+                Account.webhook_secret.is_null(False)
+                | Account.webhook_previous_secret.is_null(False)
+            )
+        )
         seal = context.seal_webhook_secret
         if seal is None:
             if holders:
-                raise SchemaError("schema version 4 seals the stored webhook secrets: it "
-                                  "needs the server secret")
+                raise SchemaError(
+                    "schema version 4 seals the stored webhook secrets: it needs the server secret"
+                )
         else:
             for row in holders:
                 Account.update(
                     webhook_secret_sealed=row.webhook_secret and seal(row.webhook_secret, row.id),
                     webhook_previous_secret_sealed=(
-                        row.webhook_previous_secret and seal(row.webhook_previous_secret, row.id)),
+                        row.webhook_previous_secret and seal(row.webhook_previous_secret, row.id)
+                    ),
                 ).where(Account.id == row.id).execute()
-    migrate(migrator.drop_column("account", "webhook_secret"),
-            migrator.drop_column("account", "webhook_previous_secret"))
+    migrate(
+        migrator.drop_column("account", "webhook_secret"),
+        migrator.drop_column("account", "webhook_previous_secret"),
+    )
 
 
 def add_session_generation(database: peewee.Database, context: UpgradeContext) -> None:
@@ -157,8 +172,7 @@ def add_session_generation(database: peewee.Database, context: UpgradeContext) -
     changing the password raise, ending the account's sessions (``docs/security.md``,
     Sessions)."""
     migrator = SchemaMigrator.from_database(database)
-    migrate(migrator.add_column("account", "session_generation",
-                                peewee.IntegerField(default=0)))
+    migrate(migrator.add_column("account", "session_generation", peewee.IntegerField(default=0)))
 
 
 def add_retention(database: peewee.Database, context: UpgradeContext) -> None:
@@ -189,8 +203,10 @@ def add_fair_webhooks(database: peewee.Database, context: UpgradeContext) -> Non
     is to have a delivery claimed) and an index on deliveries by account and status (its
     deliveries being sent, and those still pending) (``docs/webhooks.md``, Fair deliveries)."""
     migrator = SchemaMigrator.from_database(database)
-    migrate(migrator.add_column("account", "webhooks_served_at", peewee.DateTimeField(null=True)),
-            migrator.add_index("webhook_delivery", ("account_id", "status")))
+    migrate(
+        migrator.add_column("account", "webhooks_served_at", peewee.DateTimeField(null=True)),
+        migrator.add_index("webhook_delivery", ("account_id", "status")),
+    )
 
 
 def add_job_derived_bytes(database: peewee.Database, context: UpgradeContext) -> None:
@@ -201,18 +217,26 @@ def add_job_derived_bytes(database: peewee.Database, context: UpgradeContext) ->
     migrate(migrator.add_column("job", "derived_bytes", peewee.BigIntegerField(default=0)))
 
 
-UPGRADE_STEPS: Mapping[int, UpgradeStep] = {2: add_webhooks, 3: add_fair_queue,
-                                             4: seal_webhook_secrets, 5: add_session_generation,
-                                             6: add_retention, 7: add_job_request_id,
-                                             8: add_fair_webhooks, 9: add_job_derived_bytes}
+UPGRADE_STEPS: Mapping[int, UpgradeStep] = {
+    2: add_webhooks,
+    3: add_fair_queue,
+    4: seal_webhook_secrets,
+    5: add_session_generation,
+    6: add_retention,
+    7: add_job_request_id,
+    8: add_fair_webhooks,
+    9: add_job_derived_bytes,
+}
 
 
 def schema_version(database: peewee.Database) -> int | None:
     """The database's schema version, or None when it has no AssetCheck tables at all."""
     if not database.table_exists(SchemaVersion._meta.table_name):
         if any(database.table_exists(model._meta.table_name) for model in TABLES):
-            raise SchemaError("the database has AssetCheck tables but no schema version: "
-                              "it was not created by `assetcheck db upgrade`")
+            raise SchemaError(
+                "the database has AssetCheck tables but no schema version: "
+                "it was not created by `assetcheck db upgrade`"
+            )
         return None
     row = SchemaVersion.select(SchemaVersion.version).first()
     return row.version if row else None
@@ -265,12 +289,16 @@ def prepare_schema(database: peewee.Database, target: int = SCHEMA_VERSION) -> b
         return True
     _refuse_newer(current, target)
     if current < target:
-        raise SchemaError(f"the database schema is at version {current} and this AssetCheck "
-                          f"needs version {target}: run `assetcheck db upgrade` first")
+        raise SchemaError(
+            f"the database schema is at version {current} and this AssetCheck "
+            f"needs version {target}: run `assetcheck db upgrade` first"
+        )
     return False
 
 
 def _refuse_newer(current: int, target: int) -> None:
     if current > target:
-        raise SchemaError(f"the database schema is at version {current}, newer than this "
-                          f"AssetCheck knows ({target}): upgrade AssetCheck")
+        raise SchemaError(
+            f"the database schema is at version {current}, newer than this "
+            f"AssetCheck knows ({target}): upgrade AssetCheck"
+        )

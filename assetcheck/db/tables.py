@@ -122,8 +122,9 @@ class WebhookDelivery(BaseModel):
     id = peewee.CharField(max_length=64, primary_key=True)  # sent as webhook-id
     account = peewee.ForeignKeyField(Account, backref="webhook_deliveries", on_delete="CASCADE")
     account_id: int
-    job = peewee.ForeignKeyField(Job, null=True, backref="webhook_deliveries",
-                                 on_delete="CASCADE")  # none for a ping
+    job = peewee.ForeignKeyField(
+        Job, null=True, backref="webhook_deliveries", on_delete="CASCADE"
+    )  # none for a ping
     job_id: str | None
     attempts: peewee.ModelSelect[WebhookAttempt]  # backref of WebhookAttempt.delivery
     event = peewee.CharField(max_length=32)

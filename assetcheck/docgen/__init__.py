@@ -17,6 +17,10 @@ from assetcheck.plugins import PluginConfig, build_registry, get_plugin_manager
 def generated_pages() -> dict[str, str]:
     """The generated pages by file name, from the built-in plugins only (no installed ones)."""
     registry = build_registry(get_plugin_manager(PluginConfig(entry_points=False)))
-    return {"issues.md": issues_markdown(registry), "profiles.md": profiles_markdown(),
-            "scoring.md": scoring_markdown(), "hooks.md": hooks_markdown(),
-            "model.md": model_markdown()}
+    return {
+        "issues.md": issues_markdown(registry),
+        "profiles.md": profiles_markdown(),
+        "scoring.md": scoring_markdown(),
+        "hooks.md": hooks_markdown(),
+        "model.md": model_markdown(),
+    }

@@ -11,8 +11,11 @@ from assetcheck.docgen.markdown import from_docstring
 
 def hook_specs() -> list:
     """The hook specification functions, in declaration order."""
-    return [value for value in vars(hookspecs).values()
-            if callable(value) and hasattr(value, "assetcheck_spec")]
+    return [
+        value
+        for value in vars(hookspecs).values()
+        if callable(value) and hasattr(value, "assetcheck_spec")
+    ]
 
 
 def hooks_markdown() -> str:
@@ -27,8 +30,15 @@ def hooks_markdown() -> str:
     for spec in hook_specs():
         options = spec.assetcheck_spec
         signature = str(inspect.signature(spec)).replace("'", "")
-        lines += ["", f"### {spec.__name__}", "", "```python", f"{spec.__name__}{signature}",
-                  "```", ""]
+        lines += [
+            "",
+            f"### {spec.__name__}",
+            "",
+            "```python",
+            f"{spec.__name__}{signature}",
+            "```",
+            "",
+        ]
         if options.get("firstresult"):
             lines += ["*firstresult*: the first non-`None` answer wins.", ""]
         lines.append(from_docstring(inspect.getdoc(spec) or ""))

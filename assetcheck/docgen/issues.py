@@ -22,18 +22,27 @@ def issues_markdown(registry: IssueRegistry) -> str:
     for issue_type in registry:
         if issue_type.area != area:
             area = issue_type.area
-            lines += ["", f"## {area}", "",
-                      "| Code | Severity | Security | Message | How to fix |",
-                      "|---|---|---|---|---|"]
+            lines += [
+                "",
+                f"## {area}",
+                "",
+                "| Code | Severity | Security | Message | How to fix |",
+                "|---|---|---|---|---|",
+            ]
         lines.append(
-            f"| <a id=\"{doc_anchor(issue_type.code)}\"></a>`{issue_type.code}` "
+            f'| <a id="{doc_anchor(issue_type.code)}"></a>`{issue_type.code}` '
             f"| {issue_type.severity} | {issue_type.security_level or ''} "
             f"| {table_cell(issue_type.message)} | {table_cell(issue_type.fix)} |"
         )
-    lines += ["", "## Stricter than Khronos", "",
-              "AssetCheck aims at the verdicts of the Khronos glTF-Validator. These codes are "
-              "the\nexceptions: they make a file invalid that Khronos would call valid, on "
-              "purpose.", ""]
+    lines += [
+        "",
+        "## Stricter than Khronos",
+        "",
+        "AssetCheck aims at the verdicts of the Khronos glTF-Validator. These codes are "
+        "the\nexceptions: they make a file invalid that Khronos would call valid, on "
+        "purpose.",
+        "",
+    ]
     stricter = {**gltf.STRICTER_THAN_KHRONOS, **compression.STRICTER_THAN_KHRONOS}
     lines += [f"- `{code}`: {why}" for code, why in stricter.items()]
     return "\n".join(lines) + "\n"

@@ -51,24 +51,45 @@ def field_comments(cls: type) -> dict[str, str]:
 def class_section(cls: type) -> list[str]:
     """A class's heading, docstring and field table."""
     comments = field_comments(cls)
-    lines = [f"### {cls.__name__}", "", f"`{cls.__module__}.{cls.__name__}`", "",
-             from_docstring(inspect.getdoc(cls) or ""), "",
-             "| Field | Type | Default | Meaning |", "|---|---|---|---|"]
+    lines = [
+        f"### {cls.__name__}",
+        "",
+        f"`{cls.__module__}.{cls.__name__}`",
+        "",
+        from_docstring(inspect.getdoc(cls) or ""),
+        "",
+        "| Field | Type | Default | Meaning |",
+        "|---|---|---|---|",
+    ]
     for item in dataclasses.fields(cls):
-        lines.append(f"| `{item.name}` | `{table_cell(str(item.type))}` | {_default(item)} "
-                     f"| {table_cell(from_docstring(comments.get(item.name, '')))} |")
+        lines.append(
+            f"| `{item.name}` | `{table_cell(str(item.type))}` | {_default(item)} "
+            f"| {table_cell(from_docstring(comments.get(item.name, '')))} |"
+        )
     return lines
 
 
 def budgets_section() -> list[str]:
     """Every budget: its key (in ``Budgets`` and in ``[engines.<name>]``), type and meaning."""
-    lines = ["### Budgets", "", f"`{Budgets.__module__}.Budgets`", "",
-             from_docstring(inspect.getdoc(Budgets) or ""), "",
-             "Every field is required. Each is also a key of the `[engines.<name>]` config "
-             "table, which changes that budget for one engine (`docs/profiles.md` lists the "
-             "values of the built-in profiles):", "",
-             "```toml", "[engines.mobile]", "texture_size = 1024", "```", "",
-             "| Key | Type | Meaning |", "|---|---|---|"]
+    lines = [
+        "### Budgets",
+        "",
+        f"`{Budgets.__module__}.Budgets`",
+        "",
+        from_docstring(inspect.getdoc(Budgets) or ""),
+        "",
+        "Every field is required. Each is also a key of the `[engines.<name>]` config "
+        "table, which changes that budget for one engine (`docs/profiles.md` lists the "
+        "values of the built-in profiles):",
+        "",
+        "```toml",
+        "[engines.mobile]",
+        "texture_size = 1024",
+        "```",
+        "",
+        "| Key | Type | Meaning |",
+        "|---|---|---|",
+    ]
     for item in dataclasses.fields(Budgets):
         lines.append(f"| `{item.name}` | `{item.type}` | {BUDGET_LABELS[item.name]} |")
     return lines

@@ -37,14 +37,22 @@ EXAMPLES: tuple[Example, ...] = (
     Example("1 error, 2 warnings of one code", {"E": (1, "error"), "W": (2, "warning")}),
     Example("1,000 out-of-range indices (one error code)", {"E": (1000, "error")}),
     Example("3 different errors", {"A": (1, "error"), "B": (1, "error"), "C": (1, "error")}),
-    Example("a GLB cut off inside its BIN chunk",
-            {"GLB_UNEXPECTED_END_OF_CHUNK_DATA": (1, "error")}, model_read=False),
-    Example("a 5-byte file named `.glb`",
-            {"GLB_UNEXPECTED_END_OF_HEADER": (1, "error")}, model_read=False),
-    Example("a ZIP with no model file in it", {"NO_MODEL_FILES": (1, "error")},
-            model_read=False),
-    Example("a clean model in a ZIP with `../../etc/passwd`",
-            {"ZIP_PATH_TRAVERSAL": (1, "error")}, frozenset({"critical"})),
+    Example(
+        "a GLB cut off inside its BIN chunk",
+        {"GLB_UNEXPECTED_END_OF_CHUNK_DATA": (1, "error")},
+        model_read=False,
+    ),
+    Example(
+        "a 5-byte file named `.glb`",
+        {"GLB_UNEXPECTED_END_OF_HEADER": (1, "error")},
+        model_read=False,
+    ),
+    Example("a ZIP with no model file in it", {"NO_MODEL_FILES": (1, "error")}, model_read=False),
+    Example(
+        "a clean model in a ZIP with `../../etc/passwd`",
+        {"ZIP_PATH_TRAVERSAL": (1, "error")},
+        frozenset({"critical"}),
+    ),
 )
 
 INTRODUCTION = """# Health score and grade
@@ -86,19 +94,23 @@ def scoring_markdown() -> str:
     """The whole page."""
     parts = [
         INTRODUCTION,
-        "| Severity | Weight |\n|---|---:|\n" + "\n".join(
-            f"| {severity} | {weight:g} |" for severity, weight in SEVERITY_WEIGHTS.items()),
+        "| Severity | Weight |\n|---|---:|\n"
+        + "\n".join(
+            f"| {severity} | {weight:g} |" for severity, weight in SEVERITY_WEIGHTS.items()
+        ),
         "Then the security scan caps the score:",
         "| Worst security warning | Highest possible score | So the grade is at best |\n"
-        "|---|---:|---|\n" + "\n".join(
-            f"| {level} | {cap} | {grade_for(cap)} |" for level, cap in SECURITY_CAPS.items()),
+        "|---|---:|---|\n"
+        + "\n".join(
+            f"| {level} | {cap} | {grade_for(cap)} |" for level, cap in SECURITY_CAPS.items()
+        ),
         VERDICT_CAPS,
         "## Grades",
         "| Grade | Score |\n|---|---|\n" + "\n".join(_bands()),
         VALIDITY,
         "## Worked examples",
-        "| Found | Penalty | Score | Grade |\n|---|---:|---:|---|\n" + "\n".join(
-            _example(example) for example in EXAMPLES),
+        "| Found | Penalty | Score | Grade |\n|---|---:|---:|---|\n"
+        + "\n".join(_example(example) for example in EXAMPLES),
     ]
     return "\n\n".join(parts) + "\n"
 
@@ -115,8 +127,14 @@ def _example(example: Example) -> str:
     counts = {code: count for code, (count, _) in example.codes.items()}
     severities = {code: severity for code, (_, severity) in example.codes.items()}
     raw = health_score(counts, severities)
-    score = verdict_cap(raw, has_errors="error" in severities.values(),
-                        model_read=example.model_read, security_levels=example.security_levels)
+    score = verdict_cap(
+        raw,
+        has_errors="error" in severities.values(),
+        model_read=example.model_read,
+        security_levels=example.security_levels,
+    )
     capped = ", then capped" if score < raw else ""
-    return (f"| {example.found} | {penalty(counts, severities):.2f}{capped} | {score} "
-            f"| {grade_for(score)} |")
+    return (
+        f"| {example.found} | {penalty(counts, severities):.2f}{capped} | {score} "
+        f"| {grade_for(score)} |"
+    )

@@ -188,8 +188,10 @@ def _child(
         os._exit(code)
 
 
-def _sendable(error: Exception, allowed: dict[tuple[str, str], Callable[..., object]],
-              ) -> Exception:
+def _sendable(
+    error: Exception,
+    allowed: dict[tuple[str, str], Callable[..., object]],
+) -> Exception:
     """``error`` if the parent may load it, else its text as a :class:`RuntimeError`."""
     key = (type(error).__module__, type(error).__qualname__)
     return error if key in allowed or is_builtin_exception(*key) else _as_text(error)
@@ -255,8 +257,9 @@ def _unframe(message: bytearray, arrays: int, most: int) -> tuple[memoryview, li
     if _SEALABLE and fcntl.fcntl(arrays, fcntl.F_GET_SEALS) & _SEALS != _SEALS:
         raise ChildCrashed("it left its arrays unsealed")
     mapped = memoryview(mmap.mmap(arrays, size, access=mmap.ACCESS_COPY))
-    return stream, [mapped[start:start + length] for start, length in zip(starts, lengths,
-                                                                          strict=True)]
+    return stream, [
+        mapped[start : start + length] for start, length in zip(starts, lengths, strict=True)
+    ]
 
 
 def _padding(position: int) -> bytes:
@@ -266,7 +269,7 @@ def _padding(position: int) -> bytes:
 def _send(fd: int, data: bytes | memoryview) -> None:
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]
 
 
 def _receive(fd: int, deadline: float, most: int) -> bytearray | None:
@@ -288,8 +291,12 @@ def _receive(fd: int, deadline: float, most: int) -> bytearray | None:
     return _read_exactly(fd, poller, bytearray(length), deadline)
 
 
-def _read_exactly(fd: int, poller: select.poll, buffer: bytearray, deadline: float,
-                  ) -> bytearray | None:
+def _read_exactly(
+    fd: int,
+    poller: select.poll,
+    buffer: bytearray,
+    deadline: float,
+) -> bytearray | None:
     """``buffer`` filled from ``fd``; None if the pipe closes first."""
     view = memoryview(buffer)
     filled = 0
@@ -297,7 +304,7 @@ def _read_exactly(fd: int, poller: select.poll, buffer: bytearray, deadline: flo
         remaining = deadline - time.monotonic()
         if remaining <= 0 or not poller.poll(remaining * 1000):
             raise ChildTimeout
-        count = os.readv(fd, [view[filled:filled + _READ_STEP]])
+        count = os.readv(fd, [view[filled : filled + _READ_STEP]])
         if not count:
             return None
         filled += count

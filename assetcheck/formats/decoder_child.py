@@ -22,9 +22,14 @@ from assetcheck.options import Limits
 T = TypeVar("T")
 
 
-def run_decoder(function: Callable[[], T], limits: Limits, issues: FileIssues,
-                crash_code: str, *, result_types: Iterable[Callable[..., object]] = (),
-                ) -> T | None:
+def run_decoder(
+    function: Callable[[], T],
+    limits: Limits,
+    issues: FileIssues,
+    crash_code: str,
+    *,
+    result_types: Iterable[Callable[..., object]] = (),
+) -> T | None:
     """``function()`` computed in a child under ``limits``, or None after reporting why not.
 
     ``function`` returns plain data or instances of ``result_types`` (see ``run_in_child``),
@@ -33,8 +38,12 @@ def run_decoder(function: Callable[[], T], limits: Limits, issues: FileIssues,
     unexpected.
     """
     try:
-        return run_in_child(function, timeout=limits.parse_timeout,
-                            memory_limit_mb=limits.memory_limit_mb, result_types=result_types)
+        return run_in_child(
+            function,
+            timeout=limits.parse_timeout,
+            memory_limit_mb=limits.memory_limit_mb,
+            result_types=result_types,
+        )
     except ChildTimeout:
         issues.add("VALIDATION_TIMEOUT", seconds=limits.parse_timeout)
     except ChildOutOfMemory:

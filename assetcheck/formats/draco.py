@@ -58,11 +58,16 @@ def decode_packed(payload: bytes) -> tuple:
         raise
     except Exception as error:  # DracoPy raises several types, all meaning "does not decode"
         return ("error", str(error) or type(error).__name__)
-    attributes = {int(item["unique_id"]): _pack(np.asarray(item["data"]))
-                  for item in decoded.attributes}
+    attributes = {
+        int(item["unique_id"]): _pack(np.asarray(item["data"])) for item in decoded.attributes
+    }
     faces = getattr(decoded, "faces", None)
-    return ("mesh", len(decoded.points), None if faces is None else _pack(np.asarray(faces)),
-            attributes)
+    return (
+        "mesh",
+        len(decoded.points),
+        None if faces is None else _pack(np.asarray(faces)),
+        attributes,
+    )
 
 
 def unpack_mesh(packed: tuple) -> DracoMesh:
@@ -73,8 +78,9 @@ def unpack_mesh(packed: tuple) -> DracoMesh:
     triangles = None if faces is None else _unpack(faces)
     if triangles is not None and triangles.shape[1] != 3:
         raise DracoError(f"the decoder sent faces of {triangles.shape[1]} corners")
-    return DracoMesh(point_count, triangles,
-                     {uid: _unpack(data) for uid, data in attributes.items()})
+    return DracoMesh(
+        point_count, triangles, {uid: _unpack(data) for uid, data in attributes.items()}
+    )
 
 
 def _pack(array: np.ndarray) -> tuple:
@@ -87,7 +93,10 @@ def _pack(array: np.ndarray) -> tuple:
 
 def _unpack(packed: tuple) -> np.ndarray:
     dtype, shape, data = packed
-    if (dtype not in _ARRAY_DTYPES or len(shape) != 2
-            or not all(isinstance(n, int) and n >= 0 for n in shape)):
+    if (
+        dtype not in _ARRAY_DTYPES
+        or len(shape) != 2
+        or not all(isinstance(n, int) and n >= 0 for n in shape)
+    ):
         raise DracoError(f"the decoder sent an unexpected array ({dtype}, {shape})")
     return np.frombuffer(data, dtype=np.dtype(dtype)).reshape(shape)

@@ -40,8 +40,11 @@ def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOption
     if source.kind != "fbx":
         return None
     if sniff(bytes(source.data[:SNIFF_BYTES])) != "fbx":  # only the name says FBX
-        issues.add("FBX_PARSE_ERROR", offset=0, reason="it starts with neither the binary FBX "
-                   "magic nor an ASCII FBX header")
+        issues.add(
+            "FBX_PARSE_ERROR",
+            offset=0,
+            reason="it starts with neither the binary FBX magic nor an ASCII FBX header",
+        )
         return Asset.unread(source.name, "fbx")
     scan = scan_fbx(source.data, options.limits)
     for finding in scan.findings:
@@ -82,8 +85,13 @@ def _parse(source: SourceFile, issues: FileIssues, limits: Limits) -> Asset | No
 
     with _file_on_disk(source) as path:
         try:
-            return run_decoder(partial(read_scene, str(path), source.name, source.data),
-                               limits, issues, "FBX_PARSER_CRASHED", result_types=RESULT_TYPES)
+            return run_decoder(
+                partial(read_scene, str(path), source.name, source.data),
+                limits,
+                issues,
+                "FBX_PARSER_CRASHED",
+                result_types=RESULT_TYPES,
+            )
         except FbxParseError as error:
             issues.add("FBX_PARSE_ERROR", reason=str(error))
     return None
@@ -124,4 +132,7 @@ def _size_external_images(asset: Asset, source: SourceFile) -> None:
         info = image_info(data) if data is not None else None
         if info is not None:
             texture.mime_type, texture.width, texture.height = (
-                info.mime_type, info.width, info.height)
+                info.mime_type,
+                info.width,
+                info.height,
+            )

@@ -67,8 +67,7 @@ def _decode(node: FbxNode, instances: list[FbxInstance]) -> DecodedMesh:
         geometry, unset_values = decode_geometry(node)
     except (GeometryFault, FbxTreeError) as fault:
         vertices = node.child("Vertices")
-        count = len(vertices.props) // 3 if vertices is not None and len(
-            vertices.props) > 1 else -1
+        count = len(vertices.props) // 3 if vertices is not None and len(vertices.props) > 1 else -1
         return DecodedMesh(count, -1, None, str(fault), instances)
     sizes = geometry.polygon_sizes
     triangles = int(np.maximum(sizes - 2, 0).sum())
@@ -82,8 +81,11 @@ def _key(node: FbxNode, legacy: bool) -> Hashable:
 
 def _links(connections: FbxNode) -> list[tuple[Hashable, Hashable]]:
     """The object-to-object connections as (child, parent)."""
-    return [(c.props[1], c.props[2]) for c in connections.children
-            if c.name in ("C", "Connect") and len(c.props) >= 3 and c.props[0] == "OO"]
+    return [
+        (c.props[1], c.props[2])
+        for c in connections.children
+        if c.name in ("C", "Connect") and len(c.props) >= 3 and c.props[0] == "OO"
+    ]
 
 
 class _Hierarchy:
@@ -91,8 +93,9 @@ class _Hierarchy:
 
     def __init__(self, models: dict[Hashable, FbxNode], links: list[tuple]) -> None:
         self.models = models
-        self.parent = {child: parent for child, parent in links
-                       if child in models and parent in models}
+        self.parent = {
+            child: parent for child, parent in links if child in models and parent in models
+        }
         self.world: dict[Hashable, np.ndarray] = {}
         self.props = {key: model_properties(node) for key, node in models.items()}
 

@@ -54,13 +54,22 @@ def decode_geometry(node: FbxNode) -> tuple[FbxGeometry, list[FbxUnsetValues]]:
         positions=positions,
         corners=corners,
         polygon_starts=starts,
-        normals=mapping.layer("normals", _element(node, "LayerElementNormal", "Normals"), 3,
-                              node.child("Normals") if legacy else None),
-        uvs=mapping.layer("UVs", _element(node, "LayerElementUV", "UV"), 2,
-                          _legacy_uv(node, "TextureUV") if legacy else None,
-                          _legacy_uv(node, "TextureUVVerticeIndex") if legacy else None),
-        polygon_materials=mapping.materials(node.child("LayerElementMaterial"),
-                                            node.child("Materials") if legacy else None),
+        normals=mapping.layer(
+            "normals",
+            _element(node, "LayerElementNormal", "Normals"),
+            3,
+            node.child("Normals") if legacy else None,
+        ),
+        uvs=mapping.layer(
+            "UVs",
+            _element(node, "LayerElementUV", "UV"),
+            2,
+            _legacy_uv(node, "TextureUV") if legacy else None,
+            _legacy_uv(node, "TextureUVVerticeIndex") if legacy else None,
+        ),
+        polygon_materials=mapping.materials(
+            node.child("LayerElementMaterial"), node.child("Materials") if legacy else None
+        ),
     )
     return geometry, mapping.unset_values
 
@@ -71,13 +80,13 @@ def _polygons(raw: np.ndarray, point_count: int) -> tuple[np.ndarray, np.ndarray
         return np.empty(0, np.int32), np.empty(0, np.int32)
     ends = raw < 0
     if not ends[-1]:
-        raise GeometryFault("its last polygon has no end (its last corner index is not "
-                            "negative)")
+        raise GeometryFault("its last polygon has no end (its last corner index is not negative)")
     corners = np.where(ends, ~raw, raw).astype(np.int32, copy=False)
     highest = int(corners.max())
     if highest >= point_count:
-        raise GeometryFault(f"a polygon corner uses control point {highest}, but there are "
-                            f"only {point_count}")
+        raise GeometryFault(
+            f"a polygon corner uses control point {highest}, but there are only {point_count}"
+        )
     starts = np.flatnonzero(np.concatenate(([True], ends[:-1]))).astype(np.int32)
     return corners, starts
 
@@ -88,8 +97,9 @@ def _starts_mask(starts: np.ndarray, count: int) -> np.ndarray:
     return mask
 
 
-def _element(node: FbxNode, name: str, values: str) -> tuple[FbxNode, FbxNode | None,
-                                                              FbxNode | None] | None:
+def _element(
+    node: FbxNode, name: str, values: str
+) -> tuple[FbxNode, FbxNode | None, FbxNode | None] | None:
     """The first layer element ``name`` (lowest index): itself, its values and its index."""
     elements = sorted(node.children_named(name), key=lambda e: _layer_number(e))
     for element in elements:
@@ -120,9 +130,14 @@ class _Mapping:
         self.polygons = polygons
         self.unset_values: list[FbxUnsetValues] = []
 
-    def layer(self, label: str, element: tuple | None, width: int,
-              legacy_values: FbxNode | None = None,
-              legacy_index: FbxNode | None = None) -> FbxLayer | None:
+    def layer(
+        self,
+        label: str,
+        element: tuple | None,
+        width: int,
+        legacy_values: FbxNode | None = None,
+        legacy_index: FbxNode | None = None,
+    ) -> FbxLayer | None:
         if element is not None:
             layer, values_node, index_node = element
             mapping = _text(layer, "MappingInformationType")
@@ -134,11 +149,18 @@ class _Mapping:
             return None
         flat = values_node.array("f4")
         if len(flat) % width:
-            raise GeometryFault(f"its {values_node.name} hold {len(flat)} numbers, not a "
-                                f"multiple of {width}")
+            raise GeometryFault(
+                f"its {values_node.name} hold {len(flat)} numbers, not a multiple of {width}"
+            )
         values = flat.reshape(-1, width)
-        base = self._rows(mapping, len(values) if reference not in INDEXED
-                          else len(index_node.array("i4")) if index_node else 0)
+        base = self._rows(
+            mapping,
+            len(values)
+            if reference not in INDEXED
+            else len(index_node.array("i4"))
+            if index_node
+            else 0,
+        )
         if base is None:
             return None  # a mapping nothing draws with (by edge): as if absent
         rows = base
@@ -171,8 +193,11 @@ class _Mapping:
         if mapping in ALL_SAME:
             return np.zeros(len(self.corners), np.int32)
         if mapping == "":  # FBX 5: told apart by how many there are
-            return self.corners if available != len(self.corners) else self._rows(
-                "ByPolygonVertex", available)
+            return (
+                self.corners
+                if available != len(self.corners)
+                else self._rows("ByPolygonVertex", available)
+            )
         return None
 
     def materials(self, element: FbxNode | None, legacy: FbxNode | None) -> np.ndarray | None:
@@ -185,9 +210,10 @@ class _Mapping:
         if mapping in ALL_SAME or (not mapping and len(slots) == 1):
             slots = np.full(self.polygons, slots[0] if len(slots) else 0, np.int32)
         elif len(slots) < self.polygons:
-            raise GeometryFault(f"it assigns materials to {len(slots)} of its "
-                                f"{self.polygons} polygons")
-        slots = self._filled(slots[:self.polygons], 0, "material", "polygons")
+            raise GeometryFault(
+                f"it assigns materials to {len(slots)} of its {self.polygons} polygons"
+            )
+        slots = self._filled(slots[: self.polygons], 0, "material", "polygons")
         if len(slots) and int(slots.min()) < 0:
             raise GeometryFault(f"a polygon uses material slot {int(slots.min())}")
         return slots

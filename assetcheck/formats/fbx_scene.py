@@ -51,16 +51,18 @@ SHADING_MODELS = {
 }
 
 #: Physically based shading models; Lambert, Phong and their variants are not.
-PBR_SHADERS = frozenset({
-    "SHADER_OSL_STANDARD_SURFACE",
-    "SHADER_ARNOLD_STANDARD_SURFACE",
-    "SHADER_3DS_MAX_PHYSICAL_MATERIAL",
-    "SHADER_3DS_MAX_PBR_METAL_ROUGH",
-    "SHADER_3DS_MAX_PBR_SPEC_GLOSS",
-    "SHADER_GLTF_MATERIAL",
-    "SHADER_OPENPBR_MATERIAL",
-    "SHADER_SHADERFX_GRAPH",
-})
+PBR_SHADERS = frozenset(
+    {
+        "SHADER_OSL_STANDARD_SURFACE",
+        "SHADER_ARNOLD_STANDARD_SURFACE",
+        "SHADER_3DS_MAX_PHYSICAL_MATERIAL",
+        "SHADER_3DS_MAX_PBR_METAL_ROUGH",
+        "SHADER_3DS_MAX_PBR_SPEC_GLOSS",
+        "SHADER_GLTF_MATERIAL",
+        "SHADER_OPENPBR_MATERIAL",
+        "SHADER_SHADERFX_GRAPH",
+    }
+)
 
 _AXES = ("+X", "-X", "+Y", "-Y", "+Z", "-Z")
 _LOAD_ERROR_PREFIX = "Failed to load FBX file: "
@@ -71,9 +73,22 @@ class FbxParseError(Exception):
 
 
 #: The classes :func:`read_scene` returns or raises, for the parent to accept from the child.
-RESULT_TYPES = (Asset, MeshPart, Material, Texture, Animation, FbxParseError, FbxScene,
-                FbxMesh, FbxTexture, FbxAxes, FbxGeometry, unpack_geometry, FbxInstance,
-                FbxUnsetValues)
+RESULT_TYPES = (
+    Asset,
+    MeshPart,
+    Material,
+    Texture,
+    Animation,
+    FbxParseError,
+    FbxScene,
+    FbxMesh,
+    FbxTexture,
+    FbxAxes,
+    FbxGeometry,
+    unpack_geometry,
+    FbxInstance,
+    FbxUnsetValues,
+)
 
 
 def read_scene(path: str, filename: str, data: FileData | None = None) -> Asset:
@@ -196,7 +211,11 @@ def _add_geometry(meshes: list[FbxMesh], data: FileData) -> None:
         if found is None:
             continue
         mesh.geometry, mesh.geometry_fault, mesh.instances, mesh.unset_values = (
-            found.geometry, found.fault, found.instances, found.unset_values)
+            found.geometry,
+            found.fault,
+            found.instances,
+            found.unset_values,
+        )
         if found.geometry is not None:
             sizes = found.geometry.polygon_sizes
             mesh.quads = int(np.count_nonzero(sizes == 4))
@@ -214,7 +233,9 @@ def match_meshes(meshes: list[FbxMesh], decoded: list[DecodedMesh]) -> list[Deco
         for index in range(position, len(decoded)):
             candidate = decoded[index]
             if candidate.fault is not None or (candidate.vertices, candidate.triangles) == (
-                    mesh.vertices, mesh.triangles):
+                mesh.vertices,
+                mesh.triangles,
+            ):
                 found, position = candidate, index + 1
                 break
         matched.append(found)
@@ -237,10 +258,16 @@ def _fbx_texture(texture: ufbx.Texture) -> tuple[FbxTexture, Texture]:
     """A texture's file names as written (never resolved on this machine), and the image:
     an embedded one's type and size are read from its header."""
     content = texture.content
-    fbx = FbxTexture(texture.name, texture.relative_filename, texture.absolute_filename,
-                     embedded=bool(content), byte_size=len(content) if content else None)
-    image = Texture(fbx.name, uri=None if fbx.embedded else fbx.path or None,
-                    byte_size=fbx.byte_size)
+    fbx = FbxTexture(
+        texture.name,
+        texture.relative_filename,
+        texture.absolute_filename,
+        embedded=bool(content),
+        byte_size=len(content) if content else None,
+    )
+    image = Texture(
+        fbx.name, uri=None if fbx.embedded else fbx.path or None, byte_size=fbx.byte_size
+    )
     info = image_info(content) if content else None
     if info is not None:
         image.mime_type, image.width, image.height = info.mime_type, info.width, info.height

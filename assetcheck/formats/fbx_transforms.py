@@ -22,10 +22,20 @@ from assetcheck.formats.fbx_tree import FbxNode
 #: The axis order of each ``RotationOrder`` value: the first axis is applied first.
 ROTATION_ORDERS = ("XYZ", "XZY", "YZX", "YXZ", "ZXY", "ZYX", "XYZ")
 
-_VECTORS = {"Lcl Translation": 0.0, "Lcl Rotation": 0.0, "Lcl Scaling": 1.0,
-            "PreRotation": 0.0, "PostRotation": 0.0, "RotationOffset": 0.0,
-            "RotationPivot": 0.0, "ScalingOffset": 0.0, "ScalingPivot": 0.0,
-            "GeometricTranslation": 0.0, "GeometricRotation": 0.0, "GeometricScaling": 1.0}
+_VECTORS = {
+    "Lcl Translation": 0.0,
+    "Lcl Rotation": 0.0,
+    "Lcl Scaling": 1.0,
+    "PreRotation": 0.0,
+    "PostRotation": 0.0,
+    "RotationOffset": 0.0,
+    "RotationPivot": 0.0,
+    "ScalingOffset": 0.0,
+    "ScalingPivot": 0.0,
+    "GeometricTranslation": 0.0,
+    "GeometricRotation": 0.0,
+    "GeometricScaling": 1.0,
+}
 
 
 def model_properties(model: FbxNode) -> dict[str, list[float]]:
@@ -37,8 +47,9 @@ def model_properties(model: FbxNode) -> dict[str, list[float]]:
             continue
         for prop in container.children_named(row):
             if prop.props and isinstance(prop.props[0], str):
-                found[prop.props[0]] = [float(v) for v in prop.props[first:]
-                                        if isinstance(v, int | float)]
+                found[prop.props[0]] = [
+                    float(v) for v in prop.props[first:] if isinstance(v, int | float)
+                ]
     return found
 
 
@@ -46,20 +57,32 @@ def local_matrix(props: dict[str, list[float]]) -> np.ndarray:
     """The node's transform relative to its parent (4x4)."""
     v = {name: _vector(props, name, default) for name, default in _VECTORS.items()}
     order = _rotation_order(props)
-    rotation_pivot, scaling_pivot = _translation(v["RotationPivot"]), _translation(
-        v["ScalingPivot"])
-    return (_translation(v["Lcl Translation"]) @ _translation(v["RotationOffset"])
-            @ rotation_pivot @ euler(v["PreRotation"], "XYZ") @ euler(v["Lcl Rotation"], order)
-            @ np.linalg.inv(euler(v["PostRotation"], "XYZ")) @ np.linalg.inv(rotation_pivot)
-            @ _translation(v["ScalingOffset"]) @ scaling_pivot @ _scaling(v["Lcl Scaling"])
-            @ np.linalg.inv(scaling_pivot))
+    rotation_pivot, scaling_pivot = (
+        _translation(v["RotationPivot"]),
+        _translation(v["ScalingPivot"]),
+    )
+    return (
+        _translation(v["Lcl Translation"])
+        @ _translation(v["RotationOffset"])
+        @ rotation_pivot
+        @ euler(v["PreRotation"], "XYZ")
+        @ euler(v["Lcl Rotation"], order)
+        @ np.linalg.inv(euler(v["PostRotation"], "XYZ"))
+        @ np.linalg.inv(rotation_pivot)
+        @ _translation(v["ScalingOffset"])
+        @ scaling_pivot
+        @ _scaling(v["Lcl Scaling"])
+        @ np.linalg.inv(scaling_pivot)
+    )
 
 
 def geometric_matrix(props: dict[str, list[float]]) -> np.ndarray:
     """The geometric transform: from the geometry's coordinates to the node's."""
-    return (_translation(_vector(props, "GeometricTranslation", 0.0))
-            @ euler(_vector(props, "GeometricRotation", 0.0), "XYZ")
-            @ _scaling(_vector(props, "GeometricScaling", 1.0)))
+    return (
+        _translation(_vector(props, "GeometricTranslation", 0.0))
+        @ euler(_vector(props, "GeometricRotation", 0.0), "XYZ")
+        @ _scaling(_vector(props, "GeometricScaling", 1.0))
+    )
 
 
 def euler(degrees: np.ndarray, order: str) -> np.ndarray:

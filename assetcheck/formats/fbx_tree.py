@@ -29,10 +29,22 @@ TOP_LEVEL = frozenset({"Objects", "Connections", "Model"})
 OBJECT_NODES = frozenset({"Model", "Geometry"})
 
 _BINARY_HEADER_SIZE = 27
-_SCALARS = {ord("Y"): "h", ord("C"): "?", ord("I"): "i", ord("F"): "f", ord("D"): "d",
-            ord("L"): "q"}
-_ARRAYS = {ord("f"): "f4", ord("d"): "f8", ord("l"): "i8", ord("i"): "i4", ord("b"): "u1",
-           ord("c"): "u1"}
+_SCALARS = {
+    ord("Y"): "h",
+    ord("C"): "?",
+    ord("I"): "i",
+    ord("F"): "f",
+    ord("D"): "d",
+    ord("L"): "q",
+}
+_ARRAYS = {
+    ord("f"): "f4",
+    ord("d"): "f8",
+    ord("l"): "i8",
+    ord("i"): "i4",
+    ord("b"): "u1",
+    ord("c"): "u1",
+}
 # A node with more numeric scalars than this is an FBX 6 array written as one scalar per value.
 _SCALAR_ARRAY = 16
 
@@ -113,10 +125,10 @@ class FbxSource:
 
     def decode(self, ref: ArrayRef) -> np.ndarray:
         if not self.binary:
-            return _ascii_numbers(self.data[ref.start:ref.end], ref.count)
+            return _ascii_numbers(self.data[ref.start : ref.end], ref.count)
         dtype = np.dtype(self.endian + ref.dtype)
         size = ref.count * dtype.itemsize
-        raw: bytes | memoryview = self.data[ref.start:ref.end]
+        raw: bytes | memoryview = self.data[ref.start : ref.end]
         if ref.encoding == 1:
             inflater = zlib.decompressobj()
             try:
@@ -131,7 +143,7 @@ class FbxSource:
 def read_tree(data: FileData) -> list[FbxNode]:
     """The ``Objects`` and ``Connections`` nodes of the FBX file in ``data``."""
     view = memoryview(data)
-    if bytes(view[:len(FBX_BINARY_MAGIC)]) == FBX_BINARY_MAGIC:
+    if bytes(view[: len(FBX_BINARY_MAGIC)]) == FBX_BINARY_MAGIC:
         return _BinaryReader(view).top_level()
     return _AsciiReader(view).top_level()
 
@@ -172,7 +184,7 @@ class _BinaryReader:
         props_end = props_start + props_length
         if not position < props_end <= end <= limit:
             raise FbxTreeError(f"the node at byte {position} does not fit in its parent")
-        name = bytes(self.data[props_start - name_length:props_start]).decode("latin-1")
+        name = bytes(self.data[props_start - name_length : props_start]).decode("latin-1")
         return end, name, props_start, props_end, count
 
     def _node(self, position: int, limit: int, *, read_all: bool) -> FbxNode:
@@ -183,8 +195,11 @@ class _BinaryReader:
             child_end, child_name = self._header(position, end)[:2]
             if child_end == 0:
                 break
-            if read_all or (name == "Objects" and child_name in OBJECT_NODES) or \
-                    name == "Connections":
+            if (
+                read_all
+                or (name == "Objects" and child_name in OBJECT_NODES)
+                or name == "Connections"
+            ):
                 node.children.append(self._node(position, end, read_all=True))
             position = child_end
         return node
@@ -208,14 +223,13 @@ class _BinaryReader:
             elif code in (ord("S"), ord("R")):
                 (length,) = self.length.unpack_from(data, position + 1)
                 position += 5
-                raw = bytes(data[position:position + length])
+                raw = bytes(data[position : position + length])
                 props.append(raw.decode("utf-8", "replace") if code == ord("S") else raw)
                 position += length
             elif code in _ARRAYS:
                 items, encoding, length = self.array_header.unpack_from(data, position + 1)
                 position += 13
-                props.append(ArrayRef(_ARRAYS[code], position, position + length, items,
-                                      encoding))
+                props.append(ArrayRef(_ARRAYS[code], position, position + length, items, encoding))
                 position += length
             else:
                 raise FbxTreeError(f"unknown property type {code:#04x} at byte {position}")
@@ -224,8 +238,9 @@ class _BinaryReader:
             raise FbxTreeError(f"the properties of a node run past it (byte {end})")
         return props
 
-    def _scalar_array(self, position: int, end: int, code: int, scalar: struct.Struct,
-                      count: int) -> np.ndarray | None:
+    def _scalar_array(
+        self, position: int, end: int, code: int, scalar: struct.Struct, count: int
+    ) -> np.ndarray | None:
         """``count`` scalar records of one type in a row (an FBX 6 array) as one array."""
         stride = scalar.size + 1
         run_end = position + stride * count
@@ -261,7 +276,7 @@ class _AsciiReader:
                 self._values(node, match.pos, start)
             if first == ord('"'):
                 if node is not None:
-                    node.props.append(data[start + 1:position - 1].decode("utf-8", "replace"))
+                    node.props.append(data[start + 1 : position - 1].decode("utf-8", "replace"))
             elif first == ord("{"):
                 stack.append(node or FbxNode("", source=self.source))
                 keep.append(keep[-1] and self._kept(stack))
@@ -273,9 +288,9 @@ class _AsciiReader:
                 node = None
             elif first == ord("*"):
                 if node is not None:
-                    position = self._array(node, int(data[start + 1:position]), position)
+                    position = self._array(node, int(data[start + 1 : position]), position)
             elif first != ord(";"):
-                node = FbxNode(data[start:position - 1].decode("ascii"), source=self.source)
+                node = FbxNode(data[start : position - 1].decode("ascii"), source=self.source)
                 if keep[-1]:
                     stack[-1].children.append(node)
         return [n for n in root.children if n.name in TOP_LEVEL]

@@ -104,12 +104,13 @@ class _ChunkWalker:
                 self.issues.add("GLB_UNEXPECTED_END_OF_CHUNK_DATA", offset=size)
                 return False
             if chunk_type in _CHUNK_NAMES and chunk_type not in self.found:
-                self.found[chunk_type] = self.view[start:start + length]
+                self.found[chunk_type] = self.view[start : start + length]
             self.chunks_seen += 1
             offset = start + length
         if offset != self.declared:
-            self.issues.add("GLB_LENGTH_MISMATCH", offset=offset, declared=self.declared,
-                            actual=offset)
+            self.issues.add(
+                "GLB_LENGTH_MISMATCH", offset=offset, declared=self.declared, actual=offset
+            )
         return True
 
     def _check_header(self, offset: int, chunk_type: int, length: int) -> None:

@@ -73,13 +73,18 @@ def read_document(
 
     loader = ResourceLoader(source, fields)
     accessors = read_accessors(fields.elements(document, "accessors"), fields)
-    buffers = load_buffers(fields.elements(document, "buffers"), loader,
-                           glb_bin=glb_bin, is_glb=container == "glb")
+    buffers = load_buffers(
+        fields.elements(document, "buffers"), loader, glb_bin=glb_bin, is_glb=container == "glb"
+    )
     views = fields.elements(document, "bufferViews")
     check_accessors(accessors, check_buffer_views(views, buffers, fields), fields)
     asset.buffers = [buffer.data if buffer else None for buffer in buffers]
-    attach_decoded(asset, decode_compressed(document, buffers, accessors, issues,
-                                            options.limits, is_glb=container == "glb"))
+    attach_decoded(
+        asset,
+        decode_compressed(
+            document, buffers, accessors, issues, options.limits, is_glb=container == "glb"
+        ),
+    )
 
     materials = fields.elements(document, "materials")
     animations = fields.elements(document, "animations")
@@ -115,21 +120,24 @@ def _read_version(document: dict[str, Any], fields: FieldReader) -> str | None:
     if version is None:
         major = _numeric_major(asset.get("version"))
         if major is not None and major != SUPPORTED_MAJOR_VERSION:
-            fields.issues.add("UNKNOWN_ASSET_MAJOR_VERSION", pointer="/asset/version",
-                              version=asset["version"])
+            fields.issues.add(
+                "UNKNOWN_ASSET_MAJOR_VERSION", pointer="/asset/version", version=asset["version"]
+            )
         return None
     match = VERSION_PATTERN.match(version)
     if match is None:
-        fields.issues.add("PATTERN_MISMATCH", pointer="/asset/version", value=version,
-                          pattern=VERSION_PATTERN.pattern)
+        fields.issues.add(
+            "PATTERN_MISMATCH",
+            pointer="/asset/version",
+            value=version,
+            pattern=VERSION_PATTERN.pattern,
+        )
         return None
     if int(match.group(1)) != SUPPORTED_MAJOR_VERSION:
-        fields.issues.add("UNKNOWN_ASSET_MAJOR_VERSION", pointer="/asset/version",
-                          version=version)
+        fields.issues.add("UNKNOWN_ASSET_MAJOR_VERSION", pointer="/asset/version", version=version)
         return None
     if int(match.group(2)) != 0:
-        fields.issues.add("UNKNOWN_ASSET_MINOR_VERSION", pointer="/asset/version",
-                          version=version)
+        fields.issues.add("UNKNOWN_ASSET_MINOR_VERSION", pointer="/asset/version", version=version)
     return version
 
 

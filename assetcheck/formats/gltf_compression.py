@@ -26,8 +26,9 @@ from assetcheck.issues import FileIssues
 from assetcheck.options import Limits
 
 #: The extensions whose payloads AssetCheck decodes and checks (Khronos glTF-Validator does not).
-DECODED_EXTENSIONS = frozenset({"KHR_draco_mesh_compression", "EXT_meshopt_compression",
-                                "KHR_meshopt_compression"})
+DECODED_EXTENSIONS = frozenset(
+    {"KHR_draco_mesh_compression", "EXT_meshopt_compression", "KHR_meshopt_compression"}
+)
 
 
 def decode_compressed(
@@ -46,8 +47,10 @@ def decode_compressed(
     (``docs/compression.md``).
     """
     required = frozenset(declared_names(document, "extensionsRequired"))
-    views = decode_meshopt_views(document, buffers, issues, limits, is_glb=is_glb,
-                                 required=required)
-    draco = decode_draco_primitives(document, buffers, accessors, issues, limits,
-                                    required=DRACO in required)
+    views = decode_meshopt_views(
+        document, buffers, issues, limits, is_glb=is_glb, required=required
+    )
+    draco = decode_draco_primitives(
+        document, buffers, accessors, issues, limits, required=DRACO in required
+    )
     return DecodedPayloads(views=views, accessors=draco)

@@ -36,12 +36,23 @@ BYTE, UNSIGNED_BYTE, SHORT, UNSIGNED_SHORT, UNSIGNED_INT, FLOAT = 5120, 5121, 51
 
 #: numpy dtype of each accessor componentType (glTF data is little-endian).
 COMPONENT_DTYPES: dict[int, np.dtype[Any]] = {
-    BYTE: np.dtype("<i1"), UNSIGNED_BYTE: np.dtype("<u1"), SHORT: np.dtype("<i2"),
-    UNSIGNED_SHORT: np.dtype("<u2"), UNSIGNED_INT: np.dtype("<u4"), FLOAT: np.dtype("<f4")}
+    BYTE: np.dtype("<i1"),
+    UNSIGNED_BYTE: np.dtype("<u1"),
+    SHORT: np.dtype("<i2"),
+    UNSIGNED_SHORT: np.dtype("<u2"),
+    UNSIGNED_INT: np.dtype("<u4"),
+    FLOAT: np.dtype("<f4"),
+}
 
 #: The GL name of each accessor componentType, for messages.
-COMPONENT_NAMES = {BYTE: "BYTE", UNSIGNED_BYTE: "UNSIGNED_BYTE", SHORT: "SHORT",
-                   UNSIGNED_SHORT: "UNSIGNED_SHORT", UNSIGNED_INT: "UNSIGNED_INT", FLOAT: "FLOAT"}
+COMPONENT_NAMES = {
+    BYTE: "BYTE",
+    UNSIGNED_BYTE: "UNSIGNED_BYTE",
+    SHORT: "SHORT",
+    UNSIGNED_SHORT: "UNSIGNED_SHORT",
+    UNSIGNED_INT: "UNSIGNED_INT",
+    FLOAT: "FLOAT",
+}
 
 #: Components per element of each accessor type, and (rows, columns) of the matrix types.
 TYPE_COMPONENTS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
@@ -157,8 +168,11 @@ class ElementFormat:
 def element_format(component_type: object, accessor_type: object) -> ElementFormat | None:
     """The element format of a ``componentType`` and ``type`` from JSON; None when unusable."""
     component_type = as_integer(component_type)
-    if (component_type not in COMPONENT_DTYPES or not isinstance(accessor_type, str)
-            or accessor_type not in TYPE_COMPONENTS):
+    if (
+        component_type not in COMPONENT_DTYPES
+        or not isinstance(accessor_type, str)
+        or accessor_type not in TYPE_COMPONENTS
+    ):
         return None
     return ElementFormat(component_type, accessor_type)
 
@@ -187,8 +201,15 @@ def accessor_layout(accessor: object) -> AccessorLayout | None:
     if offset is None or offset < 0:
         return None
     normalized = accessor.get("normalized") is True
-    return AccessorLayout(element.component_type, element.type, count, normalized, view, offset,
-                          _sparse_layout(accessor.get("sparse")))
+    return AccessorLayout(
+        element.component_type,
+        element.type,
+        count,
+        normalized,
+        view,
+        offset,
+        _sparse_layout(accessor.get("sparse")),
+    )
 
 
 def _sparse_layout(sparse: object) -> SparseLayout | None:
@@ -202,12 +223,19 @@ def _sparse_layout(sparse: object) -> SparseLayout | None:
     component_type = as_integer(indices.get("componentType"))
     indices_offset = as_integer(indices.get("byteOffset", 0))
     values_offset = as_integer(values.get("byteOffset", 0))
-    if (indices_view is None or values_view is None or component_type not in SPARSE_INDEX_TYPES
-            or indices_offset is None or indices_offset < 0
-            or values_offset is None or values_offset < 0):
+    if (
+        indices_view is None
+        or values_view is None
+        or component_type not in SPARSE_INDEX_TYPES
+        or indices_offset is None
+        or indices_offset < 0
+        or values_offset is None
+        or values_offset < 0
+    ):
         return None
-    return SparseLayout(count, indices_view, indices_offset, component_type, values_view,
-                        values_offset)
+    return SparseLayout(
+        count, indices_view, indices_offset, component_type, values_view, values_offset
+    )
 
 
 @dataclass(frozen=True)
@@ -226,8 +254,9 @@ class AccessorReader:
     are read-only; each accessor is decoded once and cached.
     """
 
-    def __init__(self, document: dict[str, Any], buffers: list[Any],
-                 decoded: DecodedPayloads | None = None) -> None:
+    def __init__(
+        self, document: dict[str, Any], buffers: list[Any], decoded: DecodedPayloads | None = None
+    ) -> None:
         accessors, views = document.get("accessors"), document.get("bufferViews")
         self._accessors = accessors if isinstance(accessors, list) else []
         self._views = views if isinstance(views, list) else []
@@ -240,8 +269,13 @@ class AccessorReader:
     @classmethod
     def for_asset(cls, asset: Asset) -> AccessorReader:
         """The reader shared by every check of ``asset`` (an empty one for non-glTF assets)."""
-        return asset_cache(asset, "accessor_reader", lambda: cls(
-            asset.document or {}, asset.buffers, asset_cache(asset, _DECODED, DecodedPayloads)))
+        return asset_cache(
+            asset,
+            "accessor_reader",
+            lambda: cls(
+                asset.document or {}, asset.buffers, asset_cache(asset, _DECODED, DecodedPayloads)
+            ),
+        )
 
     def draco_decoded(self, index: int) -> bool:
         """Whether accessor ``index`` reads data a Draco payload decoded to."""
@@ -251,8 +285,9 @@ class AccessorReader:
         """The layout of accessor ``index``, or None when it does not exist or is unusable."""
         if index in self._layouts:
             return self._layouts[index]
-        layout = accessor_layout(self._accessors[index]) if 0 <= index < len(
-            self._accessors) else None
+        layout = (
+            accessor_layout(self._accessors[index]) if 0 <= index < len(self._accessors) else None
+        )
         self._layouts[index] = layout
         return layout
 
@@ -274,8 +309,12 @@ class AccessorReader:
         no other as indices) whose data can be read.
         """
         layout, values = self.layout(index), self.read(index)
-        if (layout is None or values is None or layout.type != "SCALAR"
-                or layout.component_type not in SPARSE_INDEX_TYPES):
+        if (
+            layout is None
+            or values is None
+            or layout.type != "SCALAR"
+            or layout.component_type not in SPARSE_INDEX_TYPES
+        ):
             return None
         return values[:, 0]
 
@@ -317,13 +356,20 @@ class AccessorReader:
         stride = as_integer(view.get("byteStride")) if "byteStride" in view else None
         if number in self._decoded.views and offset is not None:
             return ViewSlice(self._decoded.views[number], offset, stride)
-        if (buffer is None or offset is None or length is None or offset < 0 or length < 0
-                or not 0 <= buffer < len(self._buffers) or self._buffers[buffer] is None):
+        if (
+            buffer is None
+            or offset is None
+            or length is None
+            or offset < 0
+            or length < 0
+            or not 0 <= buffer < len(self._buffers)
+            or self._buffers[buffer] is None
+        ):
             return None
         data = memoryview(self._buffers[buffer]).cast("B")
         if offset + length > len(data):
             return None
-        return ViewSlice(data[offset:offset + length], offset, stride)
+        return ViewSlice(data[offset : offset + length], offset, stride)
 
     def _decode(self, index: int) -> np.ndarray | None:
         if index in self._decoded.accessors:
@@ -352,32 +398,55 @@ class AccessorReader:
         size = layout.component_size
         stride = view.byte_stride or layout.packed_stride
         start = layout.byte_offset
-        if (stride < layout.element_length or start % size or (view.byte_offset + start) % size
-                or start + layout.span(layout.count, view.byte_stride) > len(view.data)):
+        if (
+            stride < layout.element_length
+            or start % size
+            or (view.byte_offset + start) % size
+            or start + layout.span(layout.count, view.byte_stride) > len(view.data)
+        ):
             return None
         dtype = COMPONENT_DTYPES[layout.component_type]
-        if layout.type not in MATRIX_SHAPES or layout.column_stride == MATRIX_SHAPES[
-                layout.type][0] * size:
-            return np.ndarray((layout.count, layout.components), dtype, view.data, start,
-                              (stride, size))
+        if (
+            layout.type not in MATRIX_SHAPES
+            or layout.column_stride == MATRIX_SHAPES[layout.type][0] * size
+        ):
+            return np.ndarray(
+                (layout.count, layout.components), dtype, view.data, start, (stride, size)
+            )
         rows, columns = MATRIX_SHAPES[layout.type]
-        padded = np.ndarray((layout.count, columns, rows), dtype, view.data, start,
-                            (stride, layout.column_stride, size))
+        padded = np.ndarray(
+            (layout.count, columns, rows),
+            dtype,
+            view.data,
+            start,
+            (stride, layout.column_stride, size),
+        )
         return padded.reshape(layout.count, layout.components)
 
     def sparse_indices(self, sparse: SparseLayout) -> np.ndarray | None:
         """The indices of a sparse accessor's replaced elements, as stored."""
-        return self._packed(sparse.indices_view, sparse.indices_offset,
-                            COMPONENT_DTYPES[sparse.indices_component_type], sparse.count)
+        return self._packed(
+            sparse.indices_view,
+            sparse.indices_offset,
+            COMPONENT_DTYPES[sparse.indices_component_type],
+            sparse.count,
+        )
 
-    def _apply_sparse(self, layout: AccessorLayout, sparse: SparseLayout, base: np.ndarray,
-                      ) -> np.ndarray | None:
+    def _apply_sparse(
+        self,
+        layout: AccessorLayout,
+        sparse: SparseLayout,
+        base: np.ndarray,
+    ) -> np.ndarray | None:
         if sparse.count > layout.count:
             return None
         indices = self.sparse_indices(sparse)
-        values = self._packed(sparse.values_view, sparse.values_offset,
-                              COMPONENT_DTYPES[layout.component_type],
-                              sparse.count * layout.components)
+        values = self._packed(
+            sparse.values_view,
+            sparse.values_offset,
+            COMPONENT_DTYPES[layout.component_type],
+            sparse.count * layout.components,
+        )
         if indices is None or values is None:
             return None
         dense = base.copy()
@@ -386,8 +455,13 @@ class AccessorReader:
         dense.flags.writeable = False
         return dense
 
-    def _packed(self, view_index: int, offset: int, dtype: np.dtype, count: int,
-                ) -> np.ndarray | None:
+    def _packed(
+        self,
+        view_index: int,
+        offset: int,
+        dtype: np.dtype,
+        count: int,
+    ) -> np.ndarray | None:
         view = self.view_slice(view_index)
         if view is None or offset % dtype.itemsize or (view.byte_offset + offset) % dtype.itemsize:
             return None
@@ -444,8 +518,8 @@ def _unroll(indices: np.ndarray, mode: int) -> np.ndarray:
     count = max(len(indices) - 2, 0)
     if mode == TRIANGLE_FAN:
         first = np.broadcast_to(indices[:1], (count,)) if count else indices[:0]
-        return np.stack([first, indices[1:count + 1], indices[2:count + 2]], axis=1)
-    triangles = np.stack([indices[:count], indices[1:count + 1], indices[2:count + 2]], axis=1)
+        return np.stack([first, indices[1 : count + 1], indices[2 : count + 2]], axis=1)
+    triangles = np.stack([indices[:count], indices[1 : count + 1], indices[2 : count + 2]], axis=1)
     odd = triangles[1::2].copy()
     triangles[1::2, 0], triangles[1::2, 1] = odd[:, 1], odd[:, 0]
     return triangles

@@ -46,8 +46,13 @@ class _Compressed:
 
 
 def decode_draco_primitives(
-    document: dict[str, Any], buffers: list[Buffer | None], accessors: Accessors,
-    issues: FileIssues, limits: Limits, *, required: bool,
+    document: dict[str, Any],
+    buffers: list[Buffer | None],
+    accessors: Accessors,
+    issues: FileIssues,
+    limits: Limits,
+    *,
+    required: bool,
 ) -> dict[int, np.ndarray]:
     """The decoded data of every accessor bound to a Draco primitive that checks out.
 
@@ -61,8 +66,12 @@ def decode_draco_primitives(
     # Loaded here, not at start-up, and before the fork: the child's limit is for decoding.
     import DracoPy  # noqa: F401
 
-    packed = run_decoder(lambda: decode_all_packed([bytes(item.payload) for item in compressed]),
-                         limits, issues, "DRACO_DECODE_FAILED")
+    packed = run_decoder(
+        lambda: decode_all_packed([bytes(item.payload) for item in compressed]),
+        limits,
+        issues,
+        "DRACO_DECODE_FAILED",
+    )
     decoded: dict[int, np.ndarray] = {}
     for item, result in zip(compressed, packed or [], strict=False):
         try:
@@ -74,8 +83,9 @@ def decode_draco_primitives(
     return decoded
 
 
-def _compressed_primitives(document: dict[str, Any], buffers: list[Buffer | None],
-                           issues: FileIssues, required: bool) -> Iterator[_Compressed]:
+def _compressed_primitives(
+    document: dict[str, Any], buffers: list[Buffer | None], issues: FileIssues, required: bool
+) -> Iterator[_Compressed]:
     views = document.get("bufferViews")
     views = views if isinstance(views, list) else []
     meshes = document.get("meshes")
@@ -86,8 +96,12 @@ def _compressed_primitives(document: dict[str, Any], buffers: list[Buffer | None
             extension = extensions.get(EXTENSION) if isinstance(extensions, dict) else None
             if not isinstance(extension, dict):
                 continue
-            pointer = child(child(child(child(child("/meshes", mesh_index), "primitives"),
-                                        number), "extensions"), EXTENSION)
+            pointer = child(
+                child(
+                    child(child(child("/meshes", mesh_index), "primitives"), number), "extensions"
+                ),
+                EXTENSION,
+            )
             usable = read_extension(extension, views)
             if isinstance(usable, str):
                 if required:  # else a loader reads the uncompressed accessors
@@ -96,8 +110,11 @@ def _compressed_primitives(document: dict[str, Any], buffers: list[Buffer | None
             view, attribute_ids = usable
             payload = view_bytes(views[view], buffers)
             if payload is None:
-                issues.add("DRACO_DECODE_FAILED", pointer=pointer,
-                           reason=f"buffer view {view} has no data to read it from")
+                issues.add(
+                    "DRACO_DECODE_FAILED",
+                    pointer=pointer,
+                    reason=f"buffer view {view} has no data to read it from",
+                )
                 continue
             yield _Compressed(pointer, primitive, attribute_ids, payload)
 
@@ -120,8 +137,9 @@ def read_extension(extension: dict, views: list) -> tuple[int, dict[str, int]] |
     return view, attribute_ids
 
 
-def _bind(item: _Compressed, mesh: DracoMesh, accessors: Accessors,
-          issues: FileIssues) -> dict[int, np.ndarray]:
+def _bind(
+    item: _Compressed, mesh: DracoMesh, accessors: Accessors, issues: FileIssues
+) -> dict[int, np.ndarray]:
     """The accessors of one primitive with their decoded data, after checking each."""
     bound: dict[int, np.ndarray] = {}
     attributes = item.primitive.get("attributes")
@@ -132,9 +150,13 @@ def _bind(item: _Compressed, mesh: DracoMesh, accessors: Accessors,
             continue
         data = mesh.attributes.get(uid)
         if data is None:
-            issues.add("DRACO_ATTRIBUTE_MISSING", pointer=child(child(item.pointer, "attributes"),
-                                                                semantic),
-                       semantic=semantic, id=uid, ids=sorted(mesh.attributes) or "none")
+            issues.add(
+                "DRACO_ATTRIBUTE_MISSING",
+                pointer=child(child(item.pointer, "attributes"), semantic),
+                semantic=semantic,
+                id=uid,
+                ids=sorted(mesh.attributes) or "none",
+            )
             continue
         array = _accessor_data(semantic, index, data, mesh, accessors, item.pointer, issues)
         if array is not None:
@@ -145,16 +167,29 @@ def _bind(item: _Compressed, mesh: DracoMesh, accessors: Accessors,
         faces = mesh.faces if mesh.faces is not None else np.zeros((0, 3), np.uint32)
         layout = accessor_layout(accessors.items[indices])
         if layout is not None and layout.count != faces.size:
-            issues.add("DRACO_INDEX_COUNT_MISMATCH", pointer=item.pointer, declared=layout.count,
-                       decoded=faces.size, triangles=len(faces))
+            issues.add(
+                "DRACO_INDEX_COUNT_MISMATCH",
+                pointer=item.pointer,
+                declared=layout.count,
+                decoded=faces.size,
+                triangles=len(faces),
+            )
         elif layout is not None and layout.components == 1:
-            bound[indices] = _readonly(faces.reshape(-1, 1).astype(
-                COMPONENT_DTYPES[layout.component_type], copy=False))
+            bound[indices] = _readonly(
+                faces.reshape(-1, 1).astype(COMPONENT_DTYPES[layout.component_type], copy=False)
+            )
     return bound
 
 
-def _accessor_data(semantic: str, index: int, data: np.ndarray, mesh: DracoMesh,
-                   accessors: Accessors, pointer: str, issues: FileIssues) -> np.ndarray | None:
+def _accessor_data(
+    semantic: str,
+    index: int,
+    data: np.ndarray,
+    mesh: DracoMesh,
+    accessors: Accessors,
+    pointer: str,
+    issues: FileIssues,
+) -> np.ndarray | None:
     """One attribute's decoded data in its accessor's component type, or None when it does
     not fit the accessor (reported)."""
     accessor = accessors.items[index]
@@ -163,12 +198,22 @@ def _accessor_data(semantic: str, index: int, data: np.ndarray, mesh: DracoMesh,
         return None
     at = child(child(pointer, "attributes"), semantic)
     if data.shape[1] != layout.components:
-        issues.add("DRACO_ATTRIBUTE_SHAPE_MISMATCH", pointer=at, semantic=semantic,
-                   decoded=data.shape[1], type=layout.type)
+        issues.add(
+            "DRACO_ATTRIBUTE_SHAPE_MISMATCH",
+            pointer=at,
+            semantic=semantic,
+            decoded=data.shape[1],
+            type=layout.type,
+        )
         return None
     if layout.count != mesh.point_count:
-        issues.add("DRACO_VERTEX_COUNT_MISMATCH", pointer=at, semantic=semantic,
-                   declared=layout.count, decoded=mesh.point_count)
+        issues.add(
+            "DRACO_VERTEX_COUNT_MISMATCH",
+            pointer=at,
+            semantic=semantic,
+            declared=layout.count,
+            decoded=mesh.point_count,
+        )
         return None
     array = _readonly(data.astype(COMPONENT_DTYPES[layout.component_type], copy=False))
     if semantic == "POSITION" and layout.component_type == FLOAT:
@@ -176,28 +221,38 @@ def _accessor_data(semantic: str, index: int, data: np.ndarray, mesh: DracoMesh,
     return array
 
 
-def _check_bounds(accessor: dict, positions: np.ndarray, pointer: str,
-                  issues: FileIssues) -> None:
+def _check_bounds(accessor: dict, positions: np.ndarray, pointer: str, issues: FileIssues) -> None:
     bounds = [accessor.get(key) for key in ("min", "max")]
-    if not all(isinstance(b, list) and len(b) == positions.shape[1]
-               and all(isinstance(v, int | float) and not isinstance(v, bool) for v in b)
-               for b in bounds) or not len(positions):
+    if not all(
+        isinstance(b, list)
+        and len(b) == positions.shape[1]
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in b)
+        for b in bounds
+    ) or not len(positions):
         return  # missing or malformed bounds are the accessor checks' to report
     low, high = (np.array(b, np.float64) for b in bounds)
     slack = float(np.max(high - low, initial=0.0)) * BOUNDS_TOLERANCE
     # Column by column: several times faster in numpy than reducing a narrow array on axis 0.
     columns = [positions[:, axis] for axis in range(positions.shape[1])]
-    excess = np.array([max(low[axis] - float(column.min()), float(column.max()) - high[axis])
-                       for axis, column in enumerate(columns)])
+    excess = np.array(
+        [
+            max(low[axis] - float(column.min()), float(column.max()) - high[axis])
+            for axis, column in enumerate(columns)
+        ]
+    )
     if not np.any(excess > slack):
         return
     axis = int(np.argmax(excess))
     outside = np.zeros(len(positions), bool)
     for number, column in enumerate(columns):
         outside |= (column < low[number] - slack) | (column > high[number] + slack)
-    issues.add("DRACO_POSITION_OUT_OF_BOUNDS", pointer=pointer,
-               count=int(np.count_nonzero(outside)), excess=float(excess[axis]),
-               axis="XYZW"[axis])
+    issues.add(
+        "DRACO_POSITION_OUT_OF_BOUNDS",
+        pointer=pointer,
+        count=int(np.count_nonzero(outside)),
+        excess=float(excess[axis]),
+        axis="XYZW"[axis],
+    )
 
 
 def _accessor(value: object, accessors: Accessors) -> int | None:

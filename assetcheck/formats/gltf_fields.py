@@ -61,7 +61,6 @@ def declared_names(document: dict[str, Any], key: str) -> list[str]:
     return names
 
 
-
 class FieldReader:
     """Typed getters over glTF JSON objects that report bad values to ``issues``.
 
@@ -93,8 +92,14 @@ class FieldReader:
                 items.append(None)
         return items
 
-    def object_list(self, parent: dict, key: str, at: str, *, required: bool = False,
-                    ) -> list[dict] | None:
+    def object_list(
+        self,
+        parent: dict,
+        key: str,
+        at: str,
+        *,
+        required: bool = False,
+    ) -> list[dict] | None:
         """An array of objects inside a property (``primitives``): all or nothing.
 
         As in Khronos, one element that is not an object makes the whole array unusable.
@@ -107,8 +112,12 @@ class FieldReader:
             return None
         for item in value:
             if not isinstance(item, dict):
-                self.issues.add("ARRAY_TYPE_MISMATCH", pointer=child(at, key),
-                                value=preview(item), expected="an object")
+                self.issues.add(
+                    "ARRAY_TYPE_MISMATCH",
+                    pointer=child(at, key),
+                    value=preview(item),
+                    expected="an object",
+                )
                 return None
         return value
 
@@ -188,8 +197,9 @@ class FieldReader:
                 continue
             yield name, number
 
-    def resolve(self, index: int | None, collection: Sequence[T | None], name: str,
-                pointer: str) -> T | None:
+    def resolve(
+        self, index: int | None, collection: Sequence[T | None], name: str, pointer: str
+    ) -> T | None:
         """The usable element ``index`` names in ``collection`` (the one called ``name``).
 
         An index past the end, or to an element that is not an object, is
@@ -202,8 +212,9 @@ class FieldReader:
             self.issues.add("UNRESOLVED_REFERENCE", pointer=pointer, index=index, collection=name)
         return item
 
-    def resolves(self, index: int | None, collection: Sequence[T | None], name: str,
-                 pointer: str) -> TypeGuard[int]:
+    def resolves(
+        self, index: int | None, collection: Sequence[T | None], name: str, pointer: str
+    ) -> TypeGuard[int]:
         """Whether ``index`` names a usable element of ``collection``, as :meth:`resolve`."""
         return self.resolve(index, collection, name, pointer) is not None
 

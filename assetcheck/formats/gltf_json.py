@@ -20,7 +20,7 @@ def parse_document(data: bytes, issues: FileIssues) -> dict[str, Any] | None:
     """
     if data.startswith(UTF8_BOM):
         issues.add("INVALID_JSON", pointer="", reason="a UTF-8 byte order mark starts the JSON")
-        data = data[len(UTF8_BOM):]
+        data = data[len(UTF8_BOM) :]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -42,7 +42,8 @@ class ViewLayout:
 def read_accessors(items: list[dict | None], fields: FieldReader) -> Accessors:
     """The accessors with their ``count`` (a required integer of at least 1), read once."""
     counts = [
-        None if item is None
+        None
+        if item is None
         else fields.integer(item, "count", child("/accessors", index), required=True, minimum=1)
         for index, item in enumerate(items)
     ]
@@ -50,7 +51,9 @@ def read_accessors(items: list[dict | None], fields: FieldReader) -> Accessors:
 
 
 def check_buffer_views(
-    views: list[dict | None], buffers: list[Buffer | None], fields: FieldReader,
+    views: list[dict | None],
+    buffers: list[Buffer | None],
+    fields: FieldReader,
 ) -> list[ViewLayout | None]:
     """Report views that do not fit their buffer's declared ``byteLength``.
 
@@ -69,16 +72,26 @@ def check_buffer_views(
         target = fields.resolve(buffer, buffers, "buffers", child(at, "buffer"))
         if target is not None:
             buffer_length = target.declared_length
-            if (offset is not None and length is not None and buffer_length is not None
-                    and offset + length > buffer_length):
-                fields.issues.add("BUFFER_VIEW_TOO_LONG", pointer=child(at, "byteLength"),
-                                  buffer=buffer, byte_length=buffer_length)
+            if (
+                offset is not None
+                and length is not None
+                and buffer_length is not None
+                and offset + length > buffer_length
+            ):
+                fields.issues.add(
+                    "BUFFER_VIEW_TOO_LONG",
+                    pointer=child(at, "byteLength"),
+                    buffer=buffer,
+                    byte_length=buffer_length,
+                )
         layouts.append(ViewLayout(length, stride))
     return layouts
 
 
 def check_accessors(
-    accessors: Accessors, views: list[ViewLayout | None], fields: FieldReader,
+    accessors: Accessors,
+    views: list[ViewLayout | None],
+    fields: FieldReader,
 ) -> None:
     """Report accessors whose ``count`` elements do not fit in their buffer view."""
     for index, accessor in enumerate(accessors.items):
@@ -96,8 +109,14 @@ def check_accessors(
             continue
         length = element.span(count, view.byte_stride)
         if offset + length > view.byte_length:
-            fields.issues.add("ACCESSOR_TOO_LONG", pointer=at, byte_offset=offset, length=length,
-                              buffer_view=view_index, view_length=view.byte_length)
+            fields.issues.add(
+                "ACCESSOR_TOO_LONG",
+                pointer=at,
+                byte_offset=offset,
+                length=length,
+                buffer_view=view_index,
+                view_length=view.byte_length,
+            )
 
 
 def view_bytes(view: dict, buffers: list[Buffer | None]) -> memoryview | None:
@@ -114,4 +133,4 @@ def view_bytes(view: dict, buffers: list[Buffer | None]) -> memoryview | None:
     data = buffer.data if buffer is not None else None
     if data is None or offset < 0 or length < 0 or offset + length > len(data):
         return None
-    return memoryview(data)[offset:offset + length]
+    return memoryview(data)[offset : offset + length]

@@ -60,8 +60,13 @@ class _Compressed:
 
 
 def decode_meshopt_views(
-    document: dict[str, Any], buffers: list[Buffer | None], issues: FileIssues, limits: Limits,
-    *, is_glb: bool, required: frozenset[str],
+    document: dict[str, Any],
+    buffers: list[Buffer | None],
+    issues: FileIssues,
+    limits: Limits,
+    *,
+    is_glb: bool,
+    required: frozenset[str],
 ) -> dict[int, memoryview]:
     """The decoded bytes of every compressed view that decodes, by buffer view index.
 
@@ -94,12 +99,19 @@ def decode_meshopt_views(
     except MemoryError:  # fits the limit, but not what the validation has left of it
         issues.add("RESOURCE_LIMIT", limit_mb=limits.memory_limit_mb)
         return {}
-    starts = list(itertools.accumulate((item.layout.decoded_length for item in compressed),
-                                       initial=0))
-    slots = [memoryview(arena)[start:start + item.layout.decoded_length]
-             for start, item in zip(starts, compressed, strict=False)]
-    verdicts = run_decoder(lambda: [_decode(item, slot) for item, slot in zip(
-        compressed, slots, strict=True)], limits, issues, "MESHOPT_DECODE_FAILED")
+    starts = list(
+        itertools.accumulate((item.layout.decoded_length for item in compressed), initial=0)
+    )
+    slots = [
+        memoryview(arena)[start : start + item.layout.decoded_length]
+        for start, item in zip(starts, compressed, strict=False)
+    ]
+    verdicts = run_decoder(
+        lambda: [_decode(item, slot) for item, slot in zip(compressed, slots, strict=True)],
+        limits,
+        issues,
+        "MESHOPT_DECODE_FAILED",
+    )
     decoded: dict[int, memoryview] = {}
     for item, slot, verdict in zip(compressed, slots, verdicts or [], strict=False):
         if verdict is None:
@@ -119,8 +131,15 @@ def compression_extension(view: object) -> tuple[str, dict | None]:
     return "", None
 
 
-def _plan(index: int, view: dict, name: str, extension: dict, buffers: list[Buffer | None],
-          issues: FileIssues, required: bool) -> _Compressed | None:
+def _plan(
+    index: int,
+    view: dict,
+    name: str,
+    extension: dict,
+    buffers: list[Buffer | None],
+    issues: FileIssues,
+    required: bool,
+) -> _Compressed | None:
     """The view to decode, or None after reporting why it cannot be."""
     at = child(child(child("/bufferViews", index), "extensions"), name)
     usable = read_extension(name, extension, buffers)
@@ -139,10 +158,14 @@ def _plan(index: int, view: dict, name: str, extension: dict, buffers: list[Buff
         return None
     byte_length = as_integer(view.get("byteLength"))
     if byte_length != layout.decoded_length:
-        issues.add("MESHOPT_BYTE_LENGTH_MISMATCH", pointer=child(child("/bufferViews", index),
-                                                                 "byteLength"),
-                   byte_length=view.get("byteLength"), count=count, byte_stride=stride,
-                   decoded=layout.decoded_length)
+        issues.add(
+            "MESHOPT_BYTE_LENGTH_MISMATCH",
+            pointer=child(child("/bufferViews", index), "byteLength"),
+            byte_length=view.get("byteLength"),
+            count=count,
+            byte_stride=stride,
+            decoded=layout.decoded_length,
+        )
         return None
     if isinstance(usable.payload, str):
         issues.add("MESHOPT_DECODE_FAILED", pointer=at, reason=usable.payload)
@@ -150,8 +173,9 @@ def _plan(index: int, view: dict, name: str, extension: dict, buffers: list[Buff
     return _Compressed(index, at, layout, usable.payload)
 
 
-def _check_readers(document: dict[str, Any], compressed: list[_Compressed],
-                   issues: FileIssues) -> None:
+def _check_readers(
+    document: dict[str, Any], compressed: list[_Compressed], issues: FileIssues
+) -> None:
     """Accessors that read a compressed view in another component type than its mode and
     filter decode to (index data of its stride, filtered data of its filter's type)."""
     by_view = {item.index: item for item in compressed}
@@ -166,22 +190,33 @@ def _check_readers(document: dict[str, Any], compressed: list[_Compressed],
         expected = decoded_component_types(item.layout)
         if expected and layout.component_type not in expected:
             names = " or ".join(COMPONENT_NAMES[number] for number in expected)
-            issues.add("MESHOPT_INVALID_LAYOUT", pointer=item.pointer, reason=(
-                f"accessor {index} reads it as {COMPONENT_NAMES[layout.component_type]}, but "
-                f"{item.layout.mode} data with the {item.layout.filter} filter and a byteStride "
-                f"of {item.layout.byte_stride} decodes to {names}"))
+            issues.add(
+                "MESHOPT_INVALID_LAYOUT",
+                pointer=item.pointer,
+                reason=(
+                    f"accessor {index} reads it as {COMPONENT_NAMES[layout.component_type]}, but "
+                    f"{item.layout.mode} data with the {item.layout.filter} filter and a "
+                    f"byteStride of {item.layout.byte_stride} decodes to {names}"
+                ),
+            )
 
 
 def decoded_component_types(view: MeshoptView) -> tuple[int, ...]:
     """The accessor component types ``view`` decodes to; empty when any may read it."""
     if view.mode != "ATTRIBUTES":
         return (UNSIGNED_SHORT,) if view.byte_stride == 2 else (UNSIGNED_INT,)
-    return {"OCTAHEDRAL": (BYTE,) if view.byte_stride == 4 else (SHORT,),
-            "QUATERNION": (SHORT,), "EXPONENTIAL": (FLOAT,)}.get(view.filter, ())
+    return {
+        "OCTAHEDRAL": (BYTE,) if view.byte_stride == 4 else (SHORT,),
+        "QUATERNION": (SHORT,),
+        "EXPONENTIAL": (FLOAT,),
+    }.get(view.filter, ())
 
 
-def read_extension(name: str, extension: dict, buffers: list[Buffer | None],
-                   ) -> _Extension | str:
+def read_extension(
+    name: str,
+    extension: dict,
+    buffers: list[Buffer | None],
+) -> _Extension | str:
     """The extension object ``name`` of a buffer view, or why no loader can decode the payload
     it describes (its schema broken or its buffer naming nothing)."""
     sizes = {}
@@ -211,9 +246,11 @@ def _payload(buffer: int, data: Bytes | None, offset: int, length: int) -> memor
     if data is None:
         return f"buffer {buffer} has no data to read it from"
     if offset + length > len(data):
-        return (f"its {length} bytes at offset {offset} run past the end of buffer {buffer} "
-                f"({len(data)} bytes)")
-    return memoryview(data)[offset:offset + length]
+        return (
+            f"its {length} bytes at offset {offset} run past the end of buffer {buffer} "
+            f"({len(data)} bytes)"
+        )
+    return memoryview(data)[offset : offset + length]
 
 
 def _decode(item: _Compressed, slot: memoryview) -> str | None:
@@ -225,8 +262,9 @@ def _decode(item: _Compressed, slot: memoryview) -> str | None:
     return None
 
 
-def _check_fallbacks(document: dict[str, Any], views: list, issues: FileIssues, *,
-                     is_glb: bool) -> None:
+def _check_fallbacks(
+    document: dict[str, Any], views: list, issues: FileIssues, *, is_glb: bool
+) -> None:
     """The fallback buffer rules of the extensions (see the module docstring)."""
     items = document.get("buffers")
     items = items if isinstance(items, list) else []
@@ -241,27 +279,43 @@ def _check_fallbacks(document: dict[str, Any], views: list, issues: FileIssues, 
         name, extension = compression_extension(view)
         if extension is None:
             if parent in fallbacks:
-                issues.add("MESHOPT_FALLBACK_MISUSED", pointer=child("/bufferViews", index),
-                           buffer=parent, reason=f"buffer view {index}, which is not "
-                           "compressed, reads it")
+                issues.add(
+                    "MESHOPT_FALLBACK_MISUSED",
+                    pointer=child("/bufferViews", index),
+                    buffer=parent,
+                    reason=f"buffer view {index}, which is not compressed, reads it",
+                )
             continue
         source = as_integer(extension.get("buffer"))
         if source in fallbacks:
-            issues.add("MESHOPT_FALLBACK_MISUSED", pointer=child("/bufferViews", index),
-                       buffer=source, reason=f"buffer view {index} takes its compressed "
-                       "data from it")
-        if (parent is not None and 0 <= parent < len(items) and parent not in empty_reported
-                and _has_no_data(items[parent], parent, is_glb) and name not in required):
+            issues.add(
+                "MESHOPT_FALLBACK_MISUSED",
+                pointer=child("/bufferViews", index),
+                buffer=source,
+                reason=f"buffer view {index} takes its compressed data from it",
+            )
+        if (
+            parent is not None
+            and 0 <= parent < len(items)
+            and parent not in empty_reported
+            and _has_no_data(items[parent], parent, is_glb)
+            and name not in required
+        ):
             empty_reported.add(parent)
-            issues.add("MESHOPT_FALLBACK_NOT_REQUIRED", pointer=child("/buffers", parent),
-                       buffer=parent, extension=name)
+            issues.add(
+                "MESHOPT_FALLBACK_NOT_REQUIRED",
+                pointer=child("/buffers", parent),
+                buffer=parent,
+                extension=name,
+            )
 
 
 def _is_fallback(buffer: object) -> bool:
     extensions = buffer.get("extensions") if isinstance(buffer, dict) else None
     return isinstance(extensions, dict) and any(
         isinstance(extensions.get(name), dict) and extensions[name].get("fallback") is True
-        for name in EXTENSIONS)
+        for name in EXTENSIONS
+    )
 
 
 def _has_no_data(buffer: object, index: int, is_glb: bool) -> bool:

@@ -58,14 +58,22 @@ class ResourceLoader:
                 return Resource(None)
             actual = content_mismatch(decoded.media_type, decoded.data)
             if actual is not None:
-                issues.add("GLTF_DATA_URI_MISMATCH", pointer=pointer,
-                           declared=decoded.media_type, actual=actual)
+                issues.add(
+                    "GLTF_DATA_URI_MISMATCH",
+                    pointer=pointer,
+                    declared=decoded.media_type,
+                    actual=actual,
+                )
             return Resource(decoded.data, decoded.media_type)
         if kind is UriKind.RELATIVE:
             data = self.source.read_resource(uri.replace("\\", "/"))
             if data is None:
-                issues.add("IO_ERROR", pointer=pointer, uri=shorten_uri(uri),
-                           reason="no such file in the upload")
+                issues.add(
+                    "IO_ERROR",
+                    pointer=pointer,
+                    uri=shorten_uri(uri),
+                    reason="no such file in the upload",
+                )
             return Resource(data)
         return Resource(None)
 
@@ -96,18 +104,23 @@ def load_buffers(
             resource = loader.load(uri, child(at, "uri"))
             data = resource.data
             if resource.media_type is not None and resource.media_type not in BUFFER_MEDIA_TYPES:
-                fields.issues.add("BUFFER_DATA_URI_MIME_TYPE_INVALID", pointer=child(at, "uri"),
-                                  mime_type=resource.media_type)
+                fields.issues.add(
+                    "BUFFER_DATA_URI_MIME_TYPE_INVALID",
+                    pointer=child(at, "uri"),
+                    mime_type=resource.media_type,
+                )
         elif index == 0 and is_glb:
             data = glb_bin
             if data is None:
                 fields.issues.add("BUFFER_MISSING_GLB_DATA", pointer=at)
             elif declared is not None and len(data) - declared > _GLB_PADDING:
-                fields.issues.add("BUFFER_GLB_CHUNK_TOO_BIG", pointer=at,
-                                  extra=len(data) - declared)
+                fields.issues.add(
+                    "BUFFER_GLB_CHUNK_TOO_BIG", pointer=at, extra=len(data) - declared
+                )
         if data is not None and declared is not None and len(data) < declared:
-            fields.issues.add("BUFFER_BYTE_LENGTH_MISMATCH", pointer=at, actual=len(data),
-                              declared=declared)
+            fields.issues.add(
+                "BUFFER_BYTE_LENGTH_MISMATCH", pointer=at, actual=len(data), declared=declared
+            )
         loaded.append(Buffer(declared, data))
     return loaded
 
@@ -136,16 +149,21 @@ def load_images(
             if resource.media_type is None:
                 external_uri = uri
         else:
-            view = fields.resolve(fields.index(image, "bufferView", at), buffer_views,
-                                  "bufferViews", child(at, "bufferView"))
+            view = fields.resolve(
+                fields.index(image, "bufferView", at),
+                buffer_views,
+                "bufferViews",
+                child(at, "bufferView"),
+            )
             if view is not None:
                 data = view_bytes(view, buffers)
         textures.append(_texture(index, image, external_uri, media_type, data))
     return textures
 
 
-def _texture(index: int, image: dict, uri: str | None, media_type: str | None,
-             data: Bytes | None) -> Texture:
+def _texture(
+    index: int, image: dict, uri: str | None, media_type: str | None, data: Bytes | None
+) -> Texture:
     name = image.get("name")
     if not isinstance(name, str) or not name:
         name = posixpath.basename(uri) if uri else f"image {index}"
@@ -159,4 +177,3 @@ def _texture(index: int, image: dict, uri: str | None, media_type: str | None,
         height=info.height if info else None,
         structure=parse_image(data) if data is not None else None,
     )
-

@@ -57,30 +57,37 @@ def count_meshes(
         for number, primitive in enumerate(primitives):
             primitive_at = child(child(at, "primitives"), number)
             primitive_vertices, primitive_triangles = _count_primitive(
-                primitive, primitive_at, accessors, fields)
+                primitive, primitive_at, accessors, fields
+            )
             vertices += primitive_vertices
             triangles += primitive_triangles
             material = fields.index(primitive, "material", primitive_at)
             if fields.resolves(material, materials, "materials", child(primitive_at, "material")):
                 used_materials.add(material)
-        parts.append(MeshPart(
-            name=display_name(mesh, "mesh", index),
-            vertex_count=vertices,
-            triangle_count=triangles,
-            material_count=len(used_materials),
-        ))
+        parts.append(
+            MeshPart(
+                name=display_name(mesh, "mesh", index),
+                vertex_count=vertices,
+                triangle_count=triangles,
+                material_count=len(used_materials),
+            )
+        )
     return parts
 
 
 def _count_primitive(
-    primitive: dict, at: str, accessors: Accessors, fields: FieldReader,
+    primitive: dict,
+    at: str,
+    accessors: Accessors,
+    fields: FieldReader,
 ) -> tuple[int, int]:
     vertices: int | None = None
     attributes = fields.object(primitive, "attributes", at, required=True) or {}
     attributes_at = child(at, "attributes")
     for semantic, index in fields.index_map(attributes, attributes_at):
-        resolved = fields.resolves(index, accessors.items, "accessors",
-                                   child(attributes_at, semantic))
+        resolved = fields.resolves(
+            index, accessors.items, "accessors", child(attributes_at, semantic)
+        )
         if resolved and vertices is None:
             vertices = accessors.counts[index]
     elements = vertices
@@ -109,12 +116,14 @@ def read_materials(materials: list[dict | None]) -> list[Material]:
             shading, pbr = "specularGlossiness", True
         else:
             shading, pbr = "metallicRoughness", True
-        result.append(Material(
-            name=display_name(material, "material", index),
-            shading=shading,
-            pbr=pbr,
-            texture_count=_texture_slots(material),
-        ))
+        result.append(
+            Material(
+                name=display_name(material, "material", index),
+                shading=shading,
+                pbr=pbr,
+                texture_count=_texture_slots(material),
+            )
+        )
     return result
 
 
@@ -130,11 +139,13 @@ def read_animations(animations: list[dict | None], accessors: Accessors) -> list
             continue
         channels = animation.get("channels")
         samplers = animation.get("samplers")
-        result.append(Animation(
-            name=display_name(animation, "animation", index),
-            channel_count=len(channels) if isinstance(channels, list) else 0,
-            duration=_duration(samplers if isinstance(samplers, list) else [], accessors),
-        ))
+        result.append(
+            Animation(
+                name=display_name(animation, "animation", index),
+                channel_count=len(channels) if isinstance(channels, list) else 0,
+                duration=_duration(samplers if isinstance(samplers, list) else [], accessors),
+            )
+        )
     return result
 
 

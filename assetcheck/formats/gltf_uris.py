@@ -23,8 +23,9 @@ from assetcheck.security.content import executable_kind
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 
 #: Media types whose content can be recognised, so a data: URI claiming one can be checked.
-_CHECKABLE_MEDIA_TYPES = frozenset({"image/png", "image/jpeg", "image/webp", "image/ktx2",
-                                    "image/gif", "image/bmp"})
+_CHECKABLE_MEDIA_TYPES = frozenset(
+    {"image/png", "image/jpeg", "image/webp", "image/ktx2", "image/gif", "image/bmp"}
+)
 
 
 class UriKind(Enum):
@@ -85,7 +86,7 @@ def decode_data_uri(uri: str) -> DataUri:
     with exactly one slash, then ``name=value`` parameters, then ``base64`` (exactly so) last.
     An empty media type is ``text/plain``.
     """
-    header, comma, payload = uri[len("data:"):].partition(",")
+    header, comma, payload = uri[len("data:") :].partition(",")
     if not comma:
         raise ValueError("a data: URI needs a comma before its data")
     media_type, *parameters = header.split(";")
@@ -94,8 +95,10 @@ def decode_data_uri(uri: str) -> DataUri:
     is_base64 = bool(parameters) and parameters[-1] == "base64"
     for parameter in parameters[:-1] if is_base64 else parameters:
         if "=" not in parameter:
-            raise ValueError(f"the parameter '{shorten_uri(parameter, 40)}' has no '=' "
-                             "(only a final 'base64' may go without)")
+            raise ValueError(
+                f"the parameter '{shorten_uri(parameter, 40)}' has no '=' "
+                "(only a final 'base64' may go without)"
+            )
     data = _decode_base64(payload) if is_base64 else unquote_to_bytes(payload)
     return DataUri(media_type.lower() or "text/plain", data)
 
@@ -147,11 +150,17 @@ def _uri_properties(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
             uri = value.get("uri")
             if type(uri) is str:
                 yield child(_pointer(path), "uri"), uri
-            nested = [((path, key), item) for key, item in value.items()
-                      if type(item) in _CONTAINERS and key != "extras"]
+            nested = [
+                ((path, key), item)
+                for key, item in value.items()
+                if type(item) in _CONTAINERS and key != "extras"
+            ]
         else:
-            nested = [((path, index), item) for index, item in enumerate(value)
-                      if type(item) in _CONTAINERS]
+            nested = [
+                ((path, index), item)
+                for index, item in enumerate(value)
+                if type(item) in _CONTAINERS
+            ]
         nested.reverse()  # so findings come out in document order
         stack += nested
 

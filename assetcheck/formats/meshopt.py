@@ -77,8 +77,7 @@ def layout_problem(view: MeshoptView) -> str | None:
     return None
 
 
-def decode_view(view: MeshoptView, payload: Buffer,
-                destination: Buffer | None = None) -> Buffer:
+def decode_view(view: MeshoptView, payload: Buffer, destination: Buffer | None = None) -> Buffer:
     """The ``view.decoded_length`` bytes that ``payload`` decodes to, filter applied, written
     into ``destination`` (a writable buffer of that length; a new bytearray when None).
 
@@ -90,25 +89,29 @@ def decode_view(view: MeshoptView, payload: Buffer,
         raise MeshoptError(f"it does not start with the {view.mode} header 0x{header:x}")
     version = int(source[0]) & 0x0F
     if view.mode == "ATTRIBUTES" and version not in VERTEX_VERSIONS[view.extension]:
-        raise MeshoptError(f"attribute codec version {version} is not allowed by "
-                           f"{view.extension}")
+        raise MeshoptError(f"attribute codec version {version} is not allowed by {view.extension}")
     if destination is None:
         destination = bytearray(view.decoded_length)
     target = np.frombuffer(destination, np.uint8)
     if target.size != view.decoded_length or not target.flags.writeable:
         raise ValueError("the destination must be a writable buffer of the decoded length")
     decoders = library()
-    decode = {"ATTRIBUTES": decoders.meshopt_decodeVertexBuffer,
-              "TRIANGLES": decoders.meshopt_decodeIndexBuffer,
-              "INDICES": decoders.meshopt_decodeIndexSequence}[view.mode]
-    status = decode(target.ctypes.data, view.count, view.byte_stride, source.ctypes.data,
-                    source.size)
+    decode = {
+        "ATTRIBUTES": decoders.meshopt_decodeVertexBuffer,
+        "TRIANGLES": decoders.meshopt_decodeIndexBuffer,
+        "INDICES": decoders.meshopt_decodeIndexSequence,
+    }[view.mode]
+    status = decode(
+        target.ctypes.data, view.count, view.byte_stride, source.ctypes.data, source.size
+    )
     if status != 0:
         raise MeshoptError(f"the {view.mode} decoder rejects the stream (error {status})")
     if view.filter != "NONE":
-        apply = {"OCTAHEDRAL": decoders.meshopt_decodeFilterOct,
-                 "QUATERNION": decoders.meshopt_decodeFilterQuat,
-                 "EXPONENTIAL": decoders.meshopt_decodeFilterExp}[view.filter]
+        apply = {
+            "OCTAHEDRAL": decoders.meshopt_decodeFilterOct,
+            "QUATERNION": decoders.meshopt_decodeFilterQuat,
+            "EXPONENTIAL": decoders.meshopt_decodeFilterExp,
+        }[view.filter]
         apply(target.ctypes.data, view.count, view.byte_stride)
     return destination
 
@@ -136,13 +139,19 @@ def library() -> ctypes.CDLL:
 
         shared = ctypes.CDLL(_loader.lib._name)
         size, pointer = ctypes.c_size_t, ctypes.c_void_p
-        for name in ("meshopt_decodeVertexBuffer", "meshopt_decodeIndexBuffer",
-                     "meshopt_decodeIndexSequence"):
+        for name in (
+            "meshopt_decodeVertexBuffer",
+            "meshopt_decodeIndexBuffer",
+            "meshopt_decodeIndexSequence",
+        ):
             function = getattr(shared, name)
             function.argtypes = [pointer, size, size, pointer, size]
             function.restype = ctypes.c_int
-        for name in ("meshopt_decodeFilterOct", "meshopt_decodeFilterQuat",
-                     "meshopt_decodeFilterExp"):
+        for name in (
+            "meshopt_decodeFilterOct",
+            "meshopt_decodeFilterQuat",
+            "meshopt_decodeFilterExp",
+        ):
             function = getattr(shared, name)
             function.argtypes = [pointer, size, size]
             function.restype = None

@@ -69,8 +69,9 @@ class ArchiveResources:
         """The member at the normalised ``path`` inflated, or None if missing or unreadable."""
         if path not in self._read:
             entry = self._by_path.get(path)
-            self._read[path] = None if entry is None else self._scan.read_member(
-                self._archive, entry)
+            self._read[path] = (
+                None if entry is None else self._scan.read_member(self._archive, entry)
+            )
         return self._read[path]
 
     def forget(self) -> None:
@@ -96,8 +97,9 @@ class _UploadScan:
         self.context = context
         self.issues = context.issues
         self.limits = context.options.limits
-        self.budget = InflationBudget(self.limits.max_uncompressed_bytes,
-                                      self.limits.max_compression_ratio)
+        self.budget = InflationBudget(
+            self.limits.max_uncompressed_bytes, self.limits.max_compression_ratio
+        )
         self.entries_left = self.limits.max_archive_entries
 
     def archive(self, archive: _Archive, depth: int) -> Iterator[SourceFile]:
@@ -105,8 +107,9 @@ class _UploadScan:
         layout = self._layout(archive)
         self.entries_left -= len(layout.entries)
         if layout.more_entries:
-            self.issues.add("ZIP_TOO_MANY_ENTRIES", file=archive.name,
-                            limit=self.limits.max_archive_entries)
+            self.issues.add(
+                "ZIP_TOO_MANY_ENTRIES", file=archive.name, limit=self.limits.max_archive_entries
+            )
         self._report_structure(archive, layout)
         resources = ArchiveResources(self, archive, layout.entries)
         for entry in layout.entries:
@@ -123,8 +126,13 @@ class _UploadScan:
             return None
         name = archive.prefix + entry.name
         try:
-            content = self.budget.inflate(archive.data, entry.data_offset, entry.compressed_size,
-                                          entry.method, counted=entry.index not in archive.inflated)
+            content = self.budget.inflate(
+                archive.data,
+                entry.data_offset,
+                entry.compressed_size,
+                entry.method,
+                counted=entry.index not in archive.inflated,
+            )
         except ZipBombError as bomb:
             self.issues.add("ZIP_BOMB", file=name, reason=bomb.reason)
             content = None
@@ -190,8 +198,12 @@ class _UploadScan:
     def _nested(self, archive: _Archive, depth: int) -> Iterator[SourceFile]:
         self.issues.add("ZIP_NESTED_ARCHIVE", file=archive.name, depth=depth)
         if depth > self.limits.max_archive_depth:
-            self.issues.add("ZIP_NESTING_TOO_DEEP", file=archive.name, depth=depth,
-                            limit=self.limits.max_archive_depth)
+            self.issues.add(
+                "ZIP_NESTING_TOO_DEEP",
+                file=archive.name,
+                depth=depth,
+                limit=self.limits.max_archive_depth,
+            )
             return
         yield from self.archive(archive, depth)
 
@@ -207,8 +219,10 @@ def _resource_path(entry: ZipEntry) -> str | None:
 
 def _content_problem(entry: ZipEntry, content: bytes) -> str | None:
     if len(content) != entry.uncompressed_size:
-        return (f"it inflates to {len(content)} bytes, not the {entry.uncompressed_size} its "
-                f"header declares")
+        return (
+            f"it inflates to {len(content)} bytes, not the {entry.uncompressed_size} its "
+            f"header declares"
+        )
     if zlib.crc32(content) != entry.crc:
         return "its content does not match its CRC-32"
     return None

@@ -19,6 +19,7 @@ def searchable(data: bytes | memoryview | mmap.mmap) -> Buffer:
     """``data`` as a :data:`Buffer` (which ``find`` works on): a memoryview is copied."""
     return data.tobytes() if isinstance(data, memoryview) else data
 
+
 END_SIGNATURE = b"PK\x05\x06"
 CENTRAL_SIGNATURE = b"PK\x01\x02"
 LOCAL_SIGNATURE = b"PK\x03\x04"
@@ -139,15 +140,25 @@ def read_layout(data: Buffer, *, max_entries: int) -> ZipLayout:
             return ZipLayout(entries, problems, more_entries=True)
         parsed = _central_entry(data, position, stop, len(entries), end, problems)
         if parsed is None:
-            problems.append(LayoutProblem(None, f"central directory entry {len(entries)} is "
-                                                "damaged; the entries after it were not read"))
+            problems.append(
+                LayoutProblem(
+                    None,
+                    f"central directory entry {len(entries)} is "
+                    "damaged; the entries after it were not read",
+                )
+            )
             break
         entry, position = parsed
         entries.append(entry)
     if not problems and len(entries) != end.entry_count:
-        problems.append(LayoutProblem(None, f"the end record declares {end.entry_count} "
-                                            f"entries but the central directory holds "
-                                            f"{len(entries)}"))
+        problems.append(
+            LayoutProblem(
+                None,
+                f"the end record declares {end.entry_count} "
+                f"entries but the central directory holds "
+                f"{len(entries)}",
+            )
+        )
     return ZipLayout(entries, problems)
 
 
@@ -169,12 +180,21 @@ def recover_layout(data: Buffer, *, max_entries: int) -> ZipLayout:
             break
         if data_offset + compressed > len(data):
             break
-        entries.append(ZipEntry(
-            len(entries), _decode_name(raw_name, flags), flags, method, crc, compressed,
-            uncompressed, position, data_offset,
-        ))
+        entries.append(
+            ZipEntry(
+                len(entries),
+                _decode_name(raw_name, flags),
+                flags,
+                method,
+                crc,
+                compressed,
+                uncompressed,
+                position,
+                data_offset,
+            )
+        )
         position = data_offset + compressed
-    more = len(entries) == max_entries and data[position:position + 4] == LOCAL_SIGNATURE
+    more = len(entries) == max_entries and data[position : position + 4] == LOCAL_SIGNATURE
     return ZipLayout(entries, [], more_entries=more)
 
 
@@ -187,8 +207,10 @@ def find_end_record(data: Buffer) -> EndRecord:
         if end is not None:
             return end
         position = data.rfind(END_SIGNATURE, search_from, position)
-    raise ZipLayoutError("no end of central directory record leads to a central directory "
-                         "(the file may be truncated, or split across several disks)")
+    raise ZipLayoutError(
+        "no end of central directory record leads to a central directory "
+        "(the file may be truncated, or split across several disks)"
+    )
 
 
 def end_record_at(data: Buffer, offset: int) -> EndRecord | None:
@@ -199,8 +221,9 @@ def end_record_at(data: Buffer, offset: int) -> EndRecord | None:
     """
     if offset + _END.size > len(data):
         return None
-    (_, disk, central_disk, disk_entries, entries, size, start_offset,
-     _) = _END.unpack_from(data, offset)
+    (_, disk, central_disk, disk_entries, entries, size, start_offset, _) = _END.unpack_from(
+        data, offset
+    )
     if disk or central_disk:
         return None
     directory_end = offset
@@ -212,7 +235,7 @@ def end_record_at(data: Buffer, offset: int) -> EndRecord | None:
     base = central_start - start_offset
     if central_start < 0 or base < 0:
         return None
-    if entries and data[central_start:central_start + 4] != CENTRAL_SIGNATURE:
+    if entries and data[central_start : central_start + 4] != CENTRAL_SIGNATURE:
         return None
     return EndRecord(offset, entries, central_start, size, base)
 
@@ -237,8 +260,9 @@ def _zip64_end_record(data: Buffer, end_offset: int) -> tuple[int, int, int, int
     signature, _, _, disk_count = _ZIP64_LOCATOR.unpack_from(data, locator_offset)
     if signature != _ZIP64_LOCATOR_SIGNATURE or disk_count > 1:
         return None
-    (signature, _, _, _, disk, central_disk, _, entries, size,
-     start_offset) = _ZIP64_END.unpack_from(data, record_offset)
+    (signature, _, _, _, disk, central_disk, _, entries, size, start_offset) = (
+        _ZIP64_END.unpack_from(data, record_offset)
+    )
     if signature != _ZIP64_END_SIGNATURE or disk or central_disk:
         return None
     return entries, size, start_offset, record_offset
@@ -253,19 +277,37 @@ def _central_entry(
     problems: list[LayoutProblem],
 ) -> tuple[ZipEntry, int] | None:
     """The entry whose central header is at ``position``, and where the next one starts."""
-    if position + _CENTRAL.size > stop or data[position:position + 4] != CENTRAL_SIGNATURE:
+    if position + _CENTRAL.size > stop or data[position : position + 4] != CENTRAL_SIGNATURE:
         return None
-    (_, _, _, flags, method, _, _, crc, compressed, uncompressed, name_length, extra_length,
-     comment_length, _, _, external_attr, header_offset) = _CENTRAL.unpack_from(data, position)
+    (
+        _,
+        _,
+        _,
+        flags,
+        method,
+        _,
+        _,
+        crc,
+        compressed,
+        uncompressed,
+        name_length,
+        extra_length,
+        comment_length,
+        _,
+        _,
+        external_attr,
+        header_offset,
+    ) = _CENTRAL.unpack_from(data, position)
     name_start = position + _CENTRAL.size
     extra_start = name_start + name_length
     next_position = extra_start + extra_length + comment_length
     if next_position > stop:
         return None
     raw_name = data[name_start:extra_start]
-    extra = data[extra_start:extra_start + extra_length]
+    extra = data[extra_start : extra_start + extra_length]
     uncompressed, compressed, header_offset = _zip64_values(
-        extra, uncompressed, compressed, header_offset)
+        extra, uncompressed, compressed, header_offset
+    )
     name = _decode_name(raw_name, flags)
     other_names = []
     unicode_name = _unicode_path(extra)
@@ -276,8 +318,7 @@ def _central_entry(
     data_offset = None
     header = _local_header(data, header_offset)
     if header is None:
-        problems.append(LayoutProblem(name, f"its local header is missing at byte "
-                                            f"{header_offset}"))
+        problems.append(LayoutProblem(name, f"its local header is missing at byte {header_offset}"))
     else:
         local_flags, local_raw_name, data_offset = header[0], header[5], header[7]
         if local_raw_name != raw_name:
@@ -285,11 +326,23 @@ def _central_entry(
             other_names.append(("local header", local_name))
             problems.append(LayoutProblem(name, f"its local header names it {local_name!r}"))
         if data_offset + compressed > end.central_start:
-            problems.append(LayoutProblem(name, "its data runs past the start of the "
-                                                "central directory"))
+            problems.append(
+                LayoutProblem(name, "its data runs past the start of the central directory")
+            )
             data_offset = None
-    entry = ZipEntry(index, name, flags, method, crc, compressed, uncompressed, header_offset,
-                     data_offset, external_attr, tuple(other_names))
+    entry = ZipEntry(
+        index,
+        name,
+        flags,
+        method,
+        crc,
+        compressed,
+        uncompressed,
+        header_offset,
+        data_offset,
+        external_attr,
+        tuple(other_names),
+    )
     return entry, next_position
 
 
@@ -299,8 +352,19 @@ def _local_header(
     """``(flags, method, crc, compressed, uncompressed, raw name, extra, data offset)``."""
     if offset < 0 or offset + _LOCAL.size > len(data):
         return None
-    (signature, _, flags, method, _, _, crc, compressed, uncompressed, name_length,
-     extra_length) = _LOCAL.unpack_from(data, offset)
+    (
+        signature,
+        _,
+        flags,
+        method,
+        _,
+        _,
+        crc,
+        compressed,
+        uncompressed,
+        name_length,
+        extra_length,
+    ) = _LOCAL.unpack_from(data, offset)
     if signature != LOCAL_SIGNATURE:
         return None
     name_start = offset + _LOCAL.size
@@ -308,8 +372,16 @@ def _local_header(
     data_offset = extra_start + extra_length
     if data_offset > len(data):
         return None
-    return (flags, method, crc, compressed, uncompressed, data[name_start:extra_start],
-            data[extra_start:data_offset], data_offset)
+    return (
+        flags,
+        method,
+        crc,
+        compressed,
+        uncompressed,
+        data[name_start:extra_start],
+        data[extra_start:data_offset],
+        data_offset,
+    )
 
 
 def _extra_fields(extra: bytes) -> dict[int, bytes]:
@@ -321,7 +393,7 @@ def _extra_fields(extra: bytes) -> dict[int, bytes]:
         start = position + _EXTRA_HEADER.size
         if start + size > len(extra):
             break
-        fields.setdefault(header_id, extra[start:start + size])
+        fields.setdefault(header_id, extra[start : start + size])
         position = start + size
     return fields
 

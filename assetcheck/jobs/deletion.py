@@ -17,8 +17,9 @@ from assetcheck.db.tables import Account, Job
 from assetcheck.jobs.storage import JobStorage
 
 
-def delete_job(database: peewee.Database, storage: JobStorage, account_id: int,
-               job_id: str) -> bool:
+def delete_job(
+    database: peewee.Database, storage: JobStorage, account_id: int, job_id: str
+) -> bool:
     """Delete the account's job ``job_id`` and its files; False when it has no such job."""
     with write_transaction(database):
         deleted = Job.delete().where(Job.id == job_id, Job.account == account_id).execute()

@@ -33,30 +33,52 @@ EXPIRY_INTERVAL = 600.0
 PRUNE_INTERVAL = 3600.0
 
 
-def start_maintenance(config: Config, database: peewee.Database, queue: JobQueue,
-                      storage: JobStorage, webhooks: WebhookDispatcher,
-                      node: str) -> BackgroundScheduler:
+def start_maintenance(
+    config: Config,
+    database: peewee.Database,
+    queue: JobQueue,
+    storage: JobStorage,
+    webhooks: WebhookDispatcher,
+    node: str,
+) -> BackgroundScheduler:
     """Start the scheduler: reap every half lease, look for due webhook deliveries now and
     every ``[webhooks] poll_interval``; sweep, expire and prune now and then every interval,
     each on one node of all (``node`` names this one)."""
-    scheduler = BackgroundScheduler(timezone=UTC,
-                                    job_defaults={"coalesce": True, "max_instances": 1})
-    scheduler.add_job(reap_leases, "interval", args=(queue,), id="reap-leases",
-                      seconds=max(0.5, queue.lease_seconds / 2))
-    scheduler.add_job(webhooks.tick, "interval", id="webhook-deliveries",
-                      seconds=webhooks.interval, next_run_time=datetime.now(UTC))
+    scheduler = BackgroundScheduler(
+        timezone=UTC, job_defaults={"coalesce": True, "max_instances": 1}
+    )
+    scheduler.add_job(
+        reap_leases,
+        "interval",
+        args=(queue,),
+        id="reap-leases",
+        seconds=max(0.5, queue.lease_seconds / 2),
+    )
+    scheduler.add_job(
+        webhooks.tick,
+        "interval",
+        id="webhook-deliveries",
+        seconds=webhooks.interval,
+        next_run_time=datetime.now(UTC),
+    )
     days = retention_days(config["plans"])
     keep_days = float(config["webhooks"]["keep_deliveries_days"])
     chores: list[tuple[str, float, Callable[[], None]]] = [
-        ("sweep-uploads", SWEEP_INTERVAL, lambda: sweep_uploads(storage))]
+        ("sweep-uploads", SWEEP_INTERVAL, lambda: sweep_uploads(storage))
+    ]
     if days:
-        chores.append(("expire-jobs", EXPIRY_INTERVAL,
-                       lambda: expire(database, storage, days)))
+        chores.append(("expire-jobs", EXPIRY_INTERVAL, lambda: expire(database, storage, days)))
     if keep_days > 0:
         chores.append(("prune-deliveries", PRUNE_INTERVAL, lambda: prune(keep_days)))
     for name, interval, chore in chores:
-        scheduler.add_job(run_chore, "interval", args=(name, interval, node, chore), id=name,
-                          seconds=interval, next_run_time=datetime.now(UTC))
+        scheduler.add_job(
+            run_chore,
+            "interval",
+            args=(name, interval, node, chore),
+            id=name,
+            seconds=interval,
+            next_run_time=datetime.now(UTC),
+        )
     scheduler.start()
     return scheduler
 
@@ -75,15 +97,21 @@ def run_chore(name: str, interval: float, node: str, chore: Callable[[], None]) 
 def reap_leases(queue: JobQueue) -> None:
     requeued, failed = queue.reap_expired_leases()
     if requeued or failed:
-        log.warning("expired leases: %d job(s) re-queued, %d failed after their last attempt",
-                    requeued, failed)
+        log.warning(
+            "expired leases: %d job(s) re-queued, %d failed after their last attempt",
+            requeued,
+            failed,
+        )
 
 
 def sweep_uploads(storage: JobStorage) -> None:
     removed = storage.sweep_orphans(existing_job_ids)
     if removed:
-        log.warning("removed the stored files of %d upload(s) without a job: %s", len(removed),
-                    ", ".join(removed))
+        log.warning(
+            "removed the stored files of %d upload(s) without a job: %s",
+            len(removed),
+            ", ".join(removed),
+        )
 
 
 def expire(database: peewee.Database, storage: JobStorage, days: dict[str, int]) -> None:

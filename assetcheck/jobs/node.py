@@ -32,17 +32,28 @@ class Node:
     with; ``storage`` is the job storage of ``[storage]`` unless given.
     """
 
-    def __init__(self, config: Config, database: peewee.Database,
-                 settings: WorkerSettings | None = None, *, secret_box: SecretBox,
-                 storage: JobStorage | None = None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        database: peewee.Database,
+        settings: WorkerSettings | None = None,
+        *,
+        secret_box: SecretBox,
+        storage: JobStorage | None = None,
+    ) -> None:
         self.config = config
         self.database = database
         self.settings = settings or WorkerSettings.from_config(config)
         self.storage = storage or open_storage(config)
         self.metrics_directory = MetricsDirectory() if config["metrics"]["enabled"] else None
         self.queue = self.settings.job_queue(database)
-        self.supervisor = Supervisor(config, self.settings, process_ended=(
-            self.metrics_directory.process_ended if self.metrics_directory else None))
+        self.supervisor = Supervisor(
+            config,
+            self.settings,
+            process_ended=(
+                self.metrics_directory.process_ended if self.metrics_directory else None
+            ),
+        )
         self.webhooks = WebhookDispatcher(config, database, secret_box)
         self._scheduler = None
 
@@ -56,9 +67,14 @@ class Node:
 
     def start(self) -> None:
         self.supervisor.start()
-        self._scheduler = start_maintenance(self.config, self.database, self.queue,
-                                            self.storage, self.webhooks,
-                                            f"{socket.gethostname()}:{os.getpid()}")
+        self._scheduler = start_maintenance(
+            self.config,
+            self.database,
+            self.queue,
+            self.storage,
+            self.webhooks,
+            f"{socket.gethostname()}:{os.getpid()}",
+        )
 
     def stop(self) -> None:
         """Blocks until the workers are gone (up to their grace period): call it off the

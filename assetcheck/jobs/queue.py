@@ -127,15 +127,22 @@ class JobQueue:
     account may be processing at once (plans not listed: :data:`UNLISTED_PLAN_MAX_PROCESSING`).
     """
 
-    def __init__(self, database: peewee.Database, *, lease_seconds: float, workers: int,
-                 max_processing: Mapping[str, int] = MappingProxyType({})) -> None:
+    def __init__(
+        self,
+        database: peewee.Database,
+        *,
+        lease_seconds: float,
+        workers: int,
+        max_processing: Mapping[str, int] = MappingProxyType({}),
+    ) -> None:
         self.database = database
         self.lease_seconds = lease_seconds
         self.workers = max(1, workers)
         self.max_processing = dict(max_processing)
 
-    def enqueue(self, *, max_queued: int | None = None, max_stored_bytes: int | None = None,
-                **fields: Any) -> Job:
+    def enqueue(
+        self, *, max_queued: int | None = None, max_stored_bytes: int | None = None, **fields: Any
+    ) -> Job:
         """Insert a new job, ``queued`` at progress 0; ``fields`` are the other columns.
 
         With ``max_queued``, raise :class:`QueueFull` instead when the job's account already
@@ -147,12 +154,16 @@ class JobQueue:
             if max_queued is not None or max_stored_bytes:
                 account_id = _id_of(fields["account"])
                 _lock_account(account_id)
-                if max_queued is not None and (
-                        queued := self.queued_count(account_id)) >= max_queued:
+                if (
+                    max_queued is not None
+                    and (queued := self.queued_count(account_id)) >= max_queued
+                ):
                     raise QueueFull(queued, max_queued)
                 size = int(fields["size"])
-                if max_stored_bytes and (
-                        stored := self.stored_bytes(account_id)) + size > max_stored_bytes:
+                if (
+                    max_stored_bytes
+                    and (stored := self.stored_bytes(account_id)) + size > max_stored_bytes
+                ):
                     raise QuotaExceeded(stored, size, max_stored_bytes)
             return Job.create(status=QUEUED, progress=0, attempts=0, **fields)
 
@@ -160,8 +171,11 @@ class JobQueue:
         """Bytes the account stores: of its jobs not deleted nor expired, each upload and what
         the job stored beside it (``derived_bytes``: previews, viewer files, overlays, report)."""
         total = peewee.fn.SUM(Job.size + Job.derived_bytes)
-        return int(Job.select(peewee.fn.COALESCE(total, 0))
-                   .where(Job.account == account_id, Job.expired_at.is_null()).scalar())
+        return int(
+            Job.select(peewee.fn.COALESCE(total, 0))
+            .where(Job.account == account_id, Job.expired_at.is_null())
+            .scalar()
+        )
 
     def queued_count(self, account_id: int) -> int:
         """How many jobs of the account wait to be claimed."""
@@ -184,13 +198,15 @@ class JobQueue:
     def _next_account(self, passed_over: list[int]) -> Account | None:
         """Step 1: the account whose turn it is, its row locked (PostgreSQL), or None."""
         waiting = Job.select(Job.account).where(Job.status == QUEUED)
-        running = (Job.select(peewee.fn.COUNT(Job.id))
-                   .where(Job.account == Account.id, Job.status == PROCESSING))
-        query = (Account.select(Account.id, Account.plan)
-                 .where(Account.id.in_(waiting),
-                        peewee.Expression(running, "<", self._limit_of_plan()))
-                 .order_by(Account.last_claimed_at.asc(nulls="first"), Account.id)
-                 .limit(1))
+        running = Job.select(peewee.fn.COUNT(Job.id)).where(
+            Job.account == Account.id, Job.status == PROCESSING
+        )
+        query = (
+            Account.select(Account.id, Account.plan)
+            .where(Account.id.in_(waiting), peewee.Expression(running, "<", self._limit_of_plan()))
+            .order_by(Account.last_claimed_at.asc(nulls="first"), Account.id)
+            .limit(1)
+        )
         if passed_over:
             query = query.where(Account.id.not_in(passed_over))
         return lock_rows(query, skip_locked=True).first()
@@ -201,15 +217,26 @@ class JobQueue:
         limit = self.max_processing.get(account.plan, UNLISTED_PLAN_MAX_PROCESSING)
         if _count(account.id, PROCESSING) >= limit:
             return None
-        oldest = lock_rows(Job.select(Job.id)
-                           .where(Job.account == account.id, Job.status == QUEUED)
-                           .order_by(Job.created_at, Job.id).limit(1), skip_locked=True)
+        oldest = lock_rows(
+            Job.select(Job.id)
+            .where(Job.account == account.id, Job.status == QUEUED)
+            .order_by(Job.created_at, Job.id)
+            .limit(1),
+            skip_locked=True,
+        )
         now = utcnow()
-        query = (Job.update(status=PROCESSING, progress=5, attempts=Job.attempts + 1,
-                            lease_owner=owner, lease_expires_at=self._lease_end(now),
-                            started_at=now)
-                 .where(Job.id == oldest, Job.status == QUEUED)
-                 .returning(*Job._meta.sorted_fields))
+        query = (
+            Job.update(
+                status=PROCESSING,
+                progress=5,
+                attempts=Job.attempts + 1,
+                lease_owner=owner,
+                lease_expires_at=self._lease_end(now),
+                started_at=now,
+            )
+            .where(Job.id == oldest, Job.status == QUEUED)
+            .returning(*Job._meta.sorted_fields)
+        )
         job = next(iter(query.objects(Job).execute()), None)
         if job is not None:
             Account.update(last_claimed_at=now).where(Account.id == account.id).execute()
@@ -219,23 +246,33 @@ class JobQueue:
         """``max_processing`` as SQL: a ``CASE`` on the account's plan."""
         if not self.max_processing:
             return peewee.Value(UNLISTED_PLAN_MAX_PROCESSING)
-        return peewee.Case(Account.plan, list(self.max_processing.items()),
-                           UNLISTED_PLAN_MAX_PROCESSING)
+        return peewee.Case(
+            Account.plan, list(self.max_processing.items()), UNLISTED_PLAN_MAX_PROCESSING
+        )
 
     def renew(self, job_id: str, owner: str, progress: int) -> bool:
         """Extend ``owner``'s lease and record progress; False when the lease was lost."""
-        updated = (Job.update(lease_expires_at=self._lease_end(utcnow()), progress=progress)
-                   .where(Job.id == job_id, Job.status == PROCESSING, Job.lease_owner == owner)
-                   .execute())
+        updated = (
+            Job.update(lease_expires_at=self._lease_end(utcnow()), progress=progress)
+            .where(Job.id == job_id, Job.status == PROCESSING, Job.lease_owner == owner)
+            .execute()
+        )
         return updated == 1
 
-    def complete(self, job_id: str, owner: str, report: Mapping[str, Any], *,
-                 derived_bytes: int = 0) -> bool:
+    def complete(
+        self, job_id: str, owner: str, report: Mapping[str, Any], *, derived_bytes: int = 0
+    ) -> bool:
         """Store the report and end the job ``completed``, recording the ``derived_bytes`` it
         stored beside its upload (the report included); False when the lease was lost."""
-        return self._finish(job_id, owner, COMPLETED, result=dict(report),
-                            health_score=report["health_score"], grade=report["grade"],
-                            derived_bytes=derived_bytes)
+        return self._finish(
+            job_id,
+            owner,
+            COMPLETED,
+            result=dict(report),
+            health_score=report["health_score"],
+            grade=report["grade"],
+            derived_bytes=derived_bytes,
+        )
 
     def fail(self, job_id: str, owner: str, code: str, message: str) -> bool:
         """End the job ``failed`` with an error code; False when the lease was lost."""
@@ -243,15 +280,23 @@ class JobQueue:
 
     def hand_back(self, job_id: str, owner: str) -> bool:
         """Put the job back in the queue without counting an attempt (a graceful shutdown)."""
-        return self._move(PROCESSING, QUEUED, Job.id == job_id, Job.lease_owner == owner,
-                          attempts=Job.attempts - 1, **_RELEASED) == 1
+        return (
+            self._move(
+                PROCESSING,
+                QUEUED,
+                Job.id == job_id,
+                Job.lease_owner == owner,
+                attempts=Job.attempts - 1,
+                **_RELEASED,
+            )
+            == 1
+        )
 
     def record_crash(self, job_id: str, owner: str, message: str) -> str | None:
         """The validation died under ``owner``: re-queue the job, or fail it after the last
         attempt. Returns the job's new status, or None when the lease was already lost."""
         mine = (Job.id == job_id, Job.lease_owner == owner)
-        if self._move(PROCESSING, FAILED, *mine, Job.attempts >= MAX_ATTEMPTS,
-                      **_crashed(message)):
+        if self._move(PROCESSING, FAILED, *mine, Job.attempts >= MAX_ATTEMPTS, **_crashed(message)):
             return FAILED
         if self._move(PROCESSING, QUEUED, *mine, **_RELEASED):
             return QUEUED
@@ -261,9 +306,13 @@ class JobQueue:
         """Jobs whose worker stopped renewing (it died): re-queue them, or fail those that
         used their last attempt. Returns ``(requeued, failed)``."""
         expired = Job.lease_expires_at < utcnow()
-        failed = self._move(PROCESSING, FAILED, expired, Job.attempts >= MAX_ATTEMPTS,
-                            **_crashed(f"the worker stopped {MAX_ATTEMPTS} times while "
-                                       "validating this file"))
+        failed = self._move(
+            PROCESSING,
+            FAILED,
+            expired,
+            Job.attempts >= MAX_ATTEMPTS,
+            **_crashed(f"the worker stopped {MAX_ATTEMPTS} times while validating this file"),
+        )
         requeued = self._move(PROCESSING, QUEUED, expired, **_RELEASED)
         return requeued, failed
 
@@ -273,11 +322,17 @@ class JobQueue:
 
     def typical_duration(self) -> float:
         """Mean seconds of the last completed validations, or a default before there are any."""
-        rows = (Job.select(Job.started_at, Job.finished_at)
-                .where(Job.status == COMPLETED).order_by(Job.finished_at.desc())
-                .limit(RECENT_JOBS))
-        durations = [(r.finished_at - r.started_at).total_seconds() for r in rows
-                     if r.started_at is not None and r.finished_at is not None]
+        rows = (
+            Job.select(Job.started_at, Job.finished_at)
+            .where(Job.status == COMPLETED)
+            .order_by(Job.finished_at.desc())
+            .limit(RECENT_JOBS)
+        )
+        durations = [
+            (r.finished_at - r.started_at).total_seconds()
+            for r in rows
+            if r.started_at is not None and r.finished_at is not None
+        ]
         return sum(durations) / len(durations) if durations else DEFAULT_DURATION
 
     def estimate_completion(self, now: datetime | None = None) -> datetime:
@@ -289,10 +344,20 @@ class JobQueue:
         return now + timedelta(seconds=waves * self.typical_duration())
 
     def _finish(self, job_id: str, owner: str, target: str, **changes: Any) -> bool:
-        return self._move(PROCESSING, target, Job.id == job_id, Job.lease_owner == owner,
-                          progress=100 if target == COMPLETED else Job.progress,
-                          finished_at=utcnow(), lease_owner=None, lease_expires_at=None,
-                          **changes) == 1
+        return (
+            self._move(
+                PROCESSING,
+                target,
+                Job.id == job_id,
+                Job.lease_owner == owner,
+                progress=100 if target == COMPLETED else Job.progress,
+                finished_at=utcnow(),
+                lease_owner=None,
+                lease_expires_at=None,
+                **changes,
+            )
+            == 1
+        )
 
     def _move(self, source: str, target: str, *conditions: Any, **changes: Any) -> int:
         _check(source, target)
@@ -327,8 +392,13 @@ _RELEASED = {"progress": 0, "lease_owner": None, "lease_expires_at": None, "star
 
 
 def _crashed(message: str) -> dict[str, Any]:
-    return {"error_code": VALIDATION_CRASHED.code, "error_message": message,
-            "finished_at": utcnow(), "lease_owner": None, "lease_expires_at": None}
+    return {
+        "error_code": VALIDATION_CRASHED.code,
+        "error_message": message,
+        "finished_at": utcnow(),
+        "lease_owner": None,
+        "lease_expires_at": None,
+    }
 
 
 def _check(source: str, target: str) -> None:

@@ -9,8 +9,9 @@ import logging
 import re
 
 #: A key or a webhook secret, whole or in part, plain or percent-encoded (``svc%5F…``).
-SECRET_SHAPE = re.compile(r"(?<![A-Za-z0-9])(?:svc|whsec)(?:_|%5f)[A-Za-z0-9+/=_%-]*",
-                          re.IGNORECASE)
+SECRET_SHAPE = re.compile(
+    r"(?<![A-Za-z0-9])(?:svc|whsec)(?:_|%5f)[A-Za-z0-9+/=_%-]*", re.IGNORECASE
+)
 REDACTED = "[redacted]"
 
 

@@ -30,27 +30,35 @@ def retention_days(plans: Mapping[str, Mapping[str, Any]]) -> dict[str, int]:
     return {name: count for name, count in days.items() if count > 0}
 
 
-def expire_jobs(database: peewee.Database, storage: JobStorage,
-                days_by_plan: Mapping[str, int]) -> int:
+def expire_jobs(
+    database: peewee.Database, storage: JobStorage, days_by_plan: Mapping[str, int]
+) -> int:
     """Expire every ended job past its plan's retention; returns how many."""
     expired = 0
     for plan, days in days_by_plan.items():
         cutoff = utcnow() - timedelta(days=days)
-        while (count := _expire_batch(database, storage, plan, cutoff)):
+        while count := _expire_batch(database, storage, plan, cutoff):
             expired += count
             if count < EXPIRY_BATCH:
                 break
     return expired
 
 
-def _expire_batch(database: peewee.Database, storage: JobStorage, plan: str,
-                  cutoff: datetime) -> int:
+def _expire_batch(
+    database: peewee.Database, storage: JobStorage, plan: str, cutoff: datetime
+) -> int:
     with write_transaction(database):
-        query = (Job.select(Job.id)
-                 .where(Job.account.in_(Account.select(Account.id).where(Account.plan == plan)),
-                        Job.status.in_(ENDED), Job.finished_at < cutoff,
-                        Job.expired_at.is_null())
-                 .order_by(Job.finished_at).limit(EXPIRY_BATCH))
+        query = (
+            Job.select(Job.id)
+            .where(
+                Job.account.in_(Account.select(Account.id).where(Account.plan == plan)),
+                Job.status.in_(ENDED),
+                Job.finished_at < cutoff,
+                Job.expired_at.is_null(),
+            )
+            .order_by(Job.finished_at)
+            .limit(EXPIRY_BATCH)
+        )
         job_ids = [job.id for job in lock_rows(query, skip_locked=True)]
         for job_id in job_ids:
             storage.delete_job(job_id)

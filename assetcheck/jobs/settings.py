@@ -29,13 +29,16 @@ class WorkerSettings:
     def from_config(cls, config: Config, processes: int | None = None) -> WorkerSettings:
         """The settings of ``config``; ``processes`` overrides ``[workers] processes``."""
         workers = config["workers"]
-        return cls(processes=int(processes or workers["processes"]),
-                   job_timeout=float(workers["job_timeout"]),
-                   memory_limit_mb=int(workers["memory_limit_mb"]),
-                   lease_seconds=float(workers["lease_seconds"]),
-                   shutdown_grace=float(workers["shutdown_grace"]),
-                   max_processing={name: int(plan["max_processing_jobs"])
-                                   for name, plan in config["plans"].items()})
+        return cls(
+            processes=int(processes or workers["processes"]),
+            job_timeout=float(workers["job_timeout"]),
+            memory_limit_mb=int(workers["memory_limit_mb"]),
+            lease_seconds=float(workers["lease_seconds"]),
+            shutdown_grace=float(workers["shutdown_grace"]),
+            max_processing={
+                name: int(plan["max_processing_jobs"]) for name, plan in config["plans"].items()
+            },
+        )
 
     @property
     def tick(self) -> float:
@@ -45,5 +48,9 @@ class WorkerSettings:
 
     def job_queue(self, database: peewee.Database) -> JobQueue:
         """The job queue on ``database``, with these leases, workers and plan limits."""
-        return JobQueue(database, lease_seconds=self.lease_seconds, workers=self.processes,
-                        max_processing=self.max_processing)
+        return JobQueue(
+            database,
+            lease_seconds=self.lease_seconds,
+            workers=self.processes,
+            max_processing=self.max_processing,
+        )

@@ -42,8 +42,12 @@ class Supervisor:
     """Keeps ``settings.processes`` workers running until :meth:`stop`; ``process_ended(pid)``
     is told of each worker that ended (the node's metrics drop its live figures)."""
 
-    def __init__(self, config: Config, settings: WorkerSettings,
-                 process_ended: Callable[[int], None] | None = None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        settings: WorkerSettings,
+        process_ended: Callable[[int], None] | None = None,
+    ) -> None:
         self.config = config
         self.process_ended = process_ended
         self.settings = settings
@@ -90,8 +94,7 @@ class Supervisor:
                     continue
                 if time.monotonic() - self._started_at[slot] < RESTART_DELAY:
                     continue
-                log.warning("worker %s exited (%s): restarting it", process.name,
-                            process.exitcode)
+                log.warning("worker %s exited (%s): restarting it", process.name, process.exitcode)
                 process.join()
                 self._ended(process)
                 self._spawn(slot)
@@ -101,9 +104,11 @@ class Supervisor:
             self.process_ended(process.pid)
 
     def _spawn(self, slot: int) -> None:
-        process = _SPAWN.Process(target=worker_main,
-                                 args=(self.config, self.settings, os.getpid()),
-                                 name=f"worker-{slot + 1}")
+        process = _SPAWN.Process(
+            target=worker_main,
+            args=(self.config, self.settings, os.getpid()),
+            name=f"worker-{slot + 1}",
+        )
         process.start()
         self._workers[slot] = process
         self._started_at[slot] = time.monotonic()
@@ -117,8 +122,13 @@ def worker_main(config: Config, settings: WorkerSettings, supervisor: int) -> No
     os.nice(WORKER_NICENESS)
     database = db.connect(config)
     owner = f"{socket.gethostname()}:{os.getpid()}"
-    worker = Worker(config, settings, settings.job_queue(database),
-                    get_plugin_manager(config.plugin_config()), owner)
+    worker = Worker(
+        config,
+        settings,
+        settings.job_queue(database),
+        get_plugin_manager(config.plugin_config()),
+        owner,
+    )
     signal.signal(signal.SIGTERM, lambda *_: worker.request_stop())
     log.info("worker %s ready", owner)
     worker.run()

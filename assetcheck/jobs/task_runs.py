@@ -19,7 +19,9 @@ def take_turn(name: str, interval_seconds: float, node: str) -> bool:
     ``interval_seconds`` have passed)."""
     now = utcnow()
     TaskRun.insert(name=name, next_run_at=now).on_conflict_ignore().execute()
-    taken = (TaskRun.update(next_run_at=now + timedelta(seconds=interval_seconds), node=node)
-             .where(TaskRun.name == name, TaskRun.next_run_at <= now)
-             .execute())
+    taken = (
+        TaskRun.update(next_run_at=now + timedelta(seconds=interval_seconds), node=node)
+        .where(TaskRun.name == name, TaskRun.next_run_at <= now)
+        .execute()
+    )
     return taken == 1

@@ -95,8 +95,14 @@ class Outcome:
 class Worker:
     """Runs queued jobs until :meth:`request_stop`. ``owner`` names this worker in leases."""
 
-    def __init__(self, config: Config, settings: WorkerSettings, queue: JobQueue,
-                 plugin_manager: pluggy.PluginManager, owner: str) -> None:
+    def __init__(
+        self,
+        config: Config,
+        settings: WorkerSettings,
+        queue: JobQueue,
+        plugin_manager: pluggy.PluginManager,
+        owner: str,
+    ) -> None:
         self.config = config
         self.settings = settings
         self.queue = queue
@@ -125,8 +131,7 @@ class Worker:
     def run_job(self, job: Job) -> None:
         """Validate ``job`` in a child and record how it ended (unless the lease was lost).
         Every log line meanwhile names the job, its account and the request that made it."""
-        with log_context.bound(request_id=job.request_id, job_id=job.id,
-                               account_id=job.account_id):
+        with log_context.bound(request_id=job.request_id, job_id=job.id, account_id=job.account_id):
             self._run_job(job)
 
     def _run_job(self, job: Job) -> None:
@@ -135,8 +140,9 @@ class Worker:
         expected = self.queue.typical_duration()
         receiver, sender = multiprocessing.Pipe(duplex=False)
         task = {**self._child_task(job), "scratch": self.storage.scratch_folder(job.id)}
-        child = _FORK.Process(target=_validate_in_child, name=f"validate {job.id}",
-                              args=(sender, task))
+        child = _FORK.Process(
+            target=_validate_in_child, name=f"validate {job.id}", args=(sender, task)
+        )
         child.start()
         _lead_own_group(cast(int, child.pid))  # a started process has its pid
         sender.close()
@@ -152,8 +158,8 @@ class Worker:
         if outcome is not None:
             seconds = time.monotonic() - started
             service_metrics().validation_duration.labels(
-                format=kind_from_name(job.filename) or "other",
-                outcome=outcome.status).observe(seconds)
+                format=kind_from_name(job.filename) or "other", outcome=outcome.status
+            ).observe(seconds)
             recorded = self._record(job, outcome, seconds)
         if not recorded and not self.queue.exists(job.id):
             self._remove_files_of_deleted(job.id)
@@ -164,27 +170,38 @@ class Worker:
         try:
             self.storage.delete_job(job_id)
         except StorageUnavailable as error:
-            log.warning("job %s: deleted while it ran; its files stay until the sweep: %s",
-                        job_id, error)
+            log.warning(
+                "job %s: deleted while it ran; its files stay until the sweep: %s", job_id, error
+            )
         else:
             log.info("job %s: deleted while it ran, its files are removed", job_id)
 
     def _child_task(self, job: Job) -> dict[str, Any]:
         options = self.config.validation_options(job.engine)
-        return {"storage": self.storage, "stored_path": job.stored_path,
-                "filename": job.filename,
-                "options": options, "plugin_manager": self.plugin_manager,
-                "memory_limit_mb": self.memory_limit_mb, "parent": os.getpid(),
-                "job": {"job_id": job.id, "created_at": iso(job.created_at),
-                        "sha256": job.sha256, "size": job.size},
-                # [validation] max_report_mb: the stored report's size (docs/security.md, Reports)
-                "max_report_bytes": int(self.config["validation"]["max_report_mb"]) << 20,
-                # Preview pictures are extras: started only in the first half of the time limit.
-                "previews_until": time.monotonic() + self.job_timeout / 2,
-                "previews_budget": job_budget(self.derived_limit, self.queue, self.config, job)}
+        return {
+            "storage": self.storage,
+            "stored_path": job.stored_path,
+            "filename": job.filename,
+            "options": options,
+            "plugin_manager": self.plugin_manager,
+            "memory_limit_mb": self.memory_limit_mb,
+            "parent": os.getpid(),
+            "job": {
+                "job_id": job.id,
+                "created_at": iso(job.created_at),
+                "sha256": job.sha256,
+                "size": job.size,
+            },
+            # [validation] max_report_mb: the stored report's size (docs/security.md, Reports)
+            "max_report_bytes": int(self.config["validation"]["max_report_mb"]) << 20,
+            # Preview pictures are extras: started only in the first half of the time limit.
+            "previews_until": time.monotonic() + self.job_timeout / 2,
+            "previews_budget": job_budget(self.derived_limit, self.queue, self.config, job),
+        }
 
-    def _wait(self, job: Job, receiver: Connection, started: float,
-              expected: float) -> Outcome | None:
+    def _wait(
+        self, job: Job, receiver: Connection, started: float, expected: float
+    ) -> Outcome | None:
         """The child's outcome (``_NO_ANSWER`` if it died without one), or None when the job
         is no longer this worker's to record."""
         while True:
@@ -195,8 +212,11 @@ class Worker:
                     return _NO_ANSWER
             elapsed = time.monotonic() - started
             if elapsed > self.job_timeout:
-                return Outcome("failed", code=VALIDATION_TIMEOUT.code, message=(
-                    f"the validation took longer than the {self.job_timeout:g} s limit"))
+                return Outcome(
+                    "failed",
+                    code=VALIDATION_TIMEOUT.code,
+                    message=(f"the validation took longer than the {self.job_timeout:g} s limit"),
+                )
             if self.stop_at is not None and time.monotonic() > self.stop_at:
                 self.queue.hand_back(job.id, self.owner)
                 log.info("job %s: handed back at shutdown", job.id)
@@ -209,8 +229,9 @@ class Worker:
         """Store how the job ended; False when its lease was lost."""
         if outcome.status == COMPLETED:
             assert outcome.report is not None
-            recorded = self.queue.complete(job.id, self.owner, outcome.report,
-                                           derived_bytes=outcome.derived_bytes)
+            recorded = self.queue.complete(
+                job.id, self.owner, outcome.report, derived_bytes=outcome.derived_bytes
+            )
         elif outcome.status == "crashed":
             status = self.queue.record_crash(job.id, self.owner, outcome.message)
             recorded = status is not None
@@ -240,8 +261,9 @@ def _load_outcome(message: bytes) -> Outcome:
     except Exception as error:  # whatever a subverted child sent
         return Outcome("crashed", message=f"the validation sent an unexpected answer: {error}")
     if not isinstance(outcome, Outcome):
-        return Outcome("crashed", message=(
-            f"the validation sent a {type(outcome).__name__}, not an outcome"))
+        return Outcome(
+            "crashed", message=(f"the validation sent a {type(outcome).__name__}, not an outcome")
+        )
     return outcome
 
 
@@ -273,11 +295,17 @@ def _validate_in_child(sender: Connection, task: dict[str, Any]) -> None:
     except StorageUnavailable as error:  # not the file's fault: try again later
         outcome = Outcome("crashed", message=str(error))
     except OSError as error:
-        outcome = Outcome("failed", code=UPLOAD_MISSING.code,
-                          message=f"the stored upload cannot be read: {error.strerror}")
+        outcome = Outcome(
+            "failed",
+            code=UPLOAD_MISSING.code,
+            message=f"the stored upload cannot be read: {error.strerror}",
+        )
     else:
-        previews = PreviewWriter(storage.drawing_folder(job_id), until=task["previews_until"],
-                                 budget=task["previews_budget"])
+        previews = PreviewWriter(
+            storage.drawing_folder(job_id),
+            until=task["previews_until"],
+            budget=task["previews_budget"],
+        )
         outcome = _validate_upload(path, task, previews)
         # Completed (the only outcome with a report): before answering, after which the
         # worker ends this child.
@@ -292,21 +320,34 @@ def _validate_upload(path: Path, task: dict[str, Any], previews: PreviewWriter) 
     An allocation refused under the job's memory limit (a ``MemoryError``, or ENOMEM from a
     system call) is RESOURCE_LIMIT; any other exception is a bug, VALIDATION_CRASHED."""
     try:
-        result = validate(path, options=task["options"], filename=task["filename"],
-                          plugin_manager=task["plugin_manager"], on_checked=previews)
+        result = validate(
+            path,
+            options=task["options"],
+            filename=task["filename"],
+            plugin_manager=task["plugin_manager"],
+            on_checked=previews,
+        )
         job = {**task["job"], **previews.report_fields()}
-        return Outcome(COMPLETED, report=cap_report(build_report(result, job=job),
-                                                    task["max_report_bytes"]))
+        return Outcome(
+            COMPLETED, report=cap_report(build_report(result, job=job), task["max_report_bytes"])
+        )
     except UnknownEngineError as error:
         return Outcome("failed", code=UNKNOWN_ENGINE.code, message=str(error))
     except Exception as error:
         if is_allocation_failure(error):
-            return Outcome("failed", code=RESOURCE_LIMIT.code, message=(
-                f"the validation needed more than the {task['memory_limit_mb']} MB memory "
-                "limit"))
+            return Outcome(
+                "failed",
+                code=RESOURCE_LIMIT.code,
+                message=(
+                    f"the validation needed more than the {task['memory_limit_mb']} MB memory limit"
+                ),
+            )
         # A bug, not a property of the file: retrying will not help.
-        return Outcome("failed", code=VALIDATION_CRASHED.code,
-                       message=f"the validation raised {type(error).__name__}: {error}")
+        return Outcome(
+            "failed",
+            code=VALIDATION_CRASHED.code,
+            message=f"the validation raised {type(error).__name__}: {error}",
+        )
 
 
 def _keep_previews(storage: JobStorage, job_id: str, drawn: int) -> int:

@@ -33,17 +33,25 @@ def basisu_problems(image: Ktx2Image, needs_mipmaps: bool) -> tuple[Ktx2Problem,
     if header is None:
         return ()
     if header.vk_format != 0:
-        problems.add("KTX2_BASISU_FORMAT_INVALID", reason=f"vkFormat is {header.vk_format}, "
-                     "not 0 (VK_FORMAT_UNDEFINED)")
+        problems.add(
+            "KTX2_BASISU_FORMAT_INVALID",
+            reason=f"vkFormat is {header.vk_format}, not 0 (VK_FORMAT_UNDEFINED)",
+        )
     if data_format is not None:
         allowed = ALLOWED_SCHEMES.get(data_format.color_model)
         if allowed is None:
-            problems.add("KTX2_BASISU_FORMAT_INVALID", reason=f"the colour model is "
-                         f"{data_format.model_name}, not ETC1S or UASTC")
+            problems.add(
+                "KTX2_BASISU_FORMAT_INVALID",
+                reason=f"the colour model is {data_format.model_name}, not ETC1S or UASTC",
+            )
         elif header.scheme not in allowed:
-            problems.add("KTX2_BASISU_FORMAT_INVALID", reason=(
-                f"{data_format.model_name} allows supercompressionScheme "
-                f"{' or '.join(map(str, allowed))}, not {header.scheme}"))
+            problems.add(
+                "KTX2_BASISU_FORMAT_INVALID",
+                reason=(
+                    f"{data_format.model_name} allows supercompressionScheme "
+                    f"{' or '.join(map(str, allowed))}, not {header.scheme}"
+                ),
+            )
     kind = _texture_kind(header.height, header.depth, header.layers, header.faces)
     if kind is not None:
         problems.add("KTX2_BASISU_NOT_2D", kind=kind)
@@ -51,8 +59,12 @@ def basisu_problems(image: Ktx2Image, needs_mipmaps: bool) -> tuple[Ktx2Problem,
         problems.add("KTX2_BASISU_DIMENSIONS", width=header.width, height=header.height)
     for key, default in DEFAULT_METADATA.items():
         if key in image.key_values and text_value(image.key_values[key]) != default:
-            problems.add("KTX2_BASISU_METADATA", key=key,
-                         value=text_value(image.key_values[key]), default=default)
+            problems.add(
+                "KTX2_BASISU_METADATA",
+                key=key,
+                value=text_value(image.key_values[key]),
+                default=default,
+            )
     full = full_level_count(header)
     if needs_mipmaps and 0 < header.level_count < full:
         problems.add("KTX2_MIPMAPS_INCOMPLETE", levels=header.level_count, full=full)
@@ -64,13 +76,20 @@ def color_space_problem(image: Ktx2Image, usage: str, colour: bool) -> Ktx2Probl
     as ``usage``, colour data or not; None when it does or the descriptor is unknown."""
     if image.data_format is None:
         return None
-    actual, expected = image.data_format.transfer_function, \
-        TRANSFER_SRGB if colour else TRANSFER_LINEAR
+    actual, expected = (
+        image.data_format.transfer_function,
+        TRANSFER_SRGB if colour else TRANSFER_LINEAR,
+    )
     if actual == expected:
         return None
-    return Ktx2Problem("KTX2_BASISU_COLOR_SPACE", {
-        "usage": usage, "transfer": TRANSFER_NAMES.get(actual, str(actual)),
-        "expected": TRANSFER_NAMES[expected]})
+    return Ktx2Problem(
+        "KTX2_BASISU_COLOR_SPACE",
+        {
+            "usage": usage,
+            "transfer": TRANSFER_NAMES.get(actual, str(actual)),
+            "expected": TRANSFER_NAMES[expected],
+        },
+    )
 
 
 def _texture_kind(height: int, depth: int, layers: int, faces: int) -> str | None:

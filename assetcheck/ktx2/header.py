@@ -95,12 +95,39 @@ def read_fixed_header(view: memoryview) -> Ktx2Header:
     """
     if len(view) < HEADER.size:
         raise HeaderTruncated(HEADER.size)
-    (_, vk_format, type_size, width, height, depth, layers, faces, level_count, scheme,
-     dfd_offset, dfd_length, kvd_offset, kvd_length, sgd_offset, sgd_length
-     ) = HEADER.unpack_from(view, 0)
-    return Ktx2Header(vk_format, type_size, width, height, depth, layers, faces, level_count,
-                      scheme, Section(dfd_offset, dfd_length), Section(kvd_offset, kvd_length),
-                      Section(sgd_offset, sgd_length), ())
+    (
+        _,
+        vk_format,
+        type_size,
+        width,
+        height,
+        depth,
+        layers,
+        faces,
+        level_count,
+        scheme,
+        dfd_offset,
+        dfd_length,
+        kvd_offset,
+        kvd_length,
+        sgd_offset,
+        sgd_length,
+    ) = HEADER.unpack_from(view, 0)
+    return Ktx2Header(
+        vk_format,
+        type_size,
+        width,
+        height,
+        depth,
+        layers,
+        faces,
+        level_count,
+        scheme,
+        Section(dfd_offset, dfd_length),
+        Section(kvd_offset, kvd_length),
+        Section(sgd_offset, sgd_length),
+        (),
+    )
 
 
 def read_level_index(view: memoryview, header: Ktx2Header) -> Ktx2Header:
@@ -114,6 +141,7 @@ def read_level_index(view: memoryview, header: Ktx2Header) -> Ktx2Header:
     needed = HEADER.size + entries * LEVEL.size
     if len(view) < needed:
         raise HeaderTruncated(needed)
-    levels = tuple(Level(*LEVEL.unpack_from(view, HEADER.size + p * LEVEL.size))
-                   for p in range(entries))
+    levels = tuple(
+        Level(*LEVEL.unpack_from(view, HEADER.size + p * LEVEL.size)) for p in range(entries)
+    )
     return replace(header, levels=levels)

@@ -9,8 +9,7 @@ from assetcheck.ktx2.header import Ktx2Header
 from assetcheck.ktx2.problems import Problems
 
 
-def read_key_values(view: memoryview, header: Ktx2Header, problems: Problems
-                    ) -> dict[str, bytes]:
+def read_key_values(view: memoryview, header: Ktx2Header, problems: Problems) -> dict[str, bytes]:
     """The pairs the key/value data holds, up to the first malformed one, which is reported
     as ``KTX2_KEY_VALUE_DATA_INVALID``. Data outside the file is left to the layout check."""
     section = header.kvd
@@ -25,7 +24,7 @@ def read_key_values(view: memoryview, header: Ktx2Header, problems: Problems
             reason = "a pair's length runs past kvdByteLength"
         else:
             (length,) = struct.unpack_from("<I", view, position)
-            body = bytes(view[position + 4:min(position + 4 + length, section.end)])
+            body = bytes(view[position + 4 : min(position + 4 + length, section.end)])
             key, nul, value = body.partition(b"\0")
             if length < 2:
                 reason = f"a pair is {length} bytes long, less than a key and its NUL"
@@ -50,8 +49,10 @@ def read_key_values(view: memoryview, header: Ktx2Header, problems: Problems
             break
     else:
         if position != section.end:
-            problems.add("KTX2_KEY_VALUE_DATA_INVALID", reason="the pairs and their padding "
-                         "do not add up to kvdByteLength")
+            problems.add(
+                "KTX2_KEY_VALUE_DATA_INVALID",
+                reason="the pairs and their padding do not add up to kvdByteLength",
+            )
     return pairs
 
 

@@ -42,7 +42,7 @@ def parse_ktx2(data: bytes | memoryview) -> Ktx2Image:
     proportion to what the file claims, so hostile sizes end as problems, never as memory."""
     view = memoryview(data)
     problems = Problems()
-    identifier = bytes(view[:len(IDENTIFIER)])
+    identifier = bytes(view[: len(IDENTIFIER)])
     if identifier != IDENTIFIER:
         problems.add("KTX2_IDENTIFIER_INVALID", found=identifier.hex(" "))
         return Ktx2Image(None, problems=tuple(problems.found))
@@ -52,8 +52,10 @@ def parse_ktx2(data: bytes | memoryview) -> Ktx2Image:
         problems.add("KTX2_HEADER_TRUNCATED", size=len(view), needed=error.needed)
         return Ktx2Image(None, problems=tuple(problems.found))
     except TooManyLevels as error:
-        problems.add("KTX2_LEVEL_COUNT_INVALID", reason=f"levelCount is {error.level_count}, "
-                     "more than any texture can have")
+        problems.add(
+            "KTX2_LEVEL_COUNT_INVALID",
+            reason=f"levelCount is {error.level_count}, more than any texture can have",
+        )
         return Ktx2Image(None, problems=tuple(problems.found))
     check_header_values(header, problems)
     data_format = read_data_format(view, header, problems)
@@ -64,5 +66,6 @@ def parse_ktx2(data: bytes | memoryview) -> Ktx2Image:
     check_level_lengths(header, data_format, problems)
     check_global_data(view, header, data_format, problems)
     check_zstandard_levels(view, header, problems)
-    return Ktx2Image(header, data_format, key_values, tuple(problems.found),
-                     gpu_bytes(header, data_format))
+    return Ktx2Image(
+        header, data_format, key_values, tuple(problems.found), gpu_bytes(header, data_format)
+    )

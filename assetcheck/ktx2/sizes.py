@@ -17,13 +17,13 @@ def full_level_count(header: Ktx2Header) -> int:
     return max(header.width, header.height, header.depth, 1).bit_length()
 
 
-def level_bytes(header: Ktx2Header, level: int, block: tuple[int, int, int],
-                block_bytes: int) -> int:
+def level_bytes(
+    header: Ktx2Header, level: int, block: tuple[int, int, int], block_bytes: int
+) -> int:
     """The bytes of level ``level`` in whole blocks of ``block`` texels of ``block_bytes``
     bytes, all layers and faces included (the KTX 2.0 ``levelImages`` layout)."""
     blocks = 1
-    for side, block_side in zip((header.width, header.height, header.depth), block,
-                                strict=True):
+    for side, block_side in zip((header.width, header.height, header.depth), block, strict=True):
         blocks *= max(1, -(-max(1, side >> level) // block_side))
     return blocks * block_bytes * max(1, header.layers) * header.faces
 

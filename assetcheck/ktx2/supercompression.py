@@ -24,14 +24,17 @@ ZSTD_BLOCK_LIMIT = 1 << 16
 ZSTD_RESERVED_BLOCK = 3
 
 
-def check_global_data(view: memoryview, header: Ktx2Header, data_format: DataFormat | None,
-                      problems: Problems) -> None:
+def check_global_data(
+    view: memoryview, header: Ktx2Header, data_format: DataFormat | None, problems: Problems
+) -> None:
     """BasisLZ needs global data laid out for every image; other schemes have none."""
     sgd = header.sgd
     if header.scheme != SCHEME_BASISLZ:
         if sgd.length:
-            problems.add("KTX2_GLOBAL_DATA_INVALID", reason="only BasisLZ has global data, "
-                         f"but it is {sgd.length} bytes long")
+            problems.add(
+                "KTX2_GLOBAL_DATA_INVALID",
+                reason=f"only BasisLZ has global data, but it is {sgd.length} bytes long",
+            )
         return
     if sgd.end > len(view):
         return  # reported by the layout check
@@ -47,26 +50,33 @@ def basislz_image_count(header: Ktx2Header) -> int:
     return max(header.layers, 1) * header.faces * slices
 
 
-def _basislz_error(view: memoryview, header: Ktx2Header, data_format: DataFormat | None
-                   ) -> str | None:
+def _basislz_error(
+    view: memoryview, header: Ktx2Header, data_format: DataFormat | None
+) -> str | None:
     sgd = header.sgd
     if sgd.length < BASISLZ_HEADER.size:
-        return f"BasisLZ global data is {sgd.length} bytes, less than its {BASISLZ_HEADER.size}"\
-               "-byte header"
+        return (
+            f"BasisLZ global data is {sgd.length} bytes, less than its {BASISLZ_HEADER.size}"
+            "-byte header"
+        )
     _, _, endpoints, selectors, tables, extended = BASISLZ_HEADER.unpack_from(view, sgd.offset)
     images = basislz_image_count(header)
-    expected = BASISLZ_HEADER.size + IMAGE_DESC.size * images + endpoints + selectors + tables \
-        + extended
+    expected = (
+        BASISLZ_HEADER.size + IMAGE_DESC.size * images + endpoints + selectors + tables + extended
+    )
     if expected != sgd.length:
-        return (f"its {images} image descriptors and codebook lengths take {expected} bytes, "
-                f"but sgdByteLength is {sgd.length}")
+        return (
+            f"its {images} image descriptors and codebook lengths take {expected} bytes, "
+            f"but sgdByteLength is {sgd.length}"
+        )
     if extended and data_format is not None and data_format.color_model == MODEL_ETC1S:
         return f"extendedByteLength is {extended}; ETC1S has no extended data"
     alpha = data_format is not None and len(data_format.channels) == 2
     descriptors = sgd.offset + BASISLZ_HEADER.size
     for number, level in enumerate(_image_levels(header)):
         _, rgb_offset, rgb_length, alpha_offset, alpha_length = IMAGE_DESC.unpack_from(
-            view, descriptors + number * IMAGE_DESC.size)
+            view, descriptors + number * IMAGE_DESC.size
+        )
         reason = _slice_error(level, rgb_offset, rgb_length, alpha_offset, alpha_length, alpha)
         if reason is not None:
             return f"image {number}: {reason}"
@@ -76,12 +86,21 @@ def _basislz_error(view: memoryview, header: Ktx2Header, data_format: DataFormat
 def _image_levels(header: Ktx2Header) -> list[Level]:
     """The level of each image descriptor, in the global data's order."""
     per_slice = max(header.layers, 1) * header.faces
-    return [level for p, level in enumerate(header.levels)
-            for _ in range(per_slice * max(header.depth >> p, 1))]
+    return [
+        level
+        for p, level in enumerate(header.levels)
+        for _ in range(per_slice * max(header.depth >> p, 1))
+    ]
 
 
-def _slice_error(level: Level, rgb_offset: int, rgb_length: int, alpha_offset: int,
-                 alpha_length: int, alpha: bool) -> str | None:
+def _slice_error(
+    level: Level,
+    rgb_offset: int,
+    rgb_length: int,
+    alpha_offset: int,
+    alpha_length: int,
+    alpha: bool,
+) -> str | None:
     if rgb_length == 0:
         return "rgbSliceByteLength is 0"
     if rgb_offset + rgb_length > level.length:
@@ -103,7 +122,7 @@ def check_zstandard_levels(view: memoryview, header: Ktx2Header, problems: Probl
     budget = [ZSTD_BLOCK_LIMIT]
     for p, level in enumerate(header.levels):
         if level.length and level.end <= len(view):
-            reason = _zstandard_error(view[level.offset:level.end], level, budget)
+            reason = _zstandard_error(view[level.offset : level.end], level, budget)
             if reason is not None:
                 problems.add("KTX2_ZSTD_DATA_INVALID", level=p, reason=reason)
 
@@ -126,18 +145,20 @@ def _zstandard_error(data: memoryview, level: Level, budget: list[int]) -> str |
         if isinstance(result, str):
             return result
         position, content_size = result
-        content_total = (None if content_total is None or content_size is None
-                         else content_total + content_size)
+        content_total = (
+            None if content_total is None or content_size is None else content_total + content_size
+        )
     if position > len(data):
         return "its last frame runs past the level's byteLength"
     if content_total is not None and content_total != level.uncompressed_length:
-        return (f"its frames hold {content_total} bytes, but uncompressedByteLength "
-                f"is {level.uncompressed_length}")
+        return (
+            f"its frames hold {content_total} bytes, but uncompressedByteLength "
+            f"is {level.uncompressed_length}"
+        )
     return None
 
 
-def _walk_frame(data: memoryview, position: int, budget: list[int]
-                ) -> tuple[int, int | None] | str:
+def _walk_frame(data: memoryview, position: int, budget: list[int]) -> tuple[int, int | None] | str:
     """The end of the frame whose header starts at ``position`` and its declared content
     size, or why it is malformed. Once the per-file block budget is spent, the rest is
     trusted (the frame is taken to end with the level)."""
@@ -154,7 +175,7 @@ def _walk_frame(data: memoryview, position: int, budget: list[int]
         return "it ends inside a frame header"
     content_size = None
     if size_bytes:
-        content_size = int.from_bytes(data[position:position + size_bytes], "little")
+        content_size = int.from_bytes(data[position : position + size_bytes], "little")
         content_size += 256 if size_bytes == 2 else 0
     position += size_bytes
     while True:
@@ -163,7 +184,7 @@ def _walk_frame(data: memoryview, position: int, budget: list[int]
         budget[0] -= 1
         if position + 3 > len(data):
             return "it ends inside a block header"
-        block = int.from_bytes(data[position:position + 3], "little")
+        block = int.from_bytes(data[position : position + 3], "little")
         last, kind, size = block & 1, (block >> 1) & 3, block >> 3
         if kind == ZSTD_RESERVED_BLOCK:
             return "a block has the reserved type"

@@ -22,18 +22,31 @@ class JobGauges(Collector):
     on the ``(status, created_at)`` index."""
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
-        rows = (Job.select(Job.status, Account.plan, peewee.fn.COUNT(Job.id))
-                .join(Account).group_by(Job.status, Account.plan).tuples())
+        rows = (
+            Job.select(Job.status, Account.plan, peewee.fn.COUNT(Job.id))
+            .join(Account)
+            .group_by(Job.status, Account.plan)
+            .tuples()
+        )
         # (state, plan, count) rows: the stubs type a ``tuples()`` query as yielding models.
         counts = cast(list[tuple[str, str, int]], list(rows))
         oldest = Job.select(peewee.fn.MIN(Job.created_at)).where(Job.status == QUEUED).scalar()
-        jobs = GaugeMetricFamily("assetcheck_jobs", "Jobs in the database, by state and by "
-                                 "their account's plan.", labels=("state", "plan"))
+        jobs = GaugeMetricFamily(
+            "assetcheck_jobs",
+            "Jobs in the database, by state and by their account's plan.",
+            labels=("state", "plan"),
+        )
         for state, plan, count in counts:
             jobs.add_metric((state, plan), count)
         yield jobs
-        yield GaugeMetricFamily("assetcheck_queue_depth", "Jobs waiting to be claimed.",
-                                value=sum(c for state, _, c in counts if state == QUEUED))
+        yield GaugeMetricFamily(
+            "assetcheck_queue_depth",
+            "Jobs waiting to be claimed.",
+            value=sum(c for state, _, c in counts if state == QUEUED),
+        )
         age = 0.0 if oldest is None else max(0.0, (utcnow() - oldest).total_seconds())
-        yield GaugeMetricFamily("assetcheck_queue_oldest_age_seconds", "Seconds the oldest "
-                                "queued job has waited (0 when the queue is empty).", value=age)
+        yield GaugeMetricFamily(
+            "assetcheck_queue_oldest_age_seconds",
+            "Seconds the oldest queued job has waited (0 when the queue is empty).",
+            value=age,
+        )

@@ -17,7 +17,8 @@ from contextvars import ContextVar
 FIELDS = ("request_id", "job_id", "account_id")
 
 _VALUES: dict[str, ContextVar[str | int | None]] = {
-    name: ContextVar(name, default=None) for name in FIELDS}
+    name: ContextVar(name, default=None) for name in FIELDS
+}
 
 
 def bind(**values: str | int | None) -> None:
@@ -50,7 +51,10 @@ class LogContext(logging.Filter):
         for name, value in current().items():
             if getattr(record, name, None) is None:
                 setattr(record, name, value)
-        shown = [f"{name.removesuffix('_id')}={getattr(record, name)}" for name in FIELDS
-                 if getattr(record, name) is not None]
+        shown = [
+            f"{name.removesuffix('_id')}={getattr(record, name)}"
+            for name in FIELDS
+            if getattr(record, name) is not None
+        ]
         record.context_text = f" ({', '.join(shown)})" if shown else ""
         return True

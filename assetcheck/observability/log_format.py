@@ -16,8 +16,7 @@ from datetime import UTC, datetime
 from assetcheck.jobs.redaction import install_redaction
 from assetcheck.observability.log_context import FIELDS, LogContext
 
-TEXT_FORMAT = ("%(asctime)s %(levelname)s [%(processName)s] %(name)s: %(message)s"
-               "%(context_text)s")
+TEXT_FORMAT = "%(asctime)s %(levelname)s [%(processName)s] %(name)s: %(message)s%(context_text)s"
 
 
 def escape_log_text(text: str, *, keep_newlines: bool = False) -> str:
@@ -26,8 +25,12 @@ def escape_log_text(text: str, *, keep_newlines: bool = False) -> str:
     ``\u2028``, ``\u202e``); ``keep_newlines`` keeps ``\n`` (the lines of a traceback)."""
     if text.isprintable():
         return text
-    return "".join(char if char.isprintable() or (keep_newlines and char == "\n")
-                   else char.encode("unicode_escape").decode("ascii") for char in text)
+    return "".join(
+        char
+        if char.isprintable() or (keep_newlines and char == "\n")
+        else char.encode("unicode_escape").decode("ascii")
+        for char in text
+    )
 
 
 class TextFormatter(logging.Formatter):
@@ -55,11 +58,14 @@ class JsonFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         moment = datetime.fromtimestamp(record.created, UTC)
-        entry = {"time": moment.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
-                 "level": record.levelname, "logger": record.name,
-                 "message": escape_log_text(record.getMessage()),
-                 "process": record.processName,
-                 **{name: getattr(record, name, None) for name in FIELDS}}
+        entry = {
+            "time": moment.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": escape_log_text(record.getMessage()),
+            "process": record.processName,
+            **{name: getattr(record, name, None) for name in FIELDS},
+        }
         if record.exc_info and not record.exc_text:
             record.exc_text = self.formatException(record.exc_info)
         if record.exc_text:

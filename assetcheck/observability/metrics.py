@@ -43,27 +43,49 @@ class ServiceMetrics:
         """New metrics, registered nowhere: a scrape collects them (see :func:`exposition`)."""
         return cls(
             http_requests=Counter(
-                "assetcheck_http_requests", "HTTP requests answered, by route pattern, "
-                "method and status.", ("route", "method", "status"), registry=None),
+                "assetcheck_http_requests",
+                "HTTP requests answered, by route pattern, method and status.",
+                ("route", "method", "status"),
+                registry=None,
+            ),
             http_duration=Histogram(
-                "assetcheck_http_request_duration_seconds", "Time to answer an HTTP request, "
-                "by route pattern.", ("route",), buckets=HTTP_BUCKETS, registry=None),
+                "assetcheck_http_request_duration_seconds",
+                "Time to answer an HTTP request, by route pattern.",
+                ("route",),
+                buckets=HTTP_BUCKETS,
+                registry=None,
+            ),
             validation_duration=Histogram(
-                "assetcheck_validation_duration_seconds", "Time a worker spent on one "
+                "assetcheck_validation_duration_seconds",
+                "Time a worker spent on one "
                 "validation attempt, by the format the file name claims and the outcome.",
-                ("format", "outcome"), buckets=VALIDATION_BUCKETS, registry=None),
+                ("format", "outcome"),
+                buckets=VALIDATION_BUCKETS,
+                registry=None,
+            ),
             job_failures=Counter(
-                "assetcheck_job_failures", "Jobs that ended failed, by error code.", ("code",),
-                registry=None),
+                "assetcheck_job_failures",
+                "Jobs that ended failed, by error code.",
+                ("code",),
+                registry=None,
+            ),
             webhook_attempts=Counter(
-                "assetcheck_webhook_attempts", "Webhook delivery attempts, by outcome "
+                "assetcheck_webhook_attempts",
+                "Webhook delivery attempts, by outcome "
                 "(delivered, failed: retried later, abandoned: failed for the last time).",
-                ("outcome",), registry=None),
+                ("outcome",),
+                registry=None,
+            ),
         )
 
     def collectors(self) -> tuple[Collector, ...]:
-        return (self.http_requests, self.http_duration, self.validation_duration,
-                self.job_failures, self.webhook_attempts)
+        return (
+            self.http_requests,
+            self.http_duration,
+            self.validation_duration,
+            self.job_failures,
+            self.webhook_attempts,
+        )
 
 
 _current: ServiceMetrics | None = None

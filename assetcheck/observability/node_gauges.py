@@ -17,7 +17,13 @@ class WorkerProcesses(Collector):
         self.wanted = wanted
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
-        yield GaugeMetricFamily("assetcheck_worker_processes", "Worker processes of this node "
-                                "that are alive.", value=self.alive())
-        yield GaugeMetricFamily("assetcheck_worker_processes_wanted", "Worker processes this "
-                                "node keeps running ([workers] processes).", value=self.wanted)
+        yield GaugeMetricFamily(
+            "assetcheck_worker_processes",
+            "Worker processes of this node that are alive.",
+            value=self.alive(),
+        )
+        yield GaugeMetricFamily(
+            "assetcheck_worker_processes_wanted",
+            "Worker processes this node keeps running ([workers] processes).",
+            value=self.wanted,
+        )

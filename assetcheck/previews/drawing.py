@@ -64,8 +64,9 @@ class PreviewWriter:
     ``{"file", "reason"}`` per model file, the reason a sentence for people.
     """
 
-    def __init__(self, job_folder: Path, *, until: float | None = None,
-                 budget: ByteBudget | None = None) -> None:
+    def __init__(
+        self, job_folder: Path, *, until: float | None = None, budget: ByteBudget | None = None
+    ) -> None:
         self.job_folder = job_folder
         self.until = until
         self.budget = budget or ByteBudget()
@@ -95,8 +96,7 @@ class PreviewWriter:
 def scene_triangles(asset: Asset) -> np.ndarray:
     """The triangles the asset's scene draws, in world space (metres, +Y up): shape
     ``(n, 3, 3)`` float32. Beyond :data:`MAX_TRIANGLES` they are thinned evenly."""
-    placed = list(_fbx_instances(asset.fbx) if asset.fbx is not None
-                  else _gltf_instances(asset))
+    placed = list(_fbx_instances(asset.fbx) if asset.fbx is not None else _gltf_instances(asset))
     total = sum(len(triangles) for _, triangles in placed)
     if not total:
         return np.zeros((0, 3, 3), np.float32)
@@ -110,8 +110,11 @@ def _gltf_instances(asset: Asset) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     Triangles with an index past the vertex data are left out."""
     links = document_links(asset)
     nodes, meshes = links.items("nodes"), links.items("meshes")
-    placed = [(matrix, mesh) for index, matrix in sorted(world_matrices(links).items())
-              if (mesh := index_of(nodes[index], "mesh")) is not None and mesh < len(meshes)]
+    placed = [
+        (matrix, mesh)
+        for index, matrix in sorted(world_matrices(links).items())
+        if (mesh := index_of(nodes[index], "mesh")) is not None and mesh < len(meshes)
+    ]
     if not placed:
         placed = [(np.eye(4), mesh) for mesh in range(len(meshes))]
     geometry = {mesh: list(_mesh_geometry(asset, links, mesh)) for _, mesh in placed}
@@ -127,8 +130,9 @@ def _fbx_instances(scene: FbxScene) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         yield positions, triangles
 
 
-def _mesh_geometry(asset: Asset, links: DocumentLinks,
-                   mesh: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+def _mesh_geometry(
+    asset: Asset, links: DocumentLinks, mesh: int
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """``(positions, triangles)`` of each triangle primitive of ``mesh``: float vertex
     positions and the ``(n, 3)`` vertex indices of the triangles that stay within them."""
     reader = AccessorReader.for_asset(asset)
@@ -143,8 +147,7 @@ def _mesh_geometry(asset: Asset, links: DocumentLinks,
             yield positions, triangles
 
 
-def _draw_picture(asset: Asset, source: SourceFile, job_folder: Path,
-                  budget: ByteBudget) -> bool:
+def _draw_picture(asset: Asset, source: SourceFile, job_folder: Path, budget: ByteBudget) -> bool:
     """Draw the picture of a model file; False when it has nothing to draw."""
     if source.kind not in DRAWN_FORMATS or (asset.document is None and asset.fbx is None):
         return False

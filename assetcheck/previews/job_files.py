@@ -26,8 +26,7 @@ from assetcheck.previews import PREVIEW_FOLDER
 #: The kinds of file kept per model file: ``kind -> suffix``.
 KINDS = {"preview": ".png", "viewer_model": ".glb", "overlays": ".json"}
 #: The media type of each suffix, as the storage keeps and the pages serve the files.
-CONTENT_TYPES = {".png": "image/png", ".glb": "model/gltf-binary",
-                 ".json": "application/json"}
+CONTENT_TYPES = {".png": "image/png", ".glb": "model/gltf-binary", ".json": "application/json"}
 
 
 def model_file_name(kind: str, model_filename: str) -> str:

@@ -76,13 +76,20 @@ def _non_unit(links: Any, primitive: Primitive, positions: np.ndarray) -> list[E
         rows = non_unit_rows(values[:, :3], UNIT_LENGTH_THRESHOLD_VEC3)
         if rows.size:
             pointer = child(child(primitive.pointer, "attributes"), semantic)
-            entries.append(_entry("ACCESSOR_VECTOR3_NON_UNIT", {"pointer": pointer}, rows.size,
-                                  points=positions[rows[:MAX_ELEMENTS]]))
+            entries.append(
+                _entry(
+                    "ACCESSOR_VECTOR3_NON_UNIT",
+                    {"pointer": pointer},
+                    rows.size,
+                    points=positions[rows[:MAX_ELEMENTS]],
+                )
+            )
     return entries
 
 
-def _index_faults(primitive: Primitive, positions: np.ndarray,
-                  triangles: np.ndarray) -> list[Entry]:
+def _index_faults(
+    primitive: Primitive, positions: np.ndarray, triangles: np.ndarray
+) -> list[Entry]:
     if primitive.indices is None:
         return []
     where = {"pointer": child(primitive.pointer, "indices")}
@@ -90,29 +97,59 @@ def _index_faults(primitive: Primitive, positions: np.ndarray,
     outside = np.flatnonzero((triangles >= len(positions)).any(axis=1))
     if outside.size:
         corners = triangles[outside[:MAX_ELEMENTS]].ravel()
-        entries.append(_entry("ACCESSOR_INDEX_OOB", where, outside.size,
-                              points=positions[corners[corners < len(positions)]]))
+        entries.append(
+            _entry(
+                "ACCESSOR_INDEX_OOB",
+                where,
+                outside.size,
+                points=positions[corners[corners < len(positions)]],
+            )
+        )
     if primitive.mode == TRIANGLES:
         a, b, c = triangles.T
         repeated = np.flatnonzero((a == b) | (b == c) | (c == a))
         inside = repeated[(triangles[repeated] < len(positions)).all(axis=1)]
         if repeated.size:
-            entries.append(_entry("ACCESSOR_INDEX_TRIANGLE_DEGENERATE", where, repeated.size,
-                                  points=_centres(positions, triangles[inside[:MAX_ELEMENTS]])))
+            entries.append(
+                _entry(
+                    "ACCESSOR_INDEX_TRIANGLE_DEGENERATE",
+                    where,
+                    repeated.size,
+                    points=_centres(positions, triangles[inside[:MAX_ELEMENTS]]),
+                )
+            )
     return entries
 
 
-def _triangle_faults(positions: np.ndarray, triangles: np.ndarray, where: dict[str, str], *,
-                     repeated_are_flat: bool = False) -> list[Entry]:
-    flat, duplicates = faulty_triangles(Vertices.of(positions), triangles, MAX_ELEMENTS,
-                                        repeated_are_flat=repeated_are_flat)
+def _triangle_faults(
+    positions: np.ndarray,
+    triangles: np.ndarray,
+    where: dict[str, str],
+    *,
+    repeated_are_flat: bool = False,
+) -> list[Entry]:
+    flat, duplicates = faulty_triangles(
+        Vertices.of(positions), triangles, MAX_ELEMENTS, repeated_are_flat=repeated_are_flat
+    )
     entries = []
     if flat.size:
-        entries.append(_entry("MESH_ZERO_AREA_TRIANGLES", where, flat.size,
-                              points=_centres(positions, triangles[flat])))
+        entries.append(
+            _entry(
+                "MESH_ZERO_AREA_TRIANGLES",
+                where,
+                flat.size,
+                points=_centres(positions, triangles[flat]),
+            )
+        )
     if duplicates.size:
-        entries.append(_entry("MESH_DUPLICATE_TRIANGLES", where, duplicates.size,
-                              triangles=positions[triangles[duplicates]]))
+        entries.append(
+            _entry(
+                "MESH_DUPLICATE_TRIANGLES",
+                where,
+                duplicates.size,
+                triangles=positions[triangles[duplicates]],
+            )
+        )
     return entries
 
 
@@ -129,13 +166,20 @@ def _fbx_entries(scene: FbxScene) -> list[Entry]:
         for instance in mesh.instances:
             matrix = convert @ instance.geometry_to_world
             positions = mesh.geometry.positions @ matrix[:3, :3].T + matrix[:3, 3]
-            entries += _triangle_faults(positions, triangles, {"name": mesh.name},
-                                        repeated_are_flat=True)  # as the FBX check counts
+            entries += _triangle_faults(
+                positions, triangles, {"name": mesh.name}, repeated_are_flat=True
+            )  # as the FBX check counts
     return entries
 
 
-def _entry(code: str, where: dict[str, str], count: int, *,
-           points: np.ndarray | None = None, triangles: np.ndarray | None = None) -> Entry:
+def _entry(
+    code: str,
+    where: dict[str, str],
+    count: int,
+    *,
+    points: np.ndarray | None = None,
+    triangles: np.ndarray | None = None,
+) -> Entry:
     """An entry; ``count`` is how many elements the finding has (its list may stop at a cap)."""
     entry: Entry = {"code": code, **where, "count": int(count)}
     if points is not None:

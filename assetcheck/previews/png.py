@@ -19,10 +19,18 @@ def encode_png(pixels: np.ndarray) -> bytes:
     header = struct.pack(">IIBBBBB", width, height, _BIT_DEPTH, _RGBA, 0, 0, 0)
     # Every scanline starts with its filter type; flat-shaded renders compress well unfiltered.
     rows = np.concatenate([np.zeros((height, 1), np.uint8), pixels.reshape(height, -1)], axis=1)
-    return (SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(rows.tobytes(), 9))
-            + _chunk(b"IEND", b""))
+    return (
+        SIGNATURE
+        + _chunk(b"IHDR", header)
+        + _chunk(b"IDAT", zlib.compress(rows.tobytes(), 9))
+        + _chunk(b"IEND", b"")
+    )
 
 
 def _chunk(kind: bytes, payload: bytes) -> bytes:
-    return (struct.pack(">I", len(payload)) + kind + payload
-            + struct.pack(">I", zlib.crc32(kind + payload)))
+    return (
+        struct.pack(">I", len(payload))
+        + kind
+        + payload
+        + struct.pack(">I", zlib.crc32(kind + payload))
+    )

@@ -58,10 +58,12 @@ def render_clay(triangles: np.ndarray, width: int, height: int) -> np.ndarray:
 def _project(triangles: np.ndarray, width: int, height: int) -> np.ndarray:
     """Corners in pixels (x right, y down) with depth (smaller is nearer), fitted to the frame."""
     turn, tilt = math.radians(AZIMUTH_DEGREES), math.radians(ELEVATION_DEGREES)
-    around_up = np.array([[math.cos(turn), 0, math.sin(turn)], [0, 1, 0],
-                          [-math.sin(turn), 0, math.cos(turn)]])
-    tilt_down = np.array([[1, 0, 0], [0, math.cos(tilt), -math.sin(tilt)],
-                          [0, math.sin(tilt), math.cos(tilt)]])
+    around_up = np.array(
+        [[math.cos(turn), 0, math.sin(turn)], [0, 1, 0], [-math.sin(turn), 0, math.cos(turn)]]
+    )
+    tilt_down = np.array(
+        [[1, 0, 0], [0, math.cos(tilt), -math.sin(tilt)], [0, math.sin(tilt), math.cos(tilt)]]
+    )
     view = triangles @ (tilt_down @ around_up).T
     points = view.reshape(-1, 3)
     low, high = points.min(axis=0), points.max(axis=0)
@@ -91,8 +93,9 @@ def _shade(screen: np.ndarray) -> np.ndarray:
     return (np.minimum(intensity, 1.0)[:, None] * CLAY).astype(np.float32)
 
 
-def _fragments(screen: np.ndarray, width: int,
-               height: int) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def _fragments(
+    screen: np.ndarray, width: int, height: int
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """``(pixel index, triangle index, depth)`` arrays of the covered samples, chunk by chunk."""
     xy = screen[..., :2]
     low = np.clip(np.ceil(xy.min(axis=1) - 0.5), 0, [width, height]).astype(np.int64)
@@ -103,7 +106,7 @@ def _fragments(screen: np.ndarray, width: int,
     drawn = np.flatnonzero((boxes > 0) & np.isfinite(planes).all(axis=1))
     total = int(boxes[drawn].sum())
     if total > TOTAL_PIXELS:  # thin evenly rather than drop one region of the model
-        drawn = drawn[::math.ceil(total / TOTAL_PIXELS)]
+        drawn = drawn[:: math.ceil(total / TOTAL_PIXELS)]
     start = 0
     while start < len(drawn):
         sizes = np.cumsum(boxes[drawn[start:]])
@@ -113,8 +116,14 @@ def _fragments(screen: np.ndarray, width: int,
         yield _scan(screen, planes, chunk, low[chunk, 1], spans[chunk, 1], width)
 
 
-def _scan(screen: np.ndarray, planes: np.ndarray, triangles: np.ndarray, top: np.ndarray,
-          rows: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _scan(
+    screen: np.ndarray,
+    planes: np.ndarray,
+    triangles: np.ndarray,
+    top: np.ndarray,
+    rows: np.ndarray,
+    width: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Scan-convert ``triangles``: for each pixel row they cross, the span between their edges
     at the row's centre line; every pixel whose centre lies in a span is covered."""
     owner = np.repeat(triangles, rows)
@@ -155,8 +164,13 @@ def _ranks(counts: np.ndarray) -> np.ndarray:
     return np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
 
 
-def _keep_nearest(depth: np.ndarray, colour: np.ndarray, pixels: np.ndarray,
-                  depths: np.ndarray, shades: np.ndarray) -> None:
+def _keep_nearest(
+    depth: np.ndarray,
+    colour: np.ndarray,
+    pixels: np.ndarray,
+    depths: np.ndarray,
+    shades: np.ndarray,
+) -> None:
     """Write the fragments that are nearer than what each pixel holds (nearest per pixel)."""
     order = np.lexsort((depths, pixels))
     pixels, depths, shades = pixels[order], depths[order], shades[order]

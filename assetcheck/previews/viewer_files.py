@@ -20,17 +20,24 @@ from assetcheck.previews.viewer_glb import (
 )
 
 
-def write_viewer_files(asset: Asset, source: SourceFile, job_folder: Path,
-                       budget: ByteBudget) -> None:
+def write_viewer_files(
+    asset: Asset, source: SourceFile, job_folder: Path, budget: ByteBudget
+) -> None:
     """Write the viewer's GLB and overlays of the model file ``source`` read as ``asset``,
     both or neither: :class:`~assetcheck.previews.budget.OverBudget`, with nothing written,
     when they do not fit ``budget``. A GLB the browser can load as uploaded is linked, not
     copied (it still counts in full: object storage keeps it as a copy)."""
     model = model_file_path(job_folder, "viewer_model", source.name)
     uploaded = source.path if asset.fbx is None and shown_as_uploaded(asset, source) else None
-    content: Path | bytes = uploaded if uploaded is not None else (
-        fbx_viewer_glb(asset.fbx, budget) if asset.fbx is not None
-        else gltf_viewer_glb(asset, source, budget))
+    content: Path | bytes = (
+        uploaded
+        if uploaded is not None
+        else (
+            fbx_viewer_glb(asset.fbx, budget)
+            if asset.fbx is not None
+            else gltf_viewer_glb(asset, source, budget)
+        )
+    )
     size = content.stat().st_size if isinstance(content, Path) else len(content)
     overlays = json.dumps(model_overlays(asset), separators=(",", ":"), allow_nan=False).encode()
     budget.take(size + len(overlays), VIEWER_MODEL)

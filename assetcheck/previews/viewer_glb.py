@@ -39,14 +39,25 @@ from assetcheck.images import image_info
 from assetcheck.previews.budget import ByteBudget
 
 #: Extensions whose data the browser would have to decode or fetch itself.
-COMPRESSION_EXTENSIONS = frozenset({"KHR_draco_mesh_compression", "EXT_meshopt_compression",
-                                    "KHR_meshopt_compression"})
+COMPRESSION_EXTENSIONS = frozenset(
+    {"KHR_draco_mesh_compression", "EXT_meshopt_compression", "KHR_meshopt_compression"}
+)
 #: Material extensions three.js draws and that need nothing beyond the GLB's own data.
-KEPT_MATERIAL_EXTENSIONS = frozenset({
-    "KHR_materials_unlit", "KHR_materials_emissive_strength", "KHR_materials_ior",
-    "KHR_materials_specular", "KHR_materials_clearcoat", "KHR_materials_sheen",
-    "KHR_materials_transmission", "KHR_materials_volume", "KHR_materials_iridescence",
-    "KHR_materials_anisotropy", "KHR_texture_transform"})
+KEPT_MATERIAL_EXTENSIONS = frozenset(
+    {
+        "KHR_materials_unlit",
+        "KHR_materials_emissive_strength",
+        "KHR_materials_ior",
+        "KHR_materials_specular",
+        "KHR_materials_clearcoat",
+        "KHR_materials_sheen",
+        "KHR_materials_transmission",
+        "KHR_materials_volume",
+        "KHR_materials_iridescence",
+        "KHR_materials_anisotropy",
+        "KHR_texture_transform",
+    }
+)
 #: Images the browser decodes itself.
 BROWSER_IMAGES = frozenset({"image/png", "image/jpeg"})
 #: Vertex attributes kept, with the width they are written with (floats).
@@ -59,20 +70,31 @@ GENERATOR = "AssetCheck viewer copy"
 VIEWER_MODEL = "The 3D viewer's model"
 #: The material of FBX meshes (their materials are not read): matte light grey, as the
 #: server-drawn picture.
-CLAY = {"name": "clay", "pbrMetallicRoughness": {"baseColorFactor": [0.75, 0.75, 0.75, 1.0],
-                                                   "metallicFactor": 0.0, "roughnessFactor": 0.8}}
+CLAY = {
+    "name": "clay",
+    "pbrMetallicRoughness": {
+        "baseColorFactor": [0.75, 0.75, 0.75, 1.0],
+        "metallicFactor": 0.0,
+        "roughnessFactor": 0.8,
+    },
+}
 
 
 def shown_as_uploaded(asset: Asset, source: SourceFile) -> bool:
     """Whether the browser can load the model file exactly as uploaded: a GLB file of its own
     on disk (not a ZIP member) with no URI in its buffers or images and no compression."""
     document = asset.document or {}
-    if source.kind != "glb" or source.path is None or _used_extensions(document) & (
-            COMPRESSION_EXTENSIONS | {"EXT_texture_webp", "KHR_texture_basisu"}):
+    if (
+        source.kind != "glb"
+        or source.path is None
+        or _used_extensions(document)
+        & (COMPRESSION_EXTENSIONS | {"EXT_texture_webp", "KHR_texture_basisu"})
+    ):
         return False
     resources = [*_items(document, "buffers"), *_items(document, "images")]
-    return (all("uri" not in item for item in resources if isinstance(item, dict))
-            and _plain_hierarchy(asset))
+    return all(
+        "uri" not in item for item in resources if isinstance(item, dict)
+    ) and _plain_hierarchy(asset)
 
 
 def gltf_viewer_glb(asset: Asset, source: SourceFile, budget: ByteBudget | None = None) -> bytes:
@@ -81,10 +103,13 @@ def gltf_viewer_glb(asset: Asset, source: SourceFile, budget: ByteBudget | None 
     document = asset.document or {}
     writer = _GlbWriter(budget)
     reader = AccessorReader.for_asset(asset)
-    meshes = [_mesh(asset, reader, writer, number, mesh)
-              for number, mesh in enumerate(_items(document, "meshes"))]
-    images = [_image(document, reader, source, image, writer)
-              for image in _items(document, "images")]
+    meshes = [
+        _mesh(asset, reader, writer, number, mesh)
+        for number, mesh in enumerate(_items(document, "meshes"))
+    ]
+    images = [
+        _image(document, reader, source, image, writer) for image in _items(document, "images")
+    ]
     textures = [_texture(texture, images) for texture in _items(document, "textures")]
     nodes = _placed_nodes(asset, meshes)
     out: dict[str, Any] = {
@@ -96,11 +121,13 @@ def gltf_viewer_glb(asset: Asset, source: SourceFile, budget: ByteBudget | None 
         "materials": [_material(material, textures) for material in _items(document, "materials")],
         "textures": [texture or {} for texture in textures],
         "images": [image or {} for image in images],
-        "samplers": [sampler if isinstance(sampler, dict) else {}
-                     for sampler in _items(document, "samplers")],
+        "samplers": [
+            sampler if isinstance(sampler, dict) else {} for sampler in _items(document, "samplers")
+        ],
     }
-    used = sorted({name for material in out["materials"]
-                   for name in material.get("extensions", {})})
+    used = sorted(
+        {name for material in out["materials"] for name in material.get("extensions", {})}
+    )
     if used:
         out["extensionsUsed"] = used
     return writer.glb({key: value for key, value in out.items() if value != []})
@@ -128,10 +155,14 @@ def fbx_viewer_glb(scene: FbxScene, budget: ByteBudget | None = None) -> bytes:
             primitive.update(material=0, extras={"name": mesh.name})
             nodes.append({"name": instance.node, "mesh": len(meshes)})
             meshes.append({"name": mesh.name, "primitives": [primitive]})
-    return writer.glb({"asset": {"version": "2.0", "generator": GENERATOR},
-                       "scene": 0, "scenes": [{"nodes": list(range(len(nodes)))}],
-                       **({"nodes": nodes, "meshes": meshes, "materials": [CLAY]} if nodes
-                          else {})})
+    return writer.glb(
+        {
+            "asset": {"version": "2.0", "generator": GENERATOR},
+            "scene": 0,
+            "scenes": [{"nodes": list(range(len(nodes)))}],
+            **({"nodes": nodes, "meshes": meshes, "materials": [CLAY]} if nodes else {}),
+        }
+    )
 
 
 class _GlbWriter:
@@ -174,9 +205,14 @@ class _GlbWriter:
             "bufferView": self.view(np.ascontiguousarray(values).data, target),
             "componentType": FLOAT if floats else UNSIGNED_INT,
             "count": len(values),
-            "type": ACCESSOR_TYPES[values.shape[1] if values.ndim == 2 else 1]}
-        key = (accessor["bufferView"], accessor["componentType"], accessor["count"],
-               accessor["type"])
+            "type": ACCESSOR_TYPES[values.shape[1] if values.ndim == 2 else 1],
+        }
+        key = (
+            accessor["bufferView"],
+            accessor["componentType"],
+            accessor["count"],
+            accessor["type"],
+        )
         if key in self._accessor_of:
             return self._accessor_of[key]
         if floats and target == ARRAY_BUFFER and values.shape[1] == 3:
@@ -188,8 +224,11 @@ class _GlbWriter:
 
     def glb(self, document: dict[str, Any]) -> bytes:
         if self.views:
-            document.update(buffers=[{"byteLength": self.length}], bufferViews=self.views,
-                            accessors=self.accessors)
+            document.update(
+                buffers=[{"byteLength": self.length}],
+                bufferViews=self.views,
+                accessors=self.accessors,
+            )
         text = json.dumps(document, separators=(",", ":"), allow_nan=False).encode()
         text += b" " * (-len(text) % 4)
         binary = b"".join(self.chunks)
@@ -200,16 +239,20 @@ class _GlbWriter:
         return struct.pack("<4sII", b"glTF", 2, 12 + len(body)) + body
 
 
-def _mesh(asset: Asset, reader: AccessorReader, writer: _GlbWriter, number: int,
-          mesh: object) -> dict[str, Any] | None:
+def _mesh(
+    asset: Asset, reader: AccessorReader, writer: _GlbWriter, number: int, mesh: object
+) -> dict[str, Any] | None:
     """The mesh with its readable triangle primitives rewritten; None when none is left."""
     primitives = []
     for primitive in document_links(asset).mesh_primitives(number):
         triangles = primitive_triangles(asset, number, primitive.number)
         if triangles is None or "POSITION" not in primitive.attributes:
             continue
-        arrays = {name: reader.normalized(primitive.attributes[name])
-                  for name in ATTRIBUTES if name in primitive.attributes}
+        arrays = {
+            name: reader.normalized(primitive.attributes[name])
+            for name in ATTRIBUTES
+            if name in primitive.attributes
+        }
         written = _primitive_arrays(writer, arrays, triangles)
         if written is None:
             continue
@@ -223,8 +266,9 @@ def _mesh(asset: Asset, reader: AccessorReader, writer: _GlbWriter, number: int,
     return {"primitives": primitives, **({"name": name} if isinstance(name, str) else {})}
 
 
-def _primitive_arrays(writer: _GlbWriter, arrays: dict[str, np.ndarray | None],
-                      triangles: np.ndarray) -> dict[str, Any] | None:
+def _primitive_arrays(
+    writer: _GlbWriter, arrays: dict[str, np.ndarray | None], triangles: np.ndarray
+) -> dict[str, Any] | None:
     """A triangle-list primitive of the vertex ``arrays`` (POSITION first) and the triangles
     that stay within them; None without usable positions or triangles."""
     positions = arrays.get("POSITION")
@@ -247,12 +291,20 @@ def _primitive_arrays(writer: _GlbWriter, arrays: dict[str, np.ndarray | None],
             values = np.hstack([values, np.ones((count, width - values.shape[1]), np.float32)])
         attributes[name] = writer.accessor(values, ARRAY_BUFFER)
     indices = np.ascontiguousarray(triangles, dtype=np.uint32).ravel()
-    return {"attributes": attributes, "indices": writer.accessor(indices, ELEMENT_ARRAY_BUFFER),
-            "mode": TRIANGLES}
+    return {
+        "attributes": attributes,
+        "indices": writer.accessor(indices, ELEMENT_ARRAY_BUFFER),
+        "mode": TRIANGLES,
+    }
 
 
-def _image(document: dict[str, Any], reader: AccessorReader, source: SourceFile,
-           image: object, writer: _GlbWriter) -> dict[str, Any] | None:
+def _image(
+    document: dict[str, Any],
+    reader: AccessorReader,
+    source: SourceFile,
+    image: object,
+    writer: _GlbWriter,
+) -> dict[str, Any] | None:
     """The image embedded in the GLB, when its bytes come from the upload and the browser
     decodes them; None otherwise (its textures are then left out)."""
     if not isinstance(image, dict):
@@ -276,8 +328,11 @@ def _image(document: dict[str, Any], reader: AccessorReader, source: SourceFile,
     info = image_info(data)
     if info is None or info.mime_type not in BROWSER_IMAGES:
         return None
-    return {"bufferView": writer.view(data), "mimeType": info.mime_type,
-            **({"name": image["name"]} if isinstance(image.get("name"), str) else {})}
+    return {
+        "bufferView": writer.view(data),
+        "mimeType": info.mime_type,
+        **({"name": image["name"]} if isinstance(image.get("name"), str) else {}),
+    }
 
 
 def _texture(texture: object, images: list[dict[str, Any] | None]) -> dict[str, Any] | None:
@@ -298,8 +353,9 @@ def _material(material: object, textures: list[dict[str, Any] | None]) -> dict[s
     kept = {key: value for key, value in material.items() if key != "extensions"}
     extensions = material.get("extensions")
     if isinstance(extensions, dict):
-        kept_extensions = {name: value for name, value in extensions.items()
-                           if name in KEPT_MATERIAL_EXTENSIONS}
+        kept_extensions = {
+            name: value for name, value in extensions.items() if name in KEPT_MATERIAL_EXTENSIONS
+        }
         if kept_extensions:
             kept["extensions"] = kept_extensions
     return _without_missing_textures(kept, textures)
@@ -316,8 +372,11 @@ def _without_missing_textures(value: Any, textures: list[dict[str, Any] | None])
     for key, item in value.items():
         if key.endswith("Texture") and isinstance(item, dict):
             index = item.get("index")
-            if not isinstance(index, int) or not 0 <= index < len(textures) or (
-                    textures[index] is None):
+            if (
+                not isinstance(index, int)
+                or not 0 <= index < len(textures)
+                or (textures[index] is None)
+            ):
                 continue
         kept[key] = _without_missing_textures(item, textures)
     return kept
@@ -336,8 +395,13 @@ def _placed_nodes(asset: Asset, meshes: list[dict[str, Any] | None]) -> list[dic
         kept: dict[str, Any] = {"name": name} if isinstance(name, str) else {}
         mesh = index_of(node, "mesh") if node is not None else None
         matrix = placed.get(index)
-        if (mesh is not None and mesh < len(meshes) and meshes[mesh] is not None
-                and matrix is not None and np.isfinite(matrix).all()):
+        if (
+            mesh is not None
+            and mesh < len(meshes)
+            and meshes[mesh] is not None
+            and matrix is not None
+            and np.isfinite(matrix).all()
+        ):
             kept.update(mesh=mesh, matrix=np.asarray(matrix).T.ravel().tolist())
         nodes.append(kept)
     if not any("mesh" in node for node in nodes):
@@ -350,10 +414,15 @@ def _plain_hierarchy(asset: Asset) -> bool:
     no loops, every scene's node valid."""
     document, links = asset.document or {}, document_links(asset)
     nodes = _items(document, "nodes")
-    listed = [child for node in nodes if isinstance(node, dict)
-              for child in (node.get("children") or [])]
-    roots = [root for scene in _items(document, "scenes") if isinstance(scene, dict)
-             for root in (scene.get("nodes") or [])]
+    listed = [
+        child for node in nodes if isinstance(node, dict) for child in (node.get("children") or [])
+    ]
+    roots = [
+        root
+        for scene in _items(document, "scenes")
+        if isinstance(scene, dict)
+        for root in (scene.get("nodes") or [])
+    ]
     valid = all(isinstance(i, int) and 0 <= i < len(nodes) for i in [*listed, *roots])
     return valid and len(listed) == len(set(listed)) and not links.tree.loops
 

@@ -24,9 +24,15 @@ PADDING = 6
 
 # Advance widths of Verdana at 11 px, the badge font, for the characters a badge shows.
 _WIDTHS = {
-    **dict.fromkeys("abcdeghknopqsuvxyz", 6.9), **dict.fromkeys("fjrt", 4.3),
-    **dict.fromkeys("ilI", 3.1), "m": 10.7, "w": 8.9,
-    **dict.fromkeys("0123456789", 7.0), " ": 3.9, "/": 4.9, "-": 4.9,
+    **dict.fromkeys("abcdeghknopqsuvxyz", 6.9),
+    **dict.fromkeys("fjrt", 4.3),
+    **dict.fromkeys("ilI", 3.1),
+    "m": 10.7,
+    "w": 8.9,
+    **dict.fromkeys("0123456789", 7.0),
+    " ": 3.9,
+    "/": 4.9,
+    "-": 4.9,
 }
 _DEFAULT_WIDTH = 7.5
 

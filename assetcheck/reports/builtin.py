@@ -19,6 +19,7 @@ __all__ = ["register_report_formats", "render_json"]
 
 def deferred(module: str, function: str) -> Callable[[Any], str]:
     """A renderer that imports ``module`` and calls its ``function`` when first used."""
+
     def render(document: Any) -> str:
         return getattr(importlib.import_module(module), function)(document)
 
@@ -29,20 +30,38 @@ def deferred(module: str, function: str) -> Callable[[Any], str]:
 @hookimpl
 def register_report_formats() -> list[ReportFormat]:
     return [
-        ReportFormat("json", "application/json", render_json, "The full report",
-                     combine=render_json_list),
-        ReportFormat("markdown", "text/markdown; charset=utf-8",
-                     deferred("assetcheck.reports.markdown", "render_markdown"),
-                     "A readable report for pull requests"),
-        ReportFormat("badge", "image/svg+xml", deferred("assetcheck.reports.badge", "render_badge"),
-                     "An SVG badge for READMEs"),
-        ReportFormat("junit", "application/xml",
-                     deferred("assetcheck.reports.junit", "render_junit"),
-                     "JUnit XML: one test case per check, for CI systems"),
-        ReportFormat("text", "text/plain; charset=utf-8",
-                     deferred("assetcheck.reports.text", "render_text"), "A terminal summary"),
-        ReportFormat("sarif", "application/sarif+json",
-                     deferred("assetcheck.reports.sarif", "render_sarif"),
-                     "SARIF 2.1.0, for GitHub code scanning and other SARIF viewers",
-                     combine=deferred("assetcheck.reports.sarif", "render_sarif_combined")),
+        ReportFormat(
+            "json", "application/json", render_json, "The full report", combine=render_json_list
+        ),
+        ReportFormat(
+            "markdown",
+            "text/markdown; charset=utf-8",
+            deferred("assetcheck.reports.markdown", "render_markdown"),
+            "A readable report for pull requests",
+        ),
+        ReportFormat(
+            "badge",
+            "image/svg+xml",
+            deferred("assetcheck.reports.badge", "render_badge"),
+            "An SVG badge for READMEs",
+        ),
+        ReportFormat(
+            "junit",
+            "application/xml",
+            deferred("assetcheck.reports.junit", "render_junit"),
+            "JUnit XML: one test case per check, for CI systems",
+        ),
+        ReportFormat(
+            "text",
+            "text/plain; charset=utf-8",
+            deferred("assetcheck.reports.text", "render_text"),
+            "A terminal summary",
+        ),
+        ReportFormat(
+            "sarif",
+            "application/sarif+json",
+            deferred("assetcheck.reports.sarif", "render_sarif"),
+            "SARIF 2.1.0, for GitHub code scanning and other SARIF viewers",
+            combine=deferred("assetcheck.reports.sarif", "render_sarif_combined"),
+        ),
     ]

@@ -43,24 +43,26 @@ def build_report(result: Result, *, job: Mapping[str, Any] | None = None) -> Rep
     Issues are grouped by code and ordered by severity, each group with its count (occurrences
     beyond the cap included), its fix and the locations kept.
     """
-    return _storable({
-        **_header(result.filename, _engine(result.profile), job),
-        "health_score": result.health_score,
-        "grade": result.grade,
-        "valid": result.valid,
-        "summary": {
-            "files": len(result.assets),
-            "severityCounts": result.severity_counts,
-            "truncated": result.truncated,
-        },
-        "files": file_metadata(result),
-        "result": result.to_dict(),
-        "budgetUse": budget_use(result),
-        "issues": group_issues(result),
-        "checks": [run.to_dict() for run in result.checks],
-        "plugins": plugins_that_ran(result.checks),
-        "timings": result.timings,
-    })
+    return _storable(
+        {
+            **_header(result.filename, _engine(result.profile), job),
+            "health_score": result.health_score,
+            "grade": result.grade,
+            "valid": result.valid,
+            "summary": {
+                "files": len(result.assets),
+                "severityCounts": result.severity_counts,
+                "truncated": result.truncated,
+            },
+            "files": file_metadata(result),
+            "result": result.to_dict(),
+            "budgetUse": budget_use(result),
+            "issues": group_issues(result),
+            "checks": [run.to_dict() for run in result.checks],
+            "plugins": plugins_that_ran(result.checks),
+            "timings": result.timings,
+        }
+    )
 
 
 def build_failure_report(
@@ -77,23 +79,30 @@ def build_failure_report(
     """
     code = error["code"]
     advice = failure_advice(code)
-    job_fields = {**(job or {}), "error": {"code": code, "message": error["message"],
-                                           "advice": advice}}
-    return _storable({
-        **_header(filename, _engine(engine), job_fields),
-        "health_score": None,
-        "grade": None,
-        "valid": False,
-        "summary": {"files": 0, "severityCounts": dict.fromkeys(SEVERITIES, 0),
-                    "truncated": False},
-        "files": [],
-        "result": None,
-        "budgetUse": [],
-        "issues": [],
-        "checks": [],
-        "plugins": [],
-        "timings": {},
-    })
+    job_fields = {
+        **(job or {}),
+        "error": {"code": code, "message": error["message"], "advice": advice},
+    }
+    return _storable(
+        {
+            **_header(filename, _engine(engine), job_fields),
+            "health_score": None,
+            "grade": None,
+            "valid": False,
+            "summary": {
+                "files": 0,
+                "severityCounts": dict.fromkeys(SEVERITIES, 0),
+                "truncated": False,
+            },
+            "files": [],
+            "result": None,
+            "budgetUse": [],
+            "issues": [],
+            "checks": [],
+            "plugins": [],
+            "timings": {},
+        }
+    )
 
 
 def failure(report: Report) -> dict[str, str] | None:
@@ -126,9 +135,14 @@ def _storable_value(value: Any, key: str, cut: list[str]) -> Any:
             cut.append(value)
         return value
     if isinstance(value, dict):
-        return {(name if type(name) is str and not _UNSTORABLE.search(name)
-                 else _UNSTORABLE.sub("\ufffd", name)): _storable_value(item, name, cut)
-                for name, item in value.items()}
+        return {
+            (
+                name
+                if type(name) is str and not _UNSTORABLE.search(name)
+                else _UNSTORABLE.sub("\ufffd", name)
+            ): _storable_value(item, name, cut)
+            for name, item in value.items()
+        }
     if isinstance(value, list):
         return [_storable_value(item, key, cut) for item in value]
     if isinstance(value, str):  # a str subclass: made a plain string like any other
@@ -177,8 +191,11 @@ def _drop_details(report: Report, max_bytes: int) -> list[str]:
 
 def _first_files(report: Report, max_bytes: int) -> list[str]:
     """Keep the most model files whose entries fit (halving until they do)."""
-    lists = {"files": report["files"], "result.meshes": report["result"]["meshes"],
-             "budgetUse": report["budgetUse"]}
+    lists = {
+        "files": report["files"],
+        "result.meshes": report["result"]["meshes"],
+        "budgetUse": report["budgetUse"],
+    }
     keep = max(len(entries) for entries in lists.values())
     while keep and json_size(report) > max_bytes:
         keep //= 2

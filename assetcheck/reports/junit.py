@@ -42,16 +42,24 @@ def render_junit(report: Report) -> str:
         cases = {VALIDATION: [Finding("error", error["code"], error["message"], line)]}
     suite_name = visible(report["filename"])
     failures = sum(1 for found in cases.values() if _errors(found))
-    root = ET.Element("testsuites", name="assetcheck", tests=str(len(cases)),
-                      failures=str(failures))
-    suite = ET.SubElement(root, "testsuite", name=suite_name, tests=str(len(cases)),
-                          failures=str(failures), errors="0")
+    root = ET.Element(
+        "testsuites", name="assetcheck", tests=str(len(cases)), failures=str(failures)
+    )
+    suite = ET.SubElement(
+        root,
+        "testsuite",
+        name=suite_name,
+        tests=str(len(cases)),
+        failures=str(failures),
+        errors="0",
+    )
     for name, found in cases.items():
         case = ET.SubElement(suite, "testcase", classname=suite_name, name=visible(name))
         errors = _errors(found)
         if errors:
-            failed = ET.SubElement(case, "failure", type=errors[0].code,
-                                   message=visible(errors[0].message))
+            failed = ET.SubElement(
+                case, "failure", type=errors[0].code, message=visible(errors[0].message)
+            )
             failed.text = "\n".join(f.line for f in errors)
         others = [f for f in found if f.severity != "error"]
         if others:

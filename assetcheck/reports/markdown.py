@@ -21,11 +21,18 @@ from assetcheck.reports.document import failure
 
 GRADE_MARKS = {"excellent": "🟢", "good": "🟢", "fair": "🟡", "poor": "🟠", "critical": "🔴"}
 FAILED_MARK = "⚪"
-SEVERITY_HEADINGS = {"error": "❌ Errors", "warning": "⚠️ Warnings",
-                     "info": "\N{INFORMATION SOURCE}\N{VARIATION SELECTOR-16} Info",
-                     "hint": "💡 Hints"}
-SEVERITY_NOUNS = {"error": ("error", "errors"), "warning": ("warning", "warnings"),
-                  "info": ("info", "info"), "hint": ("hint", "hints")}
+SEVERITY_HEADINGS = {
+    "error": "❌ Errors",
+    "warning": "⚠️ Warnings",
+    "info": "\N{INFORMATION SOURCE}\N{VARIATION SELECTOR-16} Info",
+    "hint": "💡 Hints",
+}
+SEVERITY_NOUNS = {
+    "error": ("error", "errors"),
+    "warning": ("warning", "warnings"),
+    "info": ("info", "info"),
+    "hint": ("hint", "hints"),
+}
 SECURITY_MARKS = {"critical": "🔴", "high": "🟠", "medium": "🟡", "low": "⚪"}
 TIMES = "\N{MULTIPLICATION SIGN}"
 
@@ -89,16 +96,25 @@ def _summary(report: Report) -> str:
     verdict = "**Valid**" if report["valid"] else "**Not valid**"
     found = ", ".join(_counted(n, *SEVERITY_NOUNS[s]) for s in SEVERITIES if (n := counts[s]))
     safety = "safe" if scan["safe"] else "**unsafe**"
-    return (f"{verdict}: {found or 'no issues'}. Security scan {safety} "
-            f"({_counted(scan['scannedFiles'], 'file', 'files')} scanned). "
-            f"Checked for {escape(report['engine']['title'])}.")
+    return (
+        f"{verdict}: {found or 'no issues'}. Security scan {safety} "
+        f"({_counted(scan['scannedFiles'], 'file', 'files')} scanned). "
+        f"Checked for {escape(report['engine']['title'])}."
+    )
 
 
 def _security(warnings: list[dict]) -> str:
     if not warnings:
         return ""
-    rows = [[f"{SECURITY_MARKS[w['severity']]} {w['severity']}", f"`{w['code']}`",
-             escape(w["file"] or ""), escape(w["message"])] for w in warnings]
+    rows = [
+        [
+            f"{SECURITY_MARKS[w['severity']]} {w['severity']}",
+            f"`{w['code']}`",
+            escape(w["file"] or ""),
+            escape(w["message"]),
+        ]
+        for w in warnings
+    ]
     table = _table(["Level", "Code", "File", "Finding"], "----", rows)
     return f"## 🛡️ Security findings ({len(warnings)})\n\n{table}"
 
@@ -110,14 +126,22 @@ def _fix_first(groups: list[dict]) -> str:
     if not urgent:
         return ""
     levels = [*SECURITY_LEVELS, None]
-    urgent.sort(key=lambda g: (levels.index(g.get("securityLevel")),
-                               SEVERITIES.index(g["severity"]), -g["count"]))
+    urgent.sort(
+        key=lambda g: (
+            levels.index(g.get("securityLevel")),
+            SEVERITIES.index(g["severity"]),
+            -g["count"],
+        )
+    )
     lines = ["## What to fix first", ""]
     for rank, group in enumerate(urgent[:FIX_FIRST], start=1):
-        kind = (f"security, {group['securityLevel']}" if "securityLevel" in group
-                else group["severity"])
-        lines.append(f"{rank}. **`{group['code']}`** ({kind}, {TIMES}{group['count']}): "
-                     f"{escape(group['fix'])}")
+        kind = (
+            f"security, {group['securityLevel']}" if "securityLevel" in group else group["severity"]
+        )
+        lines.append(
+            f"{rank}. **`{group['code']}`** ({kind}, {TIMES}{group['count']}): "
+            f"{escape(group['fix'])}"
+        )
     return "\n".join(lines)
 
 
@@ -126,22 +150,40 @@ def _files(report: Report) -> str:
     if not meshes:
         return "## Model files\n\nNo model files were read."
     formats = {entry["filename"]: entry["format"] for entry in report.get("files", [])}
-    rows = [[escape(mesh["filename"]), formats.get(mesh["filename"], "").upper(),
-             _amount(mesh["vertexCount"]), _amount(mesh["triangleCount"]),
-             _amount(mesh["materialCount"]), _amount(mesh["usesPBR"]),
-             _amount(mesh["animationCount"])] for mesh in meshes]
-    table = _table(["File", "Format", "Vertices", "Triangles", "Materials", "PBR",
-                    "Animations"], "--rrrcr", rows)
+    rows = [
+        [
+            escape(mesh["filename"]),
+            formats.get(mesh["filename"], "").upper(),
+            _amount(mesh["vertexCount"]),
+            _amount(mesh["triangleCount"]),
+            _amount(mesh["materialCount"]),
+            _amount(mesh["usesPBR"]),
+            _amount(mesh["animationCount"]),
+        ]
+        for mesh in meshes
+    ]
+    table = _table(
+        ["File", "Format", "Vertices", "Triangles", "Materials", "PBR", "Animations"],
+        "--rrrcr",
+        rows,
+    )
     return f"## Model files ({len(meshes)})\n\n{table}" + _parts(meshes)
 
 
 def _parts(meshes: list[dict]) -> str:
     """Every mesh of every file, folded: the rows to look at when a file is over budget."""
     several = len(meshes) > 1
-    rows = [([escape(mesh["filename"])] if several else [])
-            + [escape(part["name"]), _amount(part["vertexCount"]),
-               _amount(part["triangleCount"]), _amount(part["materialCount"])]
-            for mesh in meshes for part in mesh["parts"]]
+    rows = [
+        ([escape(mesh["filename"])] if several else [])
+        + [
+            escape(part["name"]),
+            _amount(part["vertexCount"]),
+            _amount(part["triangleCount"]),
+            _amount(part["materialCount"]),
+        ]
+        for mesh in meshes
+        for part in mesh["parts"]
+    ]
     if not rows:
         return ""
     headers = [*(["File"] if several else []), "Mesh", "Vertices", "Triangles", "Materials"]
@@ -155,9 +197,15 @@ def _budgets(report: Report) -> str:
         return ""
     parts = [f"## Budget use: {escape(report['engine']['title'])}"]
     for entry in files:
-        rows = [[BUDGET_LABELS.get(use["budget"], escape(use["budget"])), _amount(use["used"]),
-                 _amount(use["limit"]), "❌ over" if use["over"] else "✅"]
-                for use in entry["usage"]]
+        rows = [
+            [
+                BUDGET_LABELS.get(use["budget"], escape(use["budget"])),
+                _amount(use["used"]),
+                _amount(use["limit"]),
+                "❌ over" if use["over"] else "✅",
+            ]
+            for use in entry["usage"]
+        ]
         table = _table(["Budget", "Used", "Limit", ""], "-rrc", rows, fold=False)
         if not any(use["over"] for use in entry["usage"]):  # nothing to act on: fold it
             table = _folded(f"Within all {len(rows)} budgets", table)
@@ -186,14 +234,17 @@ def _issue_group(group: dict) -> str:
     """One list item: the code, its count and first message, the fix, then each location."""
     occurrences = group["occurrences"]
     headline = occurrences[0]["message"]
-    lines = [f"- **`{group['code']}`** {TIMES}{group['count']}: {escape(headline)}",
-             f"  - **Fix:** {escape(group['fix'])}"]
+    lines = [
+        f"- **`{group['code']}`** {TIMES}{group['count']}: {escape(headline)}",
+        f"  - **Fix:** {escape(group['fix'])}",
+    ]
     places = [f"  - {_location(o, headline)}" for o in occurrences]
     lines += places[:FOLD_AFTER]
     if len(places) > FOLD_AFTER:
         hidden = "\n".join(places[FOLD_AFTER:])
-        lines.append("  " + _folded(f"{len(places) - FOLD_AFTER} more locations", hidden,
-                                    indent="  "))
+        lines.append(
+            "  " + _folded(f"{len(places) - FOLD_AFTER} more locations", hidden, indent="  ")
+        )
     unkept = group["count"] - len(occurrences)
     if unkept > 0:
         lines.append(f"  - _and {unkept:,} more not kept in the report_")
@@ -215,15 +266,16 @@ def _location(occurrence: dict, headline: str) -> str:
 
 
 def _footer(report: Report) -> str:
-    facts = [f"AssetCheck {escape(report['assetcheck']['version'])}",
-             f"engine profile {escape(report['engine']['name'])}"]
+    facts = [
+        f"AssetCheck {escape(report['assetcheck']['version'])}",
+        f"engine profile {escape(report['engine']['name'])}",
+    ]
     if report.get("job"):
         facts.append(f"job {escape(report['job']['job_id'])}")
     return "---\n\n<sub>" + " · ".join(facts) + "</sub>"
 
 
-def _table(headers: Sequence[str], aligns: str, rows: list[list[str]], *,
-           fold: bool = True) -> str:
+def _table(headers: Sequence[str], aligns: str, rows: list[list[str]], *, fold: bool = True) -> str:
     """A GFM table; ``aligns`` has one of ``-`` (left), ``r``, ``c`` per column. With ``fold``,
     rows beyond :data:`FOLD_ROWS` continue in a folded table of their own."""
     marks = {"-": "---", "r": "---:", "c": ":---:"}

@@ -24,8 +24,9 @@ from assetcheck.reports.document import failure
 from assetcheck.reports.json_text import render_json
 
 SARIF_VERSION = "2.1.0"
-SARIF_SCHEMA = ("https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/"
-                "sarif-schema-2.1.0.json")
+SARIF_SCHEMA = (
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+)
 #: Where each built-in code is documented: its row of the generated issue table.
 ISSUES_DOC = f"{DOCS_URL}/issues.md"
 LEVELS = {"error": "error", "warning": "warning", "info": "note", "hint": "note"}
@@ -62,9 +63,15 @@ def sarif_log(reports: list[Report]) -> dict[str, Any]:
     scored = [r for r in reports if r.get("health_score") is not None]
     lowest = min(scored, key=lambda r: r["health_score"], default=None)
     run = {
-        "tool": {"driver": {"name": "AssetCheck", "version": __version__,
-                            "semanticVersion": __version__, "informationUri": DOCS_URL,
-                            "rules": list(rules.values())}},
+        "tool": {
+            "driver": {
+                "name": "AssetCheck",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "informationUri": DOCS_URL,
+                "rules": list(rules.values()),
+            }
+        },
         "artifacts": [_artifact(report) for report in reports],
         "results": results,
         "properties": {
@@ -90,8 +97,15 @@ def _groups(report: Report) -> Iterable[dict[str, Any]]:
     error = failure(report)
     if error is None:
         return report["issues"]
-    return [{"code": error["code"], "severity": "error", "count": 1,
-             "fix": error.get("advice", ""), "occurrences": [{"message": error["message"]}]}]
+    return [
+        {
+            "code": error["code"],
+            "severity": "error",
+            "count": 1,
+            "fix": error.get("advice", ""),
+            "occurrences": [{"message": error["message"]}],
+        }
+    ]
 
 
 def _rule(group: dict[str, Any]) -> dict[str, Any]:
@@ -106,8 +120,7 @@ def _rule(group: dict[str, Any]) -> dict[str, Any]:
         "name": "".join(part.capitalize() for part in code.split("_")),
         "shortDescription": {"text": message},
         "fullDescription": {"text": f"{message} {fix}".strip()},
-        "help": {"text": fix or message,
-                 "markdown": f"**How to fix:** {fix}" if fix else message},
+        "help": {"text": fix or message, "markdown": f"**How to fix:** {fix}" if fix else message},
         "defaultConfiguration": {"level": LEVELS[known.severity if known else group["severity"]]},
         "properties": {"tags": ["assetcheck", known.area if known else "plugin"]},
     }
@@ -121,20 +134,29 @@ def _rule(group: dict[str, Any]) -> dict[str, Any]:
     return rule
 
 
-def _result(group: dict[str, Any], rule_index: int, report: Report, artifact: int,
-            ) -> dict[str, Any]:
+def _result(
+    group: dict[str, Any],
+    rule_index: int,
+    report: Report,
+    artifact: int,
+) -> dict[str, Any]:
     uri = artifact_uri(report["filename"])
     occurrences = group["occurrences"]
     message = occurrences[0]["message"] if occurrences else group["code"]
     if group["count"] > 1:
         message += f" ({group['count']} occurrences)"
-    location: dict[str, Any] = {"physicalLocation": {
-        "artifactLocation": {"uri": uri, "index": artifact},
-        # GitHub places every result on a line; a model file's findings belong to the file.
-        "region": {"startLine": 1},
-    }}
-    logical = [_logical_location(o, report["filename"]) for o in occurrences
-               if "pointer" in o or o.get("file", report["filename"]) != report["filename"]]
+    location: dict[str, Any] = {
+        "physicalLocation": {
+            "artifactLocation": {"uri": uri, "index": artifact},
+            # GitHub places every result on a line; a model file's findings belong to the file.
+            "region": {"startLine": 1},
+        }
+    }
+    logical = [
+        _logical_location(o, report["filename"])
+        for o in occurrences
+        if "pointer" in o or o.get("file", report["filename"]) != report["filename"]
+    ]
     if logical:
         location["logicalLocations"] = logical
     fingerprint = hashlib.sha256(f"{uri}\0{group['code']}".encode()).hexdigest()[:32]
@@ -145,8 +167,11 @@ def _result(group: dict[str, Any], rule_index: int, report: Report, artifact: in
         "message": {"text": message},
         "locations": [location],
         "partialFingerprints": {"assetcheckIssueGroup/v1": fingerprint},
-        "properties": {"severity": group["severity"], "count": group["count"],
-                       "occurrences": occurrences},
+        "properties": {
+            "severity": group["severity"],
+            "count": group["count"],
+            "occurrences": occurrences,
+        },
     }
 
 
@@ -160,7 +185,12 @@ def _logical_location(occurrence: dict[str, Any], filename: str) -> dict[str, st
 
 def _artifact(report: Report) -> dict[str, Any]:
     """A file of the run, with its own score: ``healthScore``, ``grade``, ``valid``."""
-    return {"location": {"uri": artifact_uri(report["filename"])},
-            "roles": ["analysisTarget"],
-            "properties": {"healthScore": report.get("health_score"),
-                           "grade": report.get("grade"), "valid": report["valid"]}}
+    return {
+        "location": {"uri": artifact_uri(report["filename"])},
+        "roles": ["analysisTarget"],
+        "properties": {
+            "healthScore": report.get("health_score"),
+            "grade": report.get("grade"),
+            "valid": report["valid"],
+        },
+    }

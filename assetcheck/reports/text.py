@@ -5,8 +5,14 @@ from __future__ import annotations
 from assetcheck.reports import Report, visible
 from assetcheck.reports.document import failure
 
-COLUMNS = (("FILE", "filename"), ("VERTICES", "vertexCount"), ("TRIANGLES", "triangleCount"),
-           ("MATERIALS", "materialCount"), ("PBR", "usesPBR"), ("ANIMATIONS", "animationCount"))
+COLUMNS = (
+    ("FILE", "filename"),
+    ("VERTICES", "vertexCount"),
+    ("TRIANGLES", "triangleCount"),
+    ("MATERIALS", "materialCount"),
+    ("PBR", "usesPBR"),
+    ("ANIMATIONS", "animationCount"),
+)
 
 
 def render_text(report: Report) -> str:
@@ -16,8 +22,10 @@ def render_text(report: Report) -> str:
     """
     error = failure(report)
     if error is not None:
-        lines = [f"{report['filename']}: validation FAILED ({error['code']}): {error['message']}",
-                 f"  {error.get('advice', '')}"]
+        lines = [
+            f"{report['filename']}: validation FAILED ({error['code']}): {error['message']}",
+            f"  {error.get('advice', '')}",
+        ]
         return "\n".join(map(visible, lines)) + "\n"
     scan = report["result"]["securityScan"]
     lines = [
@@ -61,12 +69,20 @@ def _occurrences(group: dict) -> list[str]:
 
 def _table(meshes: list[dict]) -> list[str]:
     rows = [[_cell(mesh[key]) for _, key in COLUMNS] for mesh in meshes]
-    widths = [max(len(header), *(len(row[i]) for row in rows))
-              for i, (header, _) in enumerate(COLUMNS)]
+    widths = [
+        max(len(header), *(len(row[i]) for row in rows)) for i, (header, _) in enumerate(COLUMNS)
+    ]
+
     def line(cells: list[str]) -> str:
         first, *rest = cells
-        return "  " + first.ljust(widths[0]) + "".join(
-            "  " + cell.rjust(width) for cell, width in zip(rest, widths[1:], strict=True))
+        return (
+            "  "
+            + first.ljust(widths[0])
+            + "".join(
+                "  " + cell.rjust(width) for cell, width in zip(rest, widths[1:], strict=True)
+            )
+        )
+
     return [line([header for header, _ in COLUMNS]), *(line(row) for row in rows)]
 
 
@@ -79,8 +95,11 @@ def _cell(value: object) -> str:
 def _count_line(counts: dict[str, int]) -> str:
     if not any(counts.values()):
         return "No issues found."
-    parts = [f"{n} {severity}{'s' if n != 1 and severity != 'info' else ''}"
-             for severity, n in counts.items() if n]
+    parts = [
+        f"{n} {severity}{'s' if n != 1 and severity != 'info' else ''}"
+        for severity, n in counts.items()
+        if n
+    ]
     return "Issues: " + ", ".join(parts)
 
 

@@ -42,13 +42,18 @@ class PluginNames:
     def from_name(cls, name: str) -> PluginNames:
         """The names for ``name``; a ``ValueError`` when it cannot name a Python package."""
         if not _NAME.fullmatch(name):
-            raise ValueError(f"{name!r} cannot name a plugin package: use letters and digits, "
-                             f"words joined by - or _, starting with a letter")
+            raise ValueError(
+                f"{name!r} cannot name a plugin package: use letters and digits, "
+                f"words joined by - or _, starting with a letter"
+            )
         module = name.replace("-", "_").lower()
         plugin = module.removeprefix("assetcheck_") or module
         separator = "__" if "_" in plugin else "_"
         return cls(
-            distribution=name.lower(), module=module, plugin=plugin, table=plugin,
+            distribution=name.lower(),
+            module=module,
+            plugin=plugin,
+            table=plugin,
             prefix=plugin.upper(),
             env_variable=f"ASSETCHECK_{plugin.upper()}{separator}MAX_TEXTURE_SIZE",
             assetcheck_version=__version__,

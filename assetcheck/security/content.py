@@ -6,11 +6,40 @@ import struct
 from pathlib import PurePosixPath
 
 #: Extensions of programs and scripts that have no place in a 3D asset.
-EXECUTABLE_EXTENSIONS = frozenset({
-    ".exe", ".dll", ".com", ".scr", ".msi", ".bat", ".cmd", ".ps1", ".psm1", ".vbs", ".vbe",
-    ".wsf", ".hta", ".jar", ".sh", ".bash", ".zsh", ".js", ".mjs", ".py", ".pyc", ".pl", ".rb",
-    ".php", ".so", ".dylib", ".elf", ".apk", ".app", ".lnk",
-})
+EXECUTABLE_EXTENSIONS = frozenset(
+    {
+        ".exe",
+        ".dll",
+        ".com",
+        ".scr",
+        ".msi",
+        ".bat",
+        ".cmd",
+        ".ps1",
+        ".psm1",
+        ".vbs",
+        ".vbe",
+        ".wsf",
+        ".hta",
+        ".jar",
+        ".sh",
+        ".bash",
+        ".zsh",
+        ".js",
+        ".mjs",
+        ".py",
+        ".pyc",
+        ".pl",
+        ".rb",
+        ".php",
+        ".so",
+        ".dylib",
+        ".elf",
+        ".apk",
+        ".app",
+        ".lnk",
+    }
+)
 
 _MACHO_MAGICS = (b"\xfe\xed\xfa\xce", b"\xfe\xed\xfa\xcf", b"\xce\xfa\xed\xfe", b"\xcf\xfa\xed\xfe")
 #: Shared by Mach-O universal ("fat") binaries and Java class files: a program either way.
@@ -45,4 +74,4 @@ def _has_pe_header(head: bytes) -> bool:
     if len(head) < 0x40:
         return False
     (offset,) = struct.unpack_from("<I", head, 0x3C)
-    return head[offset:offset + 4] == b"PE\0\0"
+    return head[offset : offset + 4] == b"PE\0\0"

@@ -39,10 +39,13 @@ from assetcheck.security.fbx_scan import (
 ZLIB_MAX_RATIO = 1032
 
 _BINARY_HEADER_SIZE = 27
-_SCALAR_SIZES = {ord(c): size for c, size in
-                 {"C": 1, "B": 1, "Z": 1, "Y": 2, "I": 4, "F": 4, "L": 8, "D": 8}.items()}
-_ARRAY_ITEM_SIZES = {ord(c): size for c, size in
-                     {"c": 1, "b": 1, "i": 4, "f": 4, "l": 8, "d": 8}.items()}
+_SCALAR_SIZES = {
+    ord(c): size
+    for c, size in {"C": 1, "B": 1, "Z": 1, "Y": 2, "I": 4, "F": 4, "L": 8, "D": 8}.items()
+}
+_ARRAY_ITEM_SIZES = {
+    ord(c): size for c, size in {"c": 1, "b": 1, "i": 4, "f": 4, "l": 8, "d": 8}.items()
+}
 _STRING_TYPES = frozenset(b"SR")
 _FILENAME_NODES = frozenset({b"RelativeFilename", b"Filename"})
 _INFLATE_STEP = 1 << 20
@@ -135,12 +138,14 @@ class _BinaryScan:
         props_end = props_start + props_length
         if end > self.size:
             raise _Truncated(
-                f"a node ends at byte {end}, past the last byte ({self.size})", position)
+                f"a node ends at byte {end}, past the last byte ({self.size})", position
+            )
         if not props_end <= end <= limit:
             raise _Malformed(
                 f"a node ends at byte {end}, outside its parent (bytes {position}..{limit})",
-                position)
-        name = bytes(self.data[props_start - name_length:props_start])
+                position,
+            )
+        name = bytes(self.data[props_start - name_length : props_start])
         strings = self._properties(props_start, props_end, count) if count else []
         if props_end < end or name == b"Geometry":
             self._children(name, strings, props_end, end, depth)
@@ -149,7 +154,7 @@ class _BinaryScan:
     def _bytes(self, span: tuple[int, int], most: int) -> bytes:
         """The first ``most`` bytes of the string property at ``span``."""
         start, length = span
-        return bytes(self.data[start:start + min(length, most)])
+        return bytes(self.data[start : start + min(length, most)])
 
     def _children(
         self, name: bytes, strings: list[tuple[int, int]], position: int, end: int, depth: int
@@ -172,11 +177,13 @@ class _BinaryScan:
             elif child_name == b"Vertices":
                 has_vertices = True
         for blob in blobs:
-            if finding := executable_finding(self._bytes(blob, CONTENT_HEAD_BYTES), filename,
-                                             blob[0]):
+            if finding := executable_finding(
+                self._bytes(blob, CONTENT_HEAD_BYTES), filename, blob[0]
+            ):
                 self.scan.findings.append(finding)
-        mesh_geometry = (name == b"Geometry" and len(strings) > 1
-                         and self._bytes(strings[1], 8) == b"Mesh")
+        mesh_geometry = (
+            name == b"Geometry" and len(strings) > 1 and self._bytes(strings[1], 8) == b"Mesh"
+        )
         if is_mesh(name.decode("latin-1"), mesh_geometry, has_vertices):
             self.scan.uv_sets_per_mesh.append(uv_sets)
 
@@ -185,7 +192,8 @@ class _BinaryScan:
         (offset, length)."""
         if count > (end - position) // 2:  # no property record is shorter than 2 bytes
             raise _Malformed(
-                f"a node declares {count} properties in {end - position} bytes", position)
+                f"a node declares {count} properties in {end - position} bytes", position
+            )
         data = self.data
         strings: list[tuple[int, int]] = []
         remaining = count
@@ -240,27 +248,33 @@ class _BinaryScan:
         if self.declared_bytes > self.limits.max_uncompressed_bytes:
             raise _Malformed(
                 f"its arrays declare {self.declared_bytes} bytes, over the limit of "
-                f"{self.limits.max_uncompressed_bytes}", position)
+                f"{self.limits.max_uncompressed_bytes}",
+                position,
+            )
         if position + length > end:
             raise _Malformed("an array runs past the end of its node", position)
         if encoding == 0:
             if length != declared:
                 raise _Malformed(
                     f"an array of {items} items declares {declared} bytes but holds {length}",
-                    position)
+                    position,
+                )
         elif encoding == 1:
             if declared > length * ZLIB_MAX_RATIO + 64:
                 raise _Malformed(
                     f"a compressed array of {length} bytes declares {declared} bytes, more "
-                    "than zlib can produce from it", position)
-            inflated = inflated_size(self.data[position:position + length], declared + 1)
+                    "than zlib can produce from it",
+                    position,
+                )
+            inflated = inflated_size(self.data[position : position + length], declared + 1)
             if inflated < 0:
                 raise _Malformed("a compressed array is not valid zlib data", position)
             if inflated != declared:
                 found = "more" if inflated > declared else f"{inflated} bytes"
                 raise _Malformed(
                     f"a compressed array declares {declared} bytes but inflates to {found}",
-                    position)
+                    position,
+                )
         else:
             raise _Malformed(f"an array has unknown encoding {encoding}", position)
 
@@ -274,7 +288,7 @@ def inflated_size(compressed: memoryview, limit: int) -> int:
     total = 0
     try:
         for start in range(0, len(compressed), _INFLATE_STEP):
-            pending: bytes | memoryview = compressed[start:start + _INFLATE_STEP]
+            pending: bytes | memoryview = compressed[start : start + _INFLATE_STEP]
             while not inflater.eof:
                 out = inflater.decompress(pending, min(limit - total, _INFLATE_STEP))
                 total += len(out)

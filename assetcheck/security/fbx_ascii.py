@@ -72,15 +72,17 @@ class _AsciiScan:
         try:
             for count, match in enumerate(_TOKENS.finditer(self.data), 1):
                 if count % CLOCK_INTERVAL == 0 and time.monotonic() > deadline:
-                    self.scan.findings.append(out_of_time(self.limits.parse_timeout,
-                                                          match.start()))
+                    self.scan.findings.append(out_of_time(self.limits.parse_timeout, match.start()))
                     return self.scan
                 self._token(match.start(), match.end())
             self._end_key()
             if len(self.stack) > 1:
-                self.scan.findings.append(truncated(
-                    f"the file ends inside {len(self.stack) - 1} unclosed blocks",
-                    len(self.data)))
+                self.scan.findings.append(
+                    truncated(
+                        f"the file ends inside {len(self.stack) - 1} unclosed blocks",
+                        len(self.data),
+                    )
+                )
         except _Stop:
             pass
         return self.scan
@@ -94,10 +96,10 @@ class _AsciiScan:
         elif first == ord("}"):
             self._close()
         elif first == ord("*"):
-            self._array_count(int(bytes(self.data[start + 1:end])), start)
+            self._array_count(int(bytes(self.data[start + 1 : end])), start)
         elif first in _KEY_START and self.data[end - 1] == ord(":"):
             self._end_key()
-            self.key = bytes(self.data[start:end - 1]).decode("ascii")
+            self.key = bytes(self.data[start : end - 1]).decode("ascii")
             # A key's node sits one level below the blocks open around it (the root counts).
             if len(self.stack) > MAX_NESTING:
                 self._stop(f"nodes are nested more than {MAX_NESTING} deep", start)
@@ -112,12 +114,13 @@ class _AsciiScan:
     def _string(self, start: int, end: int) -> None:
         if self.key == "Content":
             if sum(map(len, self.content)) < _CONTENT_HEAD_CHARS:
-                self.content.append(bytes(self.data[start:min(end, start + _CONTENT_HEAD_CHARS)]))
+                self.content.append(bytes(self.data[start : min(end, start + _CONTENT_HEAD_CHARS)]))
                 self.content_offset = self.content_offset or start
             return
         if len(self.key_strings) < 2:
-            self.key_strings.append(bytes(self.data[start:min(end, start + 256)]).decode(
-                "utf-8", "replace"))
+            self.key_strings.append(
+                bytes(self.data[start : min(end, start + 256)]).decode("utf-8", "replace")
+            )
         block = self.stack[-1]
         if self.key in _FILENAME_KEYS and not block.filename:
             block.filename = self.key_strings[0]
@@ -139,12 +142,16 @@ class _AsciiScan:
 
     def _array_count(self, count: int, offset: int) -> None:
         if count > len(self.data):
-            self._stop(f"an array declares {count} values in a file of {len(self.data)} bytes",
-                       offset)
+            self._stop(
+                f"an array declares {count} values in a file of {len(self.data)} bytes", offset
+            )
         self.declared_bytes += count * _ITEM_BYTES
         if self.declared_bytes > self.limits.max_uncompressed_bytes:
-            self._stop(f"its arrays declare {self.declared_bytes} bytes, over the limit of "
-                       f"{self.limits.max_uncompressed_bytes}", offset)
+            self._stop(
+                f"its arrays declare {self.declared_bytes} bytes, over the limit of "
+                f"{self.limits.max_uncompressed_bytes}",
+                offset,
+            )
 
     def _names_mesh_geometry(self) -> bool:
         return self.key == "Geometry" and self.key_strings[1:2] == ["Mesh"]

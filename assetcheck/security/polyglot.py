@@ -60,8 +60,13 @@ def report_embedded_zip(data: Buffer, file: str, issues: IssueCollector) -> None
     """Report ``POLYGLOT_FILE`` on ``file`` when its ``data`` (not itself a ZIP) hides one."""
     found = find_embedded_zip(data)
     if found is not None:
-        issues.add("POLYGLOT_FILE", file=file, offset=found.start, start=found.start,
-                   entries=found.entry_count)
+        issues.add(
+            "POLYGLOT_FILE",
+            file=file,
+            offset=found.start,
+            start=found.start,
+            entries=found.entry_count,
+        )
 
 
 def _signatures_backwards(data: Buffer, start: int) -> Iterator[int]:

@@ -57,8 +57,9 @@ def overlap_finding(entries: Iterable[ZipEntry]) -> Finding | None:
     This is the construction of David Fifield's "better zip bomb" (many central directory
     entries reusing one compressed kernel); no honest archive writer produces it.
     """
-    located = sorted((e for e in entries if e.data_offset is not None),
-                     key=lambda e: (e.header_offset, e.index))
+    located = sorted(
+        (e for e in entries if e.data_offset is not None), key=lambda e: (e.header_offset, e.index)
+    )
     overlapping: set[int] = set()
     first_pair: tuple[ZipEntry, ZipEntry] | None = None
     furthest: ZipEntry | None = None
@@ -71,8 +72,9 @@ def overlap_finding(entries: Iterable[ZipEntry]) -> Finding | None:
     if first_pair is None:
         return None
     entry, other = first_pair
-    return Finding("ZIP_OVERLAPPING_ENTRIES", entry.name,
-                   {"other": other.name, "count": len(overlapping)})
+    return Finding(
+        "ZIP_OVERLAPPING_ENTRIES", entry.name, {"other": other.name, "count": len(overlapping)}
+    )
 
 
 def _traversal_reasons(entry: ZipEntry) -> Iterator[str]:

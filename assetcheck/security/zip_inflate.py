@@ -74,11 +74,10 @@ class InflationBudget:
         meter = _Meter(self, size, counted)
         if method == STORED:
             meter.add(size)
-            return data[start:start + size]
+            return data[start : start + size]
         if method != DEFLATED:
             raise UnsupportedCompressionError(method)
         return _inflate_deflate(data, start, start + size, meter)
-
 
 
 class _Meter:
@@ -98,11 +97,14 @@ class _Meter:
         if self.counted:
             budget.total += count
         if self.size > self.limit:
-            reason = (f"it inflates to more than {budget.max_ratio:g} times its compressed "
-                      f"size of {_bytes_text(self.compressed_size)}")
+            reason = (
+                f"it inflates to more than {budget.max_ratio:g} times its compressed "
+                f"size of {_bytes_text(self.compressed_size)}"
+            )
         elif budget.total > budget.max_total:
-            reason = (f"the archive's members inflate to more than "
-                      f"{_bytes_text(budget.max_total)} in all")
+            reason = (
+                f"the archive's members inflate to more than {_bytes_text(budget.max_total)} in all"
+            )
         else:
             return
         budget.exceeded = True
@@ -119,7 +121,7 @@ def _inflate_deflate(data: Buffer, position: int, end: int, meter: _Meter) -> by
         if not pending and not output_was_full:
             if position >= end:
                 raise UnreadableMemberError("its compressed data ends early")
-            pending = data[position:min(position + _INPUT_CHUNK, end)]
+            pending = data[position : min(position + _INPUT_CHUNK, end)]
             position += len(pending)
         try:
             piece = inflater.decompress(pending, _OUTPUT_CHUNK)

@@ -44,8 +44,12 @@ class MetricsListener:
         host, port = sockets[0].getsockname()[:2]
         self.url = f"http://{host}:{port}/metrics"
         ready = threading.Event()
-        self._thread = threading.Thread(target=asyncio.run, args=(self._serve(sockets, ready),),
-                                        name="metrics-listener", daemon=True)
+        self._thread = threading.Thread(
+            target=asyncio.run,
+            args=(self._serve(sockets, ready),),
+            name="metrics-listener",
+            daemon=True,
+        )
         self._thread.start()
         ready.wait()
         log.info("metrics on %s", self.url)
@@ -55,10 +59,15 @@ class MetricsListener:
         self._loop = asyncio.get_running_loop()
         self._stopping = asyncio.Event()
         executor = ThreadPoolExecutor(1, thread_name_prefix="metrics")
-        app = Application([(r"/metrics", MetricsHandler)], default_handler_class=NotFoundHandler,
-                          transforms=[RequestIdHeader], log_function=log_request,
-                          assetcheck_config=self.config, metrics_collectors=self.collectors,
-                          executor=executor)
+        app = Application(
+            [(r"/metrics", MetricsHandler)],
+            default_handler_class=NotFoundHandler,
+            transforms=[RequestIdHeader],
+            log_function=log_request,
+            assetcheck_config=self.config,
+            metrics_collectors=self.collectors,
+            executor=executor,
+        )
         server = HTTPServer(app)
         server.add_sockets(sockets)
         ready.set()

@@ -23,7 +23,19 @@ from assetcheck.testing.ktx2 import Ktx2Texture
 from assetcheck.testing.zip import tiny_glb, zip_of
 
 __all__ = [
-    "GltfBuilder", "Ktx2Texture", "MaterialSpec", "MeshSpec", "Primitive", "Scene", "ascii_fbx",
-    "binary_fbx", "cube", "issue_codes", "plugin_manager", "png_bytes", "tiny_glb",
-    "validate_bytes", "zip_of",
+    "GltfBuilder",
+    "Ktx2Texture",
+    "MaterialSpec",
+    "MeshSpec",
+    "Primitive",
+    "Scene",
+    "ascii_fbx",
+    "binary_fbx",
+    "cube",
+    "issue_codes",
+    "plugin_manager",
+    "png_bytes",
+    "tiny_glb",
+    "validate_bytes",
+    "zip_of",
 ]

@@ -61,18 +61,25 @@ def plain_glb(meshes: Mesh | Sequence[Mesh], name: str = "mesh") -> bytes:
     primitives = []
     for mesh in _each(meshes):
         attributes = {
-            "POSITION": builder.add_accessor(mesh.positions, "VEC3", minmax=True,
-                                             target=ARRAY_BUFFER),
+            "POSITION": builder.add_accessor(
+                mesh.positions, "VEC3", minmax=True, target=ARRAY_BUFFER
+            ),
             "NORMAL": builder.add_accessor(mesh.normals, "VEC3", target=ARRAY_BUFFER),
         }
-        indices = builder.add_accessor(mesh.triangles.reshape(-1), "SCALAR",
-                                       target=ELEMENT_ARRAY_BUFFER)
+        indices = builder.add_accessor(
+            mesh.triangles.reshape(-1), "SCALAR", target=ELEMENT_ARRAY_BUFFER
+        )
         primitives.append({"attributes": attributes, "indices": indices})
     return _finish(builder, primitives, name)
 
 
-def draco_glb(meshes: Mesh | Sequence[Mesh], name: str = "mesh", quantization_bits: int = 14,
-              *, preserve_order: bool = False) -> bytes:
+def draco_glb(
+    meshes: Mesh | Sequence[Mesh],
+    name: str = "mesh",
+    quantization_bits: int = 14,
+    *,
+    preserve_order: bool = False,
+) -> bytes:
     """``meshes`` as a GLB whose primitives are Draco payloads (``KHR_draco_mesh_compression``
     required); the accessors have no buffer view. Draco's default (edgebreaker) encoding drops
     degenerate triangles and the vertices only they use; ``preserve_order`` (sequential
@@ -82,38 +89,56 @@ def draco_glb(meshes: Mesh | Sequence[Mesh], name: str = "mesh", quantization_bi
     builder = GltfBuilder()
     primitives = []
     for mesh in _each(meshes):
-        payload = DracoPy.encode(mesh.positions.astype(np.float64), mesh.triangles,
-                                 quantization_bits=quantization_bits,
-                                 normals=mesh.normals.astype(np.float64), compression_level=7,
-                                 preserve_order=preserve_order)
+        payload = DracoPy.encode(
+            mesh.positions.astype(np.float64),
+            mesh.triangles,
+            quantization_bits=quantization_bits,
+            normals=mesh.normals.astype(np.float64),
+            compression_level=7,
+            preserve_order=preserve_order,
+        )
         decoded = DracoPy.decode(payload)
         ids = {item["attribute_type"]: item["unique_id"] for item in decoded.attributes}
         points, faces = len(decoded.points), len(decoded.faces)
         view = builder.add_buffer_view(payload)
-        position = {"componentType": FLOAT, "count": points, "type": "VEC3",
-                    "min": mesh.positions.min(axis=0).tolist(),
-                    "max": mesh.positions.max(axis=0).tolist()}
-        accessors = [position, {"componentType": FLOAT, "count": points, "type": "VEC3"},
-                     {"componentType": UNSIGNED_INT, "count": faces * 3, "type": "SCALAR"}]
+        position = {
+            "componentType": FLOAT,
+            "count": points,
+            "type": "VEC3",
+            "min": mesh.positions.min(axis=0).tolist(),
+            "max": mesh.positions.max(axis=0).tolist(),
+        }
+        accessors = [
+            position,
+            {"componentType": FLOAT, "count": points, "type": "VEC3"},
+            {"componentType": UNSIGNED_INT, "count": faces * 3, "type": "SCALAR"},
+        ]
         first = len(builder.document.setdefault("accessors", []))
         builder.document["accessors"].extend(accessors)
-        primitives.append({
-            "attributes": {"POSITION": first, "NORMAL": first + 1}, "indices": first + 2,
-            # Draco's attribute types: 0 is POSITION, 1 NORMAL.
-            "extensions": {DRACO: {"bufferView": view,
-                                   "attributes": {"POSITION": ids[0], "NORMAL": ids[1]}}},
-        })
+        primitives.append(
+            {
+                "attributes": {"POSITION": first, "NORMAL": first + 1},
+                "indices": first + 2,
+                # Draco's attribute types: 0 is POSITION, 1 NORMAL.
+                "extensions": {
+                    DRACO: {
+                        "bufferView": view,
+                        "attributes": {"POSITION": ids[0], "NORMAL": ids[1]},
+                    }
+                },
+            }
+        )
     builder.document["extensionsRequired"] = [DRACO]
     return _finish(builder, primitives, name, extension=DRACO)
 
 
-def meshopt_glb(meshes: Mesh | Sequence[Mesh], name: str = "mesh",
-                extension: str = MESHOPT) -> bytes:
+def meshopt_glb(
+    meshes: Mesh | Sequence[Mesh], name: str = "mesh", extension: str = MESHOPT
+) -> bytes:
     """``meshes`` as a GLB whose vertex and index views are meshopt-compressed (ATTRIBUTES and
     TRIANGLES modes), their uncompressed layout in a fallback buffer without data."""
     builder = GltfBuilder()
-    builder.document["buffers"] = [{"byteLength": 0, "extensions": {
-        extension: {"fallback": True}}}]
+    builder.document["buffers"] = [{"byteLength": 0, "extensions": {extension: {"fallback": True}}}]
     fallback_length = 0
 
     def compressed_view(data: np.ndarray, mode: str, stride: int, target: int) -> int:
@@ -123,11 +148,22 @@ def meshopt_glb(meshes: Mesh | Sequence[Mesh], name: str = "mesh",
         source = builder.add_buffer_view(payload)
         compressed = builder.document["bufferViews"][source]
         fallback_length += -fallback_length % 4
-        view = {"buffer": 1, "byteOffset": fallback_length, "byteLength": count * stride,
-                "target": target, "extensions": {extension: {
-                    "buffer": 0, "byteOffset": compressed["byteOffset"],
-                    "byteLength": compressed["byteLength"], "byteStride": stride,
-                    "count": count, "mode": mode}}}
+        view = {
+            "buffer": 1,
+            "byteOffset": fallback_length,
+            "byteLength": count * stride,
+            "target": target,
+            "extensions": {
+                extension: {
+                    "buffer": 0,
+                    "byteOffset": compressed["byteOffset"],
+                    "byteLength": compressed["byteLength"],
+                    "byteStride": stride,
+                    "count": count,
+                    "mode": mode,
+                }
+            },
+        }
         if mode == "ATTRIBUTES":
             view["byteStride"] = stride
         fallback_length += count * stride
@@ -136,23 +172,39 @@ def meshopt_glb(meshes: Mesh | Sequence[Mesh], name: str = "mesh",
 
     def accessor(view: int, component_type: int, count: int, kind: str, **bounds: Any) -> int:
         accessors = builder.document.setdefault("accessors", [])
-        accessors.append({"bufferView": view, "componentType": component_type, "count": count,
-                          "type": kind, **bounds})
+        accessors.append(
+            {
+                "bufferView": view,
+                "componentType": component_type,
+                "count": count,
+                "type": kind,
+                **bounds,
+            }
+        )
         return len(accessors) - 1
 
     primitives = []
     for mesh in _each(meshes):
         count = len(mesh.positions)
         attributes = {
-            "POSITION": accessor(compressed_view(mesh.positions, "ATTRIBUTES", 12, ARRAY_BUFFER),
-                                 FLOAT, count, "VEC3", min=mesh.positions.min(axis=0).tolist(),
-                                 max=mesh.positions.max(axis=0).tolist()),
-            "NORMAL": accessor(compressed_view(mesh.normals, "ATTRIBUTES", 12, ARRAY_BUFFER),
-                               FLOAT, count, "VEC3"),
+            "POSITION": accessor(
+                compressed_view(mesh.positions, "ATTRIBUTES", 12, ARRAY_BUFFER),
+                FLOAT,
+                count,
+                "VEC3",
+                min=mesh.positions.min(axis=0).tolist(),
+                max=mesh.positions.max(axis=0).tolist(),
+            ),
+            "NORMAL": accessor(
+                compressed_view(mesh.normals, "ATTRIBUTES", 12, ARRAY_BUFFER), FLOAT, count, "VEC3"
+            ),
         }
-        indices = accessor(compressed_view(mesh.triangles, "TRIANGLES", 4,
-                                           ELEMENT_ARRAY_BUFFER),
-                           UNSIGNED_INT, mesh.triangles.size, "SCALAR")
+        indices = accessor(
+            compressed_view(mesh.triangles, "TRIANGLES", 4, ELEMENT_ARRAY_BUFFER),
+            UNSIGNED_INT,
+            mesh.triangles.size,
+            "SCALAR",
+        )
         primitives.append({"attributes": attributes, "indices": indices})
     builder.document["buffers"][0]["byteLength"] = fallback_length
     builder.document["extensionsRequired"] = [extension]
@@ -187,8 +239,7 @@ def encode_meshopt(data: np.ndarray, count: int, stride: int, mode: str) -> byte
     return out[:written].tobytes()
 
 
-def encode_filter(data: np.ndarray, filter_: str, count: int, stride: int,
-                  bits: int) -> np.ndarray:
+def encode_filter(data: np.ndarray, filter_: str, count: int, stride: int, bits: int) -> np.ndarray:
     """Float ``data`` through meshoptimizer's encoding ``filter_`` with ``bits`` of precision:
     the bytes the decoder's filter turns back into (about) them. OCTAHEDRAL and QUATERNION
     take 4 floats per element (a unit vector and W, a unit quaternion), EXPONENTIAL
@@ -197,14 +248,11 @@ def encode_filter(data: np.ndarray, filter_: str, count: int, stride: int,
     source = np.ascontiguousarray(data, np.float32)
     out = np.zeros(count * stride, np.uint8)
     if filter_ == "OCTAHEDRAL":
-        library.meshopt_encodeFilterOct(out.ctypes.data, count, stride, bits,
-                                        source.ctypes.data)
+        library.meshopt_encodeFilterOct(out.ctypes.data, count, stride, bits, source.ctypes.data)
     elif filter_ == "QUATERNION":
-        library.meshopt_encodeFilterQuat(out.ctypes.data, count, stride, bits,
-                                         source.ctypes.data)
+        library.meshopt_encodeFilterQuat(out.ctypes.data, count, stride, bits, source.ctypes.data)
     else:
-        library.meshopt_encodeFilterExp(out.ctypes.data, count, stride, bits,
-                                        source.ctypes.data, 0)
+        library.meshopt_encodeFilterExp(out.ctypes.data, count, stride, bits, source.ctypes.data, 0)
     return out
 
 
@@ -232,8 +280,14 @@ def _encoder() -> ctypes.CDLL:
             function = getattr(library, name)
             function.argtypes = [pointer, size, size, ctypes.c_int, pointer]
             function.restype = None
-        library.meshopt_encodeFilterExp.argtypes = [pointer, size, size, ctypes.c_int, pointer,
-                                                    ctypes.c_int]
+        library.meshopt_encodeFilterExp.argtypes = [
+            pointer,
+            size,
+            size,
+            ctypes.c_int,
+            pointer,
+            ctypes.c_int,
+        ]
         library.meshopt_encodeFilterExp.restype = None
         library.meshopt_encodeVertexVersion.argtypes = [ctypes.c_int]
         library.meshopt_encodeVertexVersion(0)  # the version EXT_meshopt_compression allows
@@ -245,8 +299,9 @@ def _each(meshes: Mesh | Sequence[Mesh]) -> list[Mesh]:
     return [meshes] if isinstance(meshes, Mesh) else list(meshes)
 
 
-def _finish(builder: GltfBuilder, primitives: list[dict], name: str,
-            extension: str | None = None) -> bytes:
+def _finish(
+    builder: GltfBuilder, primitives: list[dict], name: str, extension: str | None = None
+) -> bytes:
     """The GLB with one glTF mesh and node per primitive, named ``name`` (numbered when there
     are several)."""
     for number, primitive in enumerate(primitives):
@@ -262,14 +317,18 @@ def _finish(builder: GltfBuilder, primitives: list[dict], name: str,
 def split_glb(data: bytes) -> tuple[dict[str, Any], bytearray]:
     """The JSON and the BIN chunk of a well-formed two-chunk GLB, to mutate and :func:`join_glb`."""
     json_length = struct.unpack_from("<I", data, 12)[0]
-    document = json.loads(data[20:20 + json_length])
-    return document, bytearray(data[20 + json_length + 8:])
+    document = json.loads(data[20 : 20 + json_length])
+    return document, bytearray(data[20 + json_length + 8 :])
 
 
 def join_glb(document: dict[str, Any], binary: bytes | bytearray) -> bytes:
     """A GLB of ``document`` and ``binary`` (padded to 4 bytes), as they are."""
-    return glb_container([Chunk(JSON_CHUNK_TYPE, json_chunk_data(document)),
-                          Chunk(BIN_CHUNK_TYPE, bytes(binary) + b"\0" * (-len(binary) % 4))])
+    return glb_container(
+        [
+            Chunk(JSON_CHUNK_TYPE, json_chunk_data(document)),
+            Chunk(BIN_CHUNK_TYPE, bytes(binary) + b"\0" * (-len(binary) % 4)),
+        ]
+    )
 
 
 def shared_zeros_meshopt_glb(vertices: int, primitives: int) -> bytes:

@@ -113,9 +113,7 @@ def ascii_fbx(scene: Scene, version: int = 7400, *, trailing_commas: bool = Fals
     )
 
 
-def scene_nodes(
-    scene: Scene, version: int, *, binary: bool, compress: bool = False
-) -> list[Node]:
+def scene_nodes(scene: Scene, version: int, *, binary: bool, compress: bool = False) -> list[Node]:
     """The top-level nodes an exporter of ``version`` writes for ``scene``."""
     writer = _SceneWriter(scene, version, binary, compress)
     return writer.nodes()
@@ -137,11 +135,14 @@ class _SceneWriter:
         return self.version < 7000
 
     def nodes(self) -> list[Node]:
-        header = Node("FBXHeaderExtension", children=[
-            Node("FBXHeaderVersion", [1003]),
-            Node("FBXVersion", [self.version]),
-            Node("Creator", [self.scene.creator]),
-        ])
+        header = Node(
+            "FBXHeaderExtension",
+            children=[
+                Node("FBXHeaderVersion", [1003]),
+                Node("FBXVersion", [self.version]),
+                Node("Creator", [self.scene.creator]),
+            ],
+        )
         top = [header, Node("Creator", [self.scene.creator]), self._global_settings()]
         objects = Node("Objects")
         links: list[_Link] = []
@@ -154,10 +155,13 @@ class _SceneWriter:
         if not self.legacy:
             for index, (name, seconds) in enumerate(self.scene.animations):
                 objects.children += self._anim_stack(links, name, seconds, index)
-        connections = Node("Connections", children=[
-            Node("Connect" if self.legacy else "C", ["OO", child, parent])
-            for child, parent in links
-        ])
+        connections = Node(
+            "Connections",
+            children=[
+                Node("Connect" if self.legacy else "C", ["OO", child, parent])
+                for child, parent in links
+            ],
+        )
         top += [objects, connections]
         if self.legacy and self.scene.animations:
             top.append(self._takes())
@@ -193,16 +197,18 @@ class _SceneWriter:
 
     def _global_settings(self) -> Node:
         z_up = self.scene.up_axis == 2  # then the front is -Y, as 3ds Max and Blender write it
-        props = self._props([
-            ("UpAxis", "int", self.scene.up_axis),
-            ("UpAxisSign", "int", 1),
-            ("FrontAxis", "int", 1 if z_up else 2),
-            ("FrontAxisSign", "int", -1 if z_up else 1),
-            ("CoordAxis", "int", 0),
-            ("CoordAxisSign", "int", 1),
-            ("UnitScaleFactor", "double", self.scene.unit_scale_cm),
-            ("OriginalUnitScaleFactor", "double", self.scene.unit_scale_cm),
-        ])
+        props = self._props(
+            [
+                ("UpAxis", "int", self.scene.up_axis),
+                ("UpAxisSign", "int", 1),
+                ("FrontAxis", "int", 1 if z_up else 2),
+                ("FrontAxisSign", "int", -1 if z_up else 1),
+                ("CoordAxis", "int", 0),
+                ("CoordAxisSign", "int", 1),
+                ("UnitScaleFactor", "double", self.scene.unit_scale_cm),
+                ("OriginalUnitScaleFactor", "double", self.scene.unit_scale_cm),
+            ]
+        )
         return Node("GlobalSettings", [], [Node("Version", [1000]), props])
 
     def _array(self, kind: str, values: Sequence[float | int]) -> list[object]:
@@ -213,11 +219,15 @@ class _SceneWriter:
 
     def _geometry_children(self, mesh: MeshSpec) -> list[Node]:
         points = [c for vertex in mesh.vertices for c in vertex]
-        indices = list(mesh.raw_indices) if mesh.raw_indices is not None else [
-            -i - 1 if corner == len(polygon) - 1 else i
-            for polygon in mesh.polygons
-            for corner, i in enumerate(polygon)
-        ]
+        indices = (
+            list(mesh.raw_indices)
+            if mesh.raw_indices is not None
+            else [
+                -i - 1 if corner == len(polygon) - 1 else i
+                for polygon in mesh.polygons
+                for corner, i in enumerate(polygon)
+            ]
+        )
         corners = len(indices)
         children = [
             Node("Vertices", self._array("d", points)),
@@ -226,26 +236,53 @@ class _SceneWriter:
         ]
         layer = []
         if mesh.normals:
-            children.append(self._layer_element("LayerElementNormal", 0, "Normals",
-                                                list(mesh.normal) * corners,
-                                                "ByPolygonVertex"))
+            children.append(
+                self._layer_element(
+                    "LayerElementNormal",
+                    0,
+                    "Normals",
+                    list(mesh.normal) * corners,
+                    "ByPolygonVertex",
+                )
+            )
             layer.append(("LayerElementNormal", 0))
         uv_mapping = "ByVertice" if mesh.uv_index is None else "ByPolygonVertex"
         for uv_set in range(mesh.uv_sets):
-            children.append(self._layer_element("LayerElementUV", uv_set, "UV",
-                                                _uv_values(mesh), uv_mapping,
-                                                index=mesh.uv_index))
+            children.append(
+                self._layer_element(
+                    "LayerElementUV",
+                    uv_set,
+                    "UV",
+                    _uv_values(mesh),
+                    uv_mapping,
+                    index=mesh.uv_index,
+                )
+            )
             layer.append(("LayerElementUV", uv_set))
         if mesh.materials:
             slots = mesh.material_slots
-            children.append(self._layer_element("LayerElementMaterial", 0, "Materials",
-                                                [0] * len(mesh.polygons) if slots is None
-                                                else list(slots), "ByPolygon", kind="i"))
+            children.append(
+                self._layer_element(
+                    "LayerElementMaterial",
+                    0,
+                    "Materials",
+                    [0] * len(mesh.polygons) if slots is None else list(slots),
+                    "ByPolygon",
+                    kind="i",
+                )
+            )
             layer.append(("LayerElementMaterial", 0))
-        children.append(Node("Layer", [0], [Node("Version", [100])] + [
-            Node("LayerElement", [], [Node("Type", [name]), Node("TypedIndex", [index])])
-            for name, index in layer
-        ]))
+        children.append(
+            Node(
+                "Layer",
+                [0],
+                [Node("Version", [100])]
+                + [
+                    Node("LayerElement", [], [Node("Type", [name]), Node("TypedIndex", [index])])
+                    for name, index in layer
+                ],
+            )
+        )
         return children
 
     def _layer_element(
@@ -282,8 +319,11 @@ class _SceneWriter:
         model_props = self._props([("Lcl Translation", "Lcl Translation", 0.0)])
         if mesh.scale != (1.0, 1.0, 1.0):
             model_props.children.append(self._vector_prop("Lcl Scaling", mesh.scale))
-        model = Node("Model", self._head(mesh.name, "Model", 2, index, "Mesh"),
-                     [Node("Version", [232]), model_props])
+        model = Node(
+            "Model",
+            self._head(mesh.name, "Model", 2, index, "Mesh"),
+            [Node("Version", [232]), model_props],
+        )
         if self.legacy:
             model.children += self._geometry_children(mesh)
             objects.children.append(model)
@@ -301,14 +341,21 @@ class _SceneWriter:
         props: list[tuple[str, str, object]] = [("DiffuseColor", "ColorRGB", 0.8)]
         if material.physical:
             class_a, class_b = PHYSICAL_MATERIAL_CLASS_ID
-            props += [("3dsMax", "Compound", ""), ("3dsMax|ClassIDa", "int", class_a),
-                      ("3dsMax|ClassIDb", "int", class_b)]
-        return Node("Material", self._head(material.name, "Material", 3, index), [
-            Node("Version", [102]),
-            Node("ShadingModel", [material.shading_model]),
-            Node("MultiLayer", [0]),
-            self._props(props),
-        ])
+            props += [
+                ("3dsMax", "Compound", ""),
+                ("3dsMax|ClassIDa", "int", class_a),
+                ("3dsMax|ClassIDb", "int", class_b),
+            ]
+        return Node(
+            "Material",
+            self._head(material.name, "Material", 3, index),
+            [
+                Node("Version", [102]),
+                Node("ShadingModel", [material.shading_model]),
+                Node("MultiLayer", [0]),
+                self._props(props),
+            ],
+        )
 
     def _video(self, objects: Node, links: list[_Link], video: VideoSpec, index: int) -> None:
         video_children = [
@@ -319,34 +366,54 @@ class _SceneWriter:
         if video.content:
             video_children.append(Node("Content", [video.content]))
         objects.children.append(
-            Node("Video", self._head(video.name, "Video", 5, index, "Clip"), video_children))
-        objects.children.append(Node("Texture", self._head(video.name, "Texture", 6, index), [
-            Node("Type", ["TextureVideoClip"]),
-            Node("FileName", [video.filename]),
-            Node("RelativeFilename", [video.filename]),
-        ]))
-        links.append((self._ref(video.name, "Video", 5, index),
-                      self._ref(video.name, "Texture", 6, index)))
+            Node("Video", self._head(video.name, "Video", 5, index, "Clip"), video_children)
+        )
+        objects.children.append(
+            Node(
+                "Texture",
+                self._head(video.name, "Texture", 6, index),
+                [
+                    Node("Type", ["TextureVideoClip"]),
+                    Node("FileName", [video.filename]),
+                    Node("RelativeFilename", [video.filename]),
+                ],
+            )
+        )
+        links.append(
+            (self._ref(video.name, "Video", 5, index), self._ref(video.name, "Texture", 6, index))
+        )
 
-    def _anim_stack(
-        self, links: list[_Link], name: str, seconds: float, index: int
-    ) -> list[Node]:
+    def _anim_stack(self, links: list[_Link], name: str, seconds: float, index: int) -> list[Node]:
         stop = round(seconds * KTIME_PER_SECOND)
         links.append((self._id(8, index), self._id(7, index)))
         return [
-            Node("AnimationStack", self._head(name, "AnimStack", 7, index), [
-                self._props([("LocalStart", "KTime", 0), ("LocalStop", "KTime", stop),
-                             ("ReferenceStart", "KTime", 0), ("ReferenceStop", "KTime", stop)]),
-            ]),
+            Node(
+                "AnimationStack",
+                self._head(name, "AnimStack", 7, index),
+                [
+                    self._props(
+                        [
+                            ("LocalStart", "KTime", 0),
+                            ("LocalStop", "KTime", stop),
+                            ("ReferenceStart", "KTime", 0),
+                            ("ReferenceStop", "KTime", stop),
+                        ]
+                    ),
+                ],
+            ),
             Node("AnimationLayer", self._head("BaseLayer", "AnimLayer", 8, index)),
         ]
 
     def _takes(self) -> Node:
         takes = [
-            Node("Take", [name], [
-                Node("LocalTime", [0, round(seconds * KTIME_PER_SECOND)]),
-                Node("ReferenceTime", [0, round(seconds * KTIME_PER_SECOND)]),
-            ])
+            Node(
+                "Take",
+                [name],
+                [
+                    Node("LocalTime", [0, round(seconds * KTIME_PER_SECOND)]),
+                    Node("ReferenceTime", [0, round(seconds * KTIME_PER_SECOND)]),
+                ],
+            )
             for name, seconds in self.scene.animations
         ]
         return Node("Takes", children=[Node("Current", [self.scene.animations[0][0]]), *takes])

@@ -85,23 +85,36 @@ def padded_glb(size: int) -> bytes:
     """A valid GLB of about ``size`` bytes: one buffer of zeros, for tests and benchmarks of
     upload sizes (the buffer is joined once, so a large one is not copied twice)."""
     binary = b"\0" * (size - size % 4)
-    document = json_chunk_data({"asset": {"version": "2.0"},
-                                "buffers": [{"byteLength": len(binary)}]})
-    chunks = (struct.pack("<I4s", len(document), b"JSON") + document
-              + struct.pack("<I4s", len(binary), b"BIN\0"))
+    document = json_chunk_data(
+        {"asset": {"version": "2.0"}, "buffers": [{"byteLength": len(binary)}]}
+    )
+    chunks = (
+        struct.pack("<I4s", len(document), b"JSON")
+        + document
+        + struct.pack("<I4s", len(binary), b"BIN\0")
+    )
     return struct.pack("<4sII", b"glTF", 2, 12 + len(chunks) + len(binary)) + chunks + binary
 
 
 def png_bytes(width: int = 2, height: int = 2) -> bytes:
     """A valid grey PNG of the given size."""
+
     def block(kind: bytes, payload: bytes) -> bytes:
-        return (struct.pack(">I", len(payload)) + kind + payload
-                + struct.pack(">I", zlib.crc32(kind + payload)))
+        return (
+            struct.pack(">I", len(payload))
+            + kind
+            + payload
+            + struct.pack(">I", zlib.crc32(kind + payload))
+        )
 
     rows = b"".join(b"\0" + b"\x80" * width for _ in range(height))
     header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + block(b"IHDR", header) + block(b"IDAT", zlib.compress(rows))
-            + block(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + block(b"IHDR", header)
+        + block(b"IDAT", zlib.compress(rows))
+        + block(b"IEND", b"")
+    )
 
 
 def padded_matrix_bytes(matrices: np.ndarray) -> bytes:
@@ -112,9 +125,11 @@ def padded_matrix_bytes(matrices: np.ndarray) -> bytes:
     count, columns, rows = matrices.shape
     column = rows * matrices.dtype.itemsize
     padding = b"\xff" * (-column % 4)
-    data = b"".join(matrix_column.tobytes() + padding
-                    for matrix_column in matrices.reshape(count * columns, rows))
-    return data[:len(data) - len(padding)]
+    data = b"".join(
+        matrix_column.tobytes() + padding
+        for matrix_column in matrices.reshape(count * columns, rows)
+    )
+    return data[: len(data) - len(padding)]
 
 
 def data_uri(data: bytes, media_type: str = "application/octet-stream") -> str:
@@ -143,7 +158,9 @@ class GltfBuilder:
         return node
 
     def add_material(
-        self, name: str | None = None, shading: str = "metallicRoughness",
+        self,
+        name: str | None = None,
+        shading: str = "metallicRoughness",
         base_color_texture: int | None = None,
     ) -> int:
         """A material of one of :data:`SHADING_MODELS`, optionally with a base colour texture."""
@@ -163,21 +180,32 @@ class GltfBuilder:
         return self._append("materials", _named(material, name))
 
     def add_image(
-        self, data: bytes | None = None, *, uri: str | None = None,
-        mime_type: str = "image/png", name: str | None = None,
+        self,
+        data: bytes | None = None,
+        *,
+        uri: str | None = None,
+        mime_type: str = "image/png",
+        name: str | None = None,
     ) -> int:
         """An image stored in the buffer (``data``) or referenced as it is (``uri``)."""
         if (data is None) == (uri is None):
             raise ValueError("give either data or uri")
-        image = ({"bufferView": self.add_buffer_view(data), "mimeType": mime_type}
-                 if data is not None else {"uri": uri})
+        image = (
+            {"bufferView": self.add_buffer_view(data), "mimeType": mime_type}
+            if data is not None
+            else {"uri": uri}
+        )
         return self._append("images", _named(image, name))
 
     def add_texture(self, image: int) -> int:
         return self._append("textures", {"source": image})
 
     def add_animation(
-        self, name: str | None = None, *, keyframes: int = 2, duration: float = 1.0,
+        self,
+        name: str | None = None,
+        *,
+        keyframes: int = 2,
+        duration: float = 1.0,
         channels: int = 1,
     ) -> int:
         """An animation of ``channels`` translation channels sharing one time input."""
@@ -188,13 +216,15 @@ class GltfBuilder:
         targets = [self.add_node() for _ in range(channels)]
         animation = {
             "samplers": [{"input": time_input, "output": output}],
-            "channels": [{"sampler": 0, "target": {"node": node, "path": "translation"}}
-                         for node in targets],
+            "channels": [
+                {"sampler": 0, "target": {"node": node, "path": "translation"}} for node in targets
+            ],
         }
         return self._append("animations", _named(animation, name))
 
-    def add_node_chain(self, count: int, *, loop: bool = False,
-                       leaf_mesh: int | None = None) -> list[int]:
+    def add_node_chain(
+        self, count: int, *, loop: bool = False, leaf_mesh: int | None = None
+    ) -> list[int]:
         """``count`` new nodes, each the only child of the one before; the first is a root of
         the default scene. ``loop`` makes the first node the child of the last (a closed loop:
         every node has a parent); ``leaf_mesh`` is instanced by the last node."""
@@ -215,15 +245,16 @@ class GltfBuilder:
         positions = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float32)
         attributes = {
             "POSITION": self.add_accessor(positions, "VEC3", minmax=True, target=ARRAY_BUFFER),
-            "JOINTS_0": self.add_accessor(np.zeros((3, 4), np.uint16), "VEC4",
-                                          target=ARRAY_BUFFER),
-            "WEIGHTS_0": self.add_accessor(np.tile(np.array([1, 0, 0, 0], np.float32), (3, 1)),
-                                           "VEC4", target=ARRAY_BUFFER),
+            "JOINTS_0": self.add_accessor(np.zeros((3, 4), np.uint16), "VEC4", target=ARRAY_BUFFER),
+            "WEIGHTS_0": self.add_accessor(
+                np.tile(np.array([1, 0, 0, 0], np.float32), (3, 1)), "VEC4", target=ARRAY_BUFFER
+            ),
         }
         mesh = self._append("meshes", {"primitives": [{"attributes": attributes}]})
         matrices = np.tile(np.identity(4, np.float32).reshape(1, 16), (len(joints), 1))
-        skin = self._append("skins", {"joints": joints,
-                                      "inverseBindMatrices": self.add_accessor(matrices, "MAT4")})
+        skin = self._append(
+            "skins", {"joints": joints, "inverseBindMatrices": self.add_accessor(matrices, "MAT4")}
+        )
         node = self.add_node(mesh)
         self.document["nodes"][node]["skin"] = skin
         return node
@@ -231,20 +262,28 @@ class GltfBuilder:
     def add_buffer_view(self, data: bytes, target: int | None = None) -> int:
         """A view of ``data``, appended to the buffer on a 4-byte boundary."""
         self.binary.extend(b"\0" * (-len(self.binary) % 4))
-        view: dict[str, Any] = {"buffer": 0, "byteOffset": len(self.binary),
-                                "byteLength": len(data)}
+        view: dict[str, Any] = {
+            "buffer": 0,
+            "byteOffset": len(self.binary),
+            "byteLength": len(data),
+        }
         if target is not None:
             view["target"] = target
         self.binary.extend(data)
         return self._append("bufferViews", view)
 
     def add_accessor(
-        self, values: np.ndarray, accessor_type: str, *, minmax: bool = False,
+        self,
+        values: np.ndarray,
+        accessor_type: str,
+        *,
+        minmax: bool = False,
         target: int | None = None,
     ) -> int:
         """An accessor over ``values`` (float32, uint16 or uint32), in its own buffer view."""
-        component_type = {np.float32: FLOAT, np.uint16: UNSIGNED_SHORT,
-                          np.uint32: UNSIGNED_INT}[values.dtype.type]
+        component_type = {np.float32: FLOAT, np.uint16: UNSIGNED_SHORT, np.uint32: UNSIGNED_INT}[
+            values.dtype.type
+        ]
         accessor: dict[str, Any] = {
             "bufferView": self.add_buffer_view(values.tobytes(), target),
             "componentType": component_type,
@@ -298,8 +337,9 @@ class GltfBuilder:
         # Every other vertex half a unit up, so consecutive vertices never lie on one line:
         # built triangles have an area, as a well-made asset's do.
         positions[:, 1] = np.arange(count) // 1024 + (np.arange(count) % 2) * 0.5
-        attributes = {"POSITION": self.add_accessor(positions, "VEC3", minmax=True,
-                                                    target=ARRAY_BUFFER)}
+        attributes = {
+            "POSITION": self.add_accessor(positions, "VEC3", minmax=True, target=ARRAY_BUFFER)
+        }
         if primitive.normals:
             # The zigzag above winds the first triangle clockwise seen from +Z: normals along
             # -Z agree with it, so a built quad is not inside out.
@@ -358,4 +398,3 @@ def _named(item: dict[str, Any], name: str | None) -> dict[str, Any]:
     if name is not None:
         item["name"] = name
     return item
-

@@ -39,8 +39,9 @@ def plugin_manager(
         loaded = load_config(config, environ=environ or {})
     else:
         loaded = config_from(tomllib.loads(config), environ=environ or {})
-    return get_plugin_manager(replace(loaded.plugin_config(), extra=plugins,
-                                      entry_points=entry_points))
+    return get_plugin_manager(
+        replace(loaded.plugin_config(), extra=plugins, entry_points=entry_points)
+    )
 
 
 def validate_bytes(
@@ -74,6 +75,7 @@ def issue_codes(
     if isinstance(model, Path):
         result = validate(model, engine=engine, options=options, plugin_manager=plugin_manager)
     else:
-        result = validate_bytes(model, filename, engine=engine, options=options,
-                                plugin_manager=plugin_manager)
+        result = validate_bytes(
+            model, filename, engine=engine, options=options, plugin_manager=plugin_manager
+        )
     return sorted(result.issue_counts)

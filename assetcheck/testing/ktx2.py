@@ -15,9 +15,23 @@ from assetcheck.ktx2.header import HEADER, IDENTIFIER, LEVEL
 ETC1S, UASTC = "etc1s", "uastc"
 SCHEME_NONE, SCHEME_BASISLZ, SCHEME_ZSTANDARD = 0, 1, 2
 #: Header field names in file order, after the identifier (for :func:`patch_header`).
-HEADER_FIELDS = ("vk_format", "type_size", "width", "height", "depth", "layers", "faces",
-                 "level_count", "scheme", "dfd_offset", "dfd_length", "kvd_offset",
-                 "kvd_length", "sgd_offset", "sgd_length")
+HEADER_FIELDS = (
+    "vk_format",
+    "type_size",
+    "width",
+    "height",
+    "depth",
+    "layers",
+    "faces",
+    "level_count",
+    "scheme",
+    "dfd_offset",
+    "dfd_length",
+    "kvd_offset",
+    "kvd_length",
+    "sgd_offset",
+    "sgd_length",
+)
 PRIMARIES_BT709, TRANSFER_LINEAR, TRANSFER_SRGB = 1, 1, 2
 #: Channel ids: ETC1S RGB and AAA slices; UASTC RGB and RGBA.
 ETC1S_CHANNELS = {False: (0,), True: (0, 15)}
@@ -44,12 +58,12 @@ class Ktx2Texture:
     faces: int = 1
     depth: int = 0
     key_values: dict[str, bytes] = field(
-        default_factory=lambda: {"KTXwriter": b"AssetCheck test builder\0"})
+        default_factory=lambda: {"KTXwriter": b"AssetCheck test builder\0"}
+    )
 
     def build(self) -> bytes:
         """The file's bytes."""
-        level_count = _full_chain(self.width, self.height) if self.levels is None \
-            else self.levels
+        level_count = _full_chain(self.width, self.height) if self.levels is None else self.levels
         payloads = [self._level_payload(p) for p in range(max(level_count, 1))]
         scheme = self._scheme()
         dfd = self._dfd()
@@ -72,9 +86,23 @@ class Ktx2Texture:
             index[p] = LEVEL.pack(dfd_offset + len(body), len(stored), uncompressed)
             body += stored
         header = HEADER.pack(
-            IDENTIFIER, 0, 1, self.width, self.height, self.depth, self.layers, self.faces,
-            level_count, scheme, dfd_offset, len(dfd), kvd_offset if kvd else 0, len(kvd),
-            sgd_offset, len(sgd))
+            IDENTIFIER,
+            0,
+            1,
+            self.width,
+            self.height,
+            self.depth,
+            self.layers,
+            self.faces,
+            level_count,
+            scheme,
+            dfd_offset,
+            len(dfd),
+            kvd_offset if kvd else 0,
+            len(kvd),
+            sgd_offset,
+            len(sgd),
+        )
         return header + b"".join(index) + bytes(body)
 
     def _scheme(self) -> int:
@@ -104,11 +132,30 @@ class Ktx2Texture:
         primaries = PRIMARIES_BT709 if self.srgb else 0
         transfer = TRANSFER_SRGB if self.srgb else TRANSFER_LINEAR
         size = 24 + 16 * len(channels)
-        block = struct.pack("<II4B4B8B", 0, 2 | size << 16, model, primaries, transfer, 0,
-                            3, 3, 0, 0, *planes, 0, 0, 0, 0, 0, 0)
+        block = struct.pack(
+            "<II4B4B8B",
+            0,
+            2 | size << 16,
+            model,
+            primaries,
+            transfer,
+            0,
+            3,
+            3,
+            0,
+            0,
+            *planes,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+        )
         samples = b"".join(
             struct.pack("<HBB4BII", n * bits, bits - 1, channel, 0, 0, 0, 0, 0, 0xFFFFFFFF)
-            for n, channel in enumerate(channels))
+            for n, channel in enumerate(channels)
+        )
         return struct.pack("<I", 4 + len(block) + len(samples)) + block + samples
 
 
@@ -131,8 +178,9 @@ def _basislz_global_data(payloads: list[bytes], alpha: bool) -> bytes:
     descriptors = b""
     for payload in payloads:
         half = len(payload) // 2 if alpha else len(payload)
-        descriptors += struct.pack("<5I", 0, 0, half, half if alpha else 0,
-                                   len(payload) - half if alpha else 0)
+        descriptors += struct.pack(
+            "<5I", 0, 0, half, half if alpha else 0, len(payload) - half if alpha else 0
+        )
     head = struct.pack("<HH4I", 4, 4, len(endpoints), len(selectors), len(tables), 0)
     return head + descriptors + endpoints + selectors + tables
 
@@ -140,7 +188,7 @@ def _basislz_global_data(payloads: list[bytes], alpha: bool) -> bytes:
 def _zstd_frame(content: bytes) -> bytes:
     """A Zstandard frame (RFC 8878) of raw blocks: single segment, 8-byte content size."""
     frame = bytearray(ZSTD_MAGIC + bytes([0xE0]) + struct.pack("<Q", len(content)))
-    chunks = [content[n:n + ZSTD_MAX_BLOCK] for n in range(0, len(content), ZSTD_MAX_BLOCK)]
+    chunks = [content[n : n + ZSTD_MAX_BLOCK] for n in range(0, len(content), ZSTD_MAX_BLOCK)]
     for number, chunk in enumerate(chunks or [b""]):
         last = number == max(len(chunks), 1) - 1
         frame += (int(last) | len(chunk) << 3).to_bytes(3, "little") + chunk
@@ -154,7 +202,7 @@ def patch_header(data: bytes, **fields: int) -> bytes:
     if unknown:
         raise ValueError(f"no such header fields: {sorted(unknown)}")
     values.update(fields)
-    return HEADER.pack(IDENTIFIER, *values.values()) + data[HEADER.size:]
+    return HEADER.pack(IDENTIFIER, *values.values()) + data[HEADER.size :]
 
 
 def level_entry(data: bytes, level: int) -> tuple[int, int, int]:
@@ -162,11 +210,18 @@ def level_entry(data: bytes, level: int) -> tuple[int, int, int]:
     return LEVEL.unpack_from(data, HEADER.size + level * LEVEL.size)
 
 
-def patch_level(data: bytes, level: int, *, offset: int | None = None,
-                length: int | None = None, uncompressed: int | None = None) -> bytes:
+def patch_level(
+    data: bytes,
+    level: int,
+    *,
+    offset: int | None = None,
+    length: int | None = None,
+    uncompressed: int | None = None,
+) -> bytes:
     """``data`` with level ``level``'s index entry changed where a value is given."""
     old = level_entry(data, level)
-    new = tuple(o if n is None else n for o, n in zip(old, (offset, length, uncompressed),
-                                                    strict=True))
+    new = tuple(
+        o if n is None else n for o, n in zip(old, (offset, length, uncompressed), strict=True)
+    )
     position = HEADER.size + level * LEVEL.size
-    return data[:position] + LEVEL.pack(*new) + data[position + LEVEL.size:]
+    return data[:position] + LEVEL.pack(*new) + data[position + LEVEL.size :]

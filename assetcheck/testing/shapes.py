@@ -7,19 +7,42 @@ import numpy as np
 from assetcheck.testing.gltf import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, GltfBuilder
 
 #: The outline of a chess pawn, as (radius, height) pairs from the foot to the crown.
-PAWN_PROFILE = ((0.0, 0.0), (0.42, 0.0), (0.42, 0.08), (0.34, 0.14), (0.30, 0.20),
-                (0.18, 0.30), (0.13, 0.55), (0.22, 0.60), (0.12, 0.66), (0.20, 0.78),
-                (0.22, 0.88), (0.18, 0.98), (0.08, 1.04), (0.0, 1.05))
+PAWN_PROFILE = (
+    (0.0, 0.0),
+    (0.42, 0.0),
+    (0.42, 0.08),
+    (0.34, 0.14),
+    (0.30, 0.20),
+    (0.18, 0.30),
+    (0.13, 0.55),
+    (0.22, 0.60),
+    (0.12, 0.66),
+    (0.20, 0.78),
+    (0.22, 0.88),
+    (0.18, 0.98),
+    (0.08, 1.04),
+    (0.0, 1.05),
+)
 
 
-def lathe(profile: tuple[tuple[float, float], ...] = PAWN_PROFILE,
-          segments: int = 32) -> tuple[np.ndarray, np.ndarray]:
+def lathe(
+    profile: tuple[tuple[float, float], ...] = PAWN_PROFILE, segments: int = 32
+) -> tuple[np.ndarray, np.ndarray]:
     """A solid of revolution: ``(positions, indices)`` of the outline turned around +Y."""
     angles = np.linspace(0.0, 2 * np.pi, segments, endpoint=False)
     radius, height = np.array(profile, np.float32).T
-    positions = np.stack([
-        np.outer(radius, np.cos(angles)), np.repeat(height[:, None], segments, axis=1),
-        np.outer(radius, np.sin(angles))], axis=2).reshape(-1, 3).astype(np.float32)
+    positions = (
+        np.stack(
+            [
+                np.outer(radius, np.cos(angles)),
+                np.repeat(height[:, None], segments, axis=1),
+                np.outer(radius, np.sin(angles)),
+            ],
+            axis=2,
+        )
+        .reshape(-1, 3)
+        .astype(np.float32)
+    )
     ring = np.arange(segments)
     quads = []
     for row in range(len(profile) - 1):
@@ -34,10 +57,10 @@ def pawn_glb(copies: int = 1) -> bytes:
     builder = GltfBuilder()
     positions, indices = lathe()
     primitive = {
-        "attributes": {"POSITION": builder.add_accessor(positions, "VEC3", minmax=True,
-                                                        target=ARRAY_BUFFER)},
-        "indices": builder.add_accessor(indices.reshape(-1), "SCALAR",
-                                        target=ELEMENT_ARRAY_BUFFER),
+        "attributes": {
+            "POSITION": builder.add_accessor(positions, "VEC3", minmax=True, target=ARRAY_BUFFER)
+        },
+        "indices": builder.add_accessor(indices.reshape(-1), "SCALAR", target=ELEMENT_ARRAY_BUFFER),
     }
     builder.document["meshes"] = [{"name": "Pawn", "primitives": [primitive]}]
     for copy in range(copies):

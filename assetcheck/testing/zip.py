@@ -104,8 +104,18 @@ def build_zip(members: Iterable[Member], *, zip64_end: bool = False) -> bytes:
         compressed = member.declared_compressed_size
         compressed = len(payload) if compressed is None else compressed
         fields = (20, flags, member.method, 0, 0x21, crc, compressed, size)
-        central += _CENTRAL.pack(b"PK\x01\x02", _MADE_BY_UNIX, *fields, len(name),
-                                 len(member.extra), 0, 0, 0, member.external_attr, len(body))
+        central += _CENTRAL.pack(
+            b"PK\x01\x02",
+            _MADE_BY_UNIX,
+            *fields,
+            len(name),
+            len(member.extra),
+            0,
+            0,
+            0,
+            member.external_attr,
+            len(body),
+        )
         central += name + member.extra
         body += _LOCAL.pack(b"PK\x03\x04", *fields, len(local_name), 0) + local_name + payload
         count += 1
@@ -113,10 +123,22 @@ def build_zip(members: Iterable[Member], *, zip64_end: bool = False) -> bytes:
         end = _END.pack(b"PK\x05\x06", 0, 0, count, count, len(central), len(body), 0)
         return bytes(body + central + end)
     zip64_offset = len(body) + len(central)
-    end = (_ZIP64_END.pack(b"PK\x06\x06", _ZIP64_END.size - 12, _MADE_BY_UNIX, 45, 0, 0, count,
-                           count, len(central), len(body))
-           + _ZIP64_LOCATOR.pack(b"PK\x06\x07", 0, zip64_offset, 1)
-           + _END.pack(b"PK\x05\x06", 0, 0, 0xFFFF, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0))
+    end = (
+        _ZIP64_END.pack(
+            b"PK\x06\x06",
+            _ZIP64_END.size - 12,
+            _MADE_BY_UNIX,
+            45,
+            0,
+            0,
+            count,
+            count,
+            len(central),
+            len(body),
+        )
+        + _ZIP64_LOCATOR.pack(b"PK\x06\x07", 0, zip64_offset, 1)
+        + _END.pack(b"PK\x05\x06", 0, 0, 0xFFFF, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0)
+    )
     return bytes(body + central + end)
 
 
@@ -201,8 +223,19 @@ def overlapping_zip(
         headers.insert(0, _LOCAL.pack(b"PK\x03\x04", *fields[0], len(names[i]), 0) + names[i])
     body = quote.join(headers) + stream
     central = b"".join(
-        _CENTRAL.pack(b"PK\x01\x02", _MADE_BY_UNIX, *fields[i], len(names[i]), 0, 0, 0, 0, 0,
-                      i * (header_size + len(quote))) + names[i]
+        _CENTRAL.pack(
+            b"PK\x01\x02",
+            _MADE_BY_UNIX,
+            *fields[i],
+            len(names[i]),
+            0,
+            0,
+            0,
+            0,
+            0,
+            i * (header_size + len(quote)),
+        )
+        + names[i]
         for i in range(entries)
     )
     end = _END.pack(b"PK\x05\x06", 0, 0, entries, entries, len(central), len(body), 0)

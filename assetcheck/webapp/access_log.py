@@ -26,6 +26,13 @@ def log_request(handler: RequestHandler) -> None:
     else:
         write = access_log.error
     request = handler.request
-    write("%d %s %s (%s) %.2fms", status, request.method, request.path, request.remote_ip,
-          1000.0 * request.request_time(), extra={"request_id": request_id_of(request)})
+    write(
+        "%d %s %s (%s) %.2fms",
+        status,
+        request.method,
+        request.path,
+        request.remote_ip,
+        1000.0 * request.request_time(),
+        extra={"request_id": request_id_of(request)},
+    )
     observe_request(handler)

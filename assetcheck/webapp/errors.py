@@ -13,9 +13,14 @@ class RequestError(HTTPError):
     """An HTTP error with a stable ``code`` for clients and a message for people;
     ``details`` are further fields of the JSON body (the figures behind a refusal)."""
 
-    def __init__(self, status: int, code: str, message: str,
-                 headers: Mapping[str, str] | None = None,
-                 details: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        headers: Mapping[str, str] | None = None,
+        details: Mapping[str, Any] | None = None,
+    ) -> None:
         super().__init__(status)
         self.code = code
         self.message = message

@@ -32,8 +32,13 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 #: Codes of errors Tornado raises itself (routing, methods), in the API's error shape.
-_STATUS_CODES = {400: "BAD_REQUEST", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED",
-                 500: "INTERNAL_ERROR", 503: "SERVICE_UNAVAILABLE"}
+_STATUS_CODES = {
+    400: "BAD_REQUEST",
+    404: "NOT_FOUND",
+    405: "METHOD_NOT_ALLOWED",
+    500: "INTERNAL_ERROR",
+    503: "SERVICE_UNAVAILABLE",
+}
 
 #: The policy of every answer that is not a dashboard page (JSON, reports, the badge).
 API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'; sandbox"
@@ -41,8 +46,12 @@ API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'; sandb
 
 def storage_unavailable() -> RequestError:
     """503 STORAGE_UNAVAILABLE: the job storage cannot be reached (the log says why)."""
-    return RequestError(503, "STORAGE_UNAVAILABLE", "The service cannot reach its file "
-                        "storage right now: retry in a minute.", {"Retry-After": "30"})
+    return RequestError(
+        503,
+        "STORAGE_UNAVAILABLE",
+        "The service cannot reach its file storage right now: retry in a minute.",
+        {"Retry-After": "30"},
+    )
 
 
 def bounded_number(text: str, maximum: int) -> int | None:
@@ -93,8 +102,11 @@ class BaseHandler(RequestHandler):
     def allowed_methods(cls) -> list[str]:
         """The methods the resource answers, for the ``Allow`` header of a 405: HEAD wherever
         GET is."""
-        return [name for name in cls.SUPPORTED_METHODS
-                if cls.implements("get" if name == "HEAD" else name.lower())]
+        return [
+            name
+            for name in cls.SUPPORTED_METHODS
+            if cls.implements("get" if name == "HEAD" else name.lower())
+        ]
 
     def set_allow_header(self, status_code: int) -> None:
         """Every 405 names the methods the resource does answer (RFC 9110, 15.5.6)."""
@@ -156,8 +168,7 @@ class BaseHandler(RequestHandler):
         not stall the event loop. It runs in a copy of the request's context, so its log lines
         name the request (``observability.log_context``)."""
         context = contextvars.copy_context()
-        return await IOLoop.current().run_in_executor(self.executor, context.run, function,
-                                                      *args)
+        return await IOLoop.current().run_in_executor(self.executor, context.run, function, *args)
 
     def write_json(self, body: Any, status: int = 200) -> None:
         self.set_status(status)
@@ -169,8 +180,11 @@ class BaseHandler(RequestHandler):
         if isinstance(error, StorageUnavailable):
             error = storage_unavailable()
         if not isinstance(error, RequestError):
-            error = RequestError(status_code, _STATUS_CODES.get(status_code, "HTTP_ERROR"),
-                                 responses.get(status_code, "Error"))
+            error = RequestError(
+                status_code,
+                _STATUS_CODES.get(status_code, "HTTP_ERROR"),
+                responses.get(status_code, "Error"),
+            )
         for name, value in error.headers.items():
             self.set_header(name, value)
         self.set_allow_header(status_code)
@@ -183,8 +197,12 @@ class BaseHandler(RequestHandler):
         per_minute = int(limits_of_plan(self.config, plan)["requests_per_minute"])
         wait = self.rate_limiter.acquire(("account", account_id), per_minute)
         if wait:
-            raise RequestError(429, "RATE_LIMITED", f"Too many requests for this account: "
-                               f"retry in {wait} s.", {"Retry-After": str(wait)})
+            raise RequestError(
+                429,
+                "RATE_LIMITED",
+                f"Too many requests for this account: retry in {wait} s.",
+                {"Retry-After": str(wait)},
+            )
 
     def answer_unread(self, error: RequestError) -> None:
         """Answer ``error`` for a request Tornado has not run (no ``prepare``, no method) and
@@ -220,8 +238,9 @@ def limits_of_plan(config: Config, plan: str) -> dict[str, Any]:
     """``[plans.<plan>]``; 403 PLAN_REQUIRED for a plan the service no longer offers."""
     plans = config["plans"]
     if plan not in plans:
-        raise RequestError(403, "PLAN_REQUIRED", f"The account's plan {plan!r} is not offered "
-                           "by this service.")
+        raise RequestError(
+            403, "PLAN_REQUIRED", f"The account's plan {plan!r} is not offered by this service."
+        )
     return plans[plan]
 
 

@@ -19,8 +19,11 @@ def route_pattern(application: Application, handler: RequestHandler) -> str:
     handler lists (``/api/v1/validate/(?P<job_id>[^/]+)``), or :data:`UNMATCHED`."""
     for rule in application.wildcard_router.rules:
         matcher = rule.matcher  # a PathMatches: the handler lists give path patterns
-        if (rule.target is type(handler) and isinstance(matcher, PathMatches)
-                and matcher.match(handler.request) is not None):
+        if (
+            rule.target is type(handler)
+            and isinstance(matcher, PathMatches)
+            and matcher.match(handler.request) is not None
+        ):
             return matcher.regex.pattern.removesuffix("$")
     return UNMATCHED
 
@@ -30,6 +33,5 @@ def observe_request(handler: RequestHandler) -> None:
     route = route_pattern(handler.application, handler)
     method = handler.request.method if handler.request.method in METHODS else "other"
     metrics = service_metrics()
-    metrics.http_requests.labels(route=route, method=method,
-                                 status=str(handler.get_status())).inc()
+    metrics.http_requests.labels(route=route, method=method, status=str(handler.get_status())).inc()
     metrics.http_duration.labels(route=route).observe(handler.request.request_time())

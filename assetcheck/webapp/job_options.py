@@ -26,20 +26,25 @@ def parse_job_options(raw: bytes | None, engines: Collection[str]) -> dict[str, 
     options = _decode(raw)
     unknown = sorted(set(options) - set(KNOWN_OPTIONS))
     if unknown:
-        raise _invalid(f"Unknown option {', '.join(unknown)}: the options are "
-                       f"{', '.join(KNOWN_OPTIONS)}.")
+        raise _invalid(
+            f"Unknown option {', '.join(unknown)}: the options are {', '.join(KNOWN_OPTIONS)}."
+        )
     engine = options.get("engine", DEFAULT_ENGINE)
     if not isinstance(engine, str) or engine not in engines:
-        raise RequestError(400, "UNKNOWN_ENGINE", f"Unknown engine {engine!r}: choose one of "
-                           f"{', '.join(sorted(engines))}.")
+        raise RequestError(
+            400,
+            "UNKNOWN_ENGINE",
+            f"Unknown engine {engine!r}: choose one of {', '.join(sorted(engines))}.",
+        )
     parsed: dict[str, Any] = {"engine": engine}
     if "webhook_url" in options:
         parsed["webhook_url"] = _webhook_url(options["webhook_url"])
     return parsed
 
 
-def check_webhook_option(options: Mapping[str, Any], plan: str,
-                         allowed_cidrs: Iterable[str]) -> None:
+def check_webhook_option(
+    options: Mapping[str, Any], plan: str, allowed_cidrs: Iterable[str]
+) -> None:
     """Refuse a ``webhook_url`` the account may not use: 403 PLAN_REQUIRED on a plan without
     webhooks, 400 INVALID_WEBHOOK_URL when the address guard refuses it. It resolves the
     URL's host, so it blocks: run it off the event loop."""
@@ -47,8 +52,12 @@ def check_webhook_option(options: Mapping[str, Any], plan: str,
     if url is None:
         return
     if not has_webhooks(plan):
-        raise RequestError(403, "PLAN_REQUIRED", f"The {plan} plan has no webhooks: webhook_url "
-                           "needs the starter, pro or enterprise plan.")
+        raise RequestError(
+            403,
+            "PLAN_REQUIRED",
+            f"The {plan} plan has no webhooks: webhook_url "
+            "needs the starter, pro or enterprise plan.",
+        )
     try:
         check_webhook_url(url, allowed_cidrs)
     except WebhookUrlError as refusal:
@@ -71,8 +80,12 @@ def _decode(raw: bytes | None) -> dict[str, Any]:
 def _webhook_url(value: object) -> str:
     if isinstance(value, str) and len(value) <= WEBHOOK_URL_MAX_LENGTH and _is_http_url(value):
         return value
-    raise RequestError(400, "INVALID_WEBHOOK_URL", "webhook_url must be an absolute http:// or "
-                       f"https:// URL of at most {WEBHOOK_URL_MAX_LENGTH} characters.")
+    raise RequestError(
+        400,
+        "INVALID_WEBHOOK_URL",
+        "webhook_url must be an absolute http:// or "
+        f"https:// URL of at most {WEBHOOK_URL_MAX_LENGTH} characters.",
+    )
 
 
 def _is_http_url(value: str) -> bool:

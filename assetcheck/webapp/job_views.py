@@ -36,9 +36,20 @@ MAX_PAGE_SIZE = 100
 BADGE_TOKEN_HEX_DIGITS = 32
 
 #: The columns a list page needs: never the stored report.
-_SUMMARY_COLUMNS = (Job.id, Job.status, Job.progress, Job.filename, Job.engine, Job.created_at,
-                    Job.finished_at, Job.health_score, Job.grade, Job.error_code,
-                    Job.error_message, Job.expired_at)
+_SUMMARY_COLUMNS = (
+    Job.id,
+    Job.status,
+    Job.progress,
+    Job.filename,
+    Job.engine,
+    Job.created_at,
+    Job.finished_at,
+    Job.health_score,
+    Job.grade,
+    Job.error_code,
+    Job.error_message,
+    Job.expired_at,
+)
 
 _ROW_WITHOUT_REPORT = tuple(field for field in Job._meta.sorted_fields if field is not Job.result)
 
@@ -69,8 +80,9 @@ def completed_report_text(job: Job) -> str:
     return text
 
 
-def remove_job(database: peewee.Database, storage: JobStorage, account_id: int,
-               job_id: str) -> None:
+def remove_job(
+    database: peewee.Database, storage: JobStorage, account_id: int, job_id: str
+) -> None:
     """Delete the account's job ``job_id`` and all it stored, cancelling it if it has not
     ended (:mod:`assetcheck.jobs.deletion`); 404 JOB_NOT_FOUND when it has none by that id."""
     if not delete_job(database, storage, account_id, job_id):
@@ -83,9 +95,13 @@ def _not_found(job_id: str) -> RequestError:
 
 def expired(job: Job) -> RequestError:
     """410 JOB_EXPIRED: retention removed the job's files and report."""
-    return RequestError(410, "JOB_EXPIRED", f"Job {job.id} expired on {iso(job.expired_at)}: "
-                        "its plan's retention removed its upload, previews and report; its "
-                        "summary remains.")
+    return RequestError(
+        410,
+        "JOB_EXPIRED",
+        f"Job {job.id} expired on {iso(job.expired_at)}: "
+        "its plan's retention removed its upload, previews and report; its "
+        "summary remains.",
+    )
 
 
 def status_body(job: Job) -> dict[str, Any]:
@@ -96,17 +112,25 @@ def status_body(job: Job) -> dict[str, Any]:
     body: dict[str, Any] = {"job_id": job.id, "status": job.status}
     if job.status == COMPLETED:
         report = job.result
-        body.update(progress=100, filename=job.filename, health_score=job.health_score,
-                    grade=job.grade, result=report["result"], engine=job.engine,
-                    valid=report["valid"], created_at=iso(job.created_at),
-                    completed_at=iso(job.finished_at),
-                    stored_bytes=job.size + job.derived_bytes)
+        body.update(
+            progress=100,
+            filename=job.filename,
+            health_score=job.health_score,
+            grade=job.grade,
+            result=report["result"],
+            engine=job.engine,
+            valid=report["valid"],
+            created_at=iso(job.created_at),
+            completed_at=iso(job.finished_at),
+            stored_bytes=job.size + job.derived_bytes,
+        )
         withheld = (report.get("job") or {}).get("previews_withheld")
         if withheld:
             body["previews_withheld"] = withheld
         return body
-    body.update(progress=min(job.progress, 99), filename=job.filename,
-                created_at=iso(job.created_at))
+    body.update(
+        progress=min(job.progress, 99), filename=job.filename, created_at=iso(job.created_at)
+    )
     if job.status == FAILED:
         body["error"] = error_body(job)
     return body
@@ -122,13 +146,17 @@ def polling_interval(typical_seconds: float) -> int:
 def summary_body(job: Job) -> dict[str, Any]:
     """One entry of ``GET /api/v1/validate``: the job without its result."""
     body: dict[str, Any] = {
-        "job_id": job.id, "status": job.status,
+        "job_id": job.id,
+        "status": job.status,
         "progress": 100 if job.status == COMPLETED else min(job.progress, 99),
-        "filename": job.filename, "engine": job.engine, "created_at": iso(job.created_at),
+        "filename": job.filename,
+        "engine": job.engine,
+        "created_at": iso(job.created_at),
     }
     if job.status == COMPLETED:
-        body.update(health_score=job.health_score, grade=job.grade,
-                    completed_at=iso(job.finished_at))
+        body.update(
+            health_score=job.health_score, grade=job.grade, completed_at=iso(job.finished_at)
+        )
     elif job.status == FAILED:
         body["error"] = error_body(job)
     if job.expired_at is not None:
@@ -140,17 +168,23 @@ def error_body(job: Job) -> dict[str, str]:
     return {"code": job.error_code or "", "message": job.error_message or ""}
 
 
-def list_jobs(account_id: int, *, status: str | None, limit: int,
-              cursor: str | None) -> tuple[list[Job], str | None]:
+def list_jobs(
+    account_id: int, *, status: str | None, limit: int, cursor: str | None
+) -> tuple[list[Job], str | None]:
     """A page of the account's jobs, newest first, and the cursor of the next page (or None)."""
-    query = (Job.select(*_SUMMARY_COLUMNS).where(Job.account == account_id)
-             .order_by(Job.created_at.desc(), Job.id.desc()).limit(limit + 1))
+    query = (
+        Job.select(*_SUMMARY_COLUMNS)
+        .where(Job.account == account_id)
+        .order_by(Job.created_at.desc(), Job.id.desc())
+        .limit(limit + 1)
+    )
     if status is not None:
         query = query.where(Job.status == status)
     if cursor is not None:
         created_at, job_id = decode_cursor(cursor)
-        query = query.where((Job.created_at < created_at)
-                            | ((Job.created_at == created_at) & (Job.id < job_id)))
+        query = query.where(
+            (Job.created_at < created_at) | ((Job.created_at == created_at) & (Job.id < job_id))
+        )
     jobs = list(query)
     if len(jobs) <= limit:
         return jobs, None
@@ -196,9 +230,15 @@ def finished_report(job: Job, engines: Mapping[str, EngineProfile]) -> Report:
     if job.status == COMPLETED:
         return job.result
     return build_failure_report(
-        job.filename, engines.get(job.engine, job.engine), error_body(job),
-        job={"job_id": job.id, "created_at": iso(job.created_at),
-             "failed_at": iso(job.finished_at)})
+        job.filename,
+        engines.get(job.engine, job.engine),
+        error_body(job),
+        job={
+            "job_id": job.id,
+            "created_at": iso(job.created_at),
+            "failed_at": iso(job.finished_at),
+        },
+    )
 
 
 def badge_path(secret: str, job_id: str) -> str:

@@ -62,23 +62,30 @@ class ServerLimits:
     @classmethod
     def from_config(cls, config: Config) -> ServerLimits:
         server = config["server"]
-        return cls(max_body_bytes=int(server["max_body_kb"]) << 10,
-                   header_timeout=float(server["header_timeout"]),
-                   body_timeout=float(server["body_timeout"]),
-                   idle_timeout=float(server["idle_timeout"]),
-                   upload_timeout=float(server["upload_timeout"]))
+        return cls(
+            max_body_bytes=int(server["max_body_kb"]) << 10,
+            header_timeout=float(server["header_timeout"]),
+            body_timeout=float(server["body_timeout"]),
+            idle_timeout=float(server["idle_timeout"]),
+            upload_timeout=float(server["upload_timeout"]),
+        )
 
     def http_server_options(self) -> dict[str, Any]:
         """Keyword arguments for Tornado's ``HTTPServer`` that enforce these limits."""
-        return {"max_body_size": self.max_body_bytes,
-                "idle_connection_timeout": self.header_timeout,
-                "body_timeout": self.body_timeout}
+        return {
+            "max_body_size": self.max_body_bytes,
+            "idle_connection_timeout": self.header_timeout,
+            "body_timeout": self.body_timeout,
+        }
 
 
 def body_too_large(limit_bytes: int) -> RequestError:
     """413 BODY_TOO_LARGE for a body over ``limit_bytes`` on a route without its own limit."""
-    return RequestError(413, "BODY_TOO_LARGE", f"The request body is larger than the "
-                        f"{limit_bytes >> 10} KiB this endpoint accepts.")
+    return RequestError(
+        413,
+        "BODY_TOO_LARGE",
+        f"The request body is larger than the {limit_bytes >> 10} KiB this endpoint accepts.",
+    )
 
 
 class LimitedApplication(Application):
@@ -87,24 +94,36 @@ class LimitedApplication(Application):
 
     # Tornado annotates its private ``_HandlerDelegate``; its router needs only an
     # ``HTTPMessageDelegate``, which the guard wrapping it is.
-    def get_handler_delegate(self, request: HTTPServerRequest,  # type: ignore[override]
-                             target_class: type[RequestHandler],
-                             target_kwargs: dict[str, Any] | None = None,
-                             path_args: list[bytes] | None = None,
-                             path_kwargs: dict[str, bytes] | None = None) -> HTTPMessageDelegate:
-        delegate = super().get_handler_delegate(request, target_class, target_kwargs,
-                                                path_args, path_kwargs)
+    def get_handler_delegate(  # type: ignore[override]
+        self,
+        request: HTTPServerRequest,
+        target_class: type[RequestHandler],
+        target_kwargs: dict[str, Any] | None = None,
+        path_args: list[bytes] | None = None,
+        path_kwargs: dict[str, bytes] | None = None,
+    ) -> HTTPMessageDelegate:
+        delegate = super().get_handler_delegate(
+            request, target_class, target_kwargs, path_args, path_kwargs
+        )
 
         def refuse(error: RequestError) -> None:
             refusing_handler(self, request, target_class, target_kwargs).answer_unread(error)
 
-        return BodyGuard(delegate, request, self.settings["server_limits"], refuse,
-                         own_limit=getattr(target_class, "sets_own_body_limit", False))
+        return BodyGuard(
+            delegate,
+            request,
+            self.settings["server_limits"],
+            refuse,
+            own_limit=getattr(target_class, "sets_own_body_limit", False),
+        )
 
 
-def refusing_handler(application: Application, request: HTTPServerRequest,
-                     target_class: type[RequestHandler],
-                     target_kwargs: dict[str, Any] | None) -> BaseHandler:
+def refusing_handler(
+    application: Application,
+    request: HTTPServerRequest,
+    target_class: type[RequestHandler],
+    target_kwargs: dict[str, Any] | None,
+) -> BaseHandler:
     """A handler to refuse ``request`` in the shape of its route: the route's own class when it
     is one of the service's, a plain JSON :class:`BaseHandler` otherwise (static files)."""
     if issubclass(target_class, BaseHandler):
@@ -121,9 +140,15 @@ class BodyGuard(HTTPMessageDelegate):
     of it through ``on_connection_close`` (an upload then discards what it stored).
     """
 
-    def __init__(self, delegate: HTTPMessageDelegate, request: HTTPServerRequest,
-                 limits: ServerLimits, refuse: Callable[[RequestError], None], *,
-                 own_limit: bool) -> None:
+    def __init__(
+        self,
+        delegate: HTTPMessageDelegate,
+        request: HTTPServerRequest,
+        limits: ServerLimits,
+        refuse: Callable[[RequestError], None],
+        *,
+        own_limit: bool,
+    ) -> None:
         self.delegate = delegate
         self.request = request
         self.limits = limits
@@ -134,8 +159,9 @@ class BodyGuard(HTTPMessageDelegate):
         self._last_read = 0.0
         self._idle_check: object | None = None
 
-    def headers_received(self, start_line: RequestStartLine | ResponseStartLine,
-                         headers: HTTPHeaders) -> Awaitable[None] | None:
+    def headers_received(
+        self, start_line: RequestStartLine | ResponseStartLine, headers: HTTPHeaders
+    ) -> Awaitable[None] | None:
         if self._refuse_malformed_length(headers):
             return None
         if not self.own_limit and self._refuse_declared_size(headers):
@@ -175,9 +201,16 @@ class BodyGuard(HTTPMessageDelegate):
         if value is None or _declared_length(headers) is not None:
             return False
         headers["Content-Length"] = "0"
-        self._refuse(RequestError(400, "INVALID_CONTENT_LENGTH", (
-            f"Content-Length {value[:40]!r} is not a length: it must be a whole number of "
-            "bytes, 0 or more.")))
+        self._refuse(
+            RequestError(
+                400,
+                "INVALID_CONTENT_LENGTH",
+                (
+                    f"Content-Length {value[:40]!r} is not a length: it must be a whole number of "
+                    "bytes, 0 or more."
+                ),
+            )
+        )
         return True
 
     def _refuse_declared_size(self, headers: HTTPHeaders) -> bool:
@@ -220,8 +253,13 @@ class BodyGuard(HTTPMessageDelegate):
             self._schedule_idle_check(self.limits.idle_timeout - silent)
             return
         self._idle_check = None
-        log.info("closing the connection of %s %s from %s: its body sent nothing for %.0f s",
-                 self.request.method, self.request.path, self.request.remote_ip, silent)
+        log.info(
+            "closing the connection of %s %s from %s: its body sent nothing for %.0f s",
+            self.request.method,
+            self.request.path,
+            self.request.remote_ip,
+            silent,
+        )
         connection = self.request.connection
         if isinstance(connection, HTTP1Connection):
             connection.close()

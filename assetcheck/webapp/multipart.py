@@ -34,26 +34,39 @@ DEFAULT_FILENAME = "upload"
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f]")
 #: ``filename*=charset'language'percent-encoded`` (RFC 5987, RFC 6266 section 4.3).
 _EXTENDED_FILENAME = re.compile(
-    rb"""(?:^|;)\s*filename\*\s*=\s*"?([A-Za-z0-9!#$&+^`{}~-]*)'[^']*'([^;"\s]*)""", re.I)
+    rb"""(?:^|;)\s*filename\*\s*=\s*"?([A-Za-z0-9!#$&+^`{}~-]*)'[^']*'([^;"\s]*)""", re.I
+)
 #: How python-multipart words a part header over its limits.
 _HEADER_LIMIT_ERROR = "Maximum header"
 
 
 def file_too_large(limit_bytes: int) -> RequestError:
-    return RequestError(413, "FILE_TOO_LARGE", f"The file is larger than the "
-                        f"{limit_bytes >> 20} MB your plan allows.")
+    return RequestError(
+        413,
+        "FILE_TOO_LARGE",
+        f"The file is larger than the {limit_bytes >> 20} MB your plan allows.",
+    )
 
 
 def missing_file(reason: str) -> RequestError:
-    return RequestError(400, "MISSING_FILE", f"{reason}: send multipart/form-data with the upload "
-                        "in a part named `file` (and optional JSON in a part named `options`).")
+    return RequestError(
+        400,
+        "MISSING_FILE",
+        f"{reason}: send multipart/form-data with the upload "
+        "in a part named `file` (and optional JSON in a part named `options`).",
+    )
 
 
 def part_headers_too_large() -> RequestError:
-    return RequestError(400, "PART_HEADERS_TOO_LARGE", (
-        f"A part of the multipart body has a header line over {PART_HEADER_MAX_BYTES >> 10} KiB "
-        "or more than 8 headers: send the file with a shorter name (names are cut to 255 "
-        "characters anyway)."))
+    return RequestError(
+        400,
+        "PART_HEADERS_TOO_LARGE",
+        (
+            "A part of the multipart body has a header line over "
+            f"{PART_HEADER_MAX_BYTES >> 10} KiB or more than 8 headers: send the file with a "
+            "shorter name (names are cut to 255 characters anyway)."
+        ),
+    )
 
 
 def client_filename(raw: bytes | None) -> str:
@@ -72,8 +85,9 @@ def disposition_filename(disposition: bytes | None) -> bytes | None:
     extended = _EXTENDED_FILENAME.search(disposition or b"")
     if extended is not None and extended[1].lower() in (b"utf-8", b"iso-8859-1"):
         charset = extended[1].decode("ascii")
-        return unquote(extended[2].decode("ascii", errors="replace"), encoding=charset,
-                       errors="replace").encode()
+        return unquote(
+            extended[2].decode("ascii", errors="replace"), encoding=charset, errors="replace"
+        ).encode()
     return parse_options_header(disposition)[1].get(b"filename")
 
 
@@ -81,8 +95,9 @@ class MultipartUpload:
     """One request body being parsed. ``open_file`` is called once, when the ``file`` part
     starts; a file over ``max_file_bytes`` raises 413 FILE_TOO_LARGE from :meth:`feed`."""
 
-    def __init__(self, content_type: str | None, open_file: Callable[[], UploadFile],
-                 max_file_bytes: int) -> None:
+    def __init__(
+        self, content_type: str | None, open_file: Callable[[], UploadFile], max_file_bytes: int
+    ) -> None:
         media_type, parameters = parse_options_header(content_type)
         boundary = parameters.get(b"boundary")
         if media_type != b"multipart/form-data" or not boundary:
@@ -100,8 +115,9 @@ class MultipartUpload:
         self._header_value = b""
         self._sink: Callable[[memoryview], None] | None = None
         try:
-            self._parser = MultipartParser(boundary, self._callbacks(),
-                                           max_header_size=PART_HEADER_MAX_BYTES)
+            self._parser = MultipartParser(
+                boundary, self._callbacks(), max_header_size=PART_HEADER_MAX_BYTES
+            )
         except FormParserError as error:
             raise missing_file(f"The multipart boundary is unusable ({error})") from None
 
@@ -155,7 +171,8 @@ class MultipartUpload:
         if name == b"file" and self.file is None:
             self.file = self._open_file()
             self.filename = client_filename(
-                disposition_filename(self._headers.get(b"content-disposition")))
+                disposition_filename(self._headers.get(b"content-disposition"))
+            )
             self._sink = self._write_file
             self._receiving_file = True
         elif name == b"options" and self.options is None:
@@ -184,6 +201,9 @@ class MultipartUpload:
     def _add_options(self, data: memoryview) -> None:
         assert self.options is not None
         if len(self.options) + len(data) > OPTIONS_MAX_BYTES:
-            raise RequestError(400, "INVALID_OPTIONS",
-                               f"The options part is larger than {OPTIONS_MAX_BYTES} bytes.")
+            raise RequestError(
+                400,
+                "INVALID_OPTIONS",
+                f"The options part is larger than {OPTIONS_MAX_BYTES} bytes.",
+            )
         self.options += bytes(data)

@@ -23,8 +23,14 @@ from assetcheck.webapp.job_views import find_job, finished_report, polling_inter
 #: Reports of the API are the account's own: caches may keep them, but must ask again first.
 API_CACHE_CONTROL = "private, no-cache"
 #: The extension of a saved report by its media type; other types use the format's name.
-FILE_EXTENSIONS = {"application/json": "json", "text/markdown": "md", "application/xml": "xml",
-                   "text/xml": "xml", "text/plain": "txt", "text/html": "html"}
+FILE_EXTENSIONS = {
+    "application/json": "json",
+    "text/markdown": "md",
+    "application/xml": "xml",
+    "text/xml": "xml",
+    "text/plain": "txt",
+    "text/html": "html",
+}
 
 
 def report_disposition(job_id: str, format_name: str, content_type: str) -> str | None:
@@ -44,8 +50,9 @@ def _file_safe(text: str) -> str:
 class RenderedReportHandler(BaseHandler):
     """Sends a rendered report with its validators and caching rules."""
 
-    def send_rendered(self, format_name: str, content_type: str, text: str,
-                      cache_control: str) -> None:
+    def send_rendered(
+        self, format_name: str, content_type: str, text: str, cache_control: str
+    ) -> None:
         """Send a small rendered report (a badge), digested here on the event loop."""
         self.send_body(*rendered_body(format_name, text), content_type, cache_control)
 
@@ -71,13 +78,21 @@ class ReportHandler(AccountHandler, RenderedReportHandler):
     async def get(self, job_id: str, format_name: str) -> None:
         chosen = self.report_formats.get(format_name)
         if chosen is None:
-            raise RequestError(400, "INVALID_REPORT_FORMAT", f"Unknown report format "
-                               f"{format_name!r}: choose one of {', '.join(self.report_formats)}.")
+            raise RequestError(
+                400,
+                "INVALID_REPORT_FORMAT",
+                f"Unknown report format "
+                f"{format_name!r}: choose one of {', '.join(self.report_formats)}.",
+            )
         job = await self.run_blocking(find_job, self.principal.account_id, job_id)
         if job.status not in (COMPLETED, FAILED):
             wait = polling_interval(await self.run_blocking(self.queue.typical_duration))
-            raise RequestError(409, "JOB_NOT_READY", f"The job is {job.status}: its report is "
-                               "ready when it ends.", {"Retry-After": str(wait)})
+            raise RequestError(
+                409,
+                "JOB_NOT_READY",
+                f"The job is {job.status}: its report is ready when it ends.",
+                {"Retry-After": str(wait)},
+            )
         disposition = report_disposition(job.id, format_name, chosen.content_type)
         if disposition is not None:
             self.set_header("Content-Disposition", disposition)

@@ -32,7 +32,8 @@ class RequestIdHeader(OutputTransform):
         self.request_id = request_id_of(request)
         log_context.bind(request_id=self.request_id, job_id=None, account_id=None)
 
-    def transform_first_chunk(self, status_code: int, headers: HTTPHeaders, chunk: bytes,
-                              finishing: bool) -> tuple[int, HTTPHeaders, bytes]:
+    def transform_first_chunk(
+        self, status_code: int, headers: HTTPHeaders, chunk: bytes, finishing: bool
+    ) -> tuple[int, HTTPHeaders, bytes]:
         headers[REQUEST_ID_HEADER] = self.request_id
         return status_code, headers, chunk

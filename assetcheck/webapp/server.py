@@ -26,21 +26,30 @@ def serve(config: Config, database: peewee.Database, sockets: list[socket.socket
     asyncio.run(_serve(config, database, sockets))
 
 
-async def _serve(config: Config, database: peewee.Database,
-                 sockets: list[socket.socket]) -> None:
+async def _serve(config: Config, database: peewee.Database, sockets: list[socket.socket]) -> None:
     node = Node(config, database, secret_box=SecretBox(load_server_secret(config)))
-    app = make_app(config, database, job_queue=node.queue, storage=node.storage,
-                   worker_processes=node.processes, node_collectors=node.collectors())
+    app = make_app(
+        config,
+        database,
+        job_queue=node.queue,
+        storage=node.storage,
+        worker_processes=node.processes,
+        node_collectors=node.collectors(),
+    )
     node.start()
-    server = HTTPServer(app, **app.settings["server_limits"].http_server_options(),
-                        xheaders=bool(config["server"]["trust_forwarded_headers"]))
+    server = HTTPServer(
+        app,
+        **app.settings["server_limits"].http_server_options(),
+        xheaders=bool(config["server"]["trust_forwarded_headers"]),
+    )
     server.add_sockets(sockets)
     host, port = sockets[0].getsockname()[:2]
-    log.info("AssetCheck listening on http://%s:%d with %d worker(s)", host, port,
-             node.processes)
+    log.info("AssetCheck listening on http://%s:%d with %d worker(s)", host, port, node.processes)
     if node.processes == 0:
-        log.warning("[workers] processes = 0: this server accepts uploads but validates none; "
-                    "they wait until an `assetcheck worker` on the same database takes them")
+        log.warning(
+            "[workers] processes = 0: this server accepts uploads but validates none; "
+            "they wait until an `assetcheck worker` on the same database takes them"
+        )
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for number in (signal.SIGTERM, signal.SIGINT):

@@ -27,8 +27,9 @@ def load_server_secret(config: Config) -> str:
     configured = config["server"].get("secret_key") or ""
     if configured:
         if len(configured) < MIN_CONFIGURED_LENGTH:
-            raise ValueError(f"[server] secret_key must be at least {MIN_CONFIGURED_LENGTH} "
-                             "characters long")
+            raise ValueError(
+                f"[server] secret_key must be at least {MIN_CONFIGURED_LENGTH} characters long"
+            )
         return configured
     path = private_folder(config["storage"]["data_dir"]) / SECRET_FILE
     try:

@@ -85,10 +85,15 @@ class UploadHandler(AccountHandler):
         """The 429 for ``full``; ``Retry-After`` is a typical validation's duration, after which
         one of the account's jobs has usually started and left the queue."""
         wait = max(1, math.ceil(await self.run_blocking(self.queue.typical_duration)))
-        return RequestError(429, "QUEUE_FULL", (
-            f"Your account already has {full.queued} files waiting to be validated, the most "
-            f"its plan allows ({full.limit}): retry in {wait} s, once some have started."),
-            {"Retry-After": str(wait)})
+        return RequestError(
+            429,
+            "QUEUE_FULL",
+            (
+                f"Your account already has {full.queued} files waiting to be validated, the most "
+                f"its plan allows ({full.limit}): retry in {wait} s, once some have started."
+            ),
+            {"Retry-After": str(wait)},
+        )
 
     def _start_upload(self) -> MultipartUpload:
         limit = int(self.plan_limits["max_upload_mb"]) << 20
@@ -103,8 +108,11 @@ class UploadHandler(AccountHandler):
         if declared > allowed:
             raise file_too_large(limit)
         job_id = self.job_id = new_job_id()
-        return MultipartUpload(self.request.headers.get("Content-Type"),
-                               partial(self.storage.create_upload, job_id), limit)
+        return MultipartUpload(
+            self.request.headers.get("Content-Type"),
+            partial(self.storage.create_upload, job_id),
+            limit,
+        )
 
     async def data_received(self, chunk: bytes) -> None:
         if self.upload is None or self._finished:
@@ -126,19 +134,34 @@ class UploadHandler(AccountHandler):
         file = self.upload.finish()
         options = parse_job_options(self.upload.options, self.engines)
         if sniff(file.head) is None:
-            raise RequestError(415, "UNSUPPORTED_FILE_TYPE", "The file is not a GLB, glTF, FBX or "
-                               "ZIP file: its content matches none of them.")
-        await self.run_blocking(check_webhook_option, options, self.principal.plan,
-                                self.config["webhooks"]["allowed_cidrs"])
+            raise RequestError(
+                415,
+                "UNSUPPORTED_FILE_TYPE",
+                "The file is not a GLB, glTF, FBX or ZIP file: its content matches none of them.",
+            )
+        await self.run_blocking(
+            check_webhook_option,
+            options,
+            self.principal.plan,
+            self.config["webhooks"]["allowed_cidrs"],
+        )
         await self._refuse_when_over_quota(file.size)
         try:
-            job = await self.run_blocking(partial(
-                _store, self.queue, file, id=self.job_id,
-                account=self.principal.account_id, filename=self.upload.filename,
-                request_id=self.request_id,
-                engine=options["engine"], options=options,
-                max_queued=int(self.plan_limits["max_queued_jobs"]),
-                max_stored_bytes=self._storage_limit()))
+            job = await self.run_blocking(
+                partial(
+                    _store,
+                    self.queue,
+                    file,
+                    id=self.job_id,
+                    account=self.principal.account_id,
+                    filename=self.upload.filename,
+                    request_id=self.request_id,
+                    engine=options["engine"],
+                    options=options,
+                    max_queued=int(self.plan_limits["max_queued_jobs"]),
+                    max_stored_bytes=self._storage_limit(),
+                )
+            )
         except QueueFull as full:
             raise await self._queue_full(full) from None
         except QuotaExceeded as over:
@@ -147,9 +170,16 @@ class UploadHandler(AccountHandler):
         eta = await self.run_blocking(self.queue.estimate_completion)
         status_url = f"/api/v1/validate/{job.id}"
         self.set_header("Location", status_url)
-        self.write_json({"job_id": job.id, "status": job.status,
-                         "estimated_completion": iso(eta), "status_url": status_url,
-                         "badge_url": badge_path(self.server_secret, job.id)}, 202)
+        self.write_json(
+            {
+                "job_id": job.id,
+                "status": job.status,
+                "estimated_completion": iso(eta),
+                "status_url": status_url,
+                "badge_url": badge_path(self.server_secret, job.id),
+            },
+            202,
+        )
 
     def on_connection_close(self) -> None:
         super().on_connection_close()
@@ -183,12 +213,16 @@ class UploadHandler(AccountHandler):
 
 def quota_exceeded(over: QuotaExceeded) -> RequestError:
     """403 QUOTA_EXCEEDED with the figures: bytes stored, this upload's, and the limit."""
-    return RequestError(403, "QUOTA_EXCEEDED", (
-        f"Your account stores {_megabytes(over.stored)} MB of uploads; with this one it would "
-        f"pass the {_megabytes(over.limit)} MB its plan allows: delete jobs you no longer "
-        "need, then retry."),
-        details={"stored_bytes": over.stored, "upload_bytes": over.size,
-                 "limit_bytes": over.limit})
+    return RequestError(
+        403,
+        "QUOTA_EXCEEDED",
+        (
+            f"Your account stores {_megabytes(over.stored)} MB of uploads; with this one it would "
+            f"pass the {_megabytes(over.limit)} MB its plan allows: delete jobs you no longer "
+            "need, then retry."
+        ),
+        details={"stored_bytes": over.stored, "upload_bytes": over.size, "limit_bytes": over.limit},
+    )
 
 
 def _megabytes(size: int) -> str:
@@ -199,5 +233,4 @@ def _store(queue: JobQueue, file: UploadFile, **fields: Any) -> Job:
     """Store the upload durably, then commit its job: a crash in between leaves stored files
     without a row (which the sweeper removes), never a row without its file."""
     file.commit()
-    return queue.enqueue(stored_path=file.stored_path, sha256=file.sha256, size=file.size,
-                         **fields)
+    return queue.enqueue(stored_path=file.stored_path, sha256=file.sha256, size=file.size, **fields)

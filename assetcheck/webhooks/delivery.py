@@ -49,10 +49,16 @@ class AttemptResult:
         return self.error is None
 
 
-def send_attempt(url: str, body: bytes, headers: Mapping[str, str], *,
-                 timeout: float = DEFAULT_TIMEOUT, allowed_cidrs: Iterable[str] = (),
-                 resolver: HostResolver | None = None,
-                 tls: ssl.SSLContext | None = None) -> AttemptResult:
+def send_attempt(
+    url: str,
+    body: bytes,
+    headers: Mapping[str, str],
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    allowed_cidrs: Iterable[str] = (),
+    resolver: HostResolver | None = None,
+    tls: ssl.SSLContext | None = None,
+) -> AttemptResult:
     """POST ``body`` to ``url`` once, with ``headers`` (the signature headers), a JSON content
     type and AssetCheck's User-Agent; never raises for anything the receiver or network does.
 
@@ -72,15 +78,26 @@ def send_attempt(url: str, body: bytes, headers: Mapping[str, str], *,
     return _result(started, status_code, error)
 
 
-async def _post(target: WebhookTarget, body: bytes, headers: Mapping[str, str],
-                timeout: float, tls: ssl.SSLContext | None) -> tuple[int | None, str | None]:
+async def _post(
+    target: WebhookTarget,
+    body: bytes,
+    headers: Mapping[str, str],
+    timeout: float,
+    tls: ssl.SSLContext | None,
+) -> tuple[int | None, str | None]:
     client = SimpleAsyncHTTPClient(force_instance=True, resolver=PinnedResolver(target=target))
     request = HTTPRequest(
-        target.url, method="POST", body=body,
+        target.url,
+        method="POST",
+        body=body,
         headers={"Content-Type": "application/json", "User-Agent": USER_AGENT, **headers},
-        connect_timeout=timeout, request_timeout=timeout, follow_redirects=False,
-        decompress_response=False, ssl_options=tls,
-        streaming_callback=_discard)  # only the status matters; don't buffer what is sent back
+        connect_timeout=timeout,
+        request_timeout=timeout,
+        follow_redirects=False,
+        decompress_response=False,
+        ssl_options=tls,
+        streaming_callback=_discard,
+    )  # only the status matters; don't buffer what is sent back
     try:
         response = await client.fetch(request, raise_error=False)
     except HTTPTimeoutError:
@@ -109,8 +126,9 @@ class PinnedResolver(Resolver):
     def initialize(self, target: WebhookTarget) -> None:
         self.target = target
 
-    async def resolve(self, host: str, port: int,
-                      family: socket.AddressFamily = socket.AF_UNSPEC) -> list[tuple[int, Any]]:
+    async def resolve(
+        self, host: str, port: int, family: socket.AddressFamily = socket.AF_UNSPEC
+    ) -> list[tuple[int, Any]]:
         return [_socket_address(address, self.target.port) for address in self.target.addresses]
 
 
@@ -135,5 +153,6 @@ def _discard(chunk: bytes) -> None:
 
 
 def _result(started: float, status_code: int | None, error: str | None) -> AttemptResult:
-    return AttemptResult(status_code=status_code, error=error,
-                         duration_ms=round((time.monotonic() - started) * 1000))
+    return AttemptResult(
+        status_code=status_code, error=error, duration_ms=round((time.monotonic() - started) * 1000)
+    )

@@ -51,11 +51,13 @@ class DeliveryConfig:
     @classmethod
     def from_config(cls, config: Config) -> DeliveryConfig:
         webhooks = config["webhooks"]
-        return cls(retry_delays=tuple(webhooks["retry_delays"]),
-                   timeout=float(webhooks["timeout"]),
-                   allowed_cidrs=tuple(webhooks["allowed_cidrs"]),
-                   poll_interval=float(webhooks["poll_interval"]),
-                   max_sending_per_account=int(webhooks["max_sending_per_account"]))
+        return cls(
+            retry_delays=tuple(webhooks["retry_delays"]),
+            timeout=float(webhooks["timeout"]),
+            allowed_cidrs=tuple(webhooks["allowed_cidrs"]),
+            poll_interval=float(webhooks["poll_interval"]),
+            max_sending_per_account=int(webhooks["max_sending_per_account"]),
+        )
 
     @property
     def claim_seconds(self) -> float:
@@ -69,8 +71,14 @@ class WebhookDispatcher:
     claims (default: host name and process id).
     """
 
-    def __init__(self, config: Config, database: peewee.Database, secret_box: SecretBox,
-                 owner: str | None = None, max_concurrent: int = MAX_CONCURRENT_SENDS) -> None:
+    def __init__(
+        self,
+        config: Config,
+        database: peewee.Database,
+        secret_box: SecretBox,
+        owner: str | None = None,
+        max_concurrent: int = MAX_CONCURRENT_SENDS,
+    ) -> None:
         self.config = DeliveryConfig.from_config(config)
         self.database = database
         self.secret_box = secret_box
@@ -87,8 +95,12 @@ class WebhookDispatcher:
         """Claim due deliveries while a sender is free, and start sending each."""
         while self._free_senders.acquire(blocking=False):
             try:
-                delivery = claim_due(self.database, self.owner, self.config.claim_seconds,
-                                     max_sending=self.config.max_sending_per_account)
+                delivery = claim_due(
+                    self.database,
+                    self.owner,
+                    self.config.claim_seconds,
+                    max_sending=self.config.max_sending_per_account,
+                )
             except Exception:  # the database is away: the scheduler logs it, the next tick retries
                 self._free_senders.release()
                 raise
@@ -112,8 +124,11 @@ class WebhookDispatcher:
         url = delivery.url or account.webhook_url
         started_at = utcnow()
         if url is None:
-            result = AttemptResult(status_code=None, duration_ms=0,
-                                   error="no webhook URL: the account's default was removed")
+            result = AttemptResult(
+                status_code=None,
+                duration_ms=0,
+                error="no webhook URL: the account's default was removed",
+            )
         else:
             result = self._sign_and_send(delivery, account, url)
         status = record_attempt(delivery, started_at, result, self.config.retry_delays)
@@ -121,8 +136,9 @@ class WebhookDispatcher:
         service_metrics().webhook_attempts.labels(outcome=_outcome(result, status)).inc()
         return status
 
-    def _sign_and_send(self, delivery: WebhookDelivery, account: Account,
-                       url: str) -> AttemptResult:
+    def _sign_and_send(
+        self, delivery: WebhookDelivery, account: Account, url: str
+    ) -> AttemptResult:
         """One signed attempt; a secret that does not open is a failed attempt that says so
         (nothing is sent unsigned)."""
         body = delivery.body.encode("ascii")
@@ -130,10 +146,12 @@ class WebhookDispatcher:
             secret, previous = signing_secrets(account, self.secret_box)
         except SecretUnreadable as error:
             return AttemptResult(status_code=None, duration_ms=0, error=str(error))
-        headers = signature_headers(body, delivery_id=delivery.id, secret=secret,
-                                    previous_secret=previous)
-        return send_attempt(url, body, headers, timeout=self.config.timeout,
-                            allowed_cidrs=self.config.allowed_cidrs)
+        headers = signature_headers(
+            body, delivery_id=delivery.id, secret=secret, previous_secret=previous
+        )
+        return send_attempt(
+            url, body, headers, timeout=self.config.timeout, allowed_cidrs=self.config.allowed_cidrs
+        )
 
     def _send_and_free(self, delivery: WebhookDelivery) -> None:
         try:

@@ -79,8 +79,12 @@ class DeliveryError(ValueError):
     """A delivery operation that cannot be done; ``code`` is the API's error code, ``status``
     the HTTP status the API and the dashboard answer it with."""
 
-    _STATUS_OF = {"NO_WEBHOOK_URL": 400, "DELIVERY_NOT_FOUND": 404, "DELIVERY_IN_PROGRESS": 409,
-                  TOO_MANY_PENDING: 429}
+    _STATUS_OF = {
+        "NO_WEBHOOK_URL": 400,
+        "DELIVERY_NOT_FOUND": 404,
+        "DELIVERY_IN_PROGRESS": 409,
+        TOO_MANY_PENDING: 429,
+    }
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -103,8 +107,11 @@ def queue_job_events(job_ids: Collection[str]) -> list[WebhookDelivery]:
     """
     if not job_ids:
         return []
-    jobs = (Job.select(Job.id, Job.options, Job.result, Job.error_code, Job.error_message,
-                       Account).join(Account).where(Job.id.in_(list(job_ids))))
+    jobs = (
+        Job.select(Job.id, Job.options, Job.result, Job.error_code, Job.error_message, Account)
+        .join(Account)
+        .where(Job.id.in_(list(job_ids)))
+    )
     queued = []
     for job in jobs:
         url = job.options.get("webhook_url")
@@ -136,8 +143,11 @@ def queue_ping(account: Account, max_pending: int | None = None) -> WebhookDeliv
 
 def pending_count(account_id: int) -> int:
     """How many of the account's deliveries are waiting for an attempt or being attempted."""
-    return (WebhookDelivery.select().where(WebhookDelivery.account == account_id,
-                                           WebhookDelivery.status.in_(UNFINISHED)).count())
+    return (
+        WebhookDelivery.select()
+        .where(WebhookDelivery.account == account_id, WebhookDelivery.status.in_(UNFINISHED))
+        .count()
+    )
 
 
 def _require_room(account_id: int, max_pending: int | None) -> None:
@@ -147,24 +157,43 @@ def _require_room(account_id: int, max_pending: int | None) -> None:
         return
     lock_rows(Account.select(Account.id).where(Account.id == account_id)).execute()
     if (pending := pending_count(account_id)) >= max_pending:
-        raise DeliveryError(TOO_MANY_PENDING, (
-            f"{pending} deliveries of this account are still waiting to be sent, the most it "
-            f"may have before sending a test event or a redelivery ({max_pending}): wait until "
-            "they are delivered or abandoned (the delivery log shows them), or check that "
-            "your receiver answers."))
+        raise DeliveryError(
+            TOO_MANY_PENDING,
+            (
+                f"{pending} deliveries of this account are still waiting to be sent, the most it "
+                f"may have before sending a test event or a redelivery ({max_pending}): wait until "
+                "they are delivered or abandoned (the delivery log shows them), or check that "
+                "your receiver answers."
+            ),
+        )
 
 
-def _queue(account: Account, event: str, body: bytes, *, job: Job | None = None,
-           url: str | None = None) -> WebhookDelivery:
+def _queue(
+    account: Account, event: str, body: bytes, *, job: Job | None = None, url: str | None = None
+) -> WebhookDelivery:
     # Attempt 1 is due at once (docs/webhooks.md, Retries): the config keeps retry_delays[0] at 0.
     now = utcnow()
-    return WebhookDelivery.create(id=new_delivery_id(), account=account, job=job, event=event,
-                                  url=url, body=body.decode("ascii"), status=PENDING,
-                                  next_attempt_at=now, created_at=now)
+    return WebhookDelivery.create(
+        id=new_delivery_id(),
+        account=account,
+        job=job,
+        event=event,
+        url=url,
+        body=body.decode("ascii"),
+        status=PENDING,
+        next_attempt_at=now,
+        created_at=now,
+    )
 
 
-def claim_due(database: peewee.Database, owner: str, lease_seconds: float,
-              now: datetime | None = None, *, max_sending: int) -> WebhookDelivery | None:
+def claim_due(
+    database: peewee.Database,
+    owner: str,
+    lease_seconds: float,
+    now: datetime | None = None,
+    *,
+    max_sending: int,
+) -> WebhookDelivery | None:
     """Claim a due delivery for ``owner``, for ``lease_seconds``: the one due the longest of
     the account whose turn it is, among those with fewer than ``max_sending`` deliveries being
     attempted (the module's docstring says how); None when there is none. A delivery whose
@@ -183,35 +212,54 @@ def claim_due(database: peewee.Database, owner: str, lease_seconds: float,
 def _next_account(now: datetime, max_sending: int, passed_over: list[int]) -> int | None:
     """Step 1: the id of the account whose turn it is, its row locked (PostgreSQL), or None."""
     due = WebhookDelivery.select(WebhookDelivery.account).where(_claimable(now))
-    sending = (WebhookDelivery.select(peewee.fn.COUNT(WebhookDelivery.id))
-               .where(WebhookDelivery.account == Account.id, _in_flight(now)))
-    query = (Account.select(Account.id)
-             .where(Account.id.in_(due), peewee.Expression(sending, "<", max_sending))
-             .order_by(Account.webhooks_served_at.asc(nulls="first"), Account.id)
-             .limit(1))
+    sending = WebhookDelivery.select(peewee.fn.COUNT(WebhookDelivery.id)).where(
+        WebhookDelivery.account == Account.id, _in_flight(now)
+    )
+    query = (
+        Account.select(Account.id)
+        .where(Account.id.in_(due), peewee.Expression(sending, "<", max_sending))
+        .order_by(Account.webhooks_served_at.asc(nulls="first"), Account.id)
+        .limit(1)
+    )
     if passed_over:
         query = query.where(Account.id.not_in(passed_over))
     account = lock_rows(query, skip_locked=True).first()
     return None if account is None else account.id
 
 
-def _claim_from(database: peewee.Database, account_id: int, owner: str, lease_seconds: float,
-                now: datetime, max_sending: int) -> WebhookDelivery | None:
+def _claim_from(
+    database: peewee.Database,
+    account_id: int,
+    owner: str,
+    lease_seconds: float,
+    now: datetime,
+    max_sending: int,
+) -> WebhookDelivery | None:
     """Steps 2 and 3: the account's delivery due the longest, claimed, if the account (whose
     row this transaction holds) is still below ``max_sending``; None otherwise."""
-    in_flight = WebhookDelivery.select().where(WebhookDelivery.account == account_id,
-                                               _in_flight(now))
+    in_flight = WebhookDelivery.select().where(
+        WebhookDelivery.account == account_id, _in_flight(now)
+    )
     if in_flight.count() >= max_sending:
         return None
     claimable = _claimable(now) & (WebhookDelivery.account == account_id)
-    due = (WebhookDelivery.select(WebhookDelivery.id).where(claimable)
-           .order_by(WebhookDelivery.next_attempt_at).limit(1))
+    due = (
+        WebhookDelivery.select(WebhookDelivery.id)
+        .where(claimable)
+        .order_by(WebhookDelivery.next_attempt_at)
+        .limit(1)
+    )
     if is_postgresql(database):
         due = due.for_update(skip_locked=True)
-    query = (WebhookDelivery.update(status=SENDING, lease_owner=owner,
-                                    lease_expires_at=now + timedelta(seconds=lease_seconds))
-             .where(WebhookDelivery.id == due, claimable)
-             .returning(*WebhookDelivery._meta.sorted_fields))
+    query = (
+        WebhookDelivery.update(
+            status=SENDING,
+            lease_owner=owner,
+            lease_expires_at=now + timedelta(seconds=lease_seconds),
+        )
+        .where(WebhookDelivery.id == due, claimable)
+        .returning(*WebhookDelivery._meta.sorted_fields)
+    )
     delivery = next(iter(query.objects(WebhookDelivery).execute()), None)
     if delivery is not None:
         Account.update(webhooks_served_at=now).where(Account.id == account_id).execute()
@@ -219,8 +267,9 @@ def _claim_from(database: peewee.Database, account_id: int, owner: str, lease_se
 
 
 def _claimable(now: datetime) -> peewee.Expression:
-    return (((WebhookDelivery.status == PENDING) & (WebhookDelivery.next_attempt_at <= now))
-            | ((WebhookDelivery.status == SENDING) & (WebhookDelivery.lease_expires_at < now)))
+    return ((WebhookDelivery.status == PENDING) & (WebhookDelivery.next_attempt_at <= now)) | (
+        (WebhookDelivery.status == SENDING) & (WebhookDelivery.lease_expires_at < now)
+    )
 
 
 def _in_flight(now: datetime) -> peewee.Expression:
@@ -228,8 +277,13 @@ def _in_flight(now: datetime) -> peewee.Expression:
     return (WebhookDelivery.status == SENDING) & (WebhookDelivery.lease_expires_at >= now)
 
 
-def record_attempt(delivery: WebhookDelivery, started_at: datetime, result: AttemptResult,
-                   retry_delays: Sequence[float], now: datetime | None = None) -> str | None:
+def record_attempt(
+    delivery: WebhookDelivery,
+    started_at: datetime,
+    result: AttemptResult,
+    retry_delays: Sequence[float],
+    now: datetime | None = None,
+) -> str | None:
     """Store the attempt made under the claim ``delivery`` was returned with, and move it on:
     ``delivered``, ``pending`` until the next delay has passed, or ``abandoned`` after the
     last attempt. Returns the new status, or None when the claim had been lost meanwhile."""
@@ -238,24 +292,44 @@ def record_attempt(delivery: WebhookDelivery, started_at: datetime, result: Atte
     due = None if result.ok else next_attempt_at(made, ended_at, retry_delays)
     status = DELIVERED if result.ok else (PENDING if due else ABANDONED)
     with database_proxy.atomic():
-        moved = (WebhookDelivery.update(
-            status=status, attempts_made=made, next_attempt_at=due,
-            finished_at=None if status == PENDING else ended_at,
-            lease_owner=None, lease_expires_at=None)
-            .where(WebhookDelivery.id == delivery.id, WebhookDelivery.status == SENDING,
-                   WebhookDelivery.lease_owner == delivery.lease_owner,
-                   WebhookDelivery.lease_expires_at == delivery.lease_expires_at)
-            .execute())
+        moved = (
+            WebhookDelivery.update(
+                status=status,
+                attempts_made=made,
+                next_attempt_at=due,
+                finished_at=None if status == PENDING else ended_at,
+                lease_owner=None,
+                lease_expires_at=None,
+            )
+            .where(
+                WebhookDelivery.id == delivery.id,
+                WebhookDelivery.status == SENDING,
+                WebhookDelivery.lease_owner == delivery.lease_owner,
+                WebhookDelivery.lease_expires_at == delivery.lease_expires_at,
+            )
+            .execute()
+        )
         if not moved:
             return None
-        WebhookAttempt.create(delivery=delivery.id, cycle=delivery.cycle, number=made,
-                              started_at=started_at, status_code=result.status_code,
-                              error=result.error, duration_ms=result.duration_ms)
+        WebhookAttempt.create(
+            delivery=delivery.id,
+            cycle=delivery.cycle,
+            number=made,
+            started_at=started_at,
+            status_code=result.status_code,
+            error=result.error,
+            duration_ms=result.duration_ms,
+        )
     return status
 
 
-def redeliver(account_id: int, delivery_id: str, now: datetime | None = None, *,
-              max_pending: int | None = None) -> WebhookDelivery:
+def redeliver(
+    account_id: int,
+    delivery_id: str,
+    now: datetime | None = None,
+    *,
+    max_pending: int | None = None,
+) -> WebhookDelivery:
     """Start a new cycle of attempts for a delivered or abandoned delivery, the first due now.
     The body and ``webhook-id`` stay the same, so receivers dedupe it as before.
 
@@ -269,43 +343,61 @@ def redeliver(account_id: int, delivery_id: str, now: datetime | None = None, *,
         delivery = find_delivery(account_id, delivery_id)
         if delivery.status in FINISHED:
             _require_room(account_id, max_pending)
-        restarted = (WebhookDelivery.update(status=PENDING, cycle=WebhookDelivery.cycle + 1,
-                                            attempts_made=0, next_attempt_at=now or utcnow(),
-                                            finished_at=None)
-                     .where(WebhookDelivery.id == delivery.id,
-                            WebhookDelivery.status.in_(FINISHED))
-                     .execute())
+        restarted = (
+            WebhookDelivery.update(
+                status=PENDING,
+                cycle=WebhookDelivery.cycle + 1,
+                attempts_made=0,
+                next_attempt_at=now or utcnow(),
+                finished_at=None,
+            )
+            .where(WebhookDelivery.id == delivery.id, WebhookDelivery.status.in_(FINISHED))
+            .execute()
+        )
         if not restarted:
-            raise DeliveryError("DELIVERY_IN_PROGRESS", f"Delivery {delivery_id} is still "
-                                "being attempted: redeliver it once it is delivered or "
-                                "abandoned.")
+            raise DeliveryError(
+                "DELIVERY_IN_PROGRESS",
+                f"Delivery {delivery_id} is still "
+                "being attempted: redeliver it once it is delivered or "
+                "abandoned.",
+            )
         return find_delivery(account_id, delivery_id)
 
 
 def find_delivery(account_id: int, delivery_id: str) -> WebhookDelivery:
     """The account's delivery with its attempts; DELIVERY_NOT_FOUND when it has none by
     that id."""
-    query = WebhookDelivery.select().where(WebhookDelivery.id == delivery_id,
-                                           WebhookDelivery.account == account_id)
+    query = WebhookDelivery.select().where(
+        WebhookDelivery.id == delivery_id, WebhookDelivery.account == account_id
+    )
     found = _with_attempts(query)
     if not found:
-        raise DeliveryError("DELIVERY_NOT_FOUND",
-                            f"No delivery {delivery_id} exists for this account.")
+        raise DeliveryError(
+            "DELIVERY_NOT_FOUND", f"No delivery {delivery_id} exists for this account."
+        )
     return found[0]
 
 
-def list_deliveries(account_id: int, *, limit: int, after: tuple[datetime, str] | None = None,
-                    ) -> tuple[list[WebhookDelivery], tuple[datetime, str] | None]:
+def list_deliveries(
+    account_id: int,
+    *,
+    limit: int,
+    after: tuple[datetime, str] | None = None,
+) -> tuple[list[WebhookDelivery], tuple[datetime, str] | None]:
     """A page of the account's deliveries with their attempts, newest first, and the
     ``(created_at, id)`` position to pass as ``after`` for the next page (None on the last)."""
-    query = (WebhookDelivery.select().where(WebhookDelivery.account == account_id)
-             .order_by(WebhookDelivery.created_at.desc(), WebhookDelivery.id.desc())
-             .limit(limit + 1))
+    query = (
+        WebhookDelivery.select()
+        .where(WebhookDelivery.account == account_id)
+        .order_by(WebhookDelivery.created_at.desc(), WebhookDelivery.id.desc())
+        .limit(limit + 1)
+    )
     if after is not None:
         created_at, delivery_id = after
-        query = query.where((WebhookDelivery.created_at < created_at)
-                            | ((WebhookDelivery.created_at == created_at)
-                               & (WebhookDelivery.id < delivery_id)))
+        query = query.where(
+            (WebhookDelivery.created_at < created_at)
+            | ((WebhookDelivery.created_at == created_at) & (WebhookDelivery.id < delivery_id))
+        )
     deliveries = _with_attempts(query)
     if len(deliveries) <= limit:
         return deliveries, None
@@ -322,7 +414,8 @@ def _with_attempts(query: peewee.ModelSelect[WebhookDelivery]) -> list[WebhookDe
 def prune_deliveries(finished_before: datetime) -> int:
     """Remove the deliveries that ended (delivered or abandoned) before ``finished_before``,
     their attempts with them; returns how many. Pending and sending ones are never removed."""
-    return (WebhookDelivery.delete()
-            .where(WebhookDelivery.status.in_(FINISHED),
-                   WebhookDelivery.finished_at < finished_before)
-            .execute())
+    return (
+        WebhookDelivery.delete()
+        .where(WebhookDelivery.status.in_(FINISHED), WebhookDelivery.finished_at < finished_before)
+        .execute()
+    )

@@ -19,23 +19,26 @@ PING = "ping"
 def completed_event(job_id: str, report: Mapping[str, Any]) -> bytes:
     """``{"event": "validation.completed", "job_id", "result": {valid, health_score, grade,
     meshes, securityScan}}`` from a stored JSON report (see ``assetcheck.reports.document``)."""
-    return _serialise({
-        "event": COMPLETED,
-        "job_id": job_id,
-        "result": {
-            "valid": report["valid"],
-            "health_score": report["health_score"],
-            "grade": report["grade"],
-            "meshes": report["result"]["meshes"],
-            "securityScan": report["result"]["securityScan"],
-        },
-    })
+    return _serialise(
+        {
+            "event": COMPLETED,
+            "job_id": job_id,
+            "result": {
+                "valid": report["valid"],
+                "health_score": report["health_score"],
+                "grade": report["grade"],
+                "meshes": report["result"]["meshes"],
+                "securityScan": report["result"]["securityScan"],
+            },
+        }
+    )
 
 
 def failed_event(job_id: str, code: str, message: str) -> bytes:
     """``{"event": "validation.failed", "job_id", "error": {"code", "message"}}``."""
-    return _serialise({"event": FAILED, "job_id": job_id,
-                       "error": {"code": code, "message": message}})
+    return _serialise(
+        {"event": FAILED, "job_id": job_id, "error": {"code": code, "message": message}}
+    )
 
 
 def ping_event() -> bytes:

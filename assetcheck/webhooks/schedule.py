@@ -18,8 +18,9 @@ from datetime import datetime, timedelta
 DEFAULT_RETRY_DELAYS = (0, 60, 300, 1800, 7200)
 
 
-def next_attempt_at(attempts_made: int, since: datetime,
-                    delays: Sequence[float] = DEFAULT_RETRY_DELAYS) -> datetime | None:
+def next_attempt_at(
+    attempts_made: int, since: datetime, delays: Sequence[float] = DEFAULT_RETRY_DELAYS
+) -> datetime | None:
     """When attempt ``attempts_made + 1`` is due, or ``None`` when the delivery is abandoned.
 
     ``since`` is the delivery's creation time when no attempt was made yet, otherwise the time
@@ -37,6 +38,8 @@ def check_retry_delays(delays: Sequence[float]) -> None:
     """Raise ``ValueError`` unless ``delays`` is a non-empty list of seconds, none negative."""
     if not delays:
         raise ValueError("webhooks.retry_delays needs at least one delay (the first attempt's)")
-    if any(isinstance(delay, bool) or not isinstance(delay, int | float) or delay < 0
-           for delay in delays):
+    if any(
+        isinstance(delay, bool) or not isinstance(delay, int | float) or delay < 0
+        for delay in delays
+    ):
         raise ValueError(f"webhooks.retry_delays must be seconds, none negative: {list(delays)}")

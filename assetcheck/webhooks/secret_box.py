@@ -36,8 +36,9 @@ class SecretBox:
     def __init__(self, server_secret: str) -> None:
         if not server_secret:
             raise ValueError("a secret box needs the server secret")
-        key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None,
-                   info=KEY_INFO).derive(server_secret.encode())
+        key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=KEY_INFO).derive(
+            server_secret.encode()
+        )
         self._cipher = AESGCM(key)
 
     def seal(self, secret: str, account_id: int) -> str:
@@ -54,12 +55,14 @@ class SecretBox:
             raise SecretUnreadable("the stored webhook secret is not sealed")
         try:
             raw = base64.urlsafe_b64decode(stored.removeprefix(SEALED_PREFIX).encode("ascii"))
-            opened = self._cipher.decrypt(raw[:NONCE_BYTES], raw[NONCE_BYTES:],
-                                          _associated(account_id))
+            opened = self._cipher.decrypt(
+                raw[:NONCE_BYTES], raw[NONCE_BYTES:], _associated(account_id)
+            )
         except (InvalidTag, ValueError):  # binascii.Error is a ValueError
             raise SecretUnreadable(
                 "the stored webhook secret does not open with this server secret (was the "
-                "server secret changed?): rotate the webhook secret") from None
+                "server secret changed?): rotate the webhook secret"
+            ) from None
         return opened.decode()
 
 

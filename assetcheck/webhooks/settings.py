@@ -39,13 +39,19 @@ def has_webhooks(plan: str) -> bool:
 def require_webhooks(account: Account) -> None:
     """Raise :class:`WebhookPlanError` unless the account's plan includes webhooks."""
     if not has_webhooks(account.plan):
-        raise WebhookPlanError(f"the {account.plan} plan has no webhooks: they need the "
-                               "starter, pro or enterprise plan")
+        raise WebhookPlanError(
+            f"the {account.plan} plan has no webhooks: they need the "
+            "starter, pro or enterprise plan"
+        )
 
 
-def set_webhook_url(account: Account, url: str, box: SecretBox,
-                    allowed_cidrs: Iterable[str] = (),
-                    resolver: HostResolver | None = None) -> str:
+def set_webhook_url(
+    account: Account,
+    url: str,
+    box: SecretBox,
+    allowed_cidrs: Iterable[str] = (),
+    resolver: HostResolver | None = None,
+) -> str:
     """Make ``url`` the default webhook URL of the account's jobs; returns its secret.
 
     The URL goes through the address guard first (it resolves the host, so it blocks: call it
@@ -74,7 +80,8 @@ def reveal_secret(account: Account, box: SecretBox) -> str:
     if account.webhook_secret_sealed is None:
         # Two first uses at once both try; the guard keeps the first secret written.
         Account.update(webhook_secret_sealed=box.seal(new_secret(), account.id)).where(
-            Account.id == account.id, Account.webhook_secret_sealed.is_null()).execute()
+            Account.id == account.id, Account.webhook_secret_sealed.is_null()
+        ).execute()
         stored = Account.get_by_id(account.id).webhook_secret_sealed
         # Set just above, by this call or a first use beside it; nothing clears it.
         account.webhook_secret_sealed = cast(str, stored)
@@ -89,9 +96,11 @@ def rotate_secret(account: Account, box: SecretBox, now: datetime | None = None)
     secret = new_secret()
     now = now or utcnow()
     previous = Account.webhook_secret_sealed if _opens(account, box) else None
-    Account.update(webhook_secret_sealed=box.seal(secret, account.id),
-                   webhook_previous_secret_sealed=previous,
-                   webhook_secret_rotated_at=now).where(Account.id == account.id).execute()
+    Account.update(
+        webhook_secret_sealed=box.seal(secret, account.id),
+        webhook_previous_secret_sealed=previous,
+        webhook_secret_rotated_at=now,
+    ).where(Account.id == account.id).execute()
     stored = Account.get_by_id(account.id)
     account.webhook_secret_sealed = stored.webhook_secret_sealed
     account.webhook_previous_secret_sealed = stored.webhook_previous_secret_sealed
@@ -107,8 +116,9 @@ def rotation_ends_at(account: Account, now: datetime | None = None) -> datetime 
     return ends if ends > (now or utcnow()) else None
 
 
-def signing_secrets(account: Account, box: SecretBox,
-                    now: datetime | None = None) -> tuple[str, str | None]:
+def signing_secrets(
+    account: Account, box: SecretBox, now: datetime | None = None
+) -> tuple[str, str | None]:
     """The secret to sign with and, during a rotation window, the previous one, both opened
     for this one signature (:class:`~assetcheck.webhooks.secret_box.SecretUnreadable` when the
     current one does not open; a previous one that does not open is left out)."""

@@ -48,9 +48,14 @@ def standard_signature(body: bytes, secret: str, *, message_id: str, timestamp: 
     return "v1," + base64.b64encode(digest).decode("ascii")
 
 
-def signature_headers(body: bytes, *, delivery_id: str, secret: str,
-                      previous_secret: str | None = None,
-                      timestamp: int | None = None) -> dict[str, str]:
+def signature_headers(
+    body: bytes,
+    *,
+    delivery_id: str,
+    secret: str,
+    previous_secret: str | None = None,
+    timestamp: int | None = None,
+) -> dict[str, str]:
     """The signature headers of one attempt to send ``body``.
 
     ``delivery_id`` becomes ``webhook-id`` and must stay the same across retries, so receivers
@@ -66,8 +71,8 @@ def signature_headers(body: bytes, *, delivery_id: str, secret: str,
         WEBHOOK_ID_HEADER: delivery_id,
         WEBHOOK_TIMESTAMP_HEADER: str(sent_at),
         WEBHOOK_SIGNATURE_HEADER: " ".join(
-            standard_signature(body, key, message_id=delivery_id, timestamp=sent_at)
-            for key in keys),
+            standard_signature(body, key, message_id=delivery_id, timestamp=sent_at) for key in keys
+        ),
     }
 
 
@@ -78,6 +83,8 @@ def _standard_key(secret: str) -> bytes:
     except ValueError:  # binascii.Error, or non-ASCII text
         key = b""
     if not key:
-        raise ValueError(f"a webhook secret is {SECRET_PREFIX!r} followed by base64 text, "
-                         f"such as {SECRET_LENGTH} alphanumerics")
+        raise ValueError(
+            f"a webhook secret is {SECRET_PREFIX!r} followed by base64 text, "
+            f"such as {SECRET_LENGTH} alphanumerics"
+        )
     return key

@@ -29,8 +29,10 @@ HostResolver = Callable[[str, int], Sequence[str]]
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 # AWS, GCP, Azure and others serve instance credentials here; the IPv6 one is AWS's (Nitro).
-NEVER_ALLOWED = (ipaddress.ip_network("169.254.169.254/32"),
-                 ipaddress.ip_network("fd00:ec2::254/128"))
+NEVER_ALLOWED = (
+    ipaddress.ip_network("169.254.169.254/32"),
+    ipaddress.ip_network("fd00:ec2::254/128"),
+)
 SHARED_ADDRESS_SPACE = ipaddress.ip_network("100.64.0.0/10")  # RFC 6598, carrier-grade NAT
 UNIQUE_LOCAL = ipaddress.ip_network("fc00::/7")
 NAT64_PREFIX = ipaddress.ip_network("64:ff9b::/96")  # RFC 6052 well-known prefix
@@ -65,8 +67,9 @@ def parse_allowed_cidrs(cidrs: Iterable[str]) -> tuple[IPNetwork, ...]:
     return tuple(ipaddress.ip_network(cidr) for cidr in cidrs)
 
 
-def check_webhook_url(url: str, allowed_cidrs: Iterable[str] = (),
-                      resolver: HostResolver | None = None) -> WebhookTarget:
+def check_webhook_url(
+    url: str, allowed_cidrs: Iterable[str] = (), resolver: HostResolver | None = None
+) -> WebhookTarget:
     """Validate ``url`` and resolve its host once with ``resolver`` (default :func:`resolve_host`).
 
     Raises :class:`WebhookUrlError` unless the URL is an absolute ``http``/``https`` URL in
@@ -116,8 +119,10 @@ def _host_refusal(host: str) -> str:
 
 def _split(url: str) -> tuple[str, str, int]:
     if not url.isascii() or any(char.isspace() or not char.isprintable() for char in url):
-        raise WebhookUrlError("webhook URL refused: it must be ASCII without spaces or control "
-                              "characters (percent-encode the rest, use punycode for the host)")
+        raise WebhookUrlError(
+            "webhook URL refused: it must be ASCII without spaces or control "
+            "characters (percent-encode the rest, use punycode for the host)"
+        )
     try:
         parts = urlsplit(url)
         port = parts.port

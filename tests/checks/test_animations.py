@@ -32,11 +32,13 @@ def test_animation_of_a_few_seconds_is_fine(tmp_path):
 
 def test_keyframes_are_summed_over_the_channels(tmp_path):
     # Ten channels share 100,001 times: 1,000,010 keyframes, just over the limit.
-    result = validate_bytes(tmp_path, "a.glb",
-                            animated_glb(keyframes=100_001, duration=60.0, channels=10))
+    result = validate_bytes(
+        tmp_path, "a.glb", animated_glb(keyframes=100_001, duration=60.0, channels=10)
+    )
     issue = only_issue(result, "ANIMATION_TOO_MANY_KEYFRAMES")
     assert issue.message.startswith(
-        "Animation walk stores 1,000,010 keyframes (1.6 MB) in 10 channels, more than 1,000,000")
+        "Animation walk stores 1,000,010 keyframes (1.6 MB) in 10 channels, more than 1,000,000"
+    )
 
 
 def test_keyframes_declared_without_data_are_not_counted(tmp_path):
@@ -53,8 +55,9 @@ def test_fbx_animation_stack_over_ten_minutes_is_reported(tmp_path):
     assert issue.message.startswith("Animation idle lasts 15 min,")
 
 
-@pytest.mark.parametrize(("seconds", "text"), [(4.31, "4.3 s"), (600, "10 min"),
-                                               (1623.5, "27 min 3 s"),
-                                               (7500, "2 h 5 min"), (7200, "2 h")])
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [(4.31, "4.3 s"), (600, "10 min"), (1623.5, "27 min 3 s"), (7500, "2 h 5 min"), (7200, "2 h")],
+)
 def test_durations_read_in_hours_minutes_and_seconds(seconds, text):
     assert describe_duration(seconds) == text

@@ -10,16 +10,19 @@ from assetcheck.plugins import PluginConfig, build_registry, get_plugin_manager
 from assetcheck.profiles import BUILTIN_PROFILES
 
 
-@pytest.mark.parametrize(("budget", "code"), [
-    ("triangles_per_file", "BUDGET_TRIANGLES_PER_FILE"),
-    ("materials", "BUDGET_MATERIALS"),
-    ("draw_calls", "BUDGET_DRAW_CALLS"),
-    ("texture_size", "BUDGET_TEXTURE_SIZE"),
-    ("bones", "BUDGET_BONES"),
-    ("influences_per_vertex", "BUDGET_INFLUENCES"),
-    ("uv_sets", "BUDGET_UV_SETS"),
-    ("file_size_mb", "BUDGET_FILE_SIZE"),
-])
+@pytest.mark.parametrize(
+    ("budget", "code"),
+    [
+        ("triangles_per_file", "BUDGET_TRIANGLES_PER_FILE"),
+        ("materials", "BUDGET_MATERIALS"),
+        ("draw_calls", "BUDGET_DRAW_CALLS"),
+        ("texture_size", "BUDGET_TEXTURE_SIZE"),
+        ("bones", "BUDGET_BONES"),
+        ("influences_per_vertex", "BUDGET_INFLUENCES"),
+        ("uv_sets", "BUDGET_UV_SETS"),
+        ("file_size_mb", "BUDGET_FILE_SIZE"),
+    ],
+)
 def test_a_metric_over_its_budget_reports_the_budget_code_and_one_within_does_not(budget, code):
     profile = BUILTIN_PROFILES["mobile"]
     limit = getattr(profile.budgets, budget)

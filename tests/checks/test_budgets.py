@@ -55,51 +55,97 @@ def test_unknown_budget_override_is_an_error_naming_it(dense_glb):
 
 def test_gltf_metrics_count_instanced_draw_calls_uv_sets_influences_and_bones():
     document = {
-        "meshes": [{"primitives": [
-            {"attributes": {"POSITION": 0, "TEXCOORD_0": 1, "TEXCOORD_1": 2, "JOINTS_0": 3,
-                            "JOINTS_1": 4}, "indices": 5},
-            {"attributes": {"POSITION": 0}},
-        ]}],
+        "meshes": [
+            {
+                "primitives": [
+                    {
+                        "attributes": {
+                            "POSITION": 0,
+                            "TEXCOORD_0": 1,
+                            "TEXCOORD_1": 2,
+                            "JOINTS_0": 3,
+                            "JOINTS_1": 4,
+                        },
+                        "indices": 5,
+                    },
+                    {"attributes": {"POSITION": 0}},
+                ]
+            }
+        ],
         "nodes": [{"mesh": 0}, {"mesh": 0}, {"mesh": 7}, "junk"],
         "skins": [{"joints": [0, 1, 2]}, {"joints": list(range(70))}],
         "accessors": [{}, {}, {}, {}, {}, {"componentType": 5125}],
     }
-    asset = Asset("a.gltf", "gltf", triangle_count=10, parts=[MeshPart("m", 3, 10, 0)],
-                  document=document, byte_size=2_500_000)
+    asset = Asset(
+        "a.gltf",
+        "gltf",
+        triangle_count=10,
+        parts=[MeshPart("m", 3, 10, 0)],
+        document=document,
+        byte_size=2_500_000,
+    )
     assert measure(asset) == {
-        "triangles_per_file": 10, "triangles_per_mesh": 10, "materials": 0, "texture_size": 0,
-        "file_size_mb": 2.5, "draw_calls": 4, "uv_sets": 2, "influences_per_vertex": 8,
-        "bones": 70, "index_32bit": True,
+        "triangles_per_file": 10,
+        "triangles_per_mesh": 10,
+        "materials": 0,
+        "texture_size": 0,
+        "file_size_mb": 2.5,
+        "draw_calls": 4,
+        "uv_sets": 2,
+        "influences_per_vertex": 8,
+        "bones": 70,
+        "index_32bit": True,
     }
 
 
 def test_fbx_metrics_use_materials_per_mesh_as_draw_calls():
     meshes = [
-        FbxMesh("Big", 70_000, 0, 0, 0, 0, has_normals=True, has_uvs=True,
-                materials=["a", "b", "c"], bones=12),
+        FbxMesh(
+            "Big",
+            70_000,
+            0,
+            0,
+            0,
+            0,
+            has_normals=True,
+            has_uvs=True,
+            materials=["a", "b", "c"],
+            bones=12,
+        ),
         FbxMesh("Small", 8, 0, 0, 0, 0, has_normals=True, has_uvs=False),
     ]
     scene = FbxScene(7400, False, "", 0.01, 0.01, FbxAxes(), "+Y", 30.0, 0, meshes)
     metrics = measure(Asset("a.fbx", "fbx", fbx=scene))
-    assert (metrics["draw_calls"], metrics["uv_sets"], metrics["bones"], metrics["index_32bit"]) \
-        == (4, 1, 12, True)
+    assert (
+        metrics["draw_calls"],
+        metrics["uv_sets"],
+        metrics["bones"],
+        metrics["index_32bit"],
+    ) == (4, 1, 12, True)
 
 
 def test_profiles_raise_npot_textures_to_warnings_where_engines_suffer(tmp_path):
     builder = GltfBuilder()
     texture = builder.add_texture(builder.add_image(png_bytes(300, 200)))
     material = builder.add_material(base_color_texture=texture)
-    builder.add_node(builder.add_mesh([Primitive(3, material=material, normals=True,
-                                                 texcoords=True)]))
+    builder.add_node(
+        builder.add_mesh([Primitive(3, material=material, normals=True, texcoords=True)])
+    )
     path = builder.write_glb(tmp_path / "npot.glb")
 
     def npot_severity(engine: str) -> str:
-        (issue,) = [i for i in validate(path, engine=engine).issues
-                    if i.code == "IMAGE_NPOT_DIMENSIONS"]
+        (issue,) = [
+            i for i in validate(path, engine=engine).issues if i.code == "IMAGE_NPOT_DIMENSIONS"
+        ]
         return issue.severity
 
     assert [npot_severity(e) for e in ("generic", "web", "unity", "unreal", "mobile")] == [
-        "info", "info", "warning", "warning", "warning"]
+        "info",
+        "info",
+        "warning",
+        "warning",
+        "warning",
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -112,8 +158,7 @@ def many_materials_glb(tmp_path_factory) -> Path:
     return builder.write_glb(tmp_path_factory.mktemp("materials") / "kit.glb")
 
 
-def test_budget_overruns_under_generic_are_warnings_that_leave_the_file_valid(
-        many_materials_glb):
+def test_budget_overruns_under_generic_are_warnings_that_leave_the_file_valid(many_materials_glb):
     result = validate(many_materials_glb)
     (issue,) = [i for i in result.issues if i.code == "BUDGET_MATERIALS"]
     assert issue.severity == "warning"

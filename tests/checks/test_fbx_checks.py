@@ -11,11 +11,16 @@ from tests.builders.fbx import MeshSpec, Scene, VideoSpec, binary_fbx, cube
 from tests.builders.gltf import png_bytes
 from tests.formats import codes, only_issue, validate_bytes
 
-TEXTURE_CODES = {"FBX_EXTERNAL_TEXTURE", "FBX_ABSOLUTE_TEXTURE_PATH", "FBX_PATH_REVEALS_USER",
-                 "FBX_EMBEDDED_MEDIA_TOO_LARGE"}
+TEXTURE_CODES = {
+    "FBX_EXTERNAL_TEXTURE",
+    "FBX_ABSOLUTE_TEXTURE_PATH",
+    "FBX_PATH_REVEALS_USER",
+    "FBX_EMBEDDED_MEDIA_TOO_LARGE",
+}
 #: A house-shaped pentagon and a triangle.
-HOUSE = MeshSpec("House", [(0, 0, 0), (2, 0, 0), (2, 1, 0), (1, 2, 0), (0, 1, 0)],
-                 [[0, 1, 2, 3, 4], [4, 2, 3]])
+HOUSE = MeshSpec(
+    "House", [(0, 0, 0), (2, 0, 0), (2, 1, 0), (1, 2, 0), (0, 1, 0)], [[0, 1, 2, 3, 4], [4, 2, 3]]
+)
 
 
 def textured_fbx(filename: str, content: bytes = b"") -> bytes:
@@ -23,15 +28,17 @@ def textured_fbx(filename: str, content: bytes = b"") -> bytes:
 
 
 def test_ngons_are_counted_per_mesh(tmp_path):
-    issue = only_issue(validate_bytes(tmp_path, "h.fbx", binary_fbx(Scene(meshes=[HOUSE]))),
-                       "FBX_NGONS")
+    issue = only_issue(
+        validate_bytes(tmp_path, "h.fbx", binary_fbx(Scene(meshes=[HOUSE]))), "FBX_NGONS"
+    )
     assert issue.message.startswith("Mesh House has 1 n-gons (faces with more than four")
 
 
 def test_quads_without_ngons_are_untriangulated(tmp_path):
     result = validate_bytes(tmp_path, "c.fbx", binary_fbx(Scene(meshes=[cube("Crate")])))
     assert only_issue(result, "FBX_NOT_TRIANGULATED").message.startswith(
-        "Mesh Crate is not triangulated (6 quads)")
+        "Mesh Crate is not triangulated (6 quads)"
+    )
     assert "FBX_NGONS" not in codes(result)
 
 
@@ -50,24 +57,29 @@ def test_versions_before_fbx_2011_are_old(tmp_path, version, old):
 def test_old_version_names_the_version(tmp_path):
     result = validate_bytes(tmp_path, "c.fbx", binary_fbx(Scene(meshes=[cube()]), 6100))
     assert only_issue(result, "FBX_OLD_VERSION").message.startswith(
-        "The file is FBX 6100, older than FBX 2011 (7100)")
+        "The file is FBX 6100, older than FBX 2011 (7100)"
+    )
 
 
 def test_relative_texture_not_embedded_is_external(tmp_path):
-    issue = only_issue(validate_bytes(tmp_path, "h.fbx", textured_fbx("textures/bark.png")),
-                       "FBX_EXTERNAL_TEXTURE")
+    issue = only_issue(
+        validate_bytes(tmp_path, "h.fbx", textured_fbx("textures/bark.png")), "FBX_EXTERNAL_TEXTURE"
+    )
     assert "refers to textures/bark.png, which must be shipped" in issue.message
 
 
 def test_texture_found_only_by_an_absolute_path_breaks_elsewhere(tmp_path):
     result = validate_bytes(tmp_path, "h.fbx", textured_fbx("D:\\art\\bark.png"))
-    assert "absolute path D:\\art\\bark.png" in only_issue(
-        result, "FBX_ABSOLUTE_TEXTURE_PATH").message
+    assert (
+        "absolute path D:\\art\\bark.png" in only_issue(result, "FBX_ABSOLUTE_TEXTURE_PATH").message
+    )
     assert {"FBX_EXTERNAL_TEXTURE", "FBX_PATH_REVEALS_USER"}.isdisjoint(codes(result))
 
 
-@pytest.mark.parametrize("path", ["C:\\Users\\ana\\Desktop\\bark.png",
-                                  "/home/ana/art/bark.png", "/Users/ana/art/bark.png"])
+@pytest.mark.parametrize(
+    "path",
+    ["C:\\Users\\ana\\Desktop\\bark.png", "/home/ana/art/bark.png", "/Users/ana/art/bark.png"],
+)
 def test_path_through_a_user_folder_reveals_the_user(tmp_path, path):
     result = validate_bytes(tmp_path, "h.fbx", textured_fbx(path, png_bytes()))
     assert only_issue(result, "FBX_PATH_REVEALS_USER").message.endswith(f"({path}).")
@@ -85,5 +97,6 @@ def test_embedded_media_larger_than_the_profile_allows_is_oversized(tmp_path):
     result = validate(path, engine="mobile")
     assert only_issue(result, "FBX_EMBEDDED_MEDIA_TOO_LARGE").message.startswith(
         "Embedded file bark is 9.0 MB, more than an image of the mobile profile's largest "
-        "texture size takes (8 MB)")
+        "texture size takes (8 MB)"
+    )
     assert "FBX_EMBEDDED_MEDIA_TOO_LARGE" not in codes(validate(path, engine="unreal"))

@@ -36,16 +36,23 @@ def triangles(name: str, points: list, polygons: list, **options) -> MeshSpec:
 
 
 def check(tmp_path, encode, *meshes: MeshSpec, **scene_options):
-    return validate_bytes(tmp_path, "m.fbx", encode(Scene(meshes=list(meshes),
-                                                          **scene_options)))
+    return validate_bytes(tmp_path, "m.fbx", encode(Scene(meshes=list(meshes), **scene_options)))
 
 
 @encodings
 def test_a_clean_cube_has_no_geometry_issue(tmp_path, encode):
     result = check(tmp_path, encode, cube("Crate"))
-    geometry = {"MESH_ZERO_AREA_TRIANGLES", "MESH_DUPLICATE_TRIANGLES", "MESH_UNUSED_VERTICES",
-                "MESH_MISSING_NORMALS", "FBX_NON_UNIT_NORMALS", "NODE_NEGATIVE_SCALE",
-                "MODEL_EXTREMELY_LARGE", "MODEL_EXTREMELY_SMALL", "FBX_INVALID_GEOMETRY"}
+    geometry = {
+        "MESH_ZERO_AREA_TRIANGLES",
+        "MESH_DUPLICATE_TRIANGLES",
+        "MESH_UNUSED_VERTICES",
+        "MESH_MISSING_NORMALS",
+        "FBX_NON_UNIT_NORMALS",
+        "NODE_NEGATIVE_SCALE",
+        "MODEL_EXTREMELY_LARGE",
+        "MODEL_EXTREMELY_SMALL",
+        "FBX_INVALID_GEOMETRY",
+    }
     assert geometry.isdisjoint(codes(result))
 
 
@@ -75,15 +82,17 @@ def test_control_points_no_polygon_uses_are_unused_vertices(tmp_path, encode):
 def test_a_mesh_without_normals_misses_normals(tmp_path, encode):
     mesh = triangles("Flat", SQUARE, [[0, 1, 2, 3]], normals=False)
     assert only_issue(check(tmp_path, encode, mesh), "MESH_MISSING_NORMALS").message.startswith(
-        "Mesh Flat has no vertex normals")
+        "Mesh Flat has no vertex normals"
+    )
 
 
 @encodings
 def test_normals_longer_than_one_are_not_unit(tmp_path, encode):
     mesh = triangles("Long", SQUARE, [[0, 1, 2, 3]], normal=(0.0, 0.0, 2.0))
     issue = only_issue(check(tmp_path, encode, mesh), "FBX_NON_UNIT_NORMALS")
-    assert issue.message.startswith("Mesh Long: 4 of 4 normals are not of unit length; the "
-                                    "first, number 0, has length 2.0.")
+    assert issue.message.startswith(
+        "Mesh Long: 4 of 4 normals are not of unit length; the first, number 0, has length 2.0."
+    )
 
 
 @encodings
@@ -101,8 +110,7 @@ def test_size_is_measured_in_metres_after_the_unit_scale(tmp_path, encode):
     mesh.scale = (1000.0, 1000.0, 1000.0)
     large = check(tmp_path, encode, mesh, unit_scale_cm=100.0)
     in_centimetres = check(tmp_path, encode, mesh, unit_scale_cm=1.0)  # 20 m: fine
-    assert only_issue(large, "MODEL_EXTREMELY_LARGE").message.startswith(
-        "The model is 2 km across")
+    assert only_issue(large, "MODEL_EXTREMELY_LARGE").message.startswith("The model is 2 km across")
     assert "MODEL_EXTREMELY_LARGE" not in codes(in_centimetres)
 
 
@@ -113,11 +121,14 @@ def test_a_tiny_model_is_extremely_small(tmp_path, encode):
     assert "MODEL_EXTREMELY_SMALL" in codes(check(tmp_path, encode, mesh))
 
 
-@pytest.mark.parametrize(("raw", "reason"), [
-    ([0, 1, 2, -4], "control point 3"),
-    ([0, 1, 2], "its last polygon has no end"),
-    ([0, 1, 9, -1], "control point 9"),
-])
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [
+        ([0, 1, 2, -4], "control point 3"),
+        ([0, 1, 2], "its last polygon has no end"),
+        ([0, 1, 9, -1], "control point 9"),
+    ],
+)
 @encodings
 def test_damaged_polygon_indices_are_invalid_geometry(tmp_path, encode, raw, reason):
     mesh = triangles("Broken", SQUARE[:3], [[0, 1, 2]], raw_indices=raw)
@@ -193,8 +204,9 @@ def test_a_geometry_without_a_name_is_reported_under_its_nodes_name(tmp_path, en
 
 def test_an_embedded_npot_texture_is_reported(tmp_path):
     scene = Scene(meshes=[cube()], videos=[VideoSpec("Odd", "odd.png", png_bytes(3, 5))])
-    issue = only_issue(validate_bytes(tmp_path, "m.fbx", binary_fbx(scene)),
-                       "IMAGE_NPOT_DIMENSIONS")
+    issue = only_issue(
+        validate_bytes(tmp_path, "m.fbx", binary_fbx(scene)), "IMAGE_NPOT_DIMENSIONS"
+    )
     assert issue.message.startswith("The image is 3x5")
 
 
@@ -212,4 +224,5 @@ def test_embedded_textures_over_the_gpu_budget_report_their_memory(tmp_path):
     path.write_bytes(binary_fbx(scene))
     result = validate(path, options=ValidationOptions(budget_overrides={"texture_size": 256}))
     assert only_issue(result, "TEXTURE_GPU_MEMORY").message.startswith(
-        "The textures take about 6 MB of GPU memory (1 images")
+        "The textures take about 6 MB of GPU memory (1 images"
+    )

@@ -25,23 +25,32 @@ SQUARE = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)]
 
 
 def add_primitive(
-    builder: GltfBuilder, positions, indices=None, *, normals: bool = True,
-    uvs: bool = False, mode: int = 4, material: int | None = None,
+    builder: GltfBuilder,
+    positions,
+    indices=None,
+    *,
+    normals: bool = True,
+    uvs: bool = False,
+    mode: int = 4,
+    material: int | None = None,
 ) -> dict:
     """A primitive over ``positions`` (and ``indices``), as the builder lays out accessors."""
     positions = np.asarray(positions, np.float32)
-    attributes = {"POSITION": builder.add_accessor(positions, "VEC3", minmax=True,
-                                                   target=ARRAY_BUFFER)}
+    attributes = {
+        "POSITION": builder.add_accessor(positions, "VEC3", minmax=True, target=ARRAY_BUFFER)
+    }
     if normals:
         facing = np.tile(np.array([0, 0, 1], np.float32), (len(positions), 1))
         attributes["NORMAL"] = builder.add_accessor(facing, "VEC3", target=ARRAY_BUFFER)
     if uvs:
-        attributes["TEXCOORD_0"] = builder.add_accessor(positions[:, :2].copy(), "VEC2",
-                                                        target=ARRAY_BUFFER)
+        attributes["TEXCOORD_0"] = builder.add_accessor(
+            positions[:, :2].copy(), "VEC2", target=ARRAY_BUFFER
+        )
     primitive: dict = {"attributes": attributes, "mode": mode}
     if indices is not None:
         primitive["indices"] = builder.add_accessor(
-            np.asarray(indices, np.uint16).ravel(), "SCALAR", target=ELEMENT_ARRAY_BUFFER)
+            np.asarray(indices, np.uint16).ravel(), "SCALAR", target=ELEMENT_ARRAY_BUFFER
+        )
     if material is not None:
         primitive["material"] = material
     return primitive
@@ -65,8 +74,11 @@ def well_made_glb() -> bytes:
     builder = GltfBuilder()
     texture = builder.add_texture(builder.add_image(png_bytes(64, 64)))
     material = builder.add_material("painted", base_color_texture=texture)
-    add_mesh(builder, "panel", add_primitive(builder, SQUARE, [[0, 1, 2], [0, 2, 3]], uvs=True,
-                                             material=material))
+    add_mesh(
+        builder,
+        "panel",
+        add_primitive(builder, SQUARE, [[0, 1, 2], [0, 2, 3]], uvs=True, material=material),
+    )
     builder.add_animation("sway", keyframes=31, duration=1.0)
     return builder.glb()
 
@@ -106,16 +118,19 @@ def test_thin_but_real_triangle_has_area(tmp_path):
 def test_zero_area_triangles_of_a_strip_are_counted(tmp_path):
     positions = [(0, 0, 0), (0, 1, 0), (1, 0, 0), (1, 1, 0), (2, 1, 0), (3, 1, 0)]  # last: flat
     result = one_mesh(tmp_path, positions, mode=TRIANGLE_STRIP)
-    assert "1 of 4 triangles have zero area" in only_issue(
-        result, "MESH_ZERO_AREA_TRIANGLES").message
+    assert (
+        "1 of 4 triangles have zero area" in only_issue(result, "MESH_ZERO_AREA_TRIANGLES").message
+    )
 
 
 def test_same_triangle_twice_with_the_same_winding_is_a_duplicate(tmp_path):
     # The repeat starts at another corner and uses its own vertices at the same places.
     positions = [*SQUARE, (1, 0, 0), (1, 1, 0), (0, 0, 0)]
     result = one_mesh(tmp_path, positions, [[0, 1, 2], [0, 2, 3], [4, 5, 6]])
-    assert "1 of 3 triangles lie exactly on another" in only_issue(
-        result, "MESH_DUPLICATE_TRIANGLES").message
+    assert (
+        "1 of 3 triangles lie exactly on another"
+        in only_issue(result, "MESH_DUPLICATE_TRIANGLES").message
+    )
 
 
 def test_flipped_copy_for_double_sided_drawing_is_not_a_duplicate(tmp_path):
@@ -144,8 +159,9 @@ def test_nan_positions_are_neither_flat_nor_a_crash():
 
 def test_vertices_no_index_draws_are_unused(tmp_path):
     positions = [*SQUARE, (5, 5, 5), (6, 6, 6)]
-    issue = only_issue(one_mesh(tmp_path, positions, [[0, 1, 2], [0, 2, 3]]),
-                       "MESH_UNUSED_VERTICES")
+    issue = only_issue(
+        one_mesh(tmp_path, positions, [[0, 1, 2], [0, 2, 3]]), "MESH_UNUSED_VERTICES"
+    )
     assert issue.message.startswith("Mesh rock: 2 of 6 vertices belong to no triangle")
 
 
@@ -153,8 +169,9 @@ def test_float_indices_are_an_invalid_format_not_triangles_to_judge(tmp_path):
     # Khronos glTF-Validator reports only MESH_PRIMITIVE_INDICES_ACCESSOR_INVALID_FORMAT.
     builder = GltfBuilder()
     primitive = add_primitive(builder, SQUARE[:3])
-    primitive["indices"] = builder.add_accessor(np.array([0, 1, 2], np.float32), "SCALAR",
-                                                target=ELEMENT_ARRAY_BUFFER)
+    primitive["indices"] = builder.add_accessor(
+        np.array([0, 1, 2], np.float32), "SCALAR", target=ELEMENT_ARRAY_BUFFER
+    )
     add_mesh(builder, "rock", primitive)
     result = validate_bytes(tmp_path, "rock.glb", builder.glb())
     assert codes(result) == ["MESH_PRIMITIVE_INDICES_ACCESSOR_INVALID_FORMAT"]
@@ -163,16 +180,24 @@ def test_float_indices_are_an_invalid_format_not_triangles_to_judge(tmp_path):
 def test_primitives_sharing_vertices_use_them_together(tmp_path):
     builder = GltfBuilder()
     first = add_primitive(builder, SQUARE, [[0, 1, 2]])
-    second = dict(first, indices=builder.add_accessor(
-        np.array([0, 2, 3], np.uint16), "SCALAR", target=ELEMENT_ARRAY_BUFFER))
+    second = dict(
+        first,
+        indices=builder.add_accessor(
+            np.array([0, 2, 3], np.uint16), "SCALAR", target=ELEMENT_ARRAY_BUFFER
+        ),
+    )
     add_mesh(builder, "split", first, second)
     assert "MESH_UNUSED_VERTICES" not in codes(validate_bytes(tmp_path, "s.glb", builder.glb()))
 
 
 def test_primitive_without_normals_is_named_with_its_number_in_a_multi_primitive_mesh(tmp_path):
     builder = GltfBuilder()
-    add_mesh(builder, "crate", add_primitive(builder, SQUARE, [[0, 1, 2]]),
-             add_primitive(builder, SQUARE, [[0, 2, 3]], normals=False))
+    add_mesh(
+        builder,
+        "crate",
+        add_primitive(builder, SQUARE, [[0, 1, 2]]),
+        add_primitive(builder, SQUARE, [[0, 2, 3]], normals=False),
+    )
     issue = only_issue(validate_bytes(tmp_path, "c.glb", builder.glb()), "MESH_MISSING_NORMALS")
     assert issue.message.startswith("Mesh crate, primitive 1 has no vertex normals")
     assert issue.pointer == "/meshes/0/primitives/1"
@@ -181,8 +206,9 @@ def test_primitive_without_normals_is_named_with_its_number_in_a_multi_primitive
 def test_unlit_material_needs_no_normals(tmp_path):
     builder = GltfBuilder()
     unlit = builder.add_material("sky", shading="unlit")
-    add_mesh(builder, "sky", add_primitive(builder, SQUARE, [[0, 1, 2]], normals=False,
-                                           material=unlit))
+    add_mesh(
+        builder, "sky", add_primitive(builder, SQUARE, [[0, 1, 2]], normals=False, material=unlit)
+    )
     assert "MESH_MISSING_NORMALS" not in codes(validate_bytes(tmp_path, "s.glb", builder.glb()))
 
 
@@ -195,4 +221,5 @@ def test_fbx_mesh_without_normals_is_reported(tmp_path, version):
     bare = MeshSpec("Wall", cube().vertices, cube().polygons, normals=False)
     result = validate_bytes(tmp_path, "wall.fbx", binary_fbx(Scene(meshes=[bare]), version))
     assert only_issue(result, "MESH_MISSING_NORMALS").message.startswith(
-        "Mesh Wall has no vertex normals")
+        "Mesh Wall has no vertex normals"
+    )

@@ -24,8 +24,9 @@ def fbx_with_textured_material(mesh: MeshSpec, material: MaterialSpec) -> bytes:
     The scene builder never links textures to materials, so the link is added to its nodes:
     an object-property connection from the texture to the material's diffuse colour.
     """
-    scene = Scene(meshes=[mesh], materials=[material],
-                  videos=[VideoSpec("bark", "textures/bark.png", b"")])
+    scene = Scene(
+        meshes=[mesh], materials=[material], videos=[VideoSpec("bark", "textures/bark.png", b"")]
+    )
     nodes = scene_nodes(scene, 7400, binary=True)
     connections = next(node for node in nodes if node.name == "Connections")
     texture_id, material_id = 6 * 10**12, 3 * 10**12  # the builder's ids: family * 10^12
@@ -34,16 +35,18 @@ def fbx_with_textured_material(mesh: MeshSpec, material: MaterialSpec) -> bytes:
 
 
 def test_lambert_material_is_legacy_shading(tmp_path):
-    scene = Scene(meshes=[cube(materials=["clay"])],
-                  materials=[MaterialSpec("clay", shading_model="lambert")])
-    issue = only_issue(validate_bytes(tmp_path, "clay.fbx", binary_fbx(scene)),
-                       "MATERIAL_NOT_PBR")
+    scene = Scene(
+        meshes=[cube(materials=["clay"])], materials=[MaterialSpec("clay", shading_model="lambert")]
+    )
+    issue = only_issue(validate_bytes(tmp_path, "clay.fbx", binary_fbx(scene)), "MATERIAL_NOT_PBR")
     assert issue.message.startswith("Material clay uses the legacy lambert shading model")
 
 
 def test_physical_material_is_pbr(tmp_path):
-    scene = Scene(meshes=[cube(materials=["steel"])],
-                  materials=[MaterialSpec("steel", "unknown", physical=True)])
+    scene = Scene(
+        meshes=[cube(materials=["steel"])],
+        materials=[MaterialSpec("steel", "unknown", physical=True)],
+    )
     assert MATERIAL_CODES.isdisjoint(codes(validate_bytes(tmp_path, "s.fbx", binary_fbx(scene))))
 
 
@@ -52,10 +55,10 @@ def test_gltf_specular_glossiness_material_is_reported_with_its_pointer(tmp_path
     builder.add_material("old shiny", shading="metallicRoughness")
     legacy = builder.add_material("leather", shading="specularGlossiness")
     builder.add_node(builder.add_mesh([Primitive(3, normals=True, material=legacy)]))
-    issue = only_issue(validate_bytes(tmp_path, "bag.glb", builder.glb()),
-                       "MATERIAL_SPECULAR_GLOSSINESS")
-    assert (issue.pointer, issue.message.split(" uses")[0]) == ("/materials/1",
-                                                                 "Material leather")
+    issue = only_issue(
+        validate_bytes(tmp_path, "bag.glb", builder.glb()), "MATERIAL_SPECULAR_GLOSSINESS"
+    )
+    assert (issue.pointer, issue.message.split(" uses")[0]) == ("/materials/1", "Material leather")
 
 
 def test_unlit_and_metallic_roughness_gltf_materials_are_fine(tmp_path):
@@ -70,7 +73,8 @@ def test_fbx_mesh_without_uvs_under_a_textured_material_is_reported(tmp_path):
     data = fbx_with_textured_material(mesh, MaterialSpec("wood", "unknown", physical=True))
     issue = only_issue(validate_bytes(tmp_path, "tree.fbx", data), "MESH_MISSING_UVS")
     assert issue.message.startswith(
-        "Mesh Trunk has no UV coordinates, but its material wood uses 1 texture(s)")
+        "Mesh Trunk has no UV coordinates, but its material wood uses 1 texture(s)"
+    )
 
 
 def test_fbx_mesh_with_uvs_under_a_textured_material_is_fine(tmp_path):

@@ -129,8 +129,9 @@ def test_joints_under_two_roots_have_no_common_root(tmp_path):
     builder = GltfBuilder()
     first, second = builder.add_node_chain(3), builder.add_node_chain(3)
     builder.add_skinned_triangle([first[-1], second[-1]])
-    assert "SKIN_NO_COMMON_ROOT" in codes(validate_bytes(tmp_path, "s.gltf",
-                                                         builder.embedded_gltf()))
+    assert "SKIN_NO_COMMON_ROOT" in codes(
+        validate_bytes(tmp_path, "s.gltf", builder.embedded_gltf())
+    )
 
 
 def test_joints_leading_into_one_loop_share_it_as_root(tmp_path):
@@ -174,13 +175,17 @@ def test_duplicate_targets_pair_each_channel_with_every_later_one(tmp_path):
     builder.add_animation(channels=2)
     channels = builder.document["animations"][0]["channels"]
     channels[1:1] = [dict(channels[0]), dict(channels[0])]
-    found = [(issue.pointer, issue.message) for issue in validate_bytes(
-        tmp_path, "a.gltf", builder.embedded_gltf()).issues
-        if issue.code == "ANIMATION_DUPLICATE_TARGETS"]
+    found = [
+        (issue.pointer, issue.message)
+        for issue in validate_bytes(tmp_path, "a.gltf", builder.embedded_gltf()).issues
+        if issue.code == "ANIMATION_DUPLICATE_TARGETS"
+    ]
     at = "/animations/0/channels/{}/target".format
-    assert found == [(at(0), "The channel has the same target as channel 1."),
-                     (at(0), "The channel has the same target as channel 2."),
-                     (at(1), "The channel has the same target as channel 2.")]
+    assert found == [
+        (at(0), "The channel has the same target as channel 1."),
+        (at(0), "The channel has the same target as channel 2."),
+        (at(1), "The channel has the same target as channel 2."),
+    ]
 
 
 def test_channels_are_not_compared_pair_by_pair(tmp_path, monkeypatch):

@@ -21,16 +21,20 @@ KTX2 = "image/ktx2"
 def textured_glb(*sides: int) -> bytes:
     builder = GltfBuilder()
     for side in sides:
-        builder.add_material(base_color_texture=builder.add_texture(
-            builder.add_image(png_bytes(side, side))))
+        builder.add_material(
+            base_color_texture=builder.add_texture(builder.add_image(png_bytes(side, side)))
+        )
     return builder.glb()
 
 
 def run_check(asset: Asset, engine: str = "generic") -> list:
     """The issues :func:`check_textures` reports on ``asset`` for ``engine``."""
     collector = IssueCollector(build_registry(get_plugin_manager()))
-    context = CheckContext(collector.for_file(asset.filename), BUILTIN_PROFILES[engine],
-                           ValidationOptions(engine=engine))
+    context = CheckContext(
+        collector.for_file(asset.filename),
+        BUILTIN_PROFILES[engine],
+        ValidationOptions(engine=engine),
+    )
     check_textures(asset, context)
     return collector.issues
 
@@ -55,8 +59,9 @@ def test_textures_within_a_full_pbr_set_are_fine(tmp_path):
 
 
 def test_gpu_memory_figure_is_in_megabytes():
-    asset = Asset("big.fbx", "fbx", textures=[Texture(f"t{i}", width=4096, height=4096)
-                                              for i in range(5)])
+    asset = Asset(
+        "big.fbx", "fbx", textures=[Texture(f"t{i}", width=4096, height=4096) for i in range(5)]
+    )
     (issue,) = run_check(asset, "web")
     assert issue.message.startswith("The textures take about 447 MB of GPU memory (5 images")
     assert "the web profile allows (358 MB)" in issue.message
@@ -74,14 +79,20 @@ def test_memory_limit_is_a_full_pbr_set_at_the_largest_texture_size(side, megaby
 
 
 def test_fbx_texture_of_non_power_of_two_size_is_reported():
-    asset = Asset("crate.fbx", "fbx", textures=[Texture("side", width=1000, height=512),
-                                                  Texture("top", width=512, height=512)])
+    asset = Asset(
+        "crate.fbx",
+        "fbx",
+        textures=[Texture("side", width=1000, height=512), Texture("top", width=512, height=512)],
+    )
     (issue,) = run_check(asset)
     assert (issue.code, issue.message) == (
-        "IMAGE_NPOT_DIMENSIONS", "The image is 1000x512: not a power of two on each side.")
+        "IMAGE_NPOT_DIMENSIONS",
+        "The image is 1000x512: not a power of two on each side.",
+    )
 
 
 def test_gltf_images_of_non_power_of_two_size_are_left_to_the_gltf_image_check(tmp_path):
     result = validate_glb(tmp_path, textured_glb(100))
     assert [i.source for i in result.issues if i.code == "IMAGE_NPOT_DIMENSIONS"] == [
-        "assetcheck.checks.gltf_images:gltf-images"]
+        "assetcheck.checks.gltf_images:gltf-images"
+    ]

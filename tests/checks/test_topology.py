@@ -35,8 +35,11 @@ NEW_CODES = frozenset(TOPOLOGY_CODES + UV_CODES)
 
 def findings(path: Path, engine: str, overrides: dict) -> list[list]:
     result = validate(path, options=ValidationOptions(engine=engine, budget_overrides=overrides))
-    return sorted([issue.code, issue.severity, issue.pointer] for issue in result.issues
-                  if issue.code in NEW_CODES)
+    return sorted(
+        [issue.code, issue.severity, issue.pointer]
+        for issue in result.issues
+        if issue.code in NEW_CODES
+    )
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -46,10 +49,10 @@ def test_crafted_mesh_gives_its_golden_findings(name, update_golden):
     if update_golden:
         GOLDEN.mkdir(parents=True, exist_ok=True)
         path.write_bytes(glb(case.make()))
-        report.write_text(json.dumps({"findings": findings(path, case.engine, case.overrides)},
-                                     indent=1) + "\n")
-    assert findings(path, case.engine, case.overrides) == json.loads(
-        report.read_text())["findings"]
+        report.write_text(
+            json.dumps({"findings": findings(path, case.engine, case.overrides)}, indent=1) + "\n"
+        )
+    assert findings(path, case.engine, case.overrides) == json.loads(report.read_text())["findings"]
 
 
 @pytest.mark.parametrize("name", sorted(n for n in CASES if n.startswith("mesh_")))
@@ -59,8 +62,13 @@ def test_crafted_mesh_triggers_the_code_it_is_named_after(name):
 
 
 def test_clean_cases_have_no_finding():
-    for name in ("closed_cube", "closed_cube_unreal", "textured_cube", "open_box_generic",
-                 "lightmap_overlap_web"):
+    for name in (
+        "closed_cube",
+        "closed_cube_unreal",
+        "textured_cube",
+        "open_box_generic",
+        "lightmap_overlap_web",
+    ):
         assert json.loads((GOLDEN / f"{name}.report.json").read_text())["findings"] == [], name
 
 
@@ -71,10 +79,12 @@ def test_golden_folder_holds_only_known_cases():
 def test_lightmap_overlap_is_a_warning_for_unreal_and_info_for_generic(tmp_path):
     path = tmp_path / "overlap.glb"
     path.write_bytes(glb(CASES["mesh_lightmap_uv_overlap"].make()))
-    assert findings(path, "unreal", {}) == [["MESH_LIGHTMAP_UV_OVERLAP", "warning",
-                                             "/meshes/0/primitives/0"]]
-    assert findings(path, "generic", {}) == [["MESH_LIGHTMAP_UV_OVERLAP", "info",
-                                              "/meshes/0/primitives/0"]]
+    assert findings(path, "unreal", {}) == [
+        ["MESH_LIGHTMAP_UV_OVERLAP", "warning", "/meshes/0/primitives/0"]
+    ]
+    assert findings(path, "generic", {}) == [
+        ["MESH_LIGHTMAP_UV_OVERLAP", "info", "/meshes/0/primitives/0"]
+    ]
 
 
 def test_lightmap_set_is_a_profile_knob(tmp_path):
@@ -90,7 +100,8 @@ def test_messages_count_edges_of_the_welded_mesh(tmp_path):
     # The cube has 12 corners' worth of edges: 18 after welding its 24 vertices; the flipped
     # face meets its four neighbours the wrong way.
     assert only_issue(result, "MESH_INCONSISTENT_WINDING").message.startswith(
-        "Mesh box: across 4 of 18 edges")
+        "Mesh box: across 4 of 18 edges"
+    )
 
 
 def test_a_seam_is_not_an_opening():
@@ -98,7 +109,11 @@ def test_a_seam_is_not_an_opening():
     corners = np.ascontiguousarray(mesh.triangles.T.astype(np.uint32))
     topology = mesh_topology(welded_corners(Vertices.of(mesh.positions), corners), 24)
     assert (topology.edges, topology.boundary_edges, topology.closed, topology.pieces) == (
-        18, 0, True, 1)
+        18,
+        0,
+        True,
+        1,
+    )
 
 
 def test_unwelded_cube_would_be_open_everywhere():
@@ -120,8 +135,7 @@ def test_lightmap_triangles_sharing_an_edge_do_not_overlap():
     # on that diagonal.
     uvs = np.array([(0, 0), (1, 0), (1, 1), (0, 1)], np.float64)
     faults = lightmap_faults(uvs, np.array([[0, 0], [1, 2], [2, 3]]))
-    assert (faults.overlapped_cells, faults.covered_cells) == (0, OVERLAP_GRID ** 2
-                                                              - OVERLAP_GRID)
+    assert (faults.overlapped_cells, faults.covered_cells) == (0, OVERLAP_GRID**2 - OVERLAP_GRID)
 
 
 def _cells_covered_by_brute_force(uvs: np.ndarray, corners: np.ndarray, cells: int) -> np.ndarray:
@@ -136,8 +150,10 @@ def _cells_covered_by_brute_force(uvs: np.ndarray, corners: np.ndarray, cells: i
         high = np.ceil(points.max(axis=0)).astype(int)
         for x in range(max(low[0], 0), min(high[0], cells)):
             for y in range(max(low[1], 0), min(high[1], cells)):
-                sides = [_cross_2d(points[(i + 1) % 3] - points[i], (x + 0.5, y + 0.5) - points[i])
-                         for i in range(3)]
+                sides = [
+                    _cross_2d(points[(i + 1) % 3] - points[i], (x + 0.5, y + 0.5) - points[i])
+                    for i in range(3)
+                ]
                 if all(side > 0 for side in sides) or all(side < 0 for side in sides):
                     coverage[y, x] += 1
     return coverage
@@ -166,6 +182,7 @@ def test_lightmap_rasteriser_agrees_with_testing_every_cell_centre(monkeypatch):
     outside = ((triangles < 0) | (triangles > 1)).any(axis=(1, 2))
     assert faults.outside == np.count_nonzero(outside & np.isfinite(triangles).all(axis=(1, 2)))
 
+
 def test_fbx_meshes_get_the_same_topology_checks(tmp_path):
     box = cube()
     flipped = MeshSpec("Flipped", box.vertices, [box.polygons[0][::-1], *box.polygons[1:]])
@@ -183,7 +200,8 @@ def test_fbx_uvs_that_are_not_finite_are_reported(tmp_path):
     spec = MeshSpec("Box", box.vertices, box.polygons, uv_values=uvs)
     result = validate_bytes(tmp_path, "nan.fbx", binary_fbx(Scene(meshes=[spec])))
     assert only_issue(result, "MESH_UV_NOT_FINITE").message.startswith(
-        "Mesh Box: 3 of 24 UV coordinates of set 0")
+        "Mesh Box: 3 of 24 UV coordinates of set 0"
+    )
 
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "gltf"
@@ -205,8 +223,10 @@ def test_closed_clean_corpus_files_get_no_topology_or_uv_finding(name):
     original = topology_check.check_topology
 
     def measured(asset, context):
-        read["closed"] = [mesh_topology(welded_corners(s.vertices, s.corners),
-                                        len(s.vertices)).closed for s in surfaces(asset)]
+        read["closed"] = [
+            mesh_topology(welded_corners(s.vertices, s.corners), len(s.vertices)).closed
+            for s in surfaces(asset)
+        ]
         original(asset, context)
 
     with pytest.MonkeyPatch.context() as patch:

@@ -40,8 +40,9 @@ def test_node_with_a_negative_scale_is_mirrored(tmp_path):
 
 def test_mirrored_matrix_is_found_like_a_mirrored_scale(tmp_path):
     matrix = [1.0, 0, 0, 0, 0, 1.0, 0, 0, 0, 0, -1.0, 0, 0, 0, 0, 1.0]
-    assert "NODE_NEGATIVE_SCALE" in codes(validate_bytes(tmp_path, "m.glb",
-                                                         placed_mesh_glb(matrix=matrix)))
+    assert "NODE_NEGATIVE_SCALE" in codes(
+        validate_bytes(tmp_path, "m.glb", placed_mesh_glb(matrix=matrix))
+    )
 
 
 def test_two_mirrors_in_a_row_cancel_out(tmp_path):
@@ -63,13 +64,15 @@ def test_rotation_is_not_a_mirror():
 def test_model_kilometres_wide_is_in_the_wrong_unit(tmp_path):
     result = validate_bytes(tmp_path, "m.glb", placed_mesh_glb(scale=[1000.0, 1.0, 1.0]))
     assert only_issue(result, "MODEL_EXTREMELY_LARGE").message.startswith(
-        "The model is 3 km across, more than 1 km")
+        "The model is 3 km across, more than 1 km"
+    )
 
 
 def test_model_a_hundredth_of_a_millimetre_wide_is_in_the_wrong_unit(tmp_path):
     result = validate_bytes(tmp_path, "m.glb", placed_mesh_glb(scale=[1e-5, 1e-5, 1e-5]))
     assert only_issue(result, "MODEL_EXTREMELY_SMALL").message.startswith(
-        "The model is 0.03 mm across, less than 0.1 mm")
+        "The model is 0.03 mm across, less than 0.1 mm"
+    )
 
 
 def test_human_sized_model_is_fine(tmp_path):
@@ -102,14 +105,16 @@ def test_skinned_mesh_is_sized_by_its_joints_not_its_own_node(tmp_path):
     assert SIZE_CODES.isdisjoint(codes(skinned_result))
 
 
-@pytest.mark.parametrize(("meters", "text"), [(1500, "1.5 km"), (1.8, "1.8 m"),
-                                              (0.04, "4 cm"), (0.00005, "0.05 mm")])
+@pytest.mark.parametrize(
+    ("meters", "text"), [(1500, "1.5 km"), (1.8, "1.8 m"), (0.04, "4 cm"), (0.00005, "0.05 mm")]
+)
 def test_lengths_read_in_the_best_unit(meters, text):
     assert describe_length(meters) == text
 
 
-@pytest.mark.parametrize(("scale_cm", "unit"), [(2.54, "inches"), (0.1, "millimetres"),
-                                                (500.0, "units of 5 m")])
+@pytest.mark.parametrize(
+    ("scale_cm", "unit"), [(2.54, "inches"), (0.1, "millimetres"), (500.0, "units of 5 m")]
+)
 def test_fbx_in_unusual_units_is_reported(tmp_path, scale_cm, unit):
     data = binary_fbx(Scene(meshes=[cube()], unit_scale_cm=scale_cm))
     issue = only_issue(validate_bytes(tmp_path, "m.fbx", data), "FBX_UNUSUAL_UNIT")
@@ -125,13 +130,15 @@ def test_fbx_in_centimetres_or_metres_is_fine(tmp_path, scale_cm):
 def test_fbx_in_a_left_handed_system_is_reported(tmp_path):
     result = validate_bytes(tmp_path, "m.fbx", fbx_with_settings(FrontAxisSign=-1))
     assert only_issue(result, "FBX_UNUSUAL_AXES").message.startswith(
-        "The file's axis system is left-handed (right +X, up +Y, front -Z)")
+        "The file's axis system is left-handed (right +X, up +Y, front -Z)"
+    )
 
 
 def test_fbx_with_x_up_is_reported(tmp_path):
     data = fbx_with_settings(UpAxis=0, UpAxisSign=-1, CoordAxis=2, CoordAxisSign=-1, FrontAxis=1)
-    assert only_issue(validate_bytes(tmp_path, "m.fbx", data), "FBX_UNUSUAL_AXES").message \
-        .startswith("The file's axis system is -X up (right -Z, up -X, front +Y)")
+    assert only_issue(
+        validate_bytes(tmp_path, "m.fbx", data), "FBX_UNUSUAL_AXES"
+    ).message.startswith("The file's axis system is -X up (right -Z, up -X, front +Y)")
 
 
 @pytest.mark.parametrize("up_axis", [1, 2])

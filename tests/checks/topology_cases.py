@@ -17,9 +17,14 @@ from tests.builders.gltf import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, GltfBuilder,
 
 #: The cube's faces: outward normal, and two axes spanning the face counter-clockwise seen from
 #: outside (so that their cross product is the normal).
-FACES = [((1, 0, 0), (0, 1, 0), (0, 0, 1)), ((-1, 0, 0), (0, 0, 1), (0, 1, 0)),
-         ((0, 1, 0), (0, 0, 1), (1, 0, 0)), ((0, -1, 0), (1, 0, 0), (0, 0, 1)),
-         ((0, 0, 1), (1, 0, 0), (0, 1, 0)), ((0, 0, -1), (0, 1, 0), (1, 0, 0))]
+FACES = [
+    ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
+    ((-1, 0, 0), (0, 0, 1), (0, 1, 0)),
+    ((0, 1, 0), (0, 0, 1), (1, 0, 0)),
+    ((0, -1, 0), (1, 0, 0), (0, 0, 1)),
+    ((0, 0, 1), (1, 0, 0), (0, 1, 0)),
+    ((0, 0, -1), (0, 1, 0), (1, 0, 0)),
+]
 QUAD = np.array([(0, 0), (1, 0), (1, 1), (0, 1)], np.float32)
 
 
@@ -35,12 +40,19 @@ class Mesh:
     textured: bool = False
 
     def joined(self, other: Mesh) -> Mesh:
-        lightmaps = (None if self.lightmap is None or other.lightmap is None
-                     else np.vstack([self.lightmap, other.lightmap]))
-        return Mesh(np.vstack([self.positions, other.positions]),
-                    np.vstack([self.normals, other.normals]), np.vstack([self.uvs, other.uvs]),
-                    np.vstack([self.triangles, other.triangles + len(self.positions)]),
-                    lightmaps, self.textured or other.textured)
+        lightmaps = (
+            None
+            if self.lightmap is None or other.lightmap is None
+            else np.vstack([self.lightmap, other.lightmap])
+        )
+        return Mesh(
+            np.vstack([self.positions, other.positions]),
+            np.vstack([self.normals, other.normals]),
+            np.vstack([self.uvs, other.uvs]),
+            np.vstack([self.triangles, other.triangles + len(self.positions)]),
+            lightmaps,
+            self.textured or other.textured,
+        )
 
 
 def cube() -> Mesh:
@@ -57,9 +69,13 @@ def cube() -> Mesh:
         cell = np.array([number % 3, number // 3], np.float32)
         lightmap.extend((cell + 0.1 + 0.8 * QUAD) / np.array([3, 2], np.float32))
         triangles += [[first, first + 1, first + 2], [first, first + 2, first + 3]]
-    return Mesh(np.array(positions, np.float32), np.array(normals, np.float32),
-                np.array(uvs, np.float32), np.array(triangles, np.uint16),
-                np.array(lightmap, np.float32))
+    return Mesh(
+        np.array(positions, np.float32),
+        np.array(normals, np.float32),
+        np.array(uvs, np.float32),
+        np.array(triangles, np.uint16),
+        np.array(lightmap, np.float32),
+    )
 
 
 def flipped_face(mesh: Mesh) -> Mesh:
@@ -74,9 +90,13 @@ def with_fin(mesh: Mesh) -> Mesh:
     belongs to three triangles."""
     edge = mesh.positions[[1, 2]]  # the +X face's corners on its edge at y = 0.5
     tip = edge.mean(axis=0) + np.float32([0.5, 0.5, 0.0])
-    fin = Mesh(np.vstack([edge, tip[None]]), np.tile(np.float32([0, 0, 1]), (3, 1)),
-               np.zeros((3, 2), np.float32), np.array([[0, 1, 2]], np.uint16),
-               np.full((3, 2), 0.95, np.float32))
+    fin = Mesh(
+        np.vstack([edge, tip[None]]),
+        np.tile(np.float32([0, 0, 1]), (3, 1)),
+        np.zeros((3, 2), np.float32),
+        np.array([[0, 1, 2]], np.uint16),
+        np.full((3, 2), 0.95, np.float32),
+    )
     return mesh.joined(fin)
 
 
@@ -93,8 +113,9 @@ def inverted_normals(mesh: Mesh) -> Mesh:
 
 def overlapping_lightmap(mesh: Mesh) -> Mesh:
     """Every face's lightmap UVs on the same square, as texture UVs often are."""
-    return Mesh(mesh.positions, mesh.normals, mesh.uvs, mesh.triangles,
-                np.tile(QUAD * 0.8 + 0.1, (6, 1)))
+    return Mesh(
+        mesh.positions, mesh.normals, mesh.uvs, mesh.triangles, np.tile(QUAD * 0.8 + 0.1, (6, 1))
+    )
 
 
 def lightmap_outside(mesh: Mesh) -> Mesh:
@@ -125,8 +146,13 @@ def two_cubes(mesh: Mesh) -> Mesh:
     """Two cubes apart, their lightmaps side by side."""
     half = np.float32([0.5, 1.0])
     left = Mesh(mesh.positions, mesh.normals, mesh.uvs, mesh.triangles, mesh.lightmap * half)
-    right = Mesh(mesh.positions + np.float32([3, 0, 0]), mesh.normals, mesh.uvs,
-                 mesh.triangles, mesh.lightmap * half + np.float32([0.5, 0.0]))
+    right = Mesh(
+        mesh.positions + np.float32([3, 0, 0]),
+        mesh.normals,
+        mesh.uvs,
+        mesh.triangles,
+        mesh.lightmap * half + np.float32([0.5, 0.0]),
+    )
     return left.joined(right)
 
 
@@ -134,16 +160,18 @@ def glb(mesh: Mesh) -> bytes:
     """The mesh as a GLB: one node, one primitive, lightmap UVs as ``TEXCOORD_1``."""
     builder = GltfBuilder()
     attributes = {
-        "POSITION": builder.add_accessor(mesh.positions, "VEC3", minmax=True,
-                                         target=ARRAY_BUFFER),
+        "POSITION": builder.add_accessor(mesh.positions, "VEC3", minmax=True, target=ARRAY_BUFFER),
         "NORMAL": builder.add_accessor(mesh.normals, "VEC3", target=ARRAY_BUFFER),
         "TEXCOORD_0": builder.add_accessor(mesh.uvs, "VEC2", target=ARRAY_BUFFER),
     }
     if mesh.lightmap is not None:
-        attributes["TEXCOORD_1"] = builder.add_accessor(mesh.lightmap, "VEC2",
-                                                        target=ARRAY_BUFFER)
-    primitive = {"attributes": attributes, "indices": builder.add_accessor(
-        mesh.triangles.ravel(), "SCALAR", target=ELEMENT_ARRAY_BUFFER)}
+        attributes["TEXCOORD_1"] = builder.add_accessor(mesh.lightmap, "VEC2", target=ARRAY_BUFFER)
+    primitive = {
+        "attributes": attributes,
+        "indices": builder.add_accessor(
+            mesh.triangles.ravel(), "SCALAR", target=ELEMENT_ARRAY_BUFFER
+        ),
+    }
     if mesh.textured:
         texture = builder.add_texture(builder.add_image(png_bytes(64, 64)))
         primitive["material"] = builder.add_material("painted", base_color_texture=texture)

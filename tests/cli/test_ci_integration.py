@@ -52,8 +52,9 @@ def test_the_hook_entry_fails_a_commit_only_for_a_file_with_errors(tmp_path):
     script, *arguments = shlex.split(HOOKS[0]["entry"])
     command = [str(Path(sys.executable).with_name(script)), *arguments]
     passing = subprocess.run([*command, str(good)], capture_output=True, text=True, check=False)
-    failing = subprocess.run([*command, str(good), str(broken)], capture_output=True, text=True,
-                             check=False)
+    failing = subprocess.run(
+        [*command, str(good), str(broken)], capture_output=True, text=True, check=False
+    )
     assert passing.returncode == 0, passing.stderr
     assert failing.returncode == 1 and "broken.glb" in failing.stdout
 
@@ -65,8 +66,9 @@ def test_the_workflow_uploads_the_sarif_file_the_validation_step_writes():
     script, *arguments = shlex.split(command)
     args = build_parser("validate").parse_args(arguments)
     assert script in SCRIPTS and args.output_format == "sarif"
-    (upload,) = [s for s in steps if s.get("uses", "").startswith(
-        "github/codeql-action/upload-sarif@")]
+    (upload,) = [
+        s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif@")
+    ]
     assert upload["with"]["sarif_file"] == target.strip()
     assert "failure()" in upload["if"]  # the findings are uploaded when validation fails too
     assert workflow()["permissions"]["security-events"] == "write"

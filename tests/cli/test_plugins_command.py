@@ -9,8 +9,14 @@ def test_plugins_lists_builtins_profiles_formats_and_codes(capsys):
     data = json.loads(capsys.readouterr().out)
     names = {p["name"] for p in data["plugins"]}
     assert {"assetcheck.formats.glb", "assetcheck.formats.fbx", "assetcheck.scoring"} <= names
-    assert {e["name"] for e in data["engines"]} >= {"generic", "web", "unity", "unreal", "godot",
-                                                     "mobile"}
+    assert {e["name"] for e in data["engines"]} >= {
+        "generic",
+        "web",
+        "unity",
+        "unreal",
+        "godot",
+        "mobile",
+    }
     assert {f["name"] for f in data["reportFormats"]} >= {"json", "markdown", "badge", "junit"}
     assert "CHECK_CRASHED" in {c["code"] for c in data["issueCodes"]}
 
@@ -29,8 +35,10 @@ def test_plugins_says_where_each_plugin_comes_from(tmp_path, capsys):
     config = tmp_path / "assetcheck.toml"
     config.write_text('[plugins]\ndir = "rules"\n')
     assert main(["plugins", "--json", "--config", str(config)]) == 0
-    origins = {p["name"]: (p["origin"], p["version"])
-               for p in json.loads(capsys.readouterr().out)["plugins"]}
+    origins = {
+        p["name"]: (p["origin"], p["version"])
+        for p in json.loads(capsys.readouterr().out)["plugins"]
+    }
     assert origins["studio"] == (f"file {rules / 'studio.py'}", None)
     assert origins["assetcheck.scoring"] == ("built-in", __version__)
     assert origins["naming"] == ("package assetcheck-naming 1.0.0", "1.0.0")

@@ -49,7 +49,8 @@ def test_json_format_prints_one_report_for_one_file(capsys, good_glb):
 
 
 def test_json_format_prints_a_list_for_several_files_named_as_given(
-        capsys, monkeypatch, tmp_path, good_glb, broken_glb):
+    capsys, monkeypatch, tmp_path, good_glb, broken_glb
+):
     monkeypatch.chdir(tmp_path)
     _, out, _ = run(capsys, "validate", "--format", "json", "quad.glb", str(broken_glb))
     assert [r["filename"] for r in json.loads(out)] == ["quad.glb", broken_glb.as_posix()]
@@ -83,11 +84,14 @@ def test_missing_path_is_a_usage_error_naming_it(capsys, tmp_path, good_glb):
     assert "quad.glb" in out
 
 
-@pytest.mark.parametrize(("option", "value", "message"), [
-    ("--engine", "playstation1", "unknown engine 'playstation1': choose one of"),
-    ("--format", "pdf", "unknown format 'pdf'"),
-    ("--fail-under", "101", "--fail-under takes a score from 0 to 100"),
-])
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--engine", "playstation1", "unknown engine 'playstation1': choose one of"),
+        ("--format", "pdf", "unknown format 'pdf'"),
+        ("--fail-under", "101", "--fail-under takes a score from 0 to 100"),
+    ],
+)
 def test_bad_options_are_usage_errors_that_say_why(capsys, good_glb, option, value, message):
     status, _, err = run(capsys, "validate", option, value, str(good_glb))
     assert status == 2 and message in err
@@ -100,8 +104,12 @@ def test_unreadable_config_is_a_usage_error(capsys, tmp_path, good_glb):
 
 def test_console_script_runs_as_a_real_process(good_glb):
     script = Path(sys.executable).with_name("assetcheck")
-    done = subprocess.run([script, "validate", "--format", "json", good_glb],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [script, "validate", "--format", "json", good_glb],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["grade"] == "excellent"
     assert done.stderr == ""  # no progress bar when stderr is not a terminal

@@ -20,8 +20,13 @@ def quad_glb(path: Path) -> Path:
 @pytest.fixture
 def assets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """``assets/`` with models in sub-folders, a texture, a hidden folder and a broken GLB."""
-    for name in ("props/chair.glb", "props/raw/chair_raw.glb", "chars/hero.glb",
-                 "chars/hero_lod1.glb", ".git/objects/blob.glb"):
+    for name in (
+        "props/chair.glb",
+        "props/raw/chair_raw.glb",
+        "chars/hero.glb",
+        "chars/hero_lod1.glb",
+        ".git/objects/blob.glb",
+    ):
         quad_glb(tmp_path / "assets" / name)
     (tmp_path / "assets" / "props" / "wood.png").write_bytes(b"\x89PNG\r\n\x1a\n")
     good = (tmp_path / "assets" / "chars" / "hero.glb").read_bytes()
@@ -42,26 +47,51 @@ def names(reports: list[dict]) -> list[str]:
 
 
 def test_a_folder_yields_its_model_files_recursively_in_order_skipping_hidden_folders(
-        capsys, assets):
+    capsys, assets
+):
     status, reports, _ = validate(capsys, "--jobs", "1", str(assets))
-    assert names(reports) == ["assets/broken.glb", "assets/chars/hero.glb",
-                              "assets/chars/hero_lod1.glb", "assets/props/chair.glb",
-                              "assets/props/raw/chair_raw.glb"]
+    assert names(reports) == [
+        "assets/broken.glb",
+        "assets/chars/hero.glb",
+        "assets/chars/hero_lod1.glb",
+        "assets/props/chair.glb",
+        "assets/props/raw/chair_raw.glb",
+    ]
     assert status == 1  # broken.glb has errors
 
 
 def test_include_and_exclude_filter_by_name_or_by_relative_path(capsys, assets):
-    _, reports, _ = validate(capsys, "--jobs", "1", "--include", "*.glb",
-                             "--exclude", "*_lod?.glb", "--exclude", "props/raw/",
-                             "--exclude", "broken*", str(assets))
+    _, reports, _ = validate(
+        capsys,
+        "--jobs",
+        "1",
+        "--include",
+        "*.glb",
+        "--exclude",
+        "*_lod?.glb",
+        "--exclude",
+        "props/raw/",
+        "--exclude",
+        "broken*",
+        str(assets),
+    )
     assert names(reports) == ["assets/chars/hero.glb", "assets/props/chair.glb"]
     _, reports, _ = validate(capsys, "--jobs", "1", "--include", "props/*", str(assets))
     assert names(reports) == ["assets/props/chair.glb", "assets/props/raw/chair_raw.glb"]
 
 
 def test_a_file_named_explicitly_is_validated_once_whatever_the_patterns(capsys, assets):
-    status, reports, _ = validate(capsys, "--jobs", "1", "--exclude", "*", "--include", "x",
-                                  "assets/chars/hero.glb", "./assets/chars/hero.glb")
+    status, reports, _ = validate(
+        capsys,
+        "--jobs",
+        "1",
+        "--exclude",
+        "*",
+        "--include",
+        "x",
+        "assets/chars/hero.glb",
+        "./assets/chars/hero.glb",
+    )
     assert (status, names(reports)) == (0, ["assets/chars/hero.glb"])
 
 
@@ -69,8 +99,12 @@ def test_parallel_jobs_give_the_same_reports_in_the_order_of_the_inputs(capsys, 
     inputs = ["assets/props/chair.glb", "assets/broken.glb", "assets/chars"]
     serial_status, serial, _ = validate(capsys, "--jobs", "1", *inputs)
     parallel_status, parallel, _ = validate(capsys, "--jobs", "2", *inputs)
-    assert names(parallel) == ["assets/props/chair.glb", "assets/broken.glb",
-                               "assets/chars/hero.glb", "assets/chars/hero_lod1.glb"]
+    assert names(parallel) == [
+        "assets/props/chair.glb",
+        "assets/broken.glb",
+        "assets/chars/hero.glb",
+        "assets/chars/hero_lod1.glb",
+    ]
     without_timings = [{**report, "timings": None} for report in serial]
     assert [{**report, "timings": None} for report in parallel] == without_timings
     assert parallel_status == serial_status == 1

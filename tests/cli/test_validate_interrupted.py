@@ -67,7 +67,9 @@ def test_ctrl_c_ends_the_validation_with_one_line_and_status_130(tmp_path, slow_
     second.write_bytes(slow_glb.read_bytes())
     command = subprocess.Popen(
         [SCRIPT, "validate", "--jobs", jobs, str(slow_glb), str(second)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     started = set()
     try:

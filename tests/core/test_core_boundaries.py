@@ -26,8 +26,9 @@ def test_validating_and_rendering_every_format_loads_no_service_package(tmp_path
     builder = GltfBuilder()
     builder.add_node(builder.add_mesh([Primitive(3, normals=True)]))
     path = builder.write_glb(tmp_path / "tri.glb")
-    done = subprocess.run([sys.executable, "-c", PROGRAM, str(path)], capture_output=True,
-                          text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", PROGRAM, str(path)], capture_output=True, text=True, check=True
+    )
     loaded = set(done.stdout.split())
     assert "assetcheck" in loaded
     assert loaded.isdisjoint(SERVICE_PACKAGES), loaded & set(SERVICE_PACKAGES)

@@ -27,13 +27,16 @@ def webp_lossless(width: int, height: int) -> bytes:
     return b"RIFF" + bytes(4) + b"WEBPVP8L" + bytes(4) + b"\x2f" + bits.to_bytes(4, "little")
 
 
-@pytest.mark.parametrize(("data", "expected"), [
-    (png(640, 480), ImageInfo("image/png", 640, 480)),
-    (jpeg(1024, 512), ImageInfo("image/jpeg", 1024, 512)),
-    (ktx2(2048, 2048), ImageInfo("image/ktx2", 2048, 2048)),
-    (webp_lossless(300, 200), ImageInfo("image/webp", 300, 200)),
-    (b"GIF89a" + struct.pack("<HH", 16, 8), ImageInfo("image/gif", 16, 8)),
-])
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (png(640, 480), ImageInfo("image/png", 640, 480)),
+        (jpeg(1024, 512), ImageInfo("image/jpeg", 1024, 512)),
+        (ktx2(2048, 2048), ImageInfo("image/ktx2", 2048, 2048)),
+        (webp_lossless(300, 200), ImageInfo("image/webp", 300, 200)),
+        (b"GIF89a" + struct.pack("<HH", 16, 8), ImageInfo("image/gif", 16, 8)),
+    ],
+)
 def test_sizes_are_read_from_headers(data, expected):
     assert image_info(data) == expected
 

@@ -4,8 +4,9 @@ from assetcheck.issues import IssueCollector, IssuePolicy, IssueRegistry, IssueT
 
 WIDGET = IssueType("WIDGET_BROKEN", "warning", "Widget {name} is broken.", "Fix {name}.", "test")
 GADGET = IssueType("GADGET_LOST", "error", "Gadget lost.", "Find it.", "test")
-LEAK = IssueType("SECRET_LEAK", "info", "Leak in {file}.", "Plug it.", "test",
-                 security_level="critical")
+LEAK = IssueType(
+    "SECRET_LEAK", "info", "Leak in {file}.", "Plug it.", "test", security_level="critical"
+)
 
 
 def collector(**policy) -> IssueCollector:
@@ -17,8 +18,12 @@ def test_added_issue_has_formatted_message_fix_and_location():
     issues.add("WIDGET_BROKEN", file="a.glb", pointer="/meshes/0", name="left")
     (issue,) = issues.issues
     assert issue.to_dict() == {
-        "code": "WIDGET_BROKEN", "severity": "warning", "message": "Widget left is broken.",
-        "fix": "Fix left.", "file": "a.glb", "pointer": "/meshes/0",
+        "code": "WIDGET_BROKEN",
+        "severity": "warning",
+        "message": "Widget left is broken.",
+        "fix": "Fix left.",
+        "file": "a.glb",
+        "pointer": "/meshes/0",
     }
 
 
@@ -97,7 +102,8 @@ def test_add_count_counts_occurrences_without_listing_them_and_marks_truncation(
 
 
 def test_add_count_of_an_ignored_code_counts_nothing():
-    collector = IssueCollector(IssueRegistry([WIDGET]), IssuePolicy(ignore=frozenset({
-        "WIDGET_BROKEN"})))
+    collector = IssueCollector(
+        IssueRegistry([WIDGET]), IssuePolicy(ignore=frozenset({"WIDGET_BROKEN"}))
+    )
     collector.add_count("WIDGET_BROKEN", 5)
     assert not collector.counts and not collector.truncated

@@ -38,8 +38,11 @@ def imported_packages(path: Path) -> set[str]:
             names.add(module)
         elif isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
-    return {name.split(".")[1] for name in names
-            if name.startswith("assetcheck.") and name.count(".") >= 1}
+    return {
+        name.split(".")[1]
+        for name in names
+        if name.startswith("assetcheck.") and name.count(".") >= 1
+    }
 
 
 def modules_of(package: str) -> list[Path]:
@@ -50,14 +53,19 @@ def modules_of(package: str) -> list[Path]:
 def test_package_imports_none_of_its_forbidden_neighbours(package):
     modules = modules_of(package)
     assert modules
-    crossings = {str(path.relative_to(PACKAGE)): imported_packages(path) & FORBIDDEN[package]
-                 for path in modules}
+    crossings = {
+        str(path.relative_to(PACKAGE)): imported_packages(path) & FORBIDDEN[package]
+        for path in modules
+    }
     assert not {module: found for module, found in crossings.items() if found}
 
 
 def test_only_the_application_factory_assembles_the_api_and_the_dashboard():
-    assemblers = {str(path.relative_to(PACKAGE)) for path in modules_of("webapp")
-                  if imported_packages(path) & {"service", "dashboard"}}
+    assemblers = {
+        str(path.relative_to(PACKAGE))
+        for path in modules_of("webapp")
+        if imported_packages(path) & {"service", "dashboard"}
+    }
     assert assemblers == {"webapp/app.py"}
 
 

@@ -29,10 +29,20 @@ def test_critical_security_warning_caps_grade_at_critical():
     assert grade_for(score) == "critical"
 
 
-@pytest.mark.parametrize(("score", "grade"), [
-    (90, "excellent"), (89, "good"), (75, "good"), (74, "fair"), (50, "fair"), (49, "poor"),
-    (25, "poor"), (24, "critical"), (0, "critical"),
-])
+@pytest.mark.parametrize(
+    ("score", "grade"),
+    [
+        (90, "excellent"),
+        (89, "good"),
+        (75, "good"),
+        (74, "fair"),
+        (50, "fair"),
+        (49, "poor"),
+        (25, "poor"),
+        (24, "critical"),
+        (0, "critical"),
+    ],
+)
 def test_grade_bands_follow_the_design(score, grade):
     assert grade_for(score) == grade
 

@@ -3,17 +3,20 @@ import pytest
 from assetcheck.formats.sniff import classify, sniff
 
 
-@pytest.mark.parametrize(("head", "kind"), [
-    (b"glTF\x02\x00\x00\x00", "glb"),
-    (b"PK\x03\x04rest", "zip"),
-    (b"PK\x05\x06" + bytes(18), "zip"),
-    (b"Kaydara FBX Binary  \x00\x1a\x00", "fbx"),
-    (b"; FBX 7.4.0 project file\n", "fbx"),
-    (b"\n\nFBXHeaderExtension:  {\n", "fbx"),
-    (b'\xef\xbb\xbf  {"asset": {}}', "gltf"),
-    (b"\x89PNG\r\n\x1a\n", None),
-    (b"", None),
-])
+@pytest.mark.parametrize(
+    ("head", "kind"),
+    [
+        (b"glTF\x02\x00\x00\x00", "glb"),
+        (b"PK\x03\x04rest", "zip"),
+        (b"PK\x05\x06" + bytes(18), "zip"),
+        (b"Kaydara FBX Binary  \x00\x1a\x00", "fbx"),
+        (b"; FBX 7.4.0 project file\n", "fbx"),
+        (b"\n\nFBXHeaderExtension:  {\n", "fbx"),
+        (b'\xef\xbb\xbf  {"asset": {}}', "gltf"),
+        (b"\x89PNG\r\n\x1a\n", None),
+        (b"", None),
+    ],
+)
 def test_sniff_decides_by_content(head, kind):
     assert sniff(head) == kind
 

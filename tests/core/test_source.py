@@ -3,21 +3,36 @@ import pytest
 from assetcheck.formats.source import DirectoryResources, resolve_relative
 
 
-@pytest.mark.parametrize(("base", "uri", "expected"), [
-    ("", "scene.bin", "scene.bin"),
-    ("models", "tex/a%20b.png", "models/tex/a b.png"),
-    ("models/car", "../shared/wheel.bin", "models/shared/wheel.bin"),
-    ("", "./x.bin", "x.bin"),
-])
+@pytest.mark.parametrize(
+    ("base", "uri", "expected"),
+    [
+        ("", "scene.bin", "scene.bin"),
+        ("models", "tex/a%20b.png", "models/tex/a b.png"),
+        ("models/car", "../shared/wheel.bin", "models/shared/wheel.bin"),
+        ("", "./x.bin", "x.bin"),
+    ],
+)
 def test_relative_uris_resolve_inside_the_upload(base, uri, expected):
     assert resolve_relative(base, uri) == expected
 
 
-@pytest.mark.parametrize("uri", [
-    "../secret.bin", "../../etc/passwd", "a/../../b", "/etc/passwd", "file:///etc/passwd",
-    "http://127.0.0.1:9/latest/meta-data", "//host/share/x.bin", "C:\\x.bin", "c:/x.bin",
-    "data:application/octet-stream;base64,AA==", "", "%2e%2e/secret.bin",
-])
+@pytest.mark.parametrize(
+    "uri",
+    [
+        "../secret.bin",
+        "../../etc/passwd",
+        "a/../../b",
+        "/etc/passwd",
+        "file:///etc/passwd",
+        "http://127.0.0.1:9/latest/meta-data",
+        "//host/share/x.bin",
+        "C:\\x.bin",
+        "c:/x.bin",
+        "data:application/octet-stream;base64,AA==",
+        "",
+        "%2e%2e/secret.bin",
+    ],
+)
 def test_escaping_absolute_and_scheme_uris_are_refused(uri):
     assert resolve_relative("", uri) is None
 

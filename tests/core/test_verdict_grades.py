@@ -21,7 +21,7 @@ def _clean_glb() -> bytes:
 
 def _truncated_glb() -> bytes:
     data = _clean_glb()
-    return data[:len(data) - 16]
+    return data[: len(data) - 16]
 
 
 UNREADABLE = {

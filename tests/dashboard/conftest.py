@@ -25,9 +25,16 @@ from tests.service.conftest import (  # noqa: F401 (fixtures, used by name)
 from tests.service.harness import ServiceProcess, bind_database, service_settings, write_config
 
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 PASSWORD = "correct horse battery"
 NO_PLAYWRIGHT = "browser tests need Playwright (pip install playwright)"
@@ -83,8 +90,9 @@ def fresh_site(tmp_path: Path) -> Iterator[Site]:
 def playwright_driver():
     sync_api = pytest.importorskip("playwright.sync_api", reason=NO_PLAYWRIGHT)
     if not CHROMIUM.exists():
-        pytest.skip(f"browser tests need Debian's Chromium at {CHROMIUM} "
-                    "(apt-get install chromium)")
+        pytest.skip(
+            f"browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium)"
+        )
     # Jobs run on the server's workers: give them time before an assertion gives up.
     sync_api.expect.set_options(timeout=TIMEOUT_MS)
     with sync_api.sync_playwright() as driver:
@@ -97,16 +105,31 @@ def page(playwright_driver, tmp_path: Path):
     console error (such as a resource the content security policy blocked) and any answer
     of the server with a 5xx status; 4xx answers are what some tests expect."""
     context = playwright_driver.chromium.launch_persistent_context(
-        tmp_path / "chromium-profile", executable_path=str(CHROMIUM), args=CHROMIUM_ARGS,
-        headless=True, viewport={"width": 1280, "height": 900}, accept_downloads=True)
+        tmp_path / "chromium-profile",
+        executable_path=str(CHROMIUM),
+        args=CHROMIUM_ARGS,
+        headless=True,
+        viewport={"width": 1280, "height": 900},
+        accept_downloads=True,
+    )
     context.set_default_timeout(TIMEOUT_MS)
     errors: list[str] = []
     page = context.pages[0] if context.pages else context.new_page()
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error"
-            and not message.text.startswith("Failed to load resource") else None)
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text)
+            if message.type == "error" and not message.text.startswith("Failed to load resource")
+            else None
+        ),
+    )
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("response", lambda response: errors.append(f"{response.status} {response.url}")
-            if response.status >= 500 else None)
+    page.on(
+        "response",
+        lambda response: (
+            errors.append(f"{response.status} {response.url}") if response.status >= 500 else None
+        ),
+    )
     yield page
     context.close()
     assert not errors, f"the page logged errors: {errors}"

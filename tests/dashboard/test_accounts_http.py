@@ -44,22 +44,26 @@ class Visitor:
     def get(self, path: str) -> requests.Response:
         return self.http.get(self.url + path, allow_redirects=False, timeout=10)
 
-    def post(self, path: str, data: dict[str, str] | None = None, *, xsrf: bool = True,
-             **kwargs) -> requests.Response:
+    def post(
+        self, path: str, data: dict[str, str] | None = None, *, xsrf: bool = True, **kwargs
+    ) -> requests.Response:
         data = dict(data or {})
         if xsrf:
             data["_xsrf"] = self.token()
-        return self.http.post(self.url + path, data=data, allow_redirects=False, timeout=30,
-                              **kwargs)
+        return self.http.post(
+            self.url + path, data=data, allow_redirects=False, timeout=30, **kwargs
+        )
 
     def log_in(self, email: str, password: str = PASSWORD, **fields: str) -> requests.Response:
         return self.post("/login", {"email": email, "password": password, **fields})
 
-    def upload(self, content: bytes, filename: str = "model.glb",
-               xsrf: bool = True) -> requests.Response:
+    def upload(
+        self, content: bytes, filename: str = "model.glb", xsrf: bool = True
+    ) -> requests.Response:
         headers = {"X-XSRFToken": self.token()} if xsrf else {}
-        return self.http.post(f"{self.url}/uploads", files={"file": (filename, content)},
-                              headers=headers, timeout=30)
+        return self.http.post(
+            f"{self.url}/uploads", files={"file": (filename, content)}, headers=headers, timeout=30
+        )
 
 
 def logged_in(site: Site, plan: str = "pro") -> Visitor:
@@ -72,8 +76,9 @@ def test_the_session_cookie_is_signed_http_only_and_same_site(site: Site):
     visitor = Visitor(site.url)
     answer = visitor.log_in(site.account())
     assert answer.status_code == 302 and answer.headers["Location"] == "/"
-    cookie = next(c for c in answer.raw.headers.getlist("Set-Cookie")
-                  if c.startswith("assetcheck_session="))
+    cookie = next(
+        c for c in answer.raw.headers.getlist("Set-Cookie") if c.startswith("assetcheck_session=")
+    )
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "expires=" in cookie
     assert visitor.get("/profile").status_code == 200
 
@@ -112,8 +117,13 @@ def test_a_dashboard_upload_answers_like_the_api_and_its_status_can_be_polled(si
     answer = visitor.upload(pawn_glb(), "pawn.glb")
     assert answer.status_code == 202
     job_id = answer.json()["job_id"]
-    status = wait_until(lambda: (body := visitor.get(f"/jobs/{job_id}/status").json())
-                        ["status"] in ("completed", "failed") and body)
+    status = wait_until(
+        lambda: (
+            (body := visitor.get(f"/jobs/{job_id}/status").json())["status"]
+            in ("completed", "failed")
+            and body
+        )
+    )
     assert status["status"] == "completed" and status["filename"] == "pawn.glb"
     picture = visitor.get(f"/jobs/{job_id}/previews/0.png")
     assert picture.status_code == 200 and picture.content.startswith(b"\x89PNG")
@@ -169,11 +179,13 @@ def test_changing_the_password_ends_the_other_sessions(site: Site):
     here.log_in(email)
     elsewhere.log_in(email)
     new_password = "a brand new passphrase"
-    wrong = here.post("/profile/password", {"current_password": "guess",
-                                            "new_password": new_password})
+    wrong = here.post(
+        "/profile/password", {"current_password": "guess", "new_password": new_password}
+    )
     assert wrong.status_code == 400 and 'id="current_password-error"' in wrong.text
-    changed = here.post("/profile/password", {"current_password": PASSWORD,
-                                              "new_password": new_password})
+    changed = here.post(
+        "/profile/password", {"current_password": PASSWORD, "new_password": new_password}
+    )
     assert changed.headers["Location"] == "/profile?done=password"
     assert here.get("/profile").status_code == 200
     assert elsewhere.get("/profile").headers["Location"].startswith("/login")
@@ -196,36 +208,55 @@ def test_logging_out_ends_the_session_and_every_copy_of_its_cookie(site: Site):
 
 
 def session_cookie_of(answer: requests.Response) -> str:
-    return next(c for c in answer.raw.headers.getlist("Set-Cookie")
-                if c.startswith("assetcheck_session="))
+    return next(
+        c for c in answer.raw.headers.getlist("Set-Cookie") if c.startswith("assetcheck_session=")
+    )
 
 
-@pytest.mark.parametrize(("server", "headers", "secure"), [
-    ({}, {"X-Forwarded-Proto": "https"}, False),
-    ({"trust_forwarded_headers": True}, {"X-Forwarded-Proto": "https"}, True),
-    ({"secure_cookies": True}, {}, True),
-], ids=["forwarded-headers-untrusted", "forwarded-headers-trusted", "secure-cookies"])
-def test_cookies_are_secure_behind_a_tls_proxy_only_as_configured(tmp_path, server, headers,
-                                                                  secure):
-    site = Site(ServiceProcess(write_config(tmp_path, service_settings(
-        tmp_path, "", server=server))).start())
+@pytest.mark.parametrize(
+    ("server", "headers", "secure"),
+    [
+        ({}, {"X-Forwarded-Proto": "https"}, False),
+        ({"trust_forwarded_headers": True}, {"X-Forwarded-Proto": "https"}, True),
+        ({"secure_cookies": True}, {}, True),
+    ],
+    ids=["forwarded-headers-untrusted", "forwarded-headers-trusted", "secure-cookies"],
+)
+def test_cookies_are_secure_behind_a_tls_proxy_only_as_configured(
+    tmp_path, server, headers, secure
+):
+    site = Site(
+        ServiceProcess(
+            write_config(tmp_path, service_settings(tmp_path, "", server=server))
+        ).start()
+    )
     try:
         visitor = Visitor(site.url)
         token = visitor.token()
         for cookie in visitor.http.cookies:  # the XSRF cookie; Secure ones stay home over http
             assert cookie.secure is bool(server.get("secure_cookies"))
             cookie.secure = False
-        answer = visitor.post("/login", {"email": site.account(), "password": PASSWORD,
-                                         "_xsrf": token}, xsrf=False, headers=headers)
+        answer = visitor.post(
+            "/login",
+            {"email": site.account(), "password": PASSWORD, "_xsrf": token},
+            xsrf=False,
+            headers=headers,
+        )
         assert answer.status_code == 302
         assert ("Secure" in session_cookie_of(answer)) is secure
     finally:
         site.server.stop()
 
 
-@pytest.mark.parametrize(("target", "landing"), [
-    ("/jobs", "/jobs"), ("https://elsewhere.example/", "/"), ("//elsewhere.example", "/"),
-    ("/\\elsewhere.example", "/")])
+@pytest.mark.parametrize(
+    ("target", "landing"),
+    [
+        ("/jobs", "/jobs"),
+        ("https://elsewhere.example/", "/"),
+        ("//elsewhere.example", "/"),
+        ("/\\elsewhere.example", "/"),
+    ],
+)
 def test_log_in_returns_to_pages_of_this_site_only(site: Site, target: str, landing: str):
     answer = Visitor(site.url).log_in(site.account(), next=target)
     assert answer.headers["Location"] == landing
@@ -278,10 +309,12 @@ def test_a_taken_address_is_not_named_and_every_sign_up_attempt_counts(fresh_sit
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_parallel_sign_ups_on_a_fresh_install_make_one_operator(tmp_path, backend,
-                                                                database_factory):
-    server = ServiceProcess(write_config(tmp_path, service_settings(
-        tmp_path, database_factory(backend)))).start()
+def test_parallel_sign_ups_on_a_fresh_install_make_one_operator(
+    tmp_path, backend, database_factory
+):
+    server = ServiceProcess(
+        write_config(tmp_path, service_settings(tmp_path, database_factory(backend)))
+    ).start()
     try:
         visitors = [Visitor(server.url) for _ in range(8)]
         tokens = [visitor.token() for visitor in visitors]
@@ -289,9 +322,20 @@ def test_parallel_sign_ups_on_a_fresh_install_make_one_operator(tmp_path, backen
 
         def sign_up(number: int) -> int:
             start.wait()
-            return visitors[number].post("/signup", {
-                "email": f"ops-{number}@studio.example", "password": PASSWORD,
-                "plan": "enterprise", "_xsrf": tokens[number]}, xsrf=False).status_code
+            return (
+                visitors[number]
+                .post(
+                    "/signup",
+                    {
+                        "email": f"ops-{number}@studio.example",
+                        "password": PASSWORD,
+                        "plan": "enterprise",
+                        "_xsrf": tokens[number],
+                    },
+                    xsrf=False,
+                )
+                .status_code
+            )
 
         with ThreadPoolExecutor(len(visitors)) as pool:
             statuses = list(pool.map(sign_up, range(len(visitors))))
@@ -347,5 +391,4 @@ def test_a_failed_job_page_says_why_and_offers_the_failure_reports(site: Site):
     assert "The validation could not be done" in page.text and "VALIDATION_CRASHED" in page.text
     report = visitor.get(f"/jobs/{job_id}/report/markdown")
     assert report.status_code == 200
-    assert report.headers["Content-Disposition"] == (
-        f'attachment; filename="{job_id}-report.md"')
+    assert report.headers["Content-Disposition"] == (f'attachment; filename="{job_id}-report.md"')

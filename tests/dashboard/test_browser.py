@@ -70,7 +70,8 @@ def drop_files(page: Page, files: dict[str, bytes]) -> None:
 
 
 def test_a_newcomer_signs_up_drops_a_glb_and_reads_its_report(
-        fresh_site: Site, page: Page, artifacts: Path):
+    fresh_site: Site, page: Page, artifacts: Path
+):
     page.goto(fresh_site.url)
     expect(page).to_have_url(re.compile(r"/signup$"))  # a fresh install starts at sign-up
     sign_up(page, fresh_site.url, "lead@studio.example", plan="pro")
@@ -92,7 +93,8 @@ def test_a_newcomer_signs_up_drops_a_glb_and_reads_its_report(
     expect(stats).to_contain_text("448")  # the pawn's vertices
     expect(page.locator(".budget", has_text="Triangles per file")).to_contain_text("832")
     expect(page.locator("details.issue", has_text="MESH_MISSING_NORMALS")).to_contain_text(
-        "How to fix")
+        "How to fix"
+    )
     expect(page.get_by_role("link", name="JSON report (.json)")).to_be_visible()
     badge = page.get_by_role("img", name=re.compile("AssetCheck badge"))
     assert badge.evaluate("image => image.complete && image.naturalWidth") > 0
@@ -109,16 +111,19 @@ def test_a_newcomer_signs_up_drops_a_glb_and_reads_its_report(
     assert "pawns.glb" in Path(download.value.path()).read_text()
 
 
-def test_the_file_picker_uploads_several_files_each_as_its_own_job(site: Site, page: Page,
-                                                                  artifacts: Path):
+def test_the_file_picker_uploads_several_files_each_as_its_own_job(
+    site: Site, page: Page, artifacts: Path
+):
     log_in(page, site.url, site.account())
     page.get_by_label("Engine").select_option("web")
     with page.expect_file_chooser() as chooser:
         page.get_by_text("Choose files…").click()
-    chooser.value.set_files([
-        {"name": "one.glb", "mimeType": "model/gltf-binary", "buffer": pawn_glb()},
-        {"name": "two.glb", "mimeType": "model/gltf-binary", "buffer": pawn_glb(copies=2)},
-    ])
+    chooser.value.set_files(
+        [
+            {"name": "one.glb", "mimeType": "model/gltf-binary", "buffer": pawn_glb()},
+            {"name": "two.glb", "mimeType": "model/gltf-binary", "buffer": pawn_glb(copies=2)},
+        ]
+    )
     for name in ("one.glb", "two.glb"):
         expect(page.locator(".upload-item", has_text=name)).to_contain_text("Completed")
     drop_files(page, {"three.glb": pawn_glb(copies=3)})
@@ -145,7 +150,8 @@ def test_a_file_that_is_no_model_is_refused_next_to_its_name(site: Site, page: P
 
 
 def test_a_key_created_in_the_profile_works_against_the_api_until_revoked(
-        site: Site, page: Page, artifacts: Path):
+    site: Site, page: Page, artifacts: Path
+):
     log_in(page, site.url, site.account("pro"))
     page.get_by_role("link", name="Profile").click()
     page.get_by_label("Name (optional)").fill("CI pipeline")
@@ -160,8 +166,10 @@ def test_a_key_created_in_the_profile_works_against_the_api_until_revoked(
     expect(page.get_by_role("button", name=re.compile("Copied|Ctrl\\+C"))).to_be_visible()
     assert_no_sideways_scrolling(page)
     page.screenshot(path=artifacts / "profile-new-key.png", full_page=True)
-    assert requests.get(f"{site.url}/api/v1/validate", headers=bearer(key),
-                        timeout=10).status_code == 200
+    assert (
+        requests.get(f"{site.url}/api/v1/validate", headers=bearer(key), timeout=10).status_code
+        == 200
+    )
 
     page.goto(f"{site.url}/profile")  # the key is never shown again, only its prefix
     expect(page.get_by_label("New API key")).to_have_count(0)
@@ -187,17 +195,21 @@ def test_a_revocation_can_be_cancelled_at_the_confirmation(site: Site, page: Pag
     page.once("dialog", lambda dialog: dialog.dismiss())
     page.get_by_role("button", name=re.compile("Revoke")).click()
     expect(page.locator("table.keys")).to_contain_text("active")
-    assert requests.get(f"{site.url}/api/v1/validate", headers=bearer(key),
-                        timeout=10).status_code == 200
+    assert (
+        requests.get(f"{site.url}/api/v1/validate", headers=bearer(key), timeout=10).status_code
+        == 200
+    )
 
 
-def test_a_free_account_signed_up_on_the_page_is_offered_no_key(site: Site, page: Page,
-                                                              artifacts: Path):
+def test_a_free_account_signed_up_on_the_page_is_offered_no_key(
+    site: Site, page: Page, artifacts: Path
+):
     sign_up(page, site.url, "newcomer@studio.example")
     expect(page.locator(".who")).to_contain_text("Free plan")
     page.get_by_role("link", name="Profile").click()
     expect(page.locator("#no-api-access")).to_contain_text(
-        "API keys and webhooks come with the Starter, Pro and Enterprise plans")
+        "API keys and webhooks come with the Starter, Pro and Enterprise plans"
+    )
     expect(page.get_by_role("button", name="Create key")).to_have_count(0)
     page.screenshot(path=artifacts / "profile-free.png", full_page=True)
 
@@ -209,8 +221,7 @@ def test_a_free_account_signed_up_on_the_page_is_offered_no_key(site: Site, page
     expect(page.locator(".upload-item", has_text="free.glb")).to_contain_text("Completed")
 
 
-def test_a_wrong_password_is_shown_on_the_form_and_the_right_one_logs_in(site: Site,
-                                                                        page: Page):
+def test_a_wrong_password_is_shown_on_the_form_and_the_right_one_logs_in(site: Site, page: Page):
     email = site.account()
     page.goto(f"{site.url}/jobs")
     expect(page).to_have_url(re.compile(r"/login\?next=%2Fjobs$"))
@@ -226,7 +237,8 @@ def test_a_wrong_password_is_shown_on_the_form_and_the_right_one_logs_in(site: S
 
 
 def test_webhook_settings_change_the_url_reveal_the_secret_and_log_deliveries(
-        site: Site, page: Page, artifacts: Path):
+    site: Site, page: Page, artifacts: Path
+):
     receiver = start_receiver()
     try:
         # Pro: the test site gives Starter 3 requests a minute, and this test makes more.
@@ -285,8 +297,9 @@ def refresh_until(page: Page, locator, text: str) -> None:
     expect(locator).to_contain_text(text)
 
 
-def test_a_job_page_opened_while_the_job_runs_turns_into_its_report(site: Site, page: Page,
-                                                                    artifacts: Path):
+def test_a_job_page_opened_while_the_job_runs_turns_into_its_report(
+    site: Site, page: Page, artifacts: Path
+):
     log_in(page, site.url, site.account())
     drop_files(page, {"slow-2-pawn.glb": pawn_glb()})  # the test check sleeps 2 s on it
     item = page.locator(".upload-item", has_text="slow-2-pawn.glb")
@@ -332,13 +345,13 @@ def test_the_upload_page_works_from_the_keyboard_with_a_visible_focus(site: Site
         # assertion on the page is a DevTools round trip answered after the request is in.
         expect(page.locator("#files")).to_be_focused()
         page.keyboard.press("Space")
-    chooser.value.set_files([{"name": "keys.glb", "mimeType": "model/gltf-binary",
-                              "buffer": pawn_glb()}])
+    chooser.value.set_files(
+        [{"name": "keys.glb", "mimeType": "model/gltf-binary", "buffer": pawn_glb()}]
+    )
     expect(page.locator(".upload-item", has_text="keys.glb")).to_contain_text("Completed")
 
 
-def test_files_chosen_before_the_page_script_runs_are_uploaded_when_it_does(site: Site,
-                                                                          page: Page):
+def test_files_chosen_before_the_page_script_runs_are_uploaded_when_it_does(site: Site, page: Page):
     # The picker opens without the page's script (it is the input's own): the script, deferred,
     # may come later than a quick hand, so it must not lose what was chosen in the meantime.
     log_in(page, site.url, site.account())
@@ -347,8 +360,9 @@ def test_files_chosen_before_the_page_script_runs_are_uploaded_when_it_does(site
     page.reload()
     with page.expect_file_chooser() as chooser:
         page.get_by_text("Choose files…").click()
-    chooser.value.set_files([{"name": "early.glb", "mimeType": "model/gltf-binary",
-                              "buffer": pawn_glb()}])
+    chooser.value.set_files(
+        [{"name": "early.glb", "mimeType": "model/gltf-binary", "buffer": pawn_glb()}]
+    )
     expect(page.locator("body")).not_to_have_attribute("data-ready", "true")
     expect(page.locator(".upload-item")).to_have_count(0)
     page.unroute("**/static/dashboard.js*")
@@ -357,11 +371,13 @@ def test_files_chosen_before_the_page_script_runs_are_uploaded_when_it_does(site
 
 
 def test_deleting_a_job_from_its_page_asks_first_then_removes_it_and_its_files(
-        site: Site, page: Page, artifacts: Path):
+    site: Site, page: Page, artifacts: Path
+):
     log_in(page, site.url, site.account())
     drop_files(page, {"doomed-pawn.glb": pawn_glb()})
     page.locator(".upload-item", has_text="doomed-pawn.glb").get_by_role(
-        "link", name="Job page").click()
+        "link", name="Job page"
+    ).click()
     expect(page.locator(".score-number")).to_be_visible()
     job_id = page.url.rsplit("/", 1)[-1]
     folder = Path(site.server.config["storage"]["data_dir"]) / "jobs" / job_id

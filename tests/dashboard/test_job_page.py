@@ -36,31 +36,42 @@ def with_counts(report, **counts):
 
 def test_the_verdict_names_the_engine_and_what_stands_in_the_way(report):
     assert verdict(with_counts(report, error=0, warning=0)) == (
-        "Ready: it passes the Unity (URP/HDRP) profile with no errors and no warnings.")
+        "Ready: it passes the Unity (URP/HDRP) profile with no errors and no warnings."
+    )
     assert verdict(with_counts(report, error=0, warning=1)) == (
-        "Ready: it passes the Unity (URP/HDRP) profile, with 1 warning worth a look.")
+        "Ready: it passes the Unity (URP/HDRP) profile, with 1 warning worth a look."
+    )
     assert verdict(with_counts(report, error=1200)) == (
-        "Not ready: 1,200 errors to fix before it passes the Unity (URP/HDRP) profile.")
+        "Not ready: 1,200 errors to fix before it passes the Unity (URP/HDRP) profile."
+    )
 
 
 def test_an_unsafe_upload_is_called_unusable_whatever_else_it_has(report):
     unsafe = with_counts(report, error=0, warning=0)
-    unsafe["result"]["securityScan"] = {"safe": False, "scannedFiles": 2, "warnings": [
-        {"code": "ZIP_ENCRYPTED", "severity": "medium", "message": "m", "file": "a.zip"},
-        {"code": "ZIP_BOMB", "severity": "critical", "message": "m", "file": "a.zip"}]}
-    assert verdict(unsafe) == ("Do not use this upload: the security scan found 1 serious "
-                               "problem, listed under Security.")
+    unsafe["result"]["securityScan"] = {
+        "safe": False,
+        "scannedFiles": 2,
+        "warnings": [
+            {"code": "ZIP_ENCRYPTED", "severity": "medium", "message": "m", "file": "a.zip"},
+            {"code": "ZIP_BOMB", "severity": "critical", "message": "m", "file": "a.zip"},
+        ],
+    }
+    assert verdict(unsafe) == (
+        "Do not use this upload: the security scan found 1 serious problem, listed under Security."
+    )
     assert [w["code"] for w in security_warnings(unsafe)] == ["ZIP_BOMB", "ZIP_ENCRYPTED"]
 
 
 def test_budget_bars_show_use_against_each_limit():
-    bars = budget_bars([
-        {"budget": "triangles_per_file", "used": 1500, "limit": 2000, "over": False},
-        {"budget": "materials", "used": 40, "limit": 32, "over": True},
-        {"budget": "draw_calls", "used": 10, "limit": 500, "over": False},
-        {"budget": "file_size_mb", "used": 1.5, "limit": 50, "over": False},
-        {"budget": "index_32bit", "used": True, "limit": False, "over": True},
-    ])
+    bars = budget_bars(
+        [
+            {"budget": "triangles_per_file", "used": 1500, "limit": 2000, "over": False},
+            {"budget": "materials", "used": 40, "limit": 32, "over": True},
+            {"budget": "draw_calls", "used": 10, "limit": 500, "over": False},
+            {"budget": "file_size_mb", "used": 1.5, "limit": 50, "over": False},
+            {"budget": "index_32bit", "used": True, "limit": False, "over": True},
+        ]
+    )
     assert [(b.label, b.used, b.limit, b.state) for b in bars] == [
         ("Triangles per file", "1,500", "2,000", "ok"),
         ("Materials", "40", "32", "over"),
@@ -91,37 +102,63 @@ def registry():
     return build_registry(get_plugin_manager())
 
 
-@pytest.mark.parametrize(("code", "pointer", "file_format", "shown"), [
-    ("MESH_DUPLICATE_TRIANGLES", "/meshes/0/primitives/1", "glb", True),
-    ("ACCESSOR_VECTOR3_NON_UNIT", "/meshes/2/primitives/0/attributes/NORMAL", "gltf", True),
-    ("NODE_EMPTY", "/nodes/4", "glb", True),
-    ("IMAGE_NPOT_DIMENSIONS", "/images/0", "gltf", True),
-    ("ACCESSOR_MIN_MISMATCH", "/accessors/3/min", "glb", False),
-    ("ASSET_MINVERSION_GREATER_THAN_VERSION", "/asset", "glb", False),
-    ("MESH_ZERO_AREA_TRIANGLES", None, "glb", False),
-])
+@pytest.mark.parametrize(
+    ("code", "pointer", "file_format", "shown"),
+    [
+        ("MESH_DUPLICATE_TRIANGLES", "/meshes/0/primitives/1", "glb", True),
+        ("ACCESSOR_VECTOR3_NON_UNIT", "/meshes/2/primitives/0/attributes/NORMAL", "gltf", True),
+        ("NODE_EMPTY", "/nodes/4", "glb", True),
+        ("IMAGE_NPOT_DIMENSIONS", "/images/0", "gltf", True),
+        ("ACCESSOR_MIN_MISMATCH", "/accessors/3/min", "glb", False),
+        ("ASSET_MINVERSION_GREATER_THAN_VERSION", "/asset", "glb", False),
+        ("MESH_ZERO_AREA_TRIANGLES", None, "glb", False),
+    ],
+)
 def test_a_gltf_finding_shows_on_the_model_what_its_pointer_names(
-        registry, code, pointer, file_format, shown):
+    registry, code, pointer, file_format, shown
+):
     occurrence = {"message": "m", **({"pointer": pointer} if pointer else {})}
     expected = {"pointer": pointer} if shown else None
     assert model_target(registry, code, occurrence, file_format) == expected
 
 
-@pytest.mark.parametrize(("code", "message", "mesh"), [
-    ("MESH_ZERO_AREA_TRIANGLES", "Mesh klZahn: 14 of 42 triangles have zero area (their "
-     "corners coincide or lie on one line).", "klZahn"),
-    ("MESH_INCONSISTENT_WINDING", "Mesh Kopf: across 5 of 147 edges the two triangles face "
-     "opposite ways, so back-face culling shows holes where a face is flipped.", "Kopf"),
-    ("MESH_ZERO_AREA_TRIANGLES", "Mesh Body: Arm: 2 of 8 triangles have zero area (their "
-     "corners coincide or lie on one line).", "Body: Arm"),
-    ("MESH_MISSING_NORMALS", "Mesh Body: Arm has no vertex normals, so the engine computes its "
-     "own (glTF viewers shade it flat) and the shading will not match the modelling tool.",
-     "Body: Arm"),
-    ("MATERIAL_NOT_PBR", "Material Skin uses the legacy phong shading model: engines convert "
-     "it to their physically based material, and it will look different there.", None),
-    ("FBX_UNITS_NOT_METRES", "m", None),
-    ("MESH_ZERO_AREA_TRIANGLES", "a message some other version wrote", None),
-])
+@pytest.mark.parametrize(
+    ("code", "message", "mesh"),
+    [
+        (
+            "MESH_ZERO_AREA_TRIANGLES",
+            "Mesh klZahn: 14 of 42 triangles have zero area (their "
+            "corners coincide or lie on one line).",
+            "klZahn",
+        ),
+        (
+            "MESH_INCONSISTENT_WINDING",
+            "Mesh Kopf: across 5 of 147 edges the two triangles face "
+            "opposite ways, so back-face culling shows holes where a face is flipped.",
+            "Kopf",
+        ),
+        (
+            "MESH_ZERO_AREA_TRIANGLES",
+            "Mesh Body: Arm: 2 of 8 triangles have zero area (their "
+            "corners coincide or lie on one line).",
+            "Body: Arm",
+        ),
+        (
+            "MESH_MISSING_NORMALS",
+            "Mesh Body: Arm has no vertex normals, so the engine computes its "
+            "own (glTF viewers shade it flat) and the shading will not match the modelling tool.",
+            "Body: Arm",
+        ),
+        (
+            "MATERIAL_NOT_PBR",
+            "Material Skin uses the legacy phong shading model: engines convert "
+            "it to their physically based material, and it will look different there.",
+            None,
+        ),
+        ("FBX_UNITS_NOT_METRES", "m", None),
+        ("MESH_ZERO_AREA_TRIANGLES", "a message some other version wrote", None),
+    ],
+)
 def test_an_fbx_finding_shows_the_mesh_its_message_names(registry, code, message, mesh):
     """FBX findings have no pointer: the mesh is read back from the message through its
     code's template, whole, so ``Kopf`` never also shows ``Kopf2``."""
@@ -131,5 +168,8 @@ def test_an_fbx_finding_shows_the_mesh_its_message_names(registry, code, message
 
 def test_message_fields_reads_back_what_a_template_filled_in():
     assert message_fields("Mesh {name}: {count:,} of {total:,}.", "Mesh a: b: 1,200 of 3.") == {
-        "name": "a: b", "count": "1,200", "total": "3"}
+        "name": "a: b",
+        "count": "1,200",
+        "total": "3",
+    }
     assert message_fields("Mesh {name}.", "Node x.") is None

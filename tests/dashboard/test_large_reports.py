@@ -30,10 +30,12 @@ def test_a_zip_of_huge_member_names_makes_a_small_report_with_every_name_cut(sit
     job_id = upload(site.url, key, archive, filename="names.zip").json()["job_id"]
     assert wait_for_job(site.url, key, job_id)["status"] == "completed"
 
-    report = requests.get(f"{site.url}/api/v1/report/{job_id}/json", headers=bearer(key),
-                          timeout=30)
-    markdown = requests.get(f"{site.url}/api/v1/report/{job_id}/markdown", headers=bearer(key),
-                            timeout=30)
+    report = requests.get(
+        f"{site.url}/api/v1/report/{job_id}/json", headers=bearer(key), timeout=30
+    )
+    markdown = requests.get(
+        f"{site.url}/api/v1/report/{job_id}/markdown", headers=bearer(key), timeout=30
+    )
     names = [mesh["filename"] for mesh in report.json()["result"]["meshes"]]
     assert len(names) == MEMBERS and {len(name) for name in names} == {MAX_NAME_LENGTH}
     assert all(f"{CUT_MARK}{NAME_LENGTH + 6:,}]" in name for name in names)
@@ -46,11 +48,21 @@ def test_large_reports_render_off_the_event_loop_while_health_checks_stay_quick(
     visitor = Visitor(site.url)
     assert visitor.log_in(email).status_code == 302
     bind_database(site.server.config)
-    job = Job.create(id=new_job_id(), account=find_account(email), status=COMPLETED,
-                     filename="large.zip", engine="generic", stored_path="jobs/none/upload",
-                     sha256="0" * 64, size=1, result=many_files_report(40_000),
-                     health_score=97, grade="excellent", started_at=utcnow(),
-                     finished_at=utcnow())
+    job = Job.create(
+        id=new_job_id(),
+        account=find_account(email),
+        status=COMPLETED,
+        filename="large.zip",
+        engine="generic",
+        stored_path="jobs/none/upload",
+        sha256="0" * 64,
+        size=1,
+        result=many_files_report(40_000),
+        health_score=97,
+        grade="excellent",
+        started_at=utcnow(),
+        finished_at=utcnow(),
+    )
     paths = [f"/jobs/{job.id}", f"/jobs/{job.id}/report/markdown", f"/jobs/{job.id}"]
 
     def fetch_each() -> list[tuple[int, float]]:
@@ -75,4 +87,6 @@ def test_large_reports_render_off_the_event_loop_while_health_checks_stay_quick(
     # takes itself; off it, only decoding the stored report (one C call, which no thread
     # interrupts) does. Compared with the page's own time, so a loaded machine cannot fail it.
     assert len(latencies) > 3 and max(latencies) < max(durations) / 2, (
-        sorted(latencies)[-3:], durations)
+        sorted(latencies)[-3:],
+        durations,
+    )

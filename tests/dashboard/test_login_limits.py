@@ -59,7 +59,15 @@ def test_keys_whose_attempts_all_expired_are_forgotten(monkeypatch):
 def test_delays_grow_from_the_first_paid_failure_and_stop_at_the_ceiling():
     policy = Backoff(free_failures=3, first_delay=1, max_delay=900, forget_after=3600)
     assert [policy.delay(n) for n in (0, 2, 3, 4, 5, 12, 13, 10**6)] == [
-        0, 0, 1, 2, 4, 512, 900, 900]
+        0,
+        0,
+        1,
+        2,
+        4,
+        512,
+        900,
+        900,
+    ]
 
 
 def test_a_key_waits_its_growing_delay_from_its_last_failure():
@@ -139,11 +147,9 @@ def test_a_known_browser_that_guesses_is_slowed_by_its_own_count_wherever_it_is(
     throttle = LoginThrottle(1, 900, Clock())
     for number in range(3):
         throttle.failed(LoginAttempt("ada@studio.example", f"198.51.100.{number}", "stolen"))
-    assert throttle.retry_after(LoginAttempt("ada@studio.example", "198.51.100.9",
-                                             "stolen")) == 1
+    assert throttle.retry_after(LoginAttempt("ada@studio.example", "198.51.100.9", "stolen")) == 1
     throttle.succeeded(LoginAttempt("ada@studio.example", "203.0.113.5", "stolen"))
-    assert throttle.retry_after(LoginAttempt("ada@studio.example", "198.51.100.9",
-                                             "stolen")) == 0
+    assert throttle.retry_after(LoginAttempt("ada@studio.example", "198.51.100.9", "stolen")) == 0
 
 
 def test_a_success_starts_the_pair_over_but_not_the_address_nor_the_account():
@@ -156,9 +162,10 @@ def test_a_success_starts_the_pair_over_but_not_the_address_nor_the_account():
     assert throttle.by_pair.retry_after(("artist-0@studio.example", "198.51.100.7")) == 0
 
 
-@pytest.mark.parametrize(("seconds", "words"), [
-    (1, "1 second"), (45, "45 seconds"), (60, "1 minute"), (61, "2 minutes"),
-    (900, "15 minutes")])
+@pytest.mark.parametrize(
+    ("seconds", "words"),
+    [(1, "1 second"), (45, "45 seconds"), (60, "1 minute"), (61, "2 minutes"), (900, "15 minutes")],
+)
 def test_waits_are_described_in_seconds_then_minutes(seconds, words):
     assert describe_wait(seconds) == words
 
@@ -174,16 +181,22 @@ def test_a_known_device_keeps_its_most_recent_accounts_and_names_them_by_digest(
     assert KnownDevice.parse(None) is None and KnownDevice.parse(b" ") is None
 
 
-@pytest.mark.parametrize("accounts", [
-    {"login_first_delay": 0}, {"login_first_delay": 10, "login_max_delay": 5},
-    {"login_max_delay": 7200}, {"login_first_delay": True}, {"login_max_delay": "900"}])
+@pytest.mark.parametrize(
+    "accounts",
+    [
+        {"login_first_delay": 0},
+        {"login_first_delay": 10, "login_max_delay": 5},
+        {"login_max_delay": 7200},
+        {"login_first_delay": True},
+        {"login_max_delay": "900"},
+    ],
+)
 def test_unusable_log_in_delays_are_refused_at_start(accounts):
     with pytest.raises(ConfigError, match="login_first_delay"):
         config_from({"accounts": accounts}, environ={})
 
 
 def test_the_log_in_delays_come_from_the_config():
-    config = config_from({"accounts": {"login_first_delay": 5, "login_max_delay": 60}},
-                         environ={})
+    config = config_from({"accounts": {"login_first_delay": 5, "login_max_delay": 60}}, environ={})
     limits = DashboardLimits.from_config(config["accounts"])
     assert limits.login.by_pair.policy == Backoff(3, 5, 60, LoginThrottle.QUIET)

@@ -27,8 +27,11 @@ _ADDRESSES = (f"127.1.{n // 250}.{n % 250 + 1}" for n in itertools.count())
 
 def start_slow_site(folder: Path, trust_forwarded_headers: bool) -> Site:
     settings = service_settings(
-        folder, "", server={"trust_forwarded_headers": trust_forwarded_headers},
-        accounts={"login_first_delay": FIRST_DELAY, "login_max_delay": 3600})
+        folder,
+        "",
+        server={"trust_forwarded_headers": trust_forwarded_headers},
+        accounts={"login_first_delay": FIRST_DELAY, "login_max_delay": 3600},
+    )
     return Site(ServiceProcess(write_config(folder, settings)).start())
 
 

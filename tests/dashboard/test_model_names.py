@@ -10,11 +10,20 @@ from assetcheck.webapp.job_views import find_job
 
 def completed_job(account: Account, job_id: str, filenames: list[str]) -> Job:
     """A completed job row whose report lists ``filenames``, read back without its report."""
-    Job.create(id=job_id, account=account, status="completed", progress=100,
-               filename="upload.zip", engine="generic", options="{}",
-               stored_path=f"jobs/{job_id}/upload", sha256="0" * 64, size=1,
-               finished_at=utcnow(),
-               result={"result": {"meshes": [{"filename": name} for name in filenames]}})
+    Job.create(
+        id=job_id,
+        account=account,
+        status="completed",
+        progress=100,
+        filename="upload.zip",
+        engine="generic",
+        options="{}",
+        stored_path=f"jobs/{job_id}/upload",
+        sha256="0" * 64,
+        size=1,
+        finished_at=utcnow(),
+        result={"result": {"meshes": [{"filename": name} for name in filenames]}},
+    )
     return find_job(account.id, job_id, with_report=False)
 
 

@@ -14,8 +14,9 @@ BUILD = ROOT / "tools" / "three"
 
 
 def test_the_vendored_files_match_their_recorded_sha256_sums():
-    sums = dict(reversed(line.split("  ")) for line in
-                (VENDOR / "SHA256SUMS").read_text().splitlines())
+    sums = dict(
+        reversed(line.split("  ")) for line in (VENDOR / "SHA256SUMS").read_text().splitlines()
+    )
     assert set(sums) == {"three.bundle.min.js", "three.LICENSE"}
     for name, digest in sums.items():
         assert hashlib.sha256((VENDOR / name).read_bytes()).hexdigest() == digest, name

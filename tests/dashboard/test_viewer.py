@@ -56,15 +56,15 @@ def textured_pawn(builder: GltfBuilder, *, duplicate: bool = False) -> None:
     positions, indices = lathe()
     if duplicate:
         indices = np.concatenate([indices, indices[64:104]])
-    uvs = np.stack([np.arctan2(positions[:, 2], positions[:, 0]) / (2 * np.pi) + 0.5,
-                    positions[:, 1]], axis=1).astype(np.float32)
+    uvs = np.stack(
+        [np.arctan2(positions[:, 2], positions[:, 0]) / (2 * np.pi) + 0.5, positions[:, 1]], axis=1
+    ).astype(np.float32)
     primitive = {
         "attributes": {
-            "POSITION": builder.add_accessor(positions, "VEC3", minmax=True,
-                                             target=ARRAY_BUFFER),
-            "TEXCOORD_0": builder.add_accessor(uvs, "VEC2", target=ARRAY_BUFFER)},
-        "indices": builder.add_accessor(indices.reshape(-1), "SCALAR",
-                                        target=ELEMENT_ARRAY_BUFFER),
+            "POSITION": builder.add_accessor(positions, "VEC3", minmax=True, target=ARRAY_BUFFER),
+            "TEXCOORD_0": builder.add_accessor(uvs, "VEC2", target=ARRAY_BUFFER),
+        },
+        "indices": builder.add_accessor(indices.reshape(-1), "SCALAR", target=ELEMENT_ARRAY_BUFFER),
         "material": 0,
     }
     builder.document["meshes"] = [{"name": "Pawn", "primitives": [primitive]}]
@@ -78,11 +78,20 @@ def checker_png(size: int = 64) -> bytes:
     rows = b"".join(b"\0" + row.tobytes() for row in pixels)
 
     def block(kind: bytes, payload: bytes) -> bytes:
-        return (struct.pack(">I", len(payload)) + kind + payload
-                + struct.pack(">I", zlib.crc32(kind + payload)))
+        return (
+            struct.pack(">I", len(payload))
+            + kind
+            + payload
+            + struct.pack(">I", zlib.crc32(kind + payload))
+        )
+
     header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + block(b"IHDR", header)
-            + block(b"IDAT", zlib.compress(rows)) + block(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + block(b"IHDR", header)
+        + block(b"IDAT", zlib.compress(rows))
+        + block(b"IEND", b"")
+    )
 
 
 def faulty_glb() -> bytes:
@@ -101,8 +110,13 @@ def textured_gltf_zip(tmp_path: Path) -> bytes:
     builder.add_material("Checker", base_color_texture=texture)
     textured_pawn(builder)
     gltf = builder.write_gltf(tmp_path / "textured", "pawn")
-    return zip_of({"pawn.gltf": gltf.read_bytes(), "pawn.bin": (gltf.parent / "pawn.bin")
-                   .read_bytes(), "checker.png": checker_png()})
+    return zip_of(
+        {
+            "pawn.gltf": gltf.read_bytes(),
+            "pawn.bin": (gltf.parent / "pawn.bin").read_bytes(),
+            "checker.png": checker_png(),
+        }
+    )
 
 
 def open_job(site: Site, page: Page, content: bytes, filename: str) -> str:
@@ -141,12 +155,14 @@ def requests_seen(page: Page) -> list[str]:
 
 
 def assert_same_origin(site: Site, seen: list[str]) -> None:
-    assert seen and all(url.startswith(site.url + "/") or url.startswith("data:")
-                        for url in seen), [url for url in seen if not url.startswith(site.url)]
+    assert seen and all(
+        url.startswith(site.url + "/") or url.startswith("data:") for url in seen
+    ), [url for url in seen if not url.startswith(site.url)]
 
 
 def test_a_glb_is_drawn_and_clicking_an_issue_marks_its_triangles(
-        site: Site, page: Page, requests_seen: list[str], artifacts: Path):
+    site: Site, page: Page, requests_seen: list[str], artifacts: Path
+):
     job_id = open_job(site, page, faulty_glb(), "faulty.glb")
     response = page.request.get(f"{site.url}/jobs/{job_id}")
     assert response.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
@@ -176,8 +192,7 @@ def test_a_glb_is_drawn_and_clicking_an_issue_marks_its_triangles(
     assert_same_origin(site, requests_seen)
 
 
-def test_the_view_turns_zooms_and_resets_from_the_keyboard(site: Site, page: Page,
-                                                         artifacts: Path):
+def test_the_view_turns_zooms_and_resets_from_the_keyboard(site: Site, page: Page, artifacts: Path):
     open_job(site, page, faulty_glb(), "keys.glb")
     figure = wait_for_view(page, "keys.glb")
     canvas = figure.locator("canvas")
@@ -205,19 +220,22 @@ def test_the_view_turns_zooms_and_resets_from_the_keyboard(site: Site, page: Pag
 
 
 def test_a_gltf_with_external_textures_is_drawn_with_them(
-        site: Site, page: Page, requests_seen: list[str], tmp_path: Path, artifacts: Path):
+    site: Site, page: Page, requests_seen: list[str], tmp_path: Path, artifacts: Path
+):
     open_job(site, page, textured_gltf_zip(tmp_path), "textured.zip")
     figure = wait_for_view(page, "pawn.gltf")
     shot, summary = pixels(page, figure)
     (artifacts / "viewer-gltf.png").write_bytes(shot)
     assert_drawn(summary)
     assert_same_origin(site, requests_seen)
-    assert not any(url.endswith((".png", ".bin")) and "/previews/" not in url
-                   for url in requests_seen)  # the texture came inside the viewer's GLB
+    assert not any(
+        url.endswith((".png", ".bin")) and "/previews/" not in url for url in requests_seen
+    )  # the texture came inside the viewer's GLB
 
 
-def test_an_fbx_is_drawn_from_the_geometry_the_reader_decoded(site: Site, page: Page,
-                                                             artifacts: Path):
+def test_an_fbx_is_drawn_from_the_geometry_the_reader_decoded(
+    site: Site, page: Page, artifacts: Path
+):
     open_job(site, page, binary_fbx(Scene(meshes=[cube()])), "cube.fbx")
     figure = wait_for_view(page, "cube.fbx")
     shot, summary = pixels(page, figure)
@@ -226,8 +244,9 @@ def test_an_fbx_is_drawn_from_the_geometry_the_reader_decoded(site: Site, page: 
 
 
 @pytest.mark.parametrize("name", ["pawn_draco.glb", "pawn_meshopt.glb"])
-def test_a_compressed_file_is_drawn_from_the_decoded_copy(site: Site, page: Page,
-                                                        artifacts: Path, name: str):
+def test_a_compressed_file_is_drawn_from_the_decoded_copy(
+    site: Site, page: Page, artifacts: Path, name: str
+):
     open_job(site, page, (COMPRESSED / name).read_bytes(), name)
     figure = wait_for_view(page, name)
     shot, summary = pixels(page, figure)
@@ -245,8 +264,9 @@ def test_viewer_files_go_only_to_the_jobs_owner_and_are_never_sniffed(site: Site
     overlays = page.request.get(f"{site.url}/jobs/{job_id}/models/0.json").json()
     assert {entry["code"] for entry in overlays["entries"]} >= {"MESH_DUPLICATE_TRIANGLES"}
 
-    anonymous = requests.get(f"{site.url}/jobs/{job_id}/models/0.glb", allow_redirects=False,
-                             timeout=30)
+    anonymous = requests.get(
+        f"{site.url}/jobs/{job_id}/models/0.glb", allow_redirects=False, timeout=30
+    )
     assert anonymous.status_code == 302 and re.search(r"/login", anonymous.headers["Location"])
     stranger = Visitor(site.url)
     assert stranger.log_in(site.account()).status_code == 302
@@ -256,10 +276,14 @@ def test_viewer_files_go_only_to_the_jobs_owner_and_are_never_sniffed(site: Site
 
 
 def test_without_webgl_the_server_drawn_picture_stays_and_says_why(
-        site: Site, playwright_driver, tmp_path: Path):
+    site: Site, playwright_driver, tmp_path: Path
+):
     context = playwright_driver.chromium.launch_persistent_context(
-        tmp_path / "profile", executable_path=str(CHROMIUM),
-        args=[*CHROMIUM_ARGS, "--disable-3d-apis"], headless=True)
+        tmp_path / "profile",
+        executable_path=str(CHROMIUM),
+        args=[*CHROMIUM_ARGS, "--disable-3d-apis"],
+        headless=True,
+    )
     context.set_default_timeout(TIMEOUT_MS)
     try:
         page = context.pages[0] if context.pages else context.new_page()
@@ -278,16 +302,18 @@ def test_without_webgl_the_server_drawn_picture_stays_and_says_why(
 SPIDER = Path("/usr/share/assimp/models/FBX/spider.fbx")
 
 
-@pytest.mark.skipif(not SPIDER.exists(), reason=f"needs {SPIDER} (apt-get install "
-                    "assimp-testmodels)")
+@pytest.mark.skipif(
+    not SPIDER.exists(), reason=f"needs {SPIDER} (apt-get install assimp-testmodels)"
+)
 def test_an_fbx_finding_is_shown_on_the_mesh_it_names(site: Site, page: Page, artifacts: Path):
     open_job(site, page, SPIDER.read_bytes(), "spider.fbx")
     figure = wait_for_view(page, "spider.fbx")
     before, _ = pixels(page, figure)
     issue = page.locator("details.issue", has_text="MESH_ZERO_AREA_TRIANGLES")
     issue.locator("summary").click()
-    button = issue.locator("li", has_text="Mesh klZahn:").get_by_role("button",
-                                                                       name="Show on model")
+    button = issue.locator("li", has_text="Mesh klZahn:").get_by_role(
+        "button", name="Show on model"
+    )
     expect(button).to_have_attribute("data-mesh", "klZahn")
     button.click()
     expect(figure).to_have_attribute("data-focus", "klZahn")

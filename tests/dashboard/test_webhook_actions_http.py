@@ -27,10 +27,15 @@ def hooked_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     """A service whose receivers may be on 127.0.0.1, with a small pending limit and a timeout
     that outlasts the tests."""
     folder = tmp_path_factory.mktemp("hooked")
-    webhooks = {"allowed_cidrs": ["127.0.0.1/32"], "poll_interval": 0.05,
-                "timeout": HANGING_TIMEOUT, "max_pending_per_account": MAX_PENDING}
-    server = ServiceProcess(write_config(folder, service_settings(folder, "",
-                                                                  webhooks=webhooks))).start()
+    webhooks = {
+        "allowed_cidrs": ["127.0.0.1/32"],
+        "poll_interval": 0.05,
+        "timeout": HANGING_TIMEOUT,
+        "max_pending_per_account": MAX_PENDING,
+    }
+    server = ServiceProcess(
+        write_config(folder, service_settings(folder, "", webhooks=webhooks))
+    ).start()
     site = Site(server)
     site.account()
     yield site
@@ -60,8 +65,13 @@ def test_a_receiver_that_never_answers_delays_no_other_accounts_test_event(hooke
             assert wait_until(lambda: receiver.requests, timeout=60)
             # Delivered while every one of the greedy account's attempts is still hanging: none
             # has ended, all its test events are still waiting.
-            assert WebhookAttempt.select().join(WebhookDelivery).where(
-                WebhookDelivery.account == greedy_id).count() == 0
+            assert (
+                WebhookAttempt.select()
+                .join(WebhookDelivery)
+                .where(WebhookDelivery.account == greedy_id)
+                .count()
+                == 0
+            )
             assert pending_count(greedy_id) == MAX_PENDING
     finally:
         receiver.server.shutdown()
@@ -73,8 +83,9 @@ def test_state_changing_dashboard_actions_spend_the_accounts_rate(hooked_site: S
     token = visitor.token()
     answers = []
     while len(answers) < 200 and (not answers or answers[-1].status_code != 429):
-        answers.append(visitor.post("/settings/webhooks/secret/rotate", {"_xsrf": token},
-                                    xsrf=False))
+        answers.append(
+            visitor.post("/settings/webhooks/secret/rotate", {"_xsrf": token}, xsrf=False)
+        )
     limited = answers[-1]
     assert limited.status_code == 429 and len(answers) > per_minute
     assert int(limited.headers["Retry-After"]) >= 1
@@ -83,4 +94,3 @@ def test_state_changing_dashboard_actions_spend_the_accounts_rate(hooked_site: S
     assert visitor.get("/settings/webhooks").status_code == 200  # pages still show
     other = logged_in(hooked_site, "starter")
     assert other.post("/settings/webhooks/secret/rotate").status_code == 302  # per account
-

@@ -13,19 +13,25 @@ import requests
 from tests.service.harness import ServiceProcess, service_settings, write_config
 from tests.wheels import build_wheel
 
-SHIPPED = ("assetcheck/web/templates/base.html", "assetcheck/web/templates/job.html",
-           "assetcheck/web/static/dashboard.css", "assetcheck/web/static/dashboard.js",
-           "assetcheck/web/static/viewer.js", "assetcheck/web/static/vendor/three.bundle.min.js",
-           "assetcheck/web/static/vendor/three.LICENSE",
-           "assetcheck/scaffold/template/package/__init__.py.tmpl",
-           "assetcheck/testing/pytest_plugin.py")
+SHIPPED = (
+    "assetcheck/web/templates/base.html",
+    "assetcheck/web/templates/job.html",
+    "assetcheck/web/static/dashboard.css",
+    "assetcheck/web/static/dashboard.js",
+    "assetcheck/web/static/viewer.js",
+    "assetcheck/web/static/vendor/three.bundle.min.js",
+    "assetcheck/web/static/vendor/three.LICENSE",
+    "assetcheck/scaffold/template/package/__init__.py.tmpl",
+    "assetcheck/testing/pytest_plugin.py",
+)
 
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The project built into a wheel, offline: with the installed hatchling, no index."""
-    pytest.importorskip("hatchling", reason="building the wheel offline needs hatchling "
-                                            "(it is in the test extras)")
+    pytest.importorskip(
+        "hatchling", reason="building the wheel offline needs hatchling (it is in the test extras)"
+    )
     return build_wheel(tmp_path_factory.mktemp("wheel"))
 
 
@@ -37,17 +43,34 @@ def test_the_wheel_ships_the_templates_and_static_files_inside_the_package(wheel
 
 
 @pytest.mark.slow
-def test_the_installed_wheel_serves_the_dashboard(wheel: Path, tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch):
+def test_the_installed_wheel_serves_the_dashboard(
+    wheel: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
     site = tmp_path / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet",
-                    "--target", str(site), str(wheel)], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "--no-index",
+            "--quiet",
+            "--target",
+            str(site),
+            str(wheel),
+        ],
+        check=True,
+    )
     # The server imports the installed copy: its folder first, and not run from the checkout.
     monkeypatch.setenv("PYTHONPATH", str(site))
     monkeypatch.chdir(tmp_path)
     web_root = subprocess.run(
         [sys.executable, "-c", "from assetcheck.dashboard import WEB_ROOT; print(WEB_ROOT)"],
-        check=True, capture_output=True, text=True).stdout.strip()
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     assert Path(web_root) == site / "assetcheck" / "web"
 
     config = write_config(tmp_path, service_settings(tmp_path, ""))

@@ -12,7 +12,10 @@ from assetcheck.result import Result
 
 
 def validate_bytes(
-    folder: Path, name: str, data: bytes, plugin_manager: pluggy.PluginManager | None = None,
+    folder: Path,
+    name: str,
+    data: bytes,
+    plugin_manager: pluggy.PluginManager | None = None,
 ) -> Result:
     """Write ``data`` as ``folder/name`` and validate it the way the CLI and the service do."""
     path = folder / name

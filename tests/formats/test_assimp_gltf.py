@@ -18,7 +18,8 @@ FILES = RECORDED["files"]
 UNREADABLE = sorted(name for name, khronos in FILES.items() if khronos["counts"] is None)
 
 pytestmark = pytest.mark.skipif(
-    not MODELS.is_dir(), reason="Debian package assimp-testmodels is not installed")
+    not MODELS.is_dir(), reason="Debian package assimp-testmodels is not installed"
+)
 
 
 @pytest.fixture(scope="module")
@@ -27,8 +28,11 @@ def plugin_manager():
 
 
 def test_every_gltf_and_glb_of_the_package_is_recorded():
-    installed = {p.relative_to(MODELS).as_posix() for p in MODELS.rglob("*")
-                 if p.suffix.lower() in (".gltf", ".glb")}
+    installed = {
+        p.relative_to(MODELS).as_posix()
+        for p in MODELS.rglob("*")
+        if p.suffix.lower() in (".gltf", ".glb")
+    }
     assert installed == set(FILES), "run tools/record_khronos_counts.py to record them again"
 
 

@@ -56,17 +56,25 @@ def test_a_large_result_crosses_the_pipe_whole():
 
 
 def test_large_arrays_come_back_whole_and_writable_without_crossing_the_pipe(monkeypatch):
-    arrays = [np.arange(3 << 20, dtype=np.float32), np.arange(7, dtype=np.uint8),
-              np.empty(0, np.float64), np.arange(12, dtype=np.uint16).reshape(3, 4),
-              np.empty(0, np.int32)]
+    arrays = [
+        np.arange(3 << 20, dtype=np.float32),
+        np.arange(7, dtype=np.uint8),
+        np.empty(0, np.float64),
+        np.arange(12, dtype=np.uint16).reshape(3, 4),
+        np.empty(0, np.int32),
+    ]
     sent = []
-    monkeypatch.setattr(child_process, "_send", lambda fd, data: (
-        sent.append(len(memoryview(data).cast("B"))), original_send(fd, data)))
+    monkeypatch.setattr(
+        child_process,
+        "_send",
+        lambda fd, data: (sent.append(len(memoryview(data).cast("B"))), original_send(fd, data)),
+    )
 
     views = run_in_child(lambda: [pickle.PickleBuffer(a) for a in arrays], **LIMITS)
 
-    back = [np.frombuffer(view, a.dtype).reshape(a.shape) for view, a in zip(views, arrays,
-                                                                             strict=True)]
+    back = [
+        np.frombuffer(view, a.dtype).reshape(a.shape) for view, a in zip(views, arrays, strict=True)
+    ]
     for got, expected in zip(back, arrays, strict=True):
         np.testing.assert_array_equal(got, expected)
         assert got.dtype == expected.dtype and got.ctypes.data % 16 == 0
@@ -89,8 +97,7 @@ def test_arrays_left_unsealed_are_refused(monkeypatch):
 
 
 def test_arrays_shorter_than_announced_are_refused(monkeypatch):
-    monkeypatch.setattr(child_process, "_write_arrays",
-                        lambda fd, buffers: os.ftruncate(fd, 100))
+    monkeypatch.setattr(child_process, "_write_arrays", lambda fd, buffers: os.ftruncate(fd, 100))
 
     with pytest.raises(ChildCrashed, match="not what it said"):
         run_in_child(lambda: pickle.PickleBuffer(bytes(1000)), **LIMITS)

@@ -35,8 +35,12 @@ from tests.previews import draw_previews
 from tests.previews.test_drawing import decode_png
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets" / "compressed"
-GEOMETRY_CODES = {"MESH_ZERO_AREA_TRIANGLES", "MESH_DUPLICATE_TRIANGLES", "MESH_UNUSED_VERTICES",
-                  "MESH_MISSING_NORMALS"}
+GEOMETRY_CODES = {
+    "MESH_ZERO_AREA_TRIANGLES",
+    "MESH_DUPLICATE_TRIANGLES",
+    "MESH_UNUSED_VERTICES",
+    "MESH_MISSING_NORMALS",
+}
 
 
 def fixture(name: str) -> bytes:
@@ -64,13 +68,19 @@ def draco_extension(document: dict) -> dict:
 
 # -- the same model, three ways -----------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", ["pawn_draco.glb", "pawn_meshopt.glb"])
 def test_a_compressed_model_reports_the_counts_and_geometry_findings_of_the_original(name):
     original, compressed = (validate_bytes(fixture(n)) for n in ("pawn.glb", name))
-    assert (compressed.assets[0].vertex_count, compressed.assets[0].triangle_count) == (
-        original.assets[0].vertex_count, original.assets[0].triangle_count) == (448, 832)
-    geometry = [sorted((i.code, i.message) for i in result.issues if i.code in GEOMETRY_CODES)
-                for result in (original, compressed)]
+    assert (
+        (compressed.assets[0].vertex_count, compressed.assets[0].triangle_count)
+        == (original.assets[0].vertex_count, original.assets[0].triangle_count)
+        == (448, 832)
+    )
+    geometry = [
+        sorted((i.code, i.message) for i in result.issues if i.code in GEOMETRY_CODES)
+        for result in (original, compressed)
+    ]
     assert geometry[0] == geometry[1] and geometry[0]  # the 64 zero-area triangles of the poles
     assert {i.code for i in compressed.issues} == {i.code for i in original.issues}
 
@@ -79,7 +89,9 @@ def test_draco_default_encoding_keeps_the_counts_of_a_mesh_without_degenerate_tr
     mesh = pawn_mesh(PAWN_PROFILE[1:-1])
     original, compressed = validate_bytes(plain_glb(mesh)), validate_bytes(draco_glb(mesh))
     assert (compressed.assets[0].vertex_count, compressed.assets[0].triangle_count) == (
-        original.assets[0].vertex_count, original.assets[0].triangle_count)
+        original.assets[0].vertex_count,
+        original.assets[0].triangle_count,
+    )
     assert [i.code for i in compressed.issues] == [i.code for i in original.issues] == []
 
 
@@ -101,9 +113,11 @@ def test_several_draco_primitives_decoded_side_by_side_each_match_their_original
     meshes = several_meshes()
     original, compressed = validate_bytes(plain_glb(meshes)), validate_bytes(draco_glb(meshes))
     assert [(m.name, m.vertex_count, m.triangle_count) for m in compressed.assets[0].parts] == [
-        (m.name, m.vertex_count, m.triangle_count) for m in original.assets[0].parts]
+        (m.name, m.vertex_count, m.triangle_count) for m in original.assets[0].parts
+    ]
     assert sorted((i.code, i.pointer) for i in compressed.issues) == sorted(
-        (i.code, i.pointer) for i in original.issues)
+        (i.code, i.pointer) for i in original.issues
+    )
 
 
 def test_several_payloads_decode_one_at_a_time_when_the_limit_leaves_no_room_for_threads():
@@ -111,17 +125,21 @@ def test_several_payloads_decode_one_at_a_time_when_the_limit_leaves_no_room_for
     result = validate_bytes(draco_glb(several_meshes()), options=tight)
     assert [i.code for i in result.issues] == []
 
+
 def test_one_corrupt_payload_among_several_fails_alone():
     def corrupt_the_second(document, binary):
         extension = document["meshes"][1]["primitives"][0]["extensions"][
-            "KHR_draco_mesh_compression"]
+            "KHR_draco_mesh_compression"
+        ]
         binary[document["bufferViews"][extension["bufferView"]]["byteOffset"]] ^= 0xFF
 
     document, binary = split_glb(draco_glb(several_meshes()))
     corrupt_the_second(document, binary)
     result = validate_bytes(join_glb(document, binary))
     assert [(i.code, i.pointer) for i in result.issues if i.code.startswith("DRACO")] == [
-        ("DRACO_DECODE_FAILED", "/meshes/1/primitives/0/extensions/KHR_draco_mesh_compression")]
+        ("DRACO_DECODE_FAILED", "/meshes/1/primitives/0/extensions/KHR_draco_mesh_compression")
+    ]
+
 
 @pytest.mark.parametrize("name", ["pawn_draco.glb", "pawn_meshopt.glb"])
 def test_the_preview_is_drawn_from_the_decoded_mesh(tmp_path, name):
@@ -139,6 +157,7 @@ def test_the_preview_is_drawn_from_the_decoded_mesh(tmp_path, name):
 
 # -- Draco payloads that lie or do not decode ---------------------------------------------------
 
+
 def test_a_truncated_draco_payload_does_not_decode():
     def truncate(document, binary):
         document["bufferViews"][0]["byteLength"] //= 2
@@ -151,13 +170,13 @@ def test_a_draco_payload_without_its_magic_does_not_decode():
         binary[0] ^= 0xFF
 
     found = findings(mutated("pawn_draco.glb", flip))
-    assert "DRACO_DECODE_FAILED" in found and "not draco encoded" in found[
-        "DRACO_DECODE_FAILED"][0]
+    assert "DRACO_DECODE_FAILED" in found and "not draco encoded" in found["DRACO_DECODE_FAILED"][0]
 
 
 def test_bit_flips_in_a_draco_payload_never_crash_the_validation():
     rng = np.random.default_rng(7)
     for _ in range(8):
+
         def flip(document, binary):
             for at in rng.integers(11, document["bufferViews"][0]["byteLength"], 4):
                 binary[at] ^= 1 << int(rng.integers(8))
@@ -171,7 +190,8 @@ def test_an_accessor_count_that_is_not_the_decoded_vertex_count_is_reported():
 
     found = findings(mutated("pawn_draco.glb", lie))
     assert found["DRACO_VERTEX_COUNT_MISMATCH"] == [
-        "The accessor of NORMAL declares 449 vertices, but the Draco payload decodes to 448."]
+        "The accessor of NORMAL declares 449 vertices, but the Draco payload decodes to 448."
+    ]
 
 
 def test_an_indices_count_that_is_not_the_decoded_index_count_is_reported():
@@ -188,7 +208,8 @@ def test_an_attribute_id_the_payload_does_not_hold_is_reported():
     found = findings(mutated("pawn_draco.glb", lie))
     assert found["DRACO_ATTRIBUTE_MISSING"] == [
         "The Draco attribute NORMAL names attribute id 9, which the payload does not hold "
-        "(it holds [0, 1])."]
+        "(it holds [0, 1])."
+    ]
 
 
 def test_an_accessor_type_that_does_not_fit_the_decoded_attribute_is_reported():
@@ -200,17 +221,21 @@ def test_an_accessor_type_that_does_not_fit_the_decoded_attribute_is_reported():
 
 # -- extension objects no loader can use --------------------------------------------------------
 
+
 def meshopt_extensions(document: dict) -> list[dict]:
-    return [view["extensions"]["EXT_meshopt_compression"] for view in document["bufferViews"]
-            if "extensions" in view]
+    return [
+        view["extensions"]["EXT_meshopt_compression"]
+        for view in document["bufferViews"]
+        if "extensions" in view
+    ]
 
 
 def broken(name: str, key: str, value: object, *, required: bool = True) -> bytes:
     """The fixture ``name`` with an all-zero binary chunk, ``key`` of every compressed
     payload's extension object set to ``value``, and the extension required or only used."""
+
     def edit(document, binary):
-        objects = (meshopt_extensions(document) if "meshopt" in name
-                   else [draco_extension(document)])
+        objects = meshopt_extensions(document) if "meshopt" in name else [draco_extension(document)]
         for extension in objects:
             extension[key] = value
         if not required:
@@ -242,7 +267,8 @@ SCHEMA_BREAKS = [
 
 @pytest.mark.parametrize(("name", "key", "value"), SCHEMA_BREAKS)
 def test_a_required_payload_whose_extension_object_breaks_its_schema_fails_to_decode(
-        name, key, value):
+    name, key, value
+):
     result = validate_bytes(broken(name, key, value))
     code = "MESHOPT_DECODE_FAILED" if "meshopt" in name else "DRACO_DECODE_FAILED"
     failures = [issue.message for issue in result.issues if issue.code == code]
@@ -264,7 +290,8 @@ def test_a_required_meshopt_payload_whose_extension_object_lacks_its_mode_fails_
 
 @pytest.mark.parametrize(("name", "key", "value"), [SCHEMA_BREAKS[0], SCHEMA_BREAKS[7]])
 def test_an_optional_payload_whose_extension_object_breaks_its_schema_is_left_to_the_fallback(
-        name, key, value):
+    name, key, value
+):
     found = findings(broken(name, key, value, required=False))
     assert not {"DRACO_DECODE_FAILED", "MESHOPT_DECODE_FAILED"} & found.keys()
     assert "EXTENSION_SCHEMA_MISMATCH" in found
@@ -279,10 +306,13 @@ def test_checks_read_the_fallback_data_of_an_optional_meshopt_view_they_cannot_d
         for extension in meshopt_extensions(document):
             extension["mode"] = None
 
-    original, fallback = (validate_bytes(model) for model in (
-        fixture("pawn.glb"), mutated("pawn_meshopt.glb", edit)))
-    geometry = [sorted((i.code, i.message) for i in result.issues if i.code in GEOMETRY_CODES)
-                for result in (original, fallback)]
+    original, fallback = (
+        validate_bytes(model) for model in (fixture("pawn.glb"), mutated("pawn_meshopt.glb", edit))
+    )
+    geometry = [
+        sorted((i.code, i.message) for i in result.issues if i.code in GEOMETRY_CODES)
+        for result in (original, fallback)
+    ]
     assert geometry[0] == geometry[1] and geometry[0]
 
 
@@ -300,7 +330,7 @@ def test_a_draco_payload_declaring_a_huge_mesh_ends_as_a_limit_or_an_error_not_a
     def inflate(document, binary):
         # Sequential encoding: an 11-byte header, then the face and point counts as varints.
         huge = bytes([0xFF, 0xFF, 0xFF, 0xFF, 0x0F])
-        payload = bytes(binary[:11]) + huge + huge + bytes(binary[15:len(binary)])
+        payload = bytes(binary[:11]) + huge + huge + bytes(binary[15 : len(binary)])
         document["bufferViews"][0]["byteLength"] = len(payload)
         document["buffers"][0]["byteLength"] = len(payload)
         return payload
@@ -311,6 +341,7 @@ def test_a_draco_payload_declaring_a_huge_mesh_ends_as_a_limit_or_an_error_not_a
 
 
 # -- the child the decoders run in --------------------------------------------------------------
+
 
 def collector_issues():
     collector = IssueCollector(build_registry(get_plugin_manager()))
@@ -331,6 +362,5 @@ def test_a_decoder_that_crashes_is_reported_with_the_codec_s_code():
 def test_a_decoder_past_the_memory_limit_ends_as_resource_limit():
     collector, issues = collector_issues()
     limits = replace(Limits(), memory_limit_mb=64)
-    assert run_decoder(lambda: bytearray(1 << 30), limits, issues,
-                       "MESHOPT_DECODE_FAILED") is None
+    assert run_decoder(lambda: bytearray(1 << 30), limits, issues, "MESHOPT_DECODE_FAILED") is None
     assert [issue.code for issue in collector.issues] == ["RESOURCE_LIMIT"]

@@ -34,8 +34,14 @@ from tests.builders.fbx_nodes import Array, Node, encode_binary
 
 HEXAGON = MeshSpec(
     "Fan",
-    [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (2.0, 1.0, 0.0), (1.0, 2.0, 0.0), (0.0, 2.0, 0.0),
-     (-1.0, 1.0, 0.0)],
+    [
+        (0.0, 0.0, 0.0),
+        (1.0, 0.0, 0.0),
+        (2.0, 1.0, 0.0),
+        (1.0, 2.0, 0.0),
+        (0.0, 2.0, 0.0),
+        (-1.0, 1.0, 0.0),
+    ],
     [[0, 1, 2, 3, 4, 5]],
     normals=False,
     uv_sets=2,
@@ -70,8 +76,11 @@ def read(registry):
     def read(data: bytes, limits: Limits | None = None) -> tuple[Asset, list]:
         collector = IssueCollector(registry)
         source = SourceFile("model.fbx", data, "fbx")
-        asset = fbx_reader.read_asset(source=source, issues=collector.for_file(source.name),
-                                      options=ValidationOptions(limits=limits or Limits()))
+        asset = fbx_reader.read_asset(
+            source=source,
+            issues=collector.for_file(source.name),
+            options=ValidationOptions(limits=limits or Limits()),
+        )
         return asset, collector.issues
 
     return read
@@ -153,7 +162,9 @@ def test_lambert_and_phong_materials_are_not_pbr(read):
     asset, _ = read(binary_fbx(scene))
 
     assert [(m.name, m.shading, m.pbr) for m in asset.materials] == [
-        ("A", "lambert", False), ("B", "phong", False)]
+        ("A", "lambert", False),
+        ("B", "phong", False),
+    ]
     assert asset.uses_pbr is False
 
 
@@ -212,8 +223,9 @@ def test_other_formats_are_left_to_other_readers(registry):
     collector = IssueCollector(registry)
     source = SourceFile("model.glb", b"glTF", "glb")
 
-    asset = fbx_reader.read_asset(source=source, issues=collector.for_file("model.glb"),
-                                  options=ValidationOptions())
+    asset = fbx_reader.read_asset(
+        source=source, issues=collector.for_file("model.glb"), options=ValidationOptions()
+    )
 
     assert asset is None
 
@@ -283,10 +295,10 @@ def big_fbx() -> bytes:
     compressor = zlib.compressobj(6)
     payload = b"".join(compressor.compress(block) for _ in range(BIG_ARRAY_BLOCKS))
     count = BIG_ARRAY_BLOCKS * 8192 // 8
-    array = Array("d", [], compress=True, declared_count=count,
-                  payload=payload + compressor.flush())
-    geometry = Node("Geometry", [1, "Mesh\x00\x01Geometry", "Mesh"],
-                    [Node("Vertices", [array])])
+    array = Array(
+        "d", [], compress=True, declared_count=count, payload=payload + compressor.flush()
+    )
+    geometry = Node("Geometry", [1, "Mesh\x00\x01Geometry", "Mesh"], [Node("Vertices", [array])])
     return encode_binary([Node("Objects", children=[geometry])])
 
 
@@ -348,14 +360,20 @@ def test_validate_reports_an_fbx_upload_in_the_result(tmp_path):
 
     result = validate(path)
 
-    assert result.to_dict()["meshes"] == [{
-        "filename": "hero.fbx", "vertexCount": 14, "triangleCount": 16, "materialCount": 1,
-        "usesPBR": False, "animationCount": 1,
-        "parts": [
-            {"name": "Box", "vertexCount": 8, "triangleCount": 12, "materialCount": 1},
-            {"name": "Fan", "vertexCount": 6, "triangleCount": 4, "materialCount": 0},
-        ],
-    }]
+    assert result.to_dict()["meshes"] == [
+        {
+            "filename": "hero.fbx",
+            "vertexCount": 14,
+            "triangleCount": 16,
+            "materialCount": 1,
+            "usesPBR": False,
+            "animationCount": 1,
+            "parts": [
+                {"name": "Box", "vertexCount": 8, "triangleCount": 12, "materialCount": 1},
+                {"name": "Fan", "vertexCount": 6, "triangleCount": 4, "materialCount": 0},
+            ],
+        }
+    ]
     assert result.security.safe
 
 
@@ -368,4 +386,6 @@ def test_validate_reads_fbx_files_inside_a_zip(tmp_path):
     result = validate(path)
 
     assert [(a.filename, a.vertex_count, a.triangle_count) for a in result.assets] == [
-        ("models/box.fbx", 8, 12), ("models/fan.fbx", 6, 4)]
+        ("models/box.fbx", 8, 12),
+        ("models/fan.fbx", 6, 4),
+    ]

@@ -27,8 +27,9 @@ def _corpus_rows() -> list:
         return [pytest.param(None, 0, 0, marks=pytest.mark.skip(reason=reason))]
     with expected.open(newline="") as table:
         return [
-            pytest.param(row["file"], int(row["control_points"]), int(row["triangles"]),
-                         id=row["file"])
+            pytest.param(
+                row["file"], int(row["control_points"]), int(row["triangles"]), id=row["file"]
+            )
             for row in csv.DictReader(table, delimiter="\t")
         ]
 

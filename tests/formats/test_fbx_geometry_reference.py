@@ -93,8 +93,9 @@ def assimp_obj(path: Path, folder: Path) -> tuple[int, np.ndarray, np.ndarray] |
     """Triangles (fan count of each face) and vertex bounds of assimp's OBJ export of
     ``path``; None when assimp cannot read it."""
     out = folder / "out.obj"
-    done = subprocess.run([ASSIMP, "export", str(path), str(out)], capture_output=True,
-                          timeout=120, check=False)
+    done = subprocess.run(
+        [ASSIMP, "export", str(path), str(out)], capture_output=True, timeout=120, check=False
+    )
     if done.returncode != 0 or not out.is_file():
         return None
     triangles, points = 0, []
@@ -165,7 +166,8 @@ def test_mesh_node_transforms_equal_ufbx(path, registry):
             if node.mesh is not None:
                 # pyufbx fills a C-ordered array column by column: transpose it.
                 theirs.setdefault(node.name, []).append(
-                    node.world_transform.T @ _matrix(node.geometry_transform))
+                    node.world_transform.T @ _matrix(node.geometry_transform)
+                )
         version = ufbx_scene.metadata.version
     finally:
         ufbx_scene.close()
@@ -178,20 +180,27 @@ def test_mesh_node_transforms_equal_ufbx(path, registry):
     for instance in instances:
         ours = instance.geometry_to_world
         scale = max(1.0, float(np.abs(ours).max()))
-        assert any(np.allclose(ours, matrix, rtol=0, atol=1e-9 * scale)
-                   for matrix in theirs[instance.node]), instance.node
+        assert any(
+            np.allclose(ours, matrix, rtol=0, atol=1e-9 * scale) for matrix in theirs[instance.node]
+        ), instance.node
 
 
 def _matrix(transform) -> np.ndarray:
     """A ufbx Transform (translation, rotation quaternion, scale) as a 4x4 matrix."""
-    x, y, z, w = (transform.rotation.x, transform.rotation.y, transform.rotation.z,
-                  transform.rotation.w)
+    x, y, z, w = (
+        transform.rotation.x,
+        transform.rotation.y,
+        transform.rotation.z,
+        transform.rotation.w,
+    )
     matrix = np.eye(4)
-    matrix[:3, :3] = np.array([
-        [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-        [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-        [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
-    ]) * [transform.scale.x, transform.scale.y, transform.scale.z]
+    matrix[:3, :3] = np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+        ]
+    ) * [transform.scale.x, transform.scale.y, transform.scale.z]
     matrix[:3, 3] = [transform.translation.x, transform.translation.y, transform.translation.z]
     return matrix
 
@@ -213,11 +222,15 @@ def test_every_mesh_ufbx_reads_has_decoded_geometry_matching_its_counts(path, re
 @pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared FBX corpus is absent ({CORPUS})")
 def test_decoded_counts_sum_to_the_expected_counts_of_the_corpus(registry):
     with (CORPUS / "expected.tsv").open(newline="") as table:
-        expected = {row["file"]: (int(row["control_points"]), int(row["triangles"]))
-                    for row in csv.DictReader(table, delimiter="\t")}
+        expected = {
+            row["file"]: (int(row["control_points"]), int(row["triangles"]))
+            for row in csv.DictReader(table, delimiter="\t")
+        }
     found = {}
     for name in expected:
         scene = read_fbx(CORPUS / name, registry)
-        found[name] = (sum(len(m.geometry.positions) for m in scene.meshes),
-                       sum(len(m.geometry.triangles()) for m in scene.meshes))
+        found[name] = (
+            sum(len(m.geometry.positions) for m in scene.meshes),
+            sum(len(m.geometry.triangles()) for m in scene.meshes),
+        )
     assert found == expected

@@ -26,12 +26,30 @@ def square_geometry() -> FbxGeometry:
 
 
 def scene_of(geometry: FbxGeometry, matrix: np.ndarray, **facts) -> FbxScene:
-    mesh = FbxMesh("Square", len(geometry.positions), 3, 2, 1, 0, True, False,
-                   geometry=geometry, instances=[FbxInstance("Node", matrix)])
+    mesh = FbxMesh(
+        "Square",
+        len(geometry.positions),
+        3,
+        2,
+        1,
+        0,
+        True,
+        False,
+        geometry=geometry,
+        instances=[FbxInstance("Node", matrix)],
+    )
     defaults = {"unit_meters": 0.01, "axes": FbxAxes("+X", "+Z", "-Y")}
-    return FbxScene(7400, False, "", original_unit_meters=0.01, original_up_axis="+Z",
-                    frames_per_second=30.0, bone_count=0, meshes=[mesh],
-                    **{**defaults, **facts})
+    return FbxScene(
+        7400,
+        False,
+        "",
+        original_unit_meters=0.01,
+        original_up_axis="+Z",
+        frames_per_second=30.0,
+        bone_count=0,
+        meshes=[mesh],
+        **{**defaults, **facts},
+    )
 
 
 def test_polygons_are_fan_triangulated_from_their_first_corner():
@@ -52,8 +70,7 @@ def test_world_triangles_are_in_metres_with_y_up():
 def test_a_scene_survives_the_trip_from_the_parser_child():
     scene = scene_of(square_geometry(), np.eye(4))
 
-    back = run_in_child(lambda: scene, timeout=10, memory_limit_mb=256,
-                        result_types=RESULT_TYPES)
+    back = run_in_child(lambda: scene, timeout=10, memory_limit_mb=256, result_types=RESULT_TYPES)
 
     geometry = back.meshes[0].geometry
     assert np.array_equal(geometry.positions, scene.meshes[0].geometry.positions)
@@ -92,14 +109,23 @@ def forged_arguments(**changes: object) -> tuple:
     return tuple({**arguments, **changes}.values())
 
 
-@pytest.mark.parametrize("changes", [
-    {"positions": None},
-    {"corners": None, "polygon_starts": None},
-    {"normals": ("not", "arrays")},
-    {"uvs": (forged_arguments()[0], None)},
-    {"positions": "dtype, shape, data"},
-], ids=["no positions", "no polygons", "a layer of strings", "a layer without its indices",
-        "a string"])
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"positions": None},
+        {"corners": None, "polygon_starts": None},
+        {"normals": ("not", "arrays")},
+        {"uvs": (forged_arguments()[0], None)},
+        {"positions": "dtype, shape, data"},
+    ],
+    ids=[
+        "no positions",
+        "no polygons",
+        "a layer of strings",
+        "a layer without its indices",
+        "a string",
+    ],
+)
 def test_a_geometry_without_the_arrays_it_must_have_is_refused(changes):
     forged = ForgedGeometry(*forged_arguments(**changes))
 
@@ -108,7 +134,11 @@ def test_a_geometry_without_the_arrays_it_must_have_is_refused(changes):
 
 
 def test_a_geometry_without_its_optional_layers_arrives_without_them():
-    back = run_in_child(lambda: ForgedGeometry(*forged_arguments()), timeout=10,
-                        memory_limit_mb=256, result_types=RESULT_TYPES)
+    back = run_in_child(
+        lambda: ForgedGeometry(*forged_arguments()),
+        timeout=10,
+        memory_limit_mb=256,
+        result_types=RESULT_TYPES,
+    )
     assert back.normals is None and back.uvs is None and back.polygon_materials is None
     assert np.array_equal(back.corners, square_geometry().corners)

@@ -24,13 +24,22 @@ from tests.formats import codes, only_issue, reader_codes, validate_bytes
 
 #: Default severities of Khronos glTF-Validator 2.0.0-dev.3.10 (its ISSUES.md).
 KHRONOS_SEVERITIES = {
-    "GLB_CHUNK_LENGTH_UNALIGNED": "error", "GLB_CHUNK_TOO_BIG": "error",
-    "GLB_DUPLICATE_CHUNK": "error", "GLB_EMPTY_BIN_CHUNK": "info", "GLB_EMPTY_CHUNK": "error",
-    "GLB_EXTRA_DATA": "warning", "GLB_INVALID_MAGIC": "error", "GLB_INVALID_VERSION": "error",
-    "GLB_LENGTH_MISMATCH": "error", "GLB_LENGTH_TOO_SMALL": "error",
-    "GLB_UNEXPECTED_BIN_CHUNK": "error", "GLB_UNEXPECTED_END_OF_CHUNK_DATA": "error",
-    "GLB_UNEXPECTED_END_OF_CHUNK_HEADER": "error", "GLB_UNEXPECTED_END_OF_HEADER": "error",
-    "GLB_UNEXPECTED_FIRST_CHUNK": "error", "GLB_UNKNOWN_CHUNK_TYPE": "warning",
+    "GLB_CHUNK_LENGTH_UNALIGNED": "error",
+    "GLB_CHUNK_TOO_BIG": "error",
+    "GLB_DUPLICATE_CHUNK": "error",
+    "GLB_EMPTY_BIN_CHUNK": "info",
+    "GLB_EMPTY_CHUNK": "error",
+    "GLB_EXTRA_DATA": "warning",
+    "GLB_INVALID_MAGIC": "error",
+    "GLB_INVALID_VERSION": "error",
+    "GLB_LENGTH_MISMATCH": "error",
+    "GLB_LENGTH_TOO_SMALL": "error",
+    "GLB_UNEXPECTED_BIN_CHUNK": "error",
+    "GLB_UNEXPECTED_END_OF_CHUNK_DATA": "error",
+    "GLB_UNEXPECTED_END_OF_CHUNK_HEADER": "error",
+    "GLB_UNEXPECTED_END_OF_HEADER": "error",
+    "GLB_UNEXPECTED_FIRST_CHUNK": "error",
+    "GLB_UNKNOWN_CHUNK_TYPE": "warning",
 }
 
 DOCUMENT = {"asset": {"version": "2.0"}, "buffers": [{"byteLength": 8}]}
@@ -65,8 +74,12 @@ def test_glb_codes_keep_khronos_default_severities():
 def test_builder_glb_has_known_counts_and_no_issues(tmp_path, plugin_manager):
     result = validate_bytes(tmp_path, "cube.glb", cube().glb(), plugin_manager)
     [asset] = result.assets
-    assert (asset.vertex_count, asset.triangle_count, asset.material_count,
-            asset.animation_count) == (24, 12, 1, 1)
+    assert (
+        asset.vertex_count,
+        asset.triangle_count,
+        asset.material_count,
+        asset.animation_count,
+    ) == (24, 12, 1, 1)
     assert asset.format == "glb"
     assert reader_codes(result) == []
     assert result.valid
@@ -76,39 +89,60 @@ def test_bin_chunk_is_buffer_zero_without_a_copy():
     data = cube().glb()
     registry = build_registry(get_plugin_manager())
     issues = IssueCollector(registry).for_file("cube.glb")
-    asset = glb.read_asset(source=SourceFile("cube.glb", data, "glb"), issues=issues,
-                           options=ValidationOptions())
+    asset = glb.read_asset(
+        source=SourceFile("cube.glb", data, "glb"), issues=issues, options=ValidationOptions()
+    )
     [bin_chunk] = asset.buffers
     assert isinstance(bin_chunk, memoryview)
     assert bin_chunk.obj is data
     (json_length,) = struct.unpack_from("<I", data, 12)
-    assert bytes(bin_chunk[:4]) == data[28 + json_length:32 + json_length]
+    assert bytes(bin_chunk[:4]) == data[28 + json_length : 32 + json_length]
 
 
-@pytest.mark.parametrize(("code", "data", "offset"), [
-    ("GLB_INVALID_MAGIC", glb_container([JSON, BIN], magic=b"glTX"), 0),
-    ("GLB_INVALID_VERSION", glb_container([JSON, BIN], version=3), 4),
-    ("GLB_UNEXPECTED_END_OF_HEADER", VALID[:8], 8),
-    ("GLB_LENGTH_TOO_SMALL", glb_container([JSON, BIN], declared_length=8), 8),
-    ("GLB_LENGTH_MISMATCH", glb_container([JSON, BIN], declared_length=len(VALID) + 100),
-     len(VALID)),
-    ("GLB_EXTRA_DATA", VALID + bytes(4), len(VALID)),
-    ("GLB_UNEXPECTED_END_OF_CHUNK_HEADER",
-     glb_container([JSON, BIN], declared_length=len(VALID) + 4) + b"\x04\0\0\0", len(VALID) + 4),
-    ("GLB_UNEXPECTED_END_OF_CHUNK_DATA", VALID[:-4], len(VALID) - 4),
-    ("GLB_CHUNK_LENGTH_UNALIGNED", glb_container([Chunk(JSON_CHUNK_TYPE, JSON_DATA + b"  ")]), 12),
-    ("GLB_CHUNK_TOO_BIG", glb_container([JSON, BIN], declared_length=len(VALID) - 4),
-     SECOND_CHUNK),
-    ("GLB_UNEXPECTED_FIRST_CHUNK", glb_container([BIN, JSON]), 12),
-    ("GLB_DUPLICATE_CHUNK", glb_container([JSON, BIN, BIN]), THIRD_CHUNK),
-    ("GLB_UNKNOWN_CHUNK_TYPE", glb_container([JSON, UNKNOWN, BIN]), SECOND_CHUNK),
-    ("GLB_UNEXPECTED_BIN_CHUNK", glb_container([JSON, UNKNOWN, BIN]), SECOND_CHUNK + 12),
-    ("GLB_EMPTY_CHUNK", glb_container([Chunk(JSON_CHUNK_TYPE, b""), BIN]), 12),
-    ("GLB_EMPTY_BIN_CHUNK", glb_container([JSON, Chunk(BIN_CHUNK_TYPE, b""), UNKNOWN]),
-     SECOND_CHUNK),
-])
+@pytest.mark.parametrize(
+    ("code", "data", "offset"),
+    [
+        ("GLB_INVALID_MAGIC", glb_container([JSON, BIN], magic=b"glTX"), 0),
+        ("GLB_INVALID_VERSION", glb_container([JSON, BIN], version=3), 4),
+        ("GLB_UNEXPECTED_END_OF_HEADER", VALID[:8], 8),
+        ("GLB_LENGTH_TOO_SMALL", glb_container([JSON, BIN], declared_length=8), 8),
+        (
+            "GLB_LENGTH_MISMATCH",
+            glb_container([JSON, BIN], declared_length=len(VALID) + 100),
+            len(VALID),
+        ),
+        ("GLB_EXTRA_DATA", VALID + bytes(4), len(VALID)),
+        (
+            "GLB_UNEXPECTED_END_OF_CHUNK_HEADER",
+            glb_container([JSON, BIN], declared_length=len(VALID) + 4) + b"\x04\0\0\0",
+            len(VALID) + 4,
+        ),
+        ("GLB_UNEXPECTED_END_OF_CHUNK_DATA", VALID[:-4], len(VALID) - 4),
+        (
+            "GLB_CHUNK_LENGTH_UNALIGNED",
+            glb_container([Chunk(JSON_CHUNK_TYPE, JSON_DATA + b"  ")]),
+            12,
+        ),
+        (
+            "GLB_CHUNK_TOO_BIG",
+            glb_container([JSON, BIN], declared_length=len(VALID) - 4),
+            SECOND_CHUNK,
+        ),
+        ("GLB_UNEXPECTED_FIRST_CHUNK", glb_container([BIN, JSON]), 12),
+        ("GLB_DUPLICATE_CHUNK", glb_container([JSON, BIN, BIN]), THIRD_CHUNK),
+        ("GLB_UNKNOWN_CHUNK_TYPE", glb_container([JSON, UNKNOWN, BIN]), SECOND_CHUNK),
+        ("GLB_UNEXPECTED_BIN_CHUNK", glb_container([JSON, UNKNOWN, BIN]), SECOND_CHUNK + 12),
+        ("GLB_EMPTY_CHUNK", glb_container([Chunk(JSON_CHUNK_TYPE, b""), BIN]), 12),
+        (
+            "GLB_EMPTY_BIN_CHUNK",
+            glb_container([JSON, Chunk(BIN_CHUNK_TYPE, b""), UNKNOWN]),
+            SECOND_CHUNK,
+        ),
+    ],
+)
 def test_container_error_is_reported_with_khronos_code_and_offset(
-        tmp_path, plugin_manager, code, data, offset):
+    tmp_path, plugin_manager, code, data, offset
+):
     result = validate_bytes(tmp_path, "broken.glb", data, plugin_manager)
     issue = only_issue(result, code)
     assert issue.offset == offset
@@ -116,21 +150,25 @@ def test_container_error_is_reported_with_khronos_code_and_offset(
     assert issue.severity == KHRONOS_SEVERITIES[code]
 
 
-@pytest.mark.parametrize("data", [
-    glb_container([JSON, BIN], declared_length=len(VALID) + 100),
-    VALID + bytes(4),
-    glb_container([JSON, UNKNOWN, BIN]),
-    glb_container([Chunk(JSON_CHUNK_TYPE, JSON_DATA + b"  "), BIN]),
-], ids=["length-mismatch", "extra-data", "unknown-chunk", "unaligned-chunk"])
-def test_document_is_still_read_after_a_recoverable_container_error(
-        tmp_path, plugin_manager, data):
+@pytest.mark.parametrize(
+    "data",
+    [
+        glb_container([JSON, BIN], declared_length=len(VALID) + 100),
+        VALID + bytes(4),
+        glb_container([JSON, UNKNOWN, BIN]),
+        glb_container([Chunk(JSON_CHUNK_TYPE, JSON_DATA + b"  "), BIN]),
+    ],
+    ids=["length-mismatch", "extra-data", "unknown-chunk", "unaligned-chunk"],
+)
+def test_document_is_still_read_after_a_recoverable_container_error(tmp_path, plugin_manager, data):
     result = validate_bytes(tmp_path, "model.glb", data, plugin_manager)
     [asset] = result.assets
     assert asset.details["version"] == "2.0"
 
 
 def test_truncated_glb_reports_unexpected_end_of_chunk_data_and_reads_nothing(
-        tmp_path, plugin_manager):
+    tmp_path, plugin_manager
+):
     data = cube().glb()
     result = validate_bytes(tmp_path, "cut.glb", data[: len(data) // 2], plugin_manager)
     [asset] = result.assets
@@ -171,11 +209,14 @@ def test_json_chunk_with_invalid_utf8_is_invalid_json(tmp_path, plugin_manager):
     assert "UTF-8" in only_issue(result, "INVALID_JSON").message
 
 
-@pytest.mark.parametrize(("code", "chunks"), [
-    ("BUFFER_MISSING_GLB_DATA", [JSON]),
-    ("BUFFER_GLB_CHUNK_TOO_BIG", [JSON, Chunk(BIN_CHUNK_TYPE, bytes(16))]),
-    ("BUFFER_BYTE_LENGTH_MISMATCH", [JSON, Chunk(BIN_CHUNK_TYPE, bytes(4))]),
-])
+@pytest.mark.parametrize(
+    ("code", "chunks"),
+    [
+        ("BUFFER_MISSING_GLB_DATA", [JSON]),
+        ("BUFFER_GLB_CHUNK_TOO_BIG", [JSON, Chunk(BIN_CHUNK_TYPE, bytes(16))]),
+        ("BUFFER_BYTE_LENGTH_MISMATCH", [JSON, Chunk(BIN_CHUNK_TYPE, bytes(4))]),
+    ],
+)
 def test_bin_chunk_is_checked_against_buffer_zero(tmp_path, plugin_manager, code, chunks):
     result = validate_bytes(tmp_path, "model.glb", glb_container(chunks), plugin_manager)
     assert only_issue(result, code).pointer == "/buffers/0"

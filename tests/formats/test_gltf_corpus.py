@@ -49,8 +49,10 @@ def _rows() -> list:
         reason = f"the shared glTF corpus is absent (looked in {CORPUS})"
         return [pytest.param(None, None, marks=pytest.mark.skip(reason=reason))]
     with table.open(newline="") as rows:
-        return [pytest.param(row["file"], _expected(row), id=row["file"])
-                for row in csv.DictReader(rows, delimiter="\t")]
+        return [
+            pytest.param(row["file"], _expected(row), id=row["file"])
+            for row in csv.DictReader(rows, delimiter="\t")
+        ]
 
 
 def _expected(row: dict[str, str]) -> Expected:
@@ -84,10 +86,15 @@ def reads_meshopt_fallback_data(name: str) -> bool:
     if path.suffix != ".gltf":
         return False
     buffers = json.loads(path.read_text(encoding="utf-8")).get("buffers") or []
-    return any("uri" in buffer and any(
-        (buffer.get("extensions") or {}).get(extension, {}).get("fallback") is True
-        for extension in ("EXT_meshopt_compression", "KHR_meshopt_compression"))
-        for buffer in buffers if isinstance(buffer, dict))
+    return any(
+        "uri" in buffer
+        and any(
+            (buffer.get("extensions") or {}).get(extension, {}).get("fallback") is True
+            for extension in ("EXT_meshopt_compression", "KHR_meshopt_compression")
+        )
+        for buffer in buffers
+        if isinstance(buffer, dict)
+    )
 
 
 def skip_fallback_data(name: str) -> None:
@@ -107,8 +114,12 @@ def test_corpus_counts_match_khronos(name, expected):
     if expected.counts is None:
         pytest.skip("Khronos gives no statistics for this file")
     (asset,) = _result(name).assets
-    assert (asset.vertex_count, asset.triangle_count, asset.material_count,
-            asset.animation_count) == expected.counts
+    assert (
+        asset.vertex_count,
+        asset.triangle_count,
+        asset.material_count,
+        asset.animation_count,
+    ) == expected.counts
 
 
 @pytest.mark.parametrize(("name", "expected"), _rows())

@@ -33,6 +33,7 @@ def extension(document: dict, view: int = 0) -> dict:
 
 # -- the decoders -------------------------------------------------------------------------------
 
+
 def test_attributes_triangles_and_index_sequences_decode_to_what_was_encoded():
     rng = np.random.default_rng(1)
     vertices = rng.random((300, 4), dtype=np.float32)
@@ -44,26 +45,37 @@ def test_attributes_triangles_and_index_sequences_decode_to_what_was_encoded():
         (MeshoptView(EXT, 600, 4, "INDICES"), triangles, triangles.tobytes()),
     ]
     for view, data, expected in cases:
-        payload = encode_meshopt(data, view.count, 16 if view.mode == "ATTRIBUTES" else 4,
-                                 view.mode)
+        payload = encode_meshopt(
+            data, view.count, 16 if view.mode == "ATTRIBUTES" else 4, view.mode
+        )
         assert bytes(decode_view(view, payload)) == expected
 
 
-@pytest.mark.parametrize(("filter_", "stride", "dtype"), [
-    ("OCTAHEDRAL", 8, np.int16), ("OCTAHEDRAL", 4, np.int8), ("QUATERNION", 8, np.int16),
-    ("EXPONENTIAL", 16, np.float32)])
+@pytest.mark.parametrize(
+    ("filter_", "stride", "dtype"),
+    [
+        ("OCTAHEDRAL", 8, np.int16),
+        ("OCTAHEDRAL", 4, np.int8),
+        ("QUATERNION", 8, np.int16),
+        ("EXPONENTIAL", 16, np.float32),
+    ],
+)
 def test_each_filter_decodes_back_to_the_values_it_encoded(filter_, stride, dtype):
     rng = np.random.default_rng(2)
     values = rng.normal(size=(64, 4)).astype(np.float32)
     if filter_ != "EXPONENTIAL":
-        values /= np.linalg.norm(values if filter_ == "QUATERNION" else values[:, :3],
-                                 axis=1, keepdims=True)
+        values /= np.linalg.norm(
+            values if filter_ == "QUATERNION" else values[:, :3], axis=1, keepdims=True
+        )
         values[:, 3] = 1.0 if filter_ == "OCTAHEDRAL" else values[:, 3]
     bits = {"OCTAHEDRAL": 8 if stride == 4 else 16, "QUATERNION": 16, "EXPONENTIAL": 23}[filter_]
     filtered = encode_filter(values, filter_, 64, stride, bits)
     view = MeshoptView(EXT, 64, stride, "ATTRIBUTES", filter_)
-    decoded = np.frombuffer(decode_view(view, encode_meshopt(filtered, 64, stride, "ATTRIBUTES")),
-                            dtype).reshape(64, 4).astype(np.float64)
+    decoded = (
+        np.frombuffer(decode_view(view, encode_meshopt(filtered, 64, stride, "ATTRIBUTES")), dtype)
+        .reshape(64, 4)
+        .astype(np.float64)
+    )
     if dtype != np.float32:
         decoded /= np.iinfo(dtype).max
     if filter_ == "QUATERNION":  # q and -q are the same rotation
@@ -76,7 +88,7 @@ def test_truncated_or_foreign_payloads_are_rejected_not_read_past():
     vertices = np.arange(400, dtype=np.float32)
     payload = encode_meshopt(vertices, 100, 16, "ATTRIBUTES")
     view = MeshoptView(EXT, 100, 16, "ATTRIBUTES")
-    for broken in (payload[:1], payload[:len(payload) // 2], payload[:-1], b"\xe1" + payload[1:]):
+    for broken in (payload[:1], payload[: len(payload) // 2], payload[:-1], b"\xe1" + payload[1:]):
         with pytest.raises(MeshoptError):
             decode_view(view, broken)
 
@@ -87,21 +99,25 @@ def test_ext_meshopt_compression_refuses_the_attribute_codec_version_only_khr_al
         decode_view(MeshoptView(EXT, 1, 16, "ATTRIBUTES"), payload)
 
 
-@pytest.mark.parametrize(("view", "reason"), [
-    (MeshoptView(EXT, 3, 6, "ATTRIBUTES"), "byteStride 6 of ATTRIBUTES data"),
-    (MeshoptView(EXT, 3, 260, "ATTRIBUTES"), "byteStride 260 of ATTRIBUTES data"),
-    (MeshoptView(EXT, 4, 4, "TRIANGLES"), "count 4 of TRIANGLES data"),
-    (MeshoptView(EXT, 3, 8, "INDICES"), "byteStride 8 of INDICES data"),
-    (MeshoptView(EXT, 3, 4, "INDICES", "OCTAHEDRAL"), "INDICES data takes no filter"),
-    (MeshoptView(EXT, 3, 12, "ATTRIBUTES", "OCTAHEDRAL"), "OCTAHEDRAL filter needs"),
-    (MeshoptView(EXT, 3, 4, "ATTRIBUTES", "QUATERNION"), "QUATERNION filter needs"),
-    (MeshoptView(EXT, 3, 4, "POINTS"), "mode 'POINTS'"),
-])
+@pytest.mark.parametrize(
+    ("view", "reason"),
+    [
+        (MeshoptView(EXT, 3, 6, "ATTRIBUTES"), "byteStride 6 of ATTRIBUTES data"),
+        (MeshoptView(EXT, 3, 260, "ATTRIBUTES"), "byteStride 260 of ATTRIBUTES data"),
+        (MeshoptView(EXT, 4, 4, "TRIANGLES"), "count 4 of TRIANGLES data"),
+        (MeshoptView(EXT, 3, 8, "INDICES"), "byteStride 8 of INDICES data"),
+        (MeshoptView(EXT, 3, 4, "INDICES", "OCTAHEDRAL"), "INDICES data takes no filter"),
+        (MeshoptView(EXT, 3, 12, "ATTRIBUTES", "OCTAHEDRAL"), "OCTAHEDRAL filter needs"),
+        (MeshoptView(EXT, 3, 4, "ATTRIBUTES", "QUATERNION"), "QUATERNION filter needs"),
+        (MeshoptView(EXT, 3, 4, "POINTS"), "mode 'POINTS'"),
+    ],
+)
 def test_layouts_the_extension_forbids_are_named(view, reason):
     assert reason in layout_problem(view)
 
 
 # -- the fixture, mutated -----------------------------------------------------------------------
+
 
 def test_the_meshopt_fixture_is_valid_and_reads_like_the_original():
     assert "MESHOPT_DECODE_FAILED" not in findings(lambda document, binary: None)
@@ -136,7 +152,8 @@ def test_a_byte_length_that_is_not_count_times_stride_is_reported():
 
     assert findings(lie)["MESHOPT_BYTE_LENGTH_MISMATCH"] == [
         "The buffer view is 5364 bytes long, but its meshopt payload decodes to 448 elements "
-        "of 12 bytes (5376 bytes)."]
+        "of 12 bytes (5376 bytes)."
+    ]
 
 
 def test_a_parent_stride_other_than_the_extension_s_is_reported():
@@ -185,7 +202,8 @@ def test_a_fallback_buffer_read_by_an_uncompressed_view_or_holding_compressed_da
         "Buffer 1 is a meshopt fallback buffer, but buffer view 1 takes its compressed data "
         "from it.",
         "Buffer 1 is a meshopt fallback buffer, but buffer view 2, which is not compressed, "
-        "reads it."]
+        "reads it.",
+    ]
 
 
 def test_a_fallback_buffer_without_data_needs_the_extension_required():
@@ -202,7 +220,8 @@ def test_an_accessor_reading_index_data_in_another_component_type_is_reported():
     assert findings(lie)["MESHOPT_INVALID_LAYOUT"] == [
         "The meshopt extension of this buffer view breaks the extension's rules: accessor 2 "
         "reads it as UNSIGNED_SHORT, but TRIANGLES data with the NONE filter and a byteStride "
-        "of 4 decodes to UNSIGNED_INT."]
+        "of 4 decodes to UNSIGNED_INT."
+    ]
 
 
 def test_an_accessor_reading_filtered_data_in_another_component_type_is_reported():
@@ -210,8 +229,10 @@ def test_an_accessor_reading_filtered_data_in_another_component_type_is_reported
         extension(document, 1)["filter"] = "EXPONENTIAL"
         document["accessors"][1]["componentType"] = 5122
 
-    assert "reads it as SHORT, but ATTRIBUTES data with the EXPONENTIAL filter and a byteStride " \
+    assert (
+        "reads it as SHORT, but ATTRIBUTES data with the EXPONENTIAL filter and a byteStride "
         "of 12 decodes to FLOAT" in findings(lie)["MESHOPT_INVALID_LAYOUT"][0]
+    )
     assert decoded_component_types(MeshoptView(EXT, 3, 8, "ATTRIBUTES", "OCTAHEDRAL")) == (5122,)
     assert decoded_component_types(MeshoptView(EXT, 3, 4, "ATTRIBUTES", "OCTAHEDRAL")) == (5120,)
     assert decoded_component_types(MeshoptView(EXT, 3, 12, "ATTRIBUTES")) == ()

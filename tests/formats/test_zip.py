@@ -29,12 +29,14 @@ def gltf_with_buffer(bin_uri: str = "model.bin") -> tuple[bytes, bytes]:
 
 
 def test_zip_of_three_models_gives_three_sources_named_by_their_path_in_the_archive(tmp_path):
-    archive = zip_of({
-        "a.glb": tiny_glb(),
-        "models/b.glb": tiny_glb(),
-        "models/deep/c.glb": tiny_glb(),
-        "readme.txt": b"not a model",
-    })
+    archive = zip_of(
+        {
+            "a.glb": tiny_glb(),
+            "models/b.glb": tiny_glb(),
+            "models/deep/c.glb": tiny_glb(),
+            "readme.txt": b"not a model",
+        }
+    )
 
     expansion = expand(archive, tmp_path)
 
@@ -80,18 +82,19 @@ def test_engine_counts_the_triangle_of_a_gltf_whose_bin_is_in_the_same_zip(tmp_p
 
     [asset] = validate_zip(archive, tmp_path).assets
 
-    assert (asset.filename, asset.vertex_count, asset.triangle_count) == (
-        "scene/model.gltf", 3, 1)
+    assert (asset.filename, asset.vertex_count, asset.triangle_count) == ("scene/model.gltf", 3, 1)
 
 
 def test_gltf_in_a_zip_cannot_reach_above_the_archive_root(tmp_path):
     (tmp_path / "model.bin").write_bytes(b"a file beside the upload")
     document, binary = gltf_with_buffer()
-    archive = build_zip([
-        Member("model.gltf", document),
-        Member("../model.bin", binary),
-        Member("../../model.bin", binary),
-    ])
+    archive = build_zip(
+        [
+            Member("model.gltf", document),
+            Member("../model.bin", binary),
+            Member("../../model.bin", binary),
+        ]
+    )
 
     [source] = expand(archive, tmp_path).sources
 
@@ -150,9 +153,14 @@ def test_directory_entries_are_not_counted_as_scanned_files(tmp_path):
 
 def test_zip64_sizes_and_end_records_are_followed(tmp_path):
     glb = tiny_glb()
-    member = Member("big.glb", glb, method=0, declared_size=0xFFFFFFFF,
-                    declared_compressed_size=0xFFFFFFFF,
-                    extra=zip64_sizes_extra(len(glb), len(glb)))
+    member = Member(
+        "big.glb",
+        glb,
+        method=0,
+        declared_size=0xFFFFFFFF,
+        declared_compressed_size=0xFFFFFFFF,
+        extra=zip64_sizes_extra(len(glb), len(glb)),
+    )
     archive = build_zip([member], zip64_end=True)
 
     expansion = expand(archive, tmp_path)
@@ -173,10 +181,12 @@ def test_member_with_a_wrong_crc_is_corrupt_and_not_read(tmp_path):
 
 
 def test_member_with_damaged_deflate_data_is_corrupt_and_the_others_are_still_read(tmp_path):
-    archive = build_zip([
-        Member("bad.glb", tiny_glb(), payload=b"\xff" * 40),
-        Member("good.glb", tiny_glb()),
-    ])
+    archive = build_zip(
+        [
+            Member("bad.glb", tiny_glb(), payload=b"\xff" * 40),
+            Member("good.glb", tiny_glb()),
+        ]
+    )
 
     expansion = expand(archive, tmp_path)
 
@@ -196,8 +206,10 @@ def test_member_compressed_with_bzip2_is_reported_as_not_scanned(tmp_path):
 
 
 def test_truncated_zip_reports_corrupt_and_still_yields_the_members_before_the_cut(tmp_path):
-    archive = zip_of({"a.glb": tiny_glb(), "b.glb": tiny_glb(), "c.glb": bytes(5000)},
-                     compression=zipfile.ZIP_STORED)
+    archive = zip_of(
+        {"a.glb": tiny_glb(), "b.glb": tiny_glb(), "c.glb": bytes(5000)},
+        compression=zipfile.ZIP_STORED,
+    )
     cut = archive.index(b"c.glb") + 100  # inside the third member's data
 
     expansion = expand(archive[:cut], tmp_path)
@@ -233,12 +245,16 @@ def test_flipped_local_header_offset_reports_the_member_corrupt(tmp_path):
     assert expansion.names == ["a.glb"]
 
 
-@pytest.mark.parametrize("data", [
-    b"PK\x03\x04",
-    b"PK\x03\x04" + bytes(100),
-    b"PK\x05\x06" + bytes(10),
-    b"PK\x03\x04" + b"\xff" * 4000,
-], ids=["signature only", "zeros", "short end record", "garbage"])
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"PK\x03\x04",
+        b"PK\x03\x04" + bytes(100),
+        b"PK\x05\x06" + bytes(10),
+        b"PK\x03\x04" + b"\xff" * 4000,
+    ],
+    ids=["signature only", "zeros", "short end record", "garbage"],
+)
 def test_damaged_archive_reports_corrupt_and_never_raises(tmp_path, data):
     result = validate_zip(data, tmp_path)
 
@@ -249,14 +265,20 @@ def test_damaged_archive_reports_corrupt_and_never_raises(tmp_path, data):
 
 def test_randomly_damaged_archives_never_raise(tmp_path):
     document, binary = gltf_with_buffer()
-    original = zip_of({"a.glb": tiny_glb(), "s/model.gltf": document, "s/model.bin": binary,
-                       "inner.zip": zip_of({"b.glb": tiny_glb()})})
+    original = zip_of(
+        {
+            "a.glb": tiny_glb(),
+            "s/model.gltf": document,
+            "s/model.bin": binary,
+            "inner.zip": zip_of({"b.glb": tiny_glb()}),
+        }
+    )
     rng = random.Random(2024)
     for _ in range(300):
         damaged = bytearray(original)
         for _ in range(rng.randint(1, 8)):
             damaged[rng.randrange(len(damaged))] = rng.randrange(256)
-        for source in expand(bytes(damaged[:rng.randint(1, len(damaged))]), tmp_path).sources:
+        for source in expand(bytes(damaged[: rng.randint(1, len(damaged))]), tmp_path).sources:
             source.read_resource("model.bin")
 
 

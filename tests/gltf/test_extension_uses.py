@@ -34,17 +34,25 @@ def unused_pointers(result: Result) -> set[str]:
 
 def _textured_quad(builder: GltfBuilder, texture: int) -> None:
     material = builder.add_material(base_color_texture=texture)
-    builder.add_node(builder.add_mesh([Primitive(4, index_count=6, material=material,
-                                                 normals=True, texcoords=True)]))
+    builder.add_node(
+        builder.add_mesh(
+            [Primitive(4, index_count=6, material=material, normals=True, texcoords=True)]
+        )
+    )
 
 
-@pytest.mark.parametrize(("extension", "filename", "data"), [
-    ("EXT_texture_webp", "tex.webp", webp_bytes()),
-    ("KHR_texture_basisu", "tex.ktx2", ktx2_bytes()),
-    ("MSFT_texture_dds", "tex.dds", b"DDS " + bytes(124)),
-], ids=["webp", "basisu", "dds"])
-def test_an_image_named_only_by_a_texture_extension_is_used(tmp_path: Path, extension: str,
-                                                             filename: str, data: bytes):
+@pytest.mark.parametrize(
+    ("extension", "filename", "data"),
+    [
+        ("EXT_texture_webp", "tex.webp", webp_bytes()),
+        ("KHR_texture_basisu", "tex.ktx2", ktx2_bytes()),
+        ("MSFT_texture_dds", "tex.dds", b"DDS " + bytes(124)),
+    ],
+    ids=["webp", "basisu", "dds"],
+)
+def test_an_image_named_only_by_a_texture_extension_is_used(
+    tmp_path: Path, extension: str, filename: str, data: bytes
+):
     (tmp_path / filename).write_bytes(data)
     builder = GltfBuilder()
     fallback = builder.add_image(png_bytes(4, 4))
@@ -62,8 +70,7 @@ def test_an_image_named_by_an_undeclared_extension_stays_unused(tmp_path: Path):
     builder = GltfBuilder()
     texture = builder.add_texture(builder.add_image(png_bytes(4, 4)))
     special = builder.add_image(uri="tex.webp")
-    builder.document["textures"][texture]["extensions"] = {
-        "EXT_texture_webp": {"source": special}}
+    builder.document["textures"][texture]["extensions"] = {"EXT_texture_webp": {"source": special}}
     _textured_quad(builder, texture)
     result = validate(builder.write_gltf(tmp_path))
     assert f"/images/{special}" in unused_pointers(result)
@@ -76,8 +83,9 @@ def _variant_document(builder: GltfBuilder, declared: bool) -> int:
     mesh = builder.add_mesh([Primitive(4, index_count=6, material=default, normals=True)])
     builder.add_node(mesh)
     primitive = builder.document["meshes"][mesh]["primitives"][0]
-    primitive["extensions"] = {"KHR_materials_variants": {
-        "mappings": [{"material": variant, "variants": [0]}]}}
+    primitive["extensions"] = {
+        "KHR_materials_variants": {"mappings": [{"material": variant, "variants": [0]}]}
+    }
     builder.document["extensions"] = {"KHR_materials_variants": {"variants": [{"name": "b"}]}}
     if declared:
         builder.document["extensionsUsed"] = ["KHR_materials_variants"]
@@ -113,8 +121,9 @@ def _tangent_quad(builder: GltfBuilder, material: dict) -> str:
 
 def test_tangents_shaded_by_anisotropy_are_used(tmp_path: Path):
     builder = GltfBuilder()
-    pointer = _tangent_quad(builder, {"extensions": {
-        "KHR_materials_anisotropy": {"anisotropyStrength": 0.6}}})
+    pointer = _tangent_quad(
+        builder, {"extensions": {"KHR_materials_anisotropy": {"anisotropyStrength": 0.6}}}
+    )
     builder.document["extensionsUsed"] = ["KHR_materials_anisotropy"]
     result = validate(builder.write_glb(tmp_path / "brushed.glb"))
     assert pointer not in unused_pointers(result)
@@ -133,8 +142,9 @@ def _ktx2_document(tmp_path: Path, declared: bool) -> Path:
     builder = GltfBuilder()
     image = builder.add_image(uri="tex.ktx2")
     texture = builder.add_texture(image)
-    builder.document["textures"][texture] = {"extensions": {"KHR_texture_basisu": {
-        "source": image}}}
+    builder.document["textures"][texture] = {
+        "extensions": {"KHR_texture_basisu": {"source": image}}
+    }
     if declared:
         builder.document["extensionsUsed"] = ["KHR_texture_basisu"]
         builder.document["extensionsRequired"] = ["KHR_texture_basisu"]

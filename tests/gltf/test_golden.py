@@ -39,9 +39,11 @@ def case_path(name: str) -> Path:
 def golden_findings(path: Path, plugin_manager) -> list[list]:
     """The findings of the glTF readers and checks (other plugins have their own tests)."""
     result = validate(path, plugin_manager=plugin_manager)
-    return sorted([issue.code, issue.severity, issue.pointer if issue.pointer is not None
-                   else issue.offset] for issue in result.issues
-                  if (issue.source or "").startswith(GLTF_SOURCES))
+    return sorted(
+        [issue.code, issue.severity, issue.pointer if issue.pointer is not None else issue.offset]
+        for issue in result.issues
+        if (issue.source or "").startswith(GLTF_SOURCES)
+    )
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -50,8 +52,9 @@ def test_crafted_file_gives_its_golden_findings(name, plugin_manager, update_gol
     if update_golden:
         GOLDEN.mkdir(parents=True, exist_ok=True)
         path.write_bytes(CASES[name].build())
-        report.write_text(json.dumps({"findings": golden_findings(path, plugin_manager)},
-                                     indent=1) + "\n")
+        report.write_text(
+            json.dumps({"findings": golden_findings(path, plugin_manager)}, indent=1) + "\n"
+        )
     assert golden_findings(path, plugin_manager) == json.loads(report.read_text())["findings"]
 
 
@@ -62,10 +65,18 @@ def test_crafted_file_triggers_the_code_it_is_named_after(name):
 
 
 def test_every_code_of_the_gltf_checks_has_a_golden_file(plugin_manager):
-    reported = {code for name in CASES for code, _, _ in
-                json.loads((GOLDEN / f"{name}.report.json").read_text())["findings"]}
-    declared = {code for plugin, checks in call_each(plugin_manager.hook.register_checks)
-                if plugin in GLTF_CHECK_PLUGINS for check in checks for code in check.codes}
+    reported = {
+        code
+        for name in CASES
+        for code, _, _ in json.loads((GOLDEN / f"{name}.report.json").read_text())["findings"]
+    }
+    declared = {
+        code
+        for plugin, checks in call_each(plugin_manager.hook.register_checks)
+        if plugin in GLTF_CHECK_PLUGINS
+        for check in checks
+        for code in check.codes
+    }
     assert declared - reported == set()
 
 

@@ -6,16 +6,19 @@ from pathlib import Path
 
 from assetcheck.engine import validate
 
-CAMERA = ('{"asset": {"version": "2.0"}, "cameras": [{"type": "perspective", "perspective": '
-          '{"yfov": 1, "znear": %s, "zfar": %s}}], "nodes": [{"camera": 0}], '
-          '"scenes": [{"nodes": [0]}], "scene": 0}')
+CAMERA = (
+    '{"asset": {"version": "2.0"}, "cameras": [{"type": "perspective", "perspective": '
+    '{"yfov": 1, "znear": %s, "zfar": %s}}], "nodes": [{"camera": 0}], '
+    '"scenes": [{"nodes": [0]}], "scene": 0}'
+)
 
 
 def _findings(tmp_path: Path, znear: str, zfar: str) -> set[tuple[str, str]]:
     path = tmp_path / "camera.gltf"
     path.write_text(CAMERA % (znear, zfar))
-    return {(issue.code, issue.pointer) for issue in validate(path).issues
-            if issue.severity == "error"}
+    return {
+        (issue.code, issue.pointer) for issue in validate(path).issues if issue.severity == "error"
+    }
 
 
 def test_an_infinite_znear_is_out_of_range_not_a_clipping_order_error(tmp_path: Path):

@@ -14,8 +14,7 @@ EXTENSION = "KHR_texture_basisu"
 LINEAR = 9729
 
 
-def basisu_glb(ktx2: bytes, *, min_filter: int | None = None, normal_map: bool = False
-               ) -> bytes:
+def basisu_glb(ktx2: bytes, *, min_filter: int | None = None, normal_map: bool = False) -> bytes:
     """A textured quad whose only texture is ``ktx2`` through the extension, as its base
     colour (or its normal map)."""
     builder = GltfBuilder()
@@ -30,10 +29,14 @@ def basisu_glb(ktx2: bytes, *, min_filter: int | None = None, normal_map: bool =
     material = builder.add_material(base_color_texture=texture)
     if normal_map:
         info = builder.document["materials"][material]["pbrMetallicRoughness"].pop(
-            "baseColorTexture")
+            "baseColorTexture"
+        )
         builder.document["materials"][material]["normalTexture"] = info
-    builder.add_node(builder.add_mesh([Primitive(4, index_count=6, material=material,
-                                                 normals=True, texcoords=True)]))
+    builder.add_node(
+        builder.add_mesh(
+            [Primitive(4, index_count=6, material=material, normals=True, texcoords=True)]
+        )
+    )
     return builder.glb()
 
 
@@ -48,7 +51,8 @@ def test_a_glb_with_a_basisu_texture_validates_clean():
         # Khronos does not know image/ktx2 as a mimeType (it does not validate the
         # extension): its warning stays, for parity; nothing else is found.
         assert {i.code for i in result.issues if i.severity in ("error", "warning")} == {
-            "VALUE_NOT_IN_LIST"}
+            "VALUE_NOT_IN_LIST"
+        }
         assert ktx2_codes(result) == []
 
 
@@ -57,8 +61,9 @@ def test_a_basisu_texture_counts_in_the_texture_budgets_with_its_real_size_and_g
     expected = parse_ktx2(ktx2).gpu_bytes
     # BC7/ASTC 4x4 over the full chain: 1 byte per texel, plus the smaller levels.
     assert expected == 16 * sum(max(1, (2048 >> p) // 4) ** 2 for p in range(12))
-    result = validate_bytes(basisu_glb(ktx2), options=ValidationOptions(
-        budget_overrides={"texture_size": 256}))
+    result = validate_bytes(
+        basisu_glb(ktx2), options=ValidationOptions(budget_overrides={"texture_size": 256})
+    )
     size = only_issue(result, "BUDGET_TEXTURE_SIZE")
     assert "2048" in size.message
     memory = only_issue(result, "TEXTURE_GPU_MEMORY")
@@ -66,8 +71,7 @@ def test_a_basisu_texture_counts_in_the_texture_budgets_with_its_real_size_and_g
 
 
 def test_a_non_power_of_two_ktx2_texture_is_reported_by_its_header_size():
-    result = validate_bytes(basisu_glb(Ktx2Texture(12, 8, levels=1).build(),
-                                       min_filter=LINEAR))
+    result = validate_bytes(basisu_glb(Ktx2Texture(12, 8, levels=1).build(), min_filter=LINEAR))
     assert only_issue(result, "IMAGE_NPOT_DIMENSIONS").message.startswith("The image is 12x8")
     assert ktx2_codes(result) == []
 
@@ -90,8 +94,11 @@ def test_a_cube_map_or_array_is_not_a_basisu_texture():
     cube = Ktx2Texture(16, 16, model=UASTC, faces=6).build()
     array = Ktx2Texture(16, 16, model=UASTC, layers=2).build()
     volume = Ktx2Texture(16, 16, model=UASTC, depth=4).build()
-    for data, kind in ((cube, "a cube map"), (array, "an array of 2 layers"),
-                       (volume, "a 3D texture 4 deep")):
+    for data, kind in (
+        (cube, "a cube map"),
+        (array, "an array of 2 layers"),
+        (volume, "a 3D texture 4 deep"),
+    ):
         assert parse_ktx2(data).problems == ()
         result = validate_bytes(basisu_glb(data))
         assert ktx2_codes(result) == ["KTX2_BASISU_NOT_2D"]
@@ -99,8 +106,7 @@ def test_a_cube_map_or_array_is_not_a_basisu_texture():
 
 
 def test_sides_that_are_not_multiples_of_four_break_basisu():
-    result = validate_bytes(basisu_glb(Ktx2Texture(18, 16, levels=1).build(),
-                                       min_filter=LINEAR))
+    result = validate_bytes(basisu_glb(Ktx2Texture(18, 16, levels=1).build(), min_filter=LINEAR))
     assert ktx2_codes(result) == ["KTX2_BASISU_DIMENSIONS"]
 
 
@@ -111,8 +117,10 @@ def test_a_colour_model_or_scheme_basisu_does_not_allow_is_reported():
     assert ktx2_codes(result) == ["KTX2_BASISU_FORMAT_INVALID"]
     assert "the colour model is BC7" in only_issue(result, "KTX2_BASISU_FORMAT_INVALID").message
     vk_format = patch_header(Ktx2Texture(16, 16, model=UASTC).build(), vk_format=37)
-    assert "vkFormat is 37" in only_issue(validate_bytes(basisu_glb(vk_format)),
-                                          "KTX2_BASISU_FORMAT_INVALID").message
+    assert (
+        "vkFormat is 37"
+        in only_issue(validate_bytes(basisu_glb(vk_format)), "KTX2_BASISU_FORMAT_INVALID").message
+    )
 
 
 def test_swizzle_metadata_other_than_rgba_breaks_basisu():
@@ -131,11 +139,11 @@ def test_missing_mipmaps_are_a_warning_only_when_a_sampler_needs_them():
 def test_a_transfer_function_that_does_not_suit_the_material_slot_is_reported():
     linear = Ktx2Texture(16, 16, srgb=False).build()
     issue = only_issue(validate_bytes(basisu_glb(linear)), "KTX2_BASISU_COLOR_SPACE")
-    assert issue.message.startswith("The KTX2 image is shown by /materials/0/"
-                                    "pbrMetallicRoughness/baseColorTexture, which needs the sRGB")
+    assert issue.message.startswith(
+        "The KTX2 image is shown by /materials/0/"
+        "pbrMetallicRoughness/baseColorTexture, which needs the sRGB"
+    )
     srgb = Ktx2Texture(16, 16, model=UASTC).build()
-    issue = only_issue(validate_bytes(basisu_glb(srgb, normal_map=True)),
-                       "KTX2_BASISU_COLOR_SPACE")
-    assert "/materials/0/normalTexture, which needs the linear transfer function" in \
-        issue.message
+    issue = only_issue(validate_bytes(basisu_glb(srgb, normal_map=True)), "KTX2_BASISU_COLOR_SPACE")
+    assert "/materials/0/normalTexture, which needs the linear transfer function" in issue.message
     assert ktx2_codes(validate_bytes(basisu_glb(linear, normal_map=True))) == []

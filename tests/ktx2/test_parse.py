@@ -28,10 +28,19 @@ def reasons(data: bytes) -> list[str]:
     return [problem.fields.get("reason") for problem in parse_ktx2(data).problems]
 
 
-@pytest.mark.parametrize("texture", [
-    Ktx2Texture(), ETC1S_RGBA, UASTC_ZSTD, UASTC_RAW, Ktx2Texture(8, 8, model=UASTC, alpha=True),
-    Ktx2Texture(12, 8, levels=1), Ktx2Texture(1024, 4, model=UASTC),
-], ids=["etc1s", "etc1s-rgba", "uastc-zstd", "uastc", "uastc-rgba", "one-level-npot", "wide"])
+@pytest.mark.parametrize(
+    "texture",
+    [
+        Ktx2Texture(),
+        ETC1S_RGBA,
+        UASTC_ZSTD,
+        UASTC_RAW,
+        Ktx2Texture(8, 8, model=UASTC, alpha=True),
+        Ktx2Texture(12, 8, levels=1),
+        Ktx2Texture(1024, 4, model=UASTC),
+    ],
+    ids=["etc1s", "etc1s-rgba", "uastc-zstd", "uastc", "uastc-rgba", "one-level-npot", "wide"],
+)
 def test_files_built_to_the_specification_parse_without_problems(texture):
     image = parse_ktx2(texture.build())
     assert image.problems == ()
@@ -42,8 +51,10 @@ def test_the_builders_zstandard_levels_are_real_zstandard_frames():
     data = UASTC_ZSTD.build()
     for p in range(parse_ktx2(data).header.level_count):
         offset, length, uncompressed = level_entry(data, p)
-        assert len(zstandard.ZstdDecompressor().decompress(data[offset:offset + length])) == \
-            uncompressed
+        assert (
+            len(zstandard.ZstdDecompressor().decompress(data[offset : offset + length]))
+            == uncompressed
+        )
 
 
 def test_levels_compressed_by_the_real_zstandard_encoder_parse_without_problems():
@@ -51,22 +62,34 @@ def test_levels_compressed_by_the_real_zstandard_encoder_parse_without_problems(
     frames = []
     for p in reversed(range(parse_ktx2(texture).header.level_count)):
         offset, length, _ = level_entry(texture, p)
-        level = texture[offset:offset + length]
+        level = texture[offset : offset + length]
         frames.append((p, zstandard.ZstdCompressor(level=19).compress(level), length))
     data = bytearray(patch_header(texture, scheme=2))
     start = min(level_entry(texture, p)[0] for p, _, _ in frames)
     data = data[:start]
     for p, frame, uncompressed in frames:
-        data = bytearray(patch_level(bytes(data), p, offset=len(data), length=len(frame),
-                                     uncompressed=uncompressed)) + frame
+        data = (
+            bytearray(
+                patch_level(
+                    bytes(data), p, offset=len(data), length=len(frame), uncompressed=uncompressed
+                )
+            )
+            + frame
+        )
     assert parse_ktx2(bytes(data)).problems == ()
 
 
 def _corpus_ktx2() -> list:
     files = sorted(CORPUS.rglob("*.ktx2")) if CORPUS.is_dir() else []
     if not files:
-        return [pytest.param(None, marks=pytest.mark.skip(
-            reason=f"the shared glTF corpus is absent (looked in {CORPUS})"))]
+        return [
+            pytest.param(
+                None,
+                marks=pytest.mark.skip(
+                    reason=f"the shared glTF corpus is absent (looked in {CORPUS})"
+                ),
+            )
+        ]
     return [pytest.param(path, id=path.name) for path in files]
 
 
@@ -121,8 +144,11 @@ def test_a_huge_size_is_its_own_error_and_lies_about_the_level_lengths():
     assert "KTX2_DIMENSION_TOO_LARGE" in found and "KTX2_LEVEL_LENGTH_INVALID" in found
 
 
-@pytest.mark.parametrize("fields", [{"level_count": 0xFFFFFFFF}, {"layers": 0xFFFFFFFF},
-                                    {"depth": 0xFFFFFFFF}], ids=["levels", "layers", "depth"])
+@pytest.mark.parametrize(
+    "fields",
+    [{"level_count": 0xFFFFFFFF}, {"layers": 0xFFFFFFFF}, {"depth": 0xFFFFFFFF}],
+    ids=["levels", "layers", "depth"],
+)
 def test_hostile_counts_end_as_problems_without_reading_or_allocating(fields):
     data = patch_header(ETC1S_RGBA.build(), **fields)
     tracemalloc.start()
@@ -152,8 +178,11 @@ def test_overlapping_levels_are_reported():
 
 def test_levels_stored_largest_first_are_out_of_order():
     texture = UASTC_RAW.build()
-    data = patch_level(patch_level(texture, 0, offset=level_entry(texture, 1)[0]), 1,
-                       offset=level_entry(texture, 0)[0])
+    data = patch_level(
+        patch_level(texture, 0, offset=level_entry(texture, 1)[0]),
+        1,
+        offset=level_entry(texture, 0)[0],
+    )
     data = patch_level(data, 1, length=level_entry(texture, 1)[1])
     assert "KTX2_SECTION_ORDER_INVALID" in codes(data)
 
@@ -165,11 +194,15 @@ def test_a_level_of_raw_data_off_its_block_alignment_is_reported():
     assert codes(data) == ["KTX2_ALIGNMENT_INVALID"]
 
 
-@pytest.mark.parametrize(("change", "reason"), [
-    ({"uncompressed": 1}, "differs from uncompressedByteLength"),
-    ({"length": 32, "uncompressed": 32}, "but its size takes 2048 in this format"),
-    ({"length": 0, "uncompressed": 0}, "it is empty"),
-], ids=["lengths-differ", "wrong-size", "empty"])
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        ({"uncompressed": 1}, "differs from uncompressedByteLength"),
+        ({"length": 32, "uncompressed": 32}, "but its size takes 2048 in this format"),
+        ({"length": 0, "uncompressed": 0}, "it is empty"),
+    ],
+    ids=["lengths-differ", "wrong-size", "empty"],
+)
 def test_lying_level_lengths_are_reported_with_the_reason(change, reason):
     data = patch_level(UASTC_RAW.build(), 0, **change)
     problems = [p for p in parse_ktx2(data).problems if p.code == "KTX2_LEVEL_LENGTH_INVALID"]
@@ -185,13 +218,17 @@ def _dfd_offset(data: bytes) -> int:
     return HEADER.unpack_from(data)[10]
 
 
-@pytest.mark.parametrize(("word", "value", "reason"), [
-    (0, 999, "dfdTotalSize is 999"),
-    (1, 1, "not the Khronos basic block"),
-    (2, 3 | 40 << 16, "version is 3"),
-    (2, 2 | 30 << 16, "not 24 plus 16 per sample"),
-    (4, 0x0101, "4x4 texel blocks, not 2x2x1"),
-], ids=["total-size", "vendor", "version", "block-size", "block-dimensions"])
+@pytest.mark.parametrize(
+    ("word", "value", "reason"),
+    [
+        (0, 999, "dfdTotalSize is 999"),
+        (1, 1, "not the Khronos basic block"),
+        (2, 3 | 40 << 16, "version is 3"),
+        (2, 2 | 30 << 16, "not 24 plus 16 per sample"),
+        (4, 0x0101, "4x4 texel blocks, not 2x2x1"),
+    ],
+    ids=["total-size", "vendor", "version", "block-size", "block-dimensions"],
+)
 def test_a_bad_data_format_descriptor_is_reported_with_the_reason(word, value, reason):
     data = bytearray(UASTC_RAW.build())
     struct.pack_into("<I", data, _dfd_offset(data) + 4 * word, value)
@@ -212,55 +249,72 @@ def test_etc1s_channels_other_than_the_allowed_combinations_are_a_bad_descriptor
     assert codes(bytes(data)) == ["KTX2_DFD_INVALID"]
 
 
-@pytest.mark.parametrize(("fields", "reason"), [
-    ({"faces": 3}, "faceCount is 3"),
-    ({"faces": 6, "height": 8}, "a cube map's faces must be square"),
-    ({"width": 0}, "pixelWidth is 0"),
-    ({"height": 0}, "pixelHeight is 0, but UASTC is block-compressed"),
-], ids=["faces", "cube-not-square", "no-width", "no-height"])
+@pytest.mark.parametrize(
+    ("fields", "reason"),
+    [
+        ({"faces": 3}, "faceCount is 3"),
+        ({"faces": 6, "height": 8}, "a cube map's faces must be square"),
+        ({"width": 0}, "pixelWidth is 0"),
+        ({"height": 0}, "pixelHeight is 0, but UASTC is block-compressed"),
+    ],
+    ids=["faces", "cube-not-square", "no-width", "no-height"],
+)
 def test_sizes_layers_and_faces_of_no_texture_type_are_reported(fields, reason):
     data = patch_header(UASTC_RAW.build(), **fields)
     found = [p for p in parse_ktx2(data).problems if p.code == "KTX2_TEXTURE_TYPE_INVALID"]
     assert reason in found[0].fields["reason"]
 
 
-@pytest.mark.parametrize(("fields", "reason"), [
-    ({"type_size": 4}, "typeSize is 4"),
-    ({"vk_format": 11}, "vkFormat 11 is one KTX2 prohibits"),
-    ({"scheme": 7}, "supercompressionScheme 7 is reserved"),
-    ({"sgd_offset": 64}, "sgdByteOffset is 64 but sgdByteLength is 0"),
-], ids=["type-size", "prohibited-format", "reserved-scheme", "offset-without-length"])
+@pytest.mark.parametrize(
+    ("fields", "reason"),
+    [
+        ({"type_size": 4}, "typeSize is 4"),
+        ({"vk_format": 11}, "vkFormat 11 is one KTX2 prohibits"),
+        ({"scheme": 7}, "supercompressionScheme 7 is reserved"),
+        ({"sgd_offset": 64}, "sgdByteOffset is 64 but sgdByteLength is 0"),
+    ],
+    ids=["type-size", "prohibited-format", "reserved-scheme", "offset-without-length"],
+)
 def test_invalid_header_fields_are_reported_with_the_reason(fields, reason):
     data = patch_header(UASTC_RAW.build(), **fields)
     assert any(reason in (r or "") for r in reasons(data))
     assert "KTX2_HEADER_INVALID" in codes(data)
 
 
-@pytest.mark.parametrize(("texture", "scheme", "reason"), [
-    (UASTC_RAW, 1, "BasisLZ supercompresses only ETC1S, not UASTC"),
-    (ETC1S_RGBA, 2, "ETC1S data must be supercompressed with BasisLZ"),
-], ids=["uastc-basislz", "etc1s-zstd"])
+@pytest.mark.parametrize(
+    ("texture", "scheme", "reason"),
+    [
+        (UASTC_RAW, 1, "BasisLZ supercompresses only ETC1S, not UASTC"),
+        (ETC1S_RGBA, 2, "ETC1S data must be supercompressed with BasisLZ"),
+    ],
+    ids=["uastc-basislz", "etc1s-zstd"],
+)
 def test_a_supercompression_scheme_the_colour_model_does_not_allow_is_reported(
-        texture, scheme, reason):
+    texture, scheme, reason
+):
     data = patch_header(texture.build(), scheme=scheme)
     assert any(reason in (r or "") for r in reasons(data))
     assert "KTX2_HEADER_INVALID" in codes(data)
 
 
-@pytest.mark.parametrize(("pairs", "reason"), [
-    ({"b": b"1", "a": b"2"}, "keys must be sorted"),
-    (None, "not NUL-terminated"),
-], ids=["unsorted", "no-nul"])
+@pytest.mark.parametrize(
+    ("pairs", "reason"),
+    [
+        ({"b": b"1", "a": b"2"}, "keys must be sorted"),
+        (None, "not NUL-terminated"),
+    ],
+    ids=["unsorted", "no-nul"],
+)
 def test_malformed_key_value_data_is_reported(pairs, reason):
     data = bytearray(Ktx2Texture(model=UASTC, zstd=False).build())
     kvd_offset = HEADER.unpack_from(data)[12]
     if pairs is None:
         length = struct.unpack_from("<I", data, kvd_offset)[0]
-        data[kvd_offset + 4:kvd_offset + 4 + length] = b"x" * length
+        data[kvd_offset + 4 : kvd_offset + 4 + length] = b"x" * length
     else:
         entries = [struct.pack("<I", 3) + k.encode() + b"\0" + v + b"\0" for k, v in pairs.items()]
         entry = b"".join(entries)
-        data[kvd_offset:kvd_offset + len(entry)] = entry
+        data[kvd_offset : kvd_offset + len(entry)] = entry
         data = bytearray(patch_header(bytes(data), kvd_length=len(entry)))
     assert any(reason in (r or "") for r in reasons(bytes(data)))
     assert "KTX2_KEY_VALUE_DATA_INVALID" in codes(bytes(data))
@@ -270,14 +324,25 @@ def _sgd_offset(data: bytes) -> int:
     return HEADER.unpack_from(data)[14]
 
 
-@pytest.mark.parametrize(("patch", "reason"), [
-    (lambda data, sgd: struct.pack_into("<I", data, sgd + 4, 999), "sgdByteLength is"),
-    (lambda data, sgd: struct.pack_into("<I", data, sgd + 20 + 8, 0), "rgbSliceByteLength is 0"),
-    (lambda data, sgd: struct.pack_into("<I", data, sgd + 20 + 4, 1 << 20),
-     "its RGB slice runs past its level"),
-    (lambda data, sgd: struct.pack_into("<I", data, sgd + 20 + 16, 0),
-     "the image has no alpha slice"),
-], ids=["lengths", "empty-slice", "slice-outside-level", "missing-alpha"])
+@pytest.mark.parametrize(
+    ("patch", "reason"),
+    [
+        (lambda data, sgd: struct.pack_into("<I", data, sgd + 4, 999), "sgdByteLength is"),
+        (
+            lambda data, sgd: struct.pack_into("<I", data, sgd + 20 + 8, 0),
+            "rgbSliceByteLength is 0",
+        ),
+        (
+            lambda data, sgd: struct.pack_into("<I", data, sgd + 20 + 4, 1 << 20),
+            "its RGB slice runs past its level",
+        ),
+        (
+            lambda data, sgd: struct.pack_into("<I", data, sgd + 20 + 16, 0),
+            "the image has no alpha slice",
+        ),
+    ],
+    ids=["lengths", "empty-slice", "slice-outside-level", "missing-alpha"],
+)
 def test_inconsistent_basislz_global_data_is_reported(patch, reason):
     data = bytearray(ETC1S_RGBA.build())
     patch(data, _sgd_offset(data))
@@ -291,18 +356,26 @@ def test_global_data_outside_basislz_is_reported():
     assert "KTX2_GLOBAL_DATA_INVALID" in codes(data)
 
 
-@pytest.mark.parametrize(("patch", "reason"), [
-    (lambda level: level.__setitem__(slice(0, 4), b"ABCD"), "not a Zstandard frame's magic"),
-    (lambda level: level.__setitem__(4, level[4] | 0x08), "reserved bit"),
-    (lambda level: level.__setitem__(slice(5, 13), struct.pack("<Q", 7)), "its frames hold 7"),
-    (lambda level: level.__setitem__(slice(13, 16), (1 | 1 << 20 << 3).to_bytes(3, "little")),
-     "runs past the level's byteLength"),
-], ids=["magic", "reserved-bit", "content-size", "block-size"])
+@pytest.mark.parametrize(
+    ("patch", "reason"),
+    [
+        (lambda level: level.__setitem__(slice(0, 4), b"ABCD"), "not a Zstandard frame's magic"),
+        (lambda level: level.__setitem__(4, level[4] | 0x08), "reserved bit"),
+        (lambda level: level.__setitem__(slice(5, 13), struct.pack("<Q", 7)), "its frames hold 7"),
+        (
+            lambda level: level.__setitem__(
+                slice(13, 16), (1 | 1 << 20 << 3).to_bytes(3, "little")
+            ),
+            "runs past the level's byteLength",
+        ),
+    ],
+    ids=["magic", "reserved-bit", "content-size", "block-size"],
+)
 def test_damaged_zstandard_levels_are_reported(patch, reason):
     data = bytearray(UASTC_ZSTD.build())
     offset, length, _ = level_entry(bytes(data), 0)
-    level = bytearray(data[offset:offset + length])
+    level = bytearray(data[offset : offset + length])
     patch(level)
-    data[offset:offset + length] = level
+    data[offset : offset + length] = level
     found = [p for p in parse_ktx2(bytes(data)).problems if p.code == "KTX2_ZSTD_DATA_INVALID"]
     assert reason in found[0].fields["reason"] and found[0].fields["level"] == 0

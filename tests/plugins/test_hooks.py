@@ -18,8 +18,13 @@ from assetcheck.reports.document import build_report
 from tests.builders.gltf import GltfBuilder, Primitive
 
 ROOT = Path(__file__).resolve().parents[2]
-STUDIO_CODE = IssueType("STUDIO_MESH_NAME", "warning", "Mesh {name} lacks the SM_ prefix.",
-                        "Rename it SM_{name}.", "studio")
+STUDIO_CODE = IssueType(
+    "STUDIO_MESH_NAME",
+    "warning",
+    "Mesh {name} lacks the SM_ prefix.",
+    "Rename it SM_{name}.",
+    "studio",
+)
 
 
 @pytest.fixture
@@ -46,8 +51,11 @@ class StudioPlugin:
 
     @hookimpl
     def register_checks(self):
-        return [Check("mesh-names", "Mesh names start with SM_", naming_check,
-                      codes=("STUDIO_MESH_NAME",))]
+        return [
+            Check(
+                "mesh-names", "Mesh names start with SM_", naming_check, codes=("STUDIO_MESH_NAME",)
+            )
+        ]
 
 
 class BrokenPlugin:
@@ -55,6 +63,7 @@ class BrokenPlugin:
     def register_checks(self):
         def explode(asset, context):
             raise RuntimeError("boom")
+
         return [Check("explodes", "Always raises", explode)]
 
 
@@ -69,6 +78,7 @@ def test_issue_code_defined_twice_differently_fails_at_validation(glb):
         @hookimpl
         def register_issue_types(self):
             return [IssueType("STUDIO_MESH_NAME", "error", "other", "other", "studio")]
+
     with pytest.raises(ValueError, match="defined twice"):
         validate(glb, plugin_manager=manager(StudioPlugin(), Clash()))
 
@@ -94,6 +104,7 @@ def test_hook_read_asset(glb):
         @hookimpl(tryfirst=True)
         def read_asset(self, source, issues, options):
             return Asset(source.name, "glb", vertex_count=99)
+
     result = validate(glb, plugin_manager=manager(FirstReader()))
     assert result.assets[0].vertex_count == 99
 
@@ -103,6 +114,7 @@ def test_reader_that_raises_becomes_reader_crashed(glb):
         @hookimpl(tryfirst=True)
         def read_asset(self, source, issues, options):
             raise ValueError("bad reader")
+
     result = validate(glb, plugin_manager=manager(BrokenReader()))
     (issue,) = [i for i in result.issues if i.code == "READER_CRASHED"]
     assert "bad reader" in issue.message and result.assets == []
@@ -113,19 +125,24 @@ def test_reader_that_returns_something_else_than_an_asset_becomes_reader_crashed
         @hookimpl(tryfirst=True)
         def read_asset(self, source, issues, options):
             return {"filename": source.name}
+
     result = validate(glb, plugin_manager=manager(SloppyReader()))
     (issue,) = [i for i in result.issues if i.code == "READER_CRASHED"]
     assert "returned a dict, not an Asset" in issue.message and result.assets == []
 
 
 def test_hook_register_engine_profiles(glb):
-    vr = EngineProfile("quest", "Standalone VR headset",
-                       BUILTIN_PROFILES["mobile"].budgets.updated({"draw_calls": 30}))
+    vr = EngineProfile(
+        "quest",
+        "Standalone VR headset",
+        BUILTIN_PROFILES["mobile"].budgets.updated({"draw_calls": 30}),
+    )
 
     class VrPlugin:
         @hookimpl
         def register_engine_profiles(self):
             return [vr]
+
     result = validate(glb, engine="quest", plugin_manager=manager(VrPlugin()))
     assert result.profile == vr
     with pytest.raises(UnknownEngineError, match="quest"):
@@ -137,6 +154,7 @@ def test_hook_register_report_formats(glb):
         @hookimpl
         def register_report_formats(self):
             return [ReportFormat("csv", "text/csv", lambda r: f"{r['filename']},{r['grade']}\n")]
+
     pm = manager(CsvPlugin())
     report = build_report(validate(glb, plugin_manager=pm))
     assert render(pm, report, "csv") == ("rock.glb,excellent\n", "text/csv")
@@ -149,6 +167,7 @@ def test_hook_compute_health_score(glb):
         @hookimpl
         def compute_health_score(self, counts, severities, security_levels):
             return 42
+
     result = validate(glb, plugin_manager=manager(Strict()))
     assert (result.health_score, result.grade) == (42, "poor")
 
@@ -160,8 +179,10 @@ def test_hook_configure():
         @hookimpl
         def configure(self, settings):
             Settings.seen = settings["studio"]["tier"]
-    get_plugin_manager(PluginConfig(entry_points=False, extra=(Settings(),),
-                                    settings={"studio": {"tier": "AAA"}}))
+
+    get_plugin_manager(
+        PluginConfig(entry_points=False, extra=(Settings(),), settings={"studio": {"tier": "AAA"}})
+    )
     assert Settings.seen == "AAA"
 
 
@@ -200,7 +221,8 @@ def test_plugins_dir_loads_loose_files(tmp_path, glb):
     pm = get_plugin_manager(PluginConfig(dir=folder, entry_points=False))
     result = validate(glb, plugin_manager=pm)
     assert [i.source for i in result.issues if i.code == "STUDIO_NO_ROCKS"] == [
-        "studio_rules:no-rocks"]
+        "studio_rules:no-rocks"
+    ]
 
 
 def test_misspelled_hook_fails_at_start_up_naming_the_plugin_and_the_hook():
@@ -208,15 +230,22 @@ def test_misspelled_hook_fails_at_start_up_naming_the_plugin_and_the_hook():
         @hookimpl
         def register_chekcs(self):
             return []
-    with pytest.raises(PluginError, match=r"plugin 'Typo' implements 'register_chekcs', which "
-                                          r"is not an AssetCheck hook \(did you mean "
-                                          r"'register_checks'\?\)"):
+
+    with pytest.raises(
+        PluginError,
+        match=r"plugin 'Typo' implements 'register_chekcs', which "
+        r"is not an AssetCheck hook \(did you mean "
+        r"'register_checks'\?\)",
+    ):
         manager(Typo())
 
 
 def test_every_hook_has_a_test_and_a_documented_heading():
-    hooks = [name for name, value in vars(hookspecs).items()
-             if callable(value) and hasattr(value, "assetcheck_spec")]
+    hooks = [
+        name
+        for name, value in vars(hookspecs).items()
+        if callable(value) and hasattr(value, "assetcheck_spec")
+    ]
     tests = "\n".join(p.read_text() for p in (ROOT / "tests").rglob("test_*.py"))
     reference = (ROOT / "docs" / "hooks.md").read_text()
     assert hooks

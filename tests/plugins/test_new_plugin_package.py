@@ -31,8 +31,10 @@ def test_a_new_plugin_package_passes_its_own_tests_against_the_installed_wheel(t
 @pytest.mark.slow
 def test_the_isolated_python_sees_no_checkout_and_no_example_plugin(tmp_path: Path):
     python = IsolatedPython(tmp_path)
-    probe = ("import importlib.util as u; print([u.find_spec(m) is None for m in "
-             "('assetcheck', 'tests', 'assetcheck_naming', 'pytest')])")
+    probe = (
+        "import importlib.util as u; print([u.find_spec(m) is None for m in "
+        "('assetcheck', 'tests', 'assetcheck_naming', 'pytest')])"
+    )
     assert python.run("-c", probe).stdout.strip() == "[True, True, True, False]"
 
 
@@ -40,8 +42,12 @@ def test_new_writes_the_package_with_its_entry_point_check_and_tests(tmp_path: P
     assert main(["plugins", "new", "assetcheck-studio-textures", "--dir", str(tmp_path)]) == 0
     root = tmp_path / "assetcheck-studio-textures"
     files = sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
-    assert files == ["README.md", "assetcheck_studio_textures/__init__.py", "pyproject.toml",
-                     "tests/test_plugin.py"]
+    assert files == [
+        "README.md",
+        "assetcheck_studio_textures/__init__.py",
+        "pyproject.toml",
+        "tests/test_plugin.py",
+    ]
     entry_point = 'studio_textures = "assetcheck_studio_textures:plugin"'
     pyproject = (root / "pyproject.toml").read_text()
     assert f"[project.entry-points.assetcheck]\n{entry_point}" in pyproject
@@ -54,12 +60,16 @@ def test_new_refuses_an_existing_folder_and_a_name_no_package_can_have(tmp_path:
     assert main(["plugins", "new", "taken", "--dir", str(tmp_path)]) == 2
     assert main(["plugins", "new", "2fast", "--dir", str(tmp_path)]) == 2
     err = capsys.readouterr().err.splitlines()
-    assert err == [f"assetcheck plugins new: {tmp_path / 'taken'} exists",
-                   "assetcheck plugins new: '2fast' cannot name a plugin package: use letters "
-                   "and digits, words joined by - or _, starting with a letter"]
+    assert err == [
+        f"assetcheck plugins new: {tmp_path / 'taken'} exists",
+        "assetcheck plugins new: '2fast' cannot name a plugin package: use letters "
+        "and digits, words joined by - or _, starting with a letter",
+    ]
 
 
 def test_a_table_name_with_underscores_gets_the_unambiguous_environment_variable():
     assert PluginNames.from_name("studio").env_variable == "ASSETCHECK_STUDIO_MAX_TEXTURE_SIZE"
-    assert (PluginNames.from_name("studio-rules").env_variable
-            == "ASSETCHECK_STUDIO_RULES__MAX_TEXTURE_SIZE")
+    assert (
+        PluginNames.from_name("studio-rules").env_variable
+        == "ASSETCHECK_STUDIO_RULES__MAX_TEXTURE_SIZE"
+    )

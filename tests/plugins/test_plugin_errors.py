@@ -39,8 +39,13 @@ def model(tmp_path: Path) -> Path:
     return builder.write_glb(tmp_path / "model.glb")
 
 
-def run_validate(tmp_path: Path, model: Path, config: str, plugins: dict[str, str],
-                 capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
+def run_validate(
+    tmp_path: Path,
+    model: Path,
+    config: str,
+    plugins: dict[str, str],
+    capsys: pytest.CaptureFixture[str],
+) -> tuple[int, list[str]]:
     """``assetcheck validate`` with ``config`` and a plugins folder ``rules`` of ``plugins``."""
     rules = tmp_path / "rules"
     rules.mkdir()
@@ -54,37 +59,51 @@ def run_validate(tmp_path: Path, model: Path, config: str, plugins: dict[str, st
 
 CASES = {
     "misspelled hook": (
-        '[plugins]\ndir = "rules"\n', {"studio": TYPO},
+        '[plugins]\ndir = "rules"\n',
+        {"studio": TYPO},
         "assetcheck: plugin 'studio' implements 'register_chekcs', which is not an AssetCheck "
         "hook (did you mean 'register_checks'?): rename the function to a hook of "
-        "docs/hooks.md"),
+        "docs/hooks.md",
+    ),
     "bad plugin setting": (
-        '[plugins]\ndir = "rules"\n[picky]\nlevel = 3\n', {"picky": PICKY},
+        '[plugins]\ndir = "rules"\n[picky]\nlevel = 3\n',
+        {"picky": PICKY},
         "assetcheck: plugin 'picky' rejected its settings: ValueError: [picky] level must be 1 "
         "or 2; fix the plugin's table in the config file, or block it with [plugins] disabled "
-        "= ['picky']"),
+        "= ['picky']",
+    ),
     "plugin that cannot import": (
-        '[plugins]\ndir = "rules"\n', {"studio": BROKEN_IMPORT},
+        '[plugins]\ndir = "rules"\n',
+        {"studio": BROKEN_IMPORT},
         "plugin 'studio' (file {rules}/studio.py) failed to load: ModuleNotFoundError: No "
         "module named 'a_module_nobody_installed'; fix it, or block it with [plugins] disabled "
-        "= ['studio']"),
+        "= ['studio']",
+    ),
     "missing plugins folder": (
-        '[plugins]\ndir = "no-such-folder"\n', {},
+        '[plugins]\ndir = "no-such-folder"\n',
+        {},
         "assetcheck: [plugins] dir '{tmp}/no-such-folder' is not a folder: create it, or "
-        "correct the path (a relative path is read from the config file's folder)"),
+        "correct the path (a relative path is read from the config file's folder)",
+    ),
     "blocked issue registry": (
-        '[plugins]\ndisabled = ["assetcheck.codes"]\n', {},
+        '[plugins]\ndisabled = ["assetcheck.codes"]\n',
+        {},
         "assetcheck: plugin 'assetcheck.codes' cannot be disabled: the engine and the built-in "
         "checks report its issue codes (to stop reporting a code, use [engines.<name>] ignore); "
-        "remove it from [plugins] disabled"),
+        "remove it from [plugins] disabled",
+    ),
     "blocked scoring with no replacement": (
-        '[plugins]\ndisabled = ["assetcheck.scoring"]\n', {},
+        '[plugins]\ndisabled = ["assetcheck.scoring"]\n',
+        {},
         "assetcheck: no plugin implements compute_health_score: plugin 'assetcheck.scoring' is "
         "disabled and nothing replaces it; remove it from [plugins] disabled, or install a "
-        "plugin that implements compute_health_score"),
+        "plugin that implements compute_health_score",
+    ),
     "crash setting of another value": (
-        '[plugins]\ncrash = "ignore"\n', {},
-        "assetcheck: config key plugins.crash must be one of 'warning', 'error'"),
+        '[plugins]\ncrash = "ignore"\n',
+        {},
+        "assetcheck: config key plugins.crash must be one of 'warning', 'error'",
+    ),
 }
 
 
@@ -103,7 +122,11 @@ def test_a_real_process_prints_no_traceback_for_a_plugin_error(tmp_path, model):
     config = tmp_path / "assetcheck.toml"
     config.write_text('[plugins]\ndir = "rules"\n')
     script = Path(sys.executable).with_name("assetcheck")
-    done = subprocess.run([script, "validate", "--config", str(config), str(model)],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [script, "validate", "--config", str(config), str(model)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1

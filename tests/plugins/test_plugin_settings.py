@@ -20,6 +20,7 @@ class Exploding:
     def register_checks(self):
         def explode(asset, context):
             raise RuntimeError("the studio rule has a bug")
+
         return [Check("explodes", "Always raises", explode)]
 
 
@@ -41,20 +42,27 @@ def test_a_crashed_check_is_logged_with_its_traceback(model, caplog):
 
 def test_crash_error_makes_a_crashed_check_an_error_and_the_file_invalid(model):
     settings = config_from({"plugins": {"crash": "error"}}, environ={})
-    result = validate_bytes(model, plugin_manager=plugin_manager("", Exploding()),
-                            options=settings.validation_options("generic"))
+    result = validate_bytes(
+        model,
+        plugin_manager=plugin_manager("", Exploding()),
+        options=settings.validation_options("generic"),
+    )
     assert not result.valid
     assert result.severity_counts["error"] == 1
 
 
 def test_an_engine_severity_still_overrides_the_crash_setting():
-    settings = config_from({"plugins": {"crash": "error"},
-                            "engines": {"web": {"severity": {"CHECK_CRASHED": "info"}}}},
-                           environ={})
-    assert settings.validation_options("web").policy.severity_overrides == {
-        "CHECK_CRASHED": "info"}
+    settings = config_from(
+        {
+            "plugins": {"crash": "error"},
+            "engines": {"web": {"severity": {"CHECK_CRASHED": "info"}}},
+        },
+        environ={},
+    )
+    assert settings.validation_options("web").policy.severity_overrides == {"CHECK_CRASHED": "info"}
     assert settings.validation_options("generic").policy.severity_overrides == {
-        "CHECK_CRASHED": "error"}
+        "CHECK_CRASHED": "error"
+    }
 
 
 @pytest.mark.parametrize("name", ["explodes", "Exploding:explodes"])
@@ -64,17 +72,25 @@ def test_a_check_name_in_disabled_turns_off_that_check_only(model, name):
     assert "CHECK_CRASHED" not in result.issue_counts
     everything = validate_bytes(model, plugin_manager=plugin_manager("", Exploding())).checks
     assert [run.name for run in result.checks] == [
-        run.name for run in everything if run.name != "explodes"]
+        run.name for run in everything if run.name != "explodes"
+    ]
 
 
-@pytest.mark.parametrize(("name", "warning"), [
-    ("assetcheck.checks.texture",
-     "[plugins] disabled: no plugin or check is named 'assetcheck.checks.texture' (did you mean "
-     "'assetcheck.checks.textures'?); `assetcheck plugins` lists them"),
-    ("assetcheck-naming",
-     "[plugins] disabled: 'assetcheck-naming' is a package, not a plugin; block its plugin by "
-     "name: 'naming'"),
-])
+@pytest.mark.parametrize(
+    ("name", "warning"),
+    [
+        (
+            "assetcheck.checks.texture",
+            "[plugins] disabled: no plugin or check is named 'assetcheck.checks.texture' "
+            "(did you mean 'assetcheck.checks.textures'?); `assetcheck plugins` lists them",
+        ),
+        (
+            "assetcheck-naming",
+            "[plugins] disabled: 'assetcheck-naming' is a package, not a plugin; block its "
+            "plugin by name: 'naming'",
+        ),
+    ],
+)
 def test_a_disabled_name_that_blocks_nothing_is_warned_about(name, warning, caplog):
     with caplog.at_level(logging.WARNING, logger="assetcheck.plugins"):
         plugin_manager(f'[plugins]\ndisabled = ["{name}"]\n')
@@ -83,6 +99,8 @@ def test_a_disabled_name_that_blocks_nothing_is_warned_about(name, warning, capl
 
 def test_disabled_names_of_plugins_and_checks_are_not_warned_about(caplog):
     with caplog.at_level(logging.WARNING, logger="assetcheck.plugins"):
-        plugin_manager('[plugins]\ndisabled = ["naming", "assetcheck.checks.textures", '
-                       '"explodes"]\n', Exploding())
+        plugin_manager(
+            '[plugins]\ndisabled = ["naming", "assetcheck.checks.textures", "explodes"]\n',
+            Exploding(),
+        )
     assert caplog.records == []

@@ -10,8 +10,9 @@ from assetcheck.engine import validate
 from assetcheck.previews.drawing import PreviewWriter
 
 
-def draw_previews(upload: Path, filename: str, plugin_manager: pluggy.PluginManager, *,
-                  until: float | None = None) -> int:
+def draw_previews(
+    upload: Path, filename: str, plugin_manager: pluggy.PluginManager, *, until: float | None = None
+) -> int:
     """Validate ``upload`` (reported as ``filename``) with its previews drawn into its folder,
     as the worker does; how many pictures were drawn."""
     writer = PreviewWriter(upload.parent, until=until)

@@ -38,10 +38,11 @@ def decode_png(data: bytes) -> np.ndarray:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     chunks, at = {}, 8
     while at < len(data):
-        length, kind = struct.unpack(">I4s", data[at:at + 8])
-        payload = data[at + 8:at + 8 + length]
-        assert struct.unpack(">I", data[at + 8 + length:at + 12 + length])[0] == zlib.crc32(
-            kind + payload)
+        length, kind = struct.unpack(">I4s", data[at : at + 8])
+        payload = data[at + 8 : at + 8 + length]
+        assert struct.unpack(">I", data[at + 8 + length : at + 12 + length])[0] == zlib.crc32(
+            kind + payload
+        )
         chunks[kind] = payload
         at += 12 + length
     width, height, depth, colour = struct.unpack(">IIBB", chunks[b"IHDR"][:10])
@@ -59,7 +60,8 @@ def write_upload(folder: Path, data: bytes) -> Path:
 
 
 def test_a_glb_is_drawn_into_the_job_folder_as_a_png_with_a_transparent_background(
-        tmp_path, plugin_manager):
+    tmp_path, plugin_manager
+):
     upload = write_upload(tmp_path / "job", pawn_glb())
     assert draw_previews(upload, "pawn.glb", plugin_manager) == 1
     pixels = decode_png(preview_path(tmp_path / "job", "pawn.glb").read_bytes())
@@ -105,12 +107,16 @@ def test_no_picture_is_started_after_the_time_given(tmp_path, plugin_manager):
     assert draw_previews(upload, "pawn.glb", plugin_manager, until=time.monotonic() - 1) == 0
 
 
-@pytest.mark.parametrize(("name", "data", "module"), [
-    ("cube.fbx", lambda: binary_fbx(Scene(meshes=[cube()])), fbx_reader),
-    ("pawn.glb", lambda: draco_glb(pawn_mesh()), gltf_draco),
-])
+@pytest.mark.parametrize(
+    ("name", "data", "module"),
+    [
+        ("cube.fbx", lambda: binary_fbx(Scene(meshes=[cube()])), fbx_reader),
+        ("pawn.glb", lambda: draco_glb(pawn_mesh()), gltf_draco),
+    ],
+)
 def test_a_model_is_parsed_or_decoded_once_for_its_report_and_its_pictures(
-        tmp_path, plugin_manager, monkeypatch, name, data, module):
+    tmp_path, plugin_manager, monkeypatch, name, data, module
+):
     children = []
     original = module.run_decoder
 
@@ -124,6 +130,7 @@ def test_a_model_is_parsed_or_decoded_once_for_its_report_and_its_pictures(
     assert draw_previews(upload, name, plugin_manager) == 1
     assert children == [name]
 
+
 @pytest.mark.parametrize("writer", [binary_fbx, ascii_fbx])
 def test_an_fbx_is_drawn_like_a_glb(tmp_path, plugin_manager, writer):
     upload = write_upload(tmp_path / "job", writer(Scene(meshes=[cube()])))
@@ -134,29 +141,35 @@ def test_an_fbx_is_drawn_like_a_glb(tmp_path, plugin_manager, writer):
     assert np.unique(pixels[covered][:, 0]).size > 1  # lit faces, not a flat silhouette
 
 
-def test_an_fbx_in_z_up_centimetres_stands_upright_at_its_size_in_metres(
-        tmp_path, plugin_manager):
-    column = MeshSpec("Column", [(x, y, z) for x in (-1.0, 1.0) for y in (-1.0, 1.0)
-                                 for z in (0.0, 10.0)],
-                      [[0, 1, 3, 2], [4, 6, 7, 5], [0, 4, 5, 1], [2, 3, 7, 6], [0, 2, 6, 4],
-                       [1, 5, 7, 3]])
-    asset = read_asset(tmp_path / "job", binary_fbx(Scene(meshes=[column], up_axis=2)),
-                       plugin_manager, name="column.fbx")
+def test_an_fbx_in_z_up_centimetres_stands_upright_at_its_size_in_metres(tmp_path, plugin_manager):
+    column = MeshSpec(
+        "Column",
+        [(x, y, z) for x in (-1.0, 1.0) for y in (-1.0, 1.0) for z in (0.0, 10.0)],
+        [[0, 1, 3, 2], [4, 6, 7, 5], [0, 4, 5, 1], [2, 3, 7, 6], [0, 2, 6, 4], [1, 5, 7, 3]],
+    )
+    asset = read_asset(
+        tmp_path / "job",
+        binary_fbx(Scene(meshes=[column], up_axis=2)),
+        plugin_manager,
+        name="column.fbx",
+    )
     triangles = scene_triangles(asset)
     extent = np.ptp(triangles.reshape(-1, 3), axis=0)
     assert extent == pytest.approx([0.02, 0.10, 0.02], abs=1e-6)  # 10 cm tall, along +Y
 
 
 def test_every_model_file_of_a_zip_is_drawn_fbx_included(tmp_path, plugin_manager):
-    archive = zip_of({"props/pawn.glb": pawn_glb(),
-                      "props/cube.fbx": binary_fbx(Scene(meshes=[cube()]))})
+    archive = zip_of(
+        {"props/pawn.glb": pawn_glb(), "props/cube.fbx": binary_fbx(Scene(meshes=[cube()]))}
+    )
     upload = write_upload(tmp_path / "job", archive)
     assert draw_previews(upload, "props.zip", plugin_manager) == 2
     assert preview_path(tmp_path / "job", "props/cube.fbx").is_file()
 
 
-@pytest.mark.parametrize("data", [b"glTF\x02\x00\x00\x00\xff\xff\xff\xff", b"{not json",
-                                  b"PK\x03\x04broken", b""])
+@pytest.mark.parametrize(
+    "data", [b"glTF\x02\x00\x00\x00\xff\xff\xff\xff", b"{not json", b"PK\x03\x04broken", b""]
+)
 def test_a_broken_upload_gets_no_picture_and_no_error(tmp_path, plugin_manager, data):
     upload = write_upload(tmp_path / "job", data)
     assert draw_previews(upload, "broken.glb", plugin_manager) == 0
@@ -179,5 +192,4 @@ def read_asset(folder: Path, data: bytes, plugin_manager, name: str = "model.glb
     path = write_upload(folder, data)
     source = SourceFile(name, path.read_bytes(), name.rsplit(".", 1)[1])
     issues = IssueCollector(build_registry(plugin_manager)).for_file(name)
-    return plugin_manager.hook.read_asset(source=source, issues=issues,
-                                          options=ValidationOptions())
+    return plugin_manager.hook.read_asset(source=source, issues=issues, options=ValidationOptions())

@@ -17,13 +17,18 @@ def real_fbx_files() -> list:
     """The corpus's files and assimp's readable ones, or one skipped parameter per absent
     source."""
     found = []
-    for folder, what in ((CORPUS, "the shared FBX corpus"),
-                         (ASSIMP_FBX, "Debian's assimp-testmodels package")):
+    for folder, what in (
+        (CORPUS, "the shared FBX corpus"),
+        (ASSIMP_FBX, "Debian's assimp-testmodels package"),
+    ):
         if not folder.is_dir():
             found.append(pytest.param(None, marks=pytest.mark.skip(reason=f"{what} is absent")))
             continue
-        found += [pytest.param(path, id=path.name) for path in sorted(folder.rglob("*"))
-                  if path.suffix.lower() == ".fbx" and path.name != CORRUPT_ASSIMP_MODEL]
+        found += [
+            pytest.param(path, id=path.name)
+            for path in sorted(folder.rglob("*"))
+            if path.suffix.lower() == ".fbx" and path.name != CORRUPT_ASSIMP_MODEL
+        ]
     return found
 
 

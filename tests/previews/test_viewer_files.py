@@ -29,8 +29,13 @@ def plugin_manager():
     return get_plugin_manager()
 
 
-def viewer_files(tmp_path: Path, plugin_manager, name: str, content: bytes,
-                 beside: dict[str, bytes] | None = None) -> tuple[Path, dict, dict]:
+def viewer_files(
+    tmp_path: Path,
+    plugin_manager,
+    name: str,
+    content: bytes,
+    beside: dict[str, bytes] | None = None,
+) -> tuple[Path, dict, dict]:
     """Upload ``content`` as ``name`` (with ``beside`` files next to it) into a job folder,
     write its previews and viewer files; the viewer GLB's path and JSON, and the overlays of
     the model file ``name`` (or the one model file of a ZIP)."""
@@ -51,22 +56,33 @@ def glb_json(data: bytes) -> dict:
     assert (magic, version, length) == (b"glTF", 2, len(data))
     chunk_length, kind = struct.unpack("<I4s", data[12:20])
     assert kind == b"JSON"
-    return json.loads(data[20:20 + chunk_length])
+    return json.loads(data[20 : 20 + chunk_length])
 
 
 def pawn_with(builder: GltfBuilder, duplicates: int = 0, **primitive_fields) -> None:
     positions, indices = lathe()
-    indices = np.concatenate([indices, indices[64:64 + duplicates]])
-    builder.document["meshes"] = [{"name": "Pawn", "primitives": [{
-        "attributes": {"POSITION": builder.add_accessor(positions, "VEC3", minmax=True,
-                                                        target=ARRAY_BUFFER)},
-        "indices": builder.add_accessor(indices.reshape(-1), "SCALAR",
-                                        target=ELEMENT_ARRAY_BUFFER),
-        **primitive_fields}]}]
+    indices = np.concatenate([indices, indices[64 : 64 + duplicates]])
+    builder.document["meshes"] = [
+        {
+            "name": "Pawn",
+            "primitives": [
+                {
+                    "attributes": {
+                        "POSITION": builder.add_accessor(
+                            positions, "VEC3", minmax=True, target=ARRAY_BUFFER
+                        )
+                    },
+                    "indices": builder.add_accessor(
+                        indices.reshape(-1), "SCALAR", target=ELEMENT_ARRAY_BUFFER
+                    ),
+                    **primitive_fields,
+                }
+            ],
+        }
+    ]
 
 
-def test_a_self_contained_glb_is_shown_as_uploaded_without_a_copy(tmp_path: Path,
-                                                                 plugin_manager):
+def test_a_self_contained_glb_is_shown_as_uploaded_without_a_copy(tmp_path: Path, plugin_manager):
     model, _, overlays = viewer_files(tmp_path, plugin_manager, "pawn.glb", pawn_glb())
     assert model.read_bytes() == pawn_glb()
     assert model.stat().st_ino == (tmp_path / "job" / "upload").stat().st_ino  # a link
@@ -76,7 +92,8 @@ def test_a_self_contained_glb_is_shown_as_uploaded_without_a_copy(tmp_path: Path
 
 
 def test_a_gltf_with_files_beside_it_becomes_one_glb_with_its_texture_inside(
-        tmp_path: Path, plugin_manager):
+    tmp_path: Path, plugin_manager
+):
     builder = GltfBuilder()
     kept = builder.add_texture(builder.add_image(uri="wood.png"))
     remote = builder.add_texture(builder.add_image(uri="https://example.com/steal.png"))
@@ -86,13 +103,19 @@ def test_a_gltf_with_files_beside_it_becomes_one_glb_with_its_texture_inside(
     builder.add_node(mesh=0)
     gltf = builder.write_gltf(tmp_path / "source", "pawn")
     model, document, _ = viewer_files(
-        tmp_path, plugin_manager, "pawn.gltf", gltf.read_bytes(),
-        {"pawn.bin": (gltf.parent / "pawn.bin").read_bytes(), "wood.png": png_bytes(4, 4)})
+        tmp_path,
+        plugin_manager,
+        "pawn.gltf",
+        gltf.read_bytes(),
+        {"pawn.bin": (gltf.parent / "pawn.bin").read_bytes(), "wood.png": png_bytes(4, 4)},
+    )
 
     text = json.dumps(document)
     assert "uri" not in text and "example.com" not in text
-    assert document["images"][0] == {"bufferView": document["images"][0]["bufferView"],
-                                     "mimeType": "image/png"}
+    assert document["images"][0] == {
+        "bufferView": document["images"][0]["bufferView"],
+        "mimeType": "image/png",
+    }
     assert document["textures"][0] == {"source": 0}
     material = document["materials"][0]
     assert material["pbrMetallicRoughness"]["baseColorTexture"] == {"index": 0}
@@ -102,8 +125,9 @@ def test_a_gltf_with_files_beside_it_becomes_one_glb_with_its_texture_inside(
     assert b"\x89PNG" in model.read_bytes()
 
 
-def test_a_node_loop_reaches_the_browser_as_a_flat_list_of_placed_nodes(tmp_path: Path,
-                                                                       plugin_manager):
+def test_a_node_loop_reaches_the_browser_as_a_flat_list_of_placed_nodes(
+    tmp_path: Path, plugin_manager
+):
     builder = GltfBuilder()
     pawn_with(builder)
     first = builder.add_node(mesh=0, name="first")
@@ -119,15 +143,15 @@ def test_a_node_loop_reaches_the_browser_as_a_flat_list_of_placed_nodes(tmp_path
 
 
 def test_a_zip_member_gets_a_copy_of_its_own(tmp_path: Path, plugin_manager):
-    model, document, _ = viewer_files(tmp_path, plugin_manager, "props.zip",
-                                      zip_of({"props/pawn.glb": pawn_glb(copies=2)}))
+    model, document, _ = viewer_files(
+        tmp_path, plugin_manager, "props.zip", zip_of({"props/pawn.glb": pawn_glb(copies=2)})
+    )
     assert model == model_file_path(tmp_path / "job", "viewer_model", "props/pawn.glb")
     assert [node.get("mesh") for node in document["nodes"]] == [0, 0]
     assert document["nodes"][1]["matrix"][12] == 1.0  # the second pawn, one metre along x
 
 
-def test_overlays_list_the_duplicate_and_zero_area_triangles(tmp_path: Path,
-                                                                    plugin_manager):
+def test_overlays_list_the_duplicate_and_zero_area_triangles(tmp_path: Path, plugin_manager):
     builder = GltfBuilder()
     pawn_with(builder, duplicates=12)
     builder.add_node(mesh=0)
@@ -140,16 +164,16 @@ def test_overlays_list_the_duplicate_and_zero_area_triangles(tmp_path: Path,
     assert flat["count"] == 64 and len(flat["points"]) == 64 * 3
 
 
-def test_non_unit_normals_are_listed_by_vertex_at_the_attribute_pointer(tmp_path: Path,
-                                                                       plugin_manager):
+def test_non_unit_normals_are_listed_by_vertex_at_the_attribute_pointer(
+    tmp_path: Path, plugin_manager
+):
     builder = GltfBuilder()
     positions, _ = lathe()
     normals = np.tile(np.array([0.0, 1.0, 0.0], np.float32), (len(positions), 1))
     normals[:8] *= 2.0
     pawn_with(builder)
     primitive = builder.document["meshes"][0]["primitives"][0]
-    primitive["attributes"]["NORMAL"] = builder.add_accessor(normals, "VEC3",
-                                                             target=ARRAY_BUFFER)
+    primitive["attributes"]["NORMAL"] = builder.add_accessor(normals, "VEC3", target=ARRAY_BUFFER)
     builder.add_node(mesh=0)
     _, _, overlays = viewer_files(tmp_path, plugin_manager, "normals.glb", builder.glb())
     [entry] = [e for e in overlays["entries"] if e["code"] == "ACCESSOR_VECTOR3_NON_UNIT"]
@@ -159,8 +183,9 @@ def test_non_unit_normals_are_listed_by_vertex_at_the_attribute_pointer(tmp_path
 
 
 def test_an_fbx_becomes_a_glb_of_its_decoded_meshes_in_clay(tmp_path: Path, plugin_manager):
-    _, document, overlays = viewer_files(tmp_path, plugin_manager, "cube.fbx",
-                                         binary_fbx(Scene(meshes=[cube()])))
+    _, document, overlays = viewer_files(
+        tmp_path, plugin_manager, "cube.fbx", binary_fbx(Scene(meshes=[cube()]))
+    )
     [mesh] = document["meshes"]
     [primitive] = mesh["primitives"]
     assert primitive["extras"] == {"name": "Cube"} and primitive["material"] == 0
@@ -169,14 +194,15 @@ def test_an_fbx_becomes_a_glb_of_its_decoded_meshes_in_clay(tmp_path: Path, plug
     assert overlays["entries"] == []
 
 
-def test_primitives_sharing_accessors_share_one_copy_of_their_data(tmp_path: Path,
-                                                                   plugin_manager):
+def test_primitives_sharing_accessors_share_one_copy_of_their_data(tmp_path: Path, plugin_manager):
     vertices = 50_000
-    model, document, _ = viewer_files(tmp_path, plugin_manager, "shared.glb",
-                                      shared_zeros_meshopt_glb(vertices, primitives=6))
+    model, document, _ = viewer_files(
+        tmp_path, plugin_manager, "shared.glb", shared_zeros_meshopt_glb(vertices, primitives=6)
+    )
     primitives = document["meshes"][0]["primitives"]
     assert [primitive["extras"] for primitive in primitives] == [
-        {"primitive": number} for number in range(6)]
+        {"primitive": number} for number in range(6)
+    ]
     assert len({json.dumps(primitive["attributes"]) for primitive in primitives}) == 1
     assert len({primitive["indices"] for primitive in primitives}) == 1
     one_copy = vertices * 4 * (3 + 3) + 3 * 4  # float POSITION and NORMAL, one triangle
@@ -184,7 +210,8 @@ def test_primitives_sharing_accessors_share_one_copy_of_their_data(tmp_path: Pat
 
 
 def test_viewer_files_past_the_jobs_budget_are_not_written_and_the_writer_says_why(
-        tmp_path: Path, plugin_manager):
+    tmp_path: Path, plugin_manager
+):
     upload = tmp_path / "upload"
     upload.write_bytes(shared_zeros_meshopt_glb(50_000, primitives=6))
     budget = ByteBudget(limit=100_000, reason="a test's limit")

@@ -39,10 +39,15 @@ class Upload:
 def clean_glb() -> bytes:
     """A textured quad with normals and texture coordinates: nothing to report."""
     builder = GltfBuilder()
-    material = builder.add_material("M_Rock", base_color_texture=builder.add_texture(
-        builder.add_image(png_bytes(64, 64))))
-    builder.add_node(builder.add_mesh([Primitive(4, index_count=6, material=material,
-                                                 normals=True, texcoords=True)], "SM_Rock"))
+    material = builder.add_material(
+        "M_Rock", base_color_texture=builder.add_texture(builder.add_image(png_bytes(64, 64)))
+    )
+    builder.add_node(
+        builder.add_mesh(
+            [Primitive(4, index_count=6, material=material, normals=True, texcoords=True)],
+            "SM_Rock",
+        )
+    )
     return builder.glb()
 
 
@@ -54,8 +59,9 @@ def flawed_glb() -> bytes:
     materials = [builder.add_material(f"M_Crate_{i}", base_color_texture=image) for i in range(9)]
     builder.add_material("M_Unused")
     for index in range(7):
-        primitives = [Primitive(4, index_count=6, material=m, texcoords=True)
-                      for m in materials[index::7]]
+        primitives = [
+            Primitive(4, index_count=6, material=m, texcoords=True) for m in materials[index::7]
+        ]
         builder.add_node(builder.add_mesh(primitives, f"SM_Crate_{index}"), f"Crate_{index}")
     return builder.glb()
 
@@ -77,17 +83,19 @@ def cube_fbx() -> bytes:
 def hostile_zip() -> bytes:
     """A model beside an entry that climbs out of the archive and an executable whose name is
     :data:`HOSTILE`."""
-    return zip_of({
-        "models/rock.glb": clean_glb(),
-        "../../etc/passwd": b"root:x:0:0",
-        "bin/run|`x`<b>.sh": elf_program(),
-    })
+    return zip_of(
+        {
+            "models/rock.glb": clean_glb(),
+            "../../etc/passwd": b"root:x:0:0",
+            "bin/run|`x`<b>.sh": elf_program(),
+        }
+    )
 
 
 def truncated_glb() -> bytes:
     """:func:`clean_glb` cut off inside its BIN chunk: nothing of it can be read."""
     data = clean_glb()
-    return data[:len(data) - 40]
+    return data[: len(data) - 40]
 
 
 UPLOADS = {
@@ -100,21 +108,33 @@ UPLOADS = {
 }
 
 
-def hostile_report(occurrences: int = 1, issue_type: IssueType = NAMED,
-                   name: str = HOSTILE) -> dict:
+def hostile_report(
+    occurrences: int = 1, issue_type: IssueType = NAMED, name: str = HOSTILE
+) -> dict:
     """A stored report whose file, mesh and message texts all carry ``name`` (by default
     :data:`HOSTILE`), with ``occurrences`` issues of ``issue_type`` reported by the check
     ``studio:names``."""
     issues = IssueCollector(IssueRegistry([issue_type]))
     for index in range(occurrences):
-        issues.add(issue_type.code, file=f"{name}.glb", pointer=f"/meshes/{index}",
-                   source="studio:names", name=f"{name}{index}")
+        issues.add(
+            issue_type.code,
+            file=f"{name}.glb",
+            pointer=f"/meshes/{index}",
+            source="studio:names",
+            name=f"{name}{index}",
+        )
     asset = Asset(f"{name}.glb", "glb", 3, 1, 1, 0, True, parts=[MeshPart(name, 3, 1, 1)])
     result = Result(
-        filename=f"{name}.zip", profile=BUILTIN_PROFILES["generic"], assets=[asset],
-        security=SecurityScan(scanned_files=2), issues=issues.issues,
-        issue_counts=dict(issues.counts), severity_counts=issues.severity_counts(),
-        truncated=issues.truncated, health_score=97, grade="excellent",
+        filename=f"{name}.zip",
+        profile=BUILTIN_PROFILES["generic"],
+        assets=[asset],
+        security=SecurityScan(scanned_files=2),
+        issues=issues.issues,
+        issue_counts=dict(issues.counts),
+        severity_counts=issues.severity_counts(),
+        truncated=issues.truncated,
+        health_score=97,
+        grade="excellent",
     )
     return json.loads(render_json(build_report(result)))  # as the service stores it
 
@@ -122,7 +142,12 @@ def hostile_report(occurrences: int = 1, issue_type: IssueType = NAMED,
 def failed_report() -> dict:
     """The report of a job that timed out, for an upload named :data:`HOSTILE`."""
     return build_failure_report(
-        f"{HOSTILE}.fbx", BUILTIN_PROFILES["web"],
+        f"{HOSTILE}.fbx",
+        BUILTIN_PROFILES["web"],
         {"code": "VALIDATION_TIMEOUT", "message": "the validation took longer than 300 s"},
-        job={"job_id": "val_abc", "created_at": "2025-01-31T12:00:00Z",
-             "failed_at": "2025-01-31T12:05:00Z"})
+        job={
+            "job_id": "val_abc",
+            "created_at": "2025-01-31T12:00:00Z",
+            "failed_at": "2025-01-31T12:05:00Z",
+        },
+    )

@@ -17,22 +17,21 @@ from assetcheck.profiles import BUILTIN_PROFILES
 from assetcheck.reports.document import build_failure_report, build_report, failure
 from tests.reports.cases import STORED_HOSTILE, UPLOADS, hostile_report
 
-STUDIO_PLUGIN = '''
+STUDIO_PLUGIN = """
 from assetcheck.checks import Check
 from assetcheck.hookspecs import hookimpl
 
 @hookimpl
 def register_checks():
     return [Check("studio-rules", "nothing to say", lambda asset, context: None)]
-'''
+"""
 
 
 def report_of(tmp_path: Path, case: str, **kwargs) -> dict:
     upload = UPLOADS[case]
     path = tmp_path / "upload"
     path.write_bytes(upload.content)
-    pm = kwargs.pop("plugin_manager", None) or get_plugin_manager(
-        PluginConfig(entry_points=False))
+    pm = kwargs.pop("plugin_manager", None) or get_plugin_manager(PluginConfig(entry_points=False))
     result = validate(path, engine=upload.engine, filename=upload.filename, plugin_manager=pm)
     return build_report(result, **kwargs)
 
@@ -43,9 +42,11 @@ def installed_studio_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     site = tmp_path / "site"
     (site / "studio_rules-2.3.4.dist-info").mkdir(parents=True)
     (site / "studio_rules-2.3.4.dist-info" / "METADATA").write_text(
-        "Metadata-Version: 2.1\nName: studio-rules\nVersion: 2.3.4\n")
+        "Metadata-Version: 2.1\nName: studio-rules\nVersion: 2.3.4\n"
+    )
     (site / "studio_rules-2.3.4.dist-info" / "entry_points.txt").write_text(
-        "[assetcheck]\nstudio = studio_rules_plugin\n")
+        "[assetcheck]\nstudio = studio_rules_plugin\n"
+    )
     (site / "studio_rules_plugin.py").write_text(STUDIO_PLUGIN)
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.delitem(sys.modules, "studio_rules_plugin", raising=False)
@@ -60,7 +61,8 @@ def test_built_in_checks_carry_assetchecks_version(tmp_path):
 
 
 def test_an_installed_plugins_checks_carry_its_distribution_version(
-        tmp_path, installed_studio_plugin):
+    tmp_path, installed_studio_plugin
+):
     report = report_of(tmp_path, "clean_glb", plugin_manager=get_plugin_manager())
     (run,) = [run for run in report["checks"] if run["plugin"] == installed_studio_plugin]
     assert (run["name"], run["version"]) == ("studio-rules", "2.3.4")
@@ -105,8 +107,7 @@ def test_issues_are_grouped_by_code_in_severity_order_with_counts_and_locations(
     normals = next(g for g in report["issues"] if g["code"] == "MESH_MISSING_NORMALS")
     assert normals["count"] == len(normals["occurrences"]) == 9
     assert all(o["pointer"].startswith("/meshes/") for o in normals["occurrences"])
-    assert report["summary"]["severityCounts"] == {"error": 1, "warning": 10, "info": 1,
-                                                   "hint": 0}
+    assert report["summary"]["severityCounts"] == {"error": 1, "warning": 10, "info": 1, "hint": 0}
 
 
 def test_security_findings_carry_their_level_in_their_group(tmp_path):
@@ -123,9 +124,12 @@ def test_an_occurrence_keeps_its_own_fix_only_when_it_differs_from_its_groups():
 
 
 def test_a_failed_jobs_report_has_no_grade_and_says_why_and_what_to_do():
-    report = build_failure_report("chair.fbx", BUILTIN_PROFILES["web"],
-                                  {"code": "RESOURCE_LIMIT", "message": "out of memory"},
-                                  job={"job_id": "val_x"})
+    report = build_failure_report(
+        "chair.fbx",
+        BUILTIN_PROFILES["web"],
+        {"code": "RESOURCE_LIMIT", "message": "out of memory"},
+        job={"job_id": "val_x"},
+    )
     assert (report["grade"], report["health_score"], report["valid"]) == (None, None, False)
     assert report["result"] is None and report["issues"] == []
     assert report["engine"]["budgets"] == BUILTIN_PROFILES["web"].budgets.to_dict()
@@ -135,8 +139,9 @@ def test_a_failed_jobs_report_has_no_grade_and_says_why_and_what_to_do():
 
 
 def test_a_failed_job_whose_engine_is_gone_names_it_without_budgets():
-    report = build_failure_report("chair.fbx", "quake", {"code": "UNKNOWN_ENGINE",
-                                                         "message": "no profile quake"})
+    report = build_failure_report(
+        "chair.fbx", "quake", {"code": "UNKNOWN_ENGINE", "message": "no profile quake"}
+    )
     assert report["engine"] == {"name": "quake", "title": "quake", "budgets": {}}
 
 

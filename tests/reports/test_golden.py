@@ -56,8 +56,9 @@ def reports() -> dict[str, Report]:
         for case, upload in UPLOADS.items():
             path = Path(folder) / case
             path.write_bytes(upload.content)
-            result = validate(path, engine=upload.engine, filename=upload.filename,
-                              plugin_manager=pm)
+            result = validate(
+                path, engine=upload.engine, filename=upload.filename, plugin_manager=pm
+            )
             job = {"job_id": f"val_{case.replace('_', '')}", "created_at": "2025-01-31T12:00:00Z"}
             built[case] = build_report(result, job=job)
     return {case: comparable(report) for case, report in built.items()}
@@ -85,9 +86,11 @@ def test_golden_json_report_follows_the_schema(case):
 def test_badge_shows_grade_and_score_in_the_grades_colour(case, reports):
     report = reports[case]
     root = ET.fromstring(render_badge(report))
-    (value, colour) = ((f"{report['grade']} {report['health_score']}",
-                        GRADE_COLOURS[report["grade"]]) if report["grade"]
-                       else ("failed", INACTIVE_COLOUR))
+    (value, colour) = (
+        (f"{report['grade']} {report['health_score']}", GRADE_COLOURS[report["grade"]])
+        if report["grade"]
+        else ("failed", INACTIVE_COLOUR)
+    )
     assert [text.text for text in root.iter(f"{SVG}text")] == ["asset", value]
     assert root.find(f"{SVG}title").text == f"asset: {value}"
     assert colour in {rect.get("fill") for rect in root.iter(f"{SVG}rect")}

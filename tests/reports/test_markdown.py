@@ -73,11 +73,14 @@ def test_hostile_names_render_as_their_exact_text_and_never_as_markup():
 
 
 #: A name that GitHub would turn into a mention, links, an email link and an issue reference.
-LIVE = ("@octocat https://evil.example/x www.evil.example <https://evil.example/y> "
-        "ops@evil.example #1")
+LIVE = (
+    "@octocat https://evil.example/x www.evil.example <https://evil.example/y> ops@evil.example #1"
+)
 #: What GitHub links in the text of a rendered page (its autolink extension and its filters).
-GITHUB_LINKS = re.compile(r"(?<![\w])@[A-Za-z0-9]|(?:https?|ftp)://|\bwww\.|[\w.+-]@[A-Za-z0-9]"
-                          r"|(?<![\w&])#[0-9]")
+GITHUB_LINKS = re.compile(
+    r"(?<![\w])@[A-Za-z0-9]|(?:https?|ftp)://|\bwww\.|[\w.+-]@[A-Za-z0-9]"
+    r"|(?<![\w&])#[0-9]"
+)
 
 
 def test_asset_text_mentions_nobody_and_links_nowhere_yet_reads_the_same():
@@ -100,8 +103,7 @@ def test_every_table_row_has_as_many_cells_in_the_source_as_its_header():
 def test_the_files_table_shows_the_interface_statistics():
     page = rendered(render_markdown(hostile_report()))
     header, row = page.tables[0]
-    assert header == ["File", "Format", "Vertices", "Triangles", "Materials", "PBR",
-                      "Animations"]
+    assert header == ["File", "Format", "Vertices", "Triangles", "Materials", "PBR", "Animations"]
     assert row[1:] == ["GLB", "3", "1", "1", "yes", "0"]
 
 

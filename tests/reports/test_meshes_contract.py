@@ -18,7 +18,7 @@ SCHEMA = json.loads(files("assetcheck.reports").joinpath("report.schema.json").r
 def documented_entry_fields() -> list[str]:
     """The fields of the first table of ``docs/statistics.md`` (the mesh entry's)."""
     text = (DOCS / "statistics.md").read_text()
-    table = text[:text.index("## glTF and GLB")]
+    table = text[: text.index("## glTF and GLB")]
     return re.findall(r"^\| `(\w+)` \|", table, flags=re.MULTILINE)
 
 

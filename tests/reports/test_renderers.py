@@ -58,11 +58,23 @@ def test_markdown_folds_locations_beyond_the_first_few():
 def test_markdown_puts_security_findings_and_what_to_fix_first_before_the_files():
     report = hostile_report()
     report["result"]["securityScan"]["warnings"] = [
-        {"code": "ZIP_SYMLINK", "severity": "high", "message": f"{HOSTILE} is a link",
-         "file": HOSTILE}]
+        {
+            "code": "ZIP_SYMLINK",
+            "severity": "high",
+            "message": f"{HOSTILE} is a link",
+            "file": HOSTILE,
+        }
+    ]
     text = render_markdown(report)
-    order = [text.index(heading) for heading in (
-        "## 🛡️ Security findings (1)", "## What to fix first", "## Model files", "## Issues")]
+    order = [
+        text.index(heading)
+        for heading in (
+            "## 🛡️ Security findings (1)",
+            "## What to fix first",
+            "## Model files",
+            "## Issues",
+        )
+    ]
     assert order == sorted(order)
 
 
@@ -98,9 +110,14 @@ def test_badge_width_grows_with_its_text():
     assert int(long.get("width")) > int(short.get("width"))
 
 
-@pytest.mark.parametrize(("svg", "value"), [(render_badge(failed_report()), "failed"),
-                                            (pending_badge("queued"), "queued"),
-                                            (pending_badge("processing"), "processing")])
+@pytest.mark.parametrize(
+    ("svg", "value"),
+    [
+        (render_badge(failed_report()), "failed"),
+        (pending_badge("queued"), "queued"),
+        (pending_badge("processing"), "processing"),
+    ],
+)
 def test_badges_without_a_grade_say_why_in_grey(svg, value):
     root = ET.fromstring(svg)
     assert [t.text for t in root.iter(f"{SVG}text")] == ["asset", value]
@@ -109,8 +126,7 @@ def test_badges_without_a_grade_say_why_in_grey(svg, value):
 
 def test_junit_has_a_case_per_check_and_a_failure_per_erroring_case():
     report = hostile_report(issue_type=BROKEN)
-    report["checks"] = [{"name": "names", "plugin": "studio", "version": "1.0",
-                         "crashed": False}]
+    report["checks"] = [{"name": "names", "plugin": "studio", "version": "1.0", "crashed": False}]
     root = ET.fromstring(render_junit(report))
     cases = {case.get("name"): case for case in root.iter("testcase")}
     assert set(cases) == {"reading and security scan", "studio:names"}

@@ -27,9 +27,11 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 SCHEMA = json.loads((HERE / "sarif-schema-2.1.0.json").read_text())
 VALIDATOR = jsonschema.validators.validator_for(SCHEMA)(
-    SCHEMA, format_checker=jsonschema.FormatChecker())
-MULTITOOL = ROOT / "bench" / "node_modules" / "@microsoft" / "sarif-multitool-linux" / \
-    "Sarif.Multitool"
+    SCHEMA, format_checker=jsonschema.FormatChecker()
+)
+MULTITOOL = (
+    ROOT / "bench" / "node_modules" / "@microsoft" / "sarif-multitool-linux" / "Sarif.Multitool"
+)
 ISSUES_DOC = (ROOT / "docs" / "issues.md").read_text()
 
 
@@ -47,8 +49,10 @@ def schema_errors(log: dict) -> list[str]:
 
 @pytest.fixture
 def reports(tmp_path: Path) -> list[dict]:
-    return [report_of(tmp_path, case) for case in
-            ("clean_glb", "flawed_glb", "cube_fbx", "hostile_zip", "truncated_glb")]
+    return [
+        report_of(tmp_path, case)
+        for case in ("clean_glb", "flawed_glb", "cube_fbx", "hostile_zip", "truncated_glb")
+    ]
 
 
 def test_every_report_and_their_combination_is_valid_against_the_sarif_schema(reports):
@@ -64,8 +68,9 @@ def test_one_rule_per_code_documented_with_a_help_uri_to_its_row_of_the_issue_ta
     codes = [rule["id"] for rule in run["tool"]["driver"]["rules"]]
     assert len(codes) == len(set(codes))
     assert set(codes) == {result["ruleId"] for result in run["results"]}
-    for rule, result in ((r, x) for x in run["results"]
-                         for r in [run["tool"]["driver"]["rules"][x["ruleIndex"]]]):
+    for rule, result in (
+        (r, x) for x in run["results"] for r in [run["tool"]["driver"]["rules"][x["ruleIndex"]]]
+    ):
         assert rule["id"] == result["ruleId"]
     for rule in run["tool"]["driver"]["rules"]:
         anchor = rule["helpUri"].removeprefix(f"{DOCS_URL}/issues.md#")
@@ -82,7 +87,8 @@ def test_a_result_per_issue_group_located_in_the_file_and_at_its_json_pointers(t
     (location,) = result["locations"]
     assert location["physicalLocation"]["artifactLocation"]["uri"] == "crates.glb"
     assert [logical["fullyQualifiedName"] for logical in location["logicalLocations"]] == [
-        o["pointer"] for o in missing_normals["occurrences"]]
+        o["pointer"] for o in missing_normals["occurrences"]
+    ]
     assert result["message"]["text"].endswith(f"({missing_normals['count']} occurrences)")
 
 
@@ -92,10 +98,12 @@ def test_levels_follow_severities_and_security_findings_are_ranked(tmp_path):
     levels = {r["ruleId"]: r["level"] for r in run["results"]}
     expected = {"error": "error", "warning": "warning", "info": "note", "hint": "note"}
     assert levels == {g["code"]: expected[g["severity"]] for g in report["issues"]}
-    security = [rule for rule in run["tool"]["driver"]["rules"]
-                if "security" in rule["properties"]["tags"]]
-    assert security and all(re.fullmatch(r"\d+\.\d", rule["properties"]["security-severity"])
-                            for rule in security)
+    security = [
+        rule for rule in run["tool"]["driver"]["rules"] if "security" in rule["properties"]["tags"]
+    ]
+    assert security and all(
+        re.fullmatch(r"\d+\.\d", rule["properties"]["security-severity"]) for rule in security
+    )
 
 
 def test_the_health_score_and_grade_are_run_properties_the_lowest_of_several_files(reports):
@@ -103,7 +111,9 @@ def test_the_health_score_and_grade_are_run_properties_the_lowest_of_several_fil
     scored = [r for r in reports if r["health_score"] is not None]
     lowest = min(scored, key=lambda r: r["health_score"])
     assert (run["properties"]["healthScore"], run["properties"]["grade"]) == (
-        lowest["health_score"], lowest["grade"])
+        lowest["health_score"],
+        lowest["grade"],
+    )
     assert [a["properties"]["grade"] for a in run["artifacts"]] == [r["grade"] for r in reports]
     single = json.loads(render_sarif(reports[0]))["runs"][0]["properties"]
     assert (single["healthScore"], single["grade"]) == (100, "excellent")
@@ -118,7 +128,8 @@ def test_a_failed_jobs_report_is_one_error_result_with_the_advice():
 
 
 def test_the_cli_writes_one_sarif_log_for_a_folder_with_paths_as_artifacts(
-        tmp_path, monkeypatch, capsys):
+    tmp_path, monkeypatch, capsys
+):
     for case in ("clean_glb", "flawed_glb"):
         (tmp_path / "assets" / case).mkdir(parents=True)
         (tmp_path / "assets" / case / UPLOADS[case].filename).write_bytes(UPLOADS[case].content)
@@ -127,23 +138,34 @@ def test_the_cli_writes_one_sarif_log_for_a_folder_with_paths_as_artifacts(
     log = json.loads(capsys.readouterr().out)
     assert status == 0 and schema_errors(log) == []
     assert [a["location"]["uri"] for a in log["runs"][0]["artifacts"]] == [
-        "assets/clean_glb/rock.glb", "assets/flawed_glb/crates.glb"]
+        "assets/clean_glb/rock.glb",
+        "assets/flawed_glb/crates.glb",
+    ]
 
 
-@pytest.mark.skipif(not os.access(MULTITOOL, os.X_OK),
-                    reason="Microsoft's SARIF validator is not installed: "
-                           "npm install --prefix bench (see bench/package.json)")
+@pytest.mark.skipif(
+    not os.access(MULTITOOL, os.X_OK),
+    reason="Microsoft's SARIF validator is not installed: "
+    "npm install --prefix bench (see bench/package.json)",
+)
 def test_microsofts_sarif_validator_finds_nothing_to_say(tmp_path, reports):
     paths = []
-    for name, text in (("one", render_sarif(reports[1])), ("all", render_sarif_combined(reports)),
-                       ("failed", render_sarif(failed_report()))):
+    for name, text in (
+        ("one", render_sarif(reports[1])),
+        ("all", render_sarif_combined(reports)),
+        ("failed", render_sarif(failed_report())),
+    ):
         paths.append(tmp_path / f"{name}.sarif")
         paths[-1].write_text(text, encoding="utf-8")
     output = tmp_path / "validation.sarif"
     done = subprocess.run(
         [MULTITOOL, "validate", *paths, "--output", output, "--log", "ForceOverwrite"],
-        capture_output=True, text=True, timeout=300, check=False,
-        env={**os.environ, "DOTNET_SYSTEM_GLOBALIZATION_INVARIANT": "1"})
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "DOTNET_SYSTEM_GLOBALIZATION_INVARIANT": "1"},
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     findings = [r for run in json.loads(output.read_text())["runs"] for r in run["results"]]
     assert findings == [], [r["message"] for r in findings]

@@ -63,8 +63,7 @@ def test_schema_itself_is_valid():
 def many_files_report(copies: int, name: str = "SM_Crate") -> dict:
     """A stored report of ``copies`` model files, each with its mesh, budget use and details."""
     report = hostile_report(name=name)
-    mesh, entry, usage = (report["result"]["meshes"][0], report["files"][0],
-                          report["budgetUse"][0])
+    mesh, entry, usage = (report["result"]["meshes"][0], report["files"][0], report["budgetUse"][0])
     report["result"]["meshes"] = [{**mesh, "filename": f"{i}.glb"} for i in range(copies)]
     report["files"] = [{**entry, "filename": f"{i}.glb"} for i in range(copies)]
     report["budgetUse"] = [{**usage, "file": f"{i}.glb"} for i in range(copies)]
@@ -75,8 +74,11 @@ def many_files_report(copies: int, name: str = "SM_Crate") -> dict:
 def strings_of(value) -> list[tuple[str, str]]:
     """Every ``(key, text)`` of a report, the texts of lists under their list's key."""
     if isinstance(value, dict):
-        return [found for key, item in value.items()
-                for found in ([(key, item)] if isinstance(item, str) else strings_of(item))]
+        return [
+            found
+            for key, item in value.items()
+            for found in ([(key, item)] if isinstance(item, str) else strings_of(item))
+        ]
     if isinstance(value, list):
         return [found for item in value for found in strings_of(item)]
     return []
@@ -102,10 +104,16 @@ def test_a_report_over_the_cap_is_trimmed_to_it_still_valid_and_says_what_it_lef
     assert len(json.dumps(capped, ensure_ascii=False).encode()) <= 100_000
     summary = capped["summary"]
     assert summary["truncated"] and summary["capped"]["maxBytes"] == 100_000
-    assert summary["capped"]["omitted"][:3] == ["result.meshes[].parts", "issues[].occurrences",
-                                                "files[].details"]
+    assert summary["capped"]["omitted"][:3] == [
+        "result.meshes[].parts",
+        "issues[].occurrences",
+        "files[].details",
+    ]
     kept = len(capped["files"])
     assert 0 < kept < 2000 and f"files[{kept}:]" in summary["capped"]["omitted"]
     assert (summary["files"], summary["severityCounts"], capped["grade"]) == (
-        2000, report["summary"]["severityCounts"], report["grade"])
+        2000,
+        report["summary"]["severityCounts"],
+        report["grade"],
+    )
     assert cap_report(many_files_report(3), 100_000) == many_files_report(3)  # fits: unchanged

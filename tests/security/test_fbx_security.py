@@ -27,8 +27,10 @@ LIMITS = Limits()
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(64)
 PE = b"MZ" + bytes(0x3A) + struct.pack("<I", 0x40) + b"PE\x00\x00" + bytes(64)
 SCENE = Scene(
-    meshes=[cube("Box", ["Red"]), MeshSpec("Tri", [(0, 0, 0), (1, 0, 0), (0, 1, 0)], [[0, 1, 2]],
-                                            uv_sets=3)],
+    meshes=[
+        cube("Box", ["Red"]),
+        MeshSpec("Tri", [(0, 0, 0), (1, 0, 0), (0, 1, 0)], [[0, 1, 2]], uv_sets=3),
+    ],
     materials=[MaterialSpec("Red")],
     animations=[("Idle", 1.0)],
     videos=[VideoSpec("Skin", "skin.png", PNG)],
@@ -55,12 +57,14 @@ def compressed_zeros(size: int) -> bytes:
     compressor = zlib.compressobj(9)
     step = bytes(1 << 20)
     return b"".join(compressor.compress(step) for _ in range(size // len(step))) + (
-        compressor.flush())
+        compressor.flush()
+    )
 
 
 def reasons(data: bytes, limits: Limits = LIMITS) -> list[str]:
-    return [f.fields["reason"] for f in scan_fbx(data, limits).findings
-            if f.code == "FBX_MALFORMED"]
+    return [
+        f.fields["reason"] for f in scan_fbx(data, limits).findings if f.code == "FBX_MALFORMED"
+    ]
 
 
 @pytest.mark.parametrize("data", EXPORTS.values(), ids=EXPORTS.keys())
@@ -73,17 +77,20 @@ def test_files_as_exporters_write_them_have_no_findings(data):
 
 
 def test_zlib_bomb_declaring_over_a_gigabyte_is_malformed_without_inflating():
-    bomb = vertices(Array("d", [], compress=True, declared_count=150_000_000,
-                          payload=zlib.compress(bytes(4096))))
+    bomb = vertices(
+        Array(
+            "d", [], compress=True, declared_count=150_000_000, payload=zlib.compress(bytes(4096))
+        )
+    )
 
     assert len(bomb) < 1024
-    assert reasons(bomb) == [
-        "its arrays declare 1200000000 bytes, over the limit of 1073741824"]
+    assert reasons(bomb) == ["its arrays declare 1200000000 bytes, over the limit of 1073741824"]
 
 
 def test_compressed_array_declaring_more_than_zlib_can_produce_is_malformed():
-    lie = vertices(Array("d", [], compress=True, declared_count=10_000_000,
-                         payload=zlib.compress(bytes(4096))))
+    lie = vertices(
+        Array("d", [], compress=True, declared_count=10_000_000, payload=zlib.compress(bytes(4096)))
+    )
 
     (reason,) = reasons(lie)
     assert "more than zlib can produce" in reason
@@ -94,7 +101,8 @@ def test_compressed_array_inflating_to_another_size_than_declared_is_malformed(d
     array = Array("d", [0.0] * 1000, compress=True, declared_count=declared)
 
     assert reasons(vertices(array)) == [
-        f"a compressed array declares {declared * 8} bytes but inflates to {found}"]
+        f"a compressed array declares {declared * 8} bytes but inflates to {found}"
+    ]
 
 
 def test_compressed_array_that_is_not_zlib_data_is_malformed():
@@ -107,20 +115,23 @@ def test_raw_array_whose_bytes_do_not_match_its_count_is_malformed():
     array = Array("i", [1, 2, 3], declared_count=1_000_000)
 
     assert reasons(vertices(array)) == [
-        "an array of 1000000 items declares 4000000 bytes but holds 12"]
+        "an array of 1000000 items declares 4000000 bytes but holds 12"
+    ]
 
 
 def test_arrays_over_the_configured_uncompressed_limit_are_malformed():
     data = vertices(Array("d", [0.0] * 200))
 
     assert reasons(data, Limits(max_uncompressed_bytes=1000)) == [
-        "its arrays declare 1600 bytes, over the limit of 1000"]
+        "its arrays declare 1600 bytes, over the limit of 1000"
+    ]
 
 
 def test_inflating_a_real_bomb_keeps_memory_to_one_step():
     items = 16 << 20  # 128 MiB of doubles that compress to about 128 KiB
-    bomb = vertices(Array("d", [], compress=True, declared_count=items,
-                          payload=compressed_zeros(items * 8)))
+    bomb = vertices(
+        Array("d", [], compress=True, declared_count=items, payload=compressed_zeros(items * 8))
+    )
 
     tracemalloc.start()
     try:
@@ -137,8 +148,7 @@ def test_inflating_a_real_bomb_keeps_memory_to_one_step():
 def test_binary_nodes_nested_deeper_than_64_are_malformed(version):
     assert reasons(encode_binary([nested(64)], version)) == []
     assert reasons(encode_binary([nested(65)], version)) == ["nodes are nested more than 64 deep"]
-    assert reasons(encode_binary([nested(100)], version)) == [
-        "nodes are nested more than 64 deep"]
+    assert reasons(encode_binary([nested(100)], version)) == ["nodes are nested more than 64 deep"]
 
 
 def test_ascii_nodes_nested_deeper_than_64_are_malformed():
@@ -206,8 +216,10 @@ def test_unknown_property_type_is_malformed():
 
 
 def test_ascii_array_counting_more_values_than_the_file_has_bytes_is_malformed():
-    data = (b"; FBX 7.4.0 project file\nObjects:  {\n\tGeometry: 1, \"Geometry::\", \"Mesh\" {\n"
-            b"\t\tVertices: *999999999999 {\n\t\t\ta: 0,0,0\n\t\t}\n\t}\n}\n")
+    data = (
+        b'; FBX 7.4.0 project file\nObjects:  {\n\tGeometry: 1, "Geometry::", "Mesh" {\n'
+        b"\t\tVertices: *999999999999 {\n\t\t\ta: 0,0,0\n\t\t}\n\t}\n}\n"
+    )
 
     (reason,) = reasons(data)
     assert reason.startswith("an array declares 999999999999 values")
@@ -219,17 +231,19 @@ def test_a_walk_outlasting_the_time_limit_stops_and_rejects_the_file(encode):
 
     scan = scan_fbx(flood, Limits(parse_timeout=0.0))
 
-    assert [(f.code, f.fields) for f in scan.findings] == [
-        ("VALIDATION_TIMEOUT", {"seconds": 0.0})]
+    assert [(f.code, f.fields) for f in scan.findings] == [("VALIDATION_TIMEOUT", {"seconds": 0.0})]
     assert scan.rejected
 
 
-@pytest.mark.parametrize(("content", "kind"), [
-    (b"\x7fELF\x02\x01\x01" + bytes(64), "ELF executable"),
-    (PE, "Windows (PE) executable"),
-    (b"\xcf\xfa\xed\xfe" + bytes(64), "Mach-O executable"),
-    (b"#!/bin/sh\nrm -rf ~\n", "script with a #! line"),
-])
+@pytest.mark.parametrize(
+    ("content", "kind"),
+    [
+        (b"\x7fELF\x02\x01\x01" + bytes(64), "ELF executable"),
+        (PE, "Windows (PE) executable"),
+        (b"\xcf\xfa\xed\xfe" + bytes(64), "Mach-O executable"),
+        (b"#!/bin/sh\nrm -rf ~\n", "script with a #! line"),
+    ],
+)
 @pytest.mark.parametrize("encode", [binary_fbx, ascii_fbx], ids=["binary", "ascii"])
 def test_embedded_media_that_is_a_program_is_executable_content(encode, content, kind):
     data = encode(Scene(meshes=[cube()], videos=[VideoSpec("Skin", "skin.png", content)]))
@@ -244,14 +258,15 @@ def test_executable_content_points_at_the_embedded_bytes():
 
     (finding,) = scan_fbx(data, LIMITS).findings
 
-    assert data[finding.offset:].startswith(PE)
+    assert data[finding.offset :].startswith(PE)
 
 
 def test_embedded_media_named_like_a_program_is_executable_content():
     data = binary_fbx(Scene(meshes=[cube()], videos=[VideoSpec("Tool", "setup.exe", PNG)]))
 
     assert [(f.code, f.fields) for f in scan_fbx(data, LIMITS).findings] == [
-        ("EXECUTABLE_CONTENT", {"kind": ".exe file"})]
+        ("EXECUTABLE_CONTENT", {"kind": ".exe file"})
+    ]
 
 
 def test_a_bomb_upload_is_unsafe_and_never_reaches_the_parser(tmp_path, monkeypatch):
@@ -260,8 +275,17 @@ def test_a_bomb_upload_is_unsafe_and_never_reaches_the_parser(tmp_path, monkeypa
 
     monkeypatch.setattr(fbx_reader, "run_decoder", parser_must_not_run)
     path = tmp_path / "bomb.fbx"
-    path.write_bytes(vertices(Array("d", [], compress=True, declared_count=150_000_000,
-                                    payload=zlib.compress(bytes(4096)))))
+    path.write_bytes(
+        vertices(
+            Array(
+                "d",
+                [],
+                compress=True,
+                declared_count=150_000_000,
+                payload=zlib.compress(bytes(4096)),
+            )
+        )
+    )
 
     result = validate(path)
 
@@ -286,5 +310,6 @@ def test_an_upload_with_an_embedded_program_is_critical_but_its_model_is_read(tm
     result = validate(path)
 
     assert [(w.code, w.severity) for w in result.security.warnings] == [
-        ("EXECUTABLE_CONTENT", "critical")]
+        ("EXECUTABLE_CONTENT", "critical")
+    ]
     assert (result.assets[0].vertex_count, result.assets[0].triangle_count) == (8, 12)

@@ -27,12 +27,16 @@ def send_udp_remote() -> int:
         return sock.sendto(b"x", TEST_NET)
 
 
-@pytest.mark.parametrize("attempt", [
-    lambda: socket.create_connection(TEST_NET, timeout=1),
-    lambda: socket.create_connection(("example.invalid", 80), timeout=1),
-    connect_ex_remote,
-    send_udp_remote,
-], ids=["create_connection", "host name", "connect_ex", "udp sendto"])
+@pytest.mark.parametrize(
+    "attempt",
+    [
+        lambda: socket.create_connection(TEST_NET, timeout=1),
+        lambda: socket.create_connection(("example.invalid", 80), timeout=1),
+        connect_ex_remote,
+        send_udp_remote,
+    ],
+    ids=["create_connection", "host name", "connect_ex", "udp sendto"],
+)
 def test_every_way_of_reaching_a_remote_address_is_refused(no_network, attempt):
     with pytest.raises(no_network):
         attempt()

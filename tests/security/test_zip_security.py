@@ -45,8 +45,8 @@ def ten_gib_bomb() -> bytes:
 
 # -- ZIP_BOMB ---------------------------------------------------------------------------------
 
-def test_small_zip_inflating_to_10_gib_is_a_bomb_found_without_inflating_it(
-        tmp_path, ten_gib_bomb):
+
+def test_small_zip_inflating_to_10_gib_is_a_bomb_found_without_inflating_it(tmp_path, ten_gib_bomb):
     assert len(ten_gib_bomb) < 30_000
     tracemalloc.start()
     try:
@@ -81,8 +81,7 @@ def test_overlapping_entries_are_reported_even_when_they_inflate_to_little(tmp_p
     assert not expansion.security.safe
 
 
-def test_member_whose_header_understates_its_size_is_judged_by_the_bytes_it_inflates_to(
-        tmp_path):
+def test_member_whose_header_understates_its_size_is_judged_by_the_bytes_it_inflates_to(tmp_path):
     liar = Member("small.bin", payload=zeros_deflate(64), declared_size=100, crc=0)
 
     result = validate_zip(build_zip([liar]), tmp_path)
@@ -132,15 +131,19 @@ def test_megabyte_of_zeros_is_over_the_ratio_limit(tmp_path):
 
 # -- ZIP_PATH_TRAVERSAL -----------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", [
-    "../../etc/passwd",
-    "models/../../outside.glb",
-    "/etc/passwd",
-    "\\Windows\\model.glb",
-    "C:\\Users\\Public\\model.glb",
-    "C:model.glb",
-    "..\\..\\model.glb",
-])
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "../../etc/passwd",
+        "models/../../outside.glb",
+        "/etc/passwd",
+        "\\Windows\\model.glb",
+        "C:\\Users\\Public\\model.glb",
+        "C:model.glb",
+        "..\\..\\model.glb",
+    ],
+)
 def test_member_names_leaving_the_target_folder_are_path_traversal(tmp_path, name):
     result = validate_zip(build_zip([Member(name, tiny_glb())]), tmp_path)
 
@@ -167,8 +170,9 @@ def test_traversal_hidden_in_the_local_header_name_is_found(tmp_path):
 
 
 def test_traversal_hidden_in_the_unicode_path_field_is_found(tmp_path):
-    member = Member("model.glb", tiny_glb(),
-                    extra=unicode_path_extra("../model.glb", named="model.glb"))
+    member = Member(
+        "model.glb", tiny_glb(), extra=unicode_path_extra("../model.glb", named="model.glb")
+    )
 
     result = validate_zip(build_zip([member]), tmp_path)
 
@@ -178,6 +182,7 @@ def test_traversal_hidden_in_the_unicode_path_field_is_found(tmp_path):
 
 
 # -- ZIP_SYMLINK, ZIP_ENCRYPTED, ZIP_TOO_MANY_ENTRIES -----------------------------------------
+
 
 def test_symlink_member_is_reported_and_never_followed_or_read(tmp_path):
     link = Member("model.glb", b"/etc/passwd", method=0, external_attr=SYMLINK_ATTRIBUTES)
@@ -191,8 +196,7 @@ def test_symlink_member_is_reported_and_never_followed_or_read(tmp_path):
 
 
 def test_encrypted_member_is_reported_as_not_scanned(tmp_path):
-    secret = Member("model.glb", payload=random_bytes(60), declared_size=48,
-                    flags=FLAG_ENCRYPTED)
+    secret = Member("model.glb", payload=random_bytes(60), declared_size=48, flags=FLAG_ENCRYPTED)
 
     result = validate_zip(build_zip([secret, Member("open.glb", tiny_glb())]), tmp_path)
 
@@ -216,8 +220,9 @@ def test_archive_of_20000_entries_is_scanned_only_to_the_limit(tmp_path):
 
 def test_entry_limit_counts_the_members_of_nested_archives(tmp_path):
     inner = build_zip(Member(f"{i}.txt", b"x", method=0) for i in range(60))
-    archive = build_zip([Member("inner.zip", inner),
-                         *(Member(f"{i}.txt", b"x", method=0) for i in range(60))])
+    archive = build_zip(
+        [Member("inner.zip", inner), *(Member(f"{i}.txt", b"x", method=0) for i in range(60))]
+    )
 
     expansion = expand(archive, tmp_path, limits=Limits(max_archive_entries=100))
 
@@ -227,9 +232,11 @@ def test_entry_limit_counts_the_members_of_nested_archives(tmp_path):
 
 # -- EXECUTABLE_CONTENT -----------------------------------------------------------------------
 
+
 def test_elf_program_inside_a_zip_is_executable_content(tmp_path):
-    result = validate_zip(zip_of({"model.glb": tiny_glb(), "tools/convert": elf_program()}),
-                          tmp_path)
+    result = validate_zip(
+        zip_of({"model.glb": tiny_glb(), "tools/convert": elf_program()}), tmp_path
+    )
 
     program = only_warning(result, "EXECUTABLE_CONTENT")
     assert (program.file, program.severity) == ("tools/convert", "critical")
@@ -237,13 +244,16 @@ def test_elf_program_inside_a_zip_is_executable_content(tmp_path):
     assert not result.security.safe
 
 
-@pytest.mark.parametrize(("name", "content"), [
-    ("install.sh", b"echo hello"),
-    ("setup.exe", b"not really"),
-    ("payload.ps1", b"Write-Host hi"),
-    ("viewer.js", b"alert(1)"),
-    ("notes.txt", b"#!/bin/sh\nrm -rf ~\n"),
-])
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("install.sh", b"echo hello"),
+        ("setup.exe", b"not really"),
+        ("payload.ps1", b"Write-Host hi"),
+        ("viewer.js", b"alert(1)"),
+        ("notes.txt", b"#!/bin/sh\nrm -rf ~\n"),
+    ],
+)
 def test_scripts_inside_a_zip_are_executable_content_by_name_or_content(tmp_path, name, content):
     result = validate_zip(zip_of({name: content}), tmp_path)
 
@@ -261,10 +271,14 @@ def test_encrypted_program_is_still_caught_by_its_name(tmp_path):
 
 # -- ZIP_NESTED_ARCHIVE -----------------------------------------------------------------------
 
-@pytest.mark.parametrize(("depth", "model"), [
-    (1, "level1.zip/model.glb"),
-    (2, "level1.zip/level2.zip/model.glb"),
-])
+
+@pytest.mark.parametrize(
+    ("depth", "model"),
+    [
+        (1, "level1.zip/model.glb"),
+        (2, "level1.zip/level2.zip/model.glb"),
+    ],
+)
 def test_nested_archives_down_to_depth_2_are_reported_and_scanned(tmp_path, depth, model):
     result = validate_zip(nested_zips(depth, {"model.glb": tiny_glb()}), tmp_path)
 
@@ -287,6 +301,7 @@ def test_archive_nested_3_deep_is_reported_and_not_opened(tmp_path):
 
 # -- POLYGLOT_FILE ----------------------------------------------------------------------------
 
+
 def test_zip_appended_to_a_glb_is_found():
     glb = tiny_glb()
     polyglot = glb + zip_of({"payload.txt": b"hidden"})
@@ -307,12 +322,16 @@ def test_zip_appended_with_offsets_counted_from_the_file_start_is_found():
     assert found is not None and found.start == len(tiny_glb())
 
 
-@pytest.mark.parametrize("buffer", [
-    b"PK\x05\x06" + bytes(18),
-    b"PK\x05\x06" + random_bytes(200),
-    b"PK\x01\x02" + bytes(42) + b"PK\x05\x06\x00\x00\x00\x00\x01\x00\x01\x00" + bytes(10),
-    random_bytes(100_000, seed=7),
-], ids=["empty end record", "signature in noise", "lone entry signature", "noise"])
+@pytest.mark.parametrize(
+    "buffer",
+    [
+        b"PK\x05\x06" + bytes(18),
+        b"PK\x05\x06" + random_bytes(200),
+        b"PK\x01\x02" + bytes(42) + b"PK\x05\x06\x00\x00\x00\x00\x01\x00\x01\x00" + bytes(10),
+        random_bytes(100_000, seed=7),
+    ],
+    ids=["empty end record", "signature in noise", "lone entry signature", "noise"],
+)
 def test_stray_zip_signatures_inside_a_model_are_not_a_polyglot(buffer):
     assert find_embedded_zip(tiny_glb() + buffer + tiny_glb()) is None
 

@@ -63,10 +63,13 @@ def postgres_databases() -> Iterator[PostgresDatabases]:
 
 #: Credentials moto accepts; set in this process (and so in every node it starts) for the
 #: whole session, and the shared AWS files pointed away, so no real profile is ever read.
-S3_ENVIRONMENT = {"AWS_ACCESS_KEY_ID": "testing",
-                  "AWS_SECRET_ACCESS_KEY": "moto-secret-never-logged",
-                  "AWS_DEFAULT_REGION": "us-east-1", "AWS_CONFIG_FILE": "/dev/null",
-                  "AWS_SHARED_CREDENTIALS_FILE": "/dev/null"}
+S3_ENVIRONMENT = {
+    "AWS_ACCESS_KEY_ID": "testing",
+    "AWS_SECRET_ACCESS_KEY": "moto-secret-never-logged",
+    "AWS_DEFAULT_REGION": "us-east-1",
+    "AWS_CONFIG_FILE": "/dev/null",
+    "AWS_SHARED_CREDENTIALS_FILE": "/dev/null",
+}
 
 
 @pytest.fixture(scope="session")
@@ -91,8 +94,13 @@ def s3_storage(s3_endpoint: str) -> dict[str, str]:
     operator sharing a bucket would set)."""
     bucket = f"assetcheck-{secrets.token_hex(6)}"
     s3_client(s3_endpoint).create_bucket(Bucket=bucket)
-    return {"backend": "s3", "bucket": bucket, "prefix": "assetcheck/",
-            "endpoint_url": s3_endpoint, "region": "us-east-1"}
+    return {
+        "backend": "s3",
+        "bucket": bucket,
+        "prefix": "assetcheck/",
+        "endpoint_url": s3_endpoint,
+        "region": "us-east-1",
+    }
 
 
 def s3_client(endpoint: str):
@@ -119,8 +127,9 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture(scope="session")
-def service(backend: str, database_factory: Callable[[str], str],
-            tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceProcess]:
+def service(
+    backend: str, database_factory: Callable[[str], str], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServiceProcess]:
     """One running server per backend, shared by the tests that only talk to the API."""
     folder = tmp_path_factory.mktemp(f"service-{backend}")
     config_path = write_config(folder, service_settings(folder, database_factory(backend)))

@@ -32,7 +32,7 @@ _LISTENING = re.compile(r"listening on (http://127\.0\.0\.1:\d+)")
 
 #: A check plugin loaded from ``[plugins] dir``: files named ``slow-<seconds>...`` take that
 #: long, ``crash...`` kills the validation with SIGSEGV; every run of the check is logged.
-SLOW_CHECK_PLUGIN = '''
+SLOW_CHECK_PLUGIN = """
 import os, re, signal, time
 from assetcheck.checks import Check
 from assetcheck.hookspecs import hookimpl
@@ -55,7 +55,7 @@ def run(asset, context):
 @hookimpl
 def register_checks():
     return [Check("test_timing", "sleeps or crashes on request, and logs each run", run)]
-'''
+"""
 
 
 def toml_text(data: Mapping[str, Any], prefix: str = "") -> str:
@@ -85,12 +85,12 @@ def service_settings(folder: Path, database_url: str, **overrides: Any) -> dict[
     plugins = folder / "plugins"
     plugins.mkdir(parents=True, exist_ok=True)
     (plugins / "test_timing.py").write_text(
-        SLOW_CHECK_PLUGIN.format(log=str(folder / "checks.log")))
+        SLOW_CHECK_PLUGIN.format(log=str(folder / "checks.log"))
+    )
     settings: dict[str, Any] = {
         "storage": {"data_dir": str(folder / "data")},
         "database": {"url": database_url},
-        "workers": {"processes": 2, "lease_seconds": 2, "job_timeout": 6,
-                    "shutdown_grace": 5},
+        "workers": {"processes": 2, "lease_seconds": 2, "job_timeout": 6, "shutdown_grace": 5},
         "plans": {
             "starter": {"max_upload_mb": 1, "requests_per_minute": 3},
             "pro": {"max_upload_mb": 2, "requests_per_minute": 100_000},
@@ -130,8 +130,12 @@ class ServiceProcess:
 
     def start(self) -> ServiceProcess:
         with open(self.log_path, "wb") as log:
-            self.process = subprocess.Popen(assetcheck_command(*self.args), stdout=log,
-                                            stderr=subprocess.STDOUT, env=_child_env())
+            self.process = subprocess.Popen(
+                assetcheck_command(*self.args),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=_child_env(),
+            )
         if self.args[0] == "serve":
             self.url = self._wait_for_listening()
         return self
@@ -175,27 +179,40 @@ def bind_database(config: Config) -> peewee.Database:
     return db.connect(config)
 
 
-def upload(url: str, key: str | None, content: bytes, filename: str = "model.glb",
-           options: str | None = None, **kwargs: Any) -> requests.Response:
+def upload(
+    url: str,
+    key: str | None,
+    content: bytes,
+    filename: str = "model.glb",
+    options: str | None = None,
+    **kwargs: Any,
+) -> requests.Response:
     """POST /api/v1/validate with a ``file`` part (and an ``options`` part when given)."""
     files: dict[str, Any] = {"file": (filename, content, "application/octet-stream")}
     if options is not None:
         files["options"] = (None, options, "application/json")
-    return requests.post(f"{url}/api/v1/validate", files=files, headers=bearer(key),
-                         timeout=30, **kwargs)
+    return requests.post(
+        f"{url}/api/v1/validate", files=files, headers=bearer(key), timeout=30, **kwargs
+    )
 
 
 def bearer(key: str | None) -> dict[str, str]:
     return {} if key is None else {"Authorization": f"Bearer {key}"}
 
 
-def wait_for_job(url: str, key: str, job_id: str, statuses: tuple[str, ...] = (
-        "completed", "failed"), timeout: float = 30.0) -> dict[str, Any]:
+def wait_for_job(
+    url: str,
+    key: str,
+    job_id: str,
+    statuses: tuple[str, ...] = ("completed", "failed"),
+    timeout: float = 30.0,
+) -> dict[str, Any]:
     """Poll the job until its status is one of ``statuses``; its last body."""
     deadline = time.monotonic() + timeout
     while True:
-        body = requests.get(f"{url}/api/v1/validate/{job_id}", headers=bearer(key),
-                            timeout=10).json()
+        body = requests.get(
+            f"{url}/api/v1/validate/{job_id}", headers=bearer(key), timeout=10
+        ).json()
         if body["status"] in statuses or time.monotonic() > deadline:
             return body
         time.sleep(0.05)

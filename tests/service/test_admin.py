@@ -34,10 +34,31 @@ def run(capsys, *args: str) -> tuple[int, str, str]:
 
 
 def test_an_account_and_a_key_are_created_and_the_key_is_printed_once(capsys, config_file):
-    assert run(capsys, "accounts", "create", "Dev@Example.com", "--plan", "pro",
-               "--config", config_file)[0] == 0
-    status, out, _ = run(capsys, "keys", "create", "dev@example.com", "--name", "ci",
-                           "--expires-in", "30d", "--config", config_file)
+    assert (
+        run(
+            capsys,
+            "accounts",
+            "create",
+            "Dev@Example.com",
+            "--plan",
+            "pro",
+            "--config",
+            config_file,
+        )[0]
+        == 0
+    )
+    status, out, _ = run(
+        capsys,
+        "keys",
+        "create",
+        "dev@example.com",
+        "--name",
+        "ci",
+        "--expires-in",
+        "30d",
+        "--config",
+        config_file,
+    )
     assert status == 0 and KEY.fullmatch(out.strip())
     key = ApiKey.get()
     assert key.name == "ci" and key.prefix == out.strip()[:12]
@@ -47,16 +68,14 @@ def test_an_account_and_a_key_are_created_and_the_key_is_printed_once(capsys, co
 
 
 def test_keys_are_revoked_by_prefix_or_id(capsys, config_file):
-    run(capsys, "accounts", "create", "a@example.com", "--plan", "starter", "--config",
-        config_file)
+    run(capsys, "accounts", "create", "a@example.com", "--plan", "starter", "--config", config_file)
     first = run(capsys, "keys", "create", "a@example.com", "--config", config_file)[1].strip()
     run(capsys, "keys", "create", "a@example.com", "--config", config_file)
     assert run(capsys, "keys", "revoke", first[:12], "--config", config_file)[0] == 0
     second_id = str(ApiKey.get(ApiKey.revoked_at.is_null()).id)
     assert run(capsys, "keys", "revoke", second_id, "--config", config_file)[0] == 0
     assert ApiKey.select().where(ApiKey.revoked_at.is_null()).count() == 0
-    assert "revoked" in run(capsys, "keys", "list", "a@example.com", "--config",
-                            config_file)[1]
+    assert "revoked" in run(capsys, "keys", "list", "a@example.com", "--config", config_file)[1]
 
 
 def test_admin_commands_explain_what_is_wrong(capsys, config_file):
@@ -74,11 +93,13 @@ def test_admin_commands_explain_what_is_wrong(capsys, config_file):
 
 
 def test_an_account_with_its_maximum_of_active_keys_is_refused_another(capsys, tmp_path):
-    config_file = str(write_config(tmp_path, service_settings(
-        tmp_path, "", accounts={"max_active_keys": 2})))
+    config_file = str(
+        write_config(tmp_path, service_settings(tmp_path, "", accounts={"max_active_keys": 2}))
+    )
     run(capsys, "accounts", "create", "k@example.com", "--plan", "pro", "--config", config_file)
-    created = [run(capsys, "keys", "create", "k@example.com", "--config", config_file)[0]
-               for _ in range(2)]
+    created = [
+        run(capsys, "keys", "create", "k@example.com", "--config", config_file)[0] for _ in range(2)
+    ]
     status, out, err = run(capsys, "keys", "create", "k@example.com", "--config", config_file)
     assert created == [0, 0] and status == 1 and not KEY.search(out)
     assert "already has 2 active API keys" in err and "revoke one" in err
@@ -90,8 +111,17 @@ def test_an_account_with_its_maximum_of_active_keys_is_refused_another(capsys, t
 
 def test_a_password_from_stdin_is_stored_as_a_scrypt_hash(capsys, config_file, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO("correct horse\n"))
-    run(capsys, "accounts", "create", "p@example.com", "--plan", "free", "--password-stdin",
-        "--config", config_file)
+    run(
+        capsys,
+        "accounts",
+        "create",
+        "p@example.com",
+        "--plan",
+        "free",
+        "--password-stdin",
+        "--config",
+        config_file,
+    )
     stored = Account.get().password_hash
     assert stored.startswith("scrypt$") and "correct horse" not in stored
     assert verify_password("correct horse", stored) and not verify_password("wrong", stored)
@@ -101,8 +131,9 @@ def test_password_hashes_are_salted():
     assert hash_password("same") != hash_password("same")
 
 
-def test_db_upgrade_creates_the_schema_then_has_nothing_to_do(capsys, backend, tmp_path,
-                                                              database_factory):
+def test_db_upgrade_creates_the_schema_then_has_nothing_to_do(
+    capsys, backend, tmp_path, database_factory
+):
     config = str(write_config(tmp_path, service_settings(tmp_path, database_factory(backend))))
     first = run(capsys, "db", "upgrade", "--config", config)
     again = run(capsys, "db", "upgrade", "--config", config)
@@ -113,8 +144,10 @@ def test_db_upgrade_creates_the_schema_then_has_nothing_to_do(capsys, backend, t
 def test_upgrade_steps_run_in_order_from_the_databases_version(database):
     applied = []
     first, second = migrations.SCHEMA_VERSION + 1, migrations.SCHEMA_VERSION + 2
-    steps = {first: lambda db, context: applied.append(first),
-             second: lambda db, context: applied.append(second)}
+    steps = {
+        first: lambda db, context: applied.append(first),
+        second: lambda db, context: applied.append(second),
+    }
     assert migrations.upgrade(database, steps, target=second) == [first, second]
     assert applied == [first, second] and SchemaVersion.get().version == second
 
@@ -128,10 +161,12 @@ def test_an_outdated_schema_is_refused_until_db_upgrade(database):
 
 
 def test_db_upgrade_brings_a_version_2_database_to_the_fair_queue_schema(
-        capsys, backend, tmp_path, database_factory):
+    capsys, backend, tmp_path, database_factory
+):
     elsewhere = tmp_path / "fresh"
-    fresh = bind_database(load_config(write_config(
-        elsewhere, service_settings(elsewhere, database_factory(backend)))))
+    fresh = bind_database(
+        load_config(write_config(elsewhere, service_settings(elsewhere, database_factory(backend))))
+    )
     migrations.create_schema(fresh)
     expected = schema_of(fresh)
     fresh.close()
@@ -150,16 +185,31 @@ def test_db_upgrade_brings_a_version_2_database_to_the_fair_queue_schema(
 def test_db_upgrade_from_version_7_counts_earlier_jobs_by_their_upload(database):
     migrations.create_schema(database, version=7)
     migrator = SchemaMigrator.from_database(database)
-    migrate(migrator.drop_column("job", "derived_bytes"),  # added in 9
-            migrator.drop_column("account", "webhooks_served_at"),  # added in 8
-            migrator.drop_index("webhook_delivery", "webhook_delivery_account_id_status"))
+    migrate(
+        migrator.drop_column("job", "derived_bytes"),  # added in 9
+        migrator.drop_column("account", "webhooks_served_at"),  # added in 8
+        migrator.drop_index("webhook_delivery", "webhook_delivery_account_id_status"),
+    )
     account = Account.create(email="old@example.com", plan="pro")
-    columns = {"id": "val_old", "account_id": account.id, "status": "completed",
-               "progress": 100, "filename": "old.glb", "engine": "generic", "options": "{}",
-               "stored_path": "jobs/val_old/upload", "sha256": "0" * 64, "size": 1234,
-               "attempts": 1, "created_at": utcnow()}
-    database.execute_sql(f"INSERT INTO job ({', '.join(columns)}) VALUES "
-                         f"({', '.join([database.param] * len(columns))})", list(columns.values()))
+    columns = {
+        "id": "val_old",
+        "account_id": account.id,
+        "status": "completed",
+        "progress": 100,
+        "filename": "old.glb",
+        "engine": "generic",
+        "options": "{}",
+        "stored_path": "jobs/val_old/upload",
+        "sha256": "0" * 64,
+        "size": 1234,
+        "attempts": 1,
+        "created_at": utcnow(),
+    }
+    database.execute_sql(
+        f"INSERT INTO job ({', '.join(columns)}) VALUES "
+        f"({', '.join([database.param] * len(columns))})",
+        list(columns.values()),
+    )
 
     assert migrations.upgrade(database) == [8, 9]
     assert Job.get_by_id("val_old").derived_bytes == 0
@@ -191,28 +241,54 @@ def test_keys_create_refuses_a_free_account_with_the_plan_rule(capsys, config_fi
     assert ApiKey.select().count() == 0
 
 
-def test_accounts_create_asks_for_a_password_twice_without_echo(capsys, config_file,
-                                                                 monkeypatch):
+def test_accounts_create_asks_for_a_password_twice_without_echo(capsys, config_file, monkeypatch):
     answers = iter(["s3cret pass", "s3cret pass", "one", "other"])
     prompts = []
     monkeypatch.setattr("getpass.getpass", lambda prompt: prompts.append(prompt) or next(answers))
-    status, out, _ = run(capsys, "accounts", "create", "p@example.com", "--plan", "pro",
-                         "--password", "--config", config_file)
+    status, out, _ = run(
+        capsys,
+        "accounts",
+        "create",
+        "p@example.com",
+        "--plan",
+        "pro",
+        "--password",
+        "--config",
+        config_file,
+    )
     assert status == 0 and "with a dashboard password" in out and len(prompts) == 2
     assert verify_password("s3cret pass", Account.get().password_hash)
-    status, _, err = run(capsys, "accounts", "create", "q@example.com", "--plan", "pro",
-                         "--password", "--config", config_file)
+    status, _, err = run(
+        capsys,
+        "accounts",
+        "create",
+        "q@example.com",
+        "--plan",
+        "pro",
+        "--password",
+        "--config",
+        config_file,
+    )
     assert status == 2 and "the two passwords differ" in err
     monkeypatch.setattr("sys.stdin", io.StringIO("short\n"))
-    status, _, err = run(capsys, "accounts", "create", "r@example.com", "--plan", "pro",
-                         "--password-stdin", "--config", config_file)
+    status, _, err = run(
+        capsys,
+        "accounts",
+        "create",
+        "r@example.com",
+        "--plan",
+        "pro",
+        "--password-stdin",
+        "--config",
+        config_file,
+    )
     assert status == 2 and "Use at least 10 characters" in err
     assert Account.select().count() == 1
 
 
-def test_database_commands_say_which_database_and_configuration_they_used(capsys,
-                                                                          config_file):
-    _, _, err = run(capsys, "accounts", "create", "w@example.com", "--plan", "pro",
-                    "--config", config_file)
+def test_database_commands_say_which_database_and_configuration_they_used(capsys, config_file):
+    _, _, err = run(
+        capsys, "accounts", "create", "w@example.com", "--plan", "pro", "--config", config_file
+    )
     data_dir = load_config(config_file)["storage"]["data_dir"]
     assert f"database SQLite {data_dir}/assetcheck.db (configuration {config_file})" in err

@@ -34,8 +34,14 @@ def test_a_request_without_a_key_is_told_to_use_the_bearer_scheme(url):
 
 
 def test_malformed_authorization_values_are_invalid_keys(url, key):
-    for value in (f"Basic {key}", "Bearer", "Bearer svc_short", f"Bearer {key}x", key,
-                  f"Token {key}"):
+    for value in (
+        f"Basic {key}",
+        "Bearer",
+        "Bearer svc_short",
+        f"Bearer {key}x",
+        key,
+        f"Token {key}",
+    ):
         assert_unauthorized(get_engines(url, {"Authorization": value}), "INVALID_API_KEY")
 
 
@@ -69,7 +75,8 @@ def test_a_key_of_an_account_moved_to_the_free_plan_gets_plan_required(url, make
 
 
 def test_a_key_over_its_rate_limit_gets_429_with_retry_after_and_others_are_unaffected(
-        url, make_key):
+    url, make_key
+):
     starter = make_key(plan="starter")  # 3 requests per minute in the test config
     other = make_key(plan="starter")
     statuses = [get_engines(url, bearer(starter)).status_code for _ in range(3)]
@@ -116,8 +123,9 @@ def test_no_log_line_contains_a_key_or_an_authorization_value(service, url, key)
 
 @pytest.mark.parametrize("query", ["api_key={key}", "key={key}&limit=5", "q=Bearer%20{key}"])
 def test_a_key_in_the_query_string_is_refused_even_beside_a_valid_header(url, key, query):
-    response = requests.get(f"{url}/api/v1/engines?{query.format(key=key)}",
-                            headers=bearer(key), timeout=10)
+    response = requests.get(
+        f"{url}/api/v1/engines?{query.format(key=key)}", headers=bearer(key), timeout=10
+    )
     assert_unauthorized(response, "INVALID_API_KEY")
     assert "never accepted in the URL" in response.json()["error"]
 

@@ -38,13 +38,20 @@ def submit(url: str, key: str | None, *args: str, cwd: Path | None = None):
     env = {k: v for k, v in os.environ.items() if not k.startswith("ASSETCHECK_")}
     if key is not None:
         env["ASSETCHECK_API_KEY"] = key
-    return subprocess.run(assetcheck_command("submit", "--url", url, *args), env=env, cwd=cwd,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        assetcheck_command("submit", "--url", url, *args),
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_the_client_submits_waits_at_the_pace_the_service_asks_and_fetches_reports(
-        client, files, glb):
-    path, = files({"slow-1.glb": glb})
+    client, files, glb
+):
+    (path,) = files({"slow-1.glb": glb})
     created = client.submit(path, engine="web")
     assert created.status == "queued" and created.status_url.endswith(created.job_id)
     polls, pauses = [], []
@@ -67,13 +74,13 @@ def test_the_client_submits_waits_at_the_pace_the_service_asks_and_fetches_repor
 
 
 def test_a_non_ascii_file_name_travels_as_rfc_5987_and_comes_back_whole(client, files, glb):
-    path, = files({"modèle-à-vérifier.glb": glb})
+    (path,) = files({"modèle-à-vérifier.glb": glb})
     job = client.wait(client.submit(path).job_id, timeout=60)
     assert job.body["filename"] == "modèle-à-vérifier.glb"
 
 
 def test_refusals_raise_api_errors_with_the_services_code(client, url, files):
-    text_file, = files({"notes.txt": b"just some words"})
+    (text_file,) = files({"notes.txt": b"just some words"})
     with pytest.raises(ApiError) as unsupported:
         client.submit(text_file)
     assert (unsupported.value.status, unsupported.value.code) == (415, "UNSUPPORTED_FILE_TYPE")
@@ -89,14 +96,14 @@ def test_refusals_raise_api_errors_with_the_services_code(client, url, files):
 def test_an_unreachable_service_and_a_slow_job_raise_clear_errors(client, files, glb):
     with pytest.raises(ConnectionFailed, match=r"cannot reach http://127\.0\.0\.1:9"):
         Client("http://127.0.0.1:9", "svc_key").engines()
-    path, = files({"slow-3.glb": glb})
+    (path,) = files({"slow-3.glb": glb})
     created = client.submit(path)
     with pytest.raises(WaitTimedOut, match=created.job_id):
         client.wait(created.job_id, timeout=0.5)
 
 
 def test_submit_prints_the_report_and_exits_0_for_a_valid_file(url, key, files, glb):
-    path, = files({"chair.glb": glb})
+    (path,) = files({"chair.glb": glb})
     done = submit(url, key, str(path))
     assert done.returncode == 0, done.stderr
     assert "chair.glb" in done.stdout and "excellent" in done.stdout.lower()
@@ -104,7 +111,8 @@ def test_submit_prints_the_report_and_exits_0_for_a_valid_file(url, key, files, 
 
 
 def test_submit_saves_one_json_list_for_several_files_and_exits_1_on_errors(
-        url, key, files, glb, tmp_path):
+    url, key, files, glb, tmp_path
+):
     paths = files({"good.glb": glb, "broken.glb": BROKEN_GLB})
     output = tmp_path / "reports.json"
     done = submit(url, key, *map(str, paths), "--format", "json", "--output", str(output))
@@ -116,8 +124,9 @@ def test_submit_saves_one_json_list_for_several_files_and_exits_1_on_errors(
 
 
 def test_submit_exits_1_under_fail_under_and_for_a_file_the_service_refuses(
-        url, key, client, files, glb):
-    renamed, = files({"quad.fbx": glb})  # a GLB named .fbx: a FILE_TYPE_MISMATCH warning
+    url, key, client, files, glb
+):
+    (renamed,) = files({"quad.fbx": glb})  # a GLB named .fbx: a FILE_TYPE_MISMATCH warning
     score = client.wait(client.submit(renamed).job_id, timeout=60).health_score
     assert score < 100
     assert submit(url, key, str(renamed), "--fail-under", str(score)).returncode == 0
@@ -131,8 +140,9 @@ def test_submit_exits_1_under_fail_under_and_for_a_file_the_service_refuses(
 
 
 def test_submit_without_a_usable_key_or_url_is_a_usage_error_that_never_prints_the_key(
-        url, files, glb):
-    path, = files({"chair.glb": glb})
+    url, files, glb
+):
+    (path,) = files({"chair.glb": glb})
     no_key = submit(url, None, str(path))
     assert no_key.returncode == 2 and "ASSETCHECK_API_KEY" in no_key.stderr
     wrong_key = "svc_" + "Q" * 32
@@ -150,7 +160,19 @@ def test_submit_without_a_usable_key_or_url_is_a_usage_error_that_never_prints_t
 def test_the_client_module_needs_neither_the_server_nor_third_party_http_libraries():
     loaded = subprocess.run(
         [sys.executable, "-c", "import sys, assetcheck.client; print(' '.join(sys.modules))"],
-        capture_output=True, text=True, timeout=60, check=True).stdout.split()
-    heavy = {"tornado", "peewee", "numpy", "requests", "urllib3", "assetcheck.webapp",
-             "assetcheck.engine", "assetcheck.config"}
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout.split()
+    heavy = {
+        "tornado",
+        "peewee",
+        "numpy",
+        "requests",
+        "urllib3",
+        "assetcheck.webapp",
+        "assetcheck.engine",
+        "assetcheck.config",
+    }
     assert heavy.isdisjoint(loaded)

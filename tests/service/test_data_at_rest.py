@@ -28,7 +28,7 @@ from tests.service.harness import (
 
 #: A check that, on files named ``killme...``, writes a temporary file (as the FBX reader does
 #: for ZIP members), notes its path, and dies by SIGKILL before it can remove it.
-TEMPORARY_FILE_PLUGIN = '''
+TEMPORARY_FILE_PLUGIN = """
 import os, signal, tempfile
 from assetcheck.checks import Check
 from assetcheck.hookspecs import hookimpl
@@ -44,7 +44,7 @@ def run(asset, context):
 @hookimpl
 def register_checks():
     return [Check("test_temporary_file", "writes a temporary file, then dies", run)]
-'''
+"""
 
 
 @pytest.fixture
@@ -62,7 +62,8 @@ def sqlite_server(tmp_path: Path, usual_umask: None, glb: bytes) -> Iterator[Ser
     file plugin."""
     settings = service_settings(tmp_path, "")
     (tmp_path / "plugins" / "temporary_file.py").write_text(
-        TEMPORARY_FILE_PLUGIN.format(log=str(tmp_path / "temporary-files.log")))
+        TEMPORARY_FILE_PLUGIN.format(log=str(tmp_path / "temporary-files.log"))
+    )
     server = ServiceProcess(write_config(tmp_path, settings)).start()
     yield server
     server.stop()
@@ -75,14 +76,24 @@ def test_everything_the_service_writes_under_data_dir_is_owner_only(sqlite_serve
     assert wait_for_job(sqlite_server.url, key, job_id)["status"] == "completed"
 
     data_dir = Path(sqlite_server.config["storage"]["data_dir"])
-    found = {path.relative_to(data_dir).as_posix(): stat.S_IMODE(path.stat().st_mode)
-             for path in [data_dir, *data_dir.rglob("*")]}
-    for expected in ("assetcheck.db", "assetcheck.db-wal", "assetcheck.db-shm", "server_secret",
-                     f"jobs/{job_id}/upload"):
+    found = {
+        path.relative_to(data_dir).as_posix(): stat.S_IMODE(path.stat().st_mode)
+        for path in [data_dir, *data_dir.rglob("*")]
+    }
+    for expected in (
+        "assetcheck.db",
+        "assetcheck.db-wal",
+        "assetcheck.db-shm",
+        "server_secret",
+        f"jobs/{job_id}/upload",
+    ):
         assert expected in found
     assert any(name.endswith(".png") for name in found), "no preview was drawn"
-    loose = {name: oct(mode) for name, mode in found.items()
-             if mode != (0o700 if (data_dir / name).is_dir() else 0o600)}
+    loose = {
+        name: oct(mode)
+        for name, mode in found.items()
+        if mode != (0o700 if (data_dir / name).is_dir() else 0o600)
+    }
     assert loose == {}
 
 
@@ -91,12 +102,13 @@ def test_an_older_data_dir_and_database_are_tightened_when_opened(tmp_path, usua
     data_dir.mkdir(mode=0o755)
     for name in ("assetcheck.db", "assetcheck.db-wal"):
         (data_dir / name).touch(mode=0o644)
-    database = db.open_database(load_config(write_config(tmp_path,
-                                                         service_settings(tmp_path, ""))))
+    database = db.open_database(load_config(write_config(tmp_path, service_settings(tmp_path, ""))))
     database.close()
     assert stat.S_IMODE(data_dir.stat().st_mode) == 0o700
-    assert {stat.S_IMODE((data_dir / name).stat().st_mode)
-            for name in ("assetcheck.db", "assetcheck.db-wal")} == {0o600}
+    assert {
+        stat.S_IMODE((data_dir / name).stat().st_mode)
+        for name in ("assetcheck.db", "assetcheck.db-wal")
+    } == {0o600}
 
 
 def test_a_killed_validation_leaves_no_temporary_file_behind(sqlite_server, glb, tmp_path):

@@ -29,8 +29,11 @@ DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 CONFIG_IN_CONTAINER = "/etc/assetcheck/assetcheck.toml"
 UNITS = sorted((DEPLOY / "systemd").glob("*.service"))
 #: What each kind of Prometheus metric adds to its name in the samples.
-SAMPLE_SUFFIXES = {"counter": ("_total",), "histogram": ("_bucket", "_count", "_sum"),
-                   "gauge": ("",)}
+SAMPLE_SUFFIXES = {
+    "counter": ("_total",),
+    "histogram": ("_bucket", "_count", "_sum"),
+    "gauge": ("",),
+}
 
 
 @pytest.fixture(scope="module")
@@ -44,8 +47,11 @@ def config() -> Config:
 
 
 def assetcheck_services(compose: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {name: service for name, service in compose["services"].items()
-            if service.get("command", [""])[0] == "assetcheck"}
+    return {
+        name: service
+        for name, service in compose["services"].items()
+        if service.get("command", [""])[0] == "assetcheck"
+    }
 
 
 def parse_command(argv: list[str]):
@@ -70,17 +76,22 @@ def test_compose_runs_real_commands_with_the_mounted_configuration(compose):
         args = parse_command(service["command"][1:])
         commands[name] = args.command
         assert args.config == CONFIG_IN_CONTAINER
-        assert any(volume.startswith("./assetcheck.toml:" + CONFIG_IN_CONTAINER)
-                   for volume in service["volumes"])
-    assert commands == {"api-1": "serve", "api-2": "serve", "worker": "worker",
-                        "migrate": "db"}
+        assert any(
+            volume.startswith("./assetcheck.toml:" + CONFIG_IN_CONTAINER)
+            for volume in service["volumes"]
+        )
+    assert commands == {"api-1": "serve", "api-2": "serve", "worker": "worker", "migrate": "db"}
     for service in ("proxy", "postgres", "minio", "prometheus"):
         assert service in compose["services"]
 
 
 def test_compose_sets_only_real_configuration_keys(compose, config):
-    keys = {f"ASSETCHECK_{section}_{key}".upper() for section, table in config.data.items()
-            if isinstance(table, dict) for key in table}
+    keys = {
+        f"ASSETCHECK_{section}_{key}".upper()
+        for section, table in config.data.items()
+        if isinstance(table, dict)
+        for key in table
+    }
     for name, service in assetcheck_services(compose).items():
         variables = {v for v in service["environment"] if v.startswith("ASSETCHECK_")}
         assert variables <= keys, name
@@ -96,7 +107,8 @@ def test_api_nodes_serve_http_only_and_workers_scale(compose):
     assert services["migrate"]["restart"] == "no"
     for name in ("api-1", "api-2", "worker"):
         assert services[name]["depends_on"]["migrate"] == {
-            "condition": "service_completed_successfully"}
+            "condition": "service_completed_successfully"
+        }
 
 
 def test_every_node_runs_the_image_built_from_this_repository(compose):
@@ -139,11 +151,14 @@ def test_the_units_match_the_compose_services(compose):
     for unit_path in UNITS:
         line = re.search(r"^ExecStart=\S+ (.*)$", unit_path.read_text(), re.MULTILINE)[1]
         in_units[unit_path.stem] = shlex.split(line)
-    in_compose = {name: service["command"][1:]
-                  for name, service in assetcheck_services(compose).items()}
-    assert in_units == {"assetcheck-api": in_compose["api-1"],
-                        "assetcheck-worker": in_compose["worker"],
-                        "assetcheck-db-upgrade": in_compose["migrate"]}
+    in_compose = {
+        name: service["command"][1:] for name, service in assetcheck_services(compose).items()
+    }
+    assert in_units == {
+        "assetcheck-api": in_compose["api-1"],
+        "assetcheck-worker": in_compose["worker"],
+        "assetcheck-db-upgrade": in_compose["migrate"],
+    }
 
 
 def test_the_proxy_balances_the_api_nodes_and_hides_metrics(compose):
@@ -171,16 +186,21 @@ def test_prometheus_scrapes_every_node_where_it_serves_metrics(compose, config):
 
 
 def exported_sample_names() -> set[str]:
-    families = [family for collector in ServiceMetrics.create().collectors()
-                for family in collector.describe()]
+    families = [
+        family
+        for collector in ServiceMetrics.create().collectors()
+        for family in collector.describe()
+    ]
     families += [*JobGauges().collect(), *WorkerProcesses(lambda: 0, 0).collect()]
-    return {family.name + suffix for family in families
-            for suffix in SAMPLE_SUFFIXES[family.type]}
+    return {family.name + suffix for family in families for suffix in SAMPLE_SUFFIXES[family.type]}
 
 
 def test_alerts_read_only_metrics_routes_and_codes_the_service_has(database):
-    rules = [rule for group in yaml.safe_load(
-        (DEPLOY / "prometheus" / "alerts.yml").read_text())["groups"] for rule in group["rules"]]
+    rules = [
+        rule
+        for group in yaml.safe_load((DEPLOY / "prometheus" / "alerts.yml").read_text())["groups"]
+        for rule in group["rules"]
+    ]
     exported = exported_sample_names()
     routes = {pattern.removesuffix("$") for pattern, *_ in api.default_handlers}
     assert len(rules) >= 8

@@ -50,7 +50,8 @@ def job_folders(server: ServiceProcess) -> set[str]:
 
 
 def test_a_pro_job_submitted_after_six_free_ones_starts_before_the_free_accounts_third(
-        local_config, glb):
+    local_config, glb
+):
     # The server takes the uploads with no worker of its own; two workers start once every
     # job is queued, so the order they are claimed in depends on the queue alone.
     config_path = local_config(workers={"processes": 0})
@@ -63,8 +64,9 @@ def test_a_pro_job_submitted_after_six_free_ones_starts_before_the_free_accounts
         assert upload(server.url, pro_key, glb, "slow-0.3-pro.glb").status_code == 202
         workers = ServiceProcess(config_path, "--processes", "2", command="worker").start()
         try:
-            assert wait_until(lambda: Job.select().where(Job.status == "completed").count()
-                              == 7, timeout=60)
+            assert wait_until(
+                lambda: Job.select().where(Job.status == "completed").count() == 7, timeout=60
+            )
         finally:
             workers.stop()
     finally:
@@ -80,14 +82,16 @@ def test_a_pro_job_submitted_after_six_free_ones_starts_before_the_free_accounts
 @pytest.fixture
 def capped_server(local_config):
     """A server without workers (queued jobs stay queued) whose pro plan queues two jobs."""
-    server = ServiceProcess(local_config(workers={"processes": 0},
-                                         plans={"pro": {"max_queued_jobs": 2}})).start()
+    server = ServiceProcess(
+        local_config(workers={"processes": 0}, plans={"pro": {"max_queued_jobs": 2}})
+    ).start()
     yield server
     server.stop()
 
 
 def test_an_account_with_its_plans_queued_jobs_gets_queue_full_and_nothing_is_stored(
-        capped_server, glb):
+    capped_server, glb
+):
     email = new_account(capped_server, "pro")
     key = new_key(capped_server, email)
     accepted = [upload(capped_server.url, key, glb).status_code for _ in range(2)]
@@ -104,8 +108,7 @@ def test_an_account_with_its_plans_queued_jobs_gets_queue_full_and_nothing_is_st
     assert upload(capped_server.url, other, glb).status_code == 202
 
 
-def test_concurrent_uploads_past_the_queue_limit_are_refused_and_leave_no_file(
-        capped_server, glb):
+def test_concurrent_uploads_past_the_queue_limit_are_refused_and_leave_no_file(capped_server, glb):
     key = new_key(capped_server, new_account(capped_server, "pro"))
     statuses: list[int] = []
 

@@ -21,14 +21,16 @@ def compute_health_score(counts, severities, security_levels):
 """
 
 
-@pytest.mark.parametrize(("errno_name", "code"), [("ENOMEM", "RESOURCE_LIMIT"),
-                                                  ("EIO", "VALIDATION_CRASHED")])
+@pytest.mark.parametrize(
+    ("errno_name", "code"), [("ENOMEM", "RESOURCE_LIMIT"), ("EIO", "VALIDATION_CRASHED")]
+)
 def test_an_error_raised_while_validating_is_not_blamed_on_the_upload(
     local_config, glb, tmp_path, errno_name, code
 ):
     config_path = local_config(workers={"processes": 1})
     (tmp_path / "plugins" / "test_raising_scorer.py").write_text(
-        RAISING_SCORER.format(name=errno_name))
+        RAISING_SCORER.format(name=errno_name)
+    )
     server = ServiceProcess(config_path).start()
     try:
         key = new_key(server.config)

@@ -19,10 +19,12 @@ def get(url: str, path: str, key: str | None, **params) -> requests.Response:
     return requests.get(f"{url}{path}", headers=bearer(key), params=params, timeout=10)
 
 
-def submit(url: str, key: str, content: bytes, filename: str = "model.glb",
-           options: dict | None = None) -> str:
-    response = upload(url, key, content, filename,
-                      json.dumps(options) if options is not None else None)
+def submit(
+    url: str, key: str, content: bytes, filename: str = "model.glb", options: dict | None = None
+) -> str:
+    response = upload(
+        url, key, content, filename, json.dumps(options) if options is not None else None
+    )
     assert response.status_code == 202, response.text
     return response.json()["job_id"]
 
@@ -36,15 +38,22 @@ def test_a_completed_job_has_the_interface_fields_and_extras(url, key, glb):
     assert set(body["result"]) == {"meshes", "securityScan"}
     assert body["result"]["securityScan"] == {"safe": True, "scannedFiles": 1, "warnings": []}
     mesh = body["result"]["meshes"][0]
-    for field in ("filename", "vertexCount", "triangleCount", "materialCount", "usesPBR",
-                  "animationCount"):
+    for field in (
+        "filename",
+        "vertexCount",
+        "triangleCount",
+        "materialCount",
+        "usesPBR",
+        "animationCount",
+    ):
         assert field in mesh
     assert body["engine"] == "web" and body["valid"] is True
     assert body["created_at"].endswith("Z") and body["completed_at"].endswith("Z")
 
 
 def test_a_job_moves_from_queued_through_processing_to_completed_with_rising_progress(
-        url, key, glb):
+    url, key, glb
+):
     job_id = submit(url, key, glb, "slow-1.5.glb")
     seen = []
     while not seen or seen[-1]["status"] not in ("completed", "failed"):
@@ -127,9 +136,19 @@ def test_the_job_list_is_newest_first_paginated_and_filtered(url, make_key, glb)
     assert get(url, "/api/v1/validate", key, status="failed").json()["jobs"] == []
 
 
-@pytest.mark.parametrize("params", [{"status": "done"}, {"limit": "0"}, {"limit": "x"},
-                                    {"limit": "101"}, {"limit": "9" * 5000}, {"limit": "²"},
-                                    {"cursor": "garbage!"}, {"cursor": NESTED_CURSOR}])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"status": "done"},
+        {"limit": "0"},
+        {"limit": "x"},
+        {"limit": "101"},
+        {"limit": "9" * 5000},
+        {"limit": "²"},
+        {"cursor": "garbage!"},
+        {"cursor": NESTED_CURSOR},
+    ],
+)
 def test_bad_list_parameters_are_invalid_parameter(url, key, params):
     response = get(url, "/api/v1/validate", key, **params)
     assert response.status_code == 400 and response.json()["code"] == "INVALID_PARAMETER"
@@ -141,8 +160,7 @@ def test_reports_come_in_each_format_with_its_content_type(url, key, glb):
     as_json = get(url, f"/api/v1/report/{job_id}/json", key)
     assert as_json.headers["Content-Type"] == "application/json"
     assert as_json.json()["job"]["job_id"] == job_id
-    assert as_json.json()["result"] == get(url, f"/api/v1/validate/{job_id}", key).json()[
-        "result"]
+    assert as_json.json()["result"] == get(url, f"/api/v1/validate/{job_id}", key).json()["result"]
     markdown = get(url, f"/api/v1/report/{job_id}/markdown", key)
     assert markdown.headers["Content-Type"] == "text/markdown; charset=utf-8"
     assert "tiny.glb" in markdown.text
@@ -167,8 +185,7 @@ def test_the_report_of_an_unfinished_job_is_not_ready_with_retry_after(url, key,
 
 def test_engines_lists_every_profile_with_its_budgets(url, key):
     engines = get(url, "/api/v1/engines", key).json()["engines"]
-    assert {e["name"] for e in engines} >= {"generic", "web", "unity", "unreal", "godot",
-                                            "mobile"}
+    assert {e["name"] for e in engines} >= {"generic", "web", "unity", "unreal", "godot", "mobile"}
     assert all("triangles_per_file" in e["budgets"] for e in engines)
 
 

@@ -10,25 +10,45 @@ import pytest
 from assetcheck.webapp.json_input import JsonInputError, parse_json
 
 
-@pytest.mark.parametrize("raw", [b'{"webhook_url": null}', '{"a": [1, 2.5, "x"]}',
-                                 b'"[[[[ brackets in a string are text ]"',
-                                 b'[' * 32 + b']' * 32, b'{"quote \\" [": [[]]}'])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"webhook_url": null}',
+        '{"a": [1, 2.5, "x"]}',
+        b'"[[[[ brackets in a string are text ]"',
+        b"[" * 32 + b"]" * 32,
+        b'{"quote \\" [": [[]]}',
+    ],
+)
 def test_json_within_the_limits_reads_as_json_loads_reads_it(raw):
     assert parse_json(raw, "The body") == json.loads(raw)
 
 
-@pytest.mark.parametrize(("raw", "reason"), [
-    (b"[" * 1000 + b"]" * 1000, "nested too deeply"),
-    (b'{"a":' * 3000, "nested too deeply"),
-    (b"[" * 100_000, "larger than"),
-    (b'{"a": "' + b"x" * 70_000 + b'"}', "larger than"),
-    (b"{not json", "not valid JSON"),
-    (b'{"engine": NaN}', "not valid JSON"),
-    (b"[Infinity]", "not valid JSON"),
-    (b'{"a": "\xff"}', "not UTF-8"),
-    (b"1" * 5000, "not valid JSON"),  # past Python's limit on digits in an int
-], ids=["deep-arrays", "deep-objects", "long-and-deep", "long", "malformed", "nan", "infinity",
-        "not-utf8", "huge-number"])
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [
+        (b"[" * 1000 + b"]" * 1000, "nested too deeply"),
+        (b'{"a":' * 3000, "nested too deeply"),
+        (b"[" * 100_000, "larger than"),
+        (b'{"a": "' + b"x" * 70_000 + b'"}', "larger than"),
+        (b"{not json", "not valid JSON"),
+        (b'{"engine": NaN}', "not valid JSON"),
+        (b"[Infinity]", "not valid JSON"),
+        (b'{"a": "\xff"}', "not UTF-8"),
+        (b"1" * 5000, "not valid JSON"),  # past Python's limit on digits in an int
+    ],
+    ids=[
+        "deep-arrays",
+        "deep-objects",
+        "long-and-deep",
+        "long",
+        "malformed",
+        "nan",
+        "infinity",
+        "not-utf8",
+        "huge-number",
+    ],
+)
 def test_input_too_long_too_deep_or_malformed_is_refused_saying_why(raw, reason):
     with pytest.raises(JsonInputError, match=reason) as refused:
         parse_json(raw, "The body")

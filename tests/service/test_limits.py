@@ -38,8 +38,9 @@ SHORT_LIMITS = {"max_body_kb": 64, "header_timeout": 1, "body_timeout": 3, "idle
 
 
 @pytest.fixture(scope="module")
-def limited(backend: str, database_factory: Callable[[str], str],
-            tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceProcess]:
+def limited(
+    backend: str, database_factory: Callable[[str], str], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServiceProcess]:
     """A server of this module's own, with :data:`SHORT_LIMITS`."""
     folder = tmp_path_factory.mktemp(f"limits-{backend}")
     settings = service_settings(folder, database_factory(backend), server=SHORT_LIMITS)
@@ -51,8 +52,9 @@ def limited(backend: str, database_factory: Callable[[str], str],
 def pro_key(server: ServiceProcess) -> str:
     """A key of a new pro account (2 MB uploads in the test config) on ``server``."""
     bind_database(server.config)
-    account = create_account(f"{secrets.token_hex(6)}@example.com", "pro",
-                             list(server.config["plans"]))
+    account = create_account(
+        f"{secrets.token_hex(6)}@example.com", "pro", list(server.config["plans"])
+    )
     return issue_key(account, "limits")[1]
 
 
@@ -65,7 +67,7 @@ def blocks(total: int, size: int = MIB) -> Iterator[bytes]:
     """``total`` bytes of form data, ``size`` at a time, never all in memory."""
     block = b"a" * size
     for start in range(0, total, size):
-        yield block[:min(size, total - start)]
+        yield block[: min(size, total - start)]
 
 
 def post_streamed(url: str, total: int, *, declared: bool) -> requests.Response:
@@ -90,9 +92,11 @@ def assert_body_too_large_json(response: requests.Response) -> None:
 
 # --- Bodies outside uploads -------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("declared", [True, False], ids=["content-length", "chunked"])
 def test_an_unauthenticated_50_mb_post_to_login_is_refused_without_the_server_growing(
-        local_config, declared):
+    local_config, declared
+):
     server = ServiceProcess(local_config()).start()  # its peak memory is this test's alone
     try:
         before = memory_kb(server.process.pid, "VmRSS")
@@ -104,8 +108,9 @@ def test_an_unauthenticated_50_mb_post_to_login_is_refused_without_the_server_gr
     assert peak - before < MEMORY_SLACK_KB, f"the server grew by {(peak - before) >> 10} MB"
 
 
-@pytest.mark.parametrize("path", ["/api/v1/engines", "/api/v1/webhooks/deliveries/x/redeliver",
-                                  "/api/v1/nothing-here"])
+@pytest.mark.parametrize(
+    "path", ["/api/v1/engines", "/api/v1/webhooks/deliveries/x/redeliver", "/api/v1/nothing-here"]
+)
 def test_an_oversized_body_on_an_api_route_gets_json_413_body_too_large(url, path):
     assert_body_too_large_json(post_streamed(url + path, 4 * MIB, declared=True))
     assert_body_too_large_json(post_streamed(url + path, 4 * MIB, declared=False))
@@ -121,8 +126,15 @@ def test_an_oversized_form_on_a_dashboard_page_gets_a_readable_413_page(url, pat
 
 def test_an_oversized_body_is_refused_before_a_byte_of_it_is_sent(url):
     with connect(url) as sock:
-        sock.sendall(raw_head(url, "POST", "/login", f"Content-Length: {400 * MIB}",
-                              "Content-Type: application/x-www-form-urlencoded"))
+        sock.sendall(
+            raw_head(
+                url,
+                "POST",
+                "/login",
+                f"Content-Length: {400 * MIB}",
+                "Content-Type: application/x-www-form-urlencoded",
+            )
+        )
         status, headers, body = read_response(sock)
         assert closed_by_server(sock)
     assert status == 413
@@ -144,8 +156,7 @@ def test_a_body_within_the_limit_reaches_its_handler(url):
 
 
 def test_the_body_limit_is_max_body_kb(limited):
-    response = requests.post(f"{limited.url}/api/v1/engines", data=b"a" * (65 << 10),
-                             timeout=10)
+    response = requests.post(f"{limited.url}/api/v1/engines", data=b"a" * (65 << 10), timeout=10)
     assert response.status_code == 413
     assert "64 KiB" in response.json()["error"]
 
@@ -157,6 +168,7 @@ def test_an_upload_may_be_larger_than_the_body_limit_up_to_its_plan(limited, glb
 
 
 # --- Timeouts ---------------------------------------------------------------------------------
+
 
 def test_a_half_sent_request_head_is_closed_after_header_timeout(limited):
     with connect(limited.url) as sock:
@@ -173,15 +185,30 @@ def test_an_idle_keep_alive_connection_is_closed_after_header_timeout(limited):
 
 def test_a_body_that_goes_silent_is_cut_off_after_idle_timeout(limited):
     with connect(limited.url) as sock:
-        sock.sendall(raw_head(limited.url, "POST", "/login", "Content-Length: 1000",
-                              "Content-Type: application/x-www-form-urlencoded") + b"email=")
+        sock.sendall(
+            raw_head(
+                limited.url,
+                "POST",
+                "/login",
+                "Content-Length: 1000",
+                "Content-Type: application/x-www-form-urlencoded",
+            )
+            + b"email="
+        )
         assert closed_by_server(sock)
 
 
 def test_a_body_that_never_finishes_is_cut_off_after_body_timeout(limited):
     with connect(limited.url) as sock:
-        sock.sendall(raw_head(limited.url, "POST", "/login", "Content-Length: 1000",
-                              "Content-Type: application/x-www-form-urlencoded"))
+        sock.sendall(
+            raw_head(
+                limited.url,
+                "POST",
+                "/login",
+                "Content-Length: 1000",
+                "Content-Type: application/x-www-form-urlencoded",
+            )
+        )
         deadline = time.monotonic() + 30
         sent = 0
         try:
@@ -198,22 +225,33 @@ def test_a_stalled_upload_is_cut_off_and_leaves_no_job_and_no_folder(limited, gl
     key = pro_key(limited)
     jobs_before = Job.select().count()
     folders_before = job_folders(limited)
-    part = (f"--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"file\"; "
-            f"filename=\"stalled.glb\"\r\n\r\n").encode() + glb
+    part = (
+        f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; '
+        f'filename="stalled.glb"\r\n\r\n'
+    ).encode() + glb
     with connect(limited.url) as sock:
-        sock.sendall(raw_head(limited.url, "POST", "/api/v1/validate", f"Content-Length: {MIB}",
-                              *(f"{name}: {value}" for name, value in bearer(key).items()),
-                              f"Content-Type: multipart/form-data; boundary={BOUNDARY}") + part)
+        sock.sendall(
+            raw_head(
+                limited.url,
+                "POST",
+                "/api/v1/validate",
+                f"Content-Length: {MIB}",
+                *(f"{name}: {value}" for name, value in bearer(key).items()),
+                f"Content-Type: multipart/form-data; boundary={BOUNDARY}",
+            )
+            + part
+        )
         assert wait_until(lambda: job_folders(limited) - folders_before, timeout=10)
         assert closed_by_server(sock)  # then nothing more is sent
     assert wait_until(lambda: job_folders(limited) == folders_before, timeout=10)
     assert Job.select().count() == jobs_before
 
 
-
 def test_the_openapi_document_declares_body_too_large_where_a_body_is_posted(url):
     document = requests.get(f"{url}/api/v1/openapi.json", timeout=10).json()
     redeliver = document["paths"]["/api/v1/webhooks/deliveries/{deliveryId}/redeliver"]["post"]
     assert "BODY_TOO_LARGE" in redeliver["responses"]["413"]["description"]
-    assert "FILE_TOO_LARGE" in document["paths"]["/api/v1/validate"]["post"]["responses"]["413"][
-        "description"]
+    assert (
+        "FILE_TOO_LARGE"
+        in document["paths"]["/api/v1/validate"]["post"]["responses"]["413"]["description"]
+    )

@@ -16,13 +16,19 @@ KEY = "svc_" + "Ab1" * 10 + "Cd"
 SECRET = "whsec_" + "Zz9" * 10 + "Yy"
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    (f"GET /x?api_key={KEY}&limit=5", "GET /x?api_key=[redacted]&limit=5"),
-    (f"Bearer {KEY}", "Bearer [redacted]"),
-    (f"secret={SECRET}.", "secret=[redacted]."),
-    ("svc%5FAbCdEf and WHSEC_base64+/==", "[redacted] and [redacted]"),
-    ("a service_level and svc without underscore", "a service_level and svc without underscore"),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (f"GET /x?api_key={KEY}&limit=5", "GET /x?api_key=[redacted]&limit=5"),
+        (f"Bearer {KEY}", "Bearer [redacted]"),
+        (f"secret={SECRET}.", "secret=[redacted]."),
+        ("svc%5FAbCdEf and WHSEC_base64+/==", "[redacted] and [redacted]"),
+        (
+            "a service_level and svc without underscore",
+            "a service_level and svc without underscore",
+        ),
+    ],
+)
 def test_secret_shaped_tokens_are_redacted_and_nothing_else(text, expected):
     assert redact(text) == expected
 
@@ -50,10 +56,13 @@ def test_messages_arguments_and_tracebacks_are_redacted():
 
 @pytest.mark.parametrize("log_format", ["text", "json"])
 def test_every_service_process_sets_up_its_log_with_the_filter(log_format):
-    program = ("import logging; "
-               "from assetcheck.observability.log_format import setup_process_logging; "
-               f"setup_process_logging({log_format!r}); "
-               f"logging.getLogger('any').warning('key %s', {KEY!r})")
-    result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
-                            timeout=60, check=True)
+    program = (
+        "import logging; "
+        "from assetcheck.observability.log_format import setup_process_logging; "
+        f"setup_process_logging({log_format!r}); "
+        f"logging.getLogger('any').warning('key %s', {KEY!r})"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60, check=True
+    )
     assert "key [redacted]" in result.stderr and KEY not in result.stderr

@@ -32,9 +32,11 @@ def scrape(url: str, token: str | None = TOKEN) -> dict[tuple[str, tuple], float
     answer = requests.get(f"{url}/metrics", headers=bearer(token), timeout=30)
     assert answer.status_code == 200, answer.text
     assert answer.headers["Content-Type"].startswith("text/plain")
-    return {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
-            for family in text_string_to_metric_families(answer.text)
-            for sample in family.samples}
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(answer.text)
+        for sample in family.samples
+    }
 
 
 def value(samples: dict[tuple[str, tuple], float], name: str, **labels: str) -> float:
@@ -43,15 +45,15 @@ def value(samples: dict[tuple[str, tuple], float], name: str, **labels: str) -> 
 
 @pytest.fixture
 def metrics_service(local_config: Callable[..., Path]) -> Iterator[ServiceProcess]:
-    config = local_config(metrics={"enabled": True, "token": TOKEN},
-                          workers={"processes": WORKERS})
+    config = local_config(metrics={"enabled": True, "token": TOKEN}, workers={"processes": WORKERS})
     server = ServiceProcess(config).start()
     yield server
     server.stop()
 
 
 def test_a_scrape_after_real_jobs_reports_jobs_failures_webhooks_http_and_workers(
-        metrics_service, receiver):
+    metrics_service, receiver
+):
     bind_database(metrics_service.config)
     customer = make_customer(metrics_service.config, url=receiver.url)
     url = metrics_service.url
@@ -61,27 +63,50 @@ def test_a_scrape_after_real_jobs_reports_jobs_failures_webhooks_http_and_worker
     assert wait_for_job(url, customer.key, crashed)["status"] == "failed"
     assert wait_until(lambda: len(receiver.requests) == 2)  # both webhooks delivered
 
-    samples = wait_until(lambda: (found := scrape(url)) and value(
-        found, "assetcheck_webhook_attempts_total", outcome="delivered") == 2 and found)
+    samples = wait_until(
+        lambda: (
+            (found := scrape(url))
+            and value(found, "assetcheck_webhook_attempts_total", outcome="delivered") == 2
+            and found
+        )
+    )
     assert value(samples, "assetcheck_jobs", state="completed", plan="pro") == 1
     assert value(samples, "assetcheck_jobs", state="failed", plan="pro") == 1
     assert value(samples, "assetcheck_queue_depth") == 0
     assert value(samples, "assetcheck_queue_oldest_age_seconds") == 0
     assert value(samples, "assetcheck_job_failures_total", code="VALIDATION_CRASHED") == 1
-    assert value(samples, "assetcheck_validation_duration_seconds_count",
-                 format="glb", outcome="completed") == 1
-    assert value(samples, "assetcheck_validation_duration_seconds_count",
-                 format="glb", outcome="crashed") == 3  # three attempts, then failed
+    assert (
+        value(
+            samples,
+            "assetcheck_validation_duration_seconds_count",
+            format="glb",
+            outcome="completed",
+        )
+        == 1
+    )
+    assert (
+        value(
+            samples, "assetcheck_validation_duration_seconds_count", format="glb", outcome="crashed"
+        )
+        == 3
+    )  # three attempts, then failed
     assert value(samples, "assetcheck_worker_processes") == WORKERS
     assert value(samples, "assetcheck_worker_processes_wanted") == WORKERS
-    submits = value(samples, "assetcheck_http_requests_total", route="/api/v1/validate",
-                    method="POST", status="202")
+    submits = value(
+        samples,
+        "assetcheck_http_requests_total",
+        route="/api/v1/validate",
+        method="POST",
+        status="202",
+    )
     assert submits == 2
     routes = {dict(labels).get("route") for _, labels in samples if dict(labels).get("route")}
     assert not any(completed in route or crashed in route for route in routes)  # patterns only
     assert any(route.startswith("/api/v1/validate/(") for route in routes)
-    assert value(samples, "assetcheck_http_request_duration_seconds_count",
-                 route="/api/v1/validate") == 2
+    assert (
+        value(samples, "assetcheck_http_request_duration_seconds_count", route="/api/v1/validate")
+        == 2
+    )
 
 
 def test_the_queue_figures_come_from_the_database_when_jobs_wait(local_config, make_key):
@@ -119,13 +144,15 @@ def test_metrics_are_off_by_default(url):
 
 
 def test_a_worker_node_serves_its_own_metrics(local_config, make_key):
-    config = local_config(metrics={"enabled": True, "token": TOKEN, "port": 0},
-                          workers={"processes": 1})
+    config = local_config(
+        metrics={"enabled": True, "token": TOKEN, "port": 0}, workers={"processes": 1}
+    )
     api = ServiceProcess(config).start()  # takes the upload; its worker is not needed
     worker = ServiceProcess(config, "--processes", "2", command="worker").start()
     try:
-        listening = wait_until(lambda: re.search(r"metrics on (http://127\.0\.0\.1:\d+)/metrics",
-                                                 worker.log()))
+        listening = wait_until(
+            lambda: re.search(r"metrics on (http://127\.0\.0\.1:\d+)/metrics", worker.log())
+        )
         assert listening, worker.log()
         worker_url = listening[1]
         bind_database(api.config)
@@ -136,8 +163,15 @@ def test_a_worker_node_serves_its_own_metrics(local_config, make_key):
         cluster = scrape(api.url)
         assert value(node, "assetcheck_worker_processes") == 2
         assert "assetcheck_jobs" not in {name for name, _ in node}  # cluster figures: API nodes
-        validations = sum(value(samples, "assetcheck_validation_duration_seconds_count",
-                                format="glb", outcome="completed") for samples in (node, cluster))
+        validations = sum(
+            value(
+                samples,
+                "assetcheck_validation_duration_seconds_count",
+                format="glb",
+                outcome="completed",
+            )
+            for samples in (node, cluster)
+        )
         assert validations == 4  # each node counts the validations its own workers ran
         assert value(cluster, "assetcheck_jobs", state="completed", plan="pro") == 4
         assert requests.get(f"{worker_url}/metrics", timeout=10).status_code == 401

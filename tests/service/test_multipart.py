@@ -32,7 +32,7 @@ def body(*parts: tuple[str, str | None, bytes]) -> bytes:
 def receive(storage: LocalStorage, data: bytes, chunk: int = 7, limit: int = 1 << 20):
     upload = MultipartUpload(CONTENT_TYPE, lambda: storage.create_upload("val_test"), limit)
     for start in range(0, len(data), chunk):
-        upload.feed(data[start:start + chunk])
+        upload.feed(data[start : start + chunk])
     return upload
 
 
@@ -56,8 +56,10 @@ def test_the_file_part_is_written_and_hashed_whatever_the_chunking(storage):
 
 
 def test_other_parts_are_skipped_and_only_the_first_file_part_counts(storage):
-    upload = receive(storage, body(("note", None, b"hello"), ("file", "a.glb", b"first"),
-                                   ("file", "b.glb", b"second")))
+    upload = receive(
+        storage,
+        body(("note", None, b"hello"), ("file", "a.glb", b"first"), ("file", "b.glb", b"second")),
+    )
     file = upload.finish()
     file.commit()
     assert file.path.read_bytes() == b"first" and upload.filename == "a.glb"
@@ -69,11 +71,15 @@ def test_a_file_over_the_limit_raises_file_too_large_while_streaming(storage):
     assert (raised.value.status_code, raised.value.code) == (413, "FILE_TOO_LARGE")
 
 
-@pytest.mark.parametrize("data", [
-    body(("options", None, b"{}")),
-    body(("file", "empty.glb", b"")),
-    body(("file", "cut.glb", b"glTF"))[:-20],
-], ids=["no file part", "empty file", "no closing boundary"])
+@pytest.mark.parametrize(
+    "data",
+    [
+        body(("options", None, b"{}")),
+        body(("file", "empty.glb", b"")),
+        body(("file", "cut.glb", b"glTF"))[:-20],
+    ],
+    ids=["no file part", "empty file", "no closing boundary"],
+)
 def test_a_body_without_a_complete_file_is_missing_file(storage, data):
     with pytest.raises(RequestError) as raised:
         receive(storage, data).finish()
@@ -81,8 +87,7 @@ def test_a_body_without_a_complete_file_is_missing_file(storage, data):
 
 
 @pytest.mark.parametrize("content_type", [None, "application/json", "multipart/form-data"])
-def test_a_request_that_is_not_multipart_with_a_boundary_is_missing_file(storage,
-                                                                         content_type):
+def test_a_request_that_is_not_multipart_with_a_boundary_is_missing_file(storage, content_type):
     with pytest.raises(RequestError) as raised:
         MultipartUpload(content_type, lambda: storage.create_upload("val_x"), 100)
     assert raised.value.code == "MISSING_FILE"
@@ -94,30 +99,37 @@ def test_oversized_options_are_invalid_options(storage):
     assert raised.value.code == "INVALID_OPTIONS"
 
 
-@pytest.mark.parametrize(("raw", "name"), [
-    (b"model.glb", "model.glb"),
-    (b"../../etc/passwd", "passwd"),
-    (b"C:\\Users\\me\\scene.fbx", "scene.fbx"),
-    (b"bad\x00\x1bname.glb", "badname.glb"),
-    (b"..", "upload"),
-    (None, "upload"),
-    ("mod\u00e8le.glb".encode(), "mod\u00e8le.glb"),
-    (b"a" * 300 + b".glb", cut_name("a" * 300 + ".glb")),
-])
+@pytest.mark.parametrize(
+    ("raw", "name"),
+    [
+        (b"model.glb", "model.glb"),
+        (b"../../etc/passwd", "passwd"),
+        (b"C:\\Users\\me\\scene.fbx", "scene.fbx"),
+        (b"bad\x00\x1bname.glb", "badname.glb"),
+        (b"..", "upload"),
+        (None, "upload"),
+        ("mod\u00e8le.glb".encode(), "mod\u00e8le.glb"),
+        (b"a" * 300 + b".glb", cut_name("a" * 300 + ".glb")),
+    ],
+)
 def test_client_filenames_are_reduced_to_a_printable_last_segment(raw, name):
     assert client_filename(raw) == name
 
 
-@pytest.mark.parametrize(("disposition", "name"), [
-    (b'form-data; name="file"; filename="plain.glb"', b"plain.glb"),
-    (b"form-data; name=\"file\"; filename=\"m_le.glb\"; filename*=UTF-8''m%C3%A8le.glb",
-     "m\u00e8le.glb".encode()),
-    (b"form-data; name=\"file\"; filename*=utf-8'fr'%E2%9C%93.glb", "\u2713.glb".encode()),
-    (b"form-data; name=\"file\"; filename*=iso-8859-1''caf%E9.fbx", "caf\u00e9.fbx".encode()),
-    (b"form-data; name=\"file\"; filename=\"kept.glb\"; filename*=koi8-r''%C1.glb",
-     b"kept.glb"),
-    (b'form-data; name="file"', None),
-])
+@pytest.mark.parametrize(
+    ("disposition", "name"),
+    [
+        (b'form-data; name="file"; filename="plain.glb"', b"plain.glb"),
+        (
+            b'form-data; name="file"; filename="m_le.glb"; filename*=UTF-8\'\'m%C3%A8le.glb',
+            "m\u00e8le.glb".encode(),
+        ),
+        (b"form-data; name=\"file\"; filename*=utf-8'fr'%E2%9C%93.glb", "\u2713.glb".encode()),
+        (b"form-data; name=\"file\"; filename*=iso-8859-1''caf%E9.fbx", "caf\u00e9.fbx".encode()),
+        (b'form-data; name="file"; filename="kept.glb"; filename*=koi8-r\'\'%C1.glb', b"kept.glb"),
+        (b'form-data; name="file"', None),
+    ],
+)
 def test_filename_star_wins_over_filename_in_utf_8_and_latin_1(disposition, name):
     assert disposition_filename(disposition) == name
 

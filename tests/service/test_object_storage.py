@@ -48,7 +48,8 @@ def storage_of(folder: Path, s3: dict[str, str]) -> S3Storage:
 
 def keys_in(s3: dict[str, str], under: str = "") -> list[str]:
     answer = s3_client(s3["endpoint_url"]).list_objects_v2(
-        Bucket=s3["bucket"], Prefix=s3["prefix"] + under)
+        Bucket=s3["bucket"], Prefix=s3["prefix"] + under
+    )
     return sorted(item["Key"] for item in answer.get("Contents", ()))
 
 
@@ -63,7 +64,7 @@ def test_a_large_upload_streams_in_parts_and_a_small_one_in_one_request(tmp_path
     large = storage.create_upload("val_large")
     flushes = 0
     for start in range(0, len(content), 64 * 1024):
-        large.write(content[start:start + 64 * 1024])
+        large.write(content[start : start + 64 * 1024])
         assert len(large._buffer) < PART_SIZE + 64 * 1024  # never more than a part held
         if large.needs_flush:
             large.flush()
@@ -103,8 +104,7 @@ def test_an_aborted_upload_leaves_no_part_and_no_object(tmp_path, s3_storage):
     assert keys_in(s3_storage) == []
 
 
-def test_the_sweeper_aborts_stale_uploads_and_removes_objects_without_a_job(tmp_path,
-                                                                            s3_storage):
+def test_the_sweeper_aborts_stale_uploads_and_removes_objects_without_a_job(tmp_path, s3_storage):
     storage = storage_of(tmp_path, s3_storage)
     for job_id in ("val_known", "val_orphan"):
         file = storage.create_upload(job_id)
@@ -116,12 +116,13 @@ def test_the_sweeper_aborts_stale_uploads_and_removes_objects_without_a_job(tmp_
     (storage.work_folder("val_killed") / "tmp").mkdir(parents=True)  # a worker died mid-job
 
     storage.sweep_orphans(lambda ids: ["val_known"], idle_seconds=3600)
-    assert keys_in(s3_storage) == ["assetcheck/jobs/val_known/upload",
-                                   "assetcheck/jobs/val_orphan/upload"]  # not idle yet
+    assert keys_in(s3_storage) == [
+        "assetcheck/jobs/val_known/upload",
+        "assetcheck/jobs/val_orphan/upload",
+    ]  # not idle yet
     assert storage.work_folder("val_killed").exists()
     # (moto reports one fixed, long past start for every multipart upload: it is always stale)
-    swept = storage.sweep_orphans(lambda ids: [i for i in ids if i == "val_known"],
-                                  idle_seconds=0)
+    swept = storage.sweep_orphans(lambda ids: [i for i in ids if i == "val_known"], idle_seconds=0)
     assert "val_orphan" in swept
     assert keys_in(s3_storage) == ["assetcheck/jobs/val_known/upload"]
     assert open_multipart_uploads(s3_storage) == []
@@ -129,12 +130,14 @@ def test_the_sweeper_aborts_stale_uploads_and_removes_objects_without_a_job(tmp_
 
 
 def test_an_unreachable_bucket_is_storage_unavailable_and_readyz_says_so(
-        tmp_path, s3_storage, database_factory):
+    tmp_path, s3_storage, database_factory
+):
     missing = {**s3_storage, "bucket": "no-such-bucket"}
     with pytest.raises(StorageUnavailable, match="no-such-bucket"):
         storage_of(tmp_path, missing).check()
-    settings = service_settings(tmp_path, database_factory("sqlite"), storage=missing,
-                                workers={"processes": 0})
+    settings = service_settings(
+        tmp_path, database_factory("sqlite"), storage=missing, workers={"processes": 0}
+    )
     server = ServiceProcess(write_config(tmp_path, settings)).start()
     try:
         answer = requests.get(f"{server.url}/readyz", timeout=10)
@@ -158,9 +161,13 @@ def two_nodes(tmp_path, s3_storage, database_factory):
     for name, processes in (("api", 0), ("worker", 2)):
         folder = tmp_path / name
         folder.mkdir()
-        settings = service_settings(folder, database, storage=s3_storage,
-                                    server={"secret_key": SECRET_KEY},
-                                    workers={"processes": processes, "lease_seconds": 2})
+        settings = service_settings(
+            folder,
+            database,
+            storage=s3_storage,
+            server={"secret_key": SECRET_KEY},
+            workers={"processes": processes, "lease_seconds": 2},
+        )
         nodes[name] = write_config(folder, settings)
     api = ServiceProcess(nodes["api"]).start()
     workers = ServiceProcess(nodes["worker"], command="worker").start()
@@ -178,7 +185,8 @@ def pro_account(api: ServiceProcess) -> tuple[str, str]:
 
 
 def test_an_api_node_and_a_worker_node_sharing_only_postgresql_and_a_bucket_run_100_jobs(
-        two_nodes, s3_storage, glb, tmp_path):
+    two_nodes, s3_storage, glb, tmp_path
+):
     api, _ = two_nodes
     email, key = pro_account(api)
     answers = [upload(api.url, key, glb, filename=f"tiny-{n}.glb") for n in range(99)]
@@ -186,8 +194,9 @@ def test_an_api_node_and_a_worker_node_sharing_only_postgresql_and_a_bucket_run_
     assert [a.status_code for a in answers] == [202] * 100
     job_ids = [a.json()["job_id"] for a in answers]
 
-    done = wait_until(lambda: Job.select().where(Job.status == COMPLETED).count() == 100,
-                      timeout=240)
+    done = wait_until(
+        lambda: Job.select().where(Job.status == COMPLETED).count() == 100, timeout=240
+    )
     assert done, Counter(job.status for job in Job.select(Job.status))
     assert {job.attempts for job in Job.select(Job.attempts)} == {1}
     uploads = [key for key in keys_in(s3_storage) if key.endswith("/upload")]
@@ -198,28 +207,40 @@ def test_an_api_node_and_a_worker_node_sharing_only_postgresql_and_a_bucket_run_
 
     pawn = job_ids[-1]
     folder = f"assetcheck/jobs/{pawn}/previews/"
-    kept = {kind: folder + model_file_name(kind, "pawn.glb")
-            for kind in ("preview", "viewer_model", "overlays")}
+    kept = {
+        kind: folder + model_file_name(kind, "pawn.glb")
+        for kind in ("preview", "viewer_model", "overlays")
+    }
     assert keys_in(s3_storage, f"jobs/{pawn}/previews/") == sorted(kept.values())
     visitor = Visitor(api.url)
     assert visitor.log_in(email).status_code == 302
     page = visitor.get(f"/jobs/{pawn}").text
     bucket = s3_client(s3_storage["endpoint_url"])
-    for kind, path in (("preview", "previews/0.png"), ("viewer_model", "models/0.glb"),
-                       ("overlays", "models/0.json")):
+    for kind, path in (
+        ("preview", "previews/0.png"),
+        ("viewer_model", "models/0.glb"),
+        ("overlays", "models/0.json"),
+    ):
         served = visitor.get(f"/jobs/{pawn}/{path}")
         stored = bucket.get_object(Bucket=s3_storage["bucket"], Key=kept[kind])["Body"].read()
         assert served.status_code == 200 and served.content == stored, path
     assert f"/jobs/{pawn}/previews/0.png" in page
-    report = requests.get(f"{api.url}/api/v1/report/{pawn}/json", headers=bearer(key),
-                          timeout=10)
+    report = requests.get(f"{api.url}/api/v1/report/{pawn}/json", headers=bearer(key), timeout=10)
     assert report.status_code == 200 and report.json()["job"]["job_id"] == pawn
 
-    assert requests.delete(f"{api.url}/api/v1/validate/{pawn}", headers=bearer(key),
-                           timeout=10).status_code == 204
+    assert (
+        requests.delete(
+            f"{api.url}/api/v1/validate/{pawn}", headers=bearer(key), timeout=10
+        ).status_code
+        == 204
+    )
     assert keys_in(s3_storage, f"jobs/{pawn}/") == []
-    assert requests.get(f"{api.url}/api/v1/validate/{pawn}", headers=bearer(key),
-                        timeout=10).status_code == 404
+    assert (
+        requests.get(
+            f"{api.url}/api/v1/validate/{pawn}", headers=bearer(key), timeout=10
+        ).status_code
+        == 404
+    )
     assert visitor.get(f"/jobs/{pawn}/previews/0.png").status_code == 404
 
 
@@ -237,8 +258,10 @@ def test_a_worker_killed_with_sigkill_mid_job_loses_no_job(two_nodes, glb):
 
 
 def test_an_unknown_backend_or_a_bucketless_s3_is_a_configuration_error(tmp_path, capsys):
-    for storage, message in (({"backend": "gcs"}, "not one of local, s3"),
-                             ({"backend": "s3"}, "needs a bucket")):
+    for storage, message in (
+        ({"backend": "gcs"}, "not one of local, s3"),
+        ({"backend": "s3"}, "needs a bucket"),
+    ):
         config_path = write_config(tmp_path, service_settings(tmp_path, "", storage=storage))
         with pytest.raises(StorageConfigError, match=message):
             open_storage(load_config(config_path))

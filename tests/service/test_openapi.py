@@ -23,20 +23,38 @@ SCHEMATHESIS = "import sys; from schemathesis.cli import schemathesis; sys.exit(
 
 
 def test_schemathesis_finds_the_server_answering_exactly_as_its_document_says(
-        local_config, tmp_path):
+    local_config, tmp_path
+):
     server = ServiceProcess(local_config()).start()
     try:
         bind_database(server.config)
         account = create_account("stranger@example.com", "pro", list(server.config["plans"]))
         Account.update(webhook_url="http://127.0.0.1:9/hooks").where(
-            Account.id == account.id).execute()
+            Account.id == account.id
+        ).execute()
         key = issue_key(account, "schemathesis")[1]
         run = subprocess.run(
-            [sys.executable, "-c", SCHEMATHESIS, "--config-file", str(CONFIG), "--no-color",
-             "run", f"{server.url}/api/v1/openapi.json",
-             "--header", f"Authorization: Bearer {key}", "--checks", "all",
-             "--phases", "examples,coverage,fuzzing,stateful"],
-            capture_output=True, text=True, timeout=300, cwd=tmp_path)
+            [
+                sys.executable,
+                "-c",
+                SCHEMATHESIS,
+                "--config-file",
+                str(CONFIG),
+                "--no-color",
+                "run",
+                f"{server.url}/api/v1/openapi.json",
+                "--header",
+                f"Authorization: Bearer {key}",
+                "--checks",
+                "all",
+                "--phases",
+                "examples,coverage,fuzzing,stateful",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=tmp_path,
+        )
     finally:
         server.stop()
     assert run.returncode == 0, run.stdout[-20_000:] + run.stderr[-5_000:]

@@ -39,14 +39,23 @@ def account(database) -> Account:
 
 
 def add_job(queue: JobQueue, account: Account, **fields) -> Job:
-    return queue.enqueue(id=new_job_id(), account=account, filename="a.glb", engine="generic",
-                         options={}, stored_path="jobs/x/upload", sha256="0" * 64, size=1,
-                         **fields)
+    return queue.enqueue(
+        id=new_job_id(),
+        account=account,
+        filename="a.glb",
+        engine="generic",
+        options={},
+        stored_path="jobs/x/upload",
+        sha256="0" * 64,
+        size=1,
+        **fields,
+    )
 
 
 def expire_leases() -> None:
     Job.update(lease_expires_at=utcnow() - timedelta(seconds=1)).where(
-        Job.status == PROCESSING).execute()
+        Job.status == PROCESSING
+    ).execute()
 
 
 def test_claims_take_the_oldest_queued_job_with_a_lease(queue, account):
@@ -80,7 +89,11 @@ def test_only_the_lease_owner_renews_completes_or_fails(queue, account):
     assert queue.complete(job.id, "worker-a", REPORT)
     done = Job.get_by_id(job.id)
     assert (done.status, done.progress, done.grade, done.lease_owner) == (
-        COMPLETED, 100, "good", None)
+        COMPLETED,
+        100,
+        "good",
+        None,
+    )
     assert done.result == REPORT
 
 
@@ -138,13 +151,13 @@ def test_estimates_follow_the_queue_length_and_recent_durations(queue, account):
     queue.claim("w")
     queue.complete(done.id, "w", REPORT)
     Job.update(started_at=now - timedelta(seconds=10), finished_at=now).where(
-        Job.id == done.id).execute()
+        Job.id == done.id
+    ).execute()
     assert queue.typical_duration() == pytest.approx(10)
     for _ in range(4):
         add_job(queue, account)
     # four queued jobs on two workers: two waves of ten seconds
     assert queue.estimate_completion(now) == now + timedelta(seconds=20)
-
 
 
 def new_account(plan: str) -> Account:
@@ -154,8 +167,10 @@ def new_account(plan: str) -> Account:
 def add_jobs(queue: JobQueue, account: Account, count: int) -> list[str]:
     """``count`` queued jobs of ``account``, a second apart, oldest first: their ids."""
     start = utcnow() - timedelta(hours=1)
-    return [add_job(queue, account, created_at=start + timedelta(seconds=index)).id
-            for index in range(count)]
+    return [
+        add_job(queue, account, created_at=start + timedelta(seconds=index)).id
+        for index in range(count)
+    ]
 
 
 def serve_one_at_a_time(queue: JobQueue) -> list[str]:
@@ -190,8 +205,15 @@ def test_accounts_with_queued_work_take_turns_whatever_their_backlog(queue):
     big_jobs = add_jobs(queue, big, 4)
     small_jobs = add_jobs(queue, small, 2)
     late_job = add_job(queue, late).id  # submitted after every other job
-    assert serve_one_at_a_time(queue) == [big_jobs[0], small_jobs[0], late_job, big_jobs[1],
-                                          small_jobs[1], big_jobs[2], big_jobs[3]]
+    assert serve_one_at_a_time(queue) == [
+        big_jobs[0],
+        small_jobs[0],
+        late_job,
+        big_jobs[1],
+        small_jobs[1],
+        big_jobs[2],
+        big_jobs[3],
+    ]
 
 
 def test_an_account_that_was_served_waits_behind_one_never_served(queue):
@@ -233,8 +255,7 @@ def test_racing_claimers_never_exceed_an_accounts_limit_nor_share_a_job(queue, d
                 held[account] += 1
                 most_held[account] = max(most_held[account], held[account])
                 ran.append(job.id)
-            running = Job.select().where(Job.account == account,
-                                         Job.status == PROCESSING).count()
+            running = Job.select().where(Job.account == account, Job.status == PROCESSING).count()
             with lock:
                 most_running[account] = max(most_running[account], running)
                 held[account] -= 1

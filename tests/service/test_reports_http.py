@@ -25,9 +25,11 @@ SVG = "{http://www.w3.org/2000/svg}"
 FORMATS = ("json", "markdown", "badge", "junit", "text")
 #: The extension of each report format's attachment (the badge, an image, is inline).
 SAVED_AS = {"json": "json", "markdown": "md", "junit": "xml", "text": "txt"}
-INTERFACE_CONTENT_TYPES = {"json": "application/json",
-                           "markdown": "text/markdown; charset=utf-8",
-                           "badge": "image/svg+xml"}
+INTERFACE_CONTENT_TYPES = {
+    "json": "application/json",
+    "markdown": "text/markdown; charset=utf-8",
+    "badge": "image/svg+xml",
+}
 
 
 def submit(url: str, key: str, content: bytes, filename: str) -> str:
@@ -52,16 +54,19 @@ def assert_never_rendered_as_a_page(response: requests.Response) -> None:
 
 def badge_values(svg: str) -> tuple[list[str], set[str]]:
     root = ET.fromstring(svg)
-    return ([t.text for t in root.iter(f"{SVG}text")],
-            {r.get("fill") for r in root.iter(f"{SVG}rect")})
+    return (
+        [t.text for t in root.iter(f"{SVG}text")],
+        {r.get("fill") for r in root.iter(f"{SVG}rect")},
+    )
 
 
 @pytest.fixture(scope="module")
 def account_key(service) -> str:
     """A key of an account of this module's own, whose jobs the tests below share."""
     bind_database(service.config)
-    account = create_account(f"reports-{secrets.token_hex(6)}@example.com", "pro",
-                             list(service.config["plans"]))
+    account = create_account(
+        f"reports-{secrets.token_hex(6)}@example.com", "pro", list(service.config["plans"])
+    )
     return issue_key(account, "reports", None)[1]
 
 
@@ -77,15 +82,15 @@ def completed(service, account_key) -> tuple[str, dict]:
 def failed(service, account_key) -> tuple[str, dict]:
     """The key and the body of a job that crashed its worker three times (the test plugin
     kills the validation of files named ``crash...``)."""
-    body = finished(service.url, account_key, UPLOADS["clean_glb"].content,
-                    "crash-reports.glb")
+    body = finished(service.url, account_key, UPLOADS["clean_glb"].content, "crash-reports.glb")
     assert body["status"] == "failed"
     return account_key, body
 
 
 @pytest.mark.parametrize("format_name", sorted(INTERFACE_CONTENT_TYPES))
 def test_a_completed_jobs_report_has_exactly_the_interfaces_content_type(
-        url, completed, format_name):
+    url, completed, format_name
+):
     key, body = completed
     response = get(url, f"/api/v1/report/{body['job_id']}/{format_name}", key)
     assert response.status_code == 200
@@ -102,7 +107,8 @@ def test_the_json_report_is_the_stored_one_and_follows_the_schema(url, completed
 
 @pytest.mark.parametrize("format_name", FORMATS)
 def test_every_report_has_a_strong_etag_and_answers_304_when_it_matches(
-        url, completed, format_name):
+    url, completed, format_name
+):
     key, body = completed
     path = f"/api/v1/report/{body['job_id']}/{format_name}"
     first = get(url, path, key)
@@ -117,8 +123,9 @@ def test_every_report_has_a_strong_etag_and_answers_304_when_it_matches(
 
 def test_each_format_has_its_own_etag(url, completed):
     key, body = completed
-    etags = {get(url, f"/api/v1/report/{body['job_id']}/{name}", key).headers["ETag"]
-             for name in FORMATS}
+    etags = {
+        get(url, f"/api/v1/report/{body['job_id']}/{name}", key).headers["ETag"] for name in FORMATS
+    }
     assert len(etags) == len(FORMATS)
 
 
@@ -197,7 +204,8 @@ def test_the_openapi_document_describes_the_keyless_badge(url):
 
 @pytest.mark.parametrize("format_name", FORMATS)
 def test_reports_are_attachments_named_by_the_service_and_the_badge_is_inline(
-        url, completed, format_name):
+    url, completed, format_name
+):
     key, body = completed
     response = get(url, f"/api/v1/report/{body['job_id']}/{format_name}", key)
     assert response.status_code == 200
@@ -206,15 +214,21 @@ def test_reports_are_attachments_named_by_the_service_and_the_badge_is_inline(
         assert "Content-Disposition" not in response.headers
     else:
         assert response.headers["Content-Disposition"] == (
-            f'attachment; filename="{body["job_id"]}-report.{SAVED_AS[format_name]}"')
+            f'attachment; filename="{body["job_id"]}-report.{SAVED_AS[format_name]}"'
+        )
 
 
 def test_every_api_answer_is_nosniff_under_a_default_src_none_policy(url, completed):
     key, body = completed
-    answers = [get(url, "/api/v1/engines", key), get(url, "/api/v1/engines"),
-               get(url, "/api/v1/validate/val_nothing", key), get(url, "/healthz"),
-               get(url, "/api/v1/openapi.json"), get(url, body["badge_url"]),
-               requests.post(f"{url}/api/v1/engines", timeout=10)]
+    answers = [
+        get(url, "/api/v1/engines", key),
+        get(url, "/api/v1/engines"),
+        get(url, "/api/v1/validate/val_nothing", key),
+        get(url, "/healthz"),
+        get(url, "/api/v1/openapi.json"),
+        get(url, body["badge_url"]),
+        requests.post(f"{url}/api/v1/engines", timeout=10),
+    ]
     assert [response.status_code for response in answers] == [200, 401, 404, 200, 200, 200, 401]
     for response in answers:
         assert_never_rendered_as_a_page(response)

@@ -35,8 +35,9 @@ FIELDS = {"time", "level", "logger", "message", "process", "request_id", "job_id
 _NEW_ID = re.compile(r"[0-9a-f]{32}")
 
 
-@pytest.mark.parametrize("given", [
-    "a" * 65, "two words", "id\r\nX-Evil: 1", '{"json":1}', "-starts-with-dash", "", "é"])
+@pytest.mark.parametrize(
+    "given", ["a" * 65, "two words", "id\r\nX-Evil: 1", '{"json":1}', "-starts-with-dash", "", "é"]
+)
 def test_an_unsafe_or_overlong_request_id_is_replaced_by_a_new_one(given):
     assert _NEW_ID.fullmatch(accepted_request_id(given))
 
@@ -46,34 +47,42 @@ def test_a_safe_request_id_is_kept(given):
     assert accepted_request_id(given) == given
 
 
-@pytest.mark.parametrize(("method", "path", "expected"), [
-    ("GET", "/healthz", 200),
-    ("GET", "/api/v1/engines", 401),  # no key: an API error
-    ("GET", "/api/v1/no-such-endpoint", 404),
-    ("GET", "/signup", 200),  # a dashboard page
-    ("GET", "/profile", 302),  # a redirect to the log-in page
-    ("GET", "/no-such-page", 404),  # the dashboard's 404 page
-    ("GET", "/static/dashboard.css", 200),
-    ("POST", "/healthz", 405),
-])
+@pytest.mark.parametrize(
+    ("method", "path", "expected"),
+    [
+        ("GET", "/healthz", 200),
+        ("GET", "/api/v1/engines", 401),  # no key: an API error
+        ("GET", "/api/v1/no-such-endpoint", 404),
+        ("GET", "/signup", 200),  # a dashboard page
+        ("GET", "/profile", 302),  # a redirect to the log-in page
+        ("GET", "/no-such-page", 404),  # the dashboard's 404 page
+        ("GET", "/static/dashboard.css", 200),
+        ("POST", "/healthz", 405),
+    ],
+)
 def test_every_answer_carries_the_request_id_given_or_made(url, method, path, expected):
-    given = requests.request(method, url + path, headers={"X-Request-Id": REQUEST_ID},
-                             timeout=10, allow_redirects=False)
+    given = requests.request(
+        method, url + path, headers={"X-Request-Id": REQUEST_ID}, timeout=10, allow_redirects=False
+    )
     assert given.status_code == expected
     assert given.headers["X-Request-Id"] == REQUEST_ID
     made = requests.request(method, url + path, timeout=10, allow_redirects=False)
     assert _NEW_ID.fullmatch(made.headers["X-Request-Id"])
-    replaced = requests.request(method, url + path, headers={"X-Request-Id": "x" * 200},
-                                timeout=10, allow_redirects=False)
+    replaced = requests.request(
+        method, url + path, headers={"X-Request-Id": "x" * 200}, timeout=10, allow_redirects=False
+    )
     assert _NEW_ID.fullmatch(replaced.headers["X-Request-Id"])
 
 
 def test_a_body_refused_before_it_is_read_carries_the_request_id(url, key):
     sock = connect(url)
-    sock.sendall(b"POST /api/v1/validate HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
-                 + key.encode() + b"\r\nX-Request-Id: refused-1\r\n"
-                 b"Content-Type: multipart/form-data; boundary=b\r\n"
-                 b"Content-Length: 999999999999\r\n\r\n")
+    sock.sendall(
+        b"POST /api/v1/validate HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+        + key.encode()
+        + b"\r\nX-Request-Id: refused-1\r\n"
+        b"Content-Type: multipart/form-data; boundary=b\r\n"
+        b"Content-Length: 999999999999\r\n\r\n"
+    )
     status, head, _ = read_response(sock)
     sock.close()
     assert status == 413
@@ -82,8 +91,11 @@ def test_a_body_refused_before_it_is_read_carries_the_request_id(url, key):
 
 @pytest.fixture
 def json_service(local_config) -> Iterator[ServiceProcess]:
-    config = local_config(logging={"format": "json"}, workers={"processes": 1},
-                          metrics={"enabled": True, "token": METRICS_TOKEN})
+    config = local_config(
+        logging={"format": "json"},
+        workers={"processes": 1},
+        metrics={"enabled": True, "token": METRICS_TOKEN},
+    )
     server = ServiceProcess(config).start()
     yield server
     server.stop()
@@ -94,13 +106,15 @@ def log_entries(server: ServiceProcess) -> list[dict]:
     return [json.loads(line) for line in server.log().splitlines() if line.strip()]
 
 
-def test_json_logs_name_the_request_in_every_line_it_causes_worker_included(
-        json_service, receiver):
+def test_json_logs_name_the_request_in_every_line_it_causes_worker_included(json_service, receiver):
     bind_database(json_service.config)
     customer = make_customer(json_service.config, url=receiver.url)
-    answer = requests.post(f"{json_service.url}/api/v1/validate",
-                           files={"file": ("model.glb", tiny_glb())}, timeout=30,
-                           headers={**bearer(customer.key), "X-Request-Id": REQUEST_ID})
+    answer = requests.post(
+        f"{json_service.url}/api/v1/validate",
+        files={"file": ("model.glb", tiny_glb())},
+        timeout=30,
+        headers={**bearer(customer.key), "X-Request-Id": REQUEST_ID},
+    )
     job_id = answer.json()["job_id"]
     assert answer.headers["X-Request-Id"] == REQUEST_ID
     assert wait_for_job(json_service.url, customer.key, job_id)["status"] == "completed"
@@ -123,8 +137,7 @@ def test_json_logs_name_the_request_in_every_line_it_causes_worker_included(
     assert any(entry["logger"] == "assetcheck.webhooks.dispatcher" for entry in job_lines)
 
 
-def test_no_key_password_webhook_secret_or_metrics_token_reaches_the_log(
-        json_service, receiver):
+def test_no_key_password_webhook_secret_or_metrics_token_reaches_the_log(json_service, receiver):
     bind_database(json_service.config)
     customer = make_customer(json_service.config, url=receiver.url)
     url = json_service.url
@@ -141,19 +154,29 @@ def test_no_key_password_webhook_secret_or_metrics_token_reaches_the_log(
 
     text = json_service.log()
     assert log_entries(json_service)  # all lines parse
-    for secret in (customer.key, customer.key[4:], customer.secret, customer.secret[6:],
-                   PASSWORD, METRICS_TOKEN):
+    for secret in (
+        customer.key,
+        customer.key[4:],
+        customer.secret,
+        customer.secret[6:],
+        PASSWORD,
+        METRICS_TOKEN,
+    ):
         assert secret not in text
 
 
 def test_text_logs_name_the_request_too(url, key, service):
-    answer = requests.get(f"{url}/api/v1/engines",
-                          headers={**bearer(key), "X-Request-Id": "text-line-7"}, timeout=10)
+    answer = requests.get(
+        f"{url}/api/v1/engines", headers={**bearer(key), "X-Request-Id": "text-line-7"}, timeout=10
+    )
     assert answer.status_code == 200
-    assert wait_until(lambda: re.search(
-        r"INFO \[MainProcess\] tornado.access: 200 GET /api/v1/engines .*"
-        r"\(request=text-line-7, account=\d+\)", service.log()))
-
+    assert wait_until(
+        lambda: re.search(
+            r"INFO \[MainProcess\] tornado.access: 200 GET /api/v1/engines .*"
+            r"\(request=text-line-7, account=\d+\)",
+            service.log(),
+        )
+    )
 
 
 #: An upload name that would start a forged line at U+2028 or U+0085, and read backwards from
@@ -177,8 +200,9 @@ def test_a_name_from_a_client_cannot_split_or_reorder_a_text_log_line(url, key, 
 def test_a_name_from_a_client_cannot_split_a_json_log_line(json_service):
     bind_database(json_service.config)
     customer = make_customer(json_service.config)
-    job_id = upload(json_service.url, customer.key, tiny_glb(),
-                    filename=FORGING_NAME).json()["job_id"]
+    job_id = upload(json_service.url, customer.key, tiny_glb(), filename=FORGING_NAME).json()[
+        "job_id"
+    ]
     assert wait_for_job(json_service.url, customer.key, job_id)["status"] == "completed"
     json_service.stop()
     assert_never_raw(json_service.log())

@@ -41,12 +41,12 @@ def delete(url: str, key: str, job_id: str) -> requests.Response:
 def test_readyz_is_ready_when_the_database_and_the_storage_answer(url):
     answer = requests.get(f"{url}/readyz", timeout=10)
     assert answer.status_code == 200
-    assert answer.json() == {"status": "ready",
-                             "checks": {"database": "ok", "storage": "ok"}}
+    assert answer.json() == {"status": "ready", "checks": {"database": "ok", "storage": "ok"}}
 
 
 def test_deleting_a_completed_job_removes_it_and_its_files_for_its_account_only(
-        service, make_key, glb):
+    service, make_key, glb
+):
     key, stranger = make_key(), make_key()
     job_id = upload(service.url, key, glb).json()["job_id"]
     assert wait_for_job(service.url, key, job_id)["status"] == COMPLETED
@@ -60,8 +60,12 @@ def test_deleting_a_completed_job_removes_it_and_its_files_for_its_account_only(
     assert not job_folder(service, job_id).exists()
     assert Job.get_or_none(Job.id == job_id) is None
     assert delete(service.url, key, job_id).json()["code"] == "JOB_NOT_FOUND"
-    assert requests.get(f"{service.url}/api/v1/report/{job_id}/json", headers=bearer(key),
-                        timeout=10).status_code == 404
+    assert (
+        requests.get(
+            f"{service.url}/api/v1/report/{job_id}/json", headers=bearer(key), timeout=10
+        ).status_code
+        == 404
+    )
 
 
 def test_a_queued_job_deleted_is_cancelled_and_no_worker_ever_runs_it(local_config, glb):
@@ -78,8 +82,7 @@ def test_a_queued_job_deleted_is_cancelled_and_no_worker_ever_runs_it(local_conf
     assert not job_folder(server, job_id).exists()
 
 
-def test_a_job_deleted_while_it_runs_is_stopped_and_leaves_no_file(local_config, glb,
-                                                                   tmp_path):
+def test_a_job_deleted_while_it_runs_is_stopped_and_leaves_no_file(local_config, glb, tmp_path):
     server = ServiceProcess(local_config(workers={"processes": 1})).start()
     try:
         key = new_key(server.config)
@@ -95,8 +98,11 @@ def test_a_job_deleted_while_it_runs_is_stopped_and_leaves_no_file(local_config,
 
 
 def test_uploads_past_the_plans_storage_quota_are_refused_with_the_figures(local_config):
-    server = ServiceProcess(local_config(plans={"pro": {"max_upload_mb": 2, "max_storage_mb": 1,
-                                                        "requests_per_minute": 100_000}})).start()
+    server = ServiceProcess(
+        local_config(
+            plans={"pro": {"max_upload_mb": 2, "max_storage_mb": 1, "requests_per_minute": 100_000}}
+        )
+    ).start()
     try:
         key = new_key(server.config)
         content = padded_glb(600_000)
@@ -117,7 +123,8 @@ def test_uploads_past_the_plans_storage_quota_are_refused_with_the_figures(local
 
 
 def test_a_job_past_its_plans_retention_keeps_its_summary_and_its_report_is_gone(
-        service, make_key, glb):
+    service, make_key, glb
+):
     key = make_key()
     job_id = upload(service.url, key, glb).json()["job_id"]
     completed = wait_for_job(service.url, key, job_id)
@@ -128,38 +135,52 @@ def test_a_job_past_its_plans_retention_keeps_its_summary_and_its_report_is_gone
     assert expire_jobs(database, storage, {"pro": 30}) == 1
     assert expire_jobs(database, storage, {"pro": 30}) == 0  # nothing is expired twice
     assert not job_folder(service, job_id).exists()
-    body = requests.get(f"{service.url}/api/v1/validate/{job_id}", headers=bearer(key),
-                        timeout=10).json()
+    body = requests.get(
+        f"{service.url}/api/v1/validate/{job_id}", headers=bearer(key), timeout=10
+    ).json()
     assert body["status"] == COMPLETED and body["grade"] == completed["grade"]
     assert body["health_score"] == completed["health_score"] and body["expired_at"]
     assert "result" not in body
-    report = requests.get(f"{service.url}/api/v1/report/{job_id}/json", headers=bearer(key),
-                          timeout=10)
+    report = requests.get(
+        f"{service.url}/api/v1/report/{job_id}/json", headers=bearer(key), timeout=10
+    )
     assert report.status_code == 410 and report.json()["code"] == "JOB_EXPIRED"
-    listed = requests.get(f"{service.url}/api/v1/validate", headers=bearer(key),
-                          timeout=10).json()["jobs"]
+    listed = requests.get(f"{service.url}/api/v1/validate", headers=bearer(key), timeout=10).json()[
+        "jobs"
+    ]
     assert listed[0]["job_id"] == job_id and listed[0]["expired_at"] == body["expired_at"]
 
 
 def test_retention_spares_recent_unfinished_and_unlimited_plans_jobs(database, tmp_path):
     storage = LocalStorage(tmp_path / "data")
     queue = JobQueue(database, lease_seconds=30, workers=1)
-    accounts = {plan: Account.create(email=f"{plan}@example.com", plan=plan)
-                for plan in ("starter", "pro")}
+    accounts = {
+        plan: Account.create(email=f"{plan}@example.com", plan=plan) for plan in ("starter", "pro")
+    }
     old = utcnow() - timedelta(days=10)
     jobs = {}
-    for name, plan, status, finished in (("old", "starter", COMPLETED, old),
-                                         ("recent", "starter", COMPLETED, utcnow()),
-                                         ("running", "starter", "processing", None),
-                                         ("unlimited", "pro", COMPLETED, old)):
+    for name, plan, status, finished in (
+        ("old", "starter", COMPLETED, old),
+        ("recent", "starter", COMPLETED, utcnow()),
+        ("running", "starter", "processing", None),
+        ("unlimited", "pro", COMPLETED, old),
+    ):
         file = storage.create_upload(job_id := new_job_id())
         file.write(b"glTF")
         file.commit()
-        queue.enqueue(id=job_id, account=accounts[plan], filename=f"{name}.glb",
-                      engine="generic", options={}, stored_path=file.stored_path,
-                      sha256=file.sha256, size=file.size)
-        Job.update(status=status, finished_at=finished, result={"grade": "good"},
-                   grade="good").where(Job.id == job_id).execute()
+        queue.enqueue(
+            id=job_id,
+            account=accounts[plan],
+            filename=f"{name}.glb",
+            engine="generic",
+            options={},
+            stored_path=file.stored_path,
+            sha256=file.sha256,
+            size=file.size,
+        )
+        Job.update(
+            status=status, finished_at=finished, result={"grade": "good"}, grade="good"
+        ).where(Job.id == job_id).execute()
         jobs[name] = job_id
 
     days = retention_days({"starter": {"retention_days": 7}, "pro": {"retention_days": 0}})
@@ -169,7 +190,8 @@ def test_retention_spares_recent_unfinished_and_unlimited_plans_jobs(database, t
     assert expired.expired_at and expired.result is None and expired.grade == "good"
     assert queue.stored_bytes(accounts["starter"].id) == 8  # the two others still count
     assert sorted(p.name for p in storage.root.iterdir()) == sorted(
-        jobs[name] for name in ("recent", "running", "unlimited"))
+        jobs[name] for name in ("recent", "running", "unlimited")
+    )
 
 
 def test_a_periodic_chore_runs_on_one_node_per_interval(database):
@@ -177,7 +199,8 @@ def test_a_periodic_chore_runs_on_one_node_per_interval(database):
     assert not take_turn("sweep-uploads", 60, "node-b")
     assert take_turn("expire-jobs", 60, "node-b")  # each chore has its own turn
     TaskRun.update(next_run_at=utcnow() - timedelta(seconds=1)).where(
-        TaskRun.name == "sweep-uploads").execute()
+        TaskRun.name == "sweep-uploads"
+    ).execute()
     assert take_turn("sweep-uploads", 60, "node-b")
     assert TaskRun.get_by_id("sweep-uploads").node == "node-b"
 
@@ -186,12 +209,21 @@ def test_old_ended_webhook_deliveries_are_pruned_with_their_attempts(database):
     account = Account.create(email="hooks@example.com", plan="pro")
     old, now = utcnow() - timedelta(days=40), utcnow()
     rows = {}
-    for name, status, finished in (("old", "delivered", old), ("abandoned", "abandoned", old),
-                                   ("recent", "delivered", now), ("pending", "pending", None)):
-        rows[name] = WebhookDelivery.create(id=f"dlv_{name}", account=account, event="ping",
-                                            body="{}", status=status, finished_at=finished)
-        WebhookAttempt.create(delivery=rows[name], cycle=1, number=1, started_at=old,
-                              duration_ms=5)
+    for name, status, finished in (
+        ("old", "delivered", old),
+        ("abandoned", "abandoned", old),
+        ("recent", "delivered", now),
+        ("pending", "pending", None),
+    ):
+        rows[name] = WebhookDelivery.create(
+            id=f"dlv_{name}",
+            account=account,
+            event="ping",
+            body="{}",
+            status=status,
+            finished_at=finished,
+        )
+        WebhookAttempt.create(delivery=rows[name], cycle=1, number=1, started_at=old, duration_ms=5)
     assert prune_deliveries(now - timedelta(days=30)) == 2
     assert sorted(d.id for d in WebhookDelivery.select()) == ["dlv_pending", "dlv_recent"]
     assert WebhookAttempt.select().count() == 2
@@ -199,8 +231,20 @@ def test_old_ended_webhook_deliveries_are_pruned_with_their_attempts(database):
 
 def test_accounts_delete_removes_the_account_and_everything_of_it(capsys, tmp_path):
     config_path = write_config(tmp_path, service_settings(tmp_path, ""))
-    assert main(["accounts", "create", "gone@example.com", "--plan", "pro",
-                 "--config", str(config_path)]) == 0
+    assert (
+        main(
+            [
+                "accounts",
+                "create",
+                "gone@example.com",
+                "--plan",
+                "pro",
+                "--config",
+                str(config_path),
+            ]
+        )
+        == 0
+    )
     assert main(["keys", "create", "gone@example.com", "--config", str(config_path)]) == 0
     config = load_config(config_path)
     database = bind_database(config)
@@ -209,18 +253,26 @@ def test_accounts_delete_removes_the_account_and_everything_of_it(capsys, tmp_pa
     file.write(b"glTF")
     file.commit()
     JobQueue(database, lease_seconds=30, workers=1).enqueue(
-        id=job_id, account=Account.get(Account.email == "gone@example.com"), filename="a.glb",
-        engine="generic", options={}, stored_path=file.stored_path, sha256=file.sha256,
-        size=file.size)
+        id=job_id,
+        account=Account.get(Account.email == "gone@example.com"),
+        filename="a.glb",
+        engine="generic",
+        options={},
+        stored_path=file.stored_path,
+        sha256=file.sha256,
+        size=file.size,
+    )
     capsys.readouterr()
 
     assert main(["accounts", "delete", "gone@example.com", "--config", str(config_path)]) == 2
     assert "--yes" in capsys.readouterr().err
     assert Account.select().count() == 1 and (storage.root / job_id).is_dir()
-    assert main(["accounts", "delete", "gone@example.com", "--yes",
-                 "--config", str(config_path)]) == 0
+    assert (
+        main(["accounts", "delete", "gone@example.com", "--yes", "--config", str(config_path)]) == 0
+    )
     assert "1 job(s)" in capsys.readouterr().out
     assert Account.select().count() == 0 and Job.select().count() == 0
     assert not (storage.root / job_id).exists()
-    assert main(["accounts", "delete", "gone@example.com", "--yes",
-                 "--config", str(config_path)]) == 1
+    assert (
+        main(["accounts", "delete", "gone@example.com", "--yes", "--config", str(config_path)]) == 1
+    )

@@ -55,7 +55,8 @@ def test_an_accepted_upload_answers_202_with_location_and_the_job_fields(url, ke
 
 
 def test_the_upload_is_stored_under_the_job_id_with_its_sha256_never_the_client_name(
-        service, url, key, glb):
+    service, url, key, glb
+):
     body = upload(url, key, glb, filename="../../evil name.glb").json()
     job = Job.get_by_id(body["job_id"])
     stored = Path(service.config["storage"]["data_dir"]) / job.stored_path
@@ -68,8 +69,12 @@ def test_the_upload_is_stored_under_the_job_id_with_its_sha256_never_the_client_
 def test_each_accepted_format_is_queued(url, key, glb):
     gltf = json.dumps({"asset": {"version": "2.0"}}).encode()
     fbx = b"; FBX 7.4.0 project file\nFBXHeaderExtension:  {\n}\n"
-    for name, content in (("a.glb", glb), ("a.gltf", gltf), ("a.fbx", fbx),
-                          ("a.zip", zip_of({"a.glb": glb}))):
+    for name, content in (
+        ("a.glb", glb),
+        ("a.gltf", gltf),
+        ("a.fbx", fbx),
+        ("a.zip", zip_of({"a.glb": glb})),
+    ):
         assert upload(url, key, content, filename=name).status_code == 202, name
 
 
@@ -94,14 +99,14 @@ def test_options_nested_too_deeply_are_invalid_options_not_a_crash(url, key, glb
 
 
 def test_an_unknown_engine_is_refused_with_the_valid_ones_listed(url, key, glb):
-    body = assert_error(upload(url, key, glb, options='{"engine": "quake"}'), 400,
-                        "UNKNOWN_ENGINE")
+    body = assert_error(upload(url, key, glb, options='{"engine": "quake"}'), 400, "UNKNOWN_ENGINE")
     for engine in ("generic", "web", "unity", "unreal", "godot", "mobile"):
         assert engine in body["error"]
 
 
-@pytest.mark.parametrize("webhook_url", ["ftp://example.com/x", "not a url", "http://", 42,
-                                         "https://example.com:99999/"])
+@pytest.mark.parametrize(
+    "webhook_url", ["ftp://example.com/x", "not a url", "http://", 42, "https://example.com:99999/"]
+)
 def test_a_webhook_url_that_is_not_http_is_refused(url, key, glb, webhook_url):
     options = json.dumps({"webhook_url": webhook_url})
     assert_error(upload(url, key, glb, options=options), 400, "INVALID_WEBHOOK_URL")
@@ -127,7 +132,8 @@ def test_refused_uploads_leave_no_job_and_no_folder(service, url, key, glb):
 
 
 def test_a_content_length_over_the_plan_limit_gets_413_before_the_body_is_sent(
-        service, url, make_key):
+    service, url, make_key
+):
     key = make_key(plan="starter")  # 1 MB uploads in the test config
     declared = 5 << 20
     with connect(url) as sock:
@@ -138,13 +144,15 @@ def test_a_content_length_over_the_plan_limit_gets_413_before_the_body_is_sent(
 
 
 def test_a_chunked_upload_over_the_limit_is_cut_off_leaving_no_job_and_no_file(
-        service, url, make_key):
+    service, url, make_key
+):
     key = make_key(plan="starter")
     jobs_before = Job.select().count()
     folders_before = job_folders(service)
     chunk = b"glTF" + b"\0" * (64 * 1024 - 4)
-    part_head = (f"--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"file\"; "
-                 f"filename=\"big.glb\"\r\n\r\n").encode()
+    part_head = (
+        f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.glb"\r\n\r\n'
+    ).encode()
     sent = 0
     with connect(url) as sock:
         sock.sendall(request_head(url, key, chunked=True) + encode_chunk(part_head))
@@ -175,8 +183,9 @@ def requests_post_raw(url: str, key: str, body: bytes, content_type: str):
     return requests.post(f"{url}/api/v1/validate", data=body, headers=headers, timeout=10)
 
 
-def request_head(url: str, key: str, *, content_length: int | None = None,
-                 chunked: bool = False) -> bytes:
+def request_head(
+    url: str, key: str, *, content_length: int | None = None, chunked: bool = False
+) -> bytes:
     lines = [
         "POST /api/v1/validate HTTP/1.1",
         f"Host: {urlsplit(url).netloc}",

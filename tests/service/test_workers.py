@@ -42,8 +42,7 @@ def new_key(config) -> str:
     return issue_key(account)[1]
 
 
-def test_a_worker_killed_mid_job_loses_its_lease_and_the_job_completes_once(
-        service, url, key, glb):
+def test_a_worker_killed_mid_job_loses_its_lease_and_the_job_completes_once(service, url, key, glb):
     folder = service.config_path.parent
     job_id = upload(url, key, glb, "slow-1-killed.glb").json()["job_id"]
     assert wait_until(lambda: runs_of(folder, "slow-1-killed.glb")["start"] == 1)
@@ -54,14 +53,18 @@ def test_a_worker_killed_mid_job_loses_its_lease_and_the_job_completes_once(
     assert body["status"] == "completed"
     assert Job.get_by_id(job_id).attempts == 2
     assert runs_of(folder, "slow-1-killed.glb") == {"start": 2, "end": 1}
-    finishers = {pid for event, name, pid in check_runs(folder)
-                 if name == "slow-1-killed.glb" and event == "end"}
+    finishers = {
+        pid
+        for event, name, pid in check_runs(folder)
+        if name == "slow-1-killed.glb" and event == "end"
+    }
     assert finishers != {str(worker_pid)}
     assert wait_until(lambda: "restarting it" in service.log())
 
 
 def test_a_killed_service_loses_no_accepted_upload_and_finishes_them_after_a_restart(
-        local_config, glb):
+    local_config, glb
+):
     config_path = local_config(workers={"processes": 1})
     folder = config_path.parent
     server = ServiceProcess(config_path).start()
@@ -106,7 +109,8 @@ def test_sigterm_lets_a_short_job_finish_and_hands_a_long_one_back(local_config,
 
 
 def test_two_worker_commands_on_postgresql_process_200_jobs_exactly_once(
-        tmp_path, database_factory, glb):
+    tmp_path, database_factory, glb
+):
     url = database_factory("postgresql")
     settings = service_settings(tmp_path, url, workers={"processes": 1, "lease_seconds": 5})
     config_path = write_config(tmp_path, settings)
@@ -116,8 +120,9 @@ def test_two_worker_commands_on_postgresql_process_200_jobs_exactly_once(
     queue_jobs(config, database, glb, count=200)
     workers = [ServiceProcess(config_path, command="worker").start() for _ in range(2)]
     try:
-        done = wait_until(lambda: Job.select().where(Job.status == COMPLETED).count() == 200,
-                          timeout=90)
+        done = wait_until(
+            lambda: Job.select().where(Job.status == COMPLETED).count() == 200, timeout=90
+        )
     finally:
         exits = [worker.stop() for worker in workers]
     assert done, Counter(job.status for job in Job.select(Job.status))
@@ -138,7 +143,13 @@ def queue_jobs(config, database, content: bytes, count: int) -> None:
         file = storage.create_upload(job_id)
         file.write(content)
         file.commit()
-        queue.enqueue(id=job_id, account=account, filename=f"bulk-{index}.glb",
-                      engine="generic", options={"engine": "generic"},
-                      stored_path=file.stored_path, sha256=file.sha256, size=file.size)
-
+        queue.enqueue(
+            id=job_id,
+            account=account,
+            filename=f"bulk-{index}.glb",
+            engine="generic",
+            options={"engine": "generic"},
+            stored_path=file.stored_path,
+            sha256=file.sha256,
+            size=file.size,
+        )

@@ -31,8 +31,7 @@ def serve() -> Iterator[Callable[..., LoopbackServer]]:
 def webhook_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceProcess]:
     """``assetcheck serve`` on SQLite, one worker, delays of under a second."""
     folder = tmp_path_factory.mktemp("webhook-service")
-    settings = service_settings(folder, "", workers={"processes": 1},
-                                webhooks=webhook_settings())
+    settings = service_settings(folder, "", workers={"processes": 1}, webhooks=webhook_settings())
     server = ServiceProcess(write_config(folder, settings)).start()
     yield server
     server.stop()

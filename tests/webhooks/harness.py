@@ -28,8 +28,13 @@ TIMEOUT = 2.0
 def webhook_settings(**overrides: Any) -> dict[str, Any]:
     """``[webhooks]`` for a test service: scaled delays, a short timeout, frequent polls,
     receivers on 127.0.0.1 allowed."""
-    return {"retry_delays": SCALED_DELAYS, "timeout": TIMEOUT, "allowed_cidrs": LOOPBACK_ONLY,
-            "poll_interval": 0.05, **overrides}
+    return {
+        "retry_delays": SCALED_DELAYS,
+        "timeout": TIMEOUT,
+        "allowed_cidrs": LOOPBACK_ONLY,
+        "poll_interval": 0.05,
+        **overrides,
+    }
 
 
 @dataclass(frozen=True)
@@ -54,8 +59,9 @@ def make_customer(config: Config, url: str | None = None, plan: str = "pro") -> 
     return Customer(account, issue_key(account, "test")[1], box)
 
 
-def wait_for_delivery(delivery_id: str, statuses: Collection[str] = FINISHED,
-                      timeout: float = 30.0) -> WebhookDelivery:
+def wait_for_delivery(
+    delivery_id: str, statuses: Collection[str] = FINISHED, timeout: float = 30.0
+) -> WebhookDelivery:
     """The delivery once its status is one of ``statuses`` (or as it is at the timeout)."""
     wait_until(lambda: WebhookDelivery.get_by_id(delivery_id).status in statuses, timeout)
     return WebhookDelivery.get_by_id(delivery_id)
@@ -63,12 +69,16 @@ def wait_for_delivery(delivery_id: str, statuses: Collection[str] = FINISHED,
 
 def delivery_of_job(job_id: str, timeout: float = 30.0) -> WebhookDelivery:
     """The delivery of a job, once the job has ended and it is delivered or abandoned."""
-    delivery = wait_until(lambda: WebhookDelivery.get_or_none(WebhookDelivery.job == job_id),
-                          timeout)
+    delivery = wait_until(
+        lambda: WebhookDelivery.get_or_none(WebhookDelivery.job == job_id), timeout
+    )
     assert delivery is not None, f"job {job_id} queued no webhook"
     return wait_for_delivery(delivery.id, timeout=timeout)
 
 
 def attempts_of(delivery_id: str) -> list[WebhookAttempt]:
-    return list(WebhookAttempt.select().where(WebhookAttempt.delivery == delivery_id)
-                .order_by(WebhookAttempt.id))
+    return list(
+        WebhookAttempt.select()
+        .where(WebhookAttempt.delivery == delivery_id)
+        .order_by(WebhookAttempt.id)
+    )

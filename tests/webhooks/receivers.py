@@ -99,8 +99,12 @@ class _ReceiverHandler(RequestHandler):
         self.hung_up.set()
 
     async def prepare(self) -> None:
-        request = ReceivedRequest(method=self.request.method or "", path=self.request.path,
-                                  headers=dict(self.request.headers), body=self.request.body)
+        request = ReceivedRequest(
+            method=self.request.method or "",
+            path=self.request.path,
+            headers=dict(self.request.headers),
+            body=self.request.body,
+        )
         self.receiver.requests.append(request)
         answering = asyncio.ensure_future(self.receiver.answer(request))
         hung_up = asyncio.ensure_future(self.hung_up.wait())
@@ -120,8 +124,9 @@ class _ReceiverHandler(RequestHandler):
 class LoopbackServer:
     """Serves ``receiver`` on a free loopback port while the ``with`` block runs."""
 
-    def __init__(self, receiver: Receiver, *, tls: ssl.SSLContext | None = None,
-                 host: str = "127.0.0.1") -> None:
+    def __init__(
+        self, receiver: Receiver, *, tls: ssl.SSLContext | None = None, host: str = "127.0.0.1"
+    ) -> None:
         self.receiver = receiver
         self.tls = tls
         self.host = host
@@ -143,8 +148,12 @@ class LoopbackServer:
             raise RuntimeError("the loopback receiver did not start")
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 traceback: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
         self._loop.call_soon_threadsafe(self._stopping.set)
         self._thread.join(timeout=10)
 
@@ -192,15 +201,54 @@ def make_certificates(folder: Path, host: str) -> ThrowawayCertificates:
     extensions = folder / "server.ext"
     extensions.write_text(f"subjectAltName=DNS:{host}\nbasicConstraints=CA:FALSE\n")
     commands: list[list[Any]] = [
-        ["req", "-x509", *new_key, "-keyout", "ca.key", "-out", "ca.pem", "-days", "1",
-         "-subj", "/CN=AssetCheck test CA", "-addext", "basicConstraints=critical,CA:TRUE",
-         "-addext", "keyUsage=critical,keyCertSign"],
-        ["req", "-new", *new_key, "-keyout", "server.key", "-out", "server.csr",
-         "-subj", f"/CN={host}"],
-        ["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
-         "-CAcreateserial", "-out", "server.pem", "-days", "1", "-extfile", extensions],
+        [
+            "req",
+            "-x509",
+            *new_key,
+            "-keyout",
+            "ca.key",
+            "-out",
+            "ca.pem",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=AssetCheck test CA",
+            "-addext",
+            "basicConstraints=critical,CA:TRUE",
+            "-addext",
+            "keyUsage=critical,keyCertSign",
+        ],
+        [
+            "req",
+            "-new",
+            *new_key,
+            "-keyout",
+            "server.key",
+            "-out",
+            "server.csr",
+            "-subj",
+            f"/CN={host}",
+        ],
+        [
+            "x509",
+            "-req",
+            "-in",
+            "server.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-out",
+            "server.pem",
+            "-days",
+            "1",
+            "-extfile",
+            extensions,
+        ],
     ]
     for command in commands:
         subprocess.run(["openssl", *command], cwd=folder, check=True, capture_output=True)
-    return ThrowawayCertificates(ca=folder / "ca.pem", certificate=folder / "server.pem",
-                            key=folder / "server.key")
+    return ThrowawayCertificates(
+        ca=folder / "ca.pem", certificate=folder / "server.pem", key=folder / "server.key"
+    )

@@ -74,12 +74,12 @@ def forbidden_listener():
 
 
 def test_a_completed_job_is_delivered_signed_as_the_interface_says(
-        webhook_service, new_customer, serve):
+    webhook_service, new_customer, serve
+):
     customer = new_customer()
     receiver = ReferenceReceiver(customer.secret)
     options = json.dumps({"webhook_url": serve(receiver).url})
-    job_id = upload(webhook_service.url, customer.key, tiny_glb(), options=options).json()[
-        "job_id"]
+    job_id = upload(webhook_service.url, customer.key, tiny_glb(), options=options).json()["job_id"]
     delivery = delivery_of_job(job_id)
     assert delivery.status == DELIVERED
     [request] = receiver.requests
@@ -95,7 +95,8 @@ def test_a_completed_job_is_delivered_signed_as_the_interface_says(
 
 
 def test_a_failed_job_sends_validation_failed_to_the_accounts_default_url(
-        webhook_service, new_customer, serve):
+    webhook_service, new_customer, serve
+):
     receiver = ScriptedReceiver([200])
     customer = new_customer(url=serve(receiver).url)
     job_id = upload(webhook_service.url, customer.key, tiny_glb(), "crash.glb").json()["job_id"]
@@ -106,7 +107,8 @@ def test_a_failed_job_sends_validation_failed_to_the_accounts_default_url(
 
 
 def test_a_receiver_failing_four_times_gets_five_attempts_at_the_scheduled_delays(
-        new_customer, serve):
+    new_customer, serve
+):
     receiver = ScriptedReceiver([500, 500, 500, 500, 200])
     delivery = queue_ping(new_customer(url=serve(receiver).url).account)
     assert wait_for_delivery(delivery.id).status == DELIVERED
@@ -119,7 +121,8 @@ def test_a_receiver_failing_four_times_gets_five_attempts_at_the_scheduled_delay
 
 @pytest.mark.parametrize("status", [500, 302])
 def test_a_receiver_that_always_fails_gets_five_attempts_then_the_delivery_is_abandoned(
-        new_customer, serve, status):
+    new_customer, serve, status
+):
     elsewhere = ScriptedReceiver([200])
     receiver = ScriptedReceiver([status], headers={"Location": serve(elsewhere).url})
     delivery = queue_ping(new_customer(url=serve(receiver).url).account)
@@ -140,35 +143,43 @@ def test_a_receiver_that_never_answers_times_out(new_customer, serve):
 
 
 def test_a_forbidden_address_is_refused_at_submit_time_without_a_connection(
-        webhook_service, new_customer, forbidden_listener):
+    webhook_service, new_customer, forbidden_listener
+):
     customer = new_customer()
     options = json.dumps({"webhook_url": forbidden_listener.url})
     response = upload(webhook_service.url, customer.key, tiny_glb(), options=options)
     assert response.status_code == 400
-    assert response.json() == {"code": "INVALID_WEBHOOK_URL", "error": (
-        "Webhook URL refused: 127.0.0.2 is a loopback address.")}
+    assert response.json() == {
+        "code": "INVALID_WEBHOOK_URL",
+        "error": ("Webhook URL refused: 127.0.0.2 is a loopback address."),
+    }
     assert Job.select().where(Job.account == customer.account.id).count() == 0
     assert not forbidden_listener.connected()
 
 
 def test_a_forbidden_address_is_refused_again_at_connect_time_without_a_connection(
-        webhook_service, new_customer, forbidden_listener):
+    webhook_service, new_customer, forbidden_listener
+):
     customer = new_customer()
     # Stored before the allowlist changed, say: the check at connect time still refuses it.
     Account.update(webhook_url=forbidden_listener.url).where(
-        Account.id == customer.account.id).execute()
+        Account.id == customer.account.id
+    ).execute()
     job_id = upload(webhook_service.url, customer.key, tiny_glb()).json()["job_id"]
     assert delivery_of_job(job_id).status == ABANDONED
     assert {a.error for a in attempts_of(delivery_of_job(job_id).id)} == {
-        "webhook URL refused: 127.0.0.2 is a loopback address"}
+        "webhook URL refused: 127.0.0.2 is a loopback address"
+    }
     assert not forbidden_listener.connected()
 
 
 def test_a_service_killed_between_attempts_sends_the_next_one_on_schedule_after_a_restart(
-        tmp_path, serve):
+    tmp_path, serve
+):
     delays = [0, 0.2, 2.0, 0.2, 0.2]
-    settings = service_settings(tmp_path, "", workers={"processes": 1},
-                                webhooks=webhook_settings(retry_delays=delays))
+    settings = service_settings(
+        tmp_path, "", workers={"processes": 1}, webhooks=webhook_settings(retry_delays=delays)
+    )
     config_path = write_config(tmp_path, settings)
     service = ServiceProcess(config_path).start()
     bind_database(service.config)
@@ -192,15 +203,19 @@ class FailsFirstTry(Receiver):
     """Answers 500 to the first request of each ``webhook-id``, 200 to the others."""
 
     async def answer(self, request: ReceivedRequest) -> int:
-        seen = [r for r in self.requests if r.headers["Webhook-Id"] == request.headers[
-            "Webhook-Id"]]
+        seen = [
+            r for r in self.requests if r.headers["Webhook-Id"] == request.headers["Webhook-Id"]
+        ]
         return 500 if len(seen) == 1 else 200
 
 
-def test_two_nodes_on_postgresql_send_each_attempt_exactly_once(
-        tmp_path, database_factory, serve):
-    settings = service_settings(tmp_path, database_factory("postgresql"),
-                                workers={"processes": 1}, webhooks=webhook_settings(timeout=10))
+def test_two_nodes_on_postgresql_send_each_attempt_exactly_once(tmp_path, database_factory, serve):
+    settings = service_settings(
+        tmp_path,
+        database_factory("postgresql"),
+        workers={"processes": 1},
+        webhooks=webhook_settings(timeout=10),
+    )
     config_path = write_config(tmp_path, settings)
     config = load_config(config_path)
     migrations.upgrade(bind_database(config))
@@ -211,8 +226,12 @@ def test_two_nodes_on_postgresql_send_each_attempt_exactly_once(
         for node in nodes:
             assert wait_until(lambda node=node: "running 1 worker" in node.log())
         ids = [queue_ping(account).id for _ in range(60)]
-        assert wait_until(lambda: WebhookDelivery.select().where(
-            WebhookDelivery.status == DELIVERED).count() == len(ids))
+        assert wait_until(
+            lambda: (
+                WebhookDelivery.select().where(WebhookDelivery.status == DELIVERED).count()
+                == len(ids)
+            )
+        )
     finally:
         exits = [node.stop() for node in nodes]
     assert exits == [0, 0]

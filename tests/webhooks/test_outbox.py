@@ -36,9 +36,12 @@ from tests.service.harness import write_config
 from tests.webhooks.harness import SCALED_DELAYS, attempts_of, webhook_settings
 from tests.webhooks.receivers import ReferenceReceiver, ScriptedReceiver, closed_loopback_port
 
-REPORT = {"valid": True, "health_score": 97, "grade": "excellent",
-          "result": {"meshes": [], "securityScan": {"safe": True, "scannedFiles": 1,
-                                                    "warnings": []}}}
+REPORT = {
+    "valid": True,
+    "health_score": 97,
+    "grade": "excellent",
+    "result": {"meshes": [], "securityScan": {"safe": True, "scannedFiles": 1, "warnings": []}},
+}
 FAILURE = AttemptResult(status_code=500, error="HTTP 500 Internal Server Error", duration_ms=3)
 SUCCESS = AttemptResult(status_code=204, error=None, duration_ms=2)
 CLAIM = 30.0
@@ -54,13 +57,22 @@ def queue(database) -> JobQueue:
 
 @pytest.fixture
 def account(database) -> Account:
-    return Account.create(email="hooks@example.com", plan="pro",
-                          webhook_url="http://127.0.0.1:9/default")
+    return Account.create(
+        email="hooks@example.com", plan="pro", webhook_url="http://127.0.0.1:9/default"
+    )
 
 
 def running_job(queue: JobQueue, account: Account, **options) -> Job:
-    job = queue.enqueue(id=new_job_id(), account=account, filename="a.glb", engine="generic",
-                        options=options, stored_path="jobs/x/upload", sha256="0" * 64, size=1)
+    job = queue.enqueue(
+        id=new_job_id(),
+        account=account,
+        filename="a.glb",
+        engine="generic",
+        options=options,
+        stored_path="jobs/x/upload",
+        sha256="0" * 64,
+        size=1,
+    )
     assert queue.claim("worker-a").id == job.id
     return job
 
@@ -90,8 +102,7 @@ def test_a_failed_job_queues_validation_failed_with_its_error(queue, account):
     queue.fail(job.id, "worker-a", "VALIDATION_TIMEOUT", "took too long")
     delivery = WebhookDelivery.get(WebhookDelivery.job == job.id)
     assert delivery.event == "validation.failed"
-    assert delivery.body.encode() == failed_event(job.id, "VALIDATION_TIMEOUT",
-                                                  "took too long")
+    assert delivery.body.encode() == failed_event(job.id, "VALIDATION_TIMEOUT", "took too long")
 
 
 def test_jobs_failed_by_crashes_or_the_lease_reaper_queue_their_events_too(queue, account):
@@ -100,7 +111,8 @@ def test_jobs_failed_by_crashes_or_the_lease_reaper_queue_their_events_too(queue
     assert queue.record_crash(crashed.id, "worker-a", "died from SIGSEGV") == "failed"
     reaped = running_job(queue, account)
     Job.update(attempts=MAX_ATTEMPTS, lease_expires_at=utcnow() - timedelta(seconds=1)).where(
-        Job.id == reaped.id).execute()
+        Job.id == reaped.id
+    ).execute()
     assert queue.reap_expired_leases() == (0, 1)
     events = {d.job_id: json.loads(d.body)["error"]["code"] for d in WebhookDelivery.select()}
     assert events == {crashed.id: "VALIDATION_CRASHED", reaped.id: "VALIDATION_CRASHED"}
@@ -113,8 +125,7 @@ def test_the_jobs_own_webhook_url_wins_over_the_accounts_default(queue, account)
 
 
 @pytest.mark.parametrize(("plan", "default_url"), [("pro", None), ("free", "http://127.0.0.1:9")])
-def test_no_event_is_queued_without_a_url_or_on_a_plan_without_webhooks(queue, plan,
-                                                                        default_url):
+def test_no_event_is_queued_without_a_url_or_on_a_plan_without_webhooks(queue, plan, default_url):
     account = Account.create(email="quiet@example.com", plan=plan, webhook_url=default_url)
     job = running_job(queue, account)
     assert queue.complete(job.id, "worker-a", REPORT)
@@ -142,9 +153,11 @@ def test_only_due_deliveries_are_claimed_the_longest_due_first(database, account
     later, sooner = pinged(account, 2)
     now = utcnow()
     WebhookDelivery.update(next_attempt_at=now + timedelta(minutes=1)).where(
-        WebhookDelivery.id == later.id).execute()
+        WebhookDelivery.id == later.id
+    ).execute()
     WebhookDelivery.update(next_attempt_at=now - timedelta(seconds=1)).where(
-        WebhookDelivery.id == sooner.id).execute()
+        WebhookDelivery.id == sooner.id
+    ).execute()
     claimed = claim(database, "node-a")
     assert claimed.id == sooner.id and claimed.status == SENDING
     assert claimed.lease_owner == "node-a"
@@ -158,7 +171,8 @@ def test_concurrent_claims_never_hand_out_a_delivery_twice(database, account):
 
 
 def test_a_claim_that_expired_is_taken_again_and_the_first_claimant_cannot_record(
-        database, account):
+    database, account
+):
     pinged(account)
     first = claim(database, "node-a")
     assert claim(database, "node-b") is None
@@ -175,7 +189,8 @@ def test_failures_follow_the_retry_delays_then_the_delivery_is_abandoned(databas
     statuses = []
     for number, delay in enumerate([*SCALED_DELAYS[1:], None], start=1):
         WebhookDelivery.update(next_attempt_at=utcnow()).where(
-            WebhookDelivery.id == delivery_id).execute()  # skip the wait
+            WebhookDelivery.id == delivery_id
+        ).execute()  # skip the wait
         claimed = claim(database, "node-a")
         ended = utcnow()
         statuses.append(record_attempt(claimed, ended, FAILURE, SCALED_DELAYS, now=ended))
@@ -197,8 +212,10 @@ def test_redelivery_starts_a_new_cycle_of_the_same_delivery(database, account):
     assert (again.status, again.cycle, again.attempts_made) == (PENDING, 2, 0)
     record_attempt(claim(database, "node-a"), utcnow(), FAILURE, SCALED_DELAYS)
     shown = find_delivery(account.id, delivery.id)
-    assert [(a.cycle, a.number, a.status_code) for a in shown.attempts] == [(1, 1, 204),
-                                                                           (2, 1, 500)]
+    assert [(a.cycle, a.number, a.status_code) for a in shown.attempts] == [
+        (1, 1, 204),
+        (2, 1, 500),
+    ]
 
 
 def test_a_delivery_being_attempted_or_of_another_account_is_not_redelivered(account):
@@ -208,8 +225,10 @@ def test_a_delivery_being_attempted_or_of_another_account_is_not_redelivered(acc
     other = Account.create(email="other@example.com", plan="pro")
     with pytest.raises(DeliveryError) as not_found:
         redeliver(other.id, delivery.id)
-    assert (in_progress.value.code, not_found.value.code) == ("DELIVERY_IN_PROGRESS",
-                                                              "DELIVERY_NOT_FOUND")
+    assert (in_progress.value.code, not_found.value.code) == (
+        "DELIVERY_IN_PROGRESS",
+        "DELIVERY_NOT_FOUND",
+    )
 
 
 def test_deliveries_are_listed_newest_first_page_by_page(account):
@@ -217,8 +236,10 @@ def test_deliveries_are_listed_newest_first_page_by_page(account):
     first, after = list_deliveries(account.id, limit=3)
     rest, end = list_deliveries(account.id, limit=3, after=after)
     assert [d.id for d in first + rest] == ids[::-1] and end is None
-    assert list_deliveries(Account.create(email="x@example.com", plan="pro").id,
-                           limit=3) == ([], None)
+    assert list_deliveries(Account.create(email="x@example.com", plan="pro").id, limit=3) == (
+        [],
+        None,
+    )
 
 
 def test_a_ping_needs_a_default_url(database):
@@ -228,15 +249,19 @@ def test_a_ping_needs_a_default_url(database):
 
 @pytest.fixture
 def dispatcher(database, tmp_path):
-    config = load_config(write_config(tmp_path, {"webhooks": webhook_settings(
-        max_sending_per_account=MAX_CONCURRENT_SENDS)}))
+    config = load_config(
+        write_config(
+            tmp_path, {"webhooks": webhook_settings(max_sending_per_account=MAX_CONCURRENT_SENDS)}
+        )
+    )
     dispatcher = WebhookDispatcher(config, database, BOX, owner="node-a")
     yield dispatcher
     dispatcher.close()
 
 
 def test_the_dispatcher_delivers_a_signed_ping_that_receivers_verify(
-        database, dispatcher, account, serve):
+    database, dispatcher, account, serve
+):
     secret = reveal_secret(account, BOX)
     receiver = ReferenceReceiver(secret)
     account.webhook_url = serve(receiver).url
@@ -250,7 +275,8 @@ def test_the_dispatcher_delivers_a_signed_ping_that_receivers_verify(
 
 
 def test_during_a_rotation_deliveries_carry_both_signatures_then_only_the_new_one(
-        database, dispatcher, account, serve):
+    database, dispatcher, account, serve
+):
     receiver = ScriptedReceiver([200])
     account.webhook_url = serve(receiver).url
     account.save()
@@ -274,15 +300,17 @@ def test_the_database_holds_webhook_secrets_only_sealed_to_their_account(databas
     rotate_secret(account, BOX)
     stored = Account.get_by_id(account.id)
     sealed = (stored.webhook_secret_sealed, stored.webhook_previous_secret_sealed)
-    assert all(value.startswith("v1:") and secret.removeprefix("whsec_") not in value
-               for value in sealed)
+    assert all(
+        value.startswith("v1:") and secret.removeprefix("whsec_") not in value for value in sealed
+    )
     assert BOX.open(sealed[1], account.id) == secret
     with pytest.raises(SecretUnreadable):
         BOX.open(sealed[1], account.id + 1)  # copied to another account's row, it opens not
 
 
 def test_after_the_server_secret_changes_attempts_fail_until_the_secret_is_rotated(
-        database, dispatcher, account, serve):
+    database, dispatcher, account, serve
+):
     receiver = ScriptedReceiver([200])
     account.webhook_url = serve(receiver).url
     account.save()
@@ -299,8 +327,9 @@ def test_after_the_server_secret_changes_attempts_fail_until_the_secret_is_rotat
     standardwebhooks.Webhook(new).verify(receiver.requests[-1].body, receiver.requests[-1].headers)
 
 
-def test_a_tick_sends_every_due_delivery_each_from_its_own_thread(database, dispatcher, account,
-                                                                   serve):
+def test_a_tick_sends_every_due_delivery_each_from_its_own_thread(
+    database, dispatcher, account, serve
+):
     receiver = ScriptedReceiver([200])
     account.webhook_url = serve(receiver).url
     account.save()
@@ -315,7 +344,8 @@ def test_a_tick_sends_every_due_delivery_each_from_its_own_thread(database, disp
 
 
 def test_an_attempt_is_refused_at_connect_time_when_the_url_is_no_longer_allowed(
-        database, dispatcher, account):
+    database, dispatcher, account
+):
     account.webhook_url = f"http://127.0.0.2:{closed_loopback_port()}/hooks"
     account.save()
     delivery = pinged(account)[0]
@@ -326,7 +356,8 @@ def test_an_attempt_is_refused_at_connect_time_when_the_url_is_no_longer_allowed
 
 
 def test_removing_the_default_url_fails_the_attempts_of_deliveries_that_used_it(
-        database, dispatcher, account):
+    database, dispatcher, account
+):
     delivery = pinged(account)[0]
     Account.update(webhook_url=None).execute()
     assert dispatcher.deliver(claim(database, "node-a")) == PENDING

@@ -27,8 +27,9 @@ MAX_SENDING = 2
 
 
 def hooked_account(name: str) -> Account:
-    return Account.create(email=f"{name}@example.com", plan="pro",
-                          webhook_url=f"http://127.0.0.1:9/{name}")
+    return Account.create(
+        email=f"{name}@example.com", plan="pro", webhook_url=f"http://127.0.0.1:9/{name}"
+    )
 
 
 def claim(database, owner: str = "node-a") -> WebhookDelivery | None:
@@ -77,7 +78,8 @@ def test_a_claim_that_expired_no_longer_counts_as_under_way(database):
     taken = [claim(database).id for _ in range(MAX_SENDING)]
     assert claim(database) is None
     WebhookDelivery.update(lease_expires_at=utcnow() - timedelta(seconds=1)).where(
-        WebhookDelivery.id == taken[0]).execute()
+        WebhookDelivery.id == taken[0]
+    ).execute()
     assert claim(database, "node-b").id == taken[0]  # taken up again: still two under way
     assert claim(database, "node-b") is None
 
@@ -90,8 +92,9 @@ def test_racing_claimers_never_put_more_than_max_sending_of_one_account_under_wa
     claimed = claim_in_threads(lambda owner: claim(database, owner), database, owners=6)
     assert len(claimed) == len(set(claimed)) == MAX_SENDING * len(accounts)
     for account in accounts:
-        under_way = WebhookDelivery.select().where(WebhookDelivery.account == account.id,
-                                                   WebhookDelivery.status == "sending")
+        under_way = WebhookDelivery.select().where(
+            WebhookDelivery.account == account.id, WebhookDelivery.status == "sending"
+        )
         assert under_way.count() == MAX_SENDING
 
 
@@ -122,8 +125,16 @@ def test_job_events_are_queued_past_the_pending_limit(database):
     for _ in range(3):
         queue_ping(account, max_pending=3)
     queue = JobQueue(database, lease_seconds=30, workers=1)
-    job = queue.enqueue(id=new_job_id(), account=account, filename="a.glb", engine="generic",
-                        options={}, stored_path="jobs/x/upload", sha256="0" * 64, size=1)
+    job = queue.enqueue(
+        id=new_job_id(),
+        account=account,
+        filename="a.glb",
+        engine="generic",
+        options={},
+        stored_path="jobs/x/upload",
+        sha256="0" * 64,
+        size=1,
+    )
     assert queue.claim("worker-a").id == job.id
     queue.complete(job.id, "worker-a", REPORT)
     assert WebhookDelivery.get(WebhookDelivery.job == job.id).status == "pending"

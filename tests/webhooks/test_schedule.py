@@ -13,12 +13,15 @@ def test_the_first_attempt_is_due_when_the_delivery_is_created():
     assert next_attempt_at(0, CREATED) == CREATED
 
 
-@pytest.mark.parametrize(("attempts_made", "delay"), [
-    (1, timedelta(minutes=1)),
-    (2, timedelta(minutes=5)),
-    (3, timedelta(minutes=30)),
-    (4, timedelta(hours=2)),
-])
+@pytest.mark.parametrize(
+    ("attempts_made", "delay"),
+    [
+        (1, timedelta(minutes=1)),
+        (2, timedelta(minutes=5)),
+        (3, timedelta(minutes=30)),
+        (4, timedelta(hours=2)),
+    ],
+)
 def test_each_retry_waits_its_delay_after_the_previous_attempt_ended(attempts_made, delay):
     ended = CREATED + timedelta(hours=3, seconds=10)
     assert next_attempt_at(attempts_made, ended) == ended + delay

@@ -36,8 +36,10 @@ def test_service_signature_is_hex_hmac_sha256_of_the_body_keyed_with_the_whole_s
 def test_standard_signature_signs_id_timestamp_and_body_with_the_base64_decoded_secret():
     key = base64.b64decode(SECRET.removeprefix("whsec_"))
     digest = hmac.new(key, b"dlv_1.1700000000." + BODY, hashlib.sha256).digest()
-    assert (standard_signature(BODY, SECRET, message_id="dlv_1", timestamp=1_700_000_000)
-            == "v1," + base64.b64encode(digest).decode())
+    assert (
+        standard_signature(BODY, SECRET, message_id="dlv_1", timestamp=1_700_000_000)
+        == "v1," + base64.b64encode(digest).decode()
+    )
 
 
 def test_headers_carry_the_delivery_id_and_the_timestamp():
@@ -51,7 +53,10 @@ def test_standardwebhooks_verifies_the_headers():
     secret = new_secret()
     headers = signature_headers(BODY, delivery_id="dlv_1", secret=secret)
     assert standardwebhooks.Webhook(secret).verify(BODY, headers) == {
-        "event": "validation.completed", "job_id": "job_1", "result": {"valid": True}}
+        "event": "validation.completed",
+        "job_id": "job_1",
+        "result": {"valid": True},
+    }
 
 
 def test_standardwebhooks_refuses_a_tampered_body():

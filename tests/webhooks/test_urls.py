@@ -13,17 +13,20 @@ from assetcheck.webhooks.urls import (
     resolve_host,
 )
 
-HOST_REFUSED = ("webhook URL refused: hooks.example.com does not resolve to an address that "
-                "is allowed")
+HOST_REFUSED = (
+    "webhook URL refused: hooks.example.com does not resolve to an address that is allowed"
+)
 
 
 def stub_resolver(answers):
     """A resolver that knows only ``answers`` ({host: [addresses]}) and records its calls."""
+
     def resolve(host, port):
         calls.append((host, port))
         if host not in answers:
             raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
         return answers[host]
+
     calls = []
     resolve.calls = calls
     return resolve
@@ -40,61 +43,73 @@ def refusal(address, allowed=()):
     return address_refusal(address, parse_allowed_cidrs(allowed))
 
 
-@pytest.mark.parametrize(("address", "kind"), [
-    ("127.0.0.1", "loopback"),
-    ("127.255.255.254", "loopback"),
-    ("::1", "loopback"),
-    ("10.0.0.1", "private"),
-    ("172.16.0.1", "private"),
-    ("172.31.255.255", "private"),
-    ("192.168.1.1", "private"),
-    ("169.254.0.1", "link-local"),
-    ("fe80::1", "link-local"),
-    ("fe80::1%eth0", "link-local"),
-    ("100.64.0.1", "carrier-grade NAT"),
-    ("100.127.255.254", "carrier-grade NAT"),
-    ("fc00::1", "unique-local"),
-    ("fd12:3456::1", "unique-local"),
-    ("0.0.0.0", "unspecified"),
-    ("::", "unspecified"),
-    ("224.0.0.1", "multicast"),
-    ("239.255.255.250", "multicast"),
-    ("ff02::1", "multicast"),
-    ("240.0.0.1", "reserved"),
-    ("fec0::1", "reserved"),
-    ("0.1.2.3", "private"),
-    ("192.0.2.1", "private"),
-    ("2001:db8::1", "private"),
-])
+@pytest.mark.parametrize(
+    ("address", "kind"),
+    [
+        ("127.0.0.1", "loopback"),
+        ("127.255.255.254", "loopback"),
+        ("::1", "loopback"),
+        ("10.0.0.1", "private"),
+        ("172.16.0.1", "private"),
+        ("172.31.255.255", "private"),
+        ("192.168.1.1", "private"),
+        ("169.254.0.1", "link-local"),
+        ("fe80::1", "link-local"),
+        ("fe80::1%eth0", "link-local"),
+        ("100.64.0.1", "carrier-grade NAT"),
+        ("100.127.255.254", "carrier-grade NAT"),
+        ("fc00::1", "unique-local"),
+        ("fd12:3456::1", "unique-local"),
+        ("0.0.0.0", "unspecified"),
+        ("::", "unspecified"),
+        ("224.0.0.1", "multicast"),
+        ("239.255.255.250", "multicast"),
+        ("ff02::1", "multicast"),
+        ("240.0.0.1", "reserved"),
+        ("fec0::1", "reserved"),
+        ("0.1.2.3", "private"),
+        ("192.0.2.1", "private"),
+        ("2001:db8::1", "private"),
+    ],
+)
 def test_internal_addresses_are_refused(address, kind):
     assert kind in refusal(address)
 
 
-@pytest.mark.parametrize(("address", "kind"), [
-    ("::ffff:127.0.0.1", "loopback"),
-    ("::ffff:10.0.0.1", "private"),
-    ("::ffff:192.168.0.1", "private"),
-    ("::ffff:169.254.0.1", "link-local"),
-    ("::ffff:100.64.0.1", "carrier-grade NAT"),
-    ("::ffff:0.0.0.0", "unspecified"),
-    ("64:ff9b::a00:1", "private"),  # NAT64 of 10.0.0.1
-    ("64:ff9b::7f00:1", "loopback"),  # NAT64 of 127.0.0.1
-    ("2002:a00:1::", "private"),  # 6to4 of 10.0.0.1
-    ("2002:7f00:1::", "loopback"),  # 6to4 of 127.0.0.1
-])
+@pytest.mark.parametrize(
+    ("address", "kind"),
+    [
+        ("::ffff:127.0.0.1", "loopback"),
+        ("::ffff:10.0.0.1", "private"),
+        ("::ffff:192.168.0.1", "private"),
+        ("::ffff:169.254.0.1", "link-local"),
+        ("::ffff:100.64.0.1", "carrier-grade NAT"),
+        ("::ffff:0.0.0.0", "unspecified"),
+        ("64:ff9b::a00:1", "private"),  # NAT64 of 10.0.0.1
+        ("64:ff9b::7f00:1", "loopback"),  # NAT64 of 127.0.0.1
+        ("2002:a00:1::", "private"),  # 6to4 of 10.0.0.1
+        ("2002:7f00:1::", "loopback"),  # 6to4 of 127.0.0.1
+    ],
+)
 def test_ipv6_addresses_embedding_an_internal_ipv4_address_are_refused(address, kind):
     assert kind in refusal(address)
 
 
-@pytest.mark.parametrize("address", [
-    "8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808",
-])
+@pytest.mark.parametrize(
+    "address",
+    [
+        "8.8.8.8",
+        "1.1.1.1",
+        "2606:4700:4700::1111",
+        "::ffff:8.8.8.8",
+        "64:ff9b::808:808",
+    ],
+)
 def test_public_addresses_are_accepted(address):
     assert refusal(address) is None
 
 
-@pytest.mark.parametrize("address", ["169.254.169.254", "::ffff:169.254.169.254",
-                                     "fd00:ec2::254"])
+@pytest.mark.parametrize("address", ["169.254.169.254", "::ffff:169.254.169.254", "fd00:ec2::254"])
 @pytest.mark.parametrize("allowed", [["169.254.0.0/16", "fd00::/8"], ["0.0.0.0/0", "::/0"]])
 def test_cloud_metadata_addresses_are_refused_even_inside_the_allowlist(address, allowed):
     assert "metadata" in refusal(address, allowed)
@@ -150,7 +165,8 @@ def test_an_ip_literal_host_is_checked_without_resolving():
     with pytest.raises(WebhookUrlError, match=r"\[?::1\]? is a loopback address"):
         check_webhook_url("http://[::1]:8080/", resolver=resolver)
     assert check_webhook_url("http://127.0.0.1:9/", ["127.0.0.1/32"], resolver).addresses == (
-        "127.0.0.1",)
+        "127.0.0.1",
+    )
     assert resolver.calls == []
 
 
@@ -160,8 +176,10 @@ def test_legacy_numeric_forms_of_loopback_are_refused(host):
         check_webhook_url(f"http://{host}/", resolver=numeric_only_resolver)
 
 
-@pytest.mark.parametrize("address", ["10.0.0.1", "127.0.0.1", "169.254.169.254", "fd00::1",
-                                     "::ffff:192.168.1.1", "100.64.0.1"])
+@pytest.mark.parametrize(
+    "address",
+    ["10.0.0.1", "127.0.0.1", "169.254.169.254", "fd00::1", "::ffff:192.168.1.1", "100.64.0.1"],
+)
 def test_a_refused_host_name_never_says_which_address_it_resolves_to(address):
     resolver = stub_resolver({"hooks.example.com": ["93.184.215.14", address]})
     with pytest.raises(WebhookUrlError) as refused:
@@ -172,16 +190,21 @@ def test_a_refused_host_name_never_says_which_address_it_resolves_to(address):
 def refusing_resolver(error: Exception):
     def resolve(host, port):
         raise error
+
     return resolve
 
 
-@pytest.mark.parametrize("resolver", [
-    stub_resolver({"hooks.example.com": ["10.0.0.1"]}),
-    stub_resolver({"hooks.example.com": []}),
-    stub_resolver({}),
-    refusing_resolver(socket.gaierror(socket.EAI_NONAME, "Name or service not known")),
-    refusing_resolver(UnicodeError("label too long")),
-], ids=["internal", "no-address", "unknown", "resolver-error", "unencodable"])
+@pytest.mark.parametrize(
+    "resolver",
+    [
+        stub_resolver({"hooks.example.com": ["10.0.0.1"]}),
+        stub_resolver({"hooks.example.com": []}),
+        stub_resolver({}),
+        refusing_resolver(socket.gaierror(socket.EAI_NONAME, "Name or service not known")),
+        refusing_resolver(UnicodeError("label too long")),
+    ],
+    ids=["internal", "no-address", "unknown", "resolver-error", "unencodable"],
+)
 def test_an_internal_name_and_a_name_that_does_not_resolve_get_the_same_answer(resolver):
     with pytest.raises(WebhookUrlError) as refused:
         check_webhook_url("https://hooks.example.com/in", resolver=resolver)
@@ -192,23 +215,26 @@ def test_the_system_resolver_returns_each_address_once():
     assert resolve_host("127.0.0.1", 80) == ["127.0.0.1"]
 
 
-@pytest.mark.parametrize(("url", "reason"), [
-    ("ftp://hooks.example.com/in", "scheme must be http or https"),
-    ("file:///etc/passwd", "scheme must be http or https"),
-    ("hooks.example.com/in", "scheme must be http or https"),
-    ("http://", "no host"),
-    ("http:///in", "no host"),
-    ("https://user:secret@hooks.example.com/in", "credentials"),
-    ("https://user@hooks.example.com/in", "credentials"),
-    ("https://@hooks.example.com/in", "credentials"),
-    ("https://hooks.example.com:0/in", "port 0"),
-    ("https://hooks.example.com:65536/in", "out of range"),
-    ("https://hooks.example.com:https/in", "Port could not be cast"),
-    ("http://[::1/in", "Invalid IPv6 URL"),
-    ("https://hooks.example.com/a b", "without spaces"),
-    ("https://hooks.example.com/\x00", "control characters"),
-    ("https://bücher.example/in", "ASCII"),
-])
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("ftp://hooks.example.com/in", "scheme must be http or https"),
+        ("file:///etc/passwd", "scheme must be http or https"),
+        ("hooks.example.com/in", "scheme must be http or https"),
+        ("http://", "no host"),
+        ("http:///in", "no host"),
+        ("https://user:secret@hooks.example.com/in", "credentials"),
+        ("https://user@hooks.example.com/in", "credentials"),
+        ("https://@hooks.example.com/in", "credentials"),
+        ("https://hooks.example.com:0/in", "port 0"),
+        ("https://hooks.example.com:65536/in", "out of range"),
+        ("https://hooks.example.com:https/in", "Port could not be cast"),
+        ("http://[::1/in", "Invalid IPv6 URL"),
+        ("https://hooks.example.com/a b", "without spaces"),
+        ("https://hooks.example.com/\x00", "control characters"),
+        ("https://bücher.example/in", "ASCII"),
+    ],
+)
 def test_malformed_urls_are_refused_before_resolving(url, reason):
     resolver = stub_resolver({"hooks.example.com": ["93.184.215.14"]})
     with pytest.raises(WebhookUrlError, match=reason) as refused:

@@ -17,9 +17,16 @@ from tests.webhooks.receivers import ScriptedReceiver
 @pytest.fixture
 def settings_api(webhook_service):
     """``settings_api(method, key, path="", **request_options)``: a request to the settings."""
+
     def call(method: str, key: str, path: str = "", **options) -> requests.Response:
-        return requests.request(method, f"{webhook_service.url}/api/v1/webhooks/settings{path}",
-                                headers=bearer(key), timeout=10, **options)
+        return requests.request(
+            method,
+            f"{webhook_service.url}/api/v1/webhooks/settings{path}",
+            headers=bearer(key),
+            timeout=10,
+            **options,
+        )
+
     return call
 
 
@@ -27,8 +34,11 @@ def test_get_shows_the_url_and_the_secret(settings_api, new_customer):
     customer = new_customer()
     response = settings_api("GET", customer.key)
     assert response.status_code == 200
-    assert response.json() == {"webhook_url": None, "secret": customer.secret,
-                               "previous_secret_expires_at": None}
+    assert response.json() == {
+        "webhook_url": None,
+        "secret": customer.secret,
+        "previous_secret_expires_at": None,
+    }
 
 
 def test_put_sets_the_default_url_that_deliveries_then_use(settings_api, new_customer, serve):
@@ -48,14 +58,18 @@ def test_put_null_removes_the_url(settings_api, new_customer, serve):
     assert Account.get_by_id(customer.account.id).webhook_url is None
 
 
-@pytest.mark.parametrize(("body", "code"), [
-    ({"webhook_url": "http://10.0.0.1/hook"}, "INVALID_WEBHOOK_URL"),
-    ({"webhook_url": "ftp://example.com/"}, "INVALID_WEBHOOK_URL"),
-    ({"url": "https://example.com/"}, "INVALID_BODY"),
-    ([], "INVALID_BODY"),
-])
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"webhook_url": "http://10.0.0.1/hook"}, "INVALID_WEBHOOK_URL"),
+        ({"webhook_url": "ftp://example.com/"}, "INVALID_WEBHOOK_URL"),
+        ({"url": "https://example.com/"}, "INVALID_BODY"),
+        ([], "INVALID_BODY"),
+    ],
+)
 def test_put_refuses_a_url_the_address_guard_refuses_and_a_malformed_body(
-        settings_api, new_customer, body, code):
+    settings_api, new_customer, body, code
+):
     customer = new_customer()
     response = settings_api("PUT", customer.key, json=body)
     assert response.status_code == 400 and response.json()["code"] == code
@@ -65,11 +79,14 @@ def test_put_refuses_a_url_the_address_guard_refuses_and_a_malformed_body(
 NESTED = "[" * 1000 + "]" * 1000
 
 
-@pytest.mark.parametrize("body", [NESTED, '{"webhook_url": ' + NESTED + "}",
-                                  '{"webhook_url": NaN}', "{not json", b'"\xff"'],
-                         ids=["nested", "nested-value", "nan", "malformed", "not-utf8"])
+@pytest.mark.parametrize(
+    "body",
+    [NESTED, '{"webhook_url": ' + NESTED + "}", '{"webhook_url": NaN}', "{not json", b'"\xff"'],
+    ids=["nested", "nested-value", "nan", "malformed", "not-utf8"],
+)
 def test_put_answers_400_invalid_body_to_a_body_nested_too_deeply_or_malformed(
-        settings_api, new_customer, body):
+    settings_api, new_customer, body
+):
     customer = new_customer()
     response = settings_api("PUT", customer.key, data=body)
     assert response.status_code == 400 and response.json()["code"] == "INVALID_BODY"
@@ -77,7 +94,8 @@ def test_put_answers_400_invalid_body_to_a_body_nested_too_deeply_or_malformed(
 
 
 def test_rotation_returns_the_new_secret_and_both_secrets_sign_for_a_day(
-        settings_api, new_customer, serve):
+    settings_api, new_customer, serve
+):
     receiver = ScriptedReceiver([200])
     customer = new_customer(url=serve(receiver).url)
     old = customer.secret

@@ -20,7 +20,8 @@ from tests.webhooks.receivers import ScriptedReceiver, closed_loopback_port
 def api(webhook_service):
     """``api(method, path, key)``: a request to the webhook service."""
     return lambda method, path, key: requests.request(
-        method, f"{webhook_service.url}/api/v1/webhooks{path}", headers=bearer(key), timeout=10)
+        method, f"{webhook_service.url}/api/v1/webhooks{path}", headers=bearer(key), timeout=10
+    )
 
 
 @pytest.fixture
@@ -47,7 +48,11 @@ def test_deliveries_are_listed_newest_first_with_their_attempts(api, pinged_cust
     assert newest["next_attempt_at"] is None and newest["finished_at"]
     [attempt] = newest["attempts"]
     assert (attempt["cycle"], attempt["number"], attempt["status_code"], attempt["error"]) == (
-        1, 1, 200, None)
+        1,
+        1,
+        200,
+        None,
+    )
     assert attempt["duration_ms"] >= 0 and attempt["started_at"].endswith("Z")
 
 
@@ -56,7 +61,8 @@ def test_deliveries_are_paged_with_the_cursor_of_the_previous_page(api, pinged_c
     first = api("GET", "/deliveries?limit=1", customer.key).json()
     second = api("GET", f"/deliveries?limit=1&cursor={first['next_cursor']}", customer.key)
     assert [d["delivery_id"] for d in first["deliveries"] + second.json()["deliveries"]] == (
-        ids[::-1])
+        ids[::-1]
+    )
     assert second.json()["next_cursor"] is None
 
 
@@ -64,8 +70,9 @@ def test_deliveries_are_paged_with_the_cursor_of_the_previous_page(api, pinged_c
 NESTED_CURSOR = base64.urlsafe_b64encode(b"[" * 1000 + b"]" * 1000).decode()
 
 
-@pytest.mark.parametrize("query", ["limit=0", "limit=101", "limit=x", "cursor=not-ours",
-                                   f"cursor={NESTED_CURSOR}"])
+@pytest.mark.parametrize(
+    "query", ["limit=0", "limit=101", "limit=x", "cursor=not-ours", f"cursor={NESTED_CURSOR}"]
+)
 def test_bad_paging_parameters_are_refused(api, new_customer, query):
     response = api("GET", f"/deliveries?{query}", new_customer().key)
     assert response.status_code == 400 and response.json()["code"] == "INVALID_PARAMETER"
@@ -99,8 +106,10 @@ def test_a_delivery_still_being_attempted_is_not_redelivered(api, new_customer):
 def test_another_accounts_delivery_is_not_found(api, new_customer, pinged_customer):
     _, receiver, ids = pinged_customer
     stranger = new_customer()
-    for method, path in (("GET", f"/deliveries/{ids[0]}"),
-                         ("POST", f"/deliveries/{ids[0]}/redeliver")):
+    for method, path in (
+        ("GET", f"/deliveries/{ids[0]}"),
+        ("POST", f"/deliveries/{ids[0]}/redeliver"),
+    ):
         response = api(method, path, stranger.key)
         assert response.status_code == 404, path
         assert response.json()["code"] == "DELIVERY_NOT_FOUND"
@@ -111,14 +120,11 @@ def test_another_accounts_delivery_is_not_found(api, new_customer, pinged_custom
 def test_a_webhook_url_on_a_plan_without_webhooks_needs_another_plan():
     # The API refuses free keys before any option is read; the dashboard's uploads get here.
     with pytest.raises(RequestError) as refusal:
-        check_webhook_option({"webhook_url": "http://127.0.0.1:9/hooks"}, "free",
-                             LOOPBACK_ONLY)
+        check_webhook_option({"webhook_url": "http://127.0.0.1:9/hooks"}, "free", LOOPBACK_ONLY)
     assert (refusal.value.status_code, refusal.value.code) == (403, "PLAN_REQUIRED")
 
 
 def test_the_openapi_document_describes_the_webhook_endpoints(webhook_service):
-    paths = requests.get(f"{webhook_service.url}/api/v1/openapi.json", timeout=10).json()[
-        "paths"]
+    paths = requests.get(f"{webhook_service.url}/api/v1/openapi.json", timeout=10).json()["paths"]
     assert paths["/api/v1/webhooks/deliveries"]["get"]["operationId"] == "listWebhookDeliveries"
-    assert "409" in paths["/api/v1/webhooks/deliveries/{deliveryId}/redeliver"]["post"][
-        "responses"]
+    assert "409" in paths["/api/v1/webhooks/deliveries/{deliveryId}/redeliver"]["post"]["responses"]

@@ -51,9 +51,10 @@ def box(cli, tmp_path) -> SecretBox:
 
 def opened(account: Account, box: SecretBox) -> tuple[str | None, str | None]:
     """The account's current and previous webhook secrets, opened from their sealed columns."""
-    return tuple(None if sealed is None else box.open(sealed, account.id)
-                 for sealed in (account.webhook_secret_sealed,
-                                account.webhook_previous_secret_sealed))
+    return tuple(
+        None if sealed is None else box.open(sealed, account.id)
+        for sealed in (account.webhook_secret_sealed, account.webhook_previous_secret_sealed)
+    )
 
 
 def test_set_url_checks_the_url_then_stores_it(cli, box):
@@ -63,12 +64,15 @@ def test_set_url_checks_the_url_then_stores_it(cli, box):
     assert account.webhook_url == RECEIVER and SECRET.fullmatch(opened(account, box)[0])
 
 
-@pytest.mark.parametrize(("email", "url", "message"), [
-    ("dev@example.com", "http://127.0.0.2:9/hooks", "127.0.0.2 is a loopback address"),
-    ("dev@example.com", "ftp://127.0.0.1/hooks", "scheme must be http or https"),
-    ("free@example.com", RECEIVER, "free plan has no webhooks"),
-    ("nobody@example.com", RECEIVER, "no account for nobody@example.com"),
-])
+@pytest.mark.parametrize(
+    ("email", "url", "message"),
+    [
+        ("dev@example.com", "http://127.0.0.2:9/hooks", "127.0.0.2 is a loopback address"),
+        ("dev@example.com", "ftp://127.0.0.1/hooks", "scheme must be http or https"),
+        ("free@example.com", RECEIVER, "free plan has no webhooks"),
+        ("nobody@example.com", RECEIVER, "no account for nobody@example.com"),
+    ],
+)
 def test_set_url_refuses_what_cannot_be_used(cli, email, url, message):
     status, _, err = cli("webhooks", "set-url", email, url)
     assert status == 1 and message in err
@@ -113,16 +117,18 @@ def test_a_secret_is_never_printed_by_the_other_actions(cli, box):
         assert secret not in out + err, action
 
 
-@pytest.mark.parametrize(("webhooks", "message"), [
-    ({"allowed_cidrs": ["10.0.0.1/8"]}, "webhooks.allowed_cidrs: 10.0.0.1/8 has host bits set"),
-    ({"retry_delays": [5, 60]}, "retry_delays must start with 0"),
-    ({"retry_delays": [0, -1]}, "none negative"),
-    ({"timeout": 0}, "webhooks.timeout must be a number of seconds over 0"),
-])
+@pytest.mark.parametrize(
+    ("webhooks", "message"),
+    [
+        ({"allowed_cidrs": ["10.0.0.1/8"]}, "webhooks.allowed_cidrs: 10.0.0.1/8 has host bits set"),
+        ({"retry_delays": [5, 60]}, "retry_delays must start with 0"),
+        ({"retry_delays": [0, -1]}, "none negative"),
+        ({"timeout": 0}, "webhooks.timeout must be a number of seconds over 0"),
+    ],
+)
 def test_an_unusable_webhooks_table_stops_every_command(tmp_path, capsys, webhooks, message):
     config = write_config(tmp_path, {"webhooks": webhooks})
-    status, _, err = run(capsys, "webhooks", "secret", "dev@example.com", "--config",
-                         str(config))
+    status, _, err = run(capsys, "webhooks", "secret", "dev@example.com", "--config", str(config))
     assert status == 2 and message in err
 
 
@@ -143,36 +149,46 @@ def version_1_schema(database: peewee.Database) -> None:
     class VersionOneJob(Job):
         class Meta:
             table_name = "job"
-            indexes = ((("status", "created_at"), False), (("account", "created_at"), False),
-                       (("status", "finished_at"), False))
+            indexes = (
+                (("status", "created_at"), False),
+                (("account", "created_at"), False),
+                (("status", "finished_at"), False),
+            )
 
     with database.bind_ctx([Account, VersionOneJob]):
         database.create_tables([Account, ApiKey, VersionOneJob, SchemaVersion])
         migrator = SchemaMigrator.from_database(database)
-        migrate(migrator.drop_column("job", "expired_at"),  # added in 6
-                migrator.drop_column("job", "request_id"),  # added in 7
-                migrator.drop_column("job", "derived_bytes"))  # added in 9
+        migrate(
+            migrator.drop_column("job", "expired_at"),  # added in 6
+            migrator.drop_column("job", "request_id"),  # added in 7
+            migrator.drop_column("job", "derived_bytes"),
+        )  # added in 9
         SchemaVersion.create(version=1)
         Account.create(email="old@example.com", plan="pro", created_at=utcnow())
 
 
 def schema_of(database: peewee.Database) -> dict:
-    return {table: (sorted((c.name, c.data_type.lower(), c.null)
-                           for c in database.get_columns(table)),
-                    sorted((i.name, tuple(i.columns), i.unique)
-                           for i in database.get_indexes(table)),
-                    sorted((f.column, f.dest_table) for f in database.get_foreign_keys(table)))
-            for table in ("account", "api_key", "job", "webhook_delivery", "webhook_attempt")}
+    return {
+        table: (
+            sorted((c.name, c.data_type.lower(), c.null) for c in database.get_columns(table)),
+            sorted((i.name, tuple(i.columns), i.unique) for i in database.get_indexes(table)),
+            sorted((f.column, f.dest_table) for f in database.get_foreign_keys(table)),
+        )
+        for table in ("account", "api_key", "job", "webhook_delivery", "webhook_attempt")
+    }
 
 
 def test_db_upgrade_brings_a_version_1_database_to_the_webhook_schema(
-        tmp_path, capsys, backend, database_factory):
+    tmp_path, capsys, backend, database_factory
+):
     elsewhere = tmp_path / "fresh"
-    fresh = bind_database(load_config(write_config(
-        elsewhere, service_settings(elsewhere, database_factory(backend)))))
+    fresh = bind_database(
+        load_config(write_config(elsewhere, service_settings(elsewhere, database_factory(backend))))
+    )
     migrations.create_schema(fresh)
-    config = write_config(tmp_path, service_settings(tmp_path, database_factory(backend),
-                                                     webhooks=webhook_settings()))
+    config = write_config(
+        tmp_path, service_settings(tmp_path, database_factory(backend), webhooks=webhook_settings())
+    )
     version_1_schema(bind_database(load_config(config)))
 
     status, out, _ = run(capsys, "db", "upgrade", "--config", str(config))
@@ -181,23 +197,30 @@ def test_db_upgrade_brings_a_version_1_database_to_the_webhook_schema(
     assert SchemaVersion.get().version == migrations.SCHEMA_VERSION
     assert schema_of(upgraded) == schema_of(fresh)
     fresh.close()
-    assert run(capsys, "webhooks", "set-url", "old@example.com", RECEIVER, "--config",
-               str(config))[0] == 0
+    assert (
+        run(capsys, "webhooks", "set-url", "old@example.com", RECEIVER, "--config", str(config))[0]
+        == 0
+    )
     assert Account.get(Account.email == "old@example.com").webhook_url == RECEIVER
 
 
 def test_db_upgrade_seals_the_webhook_secrets_a_version_2_database_held_in_clear(
-        tmp_path, capsys, backend, database_factory):
-    config = write_config(tmp_path, service_settings(tmp_path, database_factory(backend),
-                                                     webhooks=webhook_settings()))
+    tmp_path, capsys, backend, database_factory
+):
+    config = write_config(
+        tmp_path, service_settings(tmp_path, database_factory(backend), webhooks=webhook_settings())
+    )
     database = bind_database(load_config(config))
     version_1_schema(database)
     migrations.upgrade(database, target=2)
     current, previous = "whsec_" + "C" * 32, "whsec_" + "P" * 32
-    database.execute_sql("UPDATE account SET webhook_url = %s, webhook_secret = %s, "
-                         "webhook_previous_secret = %s, webhook_secret_rotated_at = %s"
-                         .replace("%s", database.param),
-                         (RECEIVER, current, previous, utcnow()))
+    database.execute_sql(
+        "UPDATE account SET webhook_url = %s, webhook_secret = %s, "
+        "webhook_previous_secret = %s, webhook_secret_rotated_at = %s".replace(
+            "%s", database.param
+        ),
+        (RECEIVER, current, previous, utcnow()),
+    )
 
     status, out, _ = run(capsys, "db", "upgrade", "--config", str(config))
     assert status == 0 and "applied 3, 4" in out
@@ -205,10 +228,15 @@ def test_db_upgrade_seals_the_webhook_secrets_a_version_2_database_held_in_clear
     columns = {column.name for column in upgraded.get_columns("account")}
     assert not columns & {"webhook_secret", "webhook_previous_secret"}
     [row] = upgraded.execute_sql("SELECT * FROM account").fetchall()
-    assert not [value for value in row if isinstance(value, str)
-                and ("C" * 32 in value or "P" * 32 in value)]
+    assert not [
+        value
+        for value in row
+        if isinstance(value, str) and ("C" * 32 in value or "P" * 32 in value)
+    ]
     account = Account.get(Account.email == "old@example.com")
-    assert opened(account, SecretBox(load_server_secret(load_config(config)))) == (current,
-                                                                                   previous)
+    assert opened(account, SecretBox(load_server_secret(load_config(config)))) == (
+        current,
+        previous,
+    )
     shown = run(capsys, "webhooks", "secret", "old@example.com", "--config", str(config))
     assert shown[1].strip() == current

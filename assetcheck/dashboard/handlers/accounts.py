@@ -27,21 +27,33 @@ class SignUpHandler(DashboardHandler):
 
     async def post(self) -> None:
         address = self.client_address()
-        values = {"email": self.get_body_argument("email", "").strip(),
-                  "plan": self.get_body_argument("plan", "")}
+        values = {
+            "email": self.get_body_argument("email", "").strip(),
+            "plan": self.get_body_argument("plan", ""),
+        }
         wait = self.limits.signup_per_address.retry_after(address)
         if wait:
             self.set_header("Retry-After", str(wait))
-            await self._form({"form": f"Too many sign-ups from your address: try again in "
-                                      f"{describe_wait(wait)}."}, values, 429)
+            await self._form(
+                {
+                    "form": f"Too many sign-ups from your address: try again in "
+                    f"{describe_wait(wait)}."
+                },
+                values,
+                429,
+            )
             return
         # Every attempt counts, refused ones too: an address probing which emails have
         # accounts is held to the same pace as one making accounts.
         self.limits.signup_per_address.record(address)
         try:
             account = await self.run_blocking(
-                sign_up, values["email"], self.get_body_argument("password", ""),
-                list(self.config["plans"]), values["plan"] or None)
+                sign_up,
+                values["email"],
+                self.get_body_argument("password", ""),
+                list(self.config["plans"]),
+                values["plan"] or None,
+            )
         except FormError as error:
             await self._form(error.errors, values, 400)
             return
@@ -49,13 +61,23 @@ class SignUpHandler(DashboardHandler):
         self.remember_device(account.email)
         self.redirect("/")
 
-    async def _form(self, errors: dict[str, str] | None = None,
-                    values: dict[str, str] | None = None, status: int = 200) -> None:
+    async def _form(
+        self,
+        errors: dict[str, str] | None = None,
+        values: dict[str, str] | None = None,
+        status: int = 200,
+    ) -> None:
         plans = self.config["plans"]
-        self.render_page("signup.html", status, errors=errors or {}, values=values or {},
-                         fresh_install=await self.run_blocking(is_fresh_install),
-                         plans=plans, signup_plan=signup_plan(plans),
-                         min_password_length=MIN_PASSWORD_LENGTH)
+        self.render_page(
+            "signup.html",
+            status,
+            errors=errors or {},
+            values=values or {},
+            fresh_install=await self.run_blocking(is_fresh_install),
+            plans=plans,
+            signup_plan=signup_plan(plans),
+            min_password_length=MIN_PASSWORD_LENGTH,
+        )
 
 
 class LoginHandler(DashboardHandler):
@@ -78,8 +100,12 @@ class LoginHandler(DashboardHandler):
         wait = throttle.retry_after(attempt)
         if wait:
             self.set_header("Retry-After", str(wait))
-            self._form({"form": f"Too many failed attempts: try again in {describe_wait(wait)}."},
-                       email, next_page, 429)
+            self._form(
+                {"form": f"Too many failed attempts: try again in {describe_wait(wait)}."},
+                email,
+                next_page,
+                429,
+            )
             return
         account = await self.run_blocking(log_in, email, self.get_body_argument("password", ""))
         if account is None:
@@ -91,10 +117,16 @@ class LoginHandler(DashboardHandler):
         self.remember_device(email)
         self.redirect_within(next_page)
 
-    def _form(self, errors: dict[str, str] | None = None, email: str = "", next_page: str = "",
-              status: int = 200) -> None:
-        self.render_page("login.html", status, errors=errors or {}, email=email,
-                         next_page=next_page)
+    def _form(
+        self,
+        errors: dict[str, str] | None = None,
+        email: str = "",
+        next_page: str = "",
+        status: int = 200,
+    ) -> None:
+        self.render_page(
+            "login.html", status, errors=errors or {}, email=email, next_page=next_page
+        )
 
 
 class LogoutHandler(DashboardHandler):

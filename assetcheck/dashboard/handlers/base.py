@@ -33,8 +33,10 @@ from assetcheck.webapp.handlers import AccountHandler, BaseHandler
 #: Methods that change nothing: the only ones a logged-in account may send past its rate.
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 #: Pages load nothing but this service's own files: no inline script, no third party.
-CONTENT_SECURITY_POLICY = ("default-src 'self'; img-src 'self' data:; object-src 'none'; "
-                           "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; img-src 'self' data:; object-src 'none'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
 
 
 class SessionMixin(BaseHandler):
@@ -46,8 +48,14 @@ class SessionMixin(BaseHandler):
 
     def start_session(self, account: Account) -> None:
         """Set the session cookie for ``account`` at its current session generation."""
-        self.set_signed_cookie(SESSION_COOKIE, session_value(account), expires_days=SESSION_DAYS,
-                               httponly=True, samesite="Lax", secure=self.cookies_are_secure())
+        self.set_signed_cookie(
+            SESSION_COOKIE,
+            session_value(account),
+            expires_days=SESSION_DAYS,
+            httponly=True,
+            samesite="Lax",
+            secure=self.cookies_are_secure(),
+        )
 
     def cookies_are_secure(self) -> bool:
         return self.request.protocol == "https" or secure_cookies(self.config)
@@ -111,23 +119,28 @@ class DashboardHandler(SessionMixin, BaseHandler):
 
     def render_page(self, template: str, status: int = 200, /, **context: Any) -> None:
         """Render ``template`` here, on the event loop: for pages of a bounded size."""
-        self._send_page(status, self.templates.get_template(template).render(
-            **self._page_context(), **context))
+        self._send_page(
+            status, self.templates.get_template(template).render(**self._page_context(), **context)
+        )
 
-    async def render_large_page(self, template: str, status: int = 200, /,
-                                **context: Any) -> None:
+    async def render_large_page(self, template: str, status: int = 200, /, **context: Any) -> None:
         """Render ``template`` on the thread pool: for pages as large as a report, so the event
         loop goes on serving other requests meanwhile."""
-        render = partial(self.templates.get_template(template).render,
-                         **self._page_context(), **context)
+        render = partial(
+            self.templates.get_template(template).render, **self._page_context(), **context
+        )
         self._send_page(status, await self.run_blocking(render))
 
     def _page_context(self) -> dict[str, Any]:
         """What every template gets (read on the event loop: the XSRF token may set its
         cookie)."""
-        return {"account": self.account, "has_api_access": self.has_api_access,
-                "xsrf_token": self.xsrf_token.decode(), "static_url": self.static_url,
-                "path": self.request.path}
+        return {
+            "account": self.account,
+            "has_api_access": self.has_api_access,
+            "xsrf_token": self.xsrf_token.decode(),
+            "static_url": self.static_url,
+            "path": self.request.path,
+        }
 
     def _send_page(self, status: int, page: str) -> None:
         self.set_status(status)
@@ -159,8 +172,14 @@ class DashboardHandler(SessionMixin, BaseHandler):
     def remember_device(self, email: str) -> None:
         """Mark this browser as one the account of ``email`` logged in with."""
         device = (self.known_device() or KnownDevice.new()).remembering(email)
-        self.set_signed_cookie(DEVICE_COOKIE, device.cookie_value(), expires_days=DEVICE_DAYS,
-                               httponly=True, samesite="Lax", secure=self.cookies_are_secure())
+        self.set_signed_cookie(
+            DEVICE_COOKIE,
+            device.cookie_value(),
+            expires_days=DEVICE_DAYS,
+            httponly=True,
+            samesite="Lax",
+            secure=self.cookies_are_secure(),
+        )
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         error = kwargs.get("exc_info", (None, None, None))[1]
@@ -173,8 +192,7 @@ class DashboardHandler(SessionMixin, BaseHandler):
         else:
             message = responses.get(status_code, "Something went wrong") + "."
         self.set_allow_header(status_code)
-        self.render_page("error.html", status_code, status_code=status_code,
-                         message=message)
+        self.render_page("error.html", status_code, status_code=status_code, message=message)
 
 
 class DashboardJsonHandler(DashboardHandler):

@@ -43,8 +43,7 @@ RECENT_JOBS = 5
 #: No upload has more model files than this (``[validation] max_archive_entries`` is smaller).
 MAX_PREVIEW_INDEX = 10**9
 #: Report formats offered as downloads on the job page: their titles and file extensions.
-DOWNLOADS = {"json": ("JSON", "json"), "markdown": ("Markdown", "md"),
-             "junit": ("JUnit", "xml")}
+DOWNLOADS = {"json": ("JSON", "json"), "markdown": ("Markdown", "md"), "junit": ("JUnit", "xml")}
 #: The viewer's files of a model file: suffix in the URL -> ``job_files`` kind.
 VIEWER_FILES = {"glb": "viewer_model", "json": "overlays"}
 #: A job's pictures and models stay out of the browser's cache: a cached copy would outlive
@@ -62,11 +61,16 @@ class HomeHandler(DashboardHandler):
             fresh = await self.run_blocking(is_fresh_install)
             self.redirect("/signup" if fresh else "/login")
             return
-        recent, _ = await self.run_blocking(partial(
-            list_jobs, self.account.id, status=None, limit=RECENT_JOBS, cursor=None))
-        self.render_page("upload.html", engines=self.engines.values(),
-                         default_engine=DEFAULT_ENGINE, recent=recent,
-                         max_upload_mb=self.config["plans"][self.account.plan]["max_upload_mb"])
+        recent, _ = await self.run_blocking(
+            partial(list_jobs, self.account.id, status=None, limit=RECENT_JOBS, cursor=None)
+        )
+        self.render_page(
+            "upload.html",
+            engines=self.engines.values(),
+            default_engine=DEFAULT_ENGINE,
+            recent=recent,
+            max_upload_mb=self.config["plans"][self.account.plan]["max_upload_mb"],
+        )
 
 
 class JobsHandler(DashboardHandler):
@@ -76,11 +80,18 @@ class JobsHandler(DashboardHandler):
     async def get(self) -> None:
         status, limit = parse_list_query(self.get_query_argument("status", None) or None, None)
         cursor = self.get_query_argument("cursor", None)
-        jobs, next_cursor = await self.run_blocking(partial(
-            list_jobs, self.logged_in_account.id, status=status, limit=limit, cursor=cursor))
-        self.render_page("jobs.html", jobs=jobs, next_cursor=next_cursor, status=status,
-                         states=STATES, first_page=cursor is None,
-                         deleted=self.get_query_argument("deleted", None) == "1")
+        jobs, next_cursor = await self.run_blocking(
+            partial(list_jobs, self.logged_in_account.id, status=status, limit=limit, cursor=cursor)
+        )
+        self.render_page(
+            "jobs.html",
+            jobs=jobs,
+            next_cursor=next_cursor,
+            status=status,
+            states=STATES,
+            first_page=cursor is None,
+            deleted=self.get_query_argument("deleted", None) == "1",
+        )
 
 
 class JobPageHandler(DashboardHandler):
@@ -93,15 +104,22 @@ class JobPageHandler(DashboardHandler):
 
     @tornado.web.authenticated
     async def get(self, job_id: str) -> None:
-        job = await self.run_blocking(partial(find_job, self.logged_in_account.id, job_id,
-                                              with_report=False))
+        job = await self.run_blocking(
+            partial(find_job, self.logged_in_account.id, job_id, with_report=False)
+        )
         engine = self.engines.get(job.engine)
-        context: dict[str, Any] = {"job": job, "report_html": None, "downloads": DOWNLOADS,
-                                   "engine_title": engine.title if engine else job.engine}
+        context: dict[str, Any] = {
+            "job": job,
+            "report_html": None,
+            "downloads": DOWNLOADS,
+            "engine_title": engine.title if engine else job.engine,
+        }
         if job.status == COMPLETED and job.expired_at is None:
-            context.update(report_html=await self._report_part(job),
-                           badge_path=badge_path(self.server_secret, job.id),
-                           site_url=f"{self.request.protocol}://{self.request.host}")
+            context.update(
+                report_html=await self._report_part(job),
+                badge_path=badge_path(self.server_secret, job.id),
+                site_url=f"{self.request.protocol}://{self.request.host}",
+            )
         self.render_page("job.html", **context)
 
     async def _report_part(self, job: Job) -> Markup:
@@ -113,17 +131,30 @@ class JobPageHandler(DashboardHandler):
         if cached is not None:
             return Markup(cached)
         account = self.logged_in_account
-        wait = self.page_rate.acquire(("page-render", account.id),
-                                      int(self.config["plans"][account.plan]
-                                          ["page_renders_per_minute"]))
+        wait = self.page_rate.acquire(
+            ("page-render", account.id),
+            int(self.config["plans"][account.plan]["page_renders_per_minute"]),
+        )
         if wait:
-            raise RequestError(429, "RATE_LIMITED", "You opened many large report pages in a "
-                               f"short time: this one will be ready in {wait} s. Reload it "
-                               "then.", {"Retry-After": str(wait)})
+            raise RequestError(
+                429,
+                "RATE_LIMITED",
+                "You opened many large report pages in a "
+                f"short time: this one will be ready in {wait} s. Reload it "
+                "then.",
+                {"Retry-After": str(wait)},
+            )
         text = await self.run_blocking(completed_report_text, job)
-        render = partial(report_pages.render_report, self.templates.get_template(
-            "job_report.html"), text, job=job, view=view, stored=stored,
-            registry=build_registry(self.plugin_manager), static_url=self.static_url)
+        render = partial(
+            report_pages.render_report,
+            self.templates.get_template("job_report.html"),
+            text,
+            job=job,
+            view=view,
+            stored=stored,
+            registry=build_registry(self.plugin_manager),
+            static_url=self.static_url,
+        )
         async with self.render_turns.turn(account.id):
             page = await self.run_blocking(render)
         self.page_cache.put(key, page)
@@ -134,7 +165,8 @@ class JobPageHandler(DashboardHandler):
         code = self.get_query_argument("code", None)
         return job_page.JobView(
             first_file=first or 0,
-            expanded=code if code and job_page.ISSUE_CODE.fullmatch(code) else None)
+            expanded=code if code and job_page.ISSUE_CODE.fullmatch(code) else None,
+        )
 
     @property
     def page_cache(self) -> RenderedPages:
@@ -193,8 +225,11 @@ class PreviewHandler(JobFileHandler):
 
     def _read(self, job_id: str, number: int) -> bytes | None:
         filename = self.model_filename(job_id, number)
-        return None if filename is None else self.storage.read_preview(
-            job_id, model_file_name("preview", filename))
+        return (
+            None
+            if filename is None
+            else self.storage.read_preview(job_id, model_file_name("preview", filename))
+        )
 
 
 class JobDeleteHandler(DashboardHandler):
@@ -202,8 +237,9 @@ class JobDeleteHandler(DashboardHandler):
 
     @tornado.web.authenticated
     async def post(self, job_id: str) -> None:
-        await self.run_blocking(remove_job, self.queue.database, self.storage,
-                                self.logged_in_account.id, job_id)
+        await self.run_blocking(
+            remove_job, self.queue.database, self.storage, self.logged_in_account.id, job_id
+        )
         self.redirect("/jobs?deleted=1")
 
 
@@ -215,11 +251,11 @@ class ViewerFileHandler(JobFileHandler):
     @tornado.web.authenticated
     async def get(self, job_id: str, number: str, kind: str) -> None:
         index = bounded_number(number, MAX_PREVIEW_INDEX)
-        opened = None if index is None else await self.run_blocking(self._open, job_id, index,
-                                                                     kind)
+        opened = None if index is None else await self.run_blocking(self._open, job_id, index, kind)
         if opened is None:
-            raise RequestError(404, "VIEWER_FILE_NOT_FOUND",
-                               "This model file cannot be shown in the 3D viewer.")
+            raise RequestError(
+                404, "VIEWER_FILE_NOT_FOUND", "This model file cannot be shown in the 3D viewer."
+            )
         handle, size = opened
         try:
             self.set_header("Content-Type", CONTENT_TYPES[f".{kind}"])
@@ -235,8 +271,11 @@ class ViewerFileHandler(JobFileHandler):
 
     def _open(self, job_id: str, number: int, kind: str) -> tuple[BinaryIO, int] | None:
         filename = self.model_filename(job_id, number)
-        return None if filename is None else self.storage.open_preview(
-            job_id, model_file_name(VIEWER_FILES[kind], filename))
+        return (
+            None
+            if filename is None
+            else self.storage.open_preview(job_id, model_file_name(VIEWER_FILES[kind], filename))
+        )
 
 
 class ReportDownloadHandler(SessionAuthentication, ReportHandler):

@@ -28,8 +28,13 @@ from assetcheck.webapp.errors import RequestError
 from assetcheck.webapp.handlers import bounded_number
 
 #: The expiries a key may be given, in days ("" is none), with their labels.
-KEY_EXPIRIES = {"": "Never", "7": "In 7 days", "30": "In 30 days", "90": "In 90 days",
-                "365": "In a year"}
+KEY_EXPIRIES = {
+    "": "Never",
+    "7": "In 7 days",
+    "30": "In 30 days",
+    "90": "In 90 days",
+    "365": "In a year",
+}
 KEY_NAME_MAX_LENGTH = 100
 #: The largest id a key row can have (a signed 64-bit integer in every database).
 MAX_KEY_ID = 2**63 - 1
@@ -52,9 +57,16 @@ class ProfilePage(DashboardHandler):
         context.setdefault("new_key", None)
         context.setdefault("key_name", "")
         notice = NOTICES.get(self.get_query_argument("done", ""))
-        self.render_page("profile.html", status, keys=rows, expiries=KEY_EXPIRIES,
-                         plan_limits=self.config["plans"].get(account.plan, {}),
-                         min_password_length=MIN_PASSWORD_LENGTH, notice=notice, **context)
+        self.render_page(
+            "profile.html",
+            status,
+            keys=rows,
+            expiries=KEY_EXPIRIES,
+            plan_limits=self.config["plans"].get(account.plan, {}),
+            min_password_length=MIN_PASSWORD_LENGTH,
+            notice=notice,
+            **context,
+        )
 
 
 class ProfileHandler(ProfilePage):
@@ -74,14 +86,22 @@ class PasswordHandler(ProfilePage):
         wait = throttle.retry_after(attempt)
         if wait:
             self.set_header("Retry-After", str(wait))
-            await self.render_profile(429, errors={"current_password": (
-                f"Too many wrong passwords: try again in {describe_wait(wait)}.")})
+            await self.render_profile(
+                429,
+                errors={
+                    "current_password": (
+                        f"Too many wrong passwords: try again in {describe_wait(wait)}."
+                    )
+                },
+            )
             return
         try:
             self.account = await self.run_blocking(
-                change_password, self.logged_in_account,
+                change_password,
+                self.logged_in_account,
                 self.get_body_argument("current_password", ""),
-                self.get_body_argument("new_password", ""))
+                self.get_body_argument("new_password", ""),
+            )
         except FormError as error:
             if "current_password" in error.errors:
                 throttle.failed(attempt)
@@ -99,8 +119,9 @@ class KeysHandler(ProfilePage):
     @tornado.web.authenticated
     async def post(self) -> None:
         if not self.has_api_access:
-            raise RequestError(403, "PLAN_REQUIRED", "API keys come with the Starter, Pro and "
-                               "Enterprise plans.")
+            raise RequestError(
+                403, "PLAN_REQUIRED", "API keys come with the Starter, Pro and Enterprise plans."
+            )
         name = self.get_body_argument("name", "").strip()
         expiry = self.get_body_argument("expires_in", "")
         try:
@@ -111,12 +132,20 @@ class KeysHandler(ProfilePage):
         expires_at = utcnow() + timedelta(days=int(expiry)) if expiry else None
         limit = int(self.config["accounts"]["max_active_keys"])
         try:
-            row, key = await self.run_blocking(partial(
-                issue_key, self.logged_in_account, name, expires_at, max_active=limit))
+            row, key = await self.run_blocking(
+                partial(issue_key, self.logged_in_account, name, expires_at, max_active=limit)
+            )
         except AccountError:
-            await self.render_profile(409, key_name=name, errors={"name": (
-                f"You have {limit} active keys, the most an account may have: revoke one you "
-                "no longer need, then create this one.")})
+            await self.render_profile(
+                409,
+                key_name=name,
+                errors={
+                    "name": (
+                        f"You have {limit} active keys, the most an account may have: revoke "
+                        "one you no longer need, then create this one."
+                    )
+                },
+            )
             return
         await self.render_profile(201, new_key=key, new_key_row=row)
 
@@ -127,9 +156,14 @@ class RevokeKeyHandler(ProfilePage):
     @tornado.web.authenticated
     async def post(self, key_id: str) -> None:
         number = bounded_number(key_id, MAX_KEY_ID)
-        key = None if number is None else await self.run_blocking(
-            ApiKey.get_or_none,
-            (ApiKey.id == number) & (ApiKey.account == self.logged_in_account.id))
+        key = (
+            None
+            if number is None
+            else await self.run_blocking(
+                ApiKey.get_or_none,
+                (ApiKey.id == number) & (ApiKey.account == self.logged_in_account.id),
+            )
+        )
         if key is None:
             raise RequestError(404, "KEY_NOT_FOUND", "You have no API key with this id.")
         await self.run_blocking(revoke_key, key)

@@ -43,7 +43,7 @@ NOTICES = {
     "saved": "The webhook URL was saved: jobs without their own URL report to it.",
     "removed": "The webhook URL was removed: jobs without their own URL send no webhook.",
     "rotated": "The secret was rotated: deliveries are signed with both secrets until the "
-               "time below, then with the new one only.",
+    "time below, then with the new one only.",
     "test": "A test event (ping) is on its way: it appears in the delivery log below.",
     "redelivered": "The delivery was queued again: a new round of attempts starts now.",
 }
@@ -59,16 +59,28 @@ class WebhooksPage(DashboardHandler):
         after = None
         if enabled:
             cursor = self.get_query_argument("cursor", None)
-            deliveries, after = await self.run_blocking(partial(
-                list_deliveries, account.id, limit=DELIVERIES_PER_PAGE,
-                after=decode_cursor(cursor) if cursor else None))
+            deliveries, after = await self.run_blocking(
+                partial(
+                    list_deliveries,
+                    account.id,
+                    limit=DELIVERIES_PER_PAGE,
+                    after=decode_cursor(cursor) if cursor else None,
+                )
+            )
         context.setdefault("errors", {})
         context.setdefault("url_value", account.webhook_url or "")
         self.render_page(
-            "webhooks.html", status, webhooks_enabled=enabled, deliveries=deliveries,
-            next_cursor=encode_cursor(*after) if after else None, finished=FINISHED,
-            rotation_ends=rotation_ends_at(account), rotation_hours=_hours(ROTATION_WINDOW),
-            notice=NOTICES.get(self.get_query_argument("done", "")), **context)
+            "webhooks.html",
+            status,
+            webhooks_enabled=enabled,
+            deliveries=deliveries,
+            next_cursor=encode_cursor(*after) if after else None,
+            finished=FINISHED,
+            rotation_ends=rotation_ends_at(account),
+            rotation_hours=_hours(ROTATION_WINDOW),
+            notice=NOTICES.get(self.get_query_argument("done", "")),
+            **context,
+        )
 
     def require_webhooks(self) -> None:
         if not has_webhooks(self.logged_in_account.plan):
@@ -99,8 +111,13 @@ class WebhookUrlHandler(WebhooksPage):
             self.redirect("/settings/webhooks?done=removed")
             return
         try:
-            await self.run_blocking(set_webhook_url, self.logged_in_account, url, self.secret_box,
-                                    self.config["webhooks"]["allowed_cidrs"])
+            await self.run_blocking(
+                set_webhook_url,
+                self.logged_in_account,
+                url,
+                self.secret_box,
+                self.config["webhooks"]["allowed_cidrs"],
+            )
         except WebhookUrlError as error:
             await self.render_settings(400, errors={"webhook_url": str(error)}, url_value=url)
             return
@@ -152,16 +169,20 @@ class RedeliverHandler(WebhooksPage):
     async def post(self, delivery_id: str) -> None:
         self.require_webhooks()
         try:
-            await self.run_blocking(partial(redeliver, self.logged_in_account.id, delivery_id,
-                                            max_pending=self.max_pending))
+            await self.run_blocking(
+                partial(
+                    redeliver, self.logged_in_account.id, delivery_id, max_pending=self.max_pending
+                )
+            )
         except DeliveryError as error:
             raise RequestError(error.status, error.code, str(error)) from None
         self.redirect("/settings/webhooks?done=redelivered")
 
 
 def plan_required() -> RequestError:
-    return RequestError(403, "PLAN_REQUIRED", "Webhooks come with the Starter, Pro and Enterprise "
-                        "plans.")
+    return RequestError(
+        403, "PLAN_REQUIRED", "Webhooks come with the Starter, Pro and Enterprise plans."
+    )
 
 
 def _hours(window: timedelta) -> int:

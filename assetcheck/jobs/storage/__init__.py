@@ -18,9 +18,19 @@ from assetcheck.jobs.storage.local import LocalStorage
 
 BACKENDS = ("local", "s3")
 
-__all__ = ["BACKENDS", "ORPHAN_IDLE_SECONDS", "SCRATCH_NAME", "UPLOAD_NAME",
-           "JobStorage", "LocalStorage", "StorageConfigError", "StorageUnavailable",
-           "UploadFile", "open_storage", "upload_key"]
+__all__ = [
+    "BACKENDS",
+    "ORPHAN_IDLE_SECONDS",
+    "SCRATCH_NAME",
+    "UPLOAD_NAME",
+    "JobStorage",
+    "LocalStorage",
+    "StorageConfigError",
+    "StorageUnavailable",
+    "UploadFile",
+    "open_storage",
+    "upload_key",
+]
 
 
 class StorageConfigError(ConfigError):
@@ -34,12 +44,19 @@ def open_storage(config: Config) -> JobStorage:
     if backend == "local":
         return LocalStorage(storage["data_dir"])
     if backend != "s3":
-        raise StorageConfigError(f"[storage] backend = {backend!r} is not one of "
-                                 f"{', '.join(BACKENDS)}")
+        raise StorageConfigError(
+            f"[storage] backend = {backend!r} is not one of {', '.join(BACKENDS)}"
+        )
     if not storage.get("bucket"):
         raise StorageConfigError('[storage] backend = "s3" needs a bucket')
     from assetcheck.jobs.storage.s3 import S3Settings, S3Storage
 
-    return S3Storage(storage["data_dir"], S3Settings(
-        bucket=storage["bucket"], prefix=storage.get("prefix", ""),
-        endpoint_url=storage.get("endpoint_url", ""), region=storage.get("region", "")))
+    return S3Storage(
+        storage["data_dir"],
+        S3Settings(
+            bucket=storage["bucket"],
+            prefix=storage.get("prefix", ""),
+            endpoint_url=storage.get("endpoint_url", ""),
+            region=storage.get("region", ""),
+        ),
+    )

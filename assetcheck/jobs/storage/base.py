@@ -55,7 +55,7 @@ class UploadFile(ABC):
 
     def write(self, data: bytes | memoryview) -> None:
         if len(self.head) < SNIFF_BYTES:
-            self.head += bytes(data[:SNIFF_BYTES - len(self.head)])
+            self.head += bytes(data[: SNIFF_BYTES - len(self.head)])
         self._hash.update(data)
         self.size += len(data)
         self._store(data)
@@ -163,8 +163,11 @@ class JobStorage(ABC):
         """Remove everything the job stored (idempotent)."""
 
     @abstractmethod
-    def sweep_orphans(self, existing: Callable[[list[str]], Iterable[str]],
-                      idle_seconds: float = ORPHAN_IDLE_SECONDS) -> list[str]:
+    def sweep_orphans(
+        self,
+        existing: Callable[[list[str]], Iterable[str]],
+        idle_seconds: float = ORPHAN_IDLE_SECONDS,
+    ) -> list[str]:
         """Remove the idle stored files of jobs whose id ``existing(ids)`` does not return,
         and any other leftovers of an interrupted upload; returns those job ids."""
 

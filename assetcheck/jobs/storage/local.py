@@ -92,12 +92,14 @@ class LocalStorage(JobStorage):
             upload = (folder / UPLOAD_NAME).stat().st_ino
         except FileNotFoundError:
             upload = None
-        return sum(entry.stat().st_size for entry in _preview_entries(folder)
-                   if entry.stat().st_ino != upload)
+        return sum(
+            entry.stat().st_size
+            for entry in _preview_entries(folder)
+            if entry.stat().st_ino != upload
+        )
 
     def preview_sizes(self, job_id: str) -> dict[str, int]:
-        return {entry.name: entry.stat().st_size
-                for entry in _preview_entries(self.root / job_id)}
+        return {entry.name: entry.stat().st_size for entry in _preview_entries(self.root / job_id)}
 
     def read_preview(self, job_id: str, name: str) -> bytes | None:
         try:
@@ -115,13 +117,19 @@ class LocalStorage(JobStorage):
     def delete_job(self, job_id: str) -> None:
         shutil.rmtree(self.root / job_id, ignore_errors=True)
 
-    def sweep_orphans(self, existing: Callable[[list[str]], Iterable[str]],
-                      idle_seconds: float = ORPHAN_IDLE_SECONDS) -> list[str]:
+    def sweep_orphans(
+        self,
+        existing: Callable[[list[str]], Iterable[str]],
+        idle_seconds: float = ORPHAN_IDLE_SECONDS,
+    ) -> list[str]:
         if not self.root.is_dir():
             return []
         cutoff = time.time() - idle_seconds
-        idle = [folder.name for folder in self.root.iterdir()
-                if folder.is_dir() and last_change(folder) < cutoff]
+        idle = [
+            folder.name
+            for folder in self.root.iterdir()
+            if folder.is_dir() and last_change(folder) < cutoff
+        ]
         known = set(existing(idle)) if idle else set()
         orphans = [job_id for job_id in idle if job_id not in known]
         for job_id in orphans:
@@ -132,8 +140,9 @@ class LocalStorage(JobStorage):
         try:
             writable = os.access(private_folder(self.data_dir), os.W_OK | os.X_OK)
         except OSError as error:
-            raise StorageUnavailable(f"the data directory {self.data_dir} cannot be made: "
-                                     f"{error.strerror}") from None
+            raise StorageUnavailable(
+                f"the data directory {self.data_dir} cannot be made: {error.strerror}"
+            ) from None
         if not writable:
             raise StorageUnavailable(f"the data directory {self.data_dir} is not writable")
 
@@ -150,8 +159,9 @@ def _preview_entries(job_folder: Path) -> list[os.DirEntry]:
     """The complete files of the job folder's ``previews/`` (none when it has none)."""
     try:
         with os.scandir(job_folder / PREVIEW_FOLDER) as entries:
-            return [entry for entry in entries
-                    if entry.is_file() and not entry.name.endswith(".part")]
+            return [
+                entry for entry in entries if entry.is_file() and not entry.name.endswith(".part")
+            ]
     except FileNotFoundError:
         return []
 

@@ -139,28 +139,35 @@ class S3Storage(JobStorage):
                 for chunk in answer["Body"].iter_chunks(FETCH_CHUNK):
                     received += len(chunk)
                     if received > size:
-                        raise OSError(errno.EFBIG, f"the stored upload is larger than the "
-                                                   f"{size} bytes received")
+                        raise OSError(
+                            errno.EFBIG,
+                            f"the stored upload is larger than the {size} bytes received",
+                        )
                     file.write(chunk)
         return target
 
     def keep_previews(self, job_id: str) -> int:
         folder = self.drawing_folder(job_id) / PREVIEW_FOLDER
-        files = sorted(path for path in folder.iterdir() if path.suffix in CONTENT_TYPES
-                       ) if folder.is_dir() else []
+        files = (
+            sorted(path for path in folder.iterdir() if path.suffix in CONTENT_TYPES)
+            if folder.is_dir()
+            else []
+        )
         with _s3_errors(f"storing the previews of {job_id}"):
             for path in files:  # a viewer model may be large: streamed, in parts if need be
                 self.client().upload_file(
-                    str(path), self.bucket,
+                    str(path),
+                    self.bucket,
                     self._job_prefix(job_id) + f"{PREVIEW_FOLDER}/{path.name}",
-                    ExtraArgs={"ContentType": CONTENT_TYPES[path.suffix]})
+                    ExtraArgs={"ContentType": CONTENT_TYPES[path.suffix]},
+                )
         return sum(path.stat().st_size for path in files)
 
     # Serving and removal ----------------------------------------------------------------
 
     def preview_sizes(self, job_id: str) -> dict[str, int]:
         prefix = self._job_prefix(job_id) + f"{PREVIEW_FOLDER}/"
-        return {item["Key"][len(prefix):]: item["Size"] for item in self._objects(prefix)}
+        return {item["Key"][len(prefix) :]: item["Size"] for item in self._objects(prefix)}
 
     def read_preview(self, job_id: str, name: str) -> bytes | None:
         opened = self.open_preview(job_id, name)
@@ -187,8 +194,11 @@ class S3Storage(JobStorage):
         for upload in self._multipart_uploads(prefix):
             self.abort_multipart(upload["Key"], upload["UploadId"])
 
-    def sweep_orphans(self, existing: Callable[[list[str]], Iterable[str]],
-                      idle_seconds: float = ORPHAN_IDLE_SECONDS) -> list[str]:
+    def sweep_orphans(
+        self,
+        existing: Callable[[list[str]], Iterable[str]],
+        idle_seconds: float = ORPHAN_IDLE_SECONDS,
+    ) -> list[str]:
         """Abort multipart uploads idle for ``idle_seconds`` (an API node died mid-upload),
         delete the objects of idle jobs that have no row, and remove this node's idle
         working folders (a worker was killed mid-job)."""
@@ -205,7 +215,7 @@ class S3Storage(JobStorage):
             newest[job_id] = max(item["LastModified"], newest.get(job_id, item["LastModified"]))
         idle = [job_id for job_id, moment in newest.items() if moment < cutoff]
         for start in range(0, len(idle), SWEEP_BATCH):
-            batch = idle[start:start + SWEEP_BATCH]
+            batch = idle[start : start + SWEEP_BATCH]
             known = set(existing(batch))
             for job_id in batch:
                 if job_id not in known:
@@ -222,38 +232,46 @@ class S3Storage(JobStorage):
 
     def _objects(self, prefix: str) -> Iterator[dict[str, Any]]:
         with _s3_errors(f"listing {prefix}"):
-            pages = self.client().get_paginator("list_objects_v2").paginate(
-                Bucket=self.bucket, Prefix=prefix)
+            pages = (
+                self.client()
+                .get_paginator("list_objects_v2")
+                .paginate(Bucket=self.bucket, Prefix=prefix)
+            )
             for page in pages:
                 yield from page.get("Contents", ())
 
     def _multipart_uploads(self, prefix: str) -> Iterator[dict[str, Any]]:
         with _s3_errors(f"listing the multipart uploads of {prefix}"):
-            pages = self.client().get_paginator("list_multipart_uploads").paginate(
-                Bucket=self.bucket, Prefix=prefix)
+            pages = (
+                self.client()
+                .get_paginator("list_multipart_uploads")
+                .paginate(Bucket=self.bucket, Prefix=prefix)
+            )
             for page in pages:
                 yield from page.get("Uploads", ())
 
     def _delete_keys(self, keys: list[str]) -> None:
         with _s3_errors("deleting objects"):
             for start in range(0, len(keys), DELETE_BATCH):
-                batch = [{"Key": key} for key in keys[start:start + DELETE_BATCH]]
-                self.client().delete_objects(Bucket=self.bucket,
-                                             Delete={"Objects": batch, "Quiet": True})
+                batch = [{"Key": key} for key in keys[start : start + DELETE_BATCH]]
+                self.client().delete_objects(
+                    Bucket=self.bucket, Delete={"Objects": batch, "Quiet": True}
+                )
 
     def abort_multipart(self, key: str, upload_id: str) -> None:
         """Abort a multipart upload: the bucket drops its parts."""
         with _s3_errors("aborting a multipart upload"):
             try:
-                self.client().abort_multipart_upload(Bucket=self.bucket, Key=key,
-                                                     UploadId=upload_id)
+                self.client().abort_multipart_upload(
+                    Bucket=self.bucket, Key=key, UploadId=upload_id
+                )
             except ClientError as error:
                 if _code(error) != "NoSuchUpload":  # aborted or completed meanwhile
                     raise
 
     @staticmethod
     def _job_id(key: str, prefix: str) -> str:
-        return key[len(prefix):].split("/", 1)[0]
+        return key[len(prefix) :].split("/", 1)[0]
 
     def _sweep_work_folders(self, cutoff: float) -> None:
         root = self.data_dir / "work"
@@ -288,10 +306,16 @@ class S3Upload(UploadFile):
         with _s3_errors("storing an upload"):
             if self._upload_id is None:
                 self._upload_id = client.create_multipart_upload(
-                    Bucket=bucket, Key=self.object_key)["UploadId"]
+                    Bucket=bucket, Key=self.object_key
+                )["UploadId"]
             number = len(self._parts) + 1
-            answer = client.upload_part(Bucket=bucket, Key=self.object_key, PartNumber=number,
-                                        UploadId=self._upload_id, Body=self._buffer)
+            answer = client.upload_part(
+                Bucket=bucket,
+                Key=self.object_key,
+                PartNumber=number,
+                UploadId=self._upload_id,
+                Body=self._buffer,
+            )
         self._parts.append({"ETag": answer["ETag"], "PartNumber": number})
         self._buffer = bytearray()  # sent as it is, never copied
 
@@ -304,8 +328,11 @@ class S3Upload(UploadFile):
                 if self._buffer:
                     self.flush()
                 client.complete_multipart_upload(
-                    Bucket=bucket, Key=self.object_key, UploadId=self._upload_id,
-                    MultipartUpload={"Parts": self._parts})
+                    Bucket=bucket,
+                    Key=self.object_key,
+                    UploadId=self._upload_id,
+                    MultipartUpload={"Parts": self._parts},
+                )
         self._buffer = bytearray()
         self._stored = True
 
@@ -318,15 +345,19 @@ class S3Upload(UploadFile):
 
 
 def _make_client(session: boto3.session.Session, settings: S3Settings, quick: bool) -> Any:
-    options: dict[str, Any] = {"retries": {"mode": "standard",
-                                           "max_attempts": 1 if quick else 3},
-                               "connect_timeout": 2 if quick else 5,
-                               "read_timeout": 5 if quick else 60}
+    options: dict[str, Any] = {
+        "retries": {"mode": "standard", "max_attempts": 1 if quick else 3},
+        "connect_timeout": 2 if quick else 5,
+        "read_timeout": 5 if quick else 60,
+    }
     if settings.endpoint_url:  # MinIO-style servers want bucket names in the path
         options["s3"] = {"addressing_style": "path"}
     return session.client(
-        "s3", endpoint_url=settings.endpoint_url or None, region_name=settings.region or None,
-        config=BotoConfig(**options))
+        "s3",
+        endpoint_url=settings.endpoint_url or None,
+        region_name=settings.region or None,
+        config=BotoConfig(**options),
+    )
 
 
 @contextlib.contextmanager

@@ -18,17 +18,20 @@ class KeyAuthentication(AccountHandler):
 
     async def authenticate(self) -> Principal:
         if key_in_query(self.request.query):
-            raise RequestError(401, "INVALID_API_KEY", "API keys are never accepted in the URL, "
-                               "which ends up in logs and histories: send the header "
-                               "`Authorization: Bearer <API_KEY>`, and revoke a key that was "
-                               "sent in a URL.", BEARER_CHALLENGE)
+            raise RequestError(
+                401,
+                "INVALID_API_KEY",
+                "API keys are never accepted in the URL, "
+                "which ends up in logs and histories: send the header "
+                "`Authorization: Bearer <API_KEY>`, and revoke a key that was "
+                "sent in a URL.",
+                BEARER_CHALLENGE,
+            )
         try:
-            return await self.run_blocking(authenticate,
-                                           self.request.headers.get("Authorization"))
+            return await self.run_blocking(authenticate, self.request.headers.get("Authorization"))
         except KeyRefused as refusal:
             headers = BEARER_CHALLENGE if refusal.status == 401 else None
-            raise RequestError(refusal.status, refusal.code, refusal.message,
-                               headers) from None
+            raise RequestError(refusal.status, refusal.code, refusal.message, headers) from None
 
 
 class ApiHandler(KeyAuthentication, AccountHandler):

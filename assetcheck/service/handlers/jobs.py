@@ -24,13 +24,19 @@ class ValidationsHandler(KeyAuthentication, UploadHandler):
     """POST uploads a file and queues a job (see :class:`UploadHandler`); GET lists jobs."""
 
     async def get(self) -> None:
-        status, limit = parse_list_query(self.get_query_argument("status", None),
-                                         self.get_query_argument("limit", None))
-        jobs, next_cursor = await self.run_blocking(partial(
-            list_jobs, self.principal.account_id, status=status, limit=limit,
-            cursor=self.get_query_argument("cursor", None) or None))  # empty: the first page
-        self.write_json({"jobs": [summary_body(job) for job in jobs],
-                         "next_cursor": next_cursor})
+        status, limit = parse_list_query(
+            self.get_query_argument("status", None), self.get_query_argument("limit", None)
+        )
+        jobs, next_cursor = await self.run_blocking(
+            partial(
+                list_jobs,
+                self.principal.account_id,
+                status=status,
+                limit=limit,
+                cursor=self.get_query_argument("cursor", None) or None,
+            )
+        )  # empty: the first page
+        self.write_json({"jobs": [summary_body(job) for job in jobs], "next_cursor": next_cursor})
 
 
 class JobHandler(ApiHandler):
@@ -49,8 +55,9 @@ class JobHandler(ApiHandler):
         self.write_json(body)
 
     async def delete(self, job_id: str) -> None:
-        await self.run_blocking(remove_job, self.queue.database, self.storage,
-                                self.principal.account_id, job_id)
+        await self.run_blocking(
+            remove_job, self.queue.database, self.storage, self.principal.account_id, job_id
+        )
         self.set_status(204)
         self.finish()
 

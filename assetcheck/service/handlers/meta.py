@@ -27,14 +27,23 @@ class ReadinessHandler(BaseHandler):
     failed is logged, never answered (the probe needs no key)."""
 
     async def get(self) -> None:
-        checks = {"database": await self._probe("database", self._ping_database),
-                  "storage": await self._probe("storage", self.storage.check)}
+        checks = {
+            "database": await self._probe("database", self._ping_database),
+            "storage": await self._probe("storage", self.storage.check),
+        }
         ready = all(state == "ok" for state in checks.values())
         body: dict = {"status": "ready" if ready else "unavailable", "checks": checks}
         if self.settings["worker_processes"] == 0:
-            body["warnings"] = [{"code": "NO_WORKERS", "message": (
-                "This node accepts uploads but runs no worker processes ([workers] processes "
-                "= 0): its jobs are validated only if another node runs workers.")}]
+            body["warnings"] = [
+                {
+                    "code": "NO_WORKERS",
+                    "message": (
+                        "This node accepts uploads but runs no worker processes ([workers] "
+                        "processes = 0): its jobs are validated only if another node runs "
+                        "workers."
+                    ),
+                }
+            ]
         self.write_json(body, 200 if ready else 503)
 
     def _ping_database(self) -> None:
@@ -53,10 +62,14 @@ class EnginesHandler(ApiHandler):
     """GET /api/v1/engines: the engine profiles a job's ``engine`` option may name."""
 
     def get(self) -> None:
-        self.write_json({"engines": [
-            {"name": p.name, "title": p.title, "budgets": p.budgets.to_dict()}
-            for p in self.engines.values()
-        ]})
+        self.write_json(
+            {
+                "engines": [
+                    {"name": p.name, "title": p.title, "budgets": p.budgets.to_dict()}
+                    for p in self.engines.values()
+                ]
+            }
+        )
 
 
 class OpenApiHandler(BaseHandler):

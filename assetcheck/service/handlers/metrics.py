@@ -17,8 +17,9 @@ METRICS_CHALLENGE = {"WWW-Authenticate": 'Bearer realm="metrics"'}
 def token_matches(authorization: str | None, token: str) -> bool:
     """Whether ``authorization`` is ``Bearer <token>``, compared in constant time."""
     scheme, _, given = (authorization or "").partition(" ")
-    return scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(),
-                                                              token.encode())
+    return scheme.lower() == "bearer" and hmac.compare_digest(
+        given.strip().encode(), token.encode()
+    )
 
 
 class MetricsHandler(BaseHandler):
@@ -30,10 +31,15 @@ class MetricsHandler(BaseHandler):
         metrics = self.config["metrics"]
         if not metrics["enabled"]:
             raise RequestError(404, "NOT_FOUND", f"No endpoint at {self.request.path}.")
-        if metrics["token"] and not token_matches(self.request.headers.get("Authorization"),
-                                                  metrics["token"]):
-            raise RequestError(401, "INVALID_METRICS_TOKEN", "GET /metrics needs the header "
-                               "`Authorization: Bearer <[metrics] token>`.", METRICS_CHALLENGE)
+        if metrics["token"] and not token_matches(
+            self.request.headers.get("Authorization"), metrics["token"]
+        ):
+            raise RequestError(
+                401,
+                "INVALID_METRICS_TOKEN",
+                "GET /metrics needs the header `Authorization: Bearer <[metrics] token>`.",
+                METRICS_CHALLENGE,
+            )
         body = await self.run_blocking(exposition, self.settings["metrics_collectors"])
         self.set_header("Content-Type", CONTENT_TYPE_LATEST)
         self.set_header("Cache-Control", "no-store")

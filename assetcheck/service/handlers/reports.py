@@ -42,13 +42,13 @@ class BadgeHandler(RenderedReportHandler):
             svg = render_badge({"grade": job.grade, "health_score": job.health_score})
             self.send_rendered("badge", BADGE_CONTENT_TYPE, svg, FINAL_BADGE_CACHE_CONTROL)
         else:
-            self.send_rendered("badge", BADGE_CONTENT_TYPE, pending_badge(job.status),
-                               PENDING_BADGE_CACHE_CONTROL)
+            self.send_rendered(
+                "badge", BADGE_CONTENT_TYPE, pending_badge(job.status), PENDING_BADGE_CACHE_CONTROL
+            )
 
 
 def _badge_facts(job_id: str) -> Job | None:
-    return (Job.select(Job.status, Job.grade, Job.health_score)
-            .where(Job.id == job_id).first())
+    return Job.select(Job.status, Job.grade, Job.health_score).where(Job.id == job_id).first()
 
 
 default_handlers = [

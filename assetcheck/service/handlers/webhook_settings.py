@@ -26,8 +26,11 @@ from assetcheck.webhooks.urls import WebhookUrlError
 def settings_body(account: Account, box: SecretBox) -> dict[str, Any]:
     """The settings as the API shows them: the URL (null: none), the secret (made on first
     use) and, during a rotation, when the previous secret stops signing."""
-    return {"webhook_url": account.webhook_url, "secret": reveal_secret(account, box),
-            "previous_secret_expires_at": iso(rotation_ends_at(account))}
+    return {
+        "webhook_url": account.webhook_url,
+        "secret": reveal_secret(account, box),
+        "previous_secret_expires_at": iso(rotation_ends_at(account)),
+    }
 
 
 def parse_settings(raw: bytes) -> str | None:
@@ -39,10 +42,16 @@ def parse_settings(raw: bytes) -> str | None:
         body = parse_json(raw or b"null", "The body")
     except JsonInputError as error:
         raise RequestError(400, "INVALID_BODY", str(error)) from None
-    if (not isinstance(body, dict) or set(body) != {"webhook_url"}
-            or not isinstance(body["webhook_url"], str | None)):
-        raise RequestError(400, "INVALID_BODY", 'The body must be a JSON object '
-                           '{"webhook_url": "https://..."} (null removes the URL).')
+    if (
+        not isinstance(body, dict)
+        or set(body) != {"webhook_url"}
+        or not isinstance(body["webhook_url"], str | None)
+    ):
+        raise RequestError(
+            400,
+            "INVALID_BODY",
+            'The body must be a JSON object {"webhook_url": "https://..."} (null removes the URL).',
+        )
     return body["webhook_url"]
 
 
@@ -50,22 +59,30 @@ class WebhookSettingsHandler(ApiHandler):
     """GET the settings; PUT ``{"webhook_url": ...}`` to set (address guard) or remove the URL."""
 
     async def get(self) -> None:
-        self.write_json(await self.run_blocking(_settings, self.principal.account_id,
-                                                self.secret_box))
+        self.write_json(
+            await self.run_blocking(_settings, self.principal.account_id, self.secret_box)
+        )
 
     async def put(self) -> None:
         url = parse_settings(self.request.body)
-        self.write_json(await self.run_blocking(
-            _set_url, self.principal.account_id, url, self.secret_box,
-            self.config["webhooks"]["allowed_cidrs"]))
+        self.write_json(
+            await self.run_blocking(
+                _set_url,
+                self.principal.account_id,
+                url,
+                self.secret_box,
+                self.config["webhooks"]["allowed_cidrs"],
+            )
+        )
 
 
 class RotateSecretHandler(ApiHandler):
     """POST: a new secret; the previous one also signs for 24 hours (``docs/webhooks.md``)."""
 
     async def post(self) -> None:
-        self.write_json(await self.run_blocking(_rotate, self.principal.account_id,
-                                                self.secret_box))
+        self.write_json(
+            await self.run_blocking(_rotate, self.principal.account_id, self.secret_box)
+        )
 
 
 def _account(account_id: int) -> Account:
@@ -81,8 +98,9 @@ def _settings(account_id: int, box: SecretBox) -> dict[str, Any]:
     return settings_body(_account(account_id), box)
 
 
-def _set_url(account_id: int, url: str | None, box: SecretBox,
-             allowed_cidrs: Iterable[str]) -> dict[str, Any]:
+def _set_url(
+    account_id: int, url: str | None, box: SecretBox, allowed_cidrs: Iterable[str]
+) -> dict[str, Any]:
     account = _account(account_id)
     if url is None:
         clear_webhook_url(account)

@@ -19,16 +19,25 @@ def delivery_body(delivery: WebhookDelivery, default_url: str | None) -> dict[st
     """A delivery as the API shows it; ``url`` is where its next attempt goes (the account's
     ``default_url`` unless the job named its own)."""
     return {
-        "delivery_id": delivery.id, "event": delivery.event, "job_id": delivery.job_id,
-        "url": delivery.url or default_url, "status": delivery.status,
+        "delivery_id": delivery.id,
+        "event": delivery.event,
+        "job_id": delivery.job_id,
+        "url": delivery.url or default_url,
+        "status": delivery.status,
         "created_at": iso(delivery.created_at),
         "next_attempt_at": iso(delivery.next_attempt_at),
         "finished_at": iso(delivery.finished_at),
-        "attempts": [{"cycle": attempt.cycle, "number": attempt.number,
-                      "started_at": iso(attempt.started_at),
-                      "status_code": attempt.status_code, "error": attempt.error,
-                      "duration_ms": attempt.duration_ms}
-                     for attempt in delivery.attempts],
+        "attempts": [
+            {
+                "cycle": attempt.cycle,
+                "number": attempt.number,
+                "started_at": iso(attempt.started_at),
+                "status_code": attempt.status_code,
+                "error": attempt.error,
+                "duration_ms": attempt.duration_ms,
+            }
+            for attempt in delivery.attempts
+        ],
     }
 
 
@@ -46,8 +55,9 @@ class DeliveryHandler(ApiHandler):
     """GET one delivery with its attempts."""
 
     async def get(self, delivery_id: str) -> None:
-        self.write_json(await self.run_blocking(_answer, find_delivery,
-                                                self.principal.account_id, delivery_id))
+        self.write_json(
+            await self.run_blocking(_answer, find_delivery, self.principal.account_id, delivery_id)
+        )
 
 
 class RedeliverHandler(ApiHandler):
@@ -57,19 +67,23 @@ class RedeliverHandler(ApiHandler):
 
     async def post(self, delivery_id: str) -> None:
         action = partial(redeliver, max_pending=self.config["webhooks"]["max_pending_per_account"])
-        self.write_json(await self.run_blocking(_answer, action, self.principal.account_id,
-                                                delivery_id), 202)
+        self.write_json(
+            await self.run_blocking(_answer, action, self.principal.account_id, delivery_id), 202
+        )
 
 
 def _page(account_id: int, limit: int, after: tuple[datetime, str] | None) -> dict[str, Any]:
     deliveries, following = list_deliveries(account_id, limit=limit, after=after)
     default_url = Account.get_by_id(account_id).webhook_url
-    return {"deliveries": [delivery_body(delivery, default_url) for delivery in deliveries],
-            "next_cursor": None if following is None else encode_cursor(*following)}
+    return {
+        "deliveries": [delivery_body(delivery, default_url) for delivery in deliveries],
+        "next_cursor": None if following is None else encode_cursor(*following),
+    }
 
 
-def _answer(action: Callable[[int, str], WebhookDelivery], account_id: int,
-            delivery_id: str) -> dict[str, Any]:
+def _answer(
+    action: Callable[[int, str], WebhookDelivery], account_id: int, delivery_id: str
+) -> dict[str, Any]:
     try:
         delivery = action(account_id, delivery_id)
     except DeliveryError as error:

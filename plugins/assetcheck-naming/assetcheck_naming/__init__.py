@@ -19,7 +19,8 @@ AREA = IssueArea(SECTION)
 
 def _issue_type(kind: str) -> IssueType:
     return AREA.declare(
-        f"NAMING_{kind.upper()}", "warning",
+        f"NAMING_{kind.upper()}",
+        "warning",
         f"The {kind} name {{name!r}} does not follow the studio convention {{pattern}}.",
         f"Rename the {kind} so that its whole name matches {{pattern}}.",
     )
@@ -43,8 +44,9 @@ class NamingPlugin:
                 try:
                     self.patterns[kind] = re.compile(table[kind])
                 except re.error as error:
-                    raise ValueError(f"[{SECTION}] {kind} is not a valid pattern: {error}") \
-                        from None
+                    raise ValueError(
+                        f"[{SECTION}] {kind} is not a valid pattern: {error}"
+                    ) from None
 
     @hookimpl
     def register_issue_types(self) -> list[IssueType]:
@@ -54,15 +56,22 @@ class NamingPlugin:
     def register_checks(self) -> list[Check]:
         if not self.patterns:
             return []
-        return [Check("names", "Mesh, material and texture names follow the studio convention",
-                      self.check_names, codes=tuple(f"NAMING_{k.upper()}" for k in KINDS))]
+        return [
+            Check(
+                "names",
+                "Mesh, material and texture names follow the studio convention",
+                self.check_names,
+                codes=tuple(f"NAMING_{k.upper()}" for k in KINDS),
+            )
+        ]
 
     def check_names(self, asset: Asset, context: CheckContext) -> None:
         for kind, name, pointer in _named_things(asset):
             pattern = self.patterns.get(kind)
             if pattern is not None and not pattern.fullmatch(name):
-                context.issues.add(f"NAMING_{kind.upper()}", name=name, pattern=pattern.pattern,
-                                   pointer=pointer)
+                context.issues.add(
+                    f"NAMING_{kind.upper()}", name=name, pattern=pattern.pattern, pointer=pointer
+                )
 
 
 def _named_things(asset: Asset) -> Iterator[tuple[str, str, str | None]]:

@@ -35,21 +35,27 @@ def test_installed_plugin_is_loaded_from_its_entry_point(assetcheck_plugin_manag
     assert pm.origins["naming"].startswith("package assetcheck-naming")
 
 
-def test_names_off_the_convention_are_reported_with_their_pointer(assetcheck_plugin_manager,
-                                                                   rock):
+def test_names_off_the_convention_are_reported_with_their_pointer(assetcheck_plugin_manager, rock):
     result = validate_bytes(rock, plugin_manager=assetcheck_plugin_manager(CONVENTION))
     found = sorted((i.code, i.pointer) for i in result.issues if i.code.startswith("NAMING_"))
-    assert found == [("NAMING_MATERIAL", "/materials/1"), ("NAMING_MESH", "/meshes/1"),
-                     ("NAMING_TEXTURE", "/images/1")]
+    assert found == [
+        ("NAMING_MATERIAL", "/materials/1"),
+        ("NAMING_MESH", "/meshes/1"),
+        ("NAMING_TEXTURE", "/images/1"),
+    ]
 
 
-def test_without_patterns_the_plugin_checks_nothing(assetcheck_plugin_manager,
-                                                    assetcheck_issue_codes, rock):
+def test_without_patterns_the_plugin_checks_nothing(
+    assetcheck_plugin_manager, assetcheck_issue_codes, rock
+):
     codes = assetcheck_issue_codes(rock, plugin_manager=assetcheck_plugin_manager())
     assert not [code for code in codes if code.startswith("NAMING_")]
 
 
 def test_invalid_pattern_stops_start_up_naming_the_plugin_and_the_key(assetcheck_plugin_manager):
-    with pytest.raises(PluginError, match=r"plugin 'naming' rejected its settings: "
-                                          r".*\[naming\] mesh is not a valid pattern"):
+    with pytest.raises(
+        PluginError,
+        match=r"plugin 'naming' rejected its settings: "
+        r".*\[naming\] mesh is not a valid pattern",
+    ):
         assetcheck_plugin_manager('[naming]\nmesh = "SM_("\n')

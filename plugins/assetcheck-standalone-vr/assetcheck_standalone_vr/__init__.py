@@ -31,7 +31,8 @@ BYTES_PER_PIXEL = 4
 MIPMAPS = 4 / 3
 
 UNCOMPRESSED_TEXTURE = IssueArea("vr").declare(
-    "VR_UNCOMPRESSED_TEXTURE", "warning",
+    "VR_UNCOMPRESSED_TEXTURE",
+    "warning",
     "Texture {name} ({mime}, {width}x{height}) takes {megabytes:.1f} MB of GPU memory once "
     "decoded; headsets share a few GB between both eyes' frames and the whole scene.",
     "Ship the texture as KTX2 (Basis Universal, KHR_texture_basisu): about 4 to 8 times less "
@@ -47,9 +48,14 @@ def uncompressed_textures(asset: Asset, context: CheckContext) -> None:
         if texture.mime_type in UNCOMPRESSED_ON_GPU and texture.width and texture.height:
             megabytes = texture.width * texture.height * BYTES_PER_PIXEL * MIPMAPS / 1e6
             context.issues.add(
-                UNCOMPRESSED_TEXTURE.code, name=texture.name, mime=texture.mime_type,
-                width=texture.width, height=texture.height, megabytes=megabytes,
-                pointer=f"/images/{index}" if asset.document is not None else None)
+                UNCOMPRESSED_TEXTURE.code,
+                name=texture.name,
+                mime=texture.mime_type,
+                width=texture.width,
+                height=texture.height,
+                megabytes=megabytes,
+                pointer=f"/images/{index}" if asset.document is not None else None,
+            )
 
 
 @hookimpl
@@ -64,5 +70,11 @@ def register_issue_types() -> list[IssueType]:
 
 @hookimpl
 def register_checks() -> list[Check]:
-    return [Check("uncompressed-textures", "Textures a headset must decode into GPU memory",
-                  uncompressed_textures, codes=(UNCOMPRESSED_TEXTURE.code,))]
+    return [
+        Check(
+            "uncompressed-textures",
+            "Textures a headset must decode into GPU memory",
+            uncompressed_textures,
+            codes=(UNCOMPRESSED_TEXTURE.code,),
+        )
+    ]

@@ -29,15 +29,20 @@ def test_a_mobile_sized_prop_is_over_the_headset_budget(tmp_path, capsys):
     assert budgets == {"BUDGET_TRIANGLES_PER_MESH"}
 
 
-def test_installed_plugin_check_runs_with_no_other_step(tmp_path, assetcheck_gltf,
-                                                        assetcheck_issue_codes):
+def test_installed_plugin_check_runs_with_no_other_step(
+    tmp_path, assetcheck_gltf, assetcheck_issue_codes
+):
     builder = assetcheck_gltf
     texture = builder.add_texture(builder.add_image(png_bytes(1024, 1024), name="T_Wall_D"))
     material = builder.add_material(base_color_texture=texture)
-    builder.add_node(builder.add_mesh([Primitive(3, material=material, normals=True,
-                                                 texcoords=True)]))
+    builder.add_node(
+        builder.add_mesh([Primitive(3, material=material, normals=True, texcoords=True)])
+    )
     path = builder.write_glb(tmp_path / "wall.glb")
-    (issue,) = [i for i in validate(path, engine="standalone-vr").issues
-                if i.code == "VR_UNCOMPRESSED_TEXTURE"]
+    (issue,) = [
+        i
+        for i in validate(path, engine="standalone-vr").issues
+        if i.code == "VR_UNCOMPRESSED_TEXTURE"
+    ]
     assert issue.pointer == "/images/0" and "5.6 MB" in issue.message
     assert "VR_UNCOMPRESSED_TEXTURE" not in assetcheck_issue_codes(path, engine="mobile")
