@@ -26,46 +26,22 @@ import requests
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from assetcheck.accounts.store import create_account, find_account, issue_key
-from assetcheck.db.tables import Job, utcnow
-from assetcheck.jobs.queue import COMPLETED, new_job_id
 from tests.dashboard.conftest import PASSWORD
 from tests.dashboard.test_accounts_http import Visitor
-from tests.reports.test_schema import many_files_report
+from tests.dashboard.test_expensive_pages import MEMBERS, large_report
 from tests.service.harness import (
     ServiceProcess,
     bearer,
     bind_database,
     memory_kb,
     service_settings,
+    stored_completed_job,
     write_config,
 )
 
-MEMBERS = 3_000
-OCCURRENCES = 1_000
 
-
-def stored_job(server: ServiceProcess, email: str, members: int = MEMBERS) -> str:
-    report = many_files_report(members)
-    group = report["issues"][0]
-    group["occurrences"] = [
-        {**group["occurrences"][0], "message": f"Finding number {i}."} for i in range(OCCURRENCES)
-    ]
-    group["count"] = OCCURRENCES
-    return Job.create(
-        id=new_job_id(),
-        account=find_account(email),
-        status=COMPLETED,
-        filename="members.zip",
-        engine="generic",
-        stored_path="jobs/none/upload",
-        sha256="0" * 64,
-        size=1,
-        result=report,
-        health_score=97,
-        grade="excellent",
-        started_at=utcnow(),
-        finished_at=utcnow(),
-    ).id
+def stored_job(email: str, members: int = MEMBERS) -> str:
+    return stored_completed_job(find_account(email), large_report(members), "members.zip").id
 
 
 def account(server: ServiceProcess, plan: str = "pro") -> str:
@@ -87,10 +63,10 @@ def main() -> None:
     try:
         bind_database(server.config)
         greedy = account(server)
-        job_id = stored_job(server, greedy)
+        job_id = stored_job(greedy)
         other = account(server)
         key = issue_key(find_account(other), "bench")[1]
-        other_job = stored_job(server, other, members=1)
+        other_job = stored_job(other, members=1)
         visitor = Visitor(server.url)
         visitor.log_in(greedy)
         print(f"page: {len(visitor.http.get(f'{server.url}/jobs/{job_id}').content):,} bytes")

@@ -11,12 +11,16 @@ import pytest
 
 from assetcheck.accounts.store import create_account, find_account
 from assetcheck.dashboard.job_page import FILES_SHOWN, OCCURRENCES_SHOWN
-from assetcheck.db.tables import Job, utcnow
-from assetcheck.jobs.queue import COMPLETED, new_job_id
 from tests.dashboard.conftest import PASSWORD
 from tests.dashboard.test_accounts_http import Visitor
 from tests.reports.test_schema import many_files_report
-from tests.service.harness import ServiceProcess, bind_database, service_settings, write_config
+from tests.service.harness import (
+    ServiceProcess,
+    bind_database,
+    service_settings,
+    stored_completed_job,
+    write_config,
+)
 
 MEMBERS = 3_000
 OCCURRENCES = 1_000
@@ -41,33 +45,25 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceProcess]
     process.stop()
 
 
+def large_report(members: int = MEMBERS) -> dict:
+    """The report of a ZIP of ``members`` model files whose first code has 1,000
+    occurrences."""
+    report = many_files_report(members)
+    group = report["issues"][0]
+    group["occurrences"] = [
+        {**group["occurrences"][0], "message": f"Finding number {i}."} for i in range(OCCURRENCES)
+    ]
+    group["count"] = OCCURRENCES
+    return report
+
+
 def visitor_with_large_job(server: ServiceProcess, plan: str) -> tuple[Visitor, str]:
     """A logged-in account of ``plan`` with a completed job of a 3,000-member ZIP whose report
     lists 1,000 occurrences of one code."""
     bind_database(server.config)
     email = f"pages-{secrets.token_hex(4)}@example.com"
     create_account(email, plan, list(server.config["plans"]), PASSWORD)
-    report = many_files_report(MEMBERS)
-    group = report["issues"][0]
-    group["occurrences"] = [
-        {**group["occurrences"][0], "message": f"Finding number {i}."} for i in range(OCCURRENCES)
-    ]
-    group["count"] = OCCURRENCES
-    job = Job.create(
-        id=new_job_id(),
-        account=find_account(email),
-        status=COMPLETED,
-        filename="members.zip",
-        engine="generic",
-        stored_path="jobs/none/upload",
-        sha256="0" * 64,
-        size=1,
-        result=report,
-        health_score=97,
-        grade="excellent",
-        started_at=utcnow(),
-        finished_at=utcnow(),
-    )
+    job = stored_completed_job(find_account(email), large_report(), "members.zip")
     visitor = Visitor(server.url)
     assert visitor.log_in(email).status_code == 302
     return visitor, job.id

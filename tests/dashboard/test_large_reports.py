@@ -10,14 +10,18 @@ from concurrent.futures import ThreadPoolExecutor
 import requests
 
 from assetcheck.accounts.store import find_account, issue_key
-from assetcheck.db.tables import Job, utcnow
-from assetcheck.jobs.queue import COMPLETED, new_job_id
 from assetcheck.names import CUT_MARK, MAX_NAME_LENGTH
 from tests.builders.zip import tiny_glb, zip_of
 from tests.dashboard.conftest import Site
 from tests.dashboard.test_accounts_http import Visitor
 from tests.reports.test_schema import many_files_report
-from tests.service.harness import bearer, bind_database, upload, wait_for_job
+from tests.service.harness import (
+    bearer,
+    bind_database,
+    stored_completed_job,
+    upload,
+    wait_for_job,
+)
 
 MEMBERS = 30
 NAME_LENGTH = 10_000
@@ -48,21 +52,7 @@ def test_large_reports_render_off_the_event_loop_while_health_checks_stay_quick(
     visitor = Visitor(site.url)
     assert visitor.log_in(email).status_code == 302
     bind_database(site.server.config)
-    job = Job.create(
-        id=new_job_id(),
-        account=find_account(email),
-        status=COMPLETED,
-        filename="large.zip",
-        engine="generic",
-        stored_path="jobs/none/upload",
-        sha256="0" * 64,
-        size=1,
-        result=many_files_report(40_000),
-        health_score=97,
-        grade="excellent",
-        started_at=utcnow(),
-        finished_at=utcnow(),
-    )
+    job = stored_completed_job(find_account(email), many_files_report(40_000), "large.zip")
     paths = [f"/jobs/{job.id}", f"/jobs/{job.id}/report/markdown", f"/jobs/{job.id}"]
 
     def fetch_each() -> list[tuple[int, float]]:

@@ -4,32 +4,22 @@ each report is decoded once, whatever the number of files asked for."""
 from __future__ import annotations
 
 from assetcheck.dashboard.model_names import ModelFileNames
-from assetcheck.db.tables import Account, Job, utcnow
+from assetcheck.db.tables import Account, Job
 from assetcheck.webapp.job_views import find_job
+from tests.service.harness import stored_completed_job
 
 
-def completed_job(account: Account, job_id: str, filenames: list[str]) -> Job:
+def completed_job(account: Account, filenames: list[str]) -> Job:
     """A completed job row whose report lists ``filenames``, read back without its report."""
-    Job.create(
-        id=job_id,
-        account=account,
-        status="completed",
-        progress=100,
-        filename="upload.zip",
-        engine="generic",
-        options="{}",
-        stored_path=f"jobs/{job_id}/upload",
-        sha256="0" * 64,
-        size=1,
-        finished_at=utcnow(),
-        result={"result": {"meshes": [{"filename": name} for name in filenames]}},
+    report = {"result": {"meshes": [{"filename": name} for name in filenames]}}
+    return find_job(
+        account.id, stored_completed_job(account, report, "upload.zip").id, with_report=False
     )
-    return find_job(account.id, job_id, with_report=False)
 
 
 def test_a_jobs_report_is_decoded_once_for_all_its_files(database):
     account = Account.create(email="names@example.com", plan="pro")
-    job = completed_job(account, "val_names", ["a.glb", "b/c.fbx"])
+    job = completed_job(account, ["a.glb", "b/c.fbx"])
     names = ModelFileNames()
 
     assert [names.of(job) for _ in range(3)] == [("a.glb", "b/c.fbx")] * 3
@@ -38,8 +28,8 @@ def test_a_jobs_report_is_decoded_once_for_all_its_files(database):
 
 def test_the_least_recently_used_jobs_names_leave_first(database):
     account = Account.create(email="lru@example.com", plan="pro")
-    first = completed_job(account, "val_first", ["first.glb"])
-    second = completed_job(account, "val_second", ["second.glb"])
+    first = completed_job(account, ["first.glb"])
+    second = completed_job(account, ["second.glb"])
     names = ModelFileNames(max_jobs=1)
 
     assert names.of(first) == ("first.glb",) and names.of(second) == ("second.glb",)

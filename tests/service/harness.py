@@ -23,7 +23,8 @@ import requests
 
 from assetcheck import db
 from assetcheck.config import Config, load_config
-from assetcheck.db.tables import Job
+from assetcheck.db.tables import Account, Job, utcnow
+from assetcheck.jobs.queue import COMPLETED, new_job_id
 from tests.network_guard import GUARDED_MAIN
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -226,6 +227,27 @@ def wait_until(condition: Any, timeout: float = 30.0, interval: float = 0.05) ->
         if value or time.monotonic() > deadline:
             return value
         time.sleep(interval)
+
+
+def stored_completed_job(account: Account, report: dict[str, Any], filename: str) -> Job:
+    """A completed job row of ``account`` holding ``report``, as if a worker had ended it (no
+    upload or previews are stored: for pages and reports read from the row alone)."""
+    return Job.create(
+        id=new_job_id(),
+        account=account,
+        status=COMPLETED,
+        progress=100,
+        filename=filename,
+        engine="generic",
+        stored_path="jobs/none/upload",
+        sha256="0" * 64,
+        size=1,
+        result=report,
+        health_score=97,
+        grade="excellent",
+        started_at=utcnow(),
+        finished_at=utcnow(),
+    )
 
 
 def job_row(job_id: str) -> Job:
