@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from assetcheck.db.tables import Account, WebhookDelivery, utcnow
-from assetcheck.jobs.queue import JobQueue, new_job_id
+from assetcheck.jobs.queue import JobQueue
 from assetcheck.webhooks.outbox import (
     TOO_MANY_PENDING,
     DeliveryError,
@@ -20,6 +20,7 @@ from assetcheck.webhooks.outbox import (
     redeliver,
 )
 from tests.concurrency import claim_in_threads
+from tests.service.test_queue import add_job
 from tests.webhooks.harness import SCALED_DELAYS
 from tests.webhooks.test_outbox import CLAIM, REPORT, SUCCESS
 
@@ -125,16 +126,7 @@ def test_job_events_are_queued_past_the_pending_limit(database):
     for _ in range(3):
         queue_ping(account, max_pending=3)
     queue = JobQueue(database, lease_seconds=30, workers=1)
-    job = queue.enqueue(
-        id=new_job_id(),
-        account=account,
-        filename="a.glb",
-        engine="generic",
-        options={},
-        stored_path="jobs/x/upload",
-        sha256="0" * 64,
-        size=1,
-    )
+    job = add_job(queue, account)
     assert queue.claim("worker-a").id == job.id
     queue.complete(job.id, "worker-a", REPORT)
     assert WebhookDelivery.get(WebhookDelivery.job == job.id).status == "pending"
