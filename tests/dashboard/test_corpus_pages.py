@@ -167,8 +167,14 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CorpusRun]:
         folder,
         "",
         workers={"job_timeout": 120},
+        # One owner opens every page: the page-render limit is for people, not this walk.
         plans={
-            "pro": {"max_upload_mb": 64, "max_queued_jobs": 1000, "requests_per_minute": 100_000}
+            "pro": {
+                "max_upload_mb": 64,
+                "max_queued_jobs": 1000,
+                "requests_per_minute": 100_000,
+                "page_renders_per_minute": 100_000,
+            }
         },
     )
     server = ServiceProcess(write_config(folder, settings)).start()

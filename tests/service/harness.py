@@ -260,7 +260,9 @@ def check_runs(folder: Path) -> list[tuple[str, str, str]]:
     if not path.exists():
         return []
     runs = []
-    for line in path.read_text().splitlines():
+    # The last line may still be being written (a reader can see part of another process's
+    # append): only lines that end are read.
+    for line in path.read_text().split("\n")[:-1]:
         event, rest = line.split(" ", 1)
         filename, pid = rest.rsplit(" ", 1)
         runs.append((event, filename, pid))
