@@ -32,7 +32,8 @@ STARTUP_TIMEOUT = 30.0
 _LISTENING = re.compile(r"listening on (http://127\.0\.0\.1:\d+)")
 
 #: A check plugin loaded from ``[plugins] dir``: files named ``slow-<seconds>...`` take that
-#: long, ``crash...`` kills the validation with SIGSEGV; every run of the check is logged.
+#: long, ``held-...`` wait until the test releases them (:func:`release_held`), ``crash...``
+#: kills the validation with SIGSEGV; every run of the check is logged.
 SLOW_CHECK_PLUGIN = """
 import os, re, signal, time
 from assetcheck.checks import Check
@@ -49,6 +50,9 @@ def run(asset, context):
     slow = re.match(r"slow-(\\d+(?:\\.\\d+)?)", asset.filename)
     if slow:
         time.sleep(float(slow[1]))
+    release = os.path.join(os.path.dirname(LOG), "release-" + asset.filename)
+    while asset.filename.startswith("held-") and not os.path.exists(release):
+        time.sleep(0.02)
     if asset.filename.startswith("crash"):
         os.kill(os.getpid(), signal.SIGSEGV)
     _note("end", asset.filename)
@@ -252,6 +256,12 @@ def stored_completed_job(account: Account, report: dict[str, Any], filename: str
 
 def job_row(job_id: str) -> Job:
     return Job.get_by_id(job_id)
+
+
+def release_held(folder: Path, filename: str) -> None:
+    """Let the test check finish its run on the file ``filename`` (named ``held-...``) of the
+    service whose settings were made in ``folder``."""
+    (folder / f"release-{filename}").touch()
 
 
 def check_runs(folder: Path) -> list[tuple[str, str, str]]:
