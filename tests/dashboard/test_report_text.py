@@ -13,14 +13,14 @@ from tests.dashboard.test_model_names import completed_job
 
 def test_a_report_still_stored_is_read_as_its_json_text(database):
     account = Account.create(email="stored@example.com", plan="pro")
-    job = completed_job(account, "val_stored", ["a.glb"])
+    job = completed_job(account, ["a.glb"])
 
     assert "a.glb" in completed_report_text(job)
 
 
 def test_a_report_that_expired_since_the_row_was_read_answers_410(database):
     account = Account.create(email="expiring@example.com", plan="pro")
-    job = completed_job(account, "val_expiring", ["a.glb"])
+    job = completed_job(account, ["a.glb"])
     Job.update(expired_at=utcnow(), result=None).where(Job.id == job.id).execute()
 
     with pytest.raises(RequestError) as error:
@@ -30,7 +30,7 @@ def test_a_report_that_expired_since_the_row_was_read_answers_410(database):
 
 def test_a_job_deleted_since_its_row_was_read_answers_404(database):
     account = Account.create(email="deleted@example.com", plan="pro")
-    job = completed_job(account, "val_deleted", ["a.glb"])
+    job = completed_job(account, ["a.glb"])
     Job.delete().where(Job.id == job.id).execute()
 
     with pytest.raises(RequestError) as error:
