@@ -25,6 +25,11 @@ every child the service starts.
 After ``fork`` only the calling thread exists in the child, so the function must not need
 locks other threads may hold (logging, thread pools): parsing a file and pickling plain data
 is safe. POSIX only.
+
+The caller's stop signals (SIGINT, SIGTERM, SIGHUP) are blocked around the fork: one that
+arrived during it would otherwise be raised inside an at-fork hook (logging registers one),
+where Python ignores exceptions, and Ctrl-C would be lost. Held, it is raised once the fork is
+done, where the child is killed for it.
 """
 
 from __future__ import annotations
@@ -59,6 +64,8 @@ _READ_STEP = 1 << 16
 _EXIT_GRACE = 5.0
 # Linux: the arrays' file is a memfd, which the child seals before the parent maps it.
 _SEALABLE = hasattr(os, "memfd_create")
+#: Signals held while forking (see the module docstring).
+_HELD_DURING_FORK = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 _SEALS = (fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_WRITE) if _SEALABLE else 0
 
 
@@ -105,18 +112,21 @@ def run_in_child(
     except BaseException:
         os.close(arrays)
         raise
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_DURING_FORK)
     try:
         pid = os.fork()
     except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
         for fd in (read_end, write_end, arrays):
             os.close(fd)
         raise
     if pid == 0:
         os.close(read_end)
-        _child(parent, write_end, arrays, function, memory_limit_mb, allowed)
+        _child(parent, write_end, arrays, function, memory_limit_mb, allowed, held)
     os.close(write_end)
     try:
         try:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a held signal is raised here
             message = _receive(read_end, deadline, memory_limit_mb << 20)
         except BaseException:
             _kill(pid)
@@ -154,6 +164,7 @@ def _child(
     function: Callable[[], object],
     memory_limit_mb: int,
     allowed: dict[tuple[str, str], Callable[..., object]],
+    signal_mask: set[int | signal.Signals],
 ) -> NoReturn:
     """The child's whole life: it never returns into the caller's stack."""
     code = 1
@@ -161,6 +172,7 @@ def _child(
         # The caller's handlers would only run once the native parser returns: die at once.
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, signal_mask)
         die_with_parent(parent, signal.SIGKILL)
         limit_address_space(memory_limit_mb)
         raised: Exception | None = None

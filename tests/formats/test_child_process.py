@@ -227,3 +227,28 @@ def test_a_child_dies_with_the_process_that_started_it(signal_number):
         kill_all(started)
         caller.kill()
         caller.wait()
+
+
+#: Calls ``run_in_child`` after registering an at-fork hook that sends the process SIGINT, as
+#: Ctrl-C pressed while the caller forks; prints what the call did.
+SIGINT_DURING_FORK = """
+import os, signal
+from assetcheck.formats.child_process import run_in_child
+
+os.register_at_fork(after_in_parent=lambda: os.kill(os.getpid(), signal.SIGINT))
+try:
+    run_in_child(lambda: 1, timeout=60, memory_limit_mb=256)
+except KeyboardInterrupt:
+    print("interrupted")
+else:
+    print("returned")
+"""
+
+
+def test_ctrl_c_pressed_while_forking_interrupts_the_caller():
+    # Taken during the fork, the signal would be raised inside the at-fork hook, where Python
+    # ignores exceptions: the caller would wait for its child as if nothing had been pressed.
+    run = subprocess.run(
+        [sys.executable, "-c", SIGINT_DURING_FORK], capture_output=True, text=True, timeout=60
+    )
+    assert run.stdout == "interrupted\n", run.stderr
