@@ -61,8 +61,14 @@ class Site:
 
 def start_site(folder: Path) -> ServiceProcess:
     """``assetcheck serve`` on SQLite in ``folder``, with the harness's test settings;
-    webhooks may go to receivers on 127.0.0.1 (and nowhere else off the internet)."""
-    settings = service_settings(folder, "", webhooks={"allowed_cidrs": ["127.0.0.1/32"]})
+    webhooks may go to receivers on 127.0.0.1 (and nowhere else off the internet), and a job
+    may take minutes: a busy machine must not fail the pages' jobs with a time limit."""
+    settings = service_settings(
+        folder,
+        "",
+        webhooks={"allowed_cidrs": ["127.0.0.1/32"]},
+        workers={"job_timeout": 300},
+    )
     return ServiceProcess(write_config(folder, settings)).start()
 
 

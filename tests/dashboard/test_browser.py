@@ -15,13 +15,7 @@ import requests
 from tests.builders.shapes import pawn_glb
 from tests.dashboard.conftest import NO_PLAYWRIGHT, PASSWORD, TIMEOUT_MS, Site
 from tests.dashboard.receiver import start_receiver
-from tests.service.harness import (
-    ServiceProcess,
-    bearer,
-    release_held,
-    service_settings,
-    write_config,
-)
+from tests.service.harness import bearer, release_held
 
 sync_api = pytest.importorskip("playwright.sync_api", reason=NO_PLAYWRIGHT)
 Page, expect = sync_api.Page, sync_api.expect
@@ -304,24 +298,18 @@ def refresh_until(page: Page, locator, text: str) -> None:
 
 
 def test_a_job_page_opened_while_the_job_runs_turns_into_its_report(
-    tmp_path: Path, page: Page, artifacts: Path
+    site: Site, page: Page, artifacts: Path
 ):
-    # A site of its own, whose job time limit outlasts any wait for the browser.
-    settings = service_settings(tmp_path, "", workers={"job_timeout": 300})
-    site = Site(ServiceProcess(write_config(tmp_path, settings)).start())
-    try:
-        log_in(page, site.url, site.account())
-        drop_files(page, {"held-pawn.glb": pawn_glb()})  # the test check holds it till released
-        item = page.locator(".upload-item", has_text="held-pawn.glb")
-        item.get_by_role("link", name="Job page").click()
-        expect(page.get_by_role("heading", name="Validating…")).to_be_visible()
-        expect(page.locator("#job-progress-text")).to_contain_text(re.compile("Queued|Processing"))
-        page.screenshot(path=artifacts / "job-running.png", full_page=True)
-        release_held(tmp_path, "held-pawn.glb")
-        expect(page.locator(".score-number")).to_be_visible()
-        expect(page.get_by_role("heading", name="Validating…")).to_have_count(0)
-    finally:
-        site.server.stop()
+    log_in(page, site.url, site.account())
+    drop_files(page, {"held-pawn.glb": pawn_glb()})  # the test check holds it till released
+    item = page.locator(".upload-item", has_text="held-pawn.glb")
+    item.get_by_role("link", name="Job page").click()
+    expect(page.get_by_role("heading", name="Validating…")).to_be_visible()
+    expect(page.locator("#job-progress-text")).to_contain_text(re.compile("Queued|Processing"))
+    page.screenshot(path=artifacts / "job-running.png", full_page=True)
+    release_held(site.server.config_path.parent, "held-pawn.glb")
+    expect(page.locator(".score-number")).to_be_visible()
+    expect(page.get_by_role("heading", name="Validating…")).to_have_count(0)
 
 
 def test_an_unknown_job_is_a_page_that_says_so(site: Site, page: Page):
