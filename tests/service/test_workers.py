@@ -65,7 +65,8 @@ def test_a_worker_killed_mid_job_loses_its_lease_and_the_job_completes_once(serv
 def test_a_killed_service_loses_no_accepted_upload_and_finishes_them_after_a_restart(
     local_config, glb
 ):
-    config_path = local_config(workers={"processes": 1})
+    # A job may take minutes on a busy machine: only the kill may end an attempt here.
+    config_path = local_config(workers={"processes": 1, "job_timeout": 300})
     folder = config_path.parent
     server = ServiceProcess(config_path).start()
     key = new_key(server.config)
@@ -82,12 +83,12 @@ def test_a_killed_service_loses_no_accepted_upload_and_finishes_them_after_a_res
 
     uploader = threading.Thread(target=keep_uploading)
     uploader.start()
-    wait_until(lambda: len(accepted) >= 10)
+    assert wait_until(lambda: len(accepted) >= 10, timeout=300)
     server.kill()
     uploader.join()
     restarted = ServiceProcess(config_path).start()
     try:
-        bodies = [wait_for_job(restarted.url, key, job_id) for job_id in accepted]
+        bodies = [wait_for_job(restarted.url, key, job_id, timeout=300) for job_id in accepted]
     finally:
         restarted.stop()
     assert [body["status"] for body in bodies] == [COMPLETED] * len(accepted)
