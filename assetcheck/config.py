@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from assetcheck.asset.options import Limits, ValidationOptions
 from assetcheck.issues import IssuePolicy
-from assetcheck.options import Limits, ValidationOptions
-from assetcheck.plugins import PluginConfig
-from assetcheck.webhooks.schedule import check_retry_delays
-from assetcheck.webhooks.urls import parse_allowed_cidrs
+from assetcheck.plugins.manager import PluginConfig
+from assetcheck.service.webhooks.schedule import check_retry_delays
+from assetcheck.service.webhooks.urls import parse_allowed_cidrs
 
 ENV_PREFIX = "ASSETCHECK_"
 CONFIG_VARIABLE = "ASSETCHECK_CONFIG"

@@ -2,8 +2,8 @@
 
 It reads the upload (expanding ZIP archives), hands each model file to the ``read_asset`` hook,
 runs every registered check on each asset, scores what was found (capped so the grade follows
-the verdict, see :func:`assetcheck.scoring.verdict_cap`) and returns a
-:class:`~assetcheck.result.Result`. It never raises for a bad file: whatever is wrong with the
+the verdict, see :func:`assetcheck.scoring.score.verdict_cap`) and returns a
+:class:`~assetcheck.asset.result.Result`. It never raises for a bad file: whatever is wrong with the
 upload becomes issues in the result.
 """
 
@@ -17,25 +17,26 @@ from pathlib import Path
 
 import pluggy
 
-from assetcheck import __version__, scoring
+from assetcheck import __version__
 from assetcheck.asset import Asset
+from assetcheck.asset.options import ValidationOptions
+from assetcheck.asset.result import CheckRun, Result, SecurityScan
 from assetcheck.checks import CheckContext
 from assetcheck.formats.sniff import SNIFF_BYTES, classify
 from assetcheck.formats.source import DirectoryResources, ReadContext, SourceFile, map_file
-from assetcheck.formats.zip_layout import searchable
+from assetcheck.formats.zip.layout import searchable
+from assetcheck.formats.zip.polyglot import report_embedded_zip
 from assetcheck.issues import IssueCollector
-from assetcheck.metrics import measure
-from assetcheck.options import ValidationOptions
-from assetcheck.plugins import (
+from assetcheck.plugins.manager import (
     DEFAULT_PLUGINS,
     PluginManager,
     build_registry,
     get_plugin_manager,
     registered_checks,
 )
-from assetcheck.profiles import EngineProfile, resolve_profile
-from assetcheck.result import CheckRun, Result, SecurityScan
-from assetcheck.security.polyglot import report_embedded_zip
+from assetcheck.scoring import score as scoring
+from assetcheck.scoring.budget_usage import measure
+from assetcheck.scoring.profiles import EngineProfile, resolve_profile
 
 log = logging.getLogger("assetcheck.engine")
 
@@ -61,7 +62,7 @@ def validate(
     called for each model file read, once every check has run and while its data (decoded
     payloads, FBX geometry, the mapped bytes) is still there, so that the worker draws its
     previews without reading it again; what it raises is the caller's. Raises
-    :class:`~assetcheck.profiles.UnknownEngineError` for an engine no profile defines, and
+    :class:`~assetcheck.scoring.profiles.UnknownEngineError` for an engine no profile defines, and
     ``OSError`` when ``path`` itself cannot be opened.
     """
     options = options or ValidationOptions(engine=engine)
@@ -125,7 +126,7 @@ def model_sources(root: SourceFile, context: ReadContext) -> Iterator[SourceFile
         context.issues.add("FILE_TYPE_MISMATCH", file=root.name, claimed=claimed, actual=kind)
     root.kind = kind
     if kind == "zip":
-        from assetcheck.formats import zip as zip_format  # only uploads that are archives need it
+        from assetcheck.formats.zip import reader as zip_format
 
         yield from zip_format.iter_model_sources(root, context)
     else:

@@ -3,7 +3,7 @@
     pip install trimesh scipy pygltflib pytest-tornado   # measuring only: not dependencies
     python bench/design_packages.py [--corpus ../shared/corpus/gltf] [--grid 1340]
 
-1. **trimesh** against the topology measures of ``assetcheck/checks/mesh_topology.py``: for
+1. **trimesh** against the topology measures of ``assetcheck/mesh/topology.py``: for
    every primitive of the corpus and of a grid GLB (``bench/grid_glb.py``), the time of each and
    whether they agree on closed / boundary edges / non-manifold edges / consistent winding /
    pieces. trimesh welds by rounding positions to 1e-8, AssetCheck by exact position.
@@ -32,8 +32,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from assetcheck.checks import topology as topology_check  # noqa: E402
-from assetcheck.checks.mesh_topology import mesh_topology, welded_corners  # noqa: E402
 from assetcheck.engine import validate  # noqa: E402
+from assetcheck.mesh.topology import mesh_topology, welded_corners  # noqa: E402
 from bench.grid_glb import grid_glb  # noqa: E402
 from tests.checks.topology_cases import Mesh, cube, glb  # noqa: E402
 

@@ -28,10 +28,10 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from assetcheck import db
-from assetcheck.accounts.store import create_account, issue_key
 from assetcheck.config import load_config
-from assetcheck.db.tables import Job
+from assetcheck.service import db
+from assetcheck.service.accounts.store import create_account, issue_key
+from assetcheck.service.db.tables import Job
 from assetcheck.testing.gltf import padded_glb
 from bench.service_load import start_server
 
@@ -43,7 +43,7 @@ _XSRF_TOKEN = re.compile(r'<body data-xsrf="([^"]+)"')
 SLOW_CHECK = """
 import re, time
 from assetcheck.checks import Check
-from assetcheck.hookspecs import hookimpl
+from assetcheck.plugins.hookspecs import hookimpl
 
 def run(asset, context):
     slow = re.match(r"slow-(\\d+(?:\\.\\d+)?)", asset.filename)

@@ -3,7 +3,7 @@
 
     python bench/fbx_geometry.py [--runs 5]
 
-Prints the median seconds of :func:`assetcheck.formats.fbx_geometry.read_geometries` (node tree,
+Prints the median seconds of :func:`assetcheck.formats.fbx.geometry.read_geometries` (node tree,
 arrays, transforms) and of triangulating the result. Target (issue 15): the binary file's
 geometry in under 0.5 s. Run from the repository root (it builds the files with the test
 suite's FBX writer).
@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from assetcheck.formats.fbx_geometry import read_geometries
+from assetcheck.formats.fbx.geometry import read_geometries
 from tests.builders.fbx import Scene, ascii_fbx, binary_fbx, grid
 
 SIDE = 1000

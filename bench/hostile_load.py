@@ -35,9 +35,9 @@ from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from assetcheck import db
-from assetcheck.accounts.store import create_account, issue_key
 from assetcheck.config import Config, load_config
+from assetcheck.service import db
+from assetcheck.service.accounts.store import create_account, issue_key
 from bench.fair_queue import measure_fairness
 from bench.service_load import MIB, RssSampler, rss_mb, start_server
 

@@ -43,7 +43,7 @@ _OUR_LOOP = """
 import json, sys, time
 from pathlib import Path
 from assetcheck.engine import validate
-from assetcheck.plugins import get_plugin_manager
+from assetcheck.plugins.manager import get_plugin_manager
 from assetcheck.reports.document import build_report
 files = [Path(line) for line in Path(sys.argv[1]).read_text().splitlines() if line]
 pm = get_plugin_manager()

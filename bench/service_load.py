@@ -39,10 +39,10 @@ from pathlib import Path
 import boto3
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
 
-from assetcheck import db
-from assetcheck.accounts.store import create_account, issue_key
 from assetcheck.config import load_config
-from assetcheck.db.tables import Job
+from assetcheck.service import db
+from assetcheck.service.accounts.store import create_account, issue_key
+from assetcheck.service.db.tables import Job
 from assetcheck.testing.gltf import padded_glb
 
 BOUNDARY = "assetcheck-bench"

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from playwright.sync_api import sync_playwright
 
-from assetcheck.accounts.store import create_account, find_account, issue_key
+from assetcheck.service.accounts.store import create_account, find_account, issue_key
 from bench.grid_glb import grid_glb
 from tests.dashboard.conftest import CHROMIUM, CHROMIUM_ARGS, PASSWORD
 from tests.service.harness import (

@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from assetcheck.db.tables import WebhookAttempt, WebhookDelivery
-from assetcheck.webhooks.outbox import pending_count
+from assetcheck.service.db.tables import WebhookAttempt, WebhookDelivery
+from assetcheck.service.webhooks.outbox import pending_count
 from tests.dashboard.conftest import Site
 from tests.dashboard.receiver import start_receiver
 from tests.dashboard.test_webhook_actions_http import hooked

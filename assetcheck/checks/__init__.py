@@ -6,10 +6,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from assetcheck.asset import Asset
+from assetcheck.asset.options import ValidationOptions
 from assetcheck.formats.sniff import MODEL_KINDS
 from assetcheck.issues import FileIssues
-from assetcheck.options import ValidationOptions
-from assetcheck.profiles import EngineProfile
+from assetcheck.scoring.profiles import EngineProfile
 
 
 @dataclass(frozen=True)

@@ -10,14 +10,14 @@ from collections.abc import Iterable
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_links import (
+from assetcheck.formats.gltf.links import (
     DocumentLinks,
     animation_samplers,
     collection,
     document_links,
     index_of,
 )
-from assetcheck.hookspecs import hookimpl
+from assetcheck.plugins.hookspecs import hookimpl
 
 MB = 1_000_000
 #: Longer than any gameplay clip or cutscene shipped in one asset: such a range is a mistake.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.hookspecs import hookimpl
+from assetcheck.plugins.hookspecs import hookimpl
 
 #: Budget name -> the code reported when a file goes over it.
 FILE_BUDGET_CODES = {

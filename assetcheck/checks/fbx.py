@@ -11,9 +11,9 @@ import re
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.fbx_model import FbxTexture
-from assetcheck.formats.fbx import SUPPORTED_VERSIONS
-from assetcheck.hookspecs import hookimpl
+from assetcheck.formats.fbx.model import FbxTexture
+from assetcheck.formats.fbx.reader import SUPPORTED_VERSIONS
+from assetcheck.plugins.hookspecs import hookimpl
 
 MB = 1_000_000
 #: FBX 2011: Blender and other current importers refuse older files.

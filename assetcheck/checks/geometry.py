@@ -1,6 +1,6 @@
 """Mesh geometry: zero-area and duplicate triangles, unused vertices, missing normals.
 
-The measuring is shared by every format (:mod:`assetcheck.checks.mesh_faults`). glTF
+The measuring is shared by every format (:mod:`assetcheck.mesh.faults`). glTF
 primitives are read through the accessor data layer; FBX meshes come from the reader's decoded
 geometry (:mod:`assetcheck.checks.fbx_geometry`). In glTF, triangles whose corners repeat a
 vertex index are left to Khronos' ``ACCESSOR_INDEX_TRIANGLE_DEGENERATE`` (the glTF vertex data
@@ -14,14 +14,20 @@ import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.fbx_geometry import check_fbx_geometry
-from assetcheck.checks.gltf_links import DocumentLinks, Primitive, document_links
-from assetcheck.checks.mesh_faults import Vertices, report_triangle_faults, triangle_faults
-from assetcheck.formats.gltf_data import asset_cache, primitive_triangles
-from assetcheck.hookspecs import hookimpl
+from assetcheck.formats.fbx.model import FbxLayer, FbxMesh, FbxScene
+from assetcheck.formats.gltf.accessor_data import primitive_triangles
+from assetcheck.formats.gltf.links import DocumentLinks, Primitive, document_links
+from assetcheck.formats.gltf.meshes import TRIANGLE_MODES, gltf_vertices, primitive_label
 from assetcheck.issues import FileIssues
+from assetcheck.mesh.faults import (
+    Vertices,
+    report_triangle_faults,
+    triangle_faults,
+    unused_vertices,
+)
+from assetcheck.mesh.vectors import UNIT_LENGTH_THRESHOLD_VEC3, non_unit_rows, vector_length
+from assetcheck.plugins.hookspecs import hookimpl
 
-TRIANGLE_MODES = frozenset({4, 5, 6})
 UNLIT = "KHR_materials_unlit"
 
 CODES = (
@@ -119,30 +125,6 @@ class _GltfGeometry:
                 )
 
 
-def primitive_label(links: DocumentLinks, primitive: Primitive) -> str:
-    """The mesh's name, and the primitive's number when the mesh has several."""
-    mesh = links.items("meshes")[primitive.mesh] or {}
-    name = mesh.get("name")
-    label = name if isinstance(name, str) and name else f"mesh {primitive.mesh}"
-    primitives = mesh.get("primitives")
-    if isinstance(primitives, list) and len(primitives) > 1:
-        label += f", primitive {primitive.number}"
-    return label
-
-
-def gltf_vertices(asset: Asset, links: DocumentLinks, accessor: int) -> Vertices | None:
-    """The positions of POSITION accessor ``accessor``, hashed once per asset for every check;
-    None when they cannot be read as 3D points."""
-
-    def build() -> Vertices | None:
-        positions = links.reader.normalized(accessor)
-        if positions is None or positions.ndim != 2 or positions.shape[1] != 3:
-            return None
-        return Vertices.of(positions)
-
-    return asset_cache(asset, f"vertices:{accessor}", build)
-
-
 def check_geometry(asset: Asset, context: CheckContext) -> None:
     if asset.document is not None:
         _GltfGeometry(asset, document_links(asset), context.issues).check()
@@ -161,3 +143,45 @@ def register_checks() -> list[Check]:
             CODES,
         )
     ]
+
+
+def check_fbx_geometry(scene: FbxScene, issues: FileIssues) -> None:
+    """Report the geometry faults of every mesh of ``scene``."""
+    for mesh in scene.meshes:
+        geometry = mesh.geometry
+        if geometry is None:
+            if mesh.geometry_fault is None and not mesh.has_normals:
+                issues.add("MESH_MISSING_NORMALS", name=mesh.name)
+            continue
+        if geometry.normals is None:
+            issues.add("MESH_MISSING_NORMALS", name=mesh.name)
+        else:
+            _check_normals(mesh, geometry.normals, issues)
+        triangles = geometry.triangles()
+        if len(triangles):
+            faults = triangle_faults(
+                Vertices.of(geometry.positions), triangles, repeated_are_flat=True
+            )
+            report_triangle_faults(issues, faults, name=mesh.name)
+        unused = unused_vertices(geometry.corners, len(geometry.positions))
+        if unused:
+            issues.add(
+                "MESH_UNUSED_VERTICES", name=mesh.name, count=unused, total=len(geometry.positions)
+            )
+
+
+def _check_normals(mesh: FbxMesh, normals: FbxLayer, issues: FileIssues) -> None:
+    """Normals the polygons use that are not of unit length."""
+    used = np.zeros(len(normals.values), bool)
+    used[normals.corner_values] = True
+    values = normals.values[used]
+    rows = non_unit_rows(values, UNIT_LENGTH_THRESHOLD_VEC3)
+    if rows.size:
+        issues.add(
+            "FBX_NON_UNIT_NORMALS",
+            name=mesh.name,
+            count=int(rows.size),
+            total=len(values),
+            first=int(np.flatnonzero(used)[rows[0]]),
+            length=vector_length(values[rows[0]]),
+        )

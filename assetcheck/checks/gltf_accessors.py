@@ -13,17 +13,17 @@ import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_schema import GLTF_FORMATS, is_number
-from assetcheck.formats.gltf_data import (
-    COMPONENT_DTYPES,
+from assetcheck.formats.gltf import GLTF_FORMATS
+from assetcheck.formats.gltf.accessor_bounds import declared_bounds
+from assetcheck.formats.gltf.accessor_data import (
     FLOAT,
     AccessorLayout,
     AccessorReader,
     SparseLayout,
 )
-from assetcheck.formats.gltf_fields import as_integer, child
-from assetcheck.hookspecs import hookimpl
+from assetcheck.formats.gltf.fields import child
 from assetcheck.issues import FileIssues
+from assetcheck.plugins.hookspecs import hookimpl
 
 CODES = (
     "ACCESSOR_MIN_MISMATCH",
@@ -39,33 +39,6 @@ CODES = (
 def first_true(mask: np.ndarray) -> int:
     """The flat index of the first true element of ``mask`` (which has one)."""
     return int(np.argmax(mask.ravel()))
-
-
-def declared_bounds(accessor: dict, key: str, layout: AccessorLayout) -> np.ndarray | None:
-    """``accessor[key]`` (``min`` or ``max``) as Khronos keeps it, or None when it is malformed.
-
-    Float bounds are rounded to single precision; integer bounds must fit the component type.
-    """
-    value = accessor.get(key)
-    if not isinstance(value, list) or len(value) != layout.components:
-        return None
-    if layout.component_type == FLOAT:
-        if not all(map(is_number, value)):
-            return None
-        bounds = np.array(value, dtype=np.float64)
-        return bounds.astype(np.float32) if np.isfinite(bounds).all() else None
-    numbers = [as_integer(v) for v in value]
-    info = np.iinfo(COMPONENT_DTYPES[layout.component_type])
-    if any(n is None or not info.min <= n <= info.max for n in numbers):
-        return None
-    return np.array(numbers, dtype=np.int64)
-
-
-def has_bounds(accessor: dict, layout: AccessorLayout | None) -> bool:
-    """Whether the accessor has usable ``min`` and ``max`` (Khronos ignores malformed ones)."""
-    return layout is not None and all(
-        declared_bounds(accessor, key, layout) is not None for key in ("min", "max")
-    )
 
 
 #: Up to this many elements, one reduction along axis 0 beats one per column (numpy's call

@@ -9,14 +9,16 @@ import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_accessor_formats import (
+from assetcheck.formats.gltf import GLTF_FORMATS
+from assetcheck.formats.gltf.accessor_bounds import has_bounds
+from assetcheck.formats.gltf.accessor_formats import (
     ANIMATION_INPUT,
     ANIMATION_OUTPUTS,
     accessor_format,
     describe,
 )
-from assetcheck.checks.gltf_accessors import has_bounds
-from assetcheck.checks.gltf_links import (
+from assetcheck.formats.gltf.fields import child
+from assetcheck.formats.gltf.links import (
     DocumentLinks,
     animation_samplers,
     document_links,
@@ -24,11 +26,9 @@ from assetcheck.checks.gltf_links import (
     resolve,
     resolves,
 )
-from assetcheck.checks.gltf_schema import GLTF_FORMATS
-from assetcheck.checks.gltf_vertex_data import UNIT_LENGTH_THRESHOLD_VEC4, non_unit_rows
-from assetcheck.formats.gltf_fields import child
-from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
+from assetcheck.mesh.vectors import UNIT_LENGTH_THRESHOLD_VEC4, non_unit_rows
+from assetcheck.plugins.hookspecs import hookimpl
 
 CUBICSPLINE = "CUBICSPLINE"
 #: Pairs of channels with one target listed one by one in an animation; more are only counted

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_links import collection
-from assetcheck.checks.gltf_schema import GLTF_FORMATS
-from assetcheck.formats.gltf_fields import child
-from assetcheck.formats.gltf_uris import UriKind, classify_uri
-from assetcheck.hookspecs import hookimpl
+from assetcheck.formats.gltf import GLTF_FORMATS
+from assetcheck.formats.gltf.fields import child
+from assetcheck.formats.gltf.links import collection
+from assetcheck.formats.gltf.uris import UriKind, classify_uri
+from assetcheck.plugins.hookspecs import hookimpl
 
 
 def check_buffer_uris(asset: Asset, context: CheckContext) -> None:

@@ -13,18 +13,18 @@ import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_links import DocumentLinks, document_links, index_of, resolve, uses
-from assetcheck.checks.gltf_schema import GLTF_FORMATS, is_number
-from assetcheck.formats.gltf_data import (
+from assetcheck.formats.gltf import GLTF_FORMATS
+from assetcheck.formats.gltf.accessor_data import (
     COMPONENT_DTYPES,
     FLOAT,
     AccessorLayout,
     SparseLayout,
     element_format,
 )
-from assetcheck.formats.gltf_fields import as_integer, child, preview
-from assetcheck.hookspecs import hookimpl
+from assetcheck.formats.gltf.fields import as_integer, child, is_number, preview
+from assetcheck.formats.gltf.links import DocumentLinks, document_links, index_of, resolve, uses
 from assetcheck.issues import FileIssues
+from assetcheck.plugins.hookspecs import hookimpl
 
 ELEMENT_ARRAY_BUFFER = 34963
 VERTEX_ROLES = frozenset({"VertexBuffer", "IndexBuffer"})

@@ -6,18 +6,13 @@ import math
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_links import collection
-from assetcheck.checks.gltf_schema import (
-    GLTF_FORMATS,
-    SchemaWalker,
-    extensions_used,
-    in_range,
-    is_number,
-)
-from assetcheck.checks.gltf_schema_tables import PROJECTIONS, ObjectSchema
-from assetcheck.formats.gltf_fields import child, preview
-from assetcheck.hookspecs import hookimpl
+from assetcheck.formats.gltf import GLTF_FORMATS
+from assetcheck.formats.gltf.fields import child, extensions_used, in_range, is_number, preview
+from assetcheck.formats.gltf.links import collection
+from assetcheck.formats.gltf.schema import SchemaWalker
+from assetcheck.formats.gltf.schema_tables import PROJECTIONS, ObjectSchema
 from assetcheck.issues import FileIssues
+from assetcheck.plugins.hookspecs import hookimpl
 
 CODES = (
     "ONE_OF_MISMATCH",

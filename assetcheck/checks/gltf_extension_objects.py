@@ -20,13 +20,14 @@ import math
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_extension_schemas import (
+from assetcheck.formats.gltf import GLTF_FORMATS
+from assetcheck.formats.gltf.extension_schemas import (
     ANIMATION_POINTER,
     LIGHT,
     LIGHT_SPOT,
     SPOT_DEFAULTS,
 )
-from assetcheck.checks.gltf_extension_uses import (
+from assetcheck.formats.gltf.extension_uses import (
     LIGHTS,
     VARIANTS,
     node_lights,
@@ -34,7 +35,8 @@ from assetcheck.checks.gltf_extension_uses import (
     root_pointer,
     variant_mappings,
 )
-from assetcheck.checks.gltf_links import (
+from assetcheck.formats.gltf.fields import child, extensions_used, preview, read_number
+from assetcheck.formats.gltf.links import (
     DocumentLinks,
     animation_samplers,
     document_links,
@@ -42,15 +44,9 @@ from assetcheck.checks.gltf_links import (
     linked_extensions,
     resolves,
 )
-from assetcheck.checks.gltf_schema import (
-    GLTF_FORMATS,
-    SchemaWalker,
-    extensions_used,
-    read_number,
-)
-from assetcheck.formats.gltf_fields import child, preview
-from assetcheck.hookspecs import hookimpl
+from assetcheck.formats.gltf.schema import SchemaWalker
 from assetcheck.issues import FileIssues
+from assetcheck.plugins.hookspecs import hookimpl
 
 CODES = (
     "EXTRA_PROPERTY",

@@ -11,17 +11,17 @@ from typing import Any
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_links import (
+from assetcheck.formats.gltf import GLTF_FORMATS
+from assetcheck.formats.gltf.compression import DECODED_EXTENSIONS
+from assetcheck.formats.gltf.fields import child, declared_names, extensions_used
+from assetcheck.formats.gltf.links import (
     SUPPORTED_EXTENSIONS,
     collection,
     linked_extensions,
     texture_infos,
 )
-from assetcheck.checks.gltf_schema import GLTF_FORMATS, extensions_used
-from assetcheck.formats.gltf_compression import DECODED_EXTENSIONS
-from assetcheck.formats.gltf_fields import child, declared_names
-from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
+from assetcheck.plugins.hookspecs import hookimpl
 
 NAME_FORMAT = re.compile(r"^([A-Z0-9]+)_[A-Za-z0-9_]+$")
 #: Extensions that must be listed in ``extensionsRequired`` whenever they are used.

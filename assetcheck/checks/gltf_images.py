@@ -1,6 +1,6 @@
 """Images: one source (buffer view or URI), and image data against its declared MIME type.
 
-The reader parses each image's structure with :mod:`assetcheck.image_structure` (headers and
+The reader parses each image's structure with :mod:`assetcheck.formats.gltf.image_data` (headers and
 chunks, never pixels) and keeps it on its :class:`~assetcheck.asset.Texture`; this check
 reports what Khronos reports of it, whatever the source (buffer view, ``data:`` URI or file).
 """
@@ -9,19 +9,19 @@ from __future__ import annotations
 
 from assetcheck.asset import Asset, Texture
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_links import (
+from assetcheck.formats.gltf import GLTF_FORMATS
+from assetcheck.formats.gltf.fields import child, extensions_used
+from assetcheck.formats.gltf.image_data import ImageStructure
+from assetcheck.formats.gltf.links import (
     DocumentLinks,
     document_links,
     index_of,
     resolve,
 )
-from assetcheck.checks.gltf_schema import GLTF_FORMATS, extensions_used
-from assetcheck.formats.gltf_fields import child
-from assetcheck.formats.gltf_uris import UriKind, classify_uri, decode_data_uri
-from assetcheck.hookspecs import hookimpl
-from assetcheck.image_structure import ImageStructure
-from assetcheck.images import image_info
+from assetcheck.formats.gltf.uris import UriKind, classify_uri, decode_data_uri
+from assetcheck.formats.images import image_info
 from assetcheck.issues import FileIssues
+from assetcheck.plugins.hookspecs import hookimpl
 
 #: The formats Khronos recognises, and those glTF allows without an extension.
 RECOGNISED = frozenset({"image/png", "image/jpeg", "image/webp", "image/ktx2"})

@@ -12,19 +12,19 @@ from dataclasses import dataclass, field
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_links import (
+from assetcheck.formats.gltf import GLTF_FORMATS
+from assetcheck.formats.gltf.fields import child, extensions_used
+from assetcheck.formats.gltf.links import (
     DocumentLinks,
     document_links,
     index_of,
     resolve,
     texture_infos,
 )
-from assetcheck.checks.gltf_schema import GLTF_FORMATS, extensions_used
-from assetcheck.codes.ktx2 import ISSUE_TYPES
-from assetcheck.formats.gltf_fields import child
-from assetcheck.hookspecs import hookimpl
-from assetcheck.ktx2 import Ktx2Image, Ktx2Problem
-from assetcheck.ktx2.basisu import basisu_problems, color_space_problem
+from assetcheck.formats.ktx2 import Ktx2Image, Ktx2Problem
+from assetcheck.formats.ktx2.basisu import basisu_problems, color_space_problem
+from assetcheck.formats.ktx2.codes import ISSUE_TYPES
+from assetcheck.plugins.hookspecs import hookimpl
 
 EXTENSION = "KHR_texture_basisu"
 #: Minification filters that sample mipmaps (NEAREST_MIPMAP_NEAREST .. LINEAR_MIPMAP_LINEAR).

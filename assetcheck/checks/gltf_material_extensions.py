@@ -12,12 +12,12 @@ from typing import Any
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_extension_schemas import EXTENSIONS
-from assetcheck.checks.gltf_links import collection, linked_extensions
-from assetcheck.checks.gltf_schema import GLTF_FORMATS, is_number, read_number
-from assetcheck.formats.gltf_fields import as_integer, child
-from assetcheck.hookspecs import hookimpl
+from assetcheck.formats.gltf import GLTF_FORMATS
+from assetcheck.formats.gltf.extension_schemas import EXTENSIONS
+from assetcheck.formats.gltf.fields import as_integer, child, is_number, read_number
+from assetcheck.formats.gltf.links import collection, linked_extensions
 from assetcheck.issues import FileIssues
+from assetcheck.plugins.hookspecs import hookimpl
 
 #: Extensions that replace the whole shading model, so others on the same material may clash.
 EXCLUSIVE = ("KHR_materials_unlit", "KHR_materials_pbrSpecularGlossiness")

@@ -7,25 +7,25 @@ from typing import TypeGuard
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_accessor_formats import (
+from assetcheck.formats.gltf import GLTF_FORMATS
+from assetcheck.formats.gltf.accessor_bounds import has_bounds
+from assetcheck.formats.gltf.accessor_formats import (
     INDICES,
     accessor_format,
     attribute_formats,
     describe,
 )
-from assetcheck.checks.gltf_accessors import has_bounds
-from assetcheck.checks.gltf_extension_uses import material_needs
-from assetcheck.checks.gltf_links import (
+from assetcheck.formats.gltf.extension_uses import material_needs
+from assetcheck.formats.gltf.fields import child, extensions_used
+from assetcheck.formats.gltf.links import (
     DocumentLinks,
     Primitive,
     document_links,
     resolve,
     semantic_index,
 )
-from assetcheck.checks.gltf_schema import GLTF_FORMATS, extensions_used
-from assetcheck.formats.gltf_fields import child
-from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
+from assetcheck.plugins.hookspecs import hookimpl
 
 MODE_NAMES = (
     "POINTS",

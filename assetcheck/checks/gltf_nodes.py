@@ -13,19 +13,19 @@ import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_links import (
-    CommonLineage,
+from assetcheck.formats.gltf import GLTF_FORMATS
+from assetcheck.formats.gltf.fields import child, is_number
+from assetcheck.formats.gltf.links import (
     DocumentLinks,
     document_links,
     index_list,
     index_of,
     resolves,
 )
-from assetcheck.checks.gltf_schema import GLTF_FORMATS, is_number
-from assetcheck.checks.gltf_vertex_data import UNIT_LENGTH_THRESHOLD_VEC4
-from assetcheck.formats.gltf_fields import child
-from assetcheck.hookspecs import hookimpl
+from assetcheck.formats.gltf.skins import skin_roots
 from assetcheck.issues import FileIssues
+from assetcheck.mesh.vectors import UNIT_LENGTH_THRESHOLD_VEC4
+from assetcheck.plugins.hookspecs import hookimpl
 
 #: Khronos' tolerance when composing a decomposed matrix again.
 TRS_TOLERANCE = 0.00005
@@ -281,20 +281,6 @@ class _NodeChecker:
         if skin not in self._skin_tops:
             self._skin_tops[skin] = skin_roots(self.links, skin).top
         return self._skin_tops[skin]
-
-
-def skin_roots(links: DocumentLinks, skin: int) -> CommonLineage:
-    """The nodes that are ancestors-or-self of every joint of ``skin`` (its usable joints).
-
-    Costs time linear in the joint count (membership tests included), whatever the depth.
-    """
-    nodes = links.items("nodes")
-    joints = [
-        j
-        for j in index_list(links.items("skins")[skin], "joints")
-        if j < len(nodes) and nodes[j] is not None
-    ]
-    return links.tree.common_lineage(joints)
 
 
 def check_nodes(asset: Asset, context: CheckContext) -> None:

@@ -13,14 +13,16 @@ from collections.abc import Iterator
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_extension_uses import (
+from assetcheck.formats.gltf import GLTF_FORMATS
+from assetcheck.formats.gltf.extension_uses import (
     LIGHTS,
     VARIANTS,
     node_lights,
     root_items,
     variant_mappings,
 )
-from assetcheck.checks.gltf_links import (
+from assetcheck.formats.gltf.fields import as_integer, child
+from assetcheck.formats.gltf.links import (
     DocumentLinks,
     animation_samplers,
     document_links,
@@ -28,9 +30,7 @@ from assetcheck.checks.gltf_links import (
     linked_extensions,
     texture_infos,
 )
-from assetcheck.checks.gltf_schema import GLTF_FORMATS
-from assetcheck.formats.gltf_fields import as_integer, child
-from assetcheck.hookspecs import hookimpl
+from assetcheck.plugins.hookspecs import hookimpl
 
 #: A reference: its pointer, the index, and the collection: by name, or as ``(name, items)``
 #: for collections that are not top-level arrays.

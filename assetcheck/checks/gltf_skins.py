@@ -14,11 +14,14 @@ import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_accessor_formats import (
+from assetcheck.formats.gltf import GLTF_FORMATS
+from assetcheck.formats.gltf.accessor_data import COMPONENT_DTYPES, FLOAT, AccessorLayout
+from assetcheck.formats.gltf.accessor_formats import (
     INVERSE_BIND_MATRICES,
     accessor_format,
 )
-from assetcheck.checks.gltf_links import (
+from assetcheck.formats.gltf.fields import child
+from assetcheck.formats.gltf.links import (
     DocumentLinks,
     Primitive,
     document_links,
@@ -26,12 +29,9 @@ from assetcheck.checks.gltf_links import (
     resolve,
     resolves,
 )
-from assetcheck.checks.gltf_nodes import skin_roots
-from assetcheck.checks.gltf_schema import GLTF_FORMATS
-from assetcheck.formats.gltf_data import COMPONENT_DTYPES, FLOAT, AccessorLayout
-from assetcheck.formats.gltf_fields import child
-from assetcheck.hookspecs import hookimpl
+from assetcheck.formats.gltf.skins import skin_roots
 from assetcheck.issues import FileIssues
+from assetcheck.plugins.hookspecs import hookimpl
 
 #: Allowed error of a weight sum, per weight added (single-precision rounding).
 WEIGHT_SUM_STEP = 2e-7

@@ -5,7 +5,7 @@ primitive's material, a texture's image... Root nodes of scenes, children, joint
 nodes are used nodes. References made through declared extensions count too (images named by
 ``EXT_texture_webp``, ``KHR_texture_basisu`` or ``MSFT_texture_dds``, materials named by
 ``KHR_materials_variants``, the payloads of Draco and meshopt, see
-:mod:`assetcheck.checks.gltf_extension_uses`), and the lights
+:mod:`assetcheck.formats.gltf.extension_uses`), and the lights
 and variants of the root's extension objects are used when nodes and mappings name them. Also
 reported: texture coordinate sets no material samples, and mesh weights every node overrides.
 """
@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_extension_uses import (
+from assetcheck.formats.gltf import GLTF_FORMATS
+from assetcheck.formats.gltf.extension_uses import (
     LIGHTS,
     VARIANTS,
     compressed_data_sources,
@@ -26,7 +27,8 @@ from assetcheck.checks.gltf_extension_uses import (
     variant_mappings,
     variant_materials,
 )
-from assetcheck.checks.gltf_links import (
+from assetcheck.formats.gltf.fields import child
+from assetcheck.formats.gltf.links import (
     DocumentLinks,
     animation_samplers,
     document_links,
@@ -37,10 +39,8 @@ from assetcheck.checks.gltf_links import (
     texture_infos,
     uses,
 )
-from assetcheck.checks.gltf_schema import GLTF_FORMATS
-from assetcheck.formats.gltf_fields import child
-from assetcheck.hookspecs import hookimpl
 from assetcheck.issues import FileIssues
+from assetcheck.plugins.hookspecs import hookimpl
 
 #: The collections whose unused elements are reported, in Khronos' order.
 REPORTED = (

@@ -14,21 +14,23 @@ import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_accessor_formats import (
+from assetcheck.formats.gltf import GLTF_FORMATS
+from assetcheck.formats.gltf.accessor_data import COMPONENT_DTYPES, FLOAT
+from assetcheck.formats.gltf.accessor_formats import (
     INDICES,
     accessor_format,
     attribute_formats,
 )
-from assetcheck.checks.gltf_links import DocumentLinks, Primitive, document_links, resolve
-from assetcheck.checks.gltf_schema import GLTF_FORMATS, extensions_used
-from assetcheck.formats.gltf_data import COMPONENT_DTYPES, FLOAT
-from assetcheck.formats.gltf_fields import child
-from assetcheck.hookspecs import hookimpl
+from assetcheck.formats.gltf.fields import child, extensions_used
+from assetcheck.formats.gltf.links import DocumentLinks, Primitive, document_links, resolve
 from assetcheck.issues import FileIssues
+from assetcheck.mesh.vectors import (
+    UNIT_LENGTH_THRESHOLD_VEC3,
+    non_unit_rows,
+    vector_length,
+)
+from assetcheck.plugins.hookspecs import hookimpl
 
-#: Khronos' tolerances: a little more than the error of signed 8-bit quantization.
-UNIT_LENGTH_THRESHOLD_VEC3 = 0.00674
-UNIT_LENGTH_THRESHOLD_VEC4 = 0.00769
 TRIANGLES = 4
 
 CODES = (
@@ -42,23 +44,6 @@ CODES = (
 
 #: A finding about an accessor: (code, fields), reported at each pointer that uses it.
 Finding = tuple[str, dict]
-
-
-def non_unit_rows(vectors: np.ndarray, threshold: float) -> np.ndarray:
-    """Indices of the rows whose length differs from 1 by more than ``threshold``."""
-    lengths = np.sqrt(np.einsum("ij,ij->i", vectors, vectors))
-    with np.errstate(invalid="ignore"):
-        error = np.abs(lengths - 1)
-        bad = error > threshold
-        near = np.flatnonzero(np.abs(error - threshold) < 1e-4)
-    if near.size:
-        exact = vectors[near].astype(np.float64)
-        bad[near] = np.abs(np.sqrt(np.einsum("ij,ij->i", exact, exact)) - 1) > threshold
-    return np.flatnonzero(bad)
-
-
-def vector_length(vector: np.ndarray) -> str:
-    return repr(float(np.sqrt(np.dot(vector.astype(np.float64), vector.astype(np.float64)))))
 
 
 def normal_findings(vectors: np.ndarray) -> list[Finding]:

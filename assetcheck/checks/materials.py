@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_links import collection
-from assetcheck.fbx_model import FbxScene
-from assetcheck.hookspecs import hookimpl
+from assetcheck.formats.fbx.model import FbxScene
+from assetcheck.formats.gltf.links import collection
+from assetcheck.plugins.hookspecs import hookimpl
 
 #: Shading models that predate physically based rendering (names of ``Material.shading``).
 LEGACY_SHADING = frozenset({"lambert", "phong", "blenderPhong", "wavefrontMtl"})

@@ -1,8 +1,8 @@
 """Textures: non-power-of-two sizes and the GPU memory all textures of a model take.
 
-Sizes come from image headers (:mod:`assetcheck.images`), never from decoding pixels; a KTX2
+Sizes come from image headers (:mod:`assetcheck.formats.images`), never from decoding pixels; a KTX2
 image's GPU memory is the one its structural parse computes from its levels
-(:func:`assetcheck.ktx2.sizes.gpu_bytes`, ``docs/statistics.md``). glTF images with
+(:func:`assetcheck.formats.ktx2.sizes.gpu_bytes`, ``docs/statistics.md``). glTF images with
 non-power-of-two sizes are reported by the glTF image check, as Khronos does; this check
 reports them for the other formats.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from assetcheck.asset import Asset, Texture
 from assetcheck.checks import Check, CheckContext
-from assetcheck.hookspecs import hookimpl
+from assetcheck.plugins.hookspecs import hookimpl
 
 MB = 1_000_000
 #: GPU bytes per pixel: PNG, JPEG and WebP are decoded to RGBA8; KTX2 and DDS stay in a block

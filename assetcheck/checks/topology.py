@@ -2,9 +2,9 @@
 
 Both formats become :class:`Surface` objects, one per glTF primitive or FBX mesh, with one row
 per vertex for positions, normals and UVs: an FBX mesh is read per polygon corner (its normals
-and UVs are), and the position weld of :mod:`assetcheck.checks.mesh_topology` joins the corners
-again. The measuring is :mod:`~assetcheck.checks.mesh_topology` and
-:mod:`~assetcheck.checks.uv_faults`; the engine profile's :class:`~assetcheck.profiles.MeshRules`
+and UVs are), and the position weld of :mod:`assetcheck.mesh.topology` joins the corners
+again. The measuring is :mod:`~assetcheck.mesh.topology` and
+:mod:`~assetcheck.mesh.uvs`; the engine profile's :class:`~assetcheck.scoring.profiles.MeshRules`
 decide which UV set is the lightmap, whether open meshes are findings and how much texel
 density may vary. In glTF, UVs that are not finite are left to Khronos' ``ACCESSOR_INVALID_FLOAT``.
 FBX meshes are checked for a lightmap only when the profile names their first UV set (the FBX
@@ -21,21 +21,21 @@ import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.geometry import TRIANGLE_MODES, gltf_vertices, primitive_label
-from assetcheck.checks.gltf_links import document_links
-from assetcheck.checks.mesh_faults import Vertices, usable_corners
-from assetcheck.checks.mesh_topology import inside_out, mesh_topology, welded_corners
-from assetcheck.checks.uv_faults import (
+from assetcheck.formats.fbx.model import FbxScene
+from assetcheck.formats.gltf.accessor_data import AccessorReader, asset_cache, primitive_triangles
+from assetcheck.formats.gltf.links import document_links
+from assetcheck.formats.gltf.meshes import TRIANGLE_MODES, gltf_vertices, primitive_label
+from assetcheck.issues import FileIssues
+from assetcheck.mesh.faults import Vertices, usable_corners
+from assetcheck.mesh.topology import inside_out, mesh_topology, welded_corners
+from assetcheck.mesh.uvs import (
     DENSITY_PERCENTILE,
     UvFaults,
     density_spread,
     lightmap_faults,
     uv_triangle_faults,
 )
-from assetcheck.fbx_model import FbxScene
-from assetcheck.formats.gltf_data import AccessorReader, asset_cache, primitive_triangles
-from assetcheck.hookspecs import hookimpl
-from assetcheck.issues import FileIssues
+from assetcheck.plugins.hookspecs import hookimpl
 
 #: A mesh with at least this share of its triangles collapsed in UV space is palette-textured
 #: (each face samples one texel, as voxel and low-poly art does): deliberate, not reported.

@@ -16,16 +16,20 @@ import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.gltf_links import (
+from assetcheck.formats.fbx.model import FbxAxes, FbxScene
+from assetcheck.formats.gltf.accessor_data import COMPONENT_DTYPES, FLOAT
+from assetcheck.formats.gltf.links import (
     DocumentLinks,
     document_links,
     index_list,
     index_of,
     resolve,
 )
-from assetcheck.fbx_model import FbxAxes, FbxScene
-from assetcheck.formats.gltf_data import COMPONENT_DTYPES, FLOAT
-from assetcheck.hookspecs import hookimpl
+from assetcheck.formats.gltf.node_transforms import (
+    _numbers,
+    world_matrices,
+)
+from assetcheck.plugins.hookspecs import hookimpl
 
 #: Sizes (largest side of the bounding box, in metres) beyond which a model is in the wrong
 #: unit: a millimetre-scale export of anything over a metre passes a kilometre, and under a
@@ -47,8 +51,6 @@ UNIT_NAMES = {
 }
 USUAL_UP_AXES = frozenset({"+Y", "+Z"})
 _LENGTH_UNITS = (("km", 1000.0), ("m", 1.0), ("cm", 0.01))
-#: The keys of a node's local transform: a node with none of them is placed at its parent.
-_TRANSFORM_KEYS = frozenset({"matrix", "translation", "rotation", "scale"})
 
 CODES = (
     "NODE_NEGATIVE_SCALE",
@@ -57,53 +59,6 @@ CODES = (
     "FBX_UNUSUAL_UNIT",
     "FBX_UNUSUAL_AXES",
 )
-
-
-def local_matrix(node: dict) -> np.ndarray:
-    """A node's 4x4 local transform from ``matrix`` or translation, rotation and scale
-    (unusable values count as their defaults)."""
-    matrix = _numbers(node.get("matrix"), 16)
-    if matrix is not None:
-        return np.array(matrix).reshape(4, 4).T  # glTF stores matrices column by column
-    x, y, z, w = _numbers(node.get("rotation"), 4) or (0.0, 0.0, 0.0, 1.0)
-    rotation = np.array(
-        [
-            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
-        ]
-    )
-    result = np.eye(4)
-    result[:3, :3] = rotation * np.array(_numbers(node.get("scale"), 3) or (1.0, 1.0, 1.0))
-    result[:3, 3] = _numbers(node.get("translation"), 3) or (0.0, 0.0, 0.0)
-    return result
-
-
-def world_matrices(links: DocumentLinks) -> dict[int, np.ndarray]:
-    """The world transform of every node reachable from a root (a node without a parent).
-
-    One depth-first pass: each node is placed once, from its parent's matrix. A node without
-    a local transform shares its parent's matrix object, so the matrices are read-only.
-    """
-    nodes = links.items("nodes")
-    world: dict[int, np.ndarray] = {}
-    identity = np.eye(4)
-    stack = [
-        (index, identity)
-        for index, node in enumerate(nodes)
-        if node is not None and index not in links.parents
-    ]
-    while stack:
-        index, parent = stack.pop()
-        if index in world:  # a node loop: the node checks report it
-            continue
-        node = nodes[index]
-        if node is not None and _TRANSFORM_KEYS & node.keys():
-            world[index] = parent @ local_matrix(node)
-        else:
-            world[index] = parent
-        stack.extend((kid, world[index]) for kid in links.children.get(index, ()))
-    return world
 
 
 def describe_length(meters: float) -> str:
@@ -255,16 +210,6 @@ def _position_bounds(
         largest = np.iinfo(COMPONENT_DTYPES[layout.component_type]).max
         return np.maximum(np.array(low) / largest, -1.0), np.maximum(np.array(high) / largest, -1.0)
     return np.array(low), np.array(high)
-
-
-def _numbers(value: object, length: int) -> list[float] | None:
-    """``value`` as a list of ``length`` finite floats, or None."""
-    if not isinstance(value, list) or len(value) != length:
-        return None
-    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
-        return None
-    floats = [float(v) for v in value]
-    return floats if all(math.isfinite(v) for v in floats) else None
 
 
 def _check_fbx_nodes(scene: FbxScene, context: CheckContext) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from assetcheck import __version__
 from assetcheck.config import ConfigError, find_config_file, load_config
-from assetcheck.plugin_errors import PluginError
+from assetcheck.plugins.errors import PluginError
 
 # Set before any command imports numpy: the checks never do large linear algebra, and an OpenBLAS
 # thread pool would cost about a third of numpy's import time and compete with the worker

@@ -54,8 +54,8 @@ class PasswordRefused(ValueError):
 def read_password(args: argparse.Namespace) -> str | None:
     """The dashboard password the options ask for: prompted (without echo, and confirmed),
     read from standard input, or None when neither was asked. It follows the dashboard's
-    rules (:func:`assetcheck.accounts.credentials.password_problem`)."""
-    from assetcheck.accounts.credentials import password_problem
+    rules (:func:`assetcheck.service.accounts.credentials.password_problem`)."""
+    from assetcheck.service.accounts.credentials import password_problem
 
     if args.password_stdin:
         password = sys.stdin.readline().rstrip("\r\n")
@@ -73,7 +73,7 @@ def read_password(args: argparse.Namespace) -> str | None:
 
 
 def run_create(args: argparse.Namespace, config: Config) -> int:
-    from assetcheck.accounts.store import AccountError, create_account
+    from assetcheck.service.accounts.store import AccountError, create_account
 
     try:
         password = read_password(args)
@@ -93,9 +93,9 @@ def run_create(args: argparse.Namespace, config: Config) -> int:
 
 
 def run_delete(args: argparse.Namespace, config: Config) -> int:
-    from assetcheck.accounts.store import AccountError, find_account
-    from assetcheck.jobs.deletion import delete_account
-    from assetcheck.jobs.storage import StorageUnavailable, open_storage
+    from assetcheck.service.accounts.store import AccountError, find_account
+    from assetcheck.service.jobs.deletion import delete_account
+    from assetcheck.service.jobs.storage import StorageUnavailable, open_storage
 
     if not args.yes:
         print(

@@ -20,8 +20,8 @@ from assetcheck.config import Config
 if TYPE_CHECKING:
     import peewee
 
-    from assetcheck.db import migrations
-    from assetcheck.webhooks.secret_box import SecretBox
+    from assetcheck.service.db import migrations
+    from assetcheck.service.webhooks.secret_box import SecretBox
 
 #: A parent parser for actions; SUPPRESS keeps a ``--config`` given before the action.
 CONFIG_OPTION = argparse.ArgumentParser(add_help=False)
@@ -44,8 +44,8 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace, config: Config) -> int:
     import peewee
 
-    from assetcheck import db
-    from assetcheck.db import migrations
+    from assetcheck.service import db
+    from assetcheck.service.db import migrations
 
     try:
         database = db.connect(config)
@@ -72,15 +72,15 @@ def upgrade_context(config: Config) -> migrations.UpgradeContext:
     """What the upgrade steps need from the configuration: the sealer of webhook secrets,
     keyed by the server secret (made under ``data_dir`` if there is none yet). A configured
     secret that is too short raises ``ValueError``."""
-    from assetcheck.db import migrations
+    from assetcheck.service.db import migrations
 
     return migrations.UpgradeContext(seal_webhook_secret=secret_box(config).seal)
 
 
 def secret_box(config: Config) -> SecretBox:
     """The box that seals and opens webhook secrets, keyed by the server secret."""
-    from assetcheck.webapp.server_secret import load_server_secret
-    from assetcheck.webhooks.secret_box import SecretBox
+    from assetcheck.service.webapp.server_secret import load_server_secret
+    from assetcheck.service.webhooks.secret_box import SecretBox
 
     return SecretBox(load_server_secret(config))
 
@@ -88,8 +88,8 @@ def secret_box(config: Config) -> SecretBox:
 def open_node_database(config: Config, command: str) -> peewee.Database | None:
     """Start-up of a process that runs a node (``serve``, ``worker``): log lines as every
     service process writes them, stop on a plugin error, then :func:`open_checked_database`."""
-    from assetcheck.observability.log_format import setup_process_logging
-    from assetcheck.plugins import get_plugin_manager
+    from assetcheck.plugins.manager import get_plugin_manager
+    from assetcheck.service.observability.log_format import setup_process_logging
 
     setup_process_logging(config["logging"]["format"])
     get_plugin_manager(config.plugin_config())  # a plugin error stops start-up here
@@ -106,8 +106,8 @@ def open_checked_database(
     format) when given, else to stderr."""
     import peewee
 
-    from assetcheck import db
-    from assetcheck.db import migrations
+    from assetcheck.service import db
+    from assetcheck.service.db import migrations
 
     origin = (
         f"configuration {config.source}"

@@ -52,7 +52,7 @@ def duration(text: str) -> timedelta:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    from assetcheck.accounts.store import AccountError
+    from assetcheck.service.accounts.store import AccountError
 
     if open_checked_database(config, "keys") is None:
         return 1
@@ -70,8 +70,8 @@ def run(args: argparse.Namespace, config: Config) -> int:
 
 
 def _create(args: argparse.Namespace, config: Config) -> None:
-    from assetcheck.accounts.store import find_account, issue_key
-    from assetcheck.db.tables import utcnow
+    from assetcheck.service.accounts.store import find_account, issue_key
+    from assetcheck.service.db.tables import utcnow
 
     expires_at = utcnow() + args.expires_in if args.expires_in else None
     row, key = issue_key(
@@ -90,7 +90,7 @@ def _create(args: argparse.Namespace, config: Config) -> None:
 
 
 def _list(email: str) -> None:
-    from assetcheck.accounts.store import account_keys, find_account, key_status
+    from assetcheck.service.accounts.store import account_keys, find_account, key_status
 
     keys = account_keys(find_account(email))
     if not keys:
@@ -109,7 +109,7 @@ def _list(email: str) -> None:
 
 
 def _revoke(reference: str) -> None:
-    from assetcheck.accounts.store import find_key, revoke_key
+    from assetcheck.service.accounts.store import find_key, revoke_key
 
     key = find_key(reference)
     if revoke_key(key):

@@ -21,12 +21,12 @@ from pathlib import Path
 
 import pluggy
 
+from assetcheck.asset.options import ValidationOptions
 from assetcheck.engine import validate
-from assetcheck.options import ValidationOptions
-from assetcheck.plugins import PluginConfig, get_plugin_manager
+from assetcheck.plugins.manager import PluginConfig, get_plugin_manager
 from assetcheck.reports import Report
 from assetcheck.reports.document import build_report
-from assetcheck.sandbox import die_with_parent
+from assetcheck.sandbox.containment import die_with_parent
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,15 @@ from pathlib import Path
 from typing import Any
 
 from assetcheck.config import Config
-from assetcheck.plugins import PluginManager, build_registry, get_plugin_manager, registered_checks
-from assetcheck.profiles import engine_profiles
+from assetcheck.plugins.manager import (
+    PluginManager,
+    build_registry,
+    get_plugin_manager,
+    registered_checks,
+)
 from assetcheck.reports import report_formats
 from assetcheck.scaffold import new_plugin
+from assetcheck.scoring.profiles import engine_profiles
 
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:

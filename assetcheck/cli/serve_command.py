@@ -33,7 +33,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace, config: Config) -> int:
     from tornado.netutil import bind_sockets
 
-    from assetcheck.webapp.server import serve
+    from assetcheck.service.server import serve
 
     database = open_node_database(config, "serve")
     if database is None:

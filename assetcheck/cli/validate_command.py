@@ -9,10 +9,10 @@ from pathlib import Path
 
 from assetcheck.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from assetcheck.config import Config
-from assetcheck.cores import available_cores
-from assetcheck.plugins import get_plugin_manager
-from assetcheck.profiles import resolve_profile
+from assetcheck.plugins.manager import get_plugin_manager
 from assetcheck.reports import Report, ReportFormat, report_formats
+from assetcheck.sandbox.cores import available_cores
+from assetcheck.scoring.profiles import resolve_profile
 
 from .inputs import select_files
 from .parallel import validate_files

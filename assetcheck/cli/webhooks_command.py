@@ -16,7 +16,7 @@ from assetcheck.cli.db_command import CONFIG_OPTION, open_checked_database, secr
 from assetcheck.config import Config
 
 if TYPE_CHECKING:
-    from assetcheck.db.tables import Account
+    from assetcheck.service.db.tables import Account
 
 DEFAULT_LISTED = 20
 
@@ -60,11 +60,11 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    from assetcheck.accounts.store import AccountError, find_account
-    from assetcheck.webhooks.outbox import DeliveryError
-    from assetcheck.webhooks.secret_box import SecretUnreadable
-    from assetcheck.webhooks.settings import WebhookPlanError
-    from assetcheck.webhooks.urls import WebhookUrlError
+    from assetcheck.service.accounts.store import AccountError, find_account
+    from assetcheck.service.webhooks.outbox import DeliveryError
+    from assetcheck.service.webhooks.secret_box import SecretUnreadable
+    from assetcheck.service.webhooks.settings import WebhookPlanError
+    from assetcheck.service.webhooks.urls import WebhookUrlError
 
     if open_checked_database(config, "webhooks") is None:
         return 1
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
 
 
 def _set_url(args: argparse.Namespace, config: Config, account: Account) -> None:
-    from assetcheck.webhooks.settings import set_webhook_url
+    from assetcheck.service.webhooks.settings import set_webhook_url
 
     set_webhook_url(account, args.url, secret_box(config), config["webhooks"]["allowed_cidrs"])
     print(f"webhook URL of {account.email} set to {args.url}")
@@ -96,14 +96,14 @@ def _set_url(args: argparse.Namespace, config: Config, account: Account) -> None
 
 
 def _clear_url(args: argparse.Namespace, config: Config, account: Account) -> None:
-    from assetcheck.webhooks.settings import clear_webhook_url
+    from assetcheck.service.webhooks.settings import clear_webhook_url
 
     clear_webhook_url(account)
     print(f"{account.email} has no default webhook URL now")
 
 
 def _secret(args: argparse.Namespace, config: Config, account: Account) -> None:
-    from assetcheck.webhooks.settings import reveal_secret, rotate_secret, rotation_ends_at
+    from assetcheck.service.webhooks.settings import reveal_secret, rotate_secret, rotation_ends_at
 
     box = secret_box(config)
     print(rotate_secret(account, box) if args.rotate else reveal_secret(account, box))
@@ -113,7 +113,7 @@ def _secret(args: argparse.Namespace, config: Config, account: Account) -> None:
 
 
 def _ping(args: argparse.Namespace, config: Config, account: Account) -> None:
-    from assetcheck.webhooks.outbox import queue_ping
+    from assetcheck.service.webhooks.outbox import queue_ping
 
     delivery = queue_ping(account)
     print(
@@ -123,7 +123,7 @@ def _ping(args: argparse.Namespace, config: Config, account: Account) -> None:
 
 
 def _deliveries(args: argparse.Namespace, config: Config, account: Account) -> None:
-    from assetcheck.webhooks.outbox import list_deliveries
+    from assetcheck.service.webhooks.outbox import list_deliveries
 
     deliveries, _ = list_deliveries(account.id, limit=max(1, args.limit))
     if not deliveries:

@@ -35,9 +35,9 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    from assetcheck.jobs.node import Node
-    from assetcheck.jobs.settings import WorkerSettings
-    from assetcheck.service.metrics_listener import MetricsListener
+    from assetcheck.service.api.metrics_listener import MetricsListener
+    from assetcheck.service.jobs.node import Node
+    from assetcheck.service.jobs.settings import WorkerSettings
 
     database = open_node_database(config, "worker")
     if database is None:

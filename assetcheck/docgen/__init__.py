@@ -11,7 +11,7 @@ from assetcheck.docgen.issues import issues_markdown
 from assetcheck.docgen.model import model_markdown
 from assetcheck.docgen.profiles import profiles_markdown
 from assetcheck.docgen.scoring import scoring_markdown
-from assetcheck.plugins import PluginConfig, build_registry, get_plugin_manager
+from assetcheck.plugins.manager import PluginConfig, build_registry, get_plugin_manager
 
 
 def generated_pages() -> dict[str, str]:

@@ -1,12 +1,12 @@
-"""``docs/hooks.md``: every hook of :mod:`assetcheck.hookspecs`, its signature and its
+"""``docs/hooks.md``: every hook of :mod:`assetcheck.plugins.hookspecs`, its signature and its
 contract (the docstring), in the order the module declares them."""
 
 from __future__ import annotations
 
 import inspect
 
-from assetcheck import hookspecs
 from assetcheck.docgen.markdown import from_docstring
+from assetcheck.plugins import hookspecs
 
 
 def hook_specs() -> list:
@@ -22,8 +22,8 @@ def hooks_markdown() -> str:
     lines = [
         "# Plugin hooks",
         "",
-        "Generated from `assetcheck/hookspecs.py` by `tools/generate_docs.py`; do not edit by "
-        "hand.",
+        "Generated from `assetcheck/plugins/hookspecs.py` by `tools/generate_docs.py`; do not edit "
+        "by hand.",
         "Implement a hook with `@assetcheck.hookimpl` on a function of the same name (see",
         "`docs/plugins.md`). A *firstresult* hook stops at the first plugin that answers.",
     ]

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from assetcheck.codes import compression, gltf
 from assetcheck.docgen.markdown import table_cell
+from assetcheck.formats.gltf.codes import compression
+from assetcheck.formats.gltf.codes import document as gltf
 from assetcheck.issues import IssueRegistry
 from assetcheck.reports.sarif import doc_anchor
 

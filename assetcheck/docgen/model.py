@@ -2,7 +2,7 @@
 
 Each class brings its docstring; each field its type, its default (or "required") and the
 ``#:`` comment written above it in the source. Budgets are described by
-:data:`~assetcheck.profiles.BUDGET_LABELS`, and each is also an ``[engines.<name>]`` key.
+:data:`~assetcheck.scoring.profiles.BUDGET_LABELS`, and each is also an ``[engines.<name>]`` key.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 from assetcheck.asset import Animation, Asset, Material, MeshPart, Texture
 from assetcheck.checks import Check, CheckContext
 from assetcheck.docgen.markdown import from_docstring, table_cell
-from assetcheck.profiles import BUDGET_LABELS, Budgets, EngineProfile, MeshRules
+from assetcheck.scoring.profiles import BUDGET_LABELS, Budgets, EngineProfile, MeshRules
 
 #: (section title, the classes it documents), in the order a plugin meets them.
 SECTIONS: tuple[tuple[str, tuple[type, ...]], ...] = (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from assetcheck.profiles import (
+from assetcheck.scoring.profiles import (
     BUDGET_COUNTS,
     BUDGET_LABELS,
     BUILTIN_PROFILES,
@@ -18,7 +18,8 @@ def profiles_markdown() -> str:
     lines = [
         "# Engine profiles",
         "",
-        "Generated from `assetcheck/profiles.py` by `tools/generate_docs.py`; do not edit by hand.",
+        "Generated from `assetcheck/scoring/profiles.py` by `tools/generate_docs.py`; do not edit "
+        "by hand.",
         "Any budget can be changed per engine in the `[engines.<name>]` config section, under",
         "its key (`texture_size = 1024`); `docs/model.md` describes the `Budgets` a plugin's",
         "profile must give in full.",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from assetcheck.scoring import (
+from assetcheck.scoring.score import (
     ERROR_CAP,
     GRADE_BANDS,
     SECURITY_CAPS,
@@ -57,7 +57,7 @@ EXAMPLES: tuple[Example, ...] = (
 
 INTRODUCTION = """# Health score and grade
 
-Generated from `assetcheck/scoring.py` by `tools/generate_docs.py`; do not edit by hand.
+Generated from `assetcheck/scoring/score.py` by `tools/generate_docs.py`; do not edit by hand.
 
 Every validation ends with a `health_score`, an integer from 0 to 100, and a `grade`. The default
 formula is deliberately simple so an artist can predict it; a plugin can replace it through the

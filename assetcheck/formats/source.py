@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Protocol
 from urllib.parse import unquote
 
+from assetcheck.asset.options import ValidationOptions
 from assetcheck.issues import IssueCollector
-from assetcheck.options import ValidationOptions
 
 #: A file's whole content: bytes, a slice of an archive, or the upload memory-mapped.
 FileData = bytes | memoryview | mmap.mmap

@@ -2,10 +2,11 @@
 
 The worker draws them as the validation ends, in the same child process (so under the same time
 and memory limits), into the job's working folder beside the upload; the job's storage keeps
-them with the job (:meth:`~assetcheck.jobs.storage.JobStorage.keep_previews`) and removes them
+them with the job (:meth:`~assetcheck.service.jobs.storage.JobStorage.keep_previews`) and removes
+them
 with it. ``validate()`` hands each asset it read to a :class:`PreviewWriter` once its checks
 are done (``on_checked``), so nothing is read or decoded twice. glTF triangles come from the
-glTF data layer (:mod:`assetcheck.formats.gltf_data`), placed in the scene by the node
+glTF data layer (:mod:`assetcheck.formats.gltf.accessor_data`), placed in the scene by the node
 transforms; FBX triangles from the FBX reader's decoded geometry, placed by the node transforms
 (geometric pivots included) and turned into metres with +Y up by the file's unit and axis
 system. From the same reading, each model file drawn also gets the 3D viewer's files
@@ -27,10 +28,10 @@ from pathlib import Path
 import numpy as np
 
 from assetcheck.asset import Asset
-from assetcheck.checks.gltf_links import DocumentLinks, document_links, index_of
-from assetcheck.checks.transforms import world_matrices
-from assetcheck.fbx_model import FbxScene, transform_points
-from assetcheck.formats.gltf_data import AccessorReader, primitive_triangles
+from assetcheck.formats.fbx.model import FbxScene, transform_points
+from assetcheck.formats.gltf.accessor_data import AccessorReader, primitive_triangles
+from assetcheck.formats.gltf.links import DocumentLinks, document_links, index_of
+from assetcheck.formats.gltf.node_transforms import world_matrices
 from assetcheck.formats.source import SourceFile
 from assetcheck.previews.budget import ByteBudget, OverBudget
 from assetcheck.previews.job_files import model_file_path, write_whole

@@ -20,7 +20,7 @@ import hashlib
 import os
 from pathlib import Path
 
-from assetcheck.names import cut_name
+from assetcheck.issues.names import cut_name
 from assetcheck.previews import PREVIEW_FOLDER
 
 #: The kinds of file kept per model file: ``kind -> suffix``.

@@ -16,7 +16,7 @@ them with every node that draws the mesh); FBX ones in the scene's, as the viewe
 - ``FBX_NON_UNIT_NORMALS`` (no positions per corner are kept for it): the mesh is highlighted.
 
 The same rules as the checks decide (:mod:`assetcheck.checks.gltf_vertex_data`,
-:mod:`assetcheck.checks.mesh_faults`), through the same functions.
+:mod:`assetcheck.mesh.faults`), through the same functions.
 """
 
 from __future__ import annotations
@@ -26,12 +26,12 @@ from typing import Any
 import numpy as np
 
 from assetcheck.asset import Asset
-from assetcheck.checks.gltf_links import Primitive, document_links
-from assetcheck.checks.gltf_vertex_data import UNIT_LENGTH_THRESHOLD_VEC3, non_unit_rows
-from assetcheck.checks.mesh_faults import Vertices, faulty_triangles
-from assetcheck.fbx_model import FbxScene
-from assetcheck.formats.gltf_data import primitive_triangles
-from assetcheck.formats.gltf_fields import child
+from assetcheck.formats.fbx.model import FbxScene
+from assetcheck.formats.gltf.accessor_data import primitive_triangles
+from assetcheck.formats.gltf.fields import child
+from assetcheck.formats.gltf.links import Primitive, document_links
+from assetcheck.mesh.faults import Vertices, faulty_triangles
+from assetcheck.mesh.vectors import UNIT_LENGTH_THRESHOLD_VEC3, non_unit_rows
 
 #: The most elements listed per finding: enough to see where a problem sits, few enough that
 #: the page loads them at once (a full entry is about 1 MB of JSON).

@@ -29,13 +29,13 @@ from typing import Any
 import numpy as np
 
 from assetcheck.asset import Asset
-from assetcheck.checks.gltf_links import document_links, index_of
-from assetcheck.checks.transforms import world_matrices
-from assetcheck.fbx_model import FbxScene
-from assetcheck.formats.gltf_data import AccessorReader, primitive_triangles
-from assetcheck.formats.gltf_uris import UriKind, classify_uri, decode_data_uri
+from assetcheck.formats.fbx.model import FbxScene
+from assetcheck.formats.gltf.accessor_data import AccessorReader, primitive_triangles
+from assetcheck.formats.gltf.links import document_links, index_of
+from assetcheck.formats.gltf.node_transforms import world_matrices
+from assetcheck.formats.gltf.uris import UriKind, classify_uri, decode_data_uri
+from assetcheck.formats.images import image_info
 from assetcheck.formats.source import SourceFile
-from assetcheck.images import image_info
 from assetcheck.previews.budget import ByteBudget
 
 #: Extensions whose data the browser would have to decode or fetch itself.

@@ -9,7 +9,7 @@ from typing import Any
 
 import pluggy
 
-from assetcheck.plugins import by_name
+from assetcheck.plugins.manager import by_name
 
 Report = dict[str, Any]
 

@@ -10,7 +10,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from assetcheck.hookspecs import hookimpl
+from assetcheck.plugins.hookspecs import hookimpl
 from assetcheck.reports import ReportFormat
 from assetcheck.reports.json_text import render_json, render_json_list
 

@@ -9,7 +9,8 @@ Both hold only storable text: a name a reader took from a file's JSON may be a N
 surrogate (``"\\u0000"``, ``"\\ud800"``), which neither UTF-8 nor PostgreSQL's ``jsonb`` can
 carry, so each becomes U+FFFD. And only bounded text: every name is cut to 255 characters and
 every sentence (a message, a fix) to :data:`MAX_SENTENCE_LENGTH`, each marked as cut
-(:mod:`assetcheck.names`), and ``summary.namesCut`` counts them. :func:`cap_report` then bounds
+(:mod:`assetcheck.issues.names`), and ``summary.namesCut`` counts them. :func:`cap_report` then
+bounds
 the whole report, for the service to store.
 """
 
@@ -22,12 +23,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from assetcheck import __version__
-from assetcheck.failures import failure_advice
+from assetcheck.asset.result import CheckRun, Result
 from assetcheck.issues import SEVERITIES
-from assetcheck.names import MAX_NAME_LENGTH, cut_name, was_cut
-from assetcheck.profiles import EngineProfile
+from assetcheck.issues.names import MAX_NAME_LENGTH, cut_name, was_cut
 from assetcheck.reports import Report
-from assetcheck.result import CheckRun, Result
+from assetcheck.reports.failures import failure_advice
+from assetcheck.scoring.profiles import EngineProfile
 
 REPORT_VERSION = 1
 #: Texts longer than names: messages quote names (each cut already), fixes, advice.

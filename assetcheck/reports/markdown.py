@@ -15,9 +15,9 @@ import re
 from collections.abc import Iterable, Sequence
 
 from assetcheck.issues import SECURITY_LEVELS, SEVERITIES
-from assetcheck.profiles import BUDGET_LABELS
 from assetcheck.reports import Report, visible
 from assetcheck.reports.document import failure
+from assetcheck.scoring.profiles import BUDGET_LABELS
 
 GRADE_MARKS = {"excellent": "🟢", "good": "🟢", "fair": "🟡", "poor": "🟠", "critical": "🔴"}
 FAILED_MARK = "⚪"

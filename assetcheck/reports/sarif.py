@@ -17,8 +17,8 @@ from typing import Any
 from urllib.parse import quote
 
 from assetcheck import DOCS_URL, __version__
-from assetcheck.codes import BUILTIN_AREAS
 from assetcheck.issues import IssueType
+from assetcheck.plugins.builtin_codes import builtin_issue_types
 from assetcheck.reports import Report
 from assetcheck.reports.document import failure
 from assetcheck.reports.json_text import render_json
@@ -33,7 +33,7 @@ LEVELS = {"error": "error", "warning": "warning", "info": "note", "hint": "note"
 #: GitHub's ``security-severity`` (0-10) for each security level, so it ranks the findings.
 SECURITY_SEVERITY = {"critical": "9.5", "high": "8.0", "medium": "5.5", "low": "2.0"}
 
-_BUILTIN_TYPES = {t.code: t for area in BUILTIN_AREAS for t in area.ISSUE_TYPES}
+_BUILTIN_TYPES = {t.code: t for t in builtin_issue_types()}
 
 
 def render_sarif(report: Report) -> str:

@@ -1,1 +1,4 @@
-"""The ``/api/v1`` service: its handlers, key authentication and OpenAPI document."""
+"""The service layer around the validation core: the database, jobs and workers, webhooks,
+accounts, logs and metrics, and the HTTP layer (``webapp``) with the API and the dashboard.
+
+The validation core never imports this package (``docs/architecture.md``)."""

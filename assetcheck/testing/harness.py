@@ -2,7 +2,7 @@
 
 :func:`plugin_manager` builds the plugin manager from config text, the way the command line
 builds it from the config file (so a plugin's ``configure`` hook sees its table, and a bad
-setting raises the same :class:`~assetcheck.plugin_errors.PluginError`); :func:`issue_codes`
+setting raises the same :class:`~assetcheck.plugins.errors.PluginError`); :func:`issue_codes`
 and :func:`validate_bytes` run the real engine on model bytes.
 """
 
@@ -14,11 +14,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
+from assetcheck.asset.options import ValidationOptions
+from assetcheck.asset.result import Result
 from assetcheck.config import config_from, load_config
 from assetcheck.engine import validate
-from assetcheck.options import ValidationOptions
-from assetcheck.plugins import PluginManager, get_plugin_manager
-from assetcheck.result import Result
+from assetcheck.plugins.manager import PluginManager, get_plugin_manager
 
 
 def plugin_manager(

@@ -9,8 +9,8 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 
-from assetcheck.ktx2.dfd import MODEL_ETC1S, MODEL_UASTC
-from assetcheck.ktx2.header import HEADER, IDENTIFIER, LEVEL
+from assetcheck.formats.ktx2.dfd import MODEL_ETC1S, MODEL_UASTC
+from assetcheck.formats.ktx2.header import HEADER, IDENTIFIER, LEVEL
 
 ETC1S, UASTC = "etc1s", "uastc"
 SCHEME_NONE, SCHEME_BASISLZ, SCHEME_ZSTANDARD = 0, 1, 2

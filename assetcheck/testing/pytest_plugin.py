@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from assetcheck.plugins import PluginManager
+    from assetcheck.plugins.manager import PluginManager
     from assetcheck.testing.gltf import GltfBuilder
 
 

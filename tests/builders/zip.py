@@ -11,13 +11,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from assetcheck import codes
+from assetcheck.asset.options import Limits, ValidationOptions
+from assetcheck.asset.result import Result, SecurityScan, SecurityWarning
 from assetcheck.engine import validate
 from assetcheck.formats.source import ReadContext, SourceFile
-from assetcheck.formats.zip import iter_model_sources
+from assetcheck.formats.zip.reader import iter_model_sources
 from assetcheck.issues import Issue, IssueCollector, IssueRegistry
-from assetcheck.options import Limits, ValidationOptions
-from assetcheck.result import Result, SecurityScan, SecurityWarning
+from assetcheck.plugins import builtin_codes as codes
 from assetcheck.testing.zip import *  # noqa: F403
 
 

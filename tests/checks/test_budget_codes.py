@@ -6,8 +6,8 @@ from assetcheck.asset import Asset
 from assetcheck.checks import CheckContext
 from assetcheck.checks.budgets import over_budget
 from assetcheck.issues import IssueCollector
-from assetcheck.plugins import PluginConfig, build_registry, get_plugin_manager
-from assetcheck.profiles import BUILTIN_PROFILES
+from assetcheck.plugins.manager import PluginConfig, build_registry, get_plugin_manager
+from assetcheck.scoring.profiles import BUILTIN_PROFILES
 
 
 @pytest.mark.parametrize(

@@ -5,11 +5,11 @@ from pathlib import Path
 import pytest
 
 from assetcheck.asset import Asset, MeshPart
+from assetcheck.asset.options import ValidationOptions
 from assetcheck.engine import validate
-from assetcheck.fbx_model import FbxAxes, FbxMesh, FbxScene
+from assetcheck.formats.fbx.model import FbxAxes, FbxMesh, FbxScene
 from assetcheck.issues import IssuePolicy
-from assetcheck.metrics import measure
-from assetcheck.options import ValidationOptions
+from assetcheck.scoring.budget_usage import measure
 from tests.builders.gltf import TRIANGLE_STRIP, GltfBuilder, Primitive, png_bytes
 from tests.formats import codes
 

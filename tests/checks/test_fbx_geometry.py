@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from assetcheck.asset.options import ValidationOptions
 from assetcheck.engine import validate
-from assetcheck.options import ValidationOptions
 from tests.builders.fbx import (
     MaterialSpec,
     MeshSpec,

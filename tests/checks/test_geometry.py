@@ -7,8 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from assetcheck.checks.mesh_faults import CHUNK_TRIANGLES, Vertices, triangle_faults
-from assetcheck.codes import fbx_checks, quality
+from assetcheck.formats.fbx import scene_codes as fbx_checks
+from assetcheck.issues import quality_codes as quality
+from assetcheck.mesh.faults import CHUNK_TRIANGLES, Vertices, triangle_faults
 from tests.builders.fbx import MeshSpec, Scene, binary_fbx, cube
 from tests.builders.gltf import (
     ARRAY_BUFFER,

@@ -13,8 +13,9 @@ from collections import Counter
 
 import pytest
 
-from assetcheck.checks import gltf_animations, gltf_links
-from assetcheck.checks.gltf_links import NodeTree
+from assetcheck.checks import gltf_animations
+from assetcheck.formats.gltf import links as gltf_links
+from assetcheck.formats.gltf.links import NodeTree
 from tests.builders.gltf import GltfBuilder, Primitive
 from tests.formats import codes, validate_bytes
 

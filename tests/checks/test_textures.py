@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from assetcheck.asset import Asset, Texture
+from assetcheck.asset.options import ValidationOptions
 from assetcheck.checks import CheckContext
 from assetcheck.checks.textures import check_textures, gpu_bytes, gpu_memory_limit
 from assetcheck.engine import validate
 from assetcheck.issues import IssueCollector
-from assetcheck.options import ValidationOptions
-from assetcheck.plugins import build_registry, get_plugin_manager
-from assetcheck.profiles import BUILTIN_PROFILES
+from assetcheck.plugins.manager import build_registry, get_plugin_manager
+from assetcheck.scoring.profiles import BUILTIN_PROFILES
 from tests.builders.gltf import GltfBuilder, png_bytes
 from tests.formats import codes, only_issue
 

@@ -15,15 +15,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from assetcheck.checks import mesh_topology as mesh_topology_module
+from assetcheck.asset.options import ValidationOptions
 from assetcheck.checks import topology as topology_check
-from assetcheck.checks import uv_faults as uv_faults_module
-from assetcheck.checks.mesh_faults import Vertices
-from assetcheck.checks.mesh_topology import count_pieces, mesh_topology, welded_corners
 from assetcheck.checks.topology import TOPOLOGY_CODES, UV_CODES, surfaces
-from assetcheck.checks.uv_faults import OVERLAP_GRID, lightmap_faults
 from assetcheck.engine import validate
-from assetcheck.options import ValidationOptions
+from assetcheck.mesh import topology as mesh_topology_module
+from assetcheck.mesh import uvs as uv_faults_module
+from assetcheck.mesh.faults import Vertices
+from assetcheck.mesh.topology import count_pieces, mesh_topology, welded_corners
+from assetcheck.mesh.uvs import OVERLAP_GRID, lightmap_faults
 from tests.builders.fbx import MeshSpec, Scene, binary_fbx, cube
 from tests.checks.topology_cases import CASES, glb
 from tests.checks.topology_cases import cube as gltf_cube

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from assetcheck.checks.transforms import describe_length, local_matrix
+from assetcheck.checks.transforms import describe_length
+from assetcheck.formats.gltf.node_transforms import local_matrix
 from tests.builders.fbx import Scene, binary_fbx, cube, scene_nodes
 from tests.builders.fbx_nodes import encode_binary
 from tests.builders.gltf import GltfBuilder, Primitive

@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 
 from assetcheck.config import DEFAULTS, ConfigError, load_config
-from assetcheck.profiles import BUDGET_NAMES
+from assetcheck.scoring.profiles import BUDGET_NAMES
 
 
 def test_defaults_follow_the_design():

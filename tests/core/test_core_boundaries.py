@@ -10,7 +10,7 @@ SERVICE_PACKAGES = ("tornado", "peewee", "apscheduler", "psycopg2", "jinja2", "m
 PROGRAM = """
 import sys
 from assetcheck.engine import validate
-from assetcheck.plugins import get_plugin_manager
+from assetcheck.plugins.manager import get_plugin_manager
 from assetcheck.reports import render, report_formats
 from assetcheck.reports.document import build_report
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from assetcheck.image_structure import ImageStructure, parse_image
+from assetcheck.formats.gltf.image_data import ImageStructure, parse_image
 from assetcheck.testing.ktx2 import UASTC, Ktx2Texture, patch_header
 from tests.builders.gltf import png_bytes
 

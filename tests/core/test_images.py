@@ -3,7 +3,7 @@ import zlib
 
 import pytest
 
-from assetcheck.images import ImageInfo, image_info, image_mime
+from assetcheck.formats.images import ImageInfo, image_info, image_mime
 
 
 def png(width: int, height: int) -> bytes:

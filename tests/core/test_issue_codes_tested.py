@@ -4,7 +4,7 @@ dead, and a code no test triggers can silently stop firing."""
 import re
 from pathlib import Path
 
-from assetcheck.plugins import PluginConfig, build_registry, get_plugin_manager
+from assetcheck.plugins.manager import PluginConfig, build_registry, get_plugin_manager
 
 TESTS = Path(__file__).resolve().parents[1]
 #: Test sources and the golden reports they compare with.

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from assetcheck.formats.child_process import run_in_child
-from assetcheck.sandbox import RestrictedUnpickler, die_with_parent, limit_address_space
+from assetcheck.sandbox.child import run_in_child
+from assetcheck.sandbox.containment import RestrictedUnpickler, die_with_parent, limit_address_space
 
 
 def exit_status_of(function) -> int:

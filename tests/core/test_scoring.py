@@ -1,6 +1,6 @@
 import pytest
 
-from assetcheck.scoring import grade_for, health_score, verdict_cap
+from assetcheck.scoring.score import grade_for, health_score, verdict_cap
 
 
 def test_no_issues_scores_100_excellent():

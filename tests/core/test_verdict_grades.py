@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from assetcheck.engine import validate
-from assetcheck.hookspecs import hookimpl
-from assetcheck.plugins import get_plugin_manager
+from assetcheck.plugins.hookspecs import hookimpl
+from assetcheck.plugins.manager import get_plugin_manager
 from tests.builders.gltf import GltfBuilder, Primitive
 from tests.builders.zip import zip_of
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from assetcheck.accounts.store import create_account
+from assetcheck.service.accounts.store import create_account
 from tests.service.conftest import (  # noqa: F401 (fixtures, used by name)
     backend,
     database,

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from assetcheck.accounts.store import issue_key
-from assetcheck.db.tables import Account, ApiKey
+from assetcheck.service.accounts.store import issue_key
+from assetcheck.service.db.tables import Account, ApiKey
 from tests.builders.shapes import pawn_glb
 from tests.dashboard.conftest import PASSWORD, Site
 from tests.service.conftest import BACKENDS

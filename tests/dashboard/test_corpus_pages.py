@@ -24,9 +24,9 @@ from urllib.parse import unquote
 import pytest
 import requests
 
-from assetcheck.accounts.store import create_account, find_account, issue_key
-from assetcheck.plugins import get_plugin_manager
+from assetcheck.plugins.manager import get_plugin_manager
 from assetcheck.reports import report_formats
+from assetcheck.service.accounts.store import create_account, find_account, issue_key
 from tests.dashboard.conftest import PASSWORD
 from tests.dashboard.test_accounts_http import Visitor
 from tests.service.harness import (

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from assetcheck.accounts.store import create_account, find_account
-from assetcheck.dashboard.job_page import FILES_SHOWN, OCCURRENCES_SHOWN
+from assetcheck.service.accounts.store import create_account, find_account
+from assetcheck.service.dashboard.job_page import FILES_SHOWN, OCCURRENCES_SHOWN
 from tests.dashboard.conftest import PASSWORD
 from tests.dashboard.test_accounts_http import Visitor
 from tests.reports.test_schema import many_files_report

@@ -6,7 +6,10 @@ import copy
 
 import pytest
 
-from assetcheck.dashboard.job_page import (
+from assetcheck.engine import validate
+from assetcheck.plugins.manager import build_registry, get_plugin_manager
+from assetcheck.reports.document import build_report
+from assetcheck.service.dashboard.job_page import (
     budget_bars,
     issues_by_severity,
     location,
@@ -15,9 +18,6 @@ from assetcheck.dashboard.job_page import (
     security_warnings,
     verdict,
 )
-from assetcheck.engine import validate
-from assetcheck.plugins import build_registry, get_plugin_manager
-from assetcheck.reports.document import build_report
 from tests.builders.shapes import pawn_glb
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import requests
 
-from assetcheck.accounts.store import find_account, issue_key
-from assetcheck.names import CUT_MARK, MAX_NAME_LENGTH
+from assetcheck.issues.names import CUT_MARK, MAX_NAME_LENGTH
+from assetcheck.service.accounts.store import find_account, issue_key
 from tests.builders.zip import tiny_glb, zip_of
 from tests.dashboard.conftest import Site
 from tests.service.harness import (

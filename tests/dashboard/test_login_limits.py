@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from assetcheck.config import ConfigError, config_from
-from assetcheck.dashboard.backoff import Backoff, FailureBackoff
-from assetcheck.dashboard.known_devices import MAX_ACCOUNTS, KnownDevice
-from assetcheck.dashboard.login_limits import (
+from assetcheck.service.dashboard.backoff import Backoff, FailureBackoff
+from assetcheck.service.dashboard.known_devices import MAX_ACCOUNTS, KnownDevice
+from assetcheck.service.dashboard.login_limits import (
     AttemptLimiter,
     DashboardLimits,
     LoginAttempt,
@@ -47,7 +47,7 @@ def test_keys_are_counted_apart_and_a_reset_forgets_one():
 
 
 def test_keys_whose_attempts_all_expired_are_forgotten(monkeypatch):
-    monkeypatch.setattr("assetcheck.dashboard.login_limits.PRUNE_EVERY", 2)
+    monkeypatch.setattr("assetcheck.service.dashboard.login_limits.PRUNE_EVERY", 2)
     clock = Clock()
     limiter = AttemptLimiter(5, 60, clock)
     limiter.record("old")

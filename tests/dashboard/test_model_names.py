@@ -3,9 +3,9 @@ each report is decoded once, whatever the number of files asked for."""
 
 from __future__ import annotations
 
-from assetcheck.dashboard.model_names import ModelFileNames
-from assetcheck.db.tables import Account, Job
-from assetcheck.webapp.job_views import find_job
+from assetcheck.service.dashboard.model_names import ModelFileNames
+from assetcheck.service.db.tables import Account, Job
+from assetcheck.service.webapp.job_views import find_job
 from tests.service.harness import stored_completed_job
 
 

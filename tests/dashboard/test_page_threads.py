@@ -17,10 +17,10 @@ import pytest
 from tornado.httpserver import HTTPServer
 from tornado.netutil import bind_sockets
 
-from assetcheck.accounts.store import create_account, find_account
 from assetcheck.config import load_config
-from assetcheck.db import migrations
-from assetcheck.webapp.app import make_app
+from assetcheck.service.accounts.store import create_account, find_account
+from assetcheck.service.app import make_app
+from assetcheck.service.db import migrations
 from tests.dashboard.conftest import PASSWORD
 from tests.dashboard.test_accounts_http import Visitor
 from tests.reports.test_schema import many_files_report

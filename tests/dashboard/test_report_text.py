@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from assetcheck.db.tables import Account, Job, utcnow
-from assetcheck.webapp.errors import RequestError
-from assetcheck.webapp.job_views import completed_report_text
+from assetcheck.service.db.tables import Account, Job, utcnow
+from assetcheck.service.webapp.errors import RequestError
+from assetcheck.service.webapp.job_views import completed_report_text
 from tests.dashboard.test_model_names import completed_job
 
 

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 import requests
 
-from assetcheck.accounts.store import find_account, issue_key
-from assetcheck.dashboard.handlers.base import CONTENT_SECURITY_POLICY
+from assetcheck.service.accounts.store import find_account, issue_key
+from assetcheck.service.dashboard.handlers.base import CONTENT_SECURITY_POLICY
 from assetcheck.testing.fbx import Scene, binary_fbx, cube
 from assetcheck.testing.gltf import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, GltfBuilder
 from assetcheck.testing.shapes import lathe

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from assetcheck.db.tables import Account, WebhookAttempt, WebhookDelivery
-from assetcheck.webhooks.outbox import pending_count
+from assetcheck.service.db.tables import Account, WebhookAttempt, WebhookDelivery
+from assetcheck.service.webhooks.outbox import pending_count
 from tests.dashboard.conftest import Site
 from tests.dashboard.receiver import start_receiver
 from tests.dashboard.test_accounts_http import Visitor, logged_in

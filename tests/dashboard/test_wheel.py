@@ -66,7 +66,11 @@ def test_the_installed_wheel_serves_the_dashboard(
     monkeypatch.setenv("PYTHONPATH", str(site))
     monkeypatch.chdir(tmp_path)
     web_root = subprocess.run(
-        [sys.executable, "-c", "from assetcheck.dashboard import WEB_ROOT; print(WEB_ROOT)"],
+        [
+            sys.executable,
+            "-c",
+            "from assetcheck.service.dashboard import WEB_ROOT; print(WEB_ROOT)",
+        ],
         check=True,
         capture_output=True,
         text=True,

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pluggy
 
+from assetcheck.asset.result import Result
 from assetcheck.engine import validate
 from assetcheck.issues import Issue
-from assetcheck.result import Result
 
 
 def validate_bytes(

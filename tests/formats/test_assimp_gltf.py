@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from assetcheck.engine import validate
-from assetcheck.plugins import get_plugin_manager
+from assetcheck.plugins.manager import get_plugin_manager
 
 MODELS = Path("/usr/share/assimp/models")
 RECORDED = json.loads((Path(__file__).parents[1] / "assets" / "khronos_counts.json").read_text())

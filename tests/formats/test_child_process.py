@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from assetcheck.formats import child_process
-from assetcheck.formats.child_process import (
+from assetcheck.sandbox import child as child_process
+from assetcheck.sandbox.child import (
     ChildCrashed,
     ChildFailure,
     ChildOutOfMemory,
@@ -208,7 +208,7 @@ def test_no_descriptor_is_left_open_whatever_the_outcome():
 #: A caller that runs a child for ten minutes.
 CALLER = """
 import time
-from assetcheck.formats.child_process import run_in_child
+from assetcheck.sandbox.child import run_in_child
 run_in_child(lambda: time.sleep(600), timeout=600, memory_limit_mb=256)
 """
 
@@ -233,7 +233,7 @@ def test_a_child_dies_with_the_process_that_started_it(signal_number):
 #: Ctrl-C pressed while the caller forks; prints what the call did.
 SIGINT_DURING_FORK = """
 import os, signal
-from assetcheck.formats.child_process import run_in_child
+from assetcheck.sandbox.child import run_in_child
 
 os.register_at_fork(after_in_parent=lambda: os.kill(os.getpid(), signal.SIGINT))
 try:

@@ -15,11 +15,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from assetcheck.formats.decoder_child import run_decoder
+from assetcheck.asset.options import Limits, ValidationOptions
 from assetcheck.issues import IssueCollector
-from assetcheck.options import Limits, ValidationOptions
-from assetcheck.plugins import build_registry, get_plugin_manager
+from assetcheck.plugins.manager import build_registry, get_plugin_manager
 from assetcheck.previews.drawing import preview_path
+from assetcheck.sandbox.decoder import run_decoder
 from assetcheck.testing.compressed import (
     draco_glb,
     join_glb,

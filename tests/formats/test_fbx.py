@@ -12,13 +12,13 @@ import zlib
 import pytest
 
 from assetcheck.asset import Asset
+from assetcheck.asset.options import Limits, ValidationOptions
 from assetcheck.engine import validate
-from assetcheck.fbx_model import FbxAxes
-from assetcheck.formats import fbx as fbx_reader
+from assetcheck.formats.fbx import reader as fbx_reader
+from assetcheck.formats.fbx.model import FbxAxes
 from assetcheck.formats.source import SourceFile
 from assetcheck.issues import IssueCollector
-from assetcheck.options import Limits, ValidationOptions
-from assetcheck.plugins import build_registry, get_plugin_manager
+from assetcheck.plugins.manager import build_registry, get_plugin_manager
 from tests.builders.fbx import (
     MaterialSpec,
     MeshSpec,

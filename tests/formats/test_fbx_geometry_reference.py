@@ -29,13 +29,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from assetcheck.fbx_model import FbxScene, transform_points
-from assetcheck.formats import fbx as fbx_reader
-from assetcheck.formats.fbx_geometry import read_geometries
+from assetcheck.asset.options import ValidationOptions
+from assetcheck.formats.fbx import reader as fbx_reader
+from assetcheck.formats.fbx.geometry import read_geometries
+from assetcheck.formats.fbx.model import FbxScene, transform_points
 from assetcheck.formats.source import SourceFile
 from assetcheck.issues import IssueCollector
-from assetcheck.options import ValidationOptions
-from assetcheck.plugins import build_registry, get_plugin_manager
+from assetcheck.plugins.manager import build_registry, get_plugin_manager
 from tests.formats.test_fbx_corpus import ASSIMP_FBX, CORPUS, CORRUPT_ASSIMP_MODEL
 from tests.formats.test_fbx_production_corpus import PRODUCTION
 

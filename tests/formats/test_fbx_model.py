@@ -7,7 +7,7 @@ import pickle
 import numpy as np
 import pytest
 
-from assetcheck.fbx_model import (
+from assetcheck.formats.fbx.model import (
     FbxAxes,
     FbxGeometry,
     FbxInstance,
@@ -15,8 +15,8 @@ from assetcheck.fbx_model import (
     FbxScene,
     unpack_geometry,
 )
-from assetcheck.formats.child_process import ChildCrashed, run_in_child
-from assetcheck.formats.fbx_scene import RESULT_TYPES
+from assetcheck.formats.fbx.scene import RESULT_TYPES
+from assetcheck.sandbox.child import ChildCrashed, run_in_child
 
 
 def square_geometry() -> FbxGeometry:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from assetcheck.formats.fbx_geometry import read_geometries
-from assetcheck.formats.fbx_tree import FbxNode, read_tree
+from assetcheck.formats.fbx.geometry import read_geometries
+from assetcheck.formats.fbx.tree import FbxNode, read_tree
 from tests.builders.fbx import Scene, ascii_fbx, cube
 
 ARRAYS = ("Vertices", "PolygonVertexIndex")

@@ -5,12 +5,12 @@ import struct
 
 import pytest
 
-from assetcheck.codes.glb import ISSUE_TYPES as GLB_ISSUE_TYPES
-from assetcheck.formats import glb
+from assetcheck.asset.options import ValidationOptions
+from assetcheck.formats.gltf import glb
+from assetcheck.formats.gltf.codes.glb import ISSUE_TYPES as GLB_ISSUE_TYPES
 from assetcheck.formats.source import SourceFile
 from assetcheck.issues import IssueCollector
-from assetcheck.options import ValidationOptions
-from assetcheck.plugins import build_registry, get_plugin_manager
+from assetcheck.plugins.manager import build_registry, get_plugin_manager
 from tests.builders.gltf import (
     BIN_CHUNK_TYPE,
     JSON_CHUNK_TYPE,

@@ -5,8 +5,8 @@ import json
 import numpy as np
 import pytest
 
-from assetcheck.codes.gltf import ISSUE_TYPES as GLTF_ISSUE_TYPES
-from assetcheck.plugins import get_plugin_manager
+from assetcheck.formats.gltf.codes.document import ISSUE_TYPES as GLTF_ISSUE_TYPES
+from assetcheck.plugins.manager import get_plugin_manager
 from tests.builders.gltf import (
     LINE_LOOP,
     LINE_STRIP,

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from assetcheck.asset.result import Result
 from assetcheck.engine import validate
-from assetcheck.result import Result
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "gltf"
 DOCS = Path(__file__).resolve().parents[2] / "docs"

@@ -6,8 +6,8 @@ import tracemalloc
 
 import pytest
 
-from assetcheck.formats.gltf_uris import UriKind, classify_uri
-from assetcheck.plugins import get_plugin_manager
+from assetcheck.formats.gltf.uris import UriKind, classify_uri
+from assetcheck.plugins.manager import get_plugin_manager
 from tests.builders.gltf import data_uri, png_bytes
 from tests.formats import codes, only_issue, reader_codes, validate_bytes
 

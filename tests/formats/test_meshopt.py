@@ -7,9 +7,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from assetcheck.formats.child_process import run_in_child
-from assetcheck.formats.gltf_meshopt import decoded_component_types
-from assetcheck.formats.meshopt import MeshoptError, MeshoptView, decode_view, layout_problem
+from assetcheck.formats.gltf.meshopt import decoded_component_types
+from assetcheck.formats.gltf.meshopt_decoder import (
+    MeshoptError,
+    MeshoptView,
+    decode_view,
+    layout_problem,
+)
+from assetcheck.sandbox.child import run_in_child
 from assetcheck.testing.compressed import encode_filter, encode_meshopt, join_glb, split_glb
 from assetcheck.testing.harness import validate_bytes
 

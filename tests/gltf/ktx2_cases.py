@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from assetcheck.ktx2.header import HEADER
+from assetcheck.formats.ktx2.header import HEADER
 from assetcheck.testing.ktx2 import UASTC, Ktx2Texture, level_entry, patch_header, patch_level
 from tests.builders.gltf import GltfBuilder
 from tests.gltf.cases import Case, Document, accessor, attributes, primitive

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from assetcheck.asset import Asset
-from assetcheck.formats.gltf_data import AccessorReader, asset_cache, primitive_triangles
+from assetcheck.formats.gltf.accessor_data import AccessorReader, asset_cache, primitive_triangles
 
 TRIANGLE_STRIP, TRIANGLE_FAN, LINES = 5, 6, 1
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from assetcheck.asset.result import Result
 from assetcheck.engine import validate
-from assetcheck.result import Result
 from assetcheck.testing.ktx2 import Ktx2Texture
 from tests.builders.gltf import ARRAY_BUFFER, GltfBuilder, Primitive, png_bytes
 

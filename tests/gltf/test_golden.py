@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from assetcheck.engine import validate
-from assetcheck.plugins import DEFAULT_PLUGINS, call_each, get_plugin_manager
+from assetcheck.plugins.manager import DEFAULT_PLUGINS, call_each, get_plugin_manager
 from tests.gltf.cases import CASES as CORE_CASES
 from tests.gltf.extension_cases import EXTENSION_CASES
 from tests.gltf.ktx2_cases import KTX2_CASES

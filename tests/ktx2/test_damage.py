@@ -7,8 +7,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assetcheck.ktx2 import parse_ktx2
-from assetcheck.ktx2.basisu import basisu_problems, color_space_problem
+from assetcheck.formats.ktx2 import parse_ktx2
+from assetcheck.formats.ktx2.basisu import basisu_problems, color_space_problem
 from assetcheck.testing.ktx2 import UASTC, Ktx2Texture
 
 SEEDS = (

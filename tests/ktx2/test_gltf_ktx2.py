@@ -3,8 +3,8 @@ at the image, and a KTX2 texture's real size and GPU memory in the texture budge
 
 from __future__ import annotations
 
-from assetcheck.ktx2 import parse_ktx2
-from assetcheck.options import ValidationOptions
+from assetcheck.asset.options import ValidationOptions
+from assetcheck.formats.ktx2 import parse_ktx2
 from assetcheck.testing import GltfBuilder, Primitive
 from assetcheck.testing.harness import validate_bytes
 from assetcheck.testing.ktx2 import UASTC, Ktx2Texture, patch_header

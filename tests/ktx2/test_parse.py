@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import zstandard
 
-from assetcheck.ktx2 import parse_ktx2
-from assetcheck.ktx2.header import HEADER
+from assetcheck.formats.ktx2 import parse_ktx2
+from assetcheck.formats.ktx2.header import HEADER
 from assetcheck.testing.ktx2 import UASTC, Ktx2Texture, level_entry, patch_header, patch_level
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "gltf"

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from assetcheck.plugin_entry_points import entry_points
+from assetcheck.plugins.entry_points import entry_points
 
 
 def distribution(site: Path, folder: str, metadata: str, entry_points_txt: str) -> None:

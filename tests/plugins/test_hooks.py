@@ -1,4 +1,5 @@
-"""Every hook of assetcheck/hookspecs.py, proven through the real engine on real GLB bytes."""
+"""Every hook of assetcheck/plugins/hookspecs.py, proven through the real engine on real GLB
+bytes."""
 
 import re
 from pathlib import Path
@@ -6,15 +7,15 @@ from pathlib import Path
 import pluggy
 import pytest
 
-from assetcheck import hookimpl, hookspecs
+from assetcheck import hookimpl
 from assetcheck.asset import Asset
 from assetcheck.checks import Check
 from assetcheck.engine import validate
 from assetcheck.issues import IssueType
-from assetcheck.plugins import PluginConfig, PluginError, get_plugin_manager
-from assetcheck.profiles import BUILTIN_PROFILES, EngineProfile, UnknownEngineError
+from assetcheck.plugins.manager import PluginConfig, PluginError, get_plugin_manager, hookspecs
 from assetcheck.reports import ReportFormat, UnknownReportFormatError, render
 from assetcheck.reports.document import build_report
+from assetcheck.scoring.profiles import BUILTIN_PROFILES, EngineProfile, UnknownEngineError
 from tests.builders.gltf import GltfBuilder, Primitive
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,12 +11,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from assetcheck.formats import fbx as fbx_reader
-from assetcheck.formats import gltf_draco
+from assetcheck.asset.options import ValidationOptions
+from assetcheck.formats.fbx import reader as fbx_reader
+from assetcheck.formats.gltf import draco as gltf_draco
 from assetcheck.formats.source import SourceFile
 from assetcheck.issues import IssueCollector
-from assetcheck.options import ValidationOptions
-from assetcheck.plugins import build_registry, get_plugin_manager
+from assetcheck.plugins.manager import build_registry, get_plugin_manager
 from assetcheck.previews import drawing
 from assetcheck.previews.drawing import preview_path, scene_triangles
 from assetcheck.previews.png import encode_png

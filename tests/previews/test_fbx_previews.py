@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from assetcheck.plugins import get_plugin_manager
+from assetcheck.plugins.manager import get_plugin_manager
 from assetcheck.previews.drawing import preview_path
 from tests.formats.test_fbx_corpus import ASSIMP_FBX, CORPUS, CORRUPT_ASSIMP_MODEL
 from tests.previews import draw_previews

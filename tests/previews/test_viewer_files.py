@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from assetcheck.engine import validate
-from assetcheck.plugins import get_plugin_manager
+from assetcheck.plugins.manager import get_plugin_manager
 from assetcheck.previews.budget import ByteBudget
 from assetcheck.previews.drawing import PreviewWriter
 from assetcheck.previews.job_files import model_file_path

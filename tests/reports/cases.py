@@ -14,11 +14,11 @@ import json
 from dataclasses import dataclass
 
 from assetcheck.asset import Asset, MeshPart
+from assetcheck.asset.result import Result, SecurityScan
 from assetcheck.issues import IssueCollector, IssueRegistry, IssueType
-from assetcheck.profiles import BUILTIN_PROFILES
 from assetcheck.reports.builtin import render_json
 from assetcheck.reports.document import build_failure_report, build_report
-from assetcheck.result import Result, SecurityScan
+from assetcheck.scoring.profiles import BUILTIN_PROFILES
 from tests.builders.fbx import Scene, binary_fbx, cube
 from tests.builders.gltf import GltfBuilder, Primitive, png_bytes
 from tests.builders.zip import elf_program, zip_of

@@ -11,15 +11,15 @@ import pytest
 from assetcheck import __version__
 from assetcheck.checks import Check
 from assetcheck.engine import validate
-from assetcheck.hookspecs import hookimpl
-from assetcheck.plugins import PluginConfig, get_plugin_manager
-from assetcheck.profiles import BUILTIN_PROFILES
+from assetcheck.plugins.hookspecs import hookimpl
+from assetcheck.plugins.manager import PluginConfig, get_plugin_manager
 from assetcheck.reports.document import build_failure_report, build_report, failure
+from assetcheck.scoring.profiles import BUILTIN_PROFILES
 from tests.reports.cases import STORED_HOSTILE, UPLOADS, hostile_report
 
 STUDIO_PLUGIN = """
 from assetcheck.checks import Check
-from assetcheck.hookspecs import hookimpl
+from assetcheck.plugins.hookspecs import hookimpl
 
 @hookimpl
 def register_checks():

@@ -20,7 +20,7 @@ import pytest
 
 from assetcheck import __version__
 from assetcheck.engine import validate
-from assetcheck.plugins import PluginConfig, get_plugin_manager
+from assetcheck.plugins.manager import PluginConfig, get_plugin_manager
 from assetcheck.reports import Report
 from assetcheck.reports.badge import GRADE_COLOURS, INACTIVE_COLOUR, render_badge
 from assetcheck.reports.builtin import render_json

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from assetcheck.issues import IssueType
-from assetcheck.plugins import get_plugin_manager
+from assetcheck.plugins.manager import get_plugin_manager
 from assetcheck.reports import render, report_formats, visible
 from assetcheck.reports.badge import GRADE_COLOURS, INACTIVE_COLOUR, pending_badge, render_badge
 from assetcheck.reports.builtin import render_json

@@ -18,7 +18,7 @@ import pytest
 from assetcheck import DOCS_URL
 from assetcheck.cli import main
 from assetcheck.engine import validate
-from assetcheck.plugins import PluginConfig, get_plugin_manager
+from assetcheck.plugins.manager import PluginConfig, get_plugin_manager
 from assetcheck.reports.document import build_report
 from assetcheck.reports.sarif import render_sarif, render_sarif_combined
 from tests.reports.cases import UPLOADS, failed_report, hostile_report

@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 
 from assetcheck.engine import validate
-from assetcheck.names import CUT_MARK, MAX_NAME_LENGTH
+from assetcheck.issues.names import CUT_MARK, MAX_NAME_LENGTH
 from assetcheck.reports.builtin import render_json
 from assetcheck.reports.document import build_report, cap_report
 from tests.reports.cases import UPLOADS, clean_glb, failed_report, hostile_report

@@ -8,10 +8,10 @@ import zlib
 
 import pytest
 
+from assetcheck.asset.options import Limits
 from assetcheck.engine import validate
-from assetcheck.formats import fbx as fbx_reader
-from assetcheck.options import Limits
-from assetcheck.security.fbx import scan_fbx
+from assetcheck.formats.fbx import reader as fbx_reader
+from assetcheck.formats.fbx.scan import scan_fbx
 from tests.builders.fbx import (
     MaterialSpec,
     MeshSpec,

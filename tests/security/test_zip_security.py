@@ -11,9 +11,9 @@ import zipfile
 
 import pytest
 
-from assetcheck.options import Limits
-from assetcheck.security.polyglot import find_embedded_zip
-from assetcheck.security.zip import unsafe_path_reason
+from assetcheck.asset.options import Limits
+from assetcheck.formats.zip.polyglot import find_embedded_zip
+from assetcheck.formats.zip.rules import unsafe_path_reason
 from tests.builders.zip import (
     FLAG_ENCRYPTED,
     MIB,

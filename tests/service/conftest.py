@@ -13,9 +13,9 @@ import boto3
 import psycopg2
 import pytest
 
-from assetcheck.accounts.store import create_account, issue_key
 from assetcheck.config import load_config
-from assetcheck.db import migrations
+from assetcheck.service.accounts.store import create_account, issue_key
+from assetcheck.service.db import migrations
 from tests.builders.zip import tiny_glb
 from tests.dashboard.receiver import Receiver, start_receiver
 from tests.service.harness import (

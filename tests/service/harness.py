@@ -21,10 +21,10 @@ from urllib.parse import urlsplit
 import peewee
 import requests
 
-from assetcheck import db
 from assetcheck.config import Config, load_config
-from assetcheck.db.tables import Account, Job, utcnow
-from assetcheck.jobs.queue import COMPLETED, new_job_id
+from assetcheck.service import db
+from assetcheck.service.db.tables import Account, Job, utcnow
+from assetcheck.service.jobs.queue import COMPLETED, new_job_id
 from tests.network_guard import GUARDED_MAIN
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -37,7 +37,7 @@ _LISTENING = re.compile(r"listening on (http://127\.0\.0\.1:\d+)")
 SLOW_CHECK_PLUGIN = """
 import os, re, signal, time
 from assetcheck.checks import Check
-from assetcheck.hookspecs import hookimpl
+from assetcheck.plugins.hookspecs import hookimpl
 
 LOG = {log!r}
 

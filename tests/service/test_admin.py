@@ -9,13 +9,13 @@ from datetime import timedelta
 import pytest
 from playhouse.migrate import SchemaMigrator, migrate
 
-from assetcheck.accounts.passwords import hash_password, verify_password
 from assetcheck.cli import main
 from assetcheck.config import load_config
-from assetcheck.db import migrations
-from assetcheck.db.tables import Account, ApiKey, Job, SchemaVersion, utcnow
-from assetcheck.jobs.queue import JobQueue
-from assetcheck.webapp.ratelimit import RateLimiter
+from assetcheck.service.accounts.passwords import hash_password, verify_password
+from assetcheck.service.db import migrations
+from assetcheck.service.db.tables import Account, ApiKey, Job, SchemaVersion, utcnow
+from assetcheck.service.jobs.queue import JobQueue
+from assetcheck.service.webapp.ratelimit import RateLimiter
 from tests.service.harness import bind_database, service_settings, write_config
 from tests.webhooks.test_webhooks_cli import schema_of, version_1_schema
 

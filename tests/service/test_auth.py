@@ -8,9 +8,9 @@ from datetime import timedelta
 import pytest
 import requests
 
-from assetcheck.accounts.keys import key_digest
-from assetcheck.accounts.store import issue_key
-from assetcheck.db.tables import Account, ApiKey, utcnow
+from assetcheck.service.accounts.keys import key_digest
+from assetcheck.service.accounts.store import issue_key
+from assetcheck.service.db.tables import Account, ApiKey, utcnow
 from tests.service.harness import bearer, wait_until
 
 

@@ -171,7 +171,7 @@ def test_the_client_module_needs_neither_the_server_nor_third_party_http_librari
         "numpy",
         "requests",
         "urllib3",
-        "assetcheck.webapp",
+        "assetcheck.service.webapp",
         "assetcheck.engine",
         "assetcheck.config",
     }

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from assetcheck import db
-from assetcheck.accounts.store import create_account, issue_key
 from assetcheck.config import load_config
-from assetcheck.db.tables import Job
-from assetcheck.jobs.storage import SCRATCH_NAME
+from assetcheck.service import db
+from assetcheck.service.accounts.store import create_account, issue_key
+from assetcheck.service.db.tables import Job
+from assetcheck.service.jobs.storage import SCRATCH_NAME
 from tests.builders.shapes import pawn_glb
 from tests.service.harness import (
     ServiceProcess,
@@ -31,7 +31,7 @@ from tests.service.harness import (
 TEMPORARY_FILE_PLUGIN = """
 import os, signal, tempfile
 from assetcheck.checks import Check
-from assetcheck.hookspecs import hookimpl
+from assetcheck.plugins.hookspecs import hookimpl
 
 def run(asset, context):
     if asset.filename.startswith("killme"):

@@ -18,12 +18,12 @@ import yaml
 
 from assetcheck.cli import build_parser
 from assetcheck.config import Config, load_config
-from assetcheck.failures import JOB_FAILURES
-from assetcheck.jobs.supervisor import EXIT_MARGIN
-from assetcheck.observability.database_gauges import JobGauges
-from assetcheck.observability.metrics import ServiceMetrics
-from assetcheck.observability.node_gauges import WorkerProcesses
-from assetcheck.service import handlers as api
+from assetcheck.reports.failures import JOB_FAILURES
+from assetcheck.service.api import handlers as api
+from assetcheck.service.jobs.gauges import JobGauges
+from assetcheck.service.jobs.supervisor import EXIT_MARGIN
+from assetcheck.service.observability.metrics import ServiceMetrics
+from assetcheck.service.observability.node_gauges import WorkerProcesses
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 CONFIG_IN_CONTAINER = "/etc/assetcheck/assetcheck.toml"

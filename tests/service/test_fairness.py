@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from assetcheck.accounts.store import create_account, find_account, issue_key
-from assetcheck.db.tables import Job
+from assetcheck.service.accounts.store import create_account, find_account, issue_key
+from assetcheck.service.db.tables import Job
 from tests.dashboard.test_accounts_http import PASSWORD, Visitor
 from tests.service.harness import (
     ServiceProcess,

@@ -8,7 +8,7 @@ import json
 
 import requests
 
-from assetcheck.names import CUT_MARK
+from assetcheck.issues.names import CUT_MARK
 from tests.service.harness import (
     bearer,
     closed_by_server,

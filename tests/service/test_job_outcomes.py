@@ -13,7 +13,7 @@ from tests.service.test_workers import new_key
 #: raises an OSError with the given errno.
 RAISING_SCORER = """
 import errno
-from assetcheck.hookspecs import hookimpl
+from assetcheck.plugins.hookspecs import hookimpl
 
 @hookimpl(tryfirst=True)
 def compute_health_score(counts, severities, security_levels):

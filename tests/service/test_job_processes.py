@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 import pytest
 import requests
 
-from assetcheck.db.tables import Job
+from assetcheck.service.db.tables import Job
 from tests.builders.draco import truncated_draco_glb
 from tests.process_tree import Process, kill_all, wait_for_descendants, wait_until_gone
 from tests.service.harness import (
@@ -111,8 +111,8 @@ SUBVERTING_PLUGIN = """
 import gc, os, pickle
 from multiprocessing.connection import Connection
 from assetcheck.checks import Check
-from assetcheck.hookspecs import hookimpl
-from assetcheck.jobs.worker import Outcome
+from assetcheck.plugins.hookspecs import hookimpl
+from assetcheck.service.jobs.worker import Outcome
 
 class CreateFile:
     def __reduce__(self):

@@ -8,7 +8,7 @@ import time
 import pytest
 import requests
 
-from assetcheck.db.tables import Job
+from assetcheck.service.db.tables import Job
 from tests.service.harness import bearer, upload, wait_for_job
 from tests.webhooks.test_webhooks_api import NESTED_CURSOR
 

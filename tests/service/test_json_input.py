@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from assetcheck.webapp.json_input import JsonInputError, parse_json
+from assetcheck.service.webapp.json_input import JsonInputError, parse_json
 
 
 @pytest.mark.parametrize(

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from assetcheck.accounts.store import create_account, issue_key
-from assetcheck.db.tables import Job
+from assetcheck.service.accounts.store import create_account, issue_key
+from assetcheck.service.db.tables import Job
 from tests.service.harness import (
     ServiceProcess,
     bearer,

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from assetcheck.jobs.redaction import install_redaction, redact
+from assetcheck.service.observability.redaction import install_redaction, redact
 
 KEY = "svc_" + "Ab1" * 10 + "Cd"
 SECRET = "whsec_" + "Zz9" * 10 + "Yy"
@@ -58,7 +58,7 @@ def test_messages_arguments_and_tracebacks_are_redacted():
 def test_every_service_process_sets_up_its_log_with_the_filter(log_format):
     program = (
         "import logging; "
-        "from assetcheck.observability.log_format import setup_process_logging; "
+        "from assetcheck.service.observability.log_format import setup_process_logging; "
         f"setup_process_logging({log_format!r}); "
         f"logging.getLogger('any').warning('key %s', {KEY!r})"
     )

@@ -8,10 +8,14 @@ import time
 
 import pytest
 
-from assetcheck.jobs.storage import LocalStorage
-from assetcheck.names import cut_name
-from assetcheck.webapp.errors import RequestError
-from assetcheck.webapp.multipart import MultipartUpload, client_filename, disposition_filename
+from assetcheck.issues.names import cut_name
+from assetcheck.service.jobs.storage import LocalStorage
+from assetcheck.service.webapp.errors import RequestError
+from assetcheck.service.webapp.multipart import (
+    MultipartUpload,
+    client_filename,
+    disposition_filename,
+)
 from tests.builders.zip import tiny_glb
 
 BOUNDARY = "XyZ-boundary-123"

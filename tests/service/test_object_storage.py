@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 import requests
 
-from assetcheck.accounts.store import create_account, issue_key
 from assetcheck.cli import main
 from assetcheck.config import load_config
-from assetcheck.db.tables import Job
-from assetcheck.jobs.queue import COMPLETED
-from assetcheck.jobs.storage import StorageConfigError, StorageUnavailable, open_storage
-from assetcheck.jobs.storage.s3 import PART_SIZE, S3Storage
 from assetcheck.previews.job_files import model_file_name
+from assetcheck.service.accounts.store import create_account, issue_key
+from assetcheck.service.db.tables import Job
+from assetcheck.service.jobs.queue import COMPLETED
+from assetcheck.service.jobs.storage import StorageConfigError, StorageUnavailable, open_storage
+from assetcheck.service.jobs.storage.s3 import PART_SIZE, S3Storage
 from tests.builders.shapes import pawn_glb
 from tests.dashboard.conftest import PASSWORD
 from tests.dashboard.test_accounts_http import Visitor

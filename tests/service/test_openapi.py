@@ -13,8 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from assetcheck.accounts.store import create_account, issue_key
-from assetcheck.db.tables import Account
+from assetcheck.service.accounts.store import create_account, issue_key
+from assetcheck.service.db.tables import Account
 from tests.service.harness import ServiceProcess, bind_database
 
 CONFIG = Path(__file__).with_name("schemathesis.toml")

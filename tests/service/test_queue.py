@@ -10,8 +10,8 @@ from datetime import timedelta
 
 import pytest
 
-from assetcheck.db.tables import Account, Job, utcnow
-from assetcheck.jobs.queue import (
+from assetcheck.service.db.tables import Account, Job, utcnow
+from assetcheck.service.jobs.queue import (
     COMPLETED,
     FAILED,
     MAX_ATTEMPTS,

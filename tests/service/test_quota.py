@@ -8,13 +8,13 @@ import html
 import os
 from pathlib import Path
 
-from assetcheck.db.tables import Account, Job
 from assetcheck.engine import validate
-from assetcheck.jobs.queue import COMPLETED, JobQueue
-from assetcheck.jobs.storage import LocalStorage
-from assetcheck.plugins import get_plugin_manager
+from assetcheck.plugins.manager import get_plugin_manager
 from assetcheck.previews.drawing import PreviewWriter
 from assetcheck.reports.document import json_size
+from assetcheck.service.db.tables import Account, Job
+from assetcheck.service.jobs.queue import COMPLETED, JobQueue
+from assetcheck.service.jobs.storage import LocalStorage
 from assetcheck.testing.compressed import shared_zeros_meshopt_glb
 from assetcheck.testing.gltf import padded_glb
 from assetcheck.testing.shapes import pawn_glb

@@ -12,11 +12,11 @@ import jsonschema
 import pytest
 import requests
 
-from assetcheck.accounts.store import create_account, issue_key
 from assetcheck.reports import visible
 from assetcheck.reports.badge import GRADE_COLOURS, INACTIVE_COLOUR
-from assetcheck.webapp.job_views import badge_path
-from assetcheck.webapp.server_secret import load_server_secret
+from assetcheck.service.accounts.store import create_account, issue_key
+from assetcheck.service.webapp.job_views import badge_path
+from assetcheck.service.webapp.server_secret import load_server_secret
 from tests.reports.cases import STORED_HOSTILE, UPLOADS
 from tests.service.harness import bearer, bind_database, upload, wait_for_job
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 import requests
 
-from assetcheck.observability.request_ids import accepted_request_id
+from assetcheck.service.observability.request_ids import accepted_request_id
 from tests.builders.zip import tiny_glb
 from tests.dashboard.conftest import PASSWORD
 from tests.dashboard.test_accounts_http import Visitor
@@ -134,7 +134,7 @@ def test_json_logs_name_the_request_in_every_line_it_causes_worker_included(json
     assert any("completed in" in entry["message"] for entry in worker_lines)
     assert all(entry["request_id"] == REQUEST_ID for entry in worker_lines)
     assert all(entry["account_id"] == customer.account.id for entry in job_lines)
-    assert any(entry["logger"] == "assetcheck.webhooks.dispatcher" for entry in job_lines)
+    assert any(entry["logger"] == "assetcheck.service.webhooks.dispatcher" for entry in job_lines)
 
 
 def test_no_key_password_webhook_secret_or_metrics_token_reaches_the_log(json_service, receiver):

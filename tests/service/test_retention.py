@@ -10,13 +10,20 @@ import requests
 
 from assetcheck.cli import main
 from assetcheck.config import load_config
-from assetcheck.db.tables import Account, Job, TaskRun, WebhookAttempt, WebhookDelivery, utcnow
-from assetcheck.jobs.queue import COMPLETED, JobQueue, new_job_id
-from assetcheck.jobs.retention import expire_jobs, retention_days
-from assetcheck.jobs.storage import LocalStorage, open_storage
-from assetcheck.jobs.task_runs import take_turn
+from assetcheck.service.db.tables import (
+    Account,
+    Job,
+    TaskRun,
+    WebhookAttempt,
+    WebhookDelivery,
+    utcnow,
+)
+from assetcheck.service.jobs.queue import COMPLETED, JobQueue, new_job_id
+from assetcheck.service.jobs.retention import expire_jobs, retention_days
+from assetcheck.service.jobs.storage import LocalStorage, open_storage
+from assetcheck.service.jobs.task_runs import take_turn
+from assetcheck.service.webhooks.outbox import prune_deliveries
 from assetcheck.testing.gltf import padded_glb
-from assetcheck.webhooks.outbox import prune_deliveries
 from tests.service.harness import (
     ServiceProcess,
     bearer,

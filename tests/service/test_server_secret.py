@@ -3,7 +3,7 @@ import stat
 import pytest
 
 from assetcheck.config import load_config
-from assetcheck.webapp.server_secret import SECRET_FILE, load_server_secret
+from assetcheck.service.webapp.server_secret import SECRET_FILE, load_server_secret
 
 
 def config_for(tmp_path, **server):

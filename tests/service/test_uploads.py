@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import pytest
 import requests
 
-from assetcheck.db.tables import Job
+from assetcheck.service.db.tables import Job
 from tests.builders.zip import zip_of
 from tests.service.harness import (
     bearer,

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 import requests
 
-from assetcheck.accounts.store import create_account, issue_key
 from assetcheck.config import load_config
-from assetcheck.db import migrations
-from assetcheck.db.tables import Account, Job
-from assetcheck.jobs.queue import COMPLETED, JobQueue, new_job_id
-from assetcheck.jobs.storage import open_storage
+from assetcheck.service.accounts.store import create_account, issue_key
+from assetcheck.service.db import migrations
+from assetcheck.service.db.tables import Account, Job
+from assetcheck.service.jobs.queue import COMPLETED, JobQueue, new_job_id
+from assetcheck.service.jobs.storage import open_storage
 from tests.service.harness import (
     ServiceProcess,
     bind_database,

@@ -8,13 +8,13 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from assetcheck.accounts.store import create_account, issue_key
 from assetcheck.config import Config
-from assetcheck.db.tables import Account, WebhookAttempt, WebhookDelivery
-from assetcheck.webapp.server_secret import load_server_secret
-from assetcheck.webhooks.outbox import FINISHED
-from assetcheck.webhooks.secret_box import SecretBox
-from assetcheck.webhooks.settings import reveal_secret, set_webhook_url
+from assetcheck.service.accounts.store import create_account, issue_key
+from assetcheck.service.db.tables import Account, WebhookAttempt, WebhookDelivery
+from assetcheck.service.webapp.server_secret import load_server_secret
+from assetcheck.service.webhooks.outbox import FINISHED
+from assetcheck.service.webhooks.secret_box import SecretBox
+from assetcheck.service.webhooks.settings import reveal_secret, set_webhook_url
 from tests.service.harness import wait_until
 
 #: The interface's delays (0, 1 min, 5 min, 30 min, 2 h) scaled down to under a second.

@@ -14,9 +14,9 @@ import pytest
 import standardwebhooks
 
 from assetcheck import __version__
-from assetcheck.webhooks.delivery import send_attempt
-from assetcheck.webhooks.payload import failed_event
-from assetcheck.webhooks.signing import new_secret, signature_headers
+from assetcheck.service.webhooks.delivery import send_attempt
+from assetcheck.service.webhooks.payload import failed_event
+from assetcheck.service.webhooks.signing import new_secret, signature_headers
 from tests.webhooks.receivers import (
     HangingReceiver,
     LoopbackServer,

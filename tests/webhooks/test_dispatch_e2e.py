@@ -16,10 +16,10 @@ import standardwebhooks
 
 from assetcheck import __version__
 from assetcheck.config import load_config
-from assetcheck.db import migrations
-from assetcheck.db.tables import Account, Job, WebhookDelivery
-from assetcheck.webhooks.outbox import ABANDONED, DELIVERED, PENDING, queue_ping
-from assetcheck.webhooks.payload import completed_event, failed_event
+from assetcheck.service.db import migrations
+from assetcheck.service.db.tables import Account, Job, WebhookDelivery
+from assetcheck.service.webhooks.outbox import ABANDONED, DELIVERED, PENDING, queue_ping
+from assetcheck.service.webhooks.payload import completed_event, failed_event
 from tests.builders.zip import tiny_glb
 from tests.service.harness import (
     ServiceProcess,

@@ -10,12 +10,12 @@ import pytest
 import standardwebhooks
 
 from assetcheck.config import load_config
-from assetcheck.db.tables import Account, Job, WebhookDelivery, utcnow
-from assetcheck.jobs import queue as job_queue
-from assetcheck.jobs.queue import MAX_ATTEMPTS, JobQueue, new_job_id
-from assetcheck.webhooks.delivery import AttemptResult
-from assetcheck.webhooks.dispatcher import MAX_CONCURRENT_SENDS, WebhookDispatcher
-from assetcheck.webhooks.outbox import (
+from assetcheck.service.db.tables import Account, Job, WebhookDelivery, utcnow
+from assetcheck.service.jobs import queue as job_queue
+from assetcheck.service.jobs.queue import MAX_ATTEMPTS, JobQueue, new_job_id
+from assetcheck.service.webhooks.delivery import AttemptResult
+from assetcheck.service.webhooks.dispatcher import MAX_CONCURRENT_SENDS, WebhookDispatcher
+from assetcheck.service.webhooks.outbox import (
     ABANDONED,
     DELIVERED,
     PENDING,
@@ -28,9 +28,9 @@ from assetcheck.webhooks.outbox import (
     record_attempt,
     redeliver,
 )
-from assetcheck.webhooks.payload import completed_event, failed_event
-from assetcheck.webhooks.secret_box import SecretBox, SecretUnreadable
-from assetcheck.webhooks.settings import ROTATION_WINDOW, reveal_secret, rotate_secret
+from assetcheck.service.webhooks.payload import completed_event, failed_event
+from assetcheck.service.webhooks.secret_box import SecretBox, SecretUnreadable
+from assetcheck.service.webhooks.settings import ROTATION_WINDOW, reveal_secret, rotate_secret
 from tests.concurrency import claim_in_threads
 from tests.service.harness import write_config
 from tests.webhooks.harness import SCALED_DELAYS, attempts_of, webhook_settings

@@ -8,9 +8,9 @@ from datetime import timedelta
 
 import pytest
 
-from assetcheck.db.tables import Account, WebhookDelivery, utcnow
-from assetcheck.jobs.queue import JobQueue
-from assetcheck.webhooks.outbox import (
+from assetcheck.service.db.tables import Account, WebhookDelivery, utcnow
+from assetcheck.service.jobs.queue import JobQueue
+from assetcheck.service.webhooks.outbox import (
     TOO_MANY_PENDING,
     DeliveryError,
     claim_due,

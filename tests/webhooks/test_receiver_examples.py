@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 import requests
 
-from assetcheck.db.tables import Account
-from assetcheck.webhooks.outbox import ABANDONED, DELIVERED, queue_ping, redeliver
-from assetcheck.webhooks.settings import set_webhook_url
-from assetcheck.webhooks.signing import signature_headers
+from assetcheck.service.db.tables import Account
+from assetcheck.service.webhooks.outbox import ABANDONED, DELIVERED, queue_ping, redeliver
+from assetcheck.service.webhooks.settings import set_webhook_url
+from assetcheck.service.webhooks.signing import signature_headers
 from tests.webhooks.harness import LOOPBACK_ONLY, attempts_of, wait_for_delivery
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "webhooks"

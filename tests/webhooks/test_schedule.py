@@ -4,7 +4,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from assetcheck.webhooks.schedule import DEFAULT_RETRY_DELAYS, next_attempt_at
+from assetcheck.service.webhooks.schedule import DEFAULT_RETRY_DELAYS, next_attempt_at
 
 CREATED = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 

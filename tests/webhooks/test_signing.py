@@ -9,7 +9,7 @@ import time
 import pytest
 import standardwebhooks
 
-from assetcheck.webhooks.signing import (
+from assetcheck.service.webhooks.signing import (
     new_secret,
     service_signature,
     signature_headers,

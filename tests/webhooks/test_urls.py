@@ -5,7 +5,7 @@ import socket
 
 import pytest
 
-from assetcheck.webhooks.urls import (
+from assetcheck.service.webhooks.urls import (
     WebhookUrlError,
     address_refusal,
     check_webhook_url,

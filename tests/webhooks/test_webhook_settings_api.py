@@ -7,8 +7,8 @@ import pytest
 import requests
 from standardwebhooks import Webhook
 
-from assetcheck.db.tables import Account
-from assetcheck.webhooks.outbox import queue_ping
+from assetcheck.service.db.tables import Account
+from assetcheck.service.webhooks.outbox import queue_ping
 from tests.service.harness import bearer
 from tests.webhooks.harness import wait_for_delivery
 from tests.webhooks.receivers import ScriptedReceiver

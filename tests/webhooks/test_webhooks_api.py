@@ -8,9 +8,9 @@ import base64
 import pytest
 import requests
 
-from assetcheck.webapp.errors import RequestError
-from assetcheck.webapp.job_options import check_webhook_option
-from assetcheck.webhooks.outbox import DELIVERED, queue_ping
+from assetcheck.service.webapp.errors import RequestError
+from assetcheck.service.webapp.job_options import check_webhook_option
+from assetcheck.service.webhooks.outbox import DELIVERED, queue_ping
 from tests.service.harness import bearer
 from tests.webhooks.harness import LOOPBACK_ONLY, attempts_of, wait_for_delivery
 from tests.webhooks.receivers import ScriptedReceiver, closed_loopback_port

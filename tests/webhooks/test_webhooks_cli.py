@@ -10,15 +10,15 @@ import peewee
 import pytest
 from playhouse.migrate import SchemaMigrator, migrate
 
-from assetcheck.accounts.store import create_account
 from assetcheck.cli import main
 from assetcheck.config import load_config
-from assetcheck.db import migrations
-from assetcheck.db.tables import Account, ApiKey, Job, SchemaVersion, utcnow
-from assetcheck.webapp.server_secret import load_server_secret
-from assetcheck.webhooks.outbox import queue_ping
-from assetcheck.webhooks.secret_box import SecretBox
-from assetcheck.webhooks.settings import ROTATION_WINDOW
+from assetcheck.service.accounts.store import create_account
+from assetcheck.service.db import migrations
+from assetcheck.service.db.tables import Account, ApiKey, Job, SchemaVersion, utcnow
+from assetcheck.service.webapp.server_secret import load_server_secret
+from assetcheck.service.webhooks.outbox import queue_ping
+from assetcheck.service.webhooks.secret_box import SecretBox
+from assetcheck.service.webhooks.settings import ROTATION_WINDOW
 from tests.service.harness import bind_database, service_settings, write_config
 from tests.webhooks.harness import webhook_settings
 

@@ -5,7 +5,7 @@ Uses only what AssetCheck ships for plugin tests: ``assetcheck.testing`` and its
 
 import pytest
 
-from assetcheck.plugins import PluginError
+from assetcheck.plugins.manager import PluginError
 from assetcheck.testing import GltfBuilder, Primitive, png_bytes, validate_bytes
 
 CONVENTION = """

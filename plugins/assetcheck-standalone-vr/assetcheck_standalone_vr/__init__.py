@@ -6,7 +6,7 @@ from assetcheck import hookimpl
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.issues import IssueArea, IssueType
-from assetcheck.profiles import Budgets, EngineProfile
+from assetcheck.scoring.profiles import Budgets, EngineProfile
 
 STANDALONE_VR = EngineProfile(
     "standalone-vr",

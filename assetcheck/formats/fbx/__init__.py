@@ -1,0 +1,2 @@
+"""FBX: the bounded node walk of the security scan, the scene read by ufbx in a child process,
+the geometry decoded by our own reader, the FBX part of the asset model and its issue codes."""

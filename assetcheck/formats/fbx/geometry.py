@@ -1,0 +1,126 @@
+"""Every mesh geometry of an FBX file, decoded, with the nodes that draw it.
+
+Runs in the FBX reader's child process, beside ufbx (which reads everything else): the node
+tree is read once (:mod:`assetcheck.formats.fbx.tree`), each mesh geometry decoded
+(:mod:`assetcheck.formats.fbx.mesh_data`) and placed by the model hierarchy of the
+``Connections`` (:mod:`assetcheck.formats.fbx.transforms`). FBX 7 connects objects by id
+(``C: "OO", child, parent``), FBX 6 by name (``Connect: "OO", "Model::a", "Model::b"``) and
+keeps each geometry inside its model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from assetcheck.formats.fbx.mesh_data import GeometryFault, decode_geometry
+from assetcheck.formats.fbx.model import FbxGeometry, FbxInstance, FbxUnsetValues
+from assetcheck.formats.fbx.transforms import geometric_matrix, local_matrix, model_properties
+from assetcheck.formats.fbx.tree import FbxNode, FbxTreeError, read_tree
+from assetcheck.formats.source import FileData
+
+
+@dataclass
+class DecodedMesh:
+    """One mesh geometry of the file: its counts, its geometry (or why there is none), the
+    nodes drawing it and the layers that leave items unset."""
+
+    vertices: int
+    triangles: int
+    geometry: FbxGeometry | None
+    fault: str | None = None
+    instances: list[FbxInstance] = field(default_factory=list)
+    unset_values: list[FbxUnsetValues] = field(default_factory=list)
+
+
+def read_geometries(data: FileData) -> list[DecodedMesh]:
+    """The mesh geometries of the FBX file in ``data``, in file order.
+
+    Raises FbxTreeError when the node structure itself cannot be read; a damaged geometry is a
+    :class:`DecodedMesh` with a ``fault`` instead.
+    """
+    top_level = read_tree(data)
+    nodes = {node.name: node for node in top_level}
+    objects = nodes.get("Objects", FbxNode("Objects"))
+    objects.children += [node for node in top_level if node.name == "Model"]  # FBX 5
+    links = _links(nodes.get("Connections", FbxNode("Connections")))
+    legacy = not any(node.name == "Geometry" for node in objects.children)
+    models = {_key(node, legacy): node for node in objects.children if node.name == "Model"}
+    hierarchy = _Hierarchy(models, links)
+    meshes = []
+    for node in objects.children:
+        if legacy and node.name == "Model" and node.child("Vertices") is not None:
+            owners = [_key(node, legacy)]
+        elif node.name == "Geometry" and node.text(2) == "Mesh":
+            key = _key(node, legacy)
+            owners = [parent for child, parent in links if child == key and parent in models]
+        else:
+            continue
+        meshes.append(_decode(node, [hierarchy.instance(owner) for owner in owners]))
+    return meshes
+
+
+def _decode(node: FbxNode, instances: list[FbxInstance]) -> DecodedMesh:
+    try:
+        geometry, unset_values = decode_geometry(node)
+    except (GeometryFault, FbxTreeError) as fault:
+        vertices = node.child("Vertices")
+        count = len(vertices.props) // 3 if vertices is not None and len(vertices.props) > 1 else -1
+        return DecodedMesh(count, -1, None, str(fault), instances)
+    sizes = geometry.polygon_sizes
+    triangles = int(np.maximum(sizes - 2, 0).sum())
+    return DecodedMesh(len(geometry.positions), triangles, geometry, None, instances, unset_values)
+
+
+def _key(node: FbxNode, legacy: bool) -> Hashable:
+    """How connections name an object: its id (FBX 7) or its full name (FBX 6)."""
+    return node.text(0) if legacy else node.props[0] if node.props else None
+
+
+def _links(connections: FbxNode) -> list[tuple[Hashable, Hashable]]:
+    """The object-to-object connections as (child, parent)."""
+    return [
+        (c.props[1], c.props[2])
+        for c in connections.children
+        if c.name in ("C", "Connect") and len(c.props) >= 3 and c.props[0] == "OO"
+    ]
+
+
+class _Hierarchy:
+    """World matrices of the models, from their parents (computed once each)."""
+
+    def __init__(self, models: dict[Hashable, FbxNode], links: list[tuple]) -> None:
+        self.models = models
+        self.parent = {
+            child: parent for child, parent in links if child in models and parent in models
+        }
+        self.world: dict[Hashable, np.ndarray] = {}
+        self.props = {key: model_properties(node) for key, node in models.items()}
+
+    def instance(self, key: Hashable) -> FbxInstance:
+        world = self._world(key) @ geometric_matrix(self.props[key])
+        return FbxInstance(_object_name(self.models[key]), world)
+
+    def _world(self, key: Hashable) -> np.ndarray:
+        chain = []
+        seen = set()
+        while key is not None and key not in self.world and key not in seen:
+            seen.add(key)
+            chain.append(key)
+            key = self.parent.get(key)
+        matrix = self.world.get(key, np.eye(4)) if key is not None else np.eye(4)
+        for link in reversed(chain):  # a parent loop: the loop's first node counts as a root
+            matrix = matrix @ local_matrix(self.props[link])
+            self.world[link] = matrix
+        return self.world[chain[0]] if chain else matrix
+
+
+def _object_name(node: FbxNode) -> str:
+    """An object's name without its class: ``Model::Cube`` (ASCII) and ``Cube\\x00\\x01Model``
+    (binary) are both ``Cube``."""
+    name = node.text(0 if isinstance(node.props[0], str) else 1) if node.props else ""
+    if "\x00\x01" in name:
+        return name.split("\x00\x01", 1)[0]
+    return name.split("::", 1)[1] if "::" in name else name

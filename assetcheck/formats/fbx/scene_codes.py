@@ -1,0 +1,97 @@
+"""Issue types of the FBX checks: faces, versions, texture references, units and axes.
+
+Mesh facts FBX shares with glTF (missing normals, missing UVs) use the codes of
+:mod:`assetcheck.issues.quality_codes`; these are the ones only FBX files can have.
+"""
+
+from assetcheck.issues import IssueArea
+
+_EXPORT_UNITS = (
+    "Export in centimetres or metres with Y or Z up (the exporter's defaults), or "
+    "turn on unit and axis conversion when importing."
+)
+
+
+declare = IssueArea("fbx").declare
+
+
+ISSUE_TYPES = [
+    declare(
+        "FBX_NGONS",
+        "warning",
+        "Mesh {name} has {count:,} n-gons (faces with more than four corners): engines "
+        "triangulate them on import, often not the way the modelling tool did, which breaks "
+        "shading and baked normal maps.",
+        "Triangulate the n-gons, or the whole mesh, before export (most exporters have a "
+        "Triangulate option).",
+    ),
+    declare(
+        "FBX_NOT_TRIANGULATED",
+        "info",
+        "Mesh {name} is not triangulated ({count:,} quads): the engine picks each quad's "
+        "diagonal, which may differ from the one its normal maps were baked on.",
+        "Triangulate on export, or before baking, so the engine draws the triangles the bake used.",
+    ),
+    declare(
+        "FBX_OLD_VERSION",
+        "warning",
+        "The file is FBX {version}, older than FBX 2011 (7100): current tools such as "
+        "Blender refuse to import it, and others read it only partly.",
+        "Open it in the authoring tool or Autodesk FBX Converter and save it as FBX 2014 "
+        "or later (version 7400 or above).",
+    ),
+    declare(
+        "FBX_EXTERNAL_TEXTURE",
+        "info",
+        "Texture {name} is not embedded: the file refers to {path}, which must be shipped "
+        "beside it.",
+        "Ship the image with the FBX (in the same ZIP, at that relative path), or turn on "
+        "Embed Media when exporting.",
+    ),
+    declare(
+        "FBX_ABSOLUTE_TEXTURE_PATH",
+        "warning",
+        "Texture {name} is found only through the absolute path {path}, which exists on "
+        "the machine that made the file and nowhere else.",
+        "Keep textures in a folder beside the FBX so the exporter records a relative path, "
+        "or turn on Embed Media.",
+    ),
+    declare(
+        "FBX_PATH_REVEALS_USER",
+        "info",
+        "Texture paths in the file name a user folder of the machine it was made on ({path}).",
+        "Keep textures in the project folder, or embed them, so that no personal path is "
+        "recorded in files you share.",
+    ),
+    declare(
+        "FBX_EMBEDDED_MEDIA_TOO_LARGE",
+        "warning",
+        "Embedded file {name} is {megabytes:,.1f} MB, more than an image of the {engine} "
+        "profile's largest texture size takes ({limit:,.0f} MB): it is an oversized image, "
+        "a layered source file or a video.",
+        "Embed a PNG or JPEG at the size the engine needs, or keep the file beside the FBX "
+        "instead of inside it.",
+    ),
+    declare(
+        "FBX_UNUSUAL_UNIT",
+        "info",
+        "The file measures in {unit}, not in centimetres or metres: an engine that ignores "
+        "the file's unit imports the model at the wrong size.",
+        _EXPORT_UNITS,
+    ),
+    declare(
+        "FBX_UNUSUAL_AXES",
+        "info",
+        "The file's axis system is {system} (right {right}, up {up}, front {front}): an "
+        "importer that ignores it shows the model rotated or mirrored.",
+        _EXPORT_UNITS,
+    ),
+    declare(
+        "FBX_NON_UNIT_NORMALS",
+        "warning",
+        "Mesh {name}: {count:,} of {total:,} normals are not of unit length; the first, "
+        "number {first}, has length {length}. Shading that assumes unit normals comes out "
+        "too dark or too bright.",
+        "Recompute or normalise the normals in the modelling tool before export.",
+    ),
+]

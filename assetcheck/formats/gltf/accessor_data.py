@@ -1,0 +1,542 @@
+"""glTF accessor data as numpy arrays: the data layer of every check that reads vertex data.
+
+:class:`AccessorReader` turns an accessor (any component type, ``normalized``, ``byteStride``,
+padded matrix columns, ``sparse``) into a ``(count, components)`` array. Tightly packed or
+strided data is a view of the buffer, never a copy, so a 100 MB GLB is read in place; only
+sparse accessors and padded matrices are copied. Nothing here reports issues: an accessor
+whose JSON or bytes cannot be decoded the way Khronos glTF-Validator decodes them reads as
+``None`` (the checks of the JSON report why).
+
+Compressed geometry reads decoded: the glTF reader attaches what it decoded
+(:func:`attach_decoded`), and a meshopt-compressed buffer view then reads as its decoded bytes,
+an accessor of a Draco primitive as its decoded data, for every check and the preview alike.
+
+One reader serves every check of an asset (:meth:`AccessorReader.for_asset`), so each accessor
+is decoded once however many checks look at it::
+
+    reader = AccessorReader.for_asset(asset)
+    positions = reader.read(0)                  # raw values, shape (count, 3)
+    weights = reader.normalized(5)              # normalized integers as floats in 0..1
+    triangles = primitive_triangles(asset, 0, 0)  # (n, 3) vertex indices
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import numpy as np
+
+from assetcheck.asset import Asset
+from assetcheck.formats.gltf.fields import as_integer
+
+BYTE, UNSIGNED_BYTE, SHORT, UNSIGNED_SHORT, UNSIGNED_INT, FLOAT = 5120, 5121, 5122, 5123, 5125, 5126
+
+#: numpy dtype of each accessor componentType (glTF data is little-endian).
+COMPONENT_DTYPES: dict[int, np.dtype[Any]] = {
+    BYTE: np.dtype("<i1"),
+    UNSIGNED_BYTE: np.dtype("<u1"),
+    SHORT: np.dtype("<i2"),
+    UNSIGNED_SHORT: np.dtype("<u2"),
+    UNSIGNED_INT: np.dtype("<u4"),
+    FLOAT: np.dtype("<f4"),
+}
+
+#: The GL name of each accessor componentType, for messages.
+COMPONENT_NAMES = {
+    BYTE: "BYTE",
+    UNSIGNED_BYTE: "UNSIGNED_BYTE",
+    SHORT: "SHORT",
+    UNSIGNED_SHORT: "UNSIGNED_SHORT",
+    UNSIGNED_INT: "UNSIGNED_INT",
+    FLOAT: "FLOAT",
+}
+
+#: Components per element of each accessor type, and (rows, columns) of the matrix types.
+TYPE_COMPONENTS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
+MATRIX_SHAPES = {"MAT2": (2, 2), "MAT3": (3, 3), "MAT4": (4, 4)}
+
+#: Component types sparse indices and a primitive's indices may use.
+SPARSE_INDEX_TYPES = frozenset({UNSIGNED_BYTE, UNSIGNED_SHORT, UNSIGNED_INT})
+
+TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN = 4, 5, 6
+
+T = TypeVar("T")
+
+
+def asset_cache(asset: Asset, key: str, build: Callable[[], T]) -> T:
+    """The value cached under ``key`` for ``asset``, built on first use.
+
+    The cache lives as long as the asset and is dropped when the asset's ``buffers`` list is
+    replaced (the engine empties it once the checks are done), so it never outlives the bytes.
+    """
+    entry = _CACHES.get(id(asset))
+    if entry is None or entry[0] is not asset.buffers:
+        if entry is None:
+            weakref.finalize(asset, _CACHES.pop, id(asset), None)
+        entry = (asset.buffers, {})
+        _CACHES[id(asset)] = entry
+    values = entry[1]
+    if key not in values:
+        values[key] = build()
+    return values[key]
+
+
+_CACHES: dict[int, tuple[list[Any], dict[str, Any]]] = {}
+
+
+@dataclass(frozen=True)
+class DecodedPayloads:
+    """Compressed geometry decoded by the reader (:mod:`assetcheck.formats.gltf.compression`).
+
+    ``views``: the decoded bytes of meshopt-compressed buffer views, by view index, served in
+    place of the parent view's bytes. ``accessors``: the data of accessors bound to a Draco
+    primitive, by accessor index, served in place of anything the accessor's JSON points at.
+    """
+
+    views: dict[int, memoryview] = field(default_factory=dict)
+    accessors: dict[int, np.ndarray] = field(default_factory=dict)
+
+
+_DECODED = "decoded_payloads"
+
+
+def attach_decoded(asset: Asset, decoded: DecodedPayloads) -> None:
+    """Make ``decoded`` what the data layer of ``asset`` reads; it lives as long as the buffers."""
+    asset_cache(asset, _DECODED, lambda: decoded)
+
+
+@dataclass(frozen=True)
+class SparseLayout:
+    """``accessor.sparse``: ``count`` replaced elements, their indices and their values."""
+
+    count: int
+    indices_view: int
+    indices_offset: int
+    indices_component_type: int
+    values_view: int
+    values_offset: int
+
+
+@dataclass(frozen=True)
+class ElementFormat:
+    """How one element of an accessor lies in its buffer view (the glTF data alignment rules).
+
+    Every column of a matrix starts on a 4-byte boundary, so MAT2 and MAT3 of 1-byte and MAT3
+    of 2-byte components have padding after each column but the last.
+    """
+
+    component_type: int
+    type: str
+
+    @property
+    def components(self) -> int:
+        return TYPE_COMPONENTS[self.type]
+
+    @property
+    def component_size(self) -> int:
+        return COMPONENT_DTYPES[self.component_type].itemsize
+
+    @property
+    def column_stride(self) -> int:
+        """Bytes from one matrix column to the next: columns start on 4-byte boundaries."""
+        rows = MATRIX_SHAPES[self.type][0] if self.type in MATRIX_SHAPES else self.components
+        return -(-rows * self.component_size // 4) * 4
+
+    @property
+    def element_length(self) -> int:
+        """Bytes one element spans: Khronos' ``elementLength``, no padding after the last column."""
+        if self.type not in MATRIX_SHAPES:
+            return self.components * self.component_size
+        rows, columns = MATRIX_SHAPES[self.type]
+        return self.column_stride * (columns - 1) + rows * self.component_size
+
+    @property
+    def packed_stride(self) -> int:
+        """The element stride of tightly packed data (matrix columns padded)."""
+        if self.type not in MATRIX_SHAPES:
+            return self.element_length
+        return self.column_stride * MATRIX_SHAPES[self.type][1]
+
+    def span(self, count: int, byte_stride: int | None) -> int:
+        """Bytes ``count`` elements span in a view of ``byte_stride`` (None: tightly packed)."""
+        return (byte_stride or self.packed_stride) * (count - 1) + self.element_length
+
+
+def element_format(component_type: object, accessor_type: object) -> ElementFormat | None:
+    """The element format of a ``componentType`` and ``type`` from JSON; None when unusable."""
+    component_type = as_integer(component_type)
+    if (
+        component_type not in COMPONENT_DTYPES
+        or not isinstance(accessor_type, str)
+        or accessor_type not in TYPE_COMPONENTS
+    ):
+        return None
+    return ElementFormat(component_type, accessor_type)
+
+
+@dataclass(frozen=True)
+class AccessorLayout(ElementFormat):
+    """The JSON of one accessor as the data layer reads it (only when every field is usable)."""
+
+    count: int
+    normalized: bool
+    buffer_view: int | None
+    byte_offset: int
+    sparse: SparseLayout | None
+
+
+def accessor_layout(accessor: object) -> AccessorLayout | None:
+    """The layout of an accessor JSON object, or None when a field the data needs is unusable."""
+    if not isinstance(accessor, dict):
+        return None
+    element = element_format(accessor.get("componentType"), accessor.get("type"))
+    count = as_integer(accessor.get("count"))
+    if element is None or count is None or count < 1:
+        return None
+    view = _index(accessor, "bufferView")
+    offset = as_integer(accessor.get("byteOffset", 0)) if view is not None else 0
+    if offset is None or offset < 0:
+        return None
+    normalized = accessor.get("normalized") is True
+    return AccessorLayout(
+        element.component_type,
+        element.type,
+        count,
+        normalized,
+        view,
+        offset,
+        _sparse_layout(accessor.get("sparse")),
+    )
+
+
+def _sparse_layout(sparse: object) -> SparseLayout | None:
+    if not isinstance(sparse, dict):
+        return None
+    indices, values = sparse.get("indices"), sparse.get("values")
+    count = as_integer(sparse.get("count"))
+    if not isinstance(indices, dict) or not isinstance(values, dict) or count is None or count < 1:
+        return None
+    indices_view, values_view = _index(indices, "bufferView"), _index(values, "bufferView")
+    component_type = as_integer(indices.get("componentType"))
+    indices_offset = as_integer(indices.get("byteOffset", 0))
+    values_offset = as_integer(values.get("byteOffset", 0))
+    if (
+        indices_view is None
+        or values_view is None
+        or component_type not in SPARSE_INDEX_TYPES
+        or indices_offset is None
+        or indices_offset < 0
+        or values_offset is None
+        or values_offset < 0
+    ):
+        return None
+    return SparseLayout(
+        count, indices_view, indices_offset, component_type, values_view, values_offset
+    )
+
+
+@dataclass(frozen=True)
+class ViewSlice:
+    """A resolved buffer view: its bytes and its declared ``byteOffset`` and ``byteStride``."""
+
+    data: memoryview
+    byte_offset: int
+    byte_stride: int | None
+
+
+class AccessorReader:
+    """Decodes the accessors of one glTF document whose buffers are resolved.
+
+    ``buffers`` is index-aligned with ``document["buffers"]`` (None where unresolved). Arrays
+    are read-only; each accessor is decoded once and cached.
+    """
+
+    def __init__(
+        self, document: dict[str, Any], buffers: list[Any], decoded: DecodedPayloads | None = None
+    ) -> None:
+        accessors, views = document.get("accessors"), document.get("bufferViews")
+        self._accessors = accessors if isinstance(accessors, list) else []
+        self._views = views if isinstance(views, list) else []
+        self._buffers = buffers
+        self._decoded = decoded or DecodedPayloads()
+        self._layouts: dict[int, AccessorLayout | None] = {}
+        self._raw: dict[int, np.ndarray | None] = {}
+        self._normalized: dict[tuple[int, str], np.ndarray | None] = {}
+
+    @classmethod
+    def for_asset(cls, asset: Asset) -> AccessorReader:
+        """The reader shared by every check of ``asset`` (an empty one for non-glTF assets)."""
+        return asset_cache(
+            asset,
+            "accessor_reader",
+            lambda: cls(
+                asset.document or {}, asset.buffers, asset_cache(asset, _DECODED, DecodedPayloads)
+            ),
+        )
+
+    def draco_decoded(self, index: int) -> bool:
+        """Whether accessor ``index`` reads data a Draco payload decoded to."""
+        return index in self._decoded.accessors
+
+    def layout(self, index: int) -> AccessorLayout | None:
+        """The layout of accessor ``index``, or None when it does not exist or is unusable."""
+        if index in self._layouts:
+            return self._layouts[index]
+        layout = (
+            accessor_layout(self._accessors[index]) if 0 <= index < len(self._accessors) else None
+        )
+        self._layouts[index] = layout
+        return layout
+
+    def read(self, index: int) -> np.ndarray | None:
+        """Accessor ``index`` as raw component values, shape ``(count, components)``.
+
+        None when the accessor cannot be decoded: a field is unusable, its data lies outside the
+        buffer view or the resolved bytes, it is misaligned, or it has neither a buffer view nor
+        sparse data (Khronos does not check such accessors either).
+        """
+        if index not in self._raw:
+            self._raw[index] = self._decode(index)
+        return self._raw[index]
+
+    def indices(self, index: int) -> np.ndarray | None:
+        """Accessor ``index`` as a primitive's vertex indices, shape ``(count,)``.
+
+        None unless it is a SCALAR of unsigned integers (the only index formats; Khronos reads
+        no other as indices) whose data can be read.
+        """
+        layout, values = self.layout(index), self.read(index)
+        if (
+            layout is None
+            or values is None
+            or layout.type != "SCALAR"
+            or layout.component_type not in SPARSE_INDEX_TYPES
+        ):
+            return None
+        return values[:, 0]
+
+    def normalized(self, index: int, dtype: type = np.float32) -> np.ndarray | None:
+        """Accessor ``index`` as floats: ``normalized`` integers map to 0..1 (or -1..1).
+
+        Float accessors are returned as read; use ``dtype=np.float64`` where a check must add
+        values the way Khronos does (in double precision).
+        """
+        key = (index, np.dtype(dtype).str)
+        if key not in self._normalized:
+            self._normalized[key] = self._to_float(index, dtype)
+        return self._normalized[key]
+
+    def _to_float(self, index: int, dtype: type) -> np.ndarray | None:
+        values, layout = self.read(index), self.layout(index)
+        if values is None or layout is None:
+            return None
+        if layout.component_type == FLOAT or not layout.normalized:
+            return values.astype(dtype, copy=False)
+        info = np.iinfo(COMPONENT_DTYPES[layout.component_type])
+        # A division, not a product with 1/max: 127 / 127 must give exactly 1.0.
+        scaled = values.astype(dtype) / dtype(info.max)
+        if info.min < 0:
+            np.maximum(scaled, dtype(-1.0), out=scaled)
+        return scaled
+
+    def view_slice(self, index: object) -> ViewSlice | None:
+        """The bytes of buffer view ``index``, or None when they are not all available."""
+        number = as_integer(index)
+        if number is None or not 0 <= number < len(self._views):
+            return None
+        view = self._views[number]
+        if not isinstance(view, dict):
+            return None
+        buffer = as_integer(view.get("buffer"))
+        offset = as_integer(view.get("byteOffset", 0))
+        length = as_integer(view.get("byteLength"))
+        stride = as_integer(view.get("byteStride")) if "byteStride" in view else None
+        if number in self._decoded.views and offset is not None:
+            return ViewSlice(self._decoded.views[number], offset, stride)
+        if (
+            buffer is None
+            or offset is None
+            or length is None
+            or offset < 0
+            or length < 0
+            or not 0 <= buffer < len(self._buffers)
+            or self._buffers[buffer] is None
+        ):
+            return None
+        data = memoryview(self._buffers[buffer]).cast("B")
+        if offset + length > len(data):
+            return None
+        return ViewSlice(data[offset : offset + length], offset, stride)
+
+    def _decode(self, index: int) -> np.ndarray | None:
+        if index in self._decoded.accessors:
+            return self._decoded.accessors[index]
+        layout = self.layout(index)
+        if layout is None:
+            return None
+        base: np.ndarray | None
+        if layout.buffer_view is None:
+            if layout.sparse is None:
+                return None
+            dtype = COMPONENT_DTYPES[layout.component_type]
+            base = np.zeros((layout.count, layout.components), dtype)
+        else:
+            base = self._dense(layout)
+            if base is None:
+                return None
+        if layout.sparse is None:
+            return base
+        return self._apply_sparse(layout, layout.sparse, base)
+
+    def _dense(self, layout: AccessorLayout) -> np.ndarray | None:
+        view = self.view_slice(layout.buffer_view)
+        if view is None:
+            return None
+        size = layout.component_size
+        stride = view.byte_stride or layout.packed_stride
+        start = layout.byte_offset
+        if (
+            stride < layout.element_length
+            or start % size
+            or (view.byte_offset + start) % size
+            or start + layout.span(layout.count, view.byte_stride) > len(view.data)
+        ):
+            return None
+        dtype = COMPONENT_DTYPES[layout.component_type]
+        if (
+            layout.type not in MATRIX_SHAPES
+            or layout.column_stride == MATRIX_SHAPES[layout.type][0] * size
+        ):
+            return np.ndarray(
+                (layout.count, layout.components), dtype, view.data, start, (stride, size)
+            )
+        rows, columns = MATRIX_SHAPES[layout.type]
+        padded = np.ndarray(
+            (layout.count, columns, rows),
+            dtype,
+            view.data,
+            start,
+            (stride, layout.column_stride, size),
+        )
+        return padded.reshape(layout.count, layout.components)
+
+    def sparse_indices(self, sparse: SparseLayout) -> np.ndarray | None:
+        """The indices of a sparse accessor's replaced elements, as stored."""
+        return self._packed(
+            sparse.indices_view,
+            sparse.indices_offset,
+            COMPONENT_DTYPES[sparse.indices_component_type],
+            sparse.count,
+        )
+
+    def _apply_sparse(
+        self,
+        layout: AccessorLayout,
+        sparse: SparseLayout,
+        base: np.ndarray,
+    ) -> np.ndarray | None:
+        if sparse.count > layout.count:
+            return None
+        indices = self.sparse_indices(sparse)
+        values = self._packed(
+            sparse.values_view,
+            sparse.values_offset,
+            COMPONENT_DTYPES[layout.component_type],
+            sparse.count * layout.components,
+        )
+        if indices is None or values is None:
+            return None
+        dense = base.copy()
+        inside = indices < layout.count
+        dense[indices[inside]] = values.reshape(sparse.count, layout.components)[inside]
+        dense.flags.writeable = False
+        return dense
+
+    def _packed(
+        self,
+        view_index: int,
+        offset: int,
+        dtype: np.dtype,
+        count: int,
+    ) -> np.ndarray | None:
+        view = self.view_slice(view_index)
+        if view is None or offset % dtype.itemsize or (view.byte_offset + offset) % dtype.itemsize:
+            return None
+        if offset + count * dtype.itemsize > len(view.data):
+            return None
+        return np.frombuffer(view.data, dtype, count, offset)
+
+
+def primitive_triangles(asset: Asset, mesh_index: int, primitive_index: int) -> np.ndarray | None:
+    """The triangles a primitive draws, as an ``(n, 3)`` array of vertex indices.
+
+    Strips and fans are unrolled (odd strip triangles keep their winding); a primitive that is
+    not a triangle mode, or whose indices (:meth:`AccessorReader.indices`) or vertex count
+    cannot be read, gives None. Indices
+    are returned as read: checking them against the vertex count is the caller's business.
+    """
+    primitive = _primitive(asset.document, mesh_index, primitive_index)
+    if primitive is None:
+        return None
+    mode = as_integer(primitive.get("mode", TRIANGLES))
+    if mode not in (TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN):
+        return None
+    reader = AccessorReader.for_asset(asset)
+    indices_index = _index(primitive, "indices")
+    if indices_index is not None:
+        indices = reader.indices(indices_index)
+        if indices is None:
+            return None
+    else:
+        count = primitive_vertex_count(reader, primitive)
+        if count is None:
+            return None
+        indices = np.arange(count, dtype=np.uint32)
+    return _unroll(indices, mode)
+
+
+def primitive_vertex_count(reader: AccessorReader, primitive: dict) -> int | None:
+    """The vertex count of a primitive: the count of its first usable attribute accessor."""
+    attributes = primitive.get("attributes")
+    if not isinstance(attributes, dict):
+        return None
+    for value in attributes.values():
+        number = as_integer(value)
+        layout = reader.layout(number) if number is not None and number >= 0 else None
+        if layout is not None:
+            return layout.count
+    return None
+
+
+def _unroll(indices: np.ndarray, mode: int) -> np.ndarray:
+    if mode == TRIANGLES:
+        usable = len(indices) - len(indices) % 3
+        return indices[:usable].reshape(-1, 3)
+    count = max(len(indices) - 2, 0)
+    if mode == TRIANGLE_FAN:
+        first = np.broadcast_to(indices[:1], (count,)) if count else indices[:0]
+        return np.stack([first, indices[1 : count + 1], indices[2 : count + 2]], axis=1)
+    triangles = np.stack([indices[:count], indices[1 : count + 1], indices[2 : count + 2]], axis=1)
+    odd = triangles[1::2].copy()
+    triangles[1::2, 0], triangles[1::2, 1] = odd[:, 1], odd[:, 0]
+    return triangles
+
+
+def _primitive(document: dict | None, mesh_index: int, primitive_index: int) -> dict | None:
+    meshes = document.get("meshes") if isinstance(document, dict) else None
+    if not isinstance(meshes, list) or not 0 <= mesh_index < len(meshes):
+        return None
+    mesh = meshes[mesh_index]
+    primitives = mesh.get("primitives") if isinstance(mesh, dict) else None
+    if not isinstance(primitives, list) or not 0 <= primitive_index < len(primitives):
+        return None
+    primitive = primitives[primitive_index]
+    return primitive if isinstance(primitive, dict) else None
+
+
+def _index(parent: dict, key: str) -> int | None:
+    value = as_integer(parent.get(key))
+    return value if value is not None and value >= 0 else None

@@ -1,0 +1,136 @@
+"""Declared sizes against real ones: buffer views inside buffers, accessors inside buffer views.
+
+Nothing here reads or allocates by a declared size. These checks make a later reader of accessor
+data safe: a view that passes fits its buffer's declared length, and :func:`view_bytes` only
+ever slices real bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from assetcheck.formats.gltf.accessor_data import element_format
+from assetcheck.formats.gltf.fields import FieldReader, as_integer, child
+
+Bytes = bytes | memoryview
+
+
+@dataclass(frozen=True)
+class Buffer:
+    """One entry of ``buffers``: its declared ``byteLength`` and the bytes it resolved to."""
+
+    declared_length: int | None
+    data: Bytes | None
+
+
+@dataclass(frozen=True)
+class Accessors:
+    """The document's accessors (None for malformed ones) and their valid ``count`` values."""
+
+    items: list[dict | None]
+    counts: list[int | None]
+
+
+@dataclass(frozen=True)
+class ViewLayout:
+    """The declared extent of one buffer view (None where the JSON value is unusable)."""
+
+    byte_length: int | None
+    byte_stride: int | None
+
+
+def read_accessors(items: list[dict | None], fields: FieldReader) -> Accessors:
+    """The accessors with their ``count`` (a required integer of at least 1), read once."""
+    counts = [
+        None
+        if item is None
+        else fields.integer(item, "count", child("/accessors", index), required=True, minimum=1)
+        for index, item in enumerate(items)
+    ]
+    return Accessors(items, counts)
+
+
+def check_buffer_views(
+    views: list[dict | None],
+    buffers: list[Buffer | None],
+    fields: FieldReader,
+) -> list[ViewLayout | None]:
+    """Report views that do not fit their buffer's declared ``byteLength``.
+
+    Returns each view's layout, index-aligned with ``views``.
+    """
+    layouts: list[ViewLayout | None] = []
+    for index, view in enumerate(views):
+        if view is None:
+            layouts.append(None)
+            continue
+        at = child("/bufferViews", index)
+        buffer = fields.index(view, "buffer", at, required=True)
+        offset = fields.integer(view, "byteOffset", at, default=0, minimum=0)
+        length = fields.integer(view, "byteLength", at, required=True, minimum=1)
+        stride = fields.integer(view, "byteStride", at, minimum=4, maximum=252)
+        target = fields.resolve(buffer, buffers, "buffers", child(at, "buffer"))
+        if target is not None:
+            buffer_length = target.declared_length
+            if (
+                offset is not None
+                and length is not None
+                and buffer_length is not None
+                and offset + length > buffer_length
+            ):
+                fields.issues.add(
+                    "BUFFER_VIEW_TOO_LONG",
+                    pointer=child(at, "byteLength"),
+                    buffer=buffer,
+                    byte_length=buffer_length,
+                )
+        layouts.append(ViewLayout(length, stride))
+    return layouts
+
+
+def check_accessors(
+    accessors: Accessors,
+    views: list[ViewLayout | None],
+    fields: FieldReader,
+) -> None:
+    """Report accessors whose ``count`` elements do not fit in their buffer view."""
+    for index, accessor in enumerate(accessors.items):
+        if accessor is None:
+            continue
+        at = child("/accessors", index)
+        view_index = fields.index(accessor, "bufferView", at)
+        offset = fields.integer(accessor, "byteOffset", at, default=0, minimum=0)
+        view = fields.resolve(view_index, views, "bufferViews", child(at, "bufferView"))
+        if view is None:
+            continue
+        element = element_format(accessor.get("componentType"), accessor.get("type"))
+        count = accessors.counts[index]
+        if offset is None or element is None or count is None or view.byte_length is None:
+            continue
+        length = element.span(count, view.byte_stride)
+        if offset + length > view.byte_length:
+            fields.issues.add(
+                "ACCESSOR_TOO_LONG",
+                pointer=at,
+                byte_offset=offset,
+                length=length,
+                buffer_view=view_index,
+                view_length=view.byte_length,
+            )
+
+
+def view_bytes(view: dict, buffers: list[Buffer | None]) -> memoryview | None:
+    """The bytes of one buffer view, or None when its fields are unusable or point past the data.
+
+    Reports nothing: the view's fields are reported by :func:`check_buffer_views`.
+    """
+    index = as_integer(view.get("buffer"))
+    offset = as_integer(view.get("byteOffset", 0))
+    length = as_integer(view.get("byteLength"))
+    if index is None or offset is None or length is None or not 0 <= index < len(buffers):
+        return None
+    buffer = buffers[index]
+    data = buffer.data if buffer is not None else None
+    if data is None or offset < 0 or length < 0 or offset + length > len(data):
+        return None
+    return memoryview(data)[offset : offset + length]

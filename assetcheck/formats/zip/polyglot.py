@@ -1,0 +1,83 @@
+"""Finding a ZIP archive hidden inside a file of another format (a polyglot).
+
+A GLB with a ZIP appended still loads in a viewer, and unzip tools open the archive in it: the
+model's scan says nothing about that archive. Any ``PK\\x05\\x06`` in a binary buffer is not
+enough to say so: the end record must lead to a central directory whose first entry's local
+header is where it says, under the same name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import chain, islice
+
+from assetcheck.formats.zip.layout import (
+    END_RECORD_SEARCH,
+    END_SIGNATURE,
+    Buffer,
+    end_record_at,
+    first_member_offset,
+)
+from assetcheck.issues import IssueCollector
+
+#: End record signatures examined outside the last 64 KiB: a file stuffed with signatures
+#: costs milliseconds, not minutes. (Unzip tools look only in those last 64 KiB.)
+MAX_INNER_CANDIDATES = 10_000
+
+
+@dataclass(frozen=True)
+class EmbeddedZip:
+    """A ZIP archive found inside other data: its first member's local header is at ``start``."""
+
+    start: int
+    entry_count: int
+
+
+def find_embedded_zip(data: Buffer) -> EmbeddedZip | None:
+    """A ZIP archive with at least one entry inside ``data`` (bytes or a memory map), or None.
+
+    Every end record in the last 64 KiB is examined, last first, as unzip tools do; before
+    them, the first :data:`MAX_INNER_CANDIDATES`. Archives appended as they are (offsets from
+    their own start) and archives whose offsets count from the start of ``data`` (``zip -A``)
+    are both found.
+    """
+    tail = max(0, len(data) - END_RECORD_SEARCH)
+    candidates = chain(
+        _signatures_backwards(data, tail),
+        islice(_signatures(data, tail + len(END_SIGNATURE) - 1), MAX_INNER_CANDIDATES),
+    )
+    for position in candidates:
+        end = end_record_at(data, position)
+        if end is not None and end.entry_count:
+            start = first_member_offset(data, end)
+            if start is not None:
+                return EmbeddedZip(start, end.entry_count)
+    return None
+
+
+def report_embedded_zip(data: Buffer, file: str, issues: IssueCollector) -> None:
+    """Report ``POLYGLOT_FILE`` on ``file`` when its ``data`` (not itself a ZIP) hides one."""
+    found = find_embedded_zip(data)
+    if found is not None:
+        issues.add(
+            "POLYGLOT_FILE",
+            file=file,
+            offset=found.start,
+            start=found.start,
+            entries=found.entry_count,
+        )
+
+
+def _signatures_backwards(data: Buffer, start: int) -> Iterator[int]:
+    position = data.rfind(END_SIGNATURE, start)
+    while position != -1:
+        yield position
+        position = data.rfind(END_SIGNATURE, start, position + len(END_SIGNATURE) - 1)
+
+
+def _signatures(data: Buffer, stop: int) -> Iterator[int]:
+    position = data.find(END_SIGNATURE, 0, stop)
+    while position != -1:
+        yield position
+        position = data.find(END_SIGNATURE, position + 1, stop)

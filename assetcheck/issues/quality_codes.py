@@ -1,0 +1,202 @@
+"""Issue types of asset quality beyond what the formats require: geometry, materials, textures,
+transforms and animations.
+
+A meaning found in several formats has one code for all of them (``MESH_MISSING_NORMALS`` for
+a glTF primitive and an FBX mesh alike). Severities follow what happens in an engine: warnings
+for what looks wrong or costs performance, info for advice. Non-power-of-two textures reuse
+Khronos' ``IMAGE_NPOT_DIMENSIONS`` (declared in :mod:`assetcheck.formats.gltf.codes.values`).
+"""
+
+from assetcheck.issues import IssueArea
+
+declare = IssueArea("quality").declare
+
+
+ISSUE_TYPES = [
+    # Geometry.
+    declare(
+        "MESH_ZERO_AREA_TRIANGLES",
+        "info",
+        "Mesh {name}: {count:,} of {total:,} triangles have zero area (their corners "
+        "coincide or lie on one line).",
+        "Merge vertices by distance and dissolve degenerate faces in the modelling tool "
+        "(Blender: Mesh > Clean Up > Degenerate Dissolve).",
+    ),
+    declare(
+        "MESH_DUPLICATE_TRIANGLES",
+        "warning",
+        "Mesh {name}: {count:,} of {total:,} triangles lie exactly on another triangle "
+        "facing the same way, so they flicker (z-fighting) and are drawn for nothing.",
+        "Delete the duplicated faces: merge vertices by distance, then remove the faces that "
+        "overlap.",
+    ),
+    declare(
+        "MESH_UNUSED_VERTICES",
+        "info",
+        "Mesh {name}: {count:,} of {total:,} vertices belong to no triangle, line or point "
+        "and only take memory.",
+        "Delete loose vertices before export (Blender: Mesh > Clean Up > Delete Loose).",
+    ),
+    declare(
+        "MESH_MISSING_NORMALS",
+        "warning",
+        "Mesh {name} has no vertex normals, so the engine computes its own (glTF viewers "
+        "shade it flat) and the shading will not match the modelling tool.",
+        "Export with normals turned on, after setting the smoothing you want.",
+    ),
+    declare(
+        "MESH_MISSING_UVS",
+        "warning",
+        "Mesh {name} has no UV coordinates, but its material {material} uses {textures} "
+        "texture(s), which therefore cannot be mapped onto it.",
+        "Unwrap the mesh (give it UVs) before export, or remove the textures from its material.",
+    ),
+    # Topology (assetcheck/mesh/topology.py; vertices welded by position).
+    declare(
+        "MESH_NON_MANIFOLD_EDGES",
+        "warning",
+        "Mesh {name}: {count:,} of {edges:,} edges are shared by more than two triangles "
+        "(non-manifold), which breaks normals, decimation, booleans and physics.",
+        "Separate or delete the extra faces on those edges (Blender: Select > Select All "
+        "by Trait > Non Manifold).",
+    ),
+    declare(
+        "MESH_INCONSISTENT_WINDING",
+        "warning",
+        "Mesh {name}: across {count:,} of {edges:,} edges the two triangles face opposite "
+        "ways, so back-face culling shows holes where a face is flipped.",
+        "Recalculate the normals outside (Blender: Mesh > Normals > Recalculate Outside) "
+        "so that neighbouring faces wind the same way.",
+    ),
+    declare(
+        "MESH_OPEN_BOUNDARY",
+        "warning",
+        "Mesh {name} is not closed: {count:,} of {edges:,} edges belong to one triangle "
+        "only, but the {engine} profile expects closed (watertight) meshes.",
+        "Fill the holes (Blender: select the boundary and Face > Fill) or merge the "
+        "vertices along the seams by distance.",
+    ),
+    declare(
+        "MESH_INSIDE_OUT",
+        "warning",
+        "Mesh {name} is inside out: on {count:,} of {total:,} sampled triangles the vertex "
+        "normals point against the winding, so engines cull the side that should show.",
+        "Flip the faces, or recalculate the normals outside, so that normals and winding agree.",
+    ),
+    declare(
+        "MESH_SEPARATE_PIECES",
+        "info",
+        "Mesh {name} consists of {count:,} separate pieces (sets of connected triangles).",
+        "Nothing to do if the pieces belong together; otherwise split them into meshes of "
+        "their own (Blender: Mesh > Separate > By Loose Parts).",
+    ),
+    # Texture coordinates (assetcheck/mesh/uvs.py).
+    declare(
+        "MESH_UV_NOT_FINITE",
+        "warning",
+        "Mesh {name}: {count:,} of {total:,} UV coordinates of set {uv_set} are not finite "
+        "numbers (NaN or infinite), so the texture samples garbage there.",
+        "Re-unwrap the affected faces or clean the UVs in the modelling tool, and export again.",
+    ),
+    declare(
+        "MESH_UV_ZERO_AREA",
+        "info",
+        "Mesh {name}: {count:,} of {total:,} triangles have surface area but zero UV area in "
+        "set {uv_set}, so their texture is one line of texels smeared across them.",
+        "Unwrap those faces again (their UVs were collapsed to a line or a point).",
+    ),
+    declare(
+        "MESH_LIGHTMAP_UV_OVERLAP",
+        "info",
+        "Mesh {name}: about {percent}% of its lightmap UVs (set {uv_set}) overlap, so "
+        "baked lighting bleeds between the overlapping faces.",
+        "Generate a lightmap UV set with unique, non-overlapping islands (Unreal: "
+        "Generate Lightmap UVs; Unity: Generate Lightmap UVs in the model importer).",
+    ),
+    declare(
+        "MESH_LIGHTMAP_UV_OUTSIDE",
+        "info",
+        "Mesh {name}: {count:,} of {total:,} triangles have lightmap UVs (set {uv_set}) "
+        "outside the unit square, where lightmaps repeat or clamp.",
+        "Pack the lightmap UV islands inside 0..1.",
+    ),
+    declare(
+        "MESH_TEXEL_DENSITY_SPREAD",
+        "info",
+        "Texel density varies {spread}x across the model's textured surface (from the "
+        "least to the most detailed {percentile}% of its area), more than the {engine} "
+        "profile's {limit}x: some parts will look blurry next to sharp ones.",
+        "Scale the UV islands so that texels per metre are about even (Blender: UV > "
+        "Average Islands Scale), or give the detailed parts a texture of their own.",
+    ),
+    # Materials.
+    declare(
+        "MATERIAL_NOT_PBR",
+        "info",
+        "Material {name} uses the legacy {shading} shading model: engines convert it to "
+        "their physically based material, and it will look different there.",
+        "Use a PBR material in the modelling tool (Maya Standard Surface, 3ds Max Physical "
+        "Material, Blender Principled BSDF) and export again.",
+    ),
+    declare(
+        "MATERIAL_SPECULAR_GLOSSINESS",
+        "info",
+        "Material {name} uses the specular-glossiness workflow, which Unreal and current "
+        "web viewers (three.js) no longer support.",
+        "Convert the material to metallic-roughness (gltf-transform metalrough, or "
+        "re-author it in the modelling tool).",
+    ),
+    # Textures.
+    declare(
+        "TEXTURE_GPU_MEMORY",
+        "info",
+        "The textures take about {megabytes:,} MB of GPU memory ({images} images, decoded "
+        "with mipmaps), more than a full PBR set of four {size} px textures, the largest "
+        "the {engine} profile allows ({limit:,} MB).",
+        "Lower the resolution of textures that do not need it, share textures between "
+        "materials, or ship KTX2 textures, which stay compressed on the GPU.",
+    ),
+    # Transforms and scale.
+    declare(
+        "NODE_NEGATIVE_SCALE",
+        "warning",
+        "Node {name} draws its mesh mirrored (its transform has a negative scale): engines "
+        "must flip the triangles' winding, mirrored normal maps light wrongly, and some "
+        "engines will not batch or collide it.",
+        "Apply the transform in the modelling tool (Blender: Apply Scale; 3ds Max: Reset "
+        "XForm; Maya: Freeze Transformations) so the node's scale is positive.",
+    ),
+    declare(
+        "MODEL_EXTREMELY_LARGE",
+        "warning",
+        "The model is {size} across, more than {limit}: it was most likely exported in the "
+        "wrong unit (millimetres or centimetres read as metres).",
+        "Set the scene unit or the exporter's scale so that the model has its real size "
+        "in metres, and export again.",
+    ),
+    declare(
+        "MODEL_EXTREMELY_SMALL",
+        "warning",
+        "The model is {size} across, less than {limit}: it was most likely scaled down "
+        "twice or exported in the wrong unit, and cameras will clip it.",
+        "Set the scene unit or the exporter's scale so that the model has its real size "
+        "in metres, and export again.",
+    ),
+    # Animations.
+    declare(
+        "ANIMATION_TOO_LONG",
+        "warning",
+        "Animation {name} lasts {duration}, more than {limit}: its time range is probably "
+        "wrong (frames read as seconds, or a timeline left far longer than the action).",
+        "Set the animation's start and end to the action's real range and export again.",
+    ),
+    declare(
+        "ANIMATION_TOO_MANY_KEYFRAMES",
+        "warning",
+        "Animation {name} stores {keyframes:,} keyframes ({megabytes:,} MB) in {channels} "
+        "channels, more than {limit:,}: it costs memory and load time for motion that "
+        "needs far fewer keys.",
+        "Resample to 30 fps, let the exporter reduce keyframes, and drop channels that "
+        "never change.",
+    ),
+]

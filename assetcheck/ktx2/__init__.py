@@ -1,9 +1,0 @@
-"""KTX2 files read structurally, in pure Python: the header, level index, data format
-descriptor, key/value data and supercompression data, each checked against the KTX 2.0
-specification without inflating or transcoding any level (:func:`parse_ktx2`), and the rules
-``KHR_texture_basisu`` adds for glTF (:mod:`assetcheck.ktx2.basisu`)."""
-
-from assetcheck.ktx2.parse import Ktx2Image, parse_ktx2
-from assetcheck.ktx2.problems import Ktx2Problem
-
-__all__ = ["Ktx2Image", "Ktx2Problem", "parse_ktx2"]

@@ -1,0 +1,1 @@
+"""The ``/api/v1`` service: its handlers, key authentication and OpenAPI document."""

@@ -1,0 +1,51 @@
+"""The jinja2 environment of the dashboard's pages: autoescaped, strict about missing names."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import jinja2
+
+from assetcheck.service.dashboard import WEB_ROOT, job_page
+
+TEMPLATES = WEB_ROOT / "templates"
+
+
+def make_environment() -> jinja2.Environment:
+    """Templates from ``web/templates``; every value is HTML-escaped unless marked safe."""
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    environment.filters.update(
+        utc=format_utc, size=format_size, plan_title=plan_title, sentence=sentence
+    )
+    environment.globals.update(budget_bars=job_page.budget_bars, location=job_page.location)
+    return environment
+
+
+def format_utc(moment: datetime | None) -> str:
+    """A stored (naive UTC) timestamp as people read it: ``2025-01-31 12:00 UTC``."""
+    return "never" if moment is None else moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def format_size(size: int) -> str:
+    """Bytes as ``812 B``, ``14.2 KB``, ``3.1 MB`` (powers of 1024, as upload limits are)."""
+    if size < 1024:
+        return f"{size} B"
+    if size < 1 << 20:
+        return f"{size / 1024:.1f} KB"
+    return f"{size / (1 << 20):.1f} MB"
+
+
+def plan_title(plan: str) -> str:
+    return plan.replace("_", " ").title()
+
+
+def sentence(text: str) -> str:
+    """A message as a sentence: capital first letter, full stop at the end."""
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")

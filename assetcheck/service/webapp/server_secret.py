@@ -1,0 +1,52 @@
+"""The server's secret key: signs dashboard session cookies and per-job badge links.
+
+``[server] secret_key`` in config wins. Without it, a random key is created once in
+``data_dir/server_secret`` (mode 0600, in a data_dir of mode 0700) and read from there
+afterwards, so sessions and badge links survive restarts, and nodes sharing the storage folder
+share the key. It also keys the sealing of webhook secrets
+(``assetcheck.service.webhooks.secret_box``).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from assetcheck.config import Config
+from assetcheck.service.private_files import create_private_file, private_folder, tighten_file
+
+SECRET_FILE = "server_secret"
+MIN_CONFIGURED_LENGTH = 32
+
+
+def load_server_secret(config: Config) -> str:
+    """The configured secret, or the one stored under ``data_dir`` (created on first use).
+
+    A configured secret shorter than 32 characters is refused with a ``ValueError``.
+    """
+    configured = config["server"].get("secret_key") or ""
+    if configured:
+        if len(configured) < MIN_CONFIGURED_LENGTH:
+            raise ValueError(
+                f"[server] secret_key must be at least {MIN_CONFIGURED_LENGTH} characters long"
+            )
+        return configured
+    path = private_folder(config["storage"]["data_dir"]) / SECRET_FILE
+    try:
+        descriptor = create_private_file(path)
+    except FileExistsError:  # made before, or by another node or process just now
+        tighten_file(path)
+        return _read(path)
+    with os.fdopen(descriptor, "w") as handle:
+        handle.write(secrets.token_urlsafe(48))
+        handle.flush()
+        os.fsync(handle.fileno())
+    return _read(path)
+
+
+def _read(path: Path) -> str:
+    secret = path.read_text().strip()
+    if len(secret) < MIN_CONFIGURED_LENGTH:  # a half-written file from a crash at creation
+        raise ValueError(f"{path} holds no usable secret: delete it to have a new one made")
+    return secret
