@@ -12,6 +12,8 @@ import stat
 import struct
 from dataclasses import dataclass
 
+from assetcheck.issues.findings import Findings
+
 Buffer = bytes | mmap.mmap
 
 
@@ -105,61 +107,49 @@ class ZipEntry:
         return None if self.data_offset is None else self.data_offset + self.compressed_size
 
 
-@dataclass(frozen=True)
-class LayoutProblem:
-    """Damage found while parsing: ``member`` is None when it concerns the whole archive."""
-
-    member: str | None
-    reason: str
-
-
 @dataclass
 class ZipLayout:
-    """The entries of an archive, in central directory order, and the damage found.
+    """The entries of an archive, in central directory order, and the damage found: one
+    ``ZIP_CORRUPT`` finding each, whose ``file`` is the member's name (None for the archive).
 
     ``more_entries`` is true when the archive holds entries past the ``max_entries`` parsed.
     """
 
     entries: list[ZipEntry]
-    problems: list[LayoutProblem]
+    damage: Findings
     more_entries: bool = False
 
 
 def read_layout(data: Buffer, *, max_entries: int) -> ZipLayout:
     """The first ``max_entries`` entries of the central directory, each checked against its
-    local header. Damaged entries end the parse (those before are kept, with a problem).
+    local header. A damaged entry ends the parse (those before it are kept, with the damage).
 
     Raises :class:`ZipLayoutError` when no end record leads to a central directory.
     """
     end = find_end_record(data)
     entries: list[ZipEntry] = []
-    problems: list[LayoutProblem] = []
+    damage = Findings()
     position, stop = end.central_start, end.central_start + end.central_size
     while position < stop:
         if len(entries) == max_entries:
-            return ZipLayout(entries, problems, more_entries=True)
-        parsed = _central_entry(data, position, stop, len(entries), end, problems)
+            return ZipLayout(entries, damage, more_entries=True)
+        parsed = _central_entry(data, position, stop, len(entries), end, damage)
         if parsed is None:
-            problems.append(
-                LayoutProblem(
-                    None,
-                    f"central directory entry {len(entries)} is "
-                    "damaged; the entries after it were not read",
-                )
+            damage.add(
+                "ZIP_CORRUPT",
+                reason=f"central directory entry {len(entries)} is "
+                "damaged; the entries after it were not read",
             )
             break
         entry, position = parsed
         entries.append(entry)
-    if not problems and len(entries) != end.entry_count:
-        problems.append(
-            LayoutProblem(
-                None,
-                f"the end record declares {end.entry_count} "
-                f"entries but the central directory holds "
-                f"{len(entries)}",
-            )
+    if not damage and len(entries) != end.entry_count:
+        damage.add(
+            "ZIP_CORRUPT",
+            reason=f"the end record declares {end.entry_count} "
+            f"entries but the central directory holds {len(entries)}",
         )
-    return ZipLayout(entries, problems)
+    return ZipLayout(entries, damage)
 
 
 def recover_layout(data: Buffer, *, max_entries: int) -> ZipLayout:
@@ -195,7 +185,7 @@ def recover_layout(data: Buffer, *, max_entries: int) -> ZipLayout:
         )
         position = data_offset + compressed
     more = len(entries) == max_entries and data[position : position + 4] == LOCAL_SIGNATURE
-    return ZipLayout(entries, [], more_entries=more)
+    return ZipLayout(entries, Findings(), more_entries=more)
 
 
 def find_end_record(data: Buffer) -> EndRecord:
@@ -245,9 +235,9 @@ def first_member_offset(data: Buffer, end: EndRecord) -> int | None:
     under the same name; else None. Proof that an end record belongs to a real archive.
     """
     stop = end.central_start + end.central_size
-    problems: list[LayoutProblem] = []
-    parsed = _central_entry(data, end.central_start, stop, 0, end, problems)
-    if parsed is None or problems:
+    damage = Findings()
+    parsed = _central_entry(data, end.central_start, stop, 0, end, damage)
+    if parsed is None or damage:
         return None
     return parsed[0].header_offset
 
@@ -274,9 +264,10 @@ def _central_entry(
     stop: int,
     index: int,
     end: EndRecord,
-    problems: list[LayoutProblem],
+    damage: Findings,
 ) -> tuple[ZipEntry, int] | None:
-    """The entry whose central header is at ``position``, and where the next one starts."""
+    """The entry whose central header is at ``position``, and where the next one starts;
+    what is wrong with its local header goes to ``damage``."""
     if position + _CENTRAL.size > stop or data[position : position + 4] != CENTRAL_SIGNATURE:
         return None
     (
@@ -318,16 +309,20 @@ def _central_entry(
     data_offset = None
     header = _local_header(data, header_offset)
     if header is None:
-        problems.append(LayoutProblem(name, f"its local header is missing at byte {header_offset}"))
+        damage.add(
+            "ZIP_CORRUPT", file=name, reason=f"its local header is missing at byte {header_offset}"
+        )
     else:
         local_flags, local_raw_name, data_offset = header[0], header[5], header[7]
         if local_raw_name != raw_name:
             local_name = _decode_name(local_raw_name, local_flags)
             other_names.append(("local header", local_name))
-            problems.append(LayoutProblem(name, f"its local header names it {local_name!r}"))
+            damage.add("ZIP_CORRUPT", file=name, reason=f"its local header names it {local_name!r}")
         if data_offset + compressed > end.central_start:
-            problems.append(
-                LayoutProblem(name, "its data runs past the start of the central directory")
+            damage.add(
+                "ZIP_CORRUPT",
+                file=name,
+                reason="its data runs past the start of the central directory",
             )
             data_offset = None
     entry = ZipEntry(

@@ -32,12 +32,8 @@ from assetcheck.formats.zip.layout import (
     searchable,
 )
 from assetcheck.formats.zip.polyglot import report_embedded_zip
-from assetcheck.formats.zip.rules import (
-    Finding,
-    entry_findings,
-    overlap_finding,
-    unsafe_path_reason,
-)
+from assetcheck.formats.zip.rules import entry_findings, overlap_finding, unsafe_path_reason
+from assetcheck.issues.findings import Finding
 from assetcheck.security.content import executable_kind
 
 
@@ -163,9 +159,8 @@ class _UploadScan:
             return recover_layout(archive.data, max_entries=self.entries_left)
 
     def _report_structure(self, archive: _Archive, layout: ZipLayout) -> None:
-        for problem in layout.problems:
-            name = archive.name if problem.member is None else archive.prefix + problem.member
-            self.issues.add("ZIP_CORRUPT", file=name, reason=problem.reason)
+        for finding in layout.damage:
+            self._report(archive, finding)
         for entry in layout.entries:
             for finding in entry_findings(entry):
                 self._report(archive, finding)
@@ -174,7 +169,9 @@ class _UploadScan:
             self._report(archive, overlap)
 
     def _report(self, archive: _Archive, finding: Finding) -> None:
-        self.issues.add(finding.code, file=archive.prefix + finding.member, **finding.fields)
+        """Report ``finding`` about the member it names (the archive when it names none)."""
+        name = archive.name if finding.file is None else archive.prefix + finding.file
+        finding.at(file=name).report_to(self.issues)
 
     def _member(
         self, archive: _Archive, entry: ZipEntry, resources: ArchiveResources, depth: int

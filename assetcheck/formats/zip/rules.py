@@ -1,40 +1,31 @@
 """Rules about a ZIP archive's entries, judged from our own parse of its layout.
 
-Each rule is a pure function returning :class:`Finding` values; the ZIP reader reports them as
-issues. Bombs are decided while inflating (:mod:`assetcheck.formats.zip.inflate`).
+Each rule is a pure function returning findings (:mod:`assetcheck.issues.findings`) whose
+``file`` is the member's name inside the archive; the ZIP reader places and reports them. Bombs
+are decided while inflating (:mod:`assetcheck.formats.zip.inflate`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
-from typing import Any
 
 from assetcheck.formats.zip.layout import ZipEntry
+from assetcheck.issues.findings import Finding
 
 _DRIVE = re.compile(r"[A-Za-z]:")
 _SEPARATORS = re.compile(r"[/\\]")
-
-
-@dataclass(frozen=True)
-class Finding:
-    """An issue to report about ``member`` (a name inside the archive), with template fields."""
-
-    code: str
-    member: str
-    fields: dict[str, Any] = field(default_factory=dict)
 
 
 def entry_findings(entry: ZipEntry) -> Iterator[Finding]:
     """Path traversal under any of the entry's names, symbolic links and encryption."""
     reason = next(_traversal_reasons(entry), None)
     if reason is not None:
-        yield Finding("ZIP_PATH_TRAVERSAL", entry.name, {"reason": reason})
+        yield Finding("ZIP_PATH_TRAVERSAL", file=entry.name, reason=reason)
     if entry.is_symlink:
-        yield Finding("ZIP_SYMLINK", entry.name)
+        yield Finding("ZIP_SYMLINK", file=entry.name)
     if entry.is_encrypted:
-        yield Finding("ZIP_ENCRYPTED", entry.name)
+        yield Finding("ZIP_ENCRYPTED", file=entry.name)
 
 
 def unsafe_path_reason(name: str) -> str | None:
@@ -73,7 +64,7 @@ def overlap_finding(entries: Iterable[ZipEntry]) -> Finding | None:
         return None
     entry, other = first_pair
     return Finding(
-        "ZIP_OVERLAPPING_ENTRIES", entry.name, {"other": other.name, "count": len(overlapping)}
+        "ZIP_OVERLAPPING_ENTRIES", file=entry.name, other=other.name, count=len(overlapping)
     )
 
 
