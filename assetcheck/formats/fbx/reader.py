@@ -48,7 +48,7 @@ def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOption
         return Asset.unread(source.name, "fbx")
     scan = scan_fbx(source.data, options.limits)
     for finding in scan.findings:
-        issues.add(finding.code, offset=finding.offset, **finding.fields)
+        finding.report_to(issues)
     asset = None if scan.rejected else _parse(source, issues, options.limits)
     if asset is None:
         return Asset.unread(source.name, "fbx")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
+from assetcheck.issues.findings import Finding
 from assetcheck.security.content import executable_kind
 
 #: Deepest node nesting accepted (``docs/security.md``, FBX).
@@ -14,18 +14,10 @@ MAX_NESTING = 64
 CONTENT_HEAD_BYTES = 4096
 
 
-@dataclass(frozen=True)
-class Finding:
-    """One issue the scan found: its code, the byte offset it concerns, the template fields."""
-
-    code: str
-    offset: int | None
-    fields: dict[str, Any]
-
-
 @dataclass
 class FbxScan:
-    """What the pre-scan learned: its findings and the UV sets of each mesh, in file order."""
+    """What the pre-scan learned: its findings (each at the byte offset it concerns, when
+    known) and the UV sets of each mesh, in file order."""
 
     findings: list[Finding] = field(default_factory=list)
     uv_sets_per_mesh: list[int] = field(default_factory=list)
@@ -45,23 +37,23 @@ CLOCK_INTERVAL = 4096
 
 def malformed(reason: str, offset: int | None) -> Finding:
     """An ``FBX_MALFORMED`` finding."""
-    return Finding("FBX_MALFORMED", offset, {"reason": reason})
+    return Finding("FBX_MALFORMED", offset=offset, reason=reason)
 
 
 def truncated(reason: str, offset: int) -> Finding:
     """An ``FBX_TRUNCATED`` finding: the file ends early, which is damage, not an attack."""
-    return Finding("FBX_TRUNCATED", offset, {"reason": reason})
+    return Finding("FBX_TRUNCATED", offset=offset, reason=reason)
 
 
 def out_of_time(seconds: float, offset: int) -> Finding:
     """A ``VALIDATION_TIMEOUT`` finding: the walk stopped at ``offset``."""
-    return Finding("VALIDATION_TIMEOUT", offset, {"seconds": seconds})
+    return Finding("VALIDATION_TIMEOUT", offset=offset, seconds=seconds)
 
 
 def executable_finding(head: bytes, filename: str, offset: int) -> Finding | None:
     """An ``EXECUTABLE_CONTENT`` finding if embedded media is a program, else None."""
     kind = executable_kind(head, filename)
-    return None if kind is None else Finding("EXECUTABLE_CONTENT", offset, {"kind": kind})
+    return None if kind is None else Finding("EXECUTABLE_CONTENT", offset=offset, kind=kind)
 
 
 def is_mesh(node_name: str, mesh_geometry: bool, has_vertices: bool) -> bool:
