@@ -21,9 +21,10 @@ from assetcheck.formats.gltf.links import (
     resolve,
     texture_infos,
 )
-from assetcheck.formats.ktx2 import Ktx2Image, Ktx2Problem
-from assetcheck.formats.ktx2.basisu import basisu_problems, color_space_problem
+from assetcheck.formats.ktx2 import Ktx2Image
+from assetcheck.formats.ktx2.basisu import basisu_findings, color_space_finding
 from assetcheck.formats.ktx2.codes import ISSUE_TYPES
+from assetcheck.issues.findings import Finding
 from assetcheck.plugins.hookspecs import hookimpl
 
 EXTENSION = "KHR_texture_basisu"
@@ -65,23 +66,23 @@ def check_ktx2_images(asset: Asset, context: CheckContext) -> None:
         structure = texture.structure if texture is not None else None
         if structure is None or structure.ktx2 is None:
             continue
-        problems = structure.ktx2.problems
+        findings = structure.ktx2.findings
         if index in basisu:
-            problems += _basisu_problems(structure.ktx2, basisu[index])
-        for problem in problems:
-            context.issues.add(problem.code, pointer=child("/images", index), **problem.fields)
+            findings += _basisu_findings(structure.ktx2, basisu[index])
+        for finding in findings:
+            finding.at(pointer=child("/images", index)).report_to(context.issues)
 
 
-def _basisu_problems(image: Ktx2Image, use: BasisuUse) -> tuple[Ktx2Problem, ...]:
+def _basisu_findings(image: Ktx2Image, use: BasisuUse) -> tuple[Finding, ...]:
     """The extension's rules, and its colour space rule once per kind of slot."""
-    problems = basisu_problems(image, needs_mipmaps=use.needs_mipmaps)
+    findings = basisu_findings(image, needs_mipmaps=use.needs_mipmaps)
     reported = set()
     for pointer, colour in use.slots:
-        problem = color_space_problem(image, pointer, colour)
-        if problem is not None and colour not in reported:
+        finding = color_space_finding(image, pointer, colour)
+        if finding is not None and colour not in reported:
             reported.add(colour)
-            problems += (problem,)
-    return problems
+            findings += (finding,)
+    return findings
 
 
 def _basisu_uses(links: DocumentLinks) -> dict[int, BasisuUse]:

@@ -63,10 +63,10 @@ def test_well_formed_images_give_their_format_and_size(data, mime_type, size):
 
 
 def test_ktx2_data_and_data_that_starts_like_ktx_keep_the_full_ktx2_parse():
-    assert parse_image(ktx2_bytes()).ktx2.problems == ()
+    assert parse_image(ktx2_bytes()).ktx2.findings == ()
     ktx1 = parse_image(b"\xabKTX 11\xbb\r\n\x1a\n" + bytes(64))
     assert ktx1.mime_type is None
-    assert [p.code for p in ktx1.ktx2.problems] == ["KTX2_IDENTIFIER_INVALID"]
+    assert [p.code for p in ktx1.ktx2.findings] == ["KTX2_IDENTIFIER_INVALID"]
     assert parse_image(png_bytes()).ktx2 is None
 
 

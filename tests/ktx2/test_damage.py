@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from assetcheck.formats.ktx2 import parse_ktx2
-from assetcheck.formats.ktx2.basisu import basisu_problems, color_space_problem
+from assetcheck.formats.ktx2.basisu import basisu_findings, color_space_finding
 from assetcheck.testing.ktx2 import UASTC, Ktx2Texture
 
 SEEDS = (
@@ -31,5 +31,5 @@ def test_a_damaged_ktx2_file_gives_problems_and_never_raises(seed, cut, writes):
             start = position % len(data)
             data[start : start + len(value)] = value
     image = parse_ktx2(bytes(data))
-    basisu_problems(image, needs_mipmaps=True)
-    color_space_problem(image, "/materials/0/normalTexture", colour=False)
+    basisu_findings(image, needs_mipmaps=True)
+    color_space_finding(image, "/materials/0/normalTexture", colour=False)

@@ -99,7 +99,7 @@ def test_a_cube_map_or_array_is_not_a_basisu_texture():
         (array, "an array of 2 layers"),
         (volume, "a 3D texture 4 deep"),
     ):
-        assert parse_ktx2(data).problems == ()
+        assert parse_ktx2(data).findings == ()
         result = validate_bytes(basisu_glb(data))
         assert ktx2_codes(result) == ["KTX2_BASISU_NOT_2D"]
         assert kind in only_issue(result, "KTX2_BASISU_NOT_2D").message

@@ -21,11 +21,11 @@ UASTC_RAW = Ktx2Texture(64, 32, model=UASTC, zstd=False)
 
 
 def codes(data: bytes) -> list[str]:
-    return [problem.code for problem in parse_ktx2(data).problems]
+    return [problem.code for problem in parse_ktx2(data).findings]
 
 
 def reasons(data: bytes) -> list[str]:
-    return [problem.fields.get("reason") for problem in parse_ktx2(data).problems]
+    return [problem.fields.get("reason") for problem in parse_ktx2(data).findings]
 
 
 @pytest.mark.parametrize(
@@ -43,7 +43,7 @@ def reasons(data: bytes) -> list[str]:
 )
 def test_files_built_to_the_specification_parse_without_problems(texture):
     image = parse_ktx2(texture.build())
-    assert image.problems == ()
+    assert image.findings == ()
     assert (image.header.width, image.header.height) == (texture.width, texture.height)
 
 
@@ -76,7 +76,7 @@ def test_levels_compressed_by_the_real_zstandard_encoder_parse_without_problems(
             )
             + frame
         )
-    assert parse_ktx2(bytes(data)).problems == ()
+    assert parse_ktx2(bytes(data)).findings == ()
 
 
 def _corpus_ktx2() -> list:
@@ -96,7 +96,7 @@ def _corpus_ktx2() -> list:
 @pytest.mark.parametrize("path", _corpus_ktx2())
 def test_real_ktx2_files_of_every_format_parse_without_problems(path):
     image = parse_ktx2(path.read_bytes())
-    assert image.problems == ()
+    assert image.findings == ()
     assert image.gpu_bytes > 0
 
 
@@ -116,13 +116,13 @@ def test_a_ktx1_or_mangled_identifier_is_reported_as_such():
 @pytest.mark.parametrize("length", [40, HEADER.size, HEADER.size + 30])
 def test_a_file_cut_inside_its_header_or_level_index_is_truncated(length):
     image = parse_ktx2(Ktx2Texture().build()[:length])
-    assert [p.code for p in image.problems] == ["KTX2_HEADER_TRUNCATED"]
+    assert [p.code for p in image.findings] == ["KTX2_HEADER_TRUNCATED"]
     assert image.header is None and image.gpu_bytes is None
 
 
 def test_a_file_cut_inside_its_levels_names_the_level_out_of_the_file():
     data = UASTC_ZSTD.build()
-    problems = parse_ktx2(data[:-10]).problems
+    problems = parse_ktx2(data[:-10]).findings
     assert [p.code for p in problems] == ["KTX2_DATA_OUT_OF_FILE"]
     assert problems[0].fields["section"] == "level 0"
     assert problems[0].fields["size"] == len(data) - 10
@@ -155,7 +155,7 @@ def test_hostile_counts_end_as_problems_without_reading_or_allocating(fields):
     image = parse_ktx2(data)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert image.problems and peak < 1 << 20
+    assert image.findings and peak < 1 << 20
 
 
 def test_too_many_levels_for_the_size_is_an_invalid_level_count():
@@ -205,7 +205,7 @@ def test_a_level_of_raw_data_off_its_block_alignment_is_reported():
 )
 def test_lying_level_lengths_are_reported_with_the_reason(change, reason):
     data = patch_level(UASTC_RAW.build(), 0, **change)
-    problems = [p for p in parse_ktx2(data).problems if p.code == "KTX2_LEVEL_LENGTH_INVALID"]
+    problems = [p for p in parse_ktx2(data).findings if p.code == "KTX2_LEVEL_LENGTH_INVALID"]
     assert reason in problems[0].fields["reason"] and problems[0].fields["level"] == 0
 
 
@@ -261,7 +261,7 @@ def test_etc1s_channels_other_than_the_allowed_combinations_are_a_bad_descriptor
 )
 def test_sizes_layers_and_faces_of_no_texture_type_are_reported(fields, reason):
     data = patch_header(UASTC_RAW.build(), **fields)
-    found = [p for p in parse_ktx2(data).problems if p.code == "KTX2_TEXTURE_TYPE_INVALID"]
+    found = [p for p in parse_ktx2(data).findings if p.code == "KTX2_TEXTURE_TYPE_INVALID"]
     assert reason in found[0].fields["reason"]
 
 
@@ -377,5 +377,5 @@ def test_damaged_zstandard_levels_are_reported(patch, reason):
     level = bytearray(data[offset : offset + length])
     patch(level)
     data[offset : offset + length] = level
-    found = [p for p in parse_ktx2(bytes(data)).problems if p.code == "KTX2_ZSTD_DATA_INVALID"]
+    found = [p for p in parse_ktx2(bytes(data)).findings if p.code == "KTX2_ZSTD_DATA_INVALID"]
     assert reason in found[0].fields["reason"] and found[0].fields["level"] == 0

@@ -4,6 +4,5 @@ specification without inflating or transcoding any level (:func:`parse_ktx2`), a
 ``KHR_texture_basisu`` adds for glTF (:mod:`assetcheck.formats.ktx2.basisu`)."""
 
 from assetcheck.formats.ktx2.parse import Ktx2Image, parse_ktx2
-from assetcheck.formats.ktx2.problems import Ktx2Problem
 
-__all__ = ["Ktx2Image", "Ktx2Problem", "parse_ktx2"]
+__all__ = ["Ktx2Image", "parse_ktx2"]

@@ -13,8 +13,8 @@ from __future__ import annotations
 from assetcheck.formats.ktx2.dfd import MODEL_ETC1S, MODEL_UASTC
 from assetcheck.formats.ktx2.key_values import text_value
 from assetcheck.formats.ktx2.parse import Ktx2Image
-from assetcheck.formats.ktx2.problems import Ktx2Problem, Problems
 from assetcheck.formats.ktx2.sizes import full_level_count
+from assetcheck.issues.findings import Finding, Findings
 
 #: The supercompression schemes each universal model allows under the extension.
 ALLOWED_SCHEMES = {MODEL_ETC1S: (1,), MODEL_UASTC: (0, 2)}
@@ -25,27 +25,27 @@ TRANSFER_NAMES = {0: "unspecified", TRANSFER_LINEAR: "linear", TRANSFER_SRGB: "s
 DEFAULT_METADATA = {"KTXswizzle": "rgba", "KTXorientation": "rd"}
 
 
-def basisu_problems(image: Ktx2Image, needs_mipmaps: bool) -> tuple[Ktx2Problem, ...]:
+def basisu_findings(image: Ktx2Image, needs_mipmaps: bool) -> tuple[Finding, ...]:
     """What ``image`` breaks of the extension; ``needs_mipmaps``: some texture samples it
     with a mipmap filter (or with no sampler, which means the same)."""
     header, data_format = image.header, image.data_format
-    problems = Problems()
+    findings = Findings()
     if header is None:
         return ()
     if header.vk_format != 0:
-        problems.add(
+        findings.add(
             "KTX2_BASISU_FORMAT_INVALID",
             reason=f"vkFormat is {header.vk_format}, not 0 (VK_FORMAT_UNDEFINED)",
         )
     if data_format is not None:
         allowed = ALLOWED_SCHEMES.get(data_format.color_model)
         if allowed is None:
-            problems.add(
+            findings.add(
                 "KTX2_BASISU_FORMAT_INVALID",
                 reason=f"the colour model is {data_format.model_name}, not ETC1S or UASTC",
             )
         elif header.scheme not in allowed:
-            problems.add(
+            findings.add(
                 "KTX2_BASISU_FORMAT_INVALID",
                 reason=(
                     f"{data_format.model_name} allows supercompressionScheme "
@@ -54,12 +54,12 @@ def basisu_problems(image: Ktx2Image, needs_mipmaps: bool) -> tuple[Ktx2Problem,
             )
     kind = _texture_kind(header.height, header.depth, header.layers, header.faces)
     if kind is not None:
-        problems.add("KTX2_BASISU_NOT_2D", kind=kind)
+        findings.add("KTX2_BASISU_NOT_2D", kind=kind)
     if header.width % 4 or header.height % 4:
-        problems.add("KTX2_BASISU_DIMENSIONS", width=header.width, height=header.height)
+        findings.add("KTX2_BASISU_DIMENSIONS", width=header.width, height=header.height)
     for key, default in DEFAULT_METADATA.items():
         if key in image.key_values and text_value(image.key_values[key]) != default:
-            problems.add(
+            findings.add(
                 "KTX2_BASISU_METADATA",
                 key=key,
                 value=text_value(image.key_values[key]),
@@ -67,11 +67,11 @@ def basisu_problems(image: Ktx2Image, needs_mipmaps: bool) -> tuple[Ktx2Problem,
             )
     full = full_level_count(header)
     if needs_mipmaps and 0 < header.level_count < full:
-        problems.add("KTX2_MIPMAPS_INCOMPLETE", levels=header.level_count, full=full)
-    return tuple(problems.found)
+        findings.add("KTX2_MIPMAPS_INCOMPLETE", levels=header.level_count, full=full)
+    return tuple(findings)
 
 
-def color_space_problem(image: Ktx2Image, usage: str, colour: bool) -> Ktx2Problem | None:
+def color_space_finding(image: Ktx2Image, usage: str, colour: bool) -> Finding | None:
     """``KTX2_BASISU_COLOR_SPACE`` when the descriptor's transfer function does not suit a use
     as ``usage``, colour data or not; None when it does or the descriptor is unknown."""
     if image.data_format is None:
@@ -82,13 +82,11 @@ def color_space_problem(image: Ktx2Image, usage: str, colour: bool) -> Ktx2Probl
     )
     if actual == expected:
         return None
-    return Ktx2Problem(
+    return Finding(
         "KTX2_BASISU_COLOR_SPACE",
-        {
-            "usage": usage,
-            "transfer": TRANSFER_NAMES.get(actual, str(actual)),
-            "expected": TRANSFER_NAMES[expected],
-        },
+        usage=usage,
+        transfer=TRANSFER_NAMES.get(actual, str(actual)),
+        expected=TRANSFER_NAMES[expected],
     )
 
 

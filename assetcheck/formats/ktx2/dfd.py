@@ -7,7 +7,7 @@ import struct
 from dataclasses import dataclass
 
 from assetcheck.formats.ktx2.header import Ktx2Header
-from assetcheck.formats.ktx2.problems import Problems
+from assetcheck.issues.findings import Findings
 
 #: Colour models of the universal (transcodable) formats, and the block-compressed ones.
 MODEL_ETC1S = 163
@@ -64,7 +64,7 @@ class DataFormat:
         return self.block != (1, 1, 1) or self.color_model >= 128
 
 
-def read_data_format(view: memoryview, header: Ktx2Header, problems: Problems) -> DataFormat | None:
+def read_data_format(view: memoryview, header: Ktx2Header, findings: Findings) -> DataFormat | None:
     """The descriptor the header's index points at, or None when it cannot be read; reports
     ``KTX2_DFD_INVALID`` with the reason. A descriptor outside the file is left to the
     layout check."""
@@ -72,7 +72,7 @@ def read_data_format(view: memoryview, header: Ktx2Header, problems: Problems) -
     if section.end > len(view):
         return None
     if section.length < 4 + BLOCK_HEADER.size:
-        problems.add(
+        findings.add(
             "KTX2_DFD_INVALID",
             reason=f"it is {section.length} bytes long, too short "
             f"for a descriptor block ({4 + BLOCK_HEADER.size})",
@@ -80,13 +80,13 @@ def read_data_format(view: memoryview, header: Ktx2Header, problems: Problems) -
         return None
     (total,) = struct.unpack_from("<I", view, section.offset)
     if total != section.length:
-        problems.add(
+        findings.add(
             "KTX2_DFD_INVALID",
             reason=f"dfdTotalSize is {total} but dfdByteLength is {section.length}",
         )
         return None
     if header.kvd.length and header.kvd.offset != section.end:
-        problems.add(
+        findings.add(
             "KTX2_DFD_INVALID",
             reason=f"it ends at byte {section.end}, but the "
             f"key/value data that follows it starts at {header.kvd.offset}",
@@ -106,7 +106,7 @@ def read_data_format(view: memoryview, header: Ktx2Header, problems: Problems) -
     elif 4 + size > total:
         reason = f"descriptorBlockSize {size} runs past dfdTotalSize {total}"
     if reason is not None:
-        problems.add("KTX2_DFD_INVALID", reason=reason)
+        findings.add("KTX2_DFD_INVALID", reason=reason)
         return None
     first_sample = section.offset + 4 + BLOCK_HEADER.size
     channels = tuple(
@@ -122,11 +122,11 @@ def read_data_format(view: memoryview, header: Ktx2Header, problems: Problems) -
         tuple(planes),
         channels,
     )
-    _check_universal_model(data_format, problems)
+    _check_universal_model(data_format, findings)
     return data_format
 
 
-def _check_universal_model(data_format: DataFormat, problems: Problems) -> None:
+def _check_universal_model(data_format: DataFormat, findings: Findings) -> None:
     """ETC1S and UASTC have 4x4 blocks and fixed channel combinations (KTX 2.0, 3.10.2)."""
     allowed = {MODEL_ETC1S: ETC1S_CHANNEL_SETS, MODEL_UASTC: UASTC_CHANNEL_SETS}.get(
         data_format.color_model
@@ -136,11 +136,11 @@ def _check_universal_model(data_format: DataFormat, problems: Problems) -> None:
     name = data_format.model_name
     if data_format.block != (4, 4, 1):
         width, height, depth = data_format.block
-        problems.add(
+        findings.add(
             "KTX2_DFD_INVALID", reason=f"{name} has 4x4 texel blocks, not {width}x{height}x{depth}"
         )
     elif data_format.channels not in allowed:
-        problems.add(
+        findings.add(
             "KTX2_DFD_INVALID",
             reason=f"channel ids {list(data_format.channels)} are not a combination {name} allows",
         )

@@ -6,10 +6,10 @@ from __future__ import annotations
 import struct
 
 from assetcheck.formats.ktx2.header import Ktx2Header
-from assetcheck.formats.ktx2.problems import Problems
+from assetcheck.issues.findings import Findings
 
 
-def read_key_values(view: memoryview, header: Ktx2Header, problems: Problems) -> dict[str, bytes]:
+def read_key_values(view: memoryview, header: Ktx2Header, findings: Findings) -> dict[str, bytes]:
     """The pairs the key/value data holds, up to the first malformed one, which is reported
     as ``KTX2_KEY_VALUE_DATA_INVALID``. Data outside the file is left to the layout check."""
     section = header.kvd
@@ -45,11 +45,11 @@ def read_key_values(view: memoryview, header: Ktx2Header, problems: Problems) ->
                     pairs[name], previous = value, name
             position += 4 + length + (-length % 4)
         if reason is not None:
-            problems.add("KTX2_KEY_VALUE_DATA_INVALID", reason=reason)
+            findings.add("KTX2_KEY_VALUE_DATA_INVALID", reason=reason)
             break
     else:
         if position != section.end:
-            problems.add(
+            findings.add(
                 "KTX2_KEY_VALUE_DATA_INVALID",
                 reason="the pairs and their padding do not add up to kvdByteLength",
             )

@@ -9,8 +9,8 @@ from itertools import pairwise
 
 from assetcheck.formats.ktx2.dfd import MODEL_ETC1S, MODEL_UASTC, DataFormat
 from assetcheck.formats.ktx2.header import Ktx2Header, Section
-from assetcheck.formats.ktx2.problems import Problems
 from assetcheck.formats.ktx2.sizes import full_level_count, level_bytes, stored_block_bytes
+from assetcheck.issues.findings import Findings
 
 #: Larger than any GPU accepts (Vulkan drivers cap 2D images at 32768 at most, Direct3D 12 at
 #: 16384): such a size is a lie or a texture no engine can load.
@@ -55,33 +55,33 @@ PROHIBITED_FORMATS = frozenset(
 )
 
 
-def check_header_values(header: Ktx2Header, problems: Problems) -> None:
+def check_header_values(header: Ktx2Header, findings: Findings) -> None:
     """The header's own fields: formats and schemes, the texture type, sizes and index."""
     if header.vk_format in PROHIBITED_FORMATS:
-        problems.add(
+        findings.add(
             "KTX2_HEADER_INVALID", reason=f"vkFormat {header.vk_format} is one KTX2 prohibits"
         )
     if header.vk_format == 0 and header.type_size != 1:
-        problems.add(
+        findings.add(
             "KTX2_HEADER_INVALID",
             reason=f"typeSize is {header.type_size}; VK_FORMAT_UNDEFINED needs 1",
         )
     if header.scheme not in SCHEME_NAMES:
-        problems.add(
+        findings.add(
             "KTX2_HEADER_INVALID", reason=f"supercompressionScheme {header.scheme} is reserved"
         )
     for name, section in (("kvd", header.kvd), ("sgd", header.sgd)):
         if section.length == 0 and section.offset != 0:
-            problems.add(
+            findings.add(
                 "KTX2_HEADER_INVALID",
                 reason=f"{name}ByteOffset is {section.offset} but {name}ByteLength is 0",
             )
     reason = _texture_type_error(header)
     if reason is not None:
-        problems.add("KTX2_TEXTURE_TYPE_INVALID", reason=reason)
+        findings.add("KTX2_TEXTURE_TYPE_INVALID", reason=reason)
     largest = max(header.width, header.height, header.depth)
     if largest > MAX_DIMENSION:
-        problems.add(
+        findings.add(
             "KTX2_DIMENSION_TOO_LARGE",
             width=header.width,
             height=header.height,
@@ -89,7 +89,7 @@ def check_header_values(header: Ktx2Header, problems: Problems) -> None:
             limit=MAX_DIMENSION,
         )
     if header.width and header.level_count > full_level_count(header):
-        problems.add(
+        findings.add(
             "KTX2_LEVEL_COUNT_INVALID",
             reason=(
                 f"levelCount is {header.level_count}, but a texture of {largest} px has at most "
@@ -114,27 +114,27 @@ def _texture_type_error(header: Ktx2Header) -> str | None:
     return None
 
 
-def check_format_rules(header: Ktx2Header, data_format: DataFormat, problems: Problems) -> None:
+def check_format_rules(header: Ktx2Header, data_format: DataFormat, findings: Findings) -> None:
     """Rules that need the descriptor: block-compressed formats have a height and their own
     levels, and BasisLZ carries only ETC1S."""
     if data_format.block_compressed and header.height == 0:
-        problems.add(
+        findings.add(
             "KTX2_TEXTURE_TYPE_INVALID",
             reason=f"pixelHeight is 0, but {data_format.model_name} is block-compressed",
         )
     if header.scheme == SCHEME_BASISLZ and data_format.color_model != MODEL_ETC1S:
-        problems.add(
+        findings.add(
             "KTX2_HEADER_INVALID",
             reason=f"BasisLZ supercompresses only ETC1S, not {data_format.model_name}",
         )
     elif data_format.color_model == MODEL_ETC1S and header.scheme != SCHEME_BASISLZ:
-        problems.add(
+        findings.add(
             "KTX2_HEADER_INVALID",
             reason="ETC1S data must be supercompressed with "
             f"BasisLZ, not supercompressionScheme {header.scheme}",
         )
     if data_format.block_compressed and header.level_count == 0:
-        problems.add(
+        findings.add(
             "KTX2_LEVEL_COUNT_INVALID",
             reason=(
                 f"levelCount is 0 (generate the mipmaps), which block-compressed formats such as "
@@ -144,13 +144,13 @@ def check_format_rules(header: Ktx2Header, data_format: DataFormat, problems: Pr
 
 
 def check_sections(
-    header: Ktx2Header, data_format: DataFormat | None, size: int, problems: Problems
+    header: Ktx2Header, data_format: DataFormat | None, size: int, findings: Findings
 ) -> None:
     """Every section inside the file, after the level index, apart, in order and aligned."""
     sections = named_sections(header)
     for name, section in sections:
         if section.end > size:
-            problems.add(
+            findings.add(
                 "KTX2_DATA_OUT_OF_FILE",
                 section=name,
                 start=section.offset,
@@ -158,13 +158,13 @@ def check_sections(
                 size=size,
             )
         elif section.offset < header.index_end:
-            problems.add("KTX2_SECTIONS_OVERLAP", first="the header and level index", second=name)
+            findings.add("KTX2_SECTIONS_OVERLAP", first="the header and level index", second=name)
     by_offset = sorted(sections, key=lambda item: item[1].offset)
     for (first, a), (second, b) in pairwise(by_offset):
         if b.offset < a.end:
-            problems.add("KTX2_SECTIONS_OVERLAP", first=first, second=second)
-    _check_order(header, problems)
-    _check_alignment(header, data_format, problems)
+            findings.add("KTX2_SECTIONS_OVERLAP", first=first, second=second)
+    _check_order(header, findings)
+    _check_alignment(header, data_format, findings)
 
 
 def named_sections(header: Ktx2Header) -> list[tuple[str, Section]]:
@@ -179,12 +179,12 @@ def named_sections(header: Ktx2Header) -> list[tuple[str, Section]]:
     return [(name, section) for name, section in sections if section.length]
 
 
-def _check_order(header: Ktx2Header, problems: Problems) -> None:
+def _check_order(header: Ktx2Header, findings: Findings) -> None:
     """Descriptor, key/value data, global data, then the levels, smallest first."""
     for p in range(len(header.levels) - 1):
         larger, smaller = header.levels[p], header.levels[p + 1]
         if larger.length and smaller.length and larger.offset < smaller.offset:
-            problems.add(
+            findings.add(
                 "KTX2_SECTION_ORDER_INVALID",
                 reason=(f"level {p} is stored before level {p + 1}; levels go smallest first"),
             )
@@ -194,7 +194,7 @@ def _check_order(header: Ktx2Header, problems: Problems) -> None:
     if stored:
         ordered.append(min(stored, key=lambda level: level.offset))
     if any(b.offset < a.offset for a, b in pairwise(ordered)):
-        problems.add(
+        findings.add(
             "KTX2_SECTION_ORDER_INVALID",
             reason=(
                 "the sections are not in the order descriptor, key/value data, global data, levels"
@@ -203,11 +203,11 @@ def _check_order(header: Ktx2Header, problems: Problems) -> None:
 
 
 def _check_alignment(
-    header: Ktx2Header, data_format: DataFormat | None, problems: Problems
+    header: Ktx2Header, data_format: DataFormat | None, findings: Findings
 ) -> None:
     """Global data on 8 bytes; levels of data not supercompressed on lcm(texel block, 4)."""
     if header.sgd.length and header.sgd.offset % 8:
-        problems.add(
+        findings.add(
             "KTX2_ALIGNMENT_INVALID",
             section="the supercompression global data",
             start=header.sgd.offset,
@@ -219,7 +219,7 @@ def _check_alignment(
     alignment = math.lcm(known[1] if known else 1, 4)
     for p, level in enumerate(header.levels):
         if level.length and level.offset % alignment:
-            problems.add(
+            findings.add(
                 "KTX2_ALIGNMENT_INVALID",
                 section=f"level {p}",
                 start=level.offset,
@@ -229,7 +229,7 @@ def _check_alignment(
 
 
 def check_level_lengths(
-    header: Ktx2Header, data_format: DataFormat | None, problems: Problems
+    header: Ktx2Header, data_format: DataFormat | None, findings: Findings
 ) -> None:
     """Each level's byteLength and uncompressedByteLength against each other and against
     the bytes its size takes in the format (KTX 2.0, 3.9.7)."""
@@ -259,7 +259,7 @@ def check_level_lengths(
                     f"{expected} in this format"
                 )
         if reason is not None:
-            problems.add("KTX2_LEVEL_LENGTH_INVALID", level=p, reason=reason)
+            findings.add("KTX2_LEVEL_LENGTH_INVALID", level=p, reason=reason)
 
 
 def _expected_block(data_format: DataFormat | None) -> tuple[tuple[int, int, int], int] | None:

@@ -19,53 +19,53 @@ from assetcheck.formats.ktx2.layout import (
     check_level_lengths,
     check_sections,
 )
-from assetcheck.formats.ktx2.problems import Ktx2Problem, Problems
 from assetcheck.formats.ktx2.sizes import gpu_bytes
 from assetcheck.formats.ktx2.supercompression import check_global_data, check_zstandard_levels
+from assetcheck.issues.findings import Finding, Findings
 
 
 @dataclass(frozen=True)
 class Ktx2Image:
     """What :func:`parse_ktx2` found: the header (None when it could not be read), the data
-    format descriptor and key/value data when readable, the problems, and the GPU memory the
+    format descriptor and key/value data when readable, the findings, and the GPU memory the
     texture takes (``docs/statistics.md``), None when the descriptor does not tell."""
 
     header: Ktx2Header | None
     data_format: DataFormat | None = None
     key_values: dict[str, bytes] = field(default_factory=dict, hash=False)
-    problems: tuple[Ktx2Problem, ...] = ()
+    findings: tuple[Finding, ...] = ()
     gpu_bytes: int | None = None
 
 
 def parse_ktx2(data: bytes | memoryview) -> Ktx2Image:
     """Parse the KTX2 file in ``data``. Reads only inside ``data`` and allocates nothing in
-    proportion to what the file claims, so hostile sizes end as problems, never as memory."""
+    proportion to what the file claims, so hostile sizes end as findings, never as memory."""
     view = memoryview(data)
-    problems = Problems()
+    findings = Findings()
     identifier = bytes(view[: len(IDENTIFIER)])
     if identifier != IDENTIFIER:
-        problems.add("KTX2_IDENTIFIER_INVALID", found=identifier.hex(" "))
-        return Ktx2Image(None, problems=tuple(problems.found))
+        findings.add("KTX2_IDENTIFIER_INVALID", found=identifier.hex(" "))
+        return Ktx2Image(None, findings=tuple(findings))
     try:
         header = read_header(view)
     except HeaderTruncated as error:
-        problems.add("KTX2_HEADER_TRUNCATED", size=len(view), needed=error.needed)
-        return Ktx2Image(None, problems=tuple(problems.found))
+        findings.add("KTX2_HEADER_TRUNCATED", size=len(view), needed=error.needed)
+        return Ktx2Image(None, findings=tuple(findings))
     except TooManyLevels as error:
-        problems.add(
+        findings.add(
             "KTX2_LEVEL_COUNT_INVALID",
             reason=f"levelCount is {error.level_count}, more than any texture can have",
         )
-        return Ktx2Image(None, problems=tuple(problems.found))
-    check_header_values(header, problems)
-    data_format = read_data_format(view, header, problems)
+        return Ktx2Image(None, findings=tuple(findings))
+    check_header_values(header, findings)
+    data_format = read_data_format(view, header, findings)
     if data_format is not None:
-        check_format_rules(header, data_format, problems)
-    check_sections(header, data_format, len(view), problems)
-    key_values = read_key_values(view, header, problems)
-    check_level_lengths(header, data_format, problems)
-    check_global_data(view, header, data_format, problems)
-    check_zstandard_levels(view, header, problems)
+        check_format_rules(header, data_format, findings)
+    check_sections(header, data_format, len(view), findings)
+    key_values = read_key_values(view, header, findings)
+    check_level_lengths(header, data_format, findings)
+    check_global_data(view, header, data_format, findings)
+    check_zstandard_levels(view, header, findings)
     return Ktx2Image(
-        header, data_format, key_values, tuple(problems.found), gpu_bytes(header, data_format)
+        header, data_format, key_values, tuple(findings), gpu_bytes(header, data_format)
     )

@@ -8,7 +8,7 @@ import struct
 
 from assetcheck.formats.ktx2.dfd import MODEL_ETC1S, DataFormat
 from assetcheck.formats.ktx2.header import Ktx2Header, Level
-from assetcheck.formats.ktx2.problems import Problems
+from assetcheck.issues.findings import Findings
 
 SCHEME_BASISLZ, SCHEME_ZSTANDARD = 1, 2
 #: endpointCount, selectorCount (UInt16), then the endpoints, selectors, tables and extended
@@ -25,13 +25,13 @@ ZSTD_RESERVED_BLOCK = 3
 
 
 def check_global_data(
-    view: memoryview, header: Ktx2Header, data_format: DataFormat | None, problems: Problems
+    view: memoryview, header: Ktx2Header, data_format: DataFormat | None, findings: Findings
 ) -> None:
     """BasisLZ needs global data laid out for every image; other schemes have none."""
     sgd = header.sgd
     if header.scheme != SCHEME_BASISLZ:
         if sgd.length:
-            problems.add(
+            findings.add(
                 "KTX2_GLOBAL_DATA_INVALID",
                 reason=f"only BasisLZ has global data, but it is {sgd.length} bytes long",
             )
@@ -40,7 +40,7 @@ def check_global_data(
         return  # reported by the layout check
     reason = _basislz_error(view, header, data_format)
     if reason is not None:
-        problems.add("KTX2_GLOBAL_DATA_INVALID", reason=reason)
+        findings.add("KTX2_GLOBAL_DATA_INVALID", reason=reason)
 
 
 def basislz_image_count(header: Ktx2Header) -> int:
@@ -114,7 +114,7 @@ def _slice_error(
     return None
 
 
-def check_zstandard_levels(view: memoryview, header: Ktx2Header, problems: Problems) -> None:
+def check_zstandard_levels(view: memoryview, header: Ktx2Header, findings: Findings) -> None:
     """Each Zstandard level is whole frames that end where the level ends, and a frame that
     states its content size states the level's uncompressedByteLength."""
     if header.scheme != SCHEME_ZSTANDARD:
@@ -124,7 +124,7 @@ def check_zstandard_levels(view: memoryview, header: Ktx2Header, problems: Probl
         if level.length and level.end <= len(view):
             reason = _zstandard_error(view[level.offset : level.end], level, budget)
             if reason is not None:
-                problems.add("KTX2_ZSTD_DATA_INVALID", level=p, reason=reason)
+                findings.add("KTX2_ZSTD_DATA_INVALID", level=p, reason=reason)
 
 
 def _zstandard_error(data: memoryview, level: Level, budget: list[int]) -> str | None:
