@@ -27,6 +27,7 @@ from assetcheck.formats.gltf.links import (
     resolves,
 )
 from assetcheck.issues import FileIssues
+from assetcheck.issues.findings import Finding
 from assetcheck.mesh.vectors import UNIT_LENGTH_THRESHOLD_VEC4, non_unit_rows
 from assetcheck.plugins.hookspecs import hookimpl
 
@@ -53,19 +54,17 @@ CODES = (
 )
 
 
-def input_findings(times: np.ndarray) -> list[tuple[str, dict]]:
+def input_findings(times: np.ndarray) -> list[Finding]:
     """Negative keyframe times, and times not greater than the previous non-negative one."""
     findings = []
     negative = np.flatnonzero(times < 0)
     if negative.size:
         findings.append(
-            (
+            Finding(
                 "ACCESSOR_ANIMATION_INPUT_NEGATIVE",
-                {
-                    "count": negative.size,
-                    "first": int(negative[0]),
-                    "value": repr(float(times[negative[0]])),
-                },
+                count=negative.size,
+                first=int(negative[0]),
+                value=repr(float(times[negative[0]])),
             )
         )
     kept = np.flatnonzero(~(times < 0))
@@ -73,9 +72,10 @@ def input_findings(times: np.ndarray) -> list[tuple[str, dict]]:
     stalled = kept[(times[kept] <= previous) & (kept != 0)]
     if stalled.size:
         findings.append(
-            (
+            Finding(
                 "ACCESSOR_ANIMATION_INPUT_NON_INCREASING",
-                {"count": stalled.size, "first": int(stalled[0])},
+                count=stalled.size,
+                first=int(stalled[0]),
             )
         )
     return findings
@@ -133,8 +133,8 @@ class _AnimationChecker:
             )
         else:
             times = self.links.reader.read(accessor)
-            for code, fields in input_findings(times[:, 0]) if times is not None else ():
-                self.issues.add(code, pointer=pointer, **fields)
+            for finding in input_findings(times[:, 0]) if times is not None else ():
+                finding.at(pointer=pointer).report_to(self.issues)
         if not has_bounds(json, self.links.layout(accessor)):
             self.issues.add("ANIMATION_SAMPLER_INPUT_ACCESSOR_WITHOUT_BOUNDS", pointer=pointer)
         layout = self.links.layout(accessor)

@@ -24,6 +24,7 @@ from assetcheck.formats.gltf.accessor_formats import (
 from assetcheck.formats.gltf.fields import child, extensions_used
 from assetcheck.formats.gltf.links import DocumentLinks, Primitive, document_links, resolve
 from assetcheck.issues import FileIssues
+from assetcheck.issues.findings import Finding
 from assetcheck.mesh.vectors import (
     UNIT_LENGTH_THRESHOLD_VEC3,
     non_unit_rows,
@@ -42,22 +43,17 @@ CODES = (
     "ACCESSOR_INDEX_TRIANGLE_DEGENERATE",
 )
 
-#: A finding about an accessor: (code, fields), reported at each pointer that uses it.
-Finding = tuple[str, dict]
-
 
 def normal_findings(vectors: np.ndarray) -> list[Finding]:
     rows = non_unit_rows(vectors[:, :3], UNIT_LENGTH_THRESHOLD_VEC3)
     if not rows.size:
         return []
     return [
-        (
+        Finding(
             "ACCESSOR_VECTOR3_NON_UNIT",
-            {
-                "count": rows.size,
-                "first": int(rows[0]),
-                "length": vector_length(vectors[rows[0], :3]),
-            },
+            count=rows.size,
+            first=int(rows[0]),
+            length=vector_length(vectors[rows[0], :3]),
         )
     ]
 
@@ -68,13 +64,11 @@ def tangent_findings(vectors: np.ndarray) -> list[Finding]:
     wrong = np.flatnonzero((signs != 1.0) & (signs != -1.0))
     if wrong.size:
         findings.append(
-            (
+            Finding(
                 "ACCESSOR_INVALID_SIGN",
-                {
-                    "count": wrong.size,
-                    "first": int(wrong[0]),
-                    "value": repr(float(signs[wrong[0]])),
-                },
+                count=wrong.size,
+                first=int(wrong[0]),
+                value=repr(float(signs[wrong[0]])),
             )
         )
     return findings
@@ -87,9 +81,11 @@ def color_findings(values: np.ndarray) -> list[Finding]:
         return []
     first = int(np.argmax(outside.ravel()))
     return [
-        (
+        Finding(
             "ACCESSOR_NON_CLAMPED",
-            {"count": count, "first": first, "value": repr(float(values.ravel()[first]))},
+            count=count,
+            first=first,
+            value=repr(float(values.ravel()[first])),
         )
     ]
 
@@ -106,23 +102,23 @@ def index_findings(
         outside = values > last_vertex
         first = int(np.argmax(outside))
         findings.append(
-            (
+            Finding(
                 "ACCESSOR_INDEX_OOB",
-                {
-                    "count": int(np.count_nonzero(outside)),
-                    "first": first,
-                    "value": int(values[first]),
-                    "limit": last_vertex,
-                },
+                count=int(np.count_nonzero(outside)),
+                first=first,
+                value=int(values[first]),
+                limit=last_vertex,
             )
         )
     restart = int(np.iinfo(COMPONENT_DTYPES[component_type]).max)
     if highest == restart:
         hits = np.flatnonzero(values == restart)
         findings.append(
-            (
+            Finding(
                 "ACCESSOR_INDEX_PRIMITIVE_RESTART",
-                {"count": hits.size, "first": int(hits[0]), "value": restart},
+                count=hits.size,
+                first=int(hits[0]),
+                value=restart,
             )
         )
     if mode == TRIANGLES:
@@ -136,9 +132,8 @@ def index_findings(
         )
         if degenerate:
             findings.append(
-                (
-                    "ACCESSOR_INDEX_TRIANGLE_DEGENERATE",
-                    {"count": degenerate, "total": values.size // 3},
+                Finding(
+                    "ACCESSOR_INDEX_TRIANGLE_DEGENERATE", count=degenerate, total=values.size // 3
                 )
             )
     return findings
@@ -160,7 +155,7 @@ class _VertexDataChecker:
                     self._report(accessor, semantic, rule, child(at, semantic))
             self._check_indices(primitive)
 
-    def _rule(self, semantic: str, accessor: int) -> Callable[[np.ndarray], list] | None:
+    def _rule(self, semantic: str, accessor: int) -> Callable[[np.ndarray], list[Finding]] | None:
         valid = attribute_formats(semantic, self.extensions)
         json = resolve(accessor, self.links.items("accessors"))
         if valid is None or json is None:
@@ -177,14 +172,14 @@ class _VertexDataChecker:
         return None
 
     def _report(
-        self, accessor: int, kind: str, rule: Callable[[np.ndarray], list], pointer: str
+        self, accessor: int, kind: str, rule: Callable[[np.ndarray], list[Finding]], pointer: str
     ) -> None:
         key = (accessor, kind)
         if key not in self.findings:
             values = self.links.reader.normalized(accessor)
             self.findings[key] = rule(values) if values is not None else []
-        for code, fields in self.findings[key]:
-            self.issues.add(code, pointer=pointer, **fields)
+        for finding in self.findings[key]:
+            finding.at(pointer=pointer).report_to(self.issues)
 
     def _check_indices(self, primitive: Primitive) -> None:
         accessor = primitive.indices
@@ -204,8 +199,8 @@ class _VertexDataChecker:
                     values, found.component_type, primitive.vertex_count, primitive.mode
                 )
             )
-        for code, fields in self.findings[key]:
-            self.issues.add(code, pointer=child(primitive.pointer, "indices"), **fields)
+        for finding in self.findings[key]:
+            finding.at(pointer=child(primitive.pointer, "indices")).report_to(self.issues)
 
 
 def check_vertex_data(asset: Asset, context: CheckContext) -> None:
