@@ -18,9 +18,9 @@ READING = "reading and security scan"
 VALIDATION = "validation"
 
 
-class Finding(NamedTuple):
-    """One issue occurrence as a test result: ``line`` is its text in the case's output, with
-    its invisible characters already made visible."""
+class CaseLine(NamedTuple):
+    """One line of a test case's output, rendered from the report (an issue occurrence, or a
+    failed job's error): ``line`` is its text, with its invisible characters made visible."""
 
     severity: str
     code: str
@@ -39,9 +39,9 @@ def render_junit(report: Report) -> str:
         cases = _cases(report)
     else:
         line = visible(f"{error['code']}: {error['message']}") + "\n" + error.get("advice", "")
-        cases = {VALIDATION: [Finding("error", error["code"], error["message"], line)]}
+        cases = {VALIDATION: [CaseLine("error", error["code"], error["message"], line)]}
     suite_name = visible(report["filename"])
-    failures = sum(1 for found in cases.values() if _errors(found))
+    failures = sum(1 for lines in cases.values() if _errors(lines))
     root = ET.Element(
         "testsuites", name="assetcheck", tests=str(len(cases)), failures=str(failures)
     )
@@ -53,38 +53,38 @@ def render_junit(report: Report) -> str:
         failures=str(failures),
         errors="0",
     )
-    for name, found in cases.items():
+    for name, lines in cases.items():
         case = ET.SubElement(suite, "testcase", classname=suite_name, name=visible(name))
-        errors = _errors(found)
+        errors = _errors(lines)
         if errors:
             failed = ET.SubElement(
                 case, "failure", type=errors[0].code, message=visible(errors[0].message)
             )
             failed.text = "\n".join(f.line for f in errors)
-        others = [f for f in found if f.severity != "error"]
+        others = [f for f in lines if f.severity != "error"]
         if others:
             ET.SubElement(case, "system-out").text = "\n".join(f.line for f in others)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def _cases(report: Report) -> dict[str, list[Finding]]:
-    """Each check's findings; what no check reported (readers, the scan) goes to reading."""
-    cases: dict[str, list[Finding]] = {READING: []}
+def _cases(report: Report) -> dict[str, list[CaseLine]]:
+    """Each check's issues; what no check reported (readers, the scan) goes to reading."""
+    cases: dict[str, list[CaseLine]] = {READING: []}
     for run in report.get("checks", []):
         cases[f"{run['plugin']}:{run['name']}"] = []
     for group in report["issues"]:
         for occurrence in group["occurrences"]:
             source = occurrence.get("source")
-            cases[source if source in cases else READING].append(_finding(group, occurrence))
+            cases[source if source in cases else READING].append(_case_line(group, occurrence))
     return cases
 
 
-def _finding(group: dict, occurrence: dict) -> Finding:
+def _case_line(group: dict, occurrence: dict) -> CaseLine:
     where = " ".join(str(occurrence[k]) for k in ("file", "pointer", "offset") if k in occurrence)
     line = f"{group['severity']} {group['code']} [{where}]: {occurrence['message']}"
-    return Finding(group["severity"], group["code"], occurrence["message"], visible(line))
+    return CaseLine(group["severity"], group["code"], occurrence["message"], visible(line))
 
 
-def _errors(found: list[Finding]) -> list[Finding]:
-    return [finding for finding in found if finding.severity == "error"]
+def _errors(lines: list[CaseLine]) -> list[CaseLine]:
+    return [entry for entry in lines if entry.severity == "error"]
