@@ -16,7 +16,7 @@ from assetcheck.plugins.manager import get_plugin_manager
 from assetcheck.reports import report_formats
 from assetcheck.scoring.profiles import engine_profiles
 from assetcheck.service.api import handlers as api
-from assetcheck.service.api.openapi import openapi_document
+from assetcheck.service.api.openapi.document import openapi_document
 from assetcheck.service.dashboard import application as dashboard
 from assetcheck.service.jobs.gauges import JobGauges
 from assetcheck.service.jobs.queue import JobQueue
