@@ -31,8 +31,17 @@ _ZIP64_LOCATOR_SIGNATURE = b"PK\x06\x07"
 _END = struct.Struct("<4s4H2LH")
 _ZIP64_LOCATOR = struct.Struct("<4sLQL")
 _ZIP64_END = struct.Struct("<4sQ2H2L4Q")
-_CENTRAL = struct.Struct("<4s6H3L5H2L")
-_LOCAL = struct.Struct("<4s5H3L2H")
+#: What a local header and a central directory header both hold, in this order: flags,
+#: method, time, date, CRC-32, compressed and uncompressed size, name and extra field lengths.
+_MEMBER = struct.Struct("<4H3L2H")
+#: Before them, a local header has its signature and the version needed to extract.
+_LOCAL_LEAD = struct.Struct("<4sH")
+#: A central directory header has its signature and the versions made by and needed; after
+#: them, the comment length, disk, internal and external attributes, local header offset.
+_CENTRAL_LEAD = struct.Struct("<4s2H")
+_CENTRAL_TAIL = struct.Struct("<3H2L")
+_LOCAL_SIZE = _LOCAL_LEAD.size + _MEMBER.size
+_CENTRAL_SIZE = _CENTRAL_LEAD.size + _MEMBER.size + _CENTRAL_TAIL.size
 _EXTRA_HEADER = struct.Struct("<2H")
 
 #: The end record sits in the last bytes, before a comment of at most 64 KiB.
@@ -164,26 +173,17 @@ def recover_layout(data: Buffer, *, max_entries: int) -> ZipLayout:
         header = _local_header(data, position)
         if header is None:
             break
-        flags, method, crc, compressed, uncompressed, raw_name, extra, data_offset = header
-        uncompressed, compressed, _ = _zip64_values(extra, uncompressed, compressed, 0)
-        if flags & FLAG_DATA_DESCRIPTOR and not compressed:
+        uncompressed, compressed, _ = _zip64_values(
+            header.extra, header.uncompressed, header.compressed, 0
+        )
+        if header.flags & FLAG_DATA_DESCRIPTOR and not compressed:
             break
-        if data_offset + compressed > len(data):
+        if header.end + compressed > len(data):
             break
         entries.append(
-            ZipEntry(
-                len(entries),
-                _decode_name(raw_name, flags),
-                flags,
-                method,
-                crc,
-                compressed,
-                uncompressed,
-                position,
-                data_offset,
-            )
+            header.entry(len(entries), compressed, uncompressed, position, data_offset=header.end)
         )
-        position = data_offset + compressed
+        position = header.end + compressed
     more = len(entries) == max_entries and data[position : position + 4] == LOCAL_SIGNATURE
     return ZipLayout(entries, Findings(), more_entries=more)
 
@@ -258,6 +258,83 @@ def _zip64_end_record(data: Buffer, end_offset: int) -> tuple[int, int, int, int
     return entries, size, start_offset, record_offset
 
 
+@dataclass(frozen=True)
+class _MemberHeader:
+    """What a local or a central directory header says of a member, before ZIP64 values."""
+
+    flags: int
+    method: int
+    crc: int
+    compressed: int
+    uncompressed: int
+    raw_name: bytes
+    extra: bytes
+    #: Where the name and extra field end: a local header's data, a central header's comment.
+    end: int
+
+    @property
+    def name(self) -> str:
+        return _decode_name(self.raw_name, self.flags)
+
+    def entry(
+        self,
+        index: int,
+        compressed: int,
+        uncompressed: int,
+        header_offset: int,
+        *,
+        data_offset: int | None,
+        external_attr: int = 0,
+        other_names: tuple[tuple[str, str], ...] = (),
+    ) -> ZipEntry:
+        """The entry this header describes, with its sizes as ZIP64 left them."""
+        return ZipEntry(
+            index,
+            self.name,
+            self.flags,
+            self.method,
+            self.crc,
+            compressed,
+            uncompressed,
+            header_offset,
+            data_offset,
+            external_attr,
+            other_names,
+        )
+
+
+def _member_header(data: Buffer, offset: int, lead: int, size: int) -> _MemberHeader | None:
+    """The header of ``size`` bytes at ``offset``, whose member fields start ``lead`` bytes
+    into it, with the name and extra field that follow it; None when they run past the data."""
+    (flags, method, _, _, crc, compressed, uncompressed, name_length, extra_length) = (
+        _MEMBER.unpack_from(data, offset + lead)
+    )
+    name_start = offset + size
+    extra_start = name_start + name_length
+    end = extra_start + extra_length
+    if end > len(data):
+        return None
+    return _MemberHeader(
+        flags,
+        method,
+        crc,
+        compressed,
+        uncompressed,
+        data[name_start:extra_start],
+        data[extra_start:end],
+        end,
+    )
+
+
+def _local_header(data: Buffer, offset: int) -> _MemberHeader | None:
+    """The local header at ``offset``; None when there is none or it runs past the data."""
+    if offset < 0 or offset + _LOCAL_SIZE > len(data):
+        return None
+    if data[offset : offset + 4] != LOCAL_SIGNATURE:
+        return None
+    return _member_header(data, offset, _LOCAL_LEAD.size, _LOCAL_SIZE)
+
+
 def _central_entry(
     data: Buffer,
     position: int,
@@ -268,115 +345,56 @@ def _central_entry(
 ) -> tuple[ZipEntry, int] | None:
     """The entry whose central header is at ``position``, and where the next one starts;
     what is wrong with its local header goes to ``damage``."""
-    if position + _CENTRAL.size > stop or data[position : position + 4] != CENTRAL_SIGNATURE:
+    if position + _CENTRAL_SIZE > stop or data[position : position + 4] != CENTRAL_SIGNATURE:
         return None
-    (
-        _,
-        _,
-        _,
-        flags,
-        method,
-        _,
-        _,
-        crc,
-        compressed,
-        uncompressed,
-        name_length,
-        extra_length,
-        comment_length,
-        _,
-        _,
-        external_attr,
-        header_offset,
-    ) = _CENTRAL.unpack_from(data, position)
-    name_start = position + _CENTRAL.size
-    extra_start = name_start + name_length
-    next_position = extra_start + extra_length + comment_length
-    if next_position > stop:
-        return None
-    raw_name = data[name_start:extra_start]
-    extra = data[extra_start : extra_start + extra_length]
-    uncompressed, compressed, header_offset = _zip64_values(
-        extra, uncompressed, compressed, header_offset
+    header = _member_header(data, position, _CENTRAL_LEAD.size, _CENTRAL_SIZE)
+    comment_length, _, _, external_attr, header_offset = _CENTRAL_TAIL.unpack_from(
+        data, position + _CENTRAL_SIZE - _CENTRAL_TAIL.size
     )
-    name = _decode_name(raw_name, flags)
+    if header is None or header.end + comment_length > stop:
+        return None
+    uncompressed, compressed, header_offset = _zip64_values(
+        header.extra, header.uncompressed, header.compressed, header_offset
+    )
+    name = header.name
     other_names = []
-    unicode_name = _unicode_path(extra)
+    unicode_name = _unicode_path(header.extra)
     if unicode_name is not None and unicode_name != name:
         other_names.append(("Unicode path field", unicode_name))
-
     header_offset += end.base
-    data_offset = None
-    header = _local_header(data, header_offset)
-    if header is None:
+    local = _local_header(data, header_offset)
+    if local is None:
         damage.add(
             "ZIP_CORRUPT", file=name, reason=f"its local header is missing at byte {header_offset}"
         )
-    else:
-        local_flags, local_raw_name, data_offset = header[0], header[5], header[7]
-        if local_raw_name != raw_name:
-            local_name = _decode_name(local_raw_name, local_flags)
-            other_names.append(("local header", local_name))
-            damage.add("ZIP_CORRUPT", file=name, reason=f"its local header names it {local_name!r}")
-        if data_offset + compressed > end.central_start:
-            damage.add(
-                "ZIP_CORRUPT",
-                file=name,
-                reason="its data runs past the start of the central directory",
-            )
-            data_offset = None
-    entry = ZipEntry(
+    elif local.raw_name != header.raw_name:
+        other_names.append(("local header", local.name))
+        damage.add("ZIP_CORRUPT", file=name, reason=f"its local header names it {local.name!r}")
+    entry = header.entry(
         index,
-        name,
-        flags,
-        method,
-        crc,
         compressed,
         uncompressed,
         header_offset,
-        data_offset,
-        external_attr,
-        tuple(other_names),
+        data_offset=_data_offset(local, name, compressed, end, damage),
+        external_attr=external_attr,
+        other_names=tuple(other_names),
     )
-    return entry, next_position
+    return entry, header.end + comment_length
 
 
-def _local_header(
-    data: Buffer, offset: int
-) -> tuple[int, int, int, int, int, bytes, bytes, int] | None:
-    """``(flags, method, crc, compressed, uncompressed, raw name, extra, data offset)``."""
-    if offset < 0 or offset + _LOCAL.size > len(data):
+def _data_offset(
+    local: _MemberHeader | None, name: str, compressed: int, end: EndRecord, damage: Findings
+) -> int | None:
+    """Where the member's data starts, after its ``local`` header; None when there is no
+    local header, or (damage) when the data runs into the central directory."""
+    if local is None:
         return None
-    (
-        signature,
-        _,
-        flags,
-        method,
-        _,
-        _,
-        crc,
-        compressed,
-        uncompressed,
-        name_length,
-        extra_length,
-    ) = _LOCAL.unpack_from(data, offset)
-    if signature != LOCAL_SIGNATURE:
+    if local.end + compressed > end.central_start:
+        damage.add(
+            "ZIP_CORRUPT", file=name, reason="its data runs past the start of the central directory"
+        )
         return None
-    name_start = offset + _LOCAL.size
-    extra_start = name_start + name_length
-    data_offset = extra_start + extra_length
-    if data_offset > len(data):
-        return None
-    return (
-        flags,
-        method,
-        crc,
-        compressed,
-        uncompressed,
-        data[name_start:extra_start],
-        data[extra_start:data_offset],
-        data_offset,
-    )
+    return local.end
 
 
 def _extra_fields(extra: bytes) -> dict[int, bytes]:
