@@ -8,7 +8,7 @@ costs nothing.
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 IDENTIFIER = b"\xabKTX 20\xbb\r\n\x1a\n"
 #: What every KTX identifier (version 1 or 2) starts with.
@@ -66,6 +66,10 @@ class Ktx2Header:
         return HEADER.size + LEVEL.size * len(self.levels)
 
 
+#: The header's nine UInt32 (vkFormat .. supercompressionScheme), as Ktx2Header names them.
+_COUNT_FIELDS = tuple(field.name for field in fields(Ktx2Header))[:9]
+
+
 class HeaderTruncated(Exception):
     """The data ends before the header or the level index does; ``needed`` bytes it needs."""
 
@@ -95,39 +99,12 @@ def read_fixed_header(view: memoryview) -> Ktx2Header:
     """
     if len(view) < HEADER.size:
         raise HeaderTruncated(HEADER.size)
-    (
-        _,
-        vk_format,
-        type_size,
-        width,
-        height,
-        depth,
-        layers,
-        faces,
-        level_count,
-        scheme,
-        dfd_offset,
-        dfd_length,
-        kvd_offset,
-        kvd_length,
-        sgd_offset,
-        sgd_length,
-    ) = HEADER.unpack_from(view, 0)
-    return Ktx2Header(
-        vk_format,
-        type_size,
-        width,
-        height,
-        depth,
-        layers,
-        faces,
-        level_count,
-        scheme,
-        Section(dfd_offset, dfd_length),
-        Section(kvd_offset, kvd_length),
-        Section(sgd_offset, sgd_length),
-        (),
-    )
+    values = HEADER.unpack_from(view, 0)
+    # The identifier; the nine UInt32, in the order of Ktx2Header's fields; then the offset
+    # and length of the data format descriptor, the key/value data and the global data.
+    counts = dict(zip(_COUNT_FIELDS, values[1:10], strict=True))
+    dfd, kvd, sgd = (Section(*values[i : i + 2]) for i in (10, 12, 14))
+    return Ktx2Header(**counts, dfd=dfd, kvd=kvd, sgd=sgd, levels=())
 
 
 def read_level_index(view: memoryview, header: Ktx2Header) -> Ktx2Header:
