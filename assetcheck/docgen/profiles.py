@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from assetcheck.scoring.profiles import (
     BUDGET_COUNTS,
     BUDGET_LABELS,
     BUILTIN_PROFILES,
     MESH_RULE_LABELS,
     Budgets,
+    EngineProfile,
     MeshRules,
 )
 
 
 def profiles_markdown() -> str:
     """``docs/profiles.md``: the budgets of every built-in engine profile."""
-    names = list(BUILTIN_PROFILES)
     lines = [
         "# Engine profiles",
         "",
@@ -24,40 +26,72 @@ def profiles_markdown() -> str:
         "its key (`texture_size = 1024`); `docs/model.md` describes the `Budgets` a plugin's",
         "profile must give in full.",
         "",
-        "| Budget | Key | " + " | ".join(f"`{n}`" for n in names) + " |",
-        "|---|---|" + "---:|" * len(names),
-    ]
-    for field_name in Budgets.__dataclass_fields__:
-        values = [_budget(getattr(BUILTIN_PROFILES[n].budgets, field_name)) for n in names]
-        lines.append(
-            f"| {BUDGET_LABELS[field_name]} | `{field_name}` | " + " | ".join(values) + " |"
-        )
-    lines += ["", *(f"- `{p.name}`: {p.title}" for p in BUILTIN_PROFILES.values())]
-    lines += ["", "## What each budget counts", "", "| Budget | Counts |", "|---|---|"]
-    lines += [
-        f"| {BUDGET_LABELS[name]} | {BUDGET_COUNTS[name]} |"
-        for name in Budgets.__dataclass_fields__
-    ]
-    lines += [
+        *_budgets(),
         "",
+        *_mesh_rules(),
+        "",
+        *_default_severities(),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _budgets() -> list[str]:
+    """The budgets of each profile, its title, and what each budget counts."""
+    keys = list(Budgets.__dataclass_fields__)
+    return [
+        *_settings_table(
+            "Budget", ((BUDGET_LABELS[key], key) for key in keys), lambda p: p.budgets
+        ),
+        "",
+        *(f"- `{p.name}`: {p.title}" for p in BUILTIN_PROFILES.values()),
+        "",
+        "## What each budget counts",
+        "",
+        "| Budget | Counts |",
+        "|---|---|",
+        *(f"| {BUDGET_LABELS[key]} | {BUDGET_COUNTS[key]} |" for key in keys),
+    ]
+
+
+def _mesh_rules() -> list[str]:
+    """The mesh rules of each profile, and what each rule means."""
+    rows = ((MESH_RULE_LABELS[key][0], key) for key in MeshRules.__dataclass_fields__)
+    return [
         "## Mesh rules",
         "",
         "What each engine expects of mesh topology and UVs (`assetcheck/checks/"
         "topology.py`). Like\nbudgets, each can be changed in `[engines.<name>]` "
         "(`closed_meshes = true` for 3D printing\nor physics colliders).",
         "",
-        "| Rule | Key | " + " | ".join(f"`{n}`" for n in names) + " |",
+        *_settings_table("Rule", rows, lambda p: p.mesh_rules),
+        "",
+        "| Rule | Meaning |",
+        "|---|---|",
+        *(f"| {label} | {meaning} |" for label, meaning in MESH_RULE_LABELS.values()),
+    ]
+
+
+def _settings_table(
+    heading: str,
+    rows: Iterable[tuple[str, str]],
+    settings: Callable[[EngineProfile], Budgets | MeshRules],
+) -> list[str]:
+    """A row per ``(label, key)`` of ``rows``, a column per built-in profile: the value of
+    ``key`` in that profile's ``settings``."""
+    names = list(BUILTIN_PROFILES)
+    lines = [
+        f"| {heading} | Key | " + " | ".join(f"`{name}`" for name in names) + " |",
         "|---|---|" + "---:|" * len(names),
     ]
-    for field_name in MeshRules.__dataclass_fields__:
-        values = [_budget(getattr(BUILTIN_PROFILES[n].mesh_rules, field_name)) for n in names]
-        lines.append(
-            f"| {MESH_RULE_LABELS[field_name][0]} | `{field_name}` | " + " | ".join(values) + " |"
-        )
-    lines += ["", "| Rule | Meaning |", "|---|---|"]
-    lines += [f"| {label} | {meaning} |" for label, meaning in MESH_RULE_LABELS.values()]
-    lines += [
-        "",
+    for label, key in rows:
+        values = [_value(getattr(settings(BUILTIN_PROFILES[name]), key)) for name in names]
+        lines.append(f"| {label} | `{key}` | " + " | ".join(values) + " |")
+    return lines
+
+
+def _default_severities() -> list[str]:
+    """The codes each profile gives another severity than the registry's default."""
+    lines = [
         "## Default severities",
         "",
         "Budget codes (`BUDGET_*`) are errors for an engine you choose: a file that does "
@@ -75,10 +109,10 @@ def profiles_markdown() -> str:
         for severity, codes in by_severity.items():
             verb = "is" if len(codes) == 1 else "are"
             lines.append(f"- `{profile.name}`: {', '.join(codes)} {verb} {severity}")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
-def _budget(value: int | bool | float) -> str:
+def _value(value: int | bool | float) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
