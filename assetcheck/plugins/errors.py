@@ -55,27 +55,25 @@ def bad_hook_arguments(plugin: str, error: BaseException) -> PluginError:
 
 
 def import_failed(plugin: str, origin: str, error: BaseException) -> PluginError:
-    return PluginError(
-        f"plugin {plugin!r} ({origin}) failed to load: {describe(error)}; fix it, or block it "
-        f"with [plugins] disabled = [{plugin!r}]",
-        plugin,
-    )
+    return _failed(plugin, f"({origin}) failed to load", error, "fix it")
 
 
 def hook_failed(plugin: str, hook: str, error: BaseException) -> PluginError:
     """A plugin that raised in ``hook`` at start-up: its settings when the hook is
     ``configure``, its own code otherwise."""
     if hook == "configure":
-        fix = (
-            f"fix the plugin's table in the config file, or block it with "
-            f"[plugins] disabled = [{plugin!r}]"
+        return _failed(
+            plugin, "rejected its settings", error, "fix the plugin's table in the config file"
         )
-        return PluginError(
-            f"plugin {plugin!r} rejected its settings: {describe(error)}; {fix}", plugin
-        )
+    return _failed(plugin, f"raised in {hook}", error, "fix the plugin")
+
+
+def _failed(plugin: str, what: str, error: BaseException, fix: str) -> PluginError:
+    """``plugin 'name' <what>: <error>; <fix>, or block it with [plugins] disabled = ['name']``:
+    blocking a plugin is the way out of any failure of its own."""
     return PluginError(
-        f"plugin {plugin!r} raised in {hook}: {describe(error)}; fix the plugin, or block it "
-        f"with [plugins] disabled = [{plugin!r}]",
+        f"plugin {plugin!r} {what}: {describe(error)}; {fix}, or block it with "
+        f"[plugins] disabled = [{plugin!r}]",
         plugin,
     )
 
