@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from assetcheck.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from assetcheck.cli.fail_under import add_fail_under, fail_under_problem, scores_under
 from assetcheck.client import (
     ApiError,
     Client,
@@ -64,12 +65,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         metavar="FILE",
         help="write the reports to FILE instead of standard output",
     )
-    parser.add_argument(
-        "--fail-under",
-        type=int,
-        metavar="SCORE",
-        help="exit 1 when any file's health score is below SCORE (0-100)",
-    )
+    add_fail_under(parser)
     parser.add_argument(
         "--timeout",
         type=float,
@@ -109,8 +105,9 @@ def _usage_problem(args: argparse.Namespace, key: str) -> str | None:
         return f"give the service's root with --url (or ${URL_VARIABLE})"
     if not key:
         return f"set ${KEY_VARIABLE} to an API key (`assetcheck keys create EMAIL`)"
-    if args.fail_under is not None and not 0 <= args.fail_under <= 100:
-        return "--fail-under takes a score from 0 to 100"
+    problem = fail_under_problem(args.fail_under)
+    if problem:
+        return problem
     unreadable = [str(path) for path in args.files if not path.is_file()]
     if unreadable:
         return f"{', '.join(unreadable)}: not a readable file"
@@ -154,7 +151,7 @@ def _await_all(
 def _passes(job: JobStatus, fail_under: int | None) -> bool:
     if job.status != "completed" or not job.valid:
         return False
-    return fail_under is None or (job.health_score or 0) >= fail_under
+    return not scores_under(job.health_score, fail_under)
 
 
 def _outcome(job: JobStatus) -> str:

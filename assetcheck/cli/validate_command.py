@@ -14,6 +14,7 @@ from assetcheck.reports import Report, ReportFormat, report_formats
 from assetcheck.sandbox.cores import available_cores
 from assetcheck.scoring.profiles import resolve_profile
 
+from .fail_under import add_fail_under, fail_under_problem, scores_under
 from .inputs import select_files
 from .parallel import validate_files
 from .progress import Progress
@@ -46,12 +47,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         dest="output_format",
         help="text (default), json, markdown, or a format a plugin adds",
     )
-    parser.add_argument(
-        "--fail-under",
-        type=int,
-        metavar="SCORE",
-        help="exit 1 when any file's health score is below SCORE (0-100)",
-    )
+    add_fail_under(parser)
     parser.add_argument(
         "--jobs",
         "-j",
@@ -89,8 +85,9 @@ def run(args: argparse.Namespace, config: Config) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
-    if args.fail_under is not None and not 0 <= args.fail_under <= 100:
-        print("assetcheck validate: --fail-under takes a score from 0 to 100", file=sys.stderr)
+    problem = fail_under_problem(args.fail_under)
+    if problem:
+        print(f"assetcheck validate: {problem}", file=sys.stderr)
         return EXIT_USAGE
     if args.jobs < 1:
         print(
@@ -121,8 +118,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     if unreadable:
         return EXIT_USAGE
     failed = any(
-        not r["valid"] or (args.fail_under is not None and r["health_score"] < args.fail_under)
-        for r in reports
+        not r["valid"] or scores_under(r["health_score"], args.fail_under) for r in reports
     )
     return EXIT_FAILED if failed else EXIT_OK
 
