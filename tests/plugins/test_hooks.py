@@ -211,6 +211,8 @@ def test_blocked_builtin_plugin_does_not_run(glb):
     pm = get_plugin_manager(PluginConfig(entry_points=False, disabled=("assetcheck.formats.glb",)))
     result = validate(glb, plugin_manager=pm)
     assert result.assets == []
+    # The format goes with its reader: a GLB is then a file of no supported format.
+    assert [issue.code for issue in result.issues] == ["UNSUPPORTED_FILE_TYPE"]
 
 
 LOOSE_PLUGIN = """
