@@ -22,7 +22,7 @@ from assetcheck.asset import Asset
 from assetcheck.asset.options import ValidationOptions
 from assetcheck.asset.result import CheckRun, Result, SecurityScan
 from assetcheck.checks import CheckContext
-from assetcheck.formats.sniff import SNIFF_BYTES, classify
+from assetcheck.formats.registry import SNIFF_BYTES, format_registry
 from assetcheck.formats.source import DirectoryResources, ReadContext, SourceFile, map_file
 from assetcheck.formats.zip.layout import searchable
 from assetcheck.formats.zip.polyglot import report_embedded_zip
@@ -72,7 +72,8 @@ def validate(
         options.policy, severity_overrides={**profile.severity, **options.policy.severity_overrides}
     )
     collector = IssueCollector(build_registry(pm), policy)
-    context = ReadContext(collector, options)
+    formats = format_registry(pm)
+    context = ReadContext(collector, options, formats)
     path = Path(path)
     started = time.perf_counter()
     resources = DirectoryResources(path.parent)
@@ -88,7 +89,7 @@ def validate(
                     kept.append((asset, source))
         context.scanned_files += len(resources.opened)
         if not assets and not collector.counts:
-            collector.add("NO_MODEL_FILES", file=root.name)
+            collector.add("NO_MODEL_FILES", file=root.name, **formats.message_fields())
         read_done = time.perf_counter()
         checks = _run_checks(pm, assets, collector, profile, options)
         finished = time.perf_counter()
@@ -115,20 +116,27 @@ def validate(
 
 
 def model_sources(root: SourceFile, context: ReadContext) -> Iterator[SourceFile]:
-    """The upload itself when it is a model file, or the model files inside the archive; what
-    is wrong with the upload's type or the archive is reported into ``context``."""
+    """The upload itself when it is a model file, or the model files inside it when it is a
+    container (``FileFormat.members``); what is wrong with the upload's type or the container
+    is reported into ``context``."""
     context.scanned_files += 1
-    kind, claimed = classify(root.name, bytes(root.data[:SNIFF_BYTES]), in_archive=False)
+    formats = context.formats
+    kind, claimed = formats.classify(root.name, bytes(root.data[:SNIFF_BYTES]), in_archive=False)
     if kind is None:
-        context.issues.add("UNSUPPORTED_FILE_TYPE", file=root.name)
+        context.issues.add("UNSUPPORTED_FILE_TYPE", file=root.name, **formats.message_fields())
         return
+    file_format = formats[kind]
     if claimed is not None:
-        context.issues.add("FILE_TYPE_MISMATCH", file=root.name, claimed=claimed, actual=kind)
+        context.issues.add(
+            "FILE_TYPE_MISMATCH",
+            file=root.name,
+            claimed=claimed,
+            actual=kind,
+            extension=file_format.extensions[0],
+        )
     root.kind = kind
-    if kind == "zip":
-        from assetcheck.formats.zip import reader as zip_format
-
-        yield from zip_format.iter_model_sources(root, context)
+    if file_format.members is not None:
+        yield from file_format.members(root, context)
     else:
         report_embedded_zip(searchable(root.data), root.name, context.issues)
         yield root
@@ -182,7 +190,7 @@ def _run_checks(
     versions = _plugin_versions(pm)
     for plugin_name, check in registered_checks(pm):
         run = CheckRun(check.name, plugin_name, version=versions.get(plugin_name))
-        for asset in (a for a in assets if a.format in check.formats):
+        for asset in (a for a in assets if check.runs_on(a.format)):
             issues = collector.for_file(asset.filename, source=f"{plugin_name}:{check.name}")
             context = CheckContext(issues, profile, options)
             try:

@@ -107,7 +107,8 @@ class Asset:
 
     #: The file's name in the upload (the path inside the archive for a ZIP member).
     filename: str
-    #: ``glb``, ``gltf`` or ``fbx``: what ``Check.formats`` is matched against.
+    #: The name of its file format (``glb``, ``gltf``, ``fbx`` or a plugin's ``FileFormat.name``):
+    #: what ``Check.formats`` is matched against.
     format: str
     #: Vertices of every mesh part together.
     vertex_count: int = 0

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from assetcheck.asset import Asset
 from assetcheck.asset.options import ValidationOptions
-from assetcheck.formats.sniff import MODEL_KINDS
 from assetcheck.issues import FileIssues
 from assetcheck.scoring.profiles import EngineProfile
 
@@ -42,5 +41,10 @@ class Check:
     run: Callable[[Asset, CheckContext], None]
     #: The codes it may report.
     codes: tuple[str, ...] = ()
-    #: The ``Asset.format`` values it runs on (default: every model format).
-    formats: frozenset[str] = frozenset(MODEL_KINDS)
+    #: The ``Asset.format`` values it runs on; None (the default): every model format,
+    #: registered plugin formats included.
+    formats: frozenset[str] | None = None
+
+    def runs_on(self, file_format: str) -> bool:
+        """Whether it runs on assets of the format named ``file_format``."""
+        return self.formats is None or file_format in self.formats

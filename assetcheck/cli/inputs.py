@@ -1,12 +1,12 @@
 """The files ``assetcheck validate`` is given: files as named, folders searched recursively.
 
-A folder yields the files under it whose extension AssetCheck reads (``.glb``, ``.gltf``,
-``.fbx``, ``.zip``), in sorted order, skipping hidden folders (``.git``...) and never following
-symbolic links to folders. ``--include`` and ``--exclude`` glob patterns filter what a folder
-yields: a pattern without ``/`` matches the file name (``*_lod?.glb``), one with ``/`` the path
-relative to the folder (``raw/*``, where ``*`` also crosses ``/``; ``raw/`` means ``raw/*``).
-A file named on the command line is always validated. Each file is validated once, in the
-order first met.
+A folder yields the files under it with the extension of a registered file format (``.glb``,
+``.gltf``, ``.fbx``, ``.zip`` and those of plugins: ``formats.registry``), in sorted order,
+skipping hidden folders (``.git``...) and never following symbolic links to folders.
+``--include`` and ``--exclude`` glob patterns filter what a folder yields: a pattern without
+``/`` matches the file name (``*_lod?.glb``), one with ``/`` the path relative to the folder
+(``raw/*``, where ``*`` also crosses ``/``; ``raw/`` means ``raw/*``). A file named on the
+command line is always validated. Each file is validated once, in the order first met.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 
-SUPPORTED_EXTENSIONS = frozenset({".glb", ".gltf", ".fbx", ".zip"})
+from assetcheck.formats.registry import FormatRegistry
 
 
 @dataclass(frozen=True)
@@ -29,21 +29,25 @@ class Selection:
 
 
 def select_files(
-    paths: Sequence[Path], include: Sequence[str] = (), exclude: Sequence[str] = ()
+    paths: Sequence[Path],
+    formats: FormatRegistry,
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
 ) -> Selection:
-    """The files ``paths`` name or hold, filtered by the glob patterns (see the module)."""
+    """The files ``paths`` name or hold, those in folders of the ``formats`` and filtered by the
+    glob patterns (see the module)."""
     selection = Selection()
     seen: set[Path] = set()
     for path in paths:
         if path.is_dir():
             found = [
                 file
-                for file in _folder_files(path)
+                for file in _folder_files(path, formats.extensions)
                 if _wanted(file.relative_to(path), include, exclude)
             ]
             if not found:
                 selection.problems.append(
-                    f"{path}: no GLB, glTF, FBX or ZIP files"
+                    f"{path}: no {formats.titles()} files"
                     + (" match the patterns" if include or exclude else "")
                 )
         elif path.is_file():
@@ -59,11 +63,11 @@ def select_files(
     return selection
 
 
-def _folder_files(folder: Path) -> Iterator[Path]:
+def _folder_files(folder: Path, extensions: frozenset[str]) -> Iterator[Path]:
     for parent, folders, names in os.walk(folder):
         folders[:] = sorted(name for name in folders if not name.startswith("."))
         for name in sorted(names):
-            if PurePosixPath(name).suffix.lower() in SUPPORTED_EXTENSIONS:
+            if PurePosixPath(name).suffix.lower() in extensions:
                 yield Path(parent, name)
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from assetcheck.config import Config
+from assetcheck.formats.registry import format_registry
 from assetcheck.plugins.manager import (
     PluginManager,
     build_registry,
@@ -56,6 +57,7 @@ def inventory(pm: PluginManager) -> dict[str, Any]:
     ``registered in code``; its ``version`` is AssetCheck's for built-ins, the package's for
     installed ones and null for the others.
     """
+    model_formats = format_registry(pm).model_formats
     return {
         "plugins": [
             {
@@ -69,7 +71,7 @@ def inventory(pm: PluginManager) -> dict[str, Any]:
             {
                 "name": check.name,
                 "plugin": plugin,
-                "formats": sorted(check.formats),
+                "formats": sorted(model_formats if check.formats is None else check.formats),
                 "codes": list(check.codes),
                 "description": check.description,
             }

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from assetcheck.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from assetcheck.config import Config
+from assetcheck.formats.registry import format_registry
 from assetcheck.plugins.manager import get_plugin_manager
 from assetcheck.reports import Report, ReportFormat, report_formats
 from assetcheck.sandbox.cores import available_cores
@@ -100,7 +101,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     except ValueError as error:  # an unknown engine, or a budget the config misspells
         print(f"assetcheck validate: {error}", file=sys.stderr)
         return EXIT_USAGE
-    selection = select_files(args.files, args.include, args.exclude)
+    selection = select_files(args.files, format_registry(pm), args.include, args.exclude)
     for problem in selection.problems:
         print(f"assetcheck validate: {problem}", file=sys.stderr)
     reports: list[Report] = []

@@ -16,6 +16,7 @@ from typing import Any
 from assetcheck.asset import Animation, Asset, Material, MeshPart, Texture
 from assetcheck.checks import Check, CheckContext
 from assetcheck.docgen.markdown import from_docstring, table_cell
+from assetcheck.formats.registry import FileFormat
 from assetcheck.scoring.profiles import BUDGET_LABELS, Budgets, EngineProfile, MeshRules
 
 #: (section title, the classes it documents), in the order a plugin meets them.
@@ -23,6 +24,7 @@ SECTIONS: tuple[tuple[str, tuple[type, ...]], ...] = (
     ("The asset a check receives", (Asset, MeshPart, Material, Texture, Animation)),
     ("Checks", (Check, CheckContext)),
     ("Engine profiles", (EngineProfile, MeshRules)),
+    ("File formats", (FileFormat,)),
 )
 
 INTRODUCTION = """# Plugin object reference

@@ -13,11 +13,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import unquote
 
 from assetcheck.asset.options import ValidationOptions
 from assetcheck.issues import IssueCollector
+
+if TYPE_CHECKING:  # the registry names these types in its own annotations
+    from assetcheck.formats.registry import FormatRegistry
 
 #: A file's whole content: bytes, a slice of an archive, or the upload memory-mapped.
 FileData = bytes | memoryview | mmap.mmap
@@ -116,8 +119,10 @@ def map_file(path: Path) -> Iterator[bytes | mmap.mmap]:
 
 @dataclass
 class ReadContext:
-    """State shared while one upload is read: where issues go, the options, files inspected."""
+    """State shared while one upload is read: where issues go, the options, the registered file
+    formats, files inspected."""
 
     issues: IssueCollector
     options: ValidationOptions
+    formats: FormatRegistry
     scanned_files: int = 0

@@ -1,4 +1,9 @@
-"""Issue types about the upload as a whole and about reading it."""
+"""Issue types about the upload as a whole and about reading it.
+
+The formats these messages name are the registered ones (``formats.registry``), filled in as
+the fields ``formats``, ``model_formats`` and ``container_formats``
+(``FormatRegistry.message_fields``): ``GLB, glTF, FBX or ZIP`` with the built-in formats alone.
+"""
 
 from assetcheck.issues import IssueArea
 
@@ -8,21 +13,21 @@ ISSUE_TYPES = [
     declare(
         "UNSUPPORTED_FILE_TYPE",
         "error",
-        "{file} is not a GLB, glTF, FBX or ZIP file (its content matches none of them).",
-        "Export the model as GLB, glTF or FBX, or pack such files in a ZIP.",
+        "{file} is not a {formats} file (its content matches none of them).",
+        "Export the model as {model_formats}, or pack such files in a {container_formats}.",
     ),
     declare(
         "FILE_TYPE_MISMATCH",
         "warning",
         "{file} is named like a {claimed} file but its content is {actual}.",
-        "Rename the file with the extension of its real format (.{actual}).",
+        "Rename the file with the extension of its real format ({extension}).",
         security_level="medium",
     ),
     declare(
         "NO_MODEL_FILES",
         "error",
-        "The upload holds no GLB, glTF or FBX file.",
-        "Upload a model file, or a ZIP that contains one.",
+        "The upload holds no {model_formats} file.",
+        "Upload a model file, or a {container_formats} that contains one.",
     ),
     declare(
         "READER_CRASHED",

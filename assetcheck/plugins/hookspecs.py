@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from assetcheck.asset import Asset
     from assetcheck.asset.options import ValidationOptions
     from assetcheck.checks import Check
+    from assetcheck.formats.registry import FileFormat
     from assetcheck.formats.source import SourceFile
     from assetcheck.issues import FileIssues, IssueType
     from assetcheck.reports import ReportFormat
@@ -43,11 +44,38 @@ def register_issue_types() -> list[IssueType]:
     raise NotImplementedError
 
 
+@hookspec
+def register_file_formats() -> list[FileFormat]:
+    """Return the file formats this plugin reads.
+
+    Called once per plugin manager; the formats of every plugin, in the order the plugins were
+    registered (the built-in ones first), decide what each file of an upload is. A
+    :class:`~assetcheck.formats.registry.FileFormat` is ``FileFormat(name, title, extensions,
+    magic=(), recognise=None, members=None, named_in_archives=False)``; a name and an extension
+    may be registered by one format only (a clash is a ``ValueError`` when validating).
+
+    The content decides: the first 4 KiB of a file are matched against every format's
+    ``magic`` (the bytes it starts with), then, when none matched, every format's
+    ``recognise(head)``; the first match wins. The service refuses an upload whose content
+    matches no format (415 ``UNSUPPORTED_FILE_TYPE``). When validating, content that matches
+    nothing is read as the format its extension claims, so that format's reader explains what
+    is wrong; a file that neither places is ``UNSUPPORTED_FILE_TYPE``.
+
+    A file of a *model* format goes to the ``read_asset`` hooks with ``source.kind`` set to
+    the format's ``name``; a *container* (``members`` set) is expanded by ``members(source,
+    context)`` into the model files inside it. ``assetcheck validate`` picks the files with a
+    registered extension out of the folders it is given. Messages about unsupported uploads
+    name the formats by their ``title``.
+    """
+    raise NotImplementedError
+
+
 @hookspec(firstresult=True)
 def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOptions) -> Asset | None:
     """Read one model file of the upload into an :class:`~assetcheck.asset.Asset`.
 
-    ``source.kind`` is the format decided from the content (``glb``, ``gltf``, ``fbx``). Return
+    ``source.kind`` is the name of the file's format (``glb``, ``gltf``, ``fbx`` or a format
+    registered by ``register_file_formats``), decided from the content. Return
     ``None`` to let another reader try; the first non-``None`` answer wins. A reader never raises
     for a malformed file: it reports issues through ``issues`` and returns what it could read
     (an Asset with zero counts when nothing could be read). A reader that raises anyway is

@@ -11,10 +11,10 @@ import importlib.util
 import logging
 import sys
 import weakref
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import pluggy
 
@@ -49,6 +49,7 @@ class _HasName(Protocol):
 
 
 Named = TypeVar("Named", bound=_HasName)
+Built = TypeVar("Built")
 
 #: Built-in behaviour: each plugin's name (what `[plugins] disabled`, `assetcheck plugins` and a
 #: finding's ``source`` show) and the module that implements it. The names are stable: they
@@ -60,6 +61,7 @@ DEFAULT_PLUGINS: Mapping[str, str] = {
     "assetcheck.formats.glb": "assetcheck.formats.gltf.glb",
     "assetcheck.formats.gltf": "assetcheck.formats.gltf.reader",
     "assetcheck.formats.fbx": "assetcheck.formats.fbx.reader",
+    "assetcheck.formats.zip": "assetcheck.formats.zip.reader",
     "assetcheck.reports.builtin": "assetcheck.reports.builtin",
     "assetcheck.checks.budgets": "assetcheck.checks.budgets",
     "assetcheck.checks.geometry": "assetcheck.checks.geometry",
@@ -202,23 +204,33 @@ def registered_checks(pm: pluggy.PluginManager) -> list[tuple[str, Check]]:
 
 
 def build_registry(pm: pluggy.PluginManager) -> IssueRegistry:
-    """The one issue registry: every plugin's ``register_issue_types`` results together.
+    """The one issue registry: every plugin's ``register_issue_types`` results together."""
+    return built_once(pm, "register_issue_types", _issue_registry)
 
-    Built once per plugin manager (the hook's contract), again only if the implementations of
-    the hook change, so validating many files does not rebuild it for each.
-    """
-    implementations = tuple(pm.hook.register_issue_types.get_hookimpls())
-    cached = _REGISTRIES.get(pm)
-    if cached is not None and cached[0] == implementations:
-        return cached[1]
+
+def _issue_registry(hook: pluggy.HookCaller) -> IssueRegistry:
     registry = IssueRegistry()
-    for types in pm.hook.register_issue_types():
+    for types in hook():
         registry.add_all(types)
-    _REGISTRIES[pm] = (implementations, registry)
     return registry
 
 
-_REGISTRIES: weakref.WeakKeyDictionary[pluggy.PluginManager, tuple[tuple, IssueRegistry]] = (
+def built_once(
+    pm: pluggy.PluginManager, hook: str, build: Callable[[pluggy.HookCaller], Built]
+) -> Built:
+    """``build(caller)`` of ``pm``'s hook named ``hook``, made once per plugin manager (a
+    ``register_*`` hook is called once, its contract) and again only if the implementations
+    of the hook change, so validating many files does not rebuild it for each."""
+    caller = getattr(pm.hook, hook)
+    implementations = tuple(caller.get_hookimpls())
+    built = _BUILT.setdefault(pm, {})
+    cached = built.get(hook)
+    if cached is None or cached[0] != implementations:
+        cached = built[hook] = (implementations, build(caller))
+    return cast(Built, cached[1])
+
+
+_BUILT: weakref.WeakKeyDictionary[pluggy.PluginManager, dict[str, tuple[tuple, object]]] = (
     weakref.WeakKeyDictionary()
 )
 

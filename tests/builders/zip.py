@@ -19,6 +19,7 @@ from assetcheck.formats.zip.reader import iter_model_sources
 from assetcheck.issues import Issue, IssueCollector, IssueRegistry
 from assetcheck.plugins import builtin_codes as codes
 from assetcheck.testing.zip import *  # noqa: F403
+from tests.builders.formats import builtin_formats
 
 
 @contextmanager
@@ -70,7 +71,9 @@ def expand(
 ) -> Expansion:
     """Expand the ZIP ``data`` as the engine does, checking that nothing is written to disk."""
     registry = IssueRegistry(codes.register_issue_types())
-    context = ReadContext(IssueCollector(registry), ValidationOptions(limits=limits or Limits()))
+    context = ReadContext(
+        IssueCollector(registry), ValidationOptions(limits=limits or Limits()), builtin_formats()
+    )
     with no_files_written(_scratch_folder(tmp_path)):
         sources = list(iter_model_sources(SourceFile(name, data, "zip"), context))
     return Expansion(sources, context.issues.issues, context.scanned_files)

@@ -1,6 +1,6 @@
 import pytest
 
-from assetcheck.formats.sniff import classify, sniff
+from tests.builders.formats import builtin_formats
 
 
 @pytest.mark.parametrize(
@@ -18,19 +18,22 @@ from assetcheck.formats.sniff import classify, sniff
     ],
 )
 def test_sniff_decides_by_content(head, kind):
-    assert sniff(head) == kind
+    assert builtin_formats().sniff(head) == kind
 
 
 def test_content_wins_over_name_and_mismatch_is_reported():
+    classify = builtin_formats().classify
     assert classify("model.fbx", b"glTF\x02\x00\x00\x00", in_archive=False) == ("glb", "fbx")
 
 
 def test_unrecognised_content_falls_back_to_the_name_so_its_reader_explains():
+    classify = builtin_formats().classify
     assert classify("model.glb", b"random bytes", in_archive=False) == ("glb", None)
     assert classify("notes.txt", b"random bytes", in_archive=False) == (None, None)
 
 
 def test_json_in_an_archive_is_a_model_only_when_named_gltf():
+    classify = builtin_formats().classify
     assert classify("meta.json", b"{}", in_archive=True) == (None, None)
     assert classify("scene.gltf", b"{}", in_archive=True) == ("gltf", None)
     assert classify("meta.json", b"{}", in_archive=False) == ("gltf", None)

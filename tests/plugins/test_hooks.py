@@ -11,6 +11,7 @@ from assetcheck import hookimpl
 from assetcheck.asset import Asset
 from assetcheck.checks import Check
 from assetcheck.engine import validate
+from assetcheck.formats.registry import FileFormat
 from assetcheck.issues import IssueType
 from assetcheck.plugins.manager import PluginConfig, PluginError, get_plugin_manager, hookspecs
 from assetcheck.reports import ReportFormat, UnknownReportFormatError, render
@@ -98,6 +99,25 @@ def test_crashing_check_is_reported_and_other_checks_still_run(glb):
     assert len(crashed) == 1 and "explodes" in crashed[0].message and "boom" in crashed[0].message
     assert any(i.code == "STUDIO_MESH_NAME" for i in result.issues)
     assert [run.crashed for run in result.checks if run.name == "explodes"] == [True]
+
+
+def test_hook_register_file_formats(tmp_path):
+    class PlyPlugin:
+        @hookimpl
+        def register_file_formats(self):
+            return [FileFormat("ply", "PLY", (".ply",), magic=(b"ply\n",))]
+
+        @hookimpl
+        def read_asset(self, source, issues, options):
+            return Asset(source.name, "ply", vertex_count=8) if source.kind == "ply" else None
+
+    model = tmp_path / "cube.bin"  # the content decides, not the name
+    model.write_bytes(b"ply\nformat ascii 1.0\nelement vertex 8\n")
+    result = validate(model, plugin_manager=manager(PlyPlugin()))
+    assert [(asset.format, asset.vertex_count) for asset in result.assets] == [("ply", 8)]
+    assert [i.code for i in validate(model, plugin_manager=manager()).issues] == [
+        "UNSUPPORTED_FILE_TYPE"
+    ]
 
 
 def test_hook_read_asset(glb):
@@ -191,6 +211,8 @@ def test_blocked_builtin_plugin_does_not_run(glb):
     pm = get_plugin_manager(PluginConfig(entry_points=False, disabled=("assetcheck.formats.glb",)))
     result = validate(glb, plugin_manager=pm)
     assert result.assets == []
+    # The format goes with its reader: a GLB is then a file of no supported format.
+    assert [issue.code for issue in result.issues] == ["UNSUPPORTED_FILE_TYPE"]
 
 
 LOOSE_PLUGIN = """

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -14,13 +15,18 @@ import requests
 
 from assetcheck.service.db.tables import Job
 from tests.builders.zip import zip_of
+from tests.plugins import mesh_format
+from tests.plugins.test_plugin_format import FLAWED
 from tests.service.harness import (
+    ServiceProcess,
     bearer,
     connect,
     read_response,
     upload,
+    wait_for_job,
     wait_until,
 )
+from tests.service.test_workers import new_key
 
 BOUNDARY = "assetcheck-test-boundary"
 
@@ -121,7 +127,35 @@ def test_a_webhook_url_is_stored_with_the_job(url, key, glb):
 
 def test_content_that_is_no_3d_format_is_unsupported_whatever_its_name(url, key):
     response = upload(url, key, b"MZ\x90\x00 not a model at all", filename="model.glb")
-    assert_error(response, 415, "UNSUPPORTED_FILE_TYPE")
+    assert assert_error(response, 415, "UNSUPPORTED_FILE_TYPE")["error"] == (
+        "The file is not a GLB, glTF, FBX or ZIP file: its content matches none of them."
+    )
+
+
+def test_a_plugin_format_is_accepted_validated_and_named_in_the_415(local_config, tmp_path):
+    config_path = local_config(workers={"processes": 1})
+    shutil.copy(mesh_format.__file__, tmp_path / "plugins" / "mesh_format.py")
+    server = ServiceProcess(config_path).start()
+    try:
+        key = new_key(server.config)
+        accepted = upload(server.url, key, FLAWED.encode(), filename="flawed.mesh")
+        assert accepted.status_code == 202, accepted.text
+        body = wait_for_job(server.url, key, accepted.json()["job_id"], timeout=120)
+        report = requests.get(
+            f"{server.url}/api/v1/report/{body['job_id']}/markdown", headers=bearer(key), timeout=10
+        )
+        refused = upload(server.url, key, b"MESH2\n", filename="other.mesh")
+    finally:
+        server.stop()
+    assert (body["status"], body["valid"]) == ("completed", False)
+    assert body["result"]["meshes"][0]["triangleCount"] == 2
+    assert [w["code"] for w in body["result"]["securityScan"]["warnings"]] == [
+        "MESH_UNSAFE_INCLUDE"
+    ]
+    assert "MESH_DEGENERATE_TRIANGLE" in report.text
+    assert assert_error(refused, 415, "UNSUPPORTED_FILE_TYPE")["error"] == (
+        "The file is not a GLB, glTF, FBX, ZIP or MESH1 file: its content matches none of them."
+    )
 
 
 def test_refused_uploads_leave_no_job_and_no_folder(service, url, key, glb):

@@ -20,11 +20,12 @@ from pathlib import Path
 
 from assetcheck.asset import Asset
 from assetcheck.asset.options import Limits, ValidationOptions
+from assetcheck.formats.fbx import FBX_BINARY_MAGIC
 from assetcheck.formats.fbx.model import FbxScene
 from assetcheck.formats.fbx.scan import scan_fbx
 from assetcheck.formats.fbx.scene import RESULT_TYPES, FbxParseError, read_scene
 from assetcheck.formats.images import image_info
-from assetcheck.formats.sniff import SNIFF_BYTES, sniff
+from assetcheck.formats.registry import SNIFF_BYTES, FileFormat, leading_text
 from assetcheck.formats.source import SourceFile
 from assetcheck.issues import FileIssues
 from assetcheck.plugins.hookspecs import hookimpl
@@ -34,12 +35,27 @@ from assetcheck.sandbox.decoder import run_decoder
 SUPPORTED_VERSIONS = (3000, 7700)
 
 
+def _ascii_header(head: bytes) -> bool:
+    text = leading_text(head)
+    return text.startswith(b"; FBX") or b"FBXHeaderExtension:" in text
+
+
+#: Binary FBX starts with the Kaydara magic; ASCII FBX with its ``; FBX`` comment, or it has
+#: an ``FBXHeaderExtension`` near the top.
+FBX = FileFormat("fbx", "FBX", (".fbx",), magic=(FBX_BINARY_MAGIC,), recognise=_ascii_header)
+
+
+@hookimpl
+def register_file_formats() -> list[FileFormat]:
+    return [FBX]
+
+
 @hookimpl
 def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOptions) -> Asset | None:
     """The asset in an FBX file (binary 3000 to 7700, or ASCII); None for other formats."""
-    if source.kind != "fbx":
+    if source.kind != FBX.name:
         return None
-    if sniff(bytes(source.data[:SNIFF_BYTES])) != "fbx":  # only the name says FBX
+    if not FBX.matches(bytes(source.data[:SNIFF_BYTES])):  # only the name says FBX
         issues.add(
             "FBX_PARSE_ERROR",
             offset=0,

@@ -20,6 +20,7 @@ import time
 import zlib
 
 from assetcheck.asset.options import Limits
+from assetcheck.formats.fbx import FBX_BINARY_MAGIC
 from assetcheck.formats.fbx.scan_ascii import scan_ascii
 from assetcheck.formats.fbx.scan_rules import (
     CLOCK_INTERVAL,
@@ -32,7 +33,6 @@ from assetcheck.formats.fbx.scan_rules import (
     out_of_time,
     truncated,
 )
-from assetcheck.formats.sniff import FBX_BINARY_MAGIC
 from assetcheck.formats.source import FileData
 
 #: Deflate cannot expand its input by more than this factor (RFC 1951 blocks of max-length runs).

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from assetcheck.formats.sniff import FBX_BINARY_MAGIC
+from assetcheck.formats.fbx import FBX_BINARY_MAGIC
 from assetcheck.formats.source import FileData
 
 #: The top-level nodes read (FBX 5 and older keep their models at the top level), and the

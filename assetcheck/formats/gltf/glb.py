@@ -16,6 +16,7 @@ from assetcheck.asset import Asset
 from assetcheck.asset.options import ValidationOptions
 from assetcheck.formats.gltf.json_decoding import parse_document
 from assetcheck.formats.gltf.reader import read_document
+from assetcheck.formats.registry import FileFormat
 from assetcheck.formats.source import FileData, SourceFile
 from assetcheck.issues import FileIssues
 from assetcheck.plugins.hookspecs import hookimpl
@@ -29,6 +30,9 @@ BIN_CHUNK = 0x004E4942  # "BIN\0"
 
 _CHUNK_NAMES = {JSON_CHUNK: "JSON", BIN_CHUNK: "BIN"}
 
+#: A GLB starts with its magic, ``glTF``.
+GLB = FileFormat("glb", "GLB", (".glb",), magic=(MAGIC.to_bytes(4, "little"),))
+
 
 @dataclass(frozen=True)
 class GlbChunks:
@@ -39,8 +43,13 @@ class GlbChunks:
 
 
 @hookimpl
+def register_file_formats() -> list[FileFormat]:
+    return [GLB]
+
+
+@hookimpl
 def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOptions) -> Asset | None:
-    if source.kind != "glb":
+    if source.kind != GLB.name:
         return None
     chunks = read_chunks(source.data, issues)
     if chunks is None or chunks.json is None:

@@ -26,6 +26,7 @@ from assetcheck.formats.gltf.layout import (
 from assetcheck.formats.gltf.resources import ResourceLoader, load_buffers, load_images
 from assetcheck.formats.gltf.stats import count_meshes, read_animations, read_materials
 from assetcheck.formats.gltf.uris import report_unsafe_uris
+from assetcheck.formats.registry import FileFormat, leading_text
 from assetcheck.formats.source import SourceFile
 from assetcheck.issues import FileIssues
 from assetcheck.plugins.hookspecs import hookimpl
@@ -35,9 +36,23 @@ VERSION_PATTERN = re.compile(r"^([0-9]+)\.([0-9]+)$")
 SUPPORTED_MAJOR_VERSION = 2
 
 
+def _starts_json_object(head: bytes) -> bool:
+    return leading_text(head).startswith(b"{")
+
+
+#: glTF is JSON: its first non-blank byte is ``{``. So is much else, so in an archive only a
+#: file whose name claims a format is taken for one (``meta.json`` is data).
+GLTF = FileFormat("gltf", "glTF", (".gltf",), recognise=_starts_json_object, named_in_archives=True)
+
+
+@hookimpl
+def register_file_formats() -> list[FileFormat]:
+    return [GLTF]
+
+
 @hookimpl
 def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOptions) -> Asset | None:
-    if source.kind != "gltf":
+    if source.kind != GLTF.name:
         return None
     document = parse_document(bytes(source.data), issues)
     if document is None:

@@ -5,6 +5,8 @@ time, within ``options.limits`` (bounded streaming, :mod:`assetcheck.formats.zip
 the structure is judged from our own parse of it (:mod:`assetcheck.formats.zip.layout`).
 Archives inside the archive are opened down to ``limits.max_archive_depth`` levels below the
 upload; their members are named by the path through them: ``packs/trees.zip/oak.glb``.
+Members of any registered model format are yielded (``ReadContext.formats``); members of other
+container formats are not opened.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from assetcheck.formats.sniff import MODEL_KINDS, SNIFF_BYTES, classify
+from assetcheck.formats.registry import SNIFF_BYTES, FileFormat
 from assetcheck.formats.source import ReadContext, SourceFile
 from assetcheck.formats.zip.inflate import (
     InflationBudget,
@@ -23,6 +25,8 @@ from assetcheck.formats.zip.inflate import (
     ZipBombError,
 )
 from assetcheck.formats.zip.layout import (
+    END_SIGNATURE,
+    LOCAL_SIGNATURE,
     Buffer,
     ZipEntry,
     ZipLayout,
@@ -34,6 +38,7 @@ from assetcheck.formats.zip.layout import (
 from assetcheck.formats.zip.polyglot import report_embedded_zip
 from assetcheck.formats.zip.rules import entry_findings, overlap_finding, unsafe_path_reason
 from assetcheck.issues.findings import Finding
+from assetcheck.plugins.hookspecs import hookimpl
 from assetcheck.security.content import executable_kind
 
 
@@ -46,6 +51,17 @@ def iter_model_sources(root: SourceFile, context: ReadContext) -> Iterator[Sourc
     """
     archive = _Archive(searchable(root.data), root.name, prefix="")
     yield from _UploadScan(context).archive(archive, depth=0)
+
+
+#: A ZIP starts with a local file header, or the end record when it is empty.
+ZIP = FileFormat(
+    "zip", "ZIP", (".zip",), magic=(LOCAL_SIGNATURE, END_SIGNATURE), members=iter_model_sources
+)
+
+
+@hookimpl
+def register_file_formats() -> list[FileFormat]:
+    return [ZIP]
 
 
 class ArchiveResources:
@@ -96,6 +112,7 @@ class _UploadScan:
 
     def __init__(self, context: ReadContext) -> None:
         self.context = context
+        self.formats = context.formats
         self.issues = context.issues
         self.limits = context.options.limits
         self.budget = InflationBudget(
@@ -185,14 +202,20 @@ class _UploadScan:
             self.issues.add("EXECUTABLE_CONTENT", file=name, kind=program)
         if content is None:
             return
-        kind, claimed = classify(entry.name, head, in_archive=True)
-        if claimed is not None:
-            self.issues.add("FILE_TYPE_MISMATCH", file=name, claimed=claimed, actual=kind)
-        if kind == "zip":
+        kind, claimed = self.formats.classify(entry.name, head, in_archive=True)
+        if kind is not None and claimed is not None:
+            self.issues.add(
+                "FILE_TYPE_MISMATCH",
+                file=name,
+                claimed=claimed,
+                actual=kind,
+                extension=self.formats[kind].extensions[0],
+            )
+        if kind == ZIP.name:
             yield from self._nested(_Archive(content, name, prefix=f"{name}/"), depth + 1)
             return
         report_embedded_zip(content, name, self.issues)
-        if kind in MODEL_KINDS:
+        if kind is not None and not self.formats[kind].is_container:
             base = posixpath.dirname(_resource_path(entry) or "")
             yield SourceFile(name, content, kind, resources, base=base)
             resources.forget()

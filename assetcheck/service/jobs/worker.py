@@ -52,7 +52,7 @@ import pluggy
 
 from assetcheck.config import Config
 from assetcheck.engine import validate
-from assetcheck.formats.sniff import kind_from_name
+from assetcheck.formats.registry import format_registry
 from assetcheck.previews.drawing import PreviewWriter
 from assetcheck.reports.document import build_report, cap_report, json_size
 from assetcheck.reports.failures import (
@@ -158,7 +158,8 @@ class Worker:
         if outcome is not None:
             seconds = time.monotonic() - started
             service_metrics().validation_duration.labels(
-                format=kind_from_name(job.filename) or "other", outcome=outcome.status
+                format=format_registry(self.plugin_manager).from_name(job.filename) or "other",
+                outcome=outcome.status,
             ).observe(seconds)
             recorded = self._record(job, outcome, seconds)
         if not recorded and not self.queue.exists(job.id):

@@ -13,7 +13,7 @@ from typing import Any, cast
 from tornado.http1connection import HTTP1Connection
 from tornado.web import stream_request_body
 
-from assetcheck.formats.sniff import sniff
+from assetcheck.formats.registry import format_registry
 from assetcheck.service.db.tables import Job, iso
 from assetcheck.service.jobs.queue import JobQueue, QueueFull, QuotaExceeded, new_job_id
 from assetcheck.service.jobs.storage import StorageUnavailable, UploadFile
@@ -133,11 +133,12 @@ class UploadHandler(AccountHandler):
         self.receiving = False
         file = self.upload.finish()
         options = parse_job_options(self.upload.options, self.engines)
-        if sniff(file.head) is None:
+        formats = format_registry(self.plugin_manager)
+        if formats.sniff(file.head) is None:
             raise RequestError(
                 415,
                 "UNSUPPORTED_FILE_TYPE",
-                "The file is not a GLB, glTF, FBX or ZIP file: its content matches none of them.",
+                f"The file is not a {formats.titles()} file: its content matches none of them.",
             )
         await self.run_blocking(
             check_webhook_option,

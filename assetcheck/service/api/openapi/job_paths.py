@@ -14,9 +14,10 @@ from assetcheck.service.api.openapi.fragments import (
 from assetcheck.service.api.openapi.responses import authenticated
 from assetcheck.service.jobs.queue import STATES
 
-#: How the content of an upload starts, for each type the service takes (decided from the
-#: bytes, never the name: ``assetcheck.formats.sniff``): GLB, ZIP, binary FBX, glTF JSON (after
-#: an optional byte order mark and blanks) or ASCII FBX. Anything else is 415.
+#: How the content of an upload starts, for each built-in format (decided from the bytes,
+#: never the name: ``assetcheck.formats.registry``): GLB, ZIP, binary FBX, glTF JSON (after an
+#: optional byte order mark and blanks) or ASCII FBX. Anything else is 415, unless a plugin
+#: registers its format (the document describes the built-in formats only).
 MODEL_CONTENT_PATTERN = (
     r"^(glTF|PK\u0003\u0004|PK\u0005\u0006|Kaydara FBX Binary  \u0000|"
     r"\ufeff?[ \t\n\r\u000b\u000c]*(\{|; FBX))"

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import BinaryIO
 
-from assetcheck.formats.sniff import SNIFF_BYTES
+from assetcheck.formats.registry import SNIFF_BYTES
 from assetcheck.service.private_files import private_subfolder
 
 UPLOAD_NAME = "upload"
