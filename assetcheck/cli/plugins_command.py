@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from assetcheck.config import Config
+from assetcheck.config.settings import Config
 from assetcheck.plugins.manager import (
     PluginManager,
     build_registry,
