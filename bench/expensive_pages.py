@@ -46,7 +46,7 @@ def stored_job(email: str, members: int = MEMBERS) -> str:
 
 def account(server: ServiceProcess, plan: str = "pro") -> str:
     email = f"bench-{secrets.token_hex(4)}@example.com"
-    create_account(email, plan, list(server.config["plans"]), PASSWORD)
+    create_account(email, plan, list(server.config.plans), PASSWORD)
     return email
 
 

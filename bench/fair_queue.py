@@ -28,7 +28,7 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from assetcheck.config import load_config
+from assetcheck.config.loading import load_config
 from assetcheck.service import db
 from assetcheck.service.accounts.store import create_account, issue_key
 from assetcheck.service.db.tables import Job
@@ -110,7 +110,7 @@ def measure_fairness(
     try:
         config = load_config(folder / "bench.toml")
         db.connect(config)
-        plans = list(config["plans"])
+        plans = list(config.plans)
         create_account("free@bench.invalid", "free", plans, PASSWORD)
         pro_key = issue_key(create_account("pro@bench.invalid", "pro", plans))[1]
         content = padded_glb(1024)

@@ -35,7 +35,8 @@ from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from assetcheck.config import Config, load_config
+from assetcheck.config.loading import load_config
+from assetcheck.config.settings import Config
 from assetcheck.service import db
 from assetcheck.service.accounts.store import create_account, issue_key
 from bench.fair_queue import measure_fairness
@@ -59,7 +60,7 @@ class Bench:
     def key(self, plan: str = "pro") -> str:
         """A key of a new account on ``plan``, for cases that act as customers."""
         account = create_account(
-            f"bench-{secrets.token_hex(6)}@example.com", plan, list(self.config["plans"])
+            f"bench-{secrets.token_hex(6)}@example.com", plan, list(self.config.plans)
         )
         return issue_key(account, "hostile-load")[1]
 
@@ -216,10 +217,10 @@ def half_open_connections(bench: Bench) -> None:
         print(
             f"  /healthz meanwhile: {answer!r} in {(time.perf_counter() - started) * 1000:.1f} ms"
         )
-        closed, seconds = _wait_until_closed(hanging, bench.config["server"]["header_timeout"])
+        closed, seconds = _wait_until_closed(hanging, bench.config.server.header_timeout)
         print(
             f"  closed by the server: {closed} of {count}, the last after {seconds:.1f} s "
-            f"([server] header_timeout = {bench.config['server']['header_timeout']} s)"
+            f"([server] header_timeout = {bench.config.server.header_timeout} s)"
         )
     finally:
         for sock in hanging:

@@ -39,7 +39,7 @@ from pathlib import Path
 import boto3
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
 
-from assetcheck.config import load_config
+from assetcheck.config.loading import load_config
 from assetcheck.service import db
 from assetcheck.service.accounts.store import create_account, issue_key
 from assetcheck.service.db.tables import Job

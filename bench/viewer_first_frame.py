@@ -60,7 +60,7 @@ def main() -> None:
         try:
             bind_database(server.config)
             email = "bench@example.com"
-            create_account(email, "pro", list(server.config["plans"]), PASSWORD)
+            create_account(email, "pro", list(server.config.plans), PASSWORD)
             key = issue_key(find_account(email), "bench")[1]
             job_id = upload(server.url, key, model, filename="grid.glb").json()["job_id"]
             assert wait_for_job(server.url, key, job_id, timeout=600)["status"] == "completed"

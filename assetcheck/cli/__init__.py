@@ -15,7 +15,8 @@ import sys
 from collections.abc import Sequence
 
 from assetcheck import __version__
-from assetcheck.config import ConfigError, find_config_file, load_config
+from assetcheck.config.loading import find_config_file, load_config
+from assetcheck.config.values import ConfigError
 from assetcheck.plugins.errors import PluginError
 
 # Set before any command imports numpy: the checks never do large linear algebra, and an OpenBLAS
@@ -63,7 +64,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; the return value is the process exit status.
 
-    The configuration file is found by :func:`assetcheck.config.find_config_file`. A
+    The configuration file is found by :func:`assetcheck.config.loading.find_config_file`. A
     configuration or plugin error is one line on stderr and exit status 2, never a traceback;
     so is Ctrl-C, with the shell's status for it, 130.
     """

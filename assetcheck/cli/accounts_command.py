@@ -8,7 +8,7 @@ import getpass
 import sys
 
 from assetcheck.cli.db_command import CONFIG_OPTION, open_checked_database
-from assetcheck.config import Config
+from assetcheck.config.settings import Config
 
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -83,7 +83,7 @@ def run_create(args: argparse.Namespace, config: Config) -> int:
     if open_checked_database(config, "accounts") is None:
         return 1
     try:
-        account = create_account(args.email, args.plan, list(config["plans"]), password)
+        account = create_account(args.email, args.plan, list(config.plans), password)
     except AccountError as error:
         print(f"assetcheck accounts create: {error}", file=sys.stderr)
         return 1
@@ -104,7 +104,7 @@ def run_delete(args: argparse.Namespace, config: Config) -> int:
             file=sys.stderr,
         )
         return 2
-    storage = open_storage(config)
+    storage = open_storage(config.storage)
     database = open_checked_database(config, "accounts")
     if database is None:
         return 1

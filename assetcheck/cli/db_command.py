@@ -15,7 +15,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from assetcheck.cli import CONFIG_HELP
-from assetcheck.config import Config
+from assetcheck.config.settings import Config
 
 if TYPE_CHECKING:
     import peewee
@@ -91,7 +91,7 @@ def open_node_database(config: Config, command: str) -> peewee.Database | None:
     from assetcheck.plugins.manager import get_plugin_manager
     from assetcheck.service.observability.log_format import setup_process_logging
 
-    setup_process_logging(config["logging"]["format"])
+    setup_process_logging(config.logging.format)
     get_plugin_manager(config.plugin_config())  # a plugin error stops start-up here
     return open_checked_database(config, command, log=logging.getLogger(f"assetcheck.{command}"))
 

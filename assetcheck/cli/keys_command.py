@@ -11,7 +11,7 @@ import sys
 from datetime import datetime, timedelta
 
 from assetcheck.cli.db_command import CONFIG_OPTION, open_checked_database
-from assetcheck.config import Config
+from assetcheck.config.settings import Config
 
 _DURATION = re.compile(r"(\d+)([dhm])")
 _UNITS = {"d": "days", "h": "hours", "m": "minutes"}
@@ -78,7 +78,7 @@ def _create(args: argparse.Namespace, config: Config) -> None:
         find_account(args.email),
         args.name,
         expires_at,
-        max_active=int(config["accounts"]["max_active_keys"]),
+        max_active=config.accounts.max_active_keys,
     )
     print(key)
     print(

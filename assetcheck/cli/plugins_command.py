@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from assetcheck.config import Config
+from assetcheck.config.settings import Config
 from assetcheck.formats.registry import format_registry
 from assetcheck.plugins.manager import (
     PluginManager,

@@ -11,7 +11,7 @@ import argparse
 import sys
 
 from assetcheck.cli.db_command import open_node_database
-from assetcheck.config import Config
+from assetcheck.config.settings import Config
 
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -38,8 +38,8 @@ def run(args: argparse.Namespace, config: Config) -> int:
     database = open_node_database(config, "serve")
     if database is None:
         return 1
-    host = args.host or config["server"]["host"]
-    port = config["server"]["port"] if args.port is None else args.port
+    host = args.host or config.server.host
+    port = config.server.port if args.port is None else args.port
     try:
         sockets = bind_sockets(port, host)
     except OSError as error:

@@ -23,7 +23,7 @@ from assetcheck.client import (
     JobStatus,
     Report,
 )
-from assetcheck.config import Config
+from assetcheck.config.settings import Config
 
 KEY_VARIABLE = "ASSETCHECK_API_KEY"
 URL_VARIABLE = "ASSETCHECK_URL"

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from assetcheck.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE
-from assetcheck.config import Config
+from assetcheck.config.settings import Config
 from assetcheck.formats.registry import format_registry
 from assetcheck.plugins.manager import get_plugin_manager
 from assetcheck.reports import Report, ReportFormat, report_formats

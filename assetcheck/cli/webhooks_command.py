@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from assetcheck.cli.db_command import CONFIG_OPTION, open_checked_database, secret_box
-from assetcheck.config import Config
+from assetcheck.config.settings import Config
 
 if TYPE_CHECKING:
     from assetcheck.service.db.tables import Account
@@ -86,7 +86,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
 def _set_url(args: argparse.Namespace, config: Config, account: Account) -> None:
     from assetcheck.service.webhooks.settings import set_webhook_url
 
-    set_webhook_url(account, args.url, secret_box(config), config["webhooks"]["allowed_cidrs"])
+    set_webhook_url(account, args.url, secret_box(config), config.webhooks.allowed_cidrs)
     print(f"webhook URL of {account.email} set to {args.url}")
     print(
         "receivers verify deliveries with the secret `assetcheck webhooks secret "

@@ -10,9 +10,10 @@ import logging
 import signal
 import sys
 import threading
+from dataclasses import replace
 
 from assetcheck.cli.db_command import open_node_database, secret_box
-from assetcheck.config import Config
+from assetcheck.config.settings import Config
 
 log = logging.getLogger("assetcheck.worker")
 
@@ -37,7 +38,6 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace, config: Config) -> int:
     from assetcheck.service.api.metrics_listener import MetricsListener
     from assetcheck.service.jobs.node import Node
-    from assetcheck.service.jobs.settings import WorkerSettings
 
     database = open_node_database(config, "worker")
     if database is None:
@@ -45,20 +45,17 @@ def run(args: argparse.Namespace, config: Config) -> int:
     stopping = threading.Event()
     for number in (signal.SIGTERM, signal.SIGINT):
         signal.signal(number, lambda *_: stopping.set())
-    node = Node(
-        config,
-        database,
-        WorkerSettings.from_config(config, args.processes),
-        secret_box=secret_box(config),
-    )
+    if args.processes:  # none, or 0: [workers] processes
+        config = replace(config, workers=replace(config.workers, processes=args.processes))
+    node = Node(config, database, secret_box=secret_box(config))
     listener = MetricsListener(config, node.collectors())
-    if config["metrics"]["enabled"]:
+    if config.metrics.enabled:
         try:
             listener.start()
         except OSError as error:
             print(
-                f"assetcheck worker: cannot serve metrics on {config['metrics']['host']}:"
-                f"{config['metrics']['port']}: {error.strerror}",
+                f"assetcheck worker: cannot serve metrics on {config.metrics.host}:"
+                f"{config.metrics.port}: {error.strerror}",
                 file=sys.stderr,
             )
             node.stop()

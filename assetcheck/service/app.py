@@ -11,7 +11,7 @@ import peewee
 import pluggy
 from prometheus_client.registry import Collector
 
-from assetcheck.config import Config
+from assetcheck.config.settings import Config
 from assetcheck.plugins.manager import get_plugin_manager
 from assetcheck.reports import report_formats
 from assetcheck.scoring.profiles import engine_profiles
@@ -20,11 +20,10 @@ from assetcheck.service.api.openapi.document import openapi_document
 from assetcheck.service.dashboard import application as dashboard
 from assetcheck.service.jobs.gauges import JobGauges
 from assetcheck.service.jobs.queue import JobQueue
-from assetcheck.service.jobs.settings import WorkerSettings
 from assetcheck.service.jobs.storage import JobStorage, open_storage
 from assetcheck.service.webapp.access_log import log_request
 from assetcheck.service.webapp.handlers import NotFoundHandler
-from assetcheck.service.webapp.limits import LimitedApplication, ServerLimits
+from assetcheck.service.webapp.limits import LimitedApplication
 from assetcheck.service.webapp.ratelimit import RateLimiter
 from assetcheck.service.webapp.request_ids import RequestIdHeader
 from assetcheck.service.webapp.server_secret import load_server_secret
@@ -53,17 +52,17 @@ def make_app(
     engines = engine_profiles(pm)
     formats = report_formats(pm)
     secret = load_server_secret(config)
-    settings = WorkerSettings.from_config(config)
     return LimitedApplication(
         [*api.default_handlers, *dashboard.default_handlers],
         default_handler_class=NotFoundHandler,
         transforms=[RequestIdHeader],
         log_function=log_request,
         assetcheck_config=config,
-        server_limits=ServerLimits.from_config(config),
-        job_queue=job_queue or settings.job_queue(database),
-        upload_storage=storage or open_storage(config),
-        worker_processes=settings.processes if worker_processes is None else worker_processes,
+        job_queue=job_queue or JobQueue.for_config(database, config),
+        upload_storage=storage or open_storage(config.storage),
+        worker_processes=(
+            config.workers.processes if worker_processes is None else worker_processes
+        ),
         plugin_manager=pm,
         engine_profiles=engines,
         report_formats=formats,

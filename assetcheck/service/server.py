@@ -12,9 +12,10 @@ import socket
 import peewee
 from tornado.httpserver import HTTPServer
 
-from assetcheck.config import Config
+from assetcheck.config.settings import Config
 from assetcheck.service.app import make_app
 from assetcheck.service.jobs.node import Node
+from assetcheck.service.webapp.limits import http_server_options
 from assetcheck.service.webapp.server_secret import load_server_secret
 from assetcheck.service.webhooks.secret_box import SecretBox
 
@@ -39,8 +40,8 @@ async def _serve(config: Config, database: peewee.Database, sockets: list[socket
     node.start()
     server = HTTPServer(
         app,
-        **app.settings["server_limits"].http_server_options(),
-        xheaders=bool(config["server"]["trust_forwarded_headers"]),
+        **http_server_options(config.server),
+        xheaders=config.server.trust_forwarded_headers,
     )
     server.add_sockets(sockets)
     host, port = sockets[0].getsockname()[:2]

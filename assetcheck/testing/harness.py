@@ -16,7 +16,7 @@ from pathlib import Path
 
 from assetcheck.asset.options import ValidationOptions
 from assetcheck.asset.result import Result
-from assetcheck.config import config_from, load_config
+from assetcheck.config.loading import config_from, load_config
 from assetcheck.engine import validate
 from assetcheck.plugins.manager import PluginManager, get_plugin_manager
 

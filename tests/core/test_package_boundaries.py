@@ -5,6 +5,8 @@
   (``service.app``) assembles the two;
 - ``jobs``, ``previews``, ``accounts``, ``webhooks`` and ``observability`` import neither of
   them, nor ``webapp``;
+- the configuration (``config``) imports nothing of the service layer, which takes its typed
+  settings;
 - no package imports a check module: checks reach the engine through the plugin manager alone;
 - no two packages import each other, directly or around a loop.
 
@@ -25,6 +27,7 @@ CONTAINERS = ("service", "formats")
 
 #: unit -> units it must never import.
 FORBIDDEN = {
+    "config": {"service"},
     "service.api": {"service.dashboard"},
     "service.dashboard": {"service.api"},
     "service.jobs": {"service.api", "service.dashboard", "service.webapp"},

@@ -55,7 +55,7 @@ class Site:
         """A new account on ``plan`` with the password :data:`PASSWORD`; its email."""
         bind_database(self.server.config)
         email = f"artist-{secrets.token_hex(4)}@example.com"
-        create_account(email, plan, list(self.server.config["plans"]), PASSWORD)
+        create_account(email, plan, list(self.server.config.plans), PASSWORD)
         return email
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 import requests
@@ -98,7 +97,7 @@ def test_forms_without_the_xsrf_token_change_nothing(site: Site):
 
 def test_uploads_without_the_xsrf_header_are_refused_and_leave_nothing(site: Site):
     visitor = logged_in(site)
-    jobs = Path(site.server.config["storage"]["data_dir"]) / "jobs"
+    jobs = site.server.config.storage.data_dir / "jobs"
     before = set(jobs.iterdir()) if jobs.exists() else set()
     refused = visitor.upload(pawn_glb(), xsrf=False)
     assert refused.status_code == 403 and refused.json()["code"] == "HTTP_ERROR"
@@ -373,7 +372,7 @@ def test_an_account_with_its_maximum_of_active_keys_is_told_to_revoke_one(site: 
     visitor = Visitor(site.url)
     assert visitor.log_in(email).status_code == 302
     account = Account.get(Account.email == email)
-    limit = site.server.config["accounts"]["max_active_keys"]
+    limit = site.server.config.accounts.max_active_keys
     for _ in range(limit):
         issue_key(account)
     answer = visitor.post("/profile/keys", {"name": "one more", "expires_in": ""})

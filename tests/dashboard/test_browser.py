@@ -381,7 +381,7 @@ def test_deleting_a_job_from_its_page_asks_first_then_removes_it_and_its_files(
     ).click()
     expect(page.locator(".score-number")).to_be_visible()
     job_id = page.url.rsplit("/", 1)[-1]
-    folder = Path(site.server.config["storage"]["data_dir"]) / "jobs" / job_id
+    folder = site.server.config.storage.data_dir / "jobs" / job_id
     assert (folder / "upload").is_file()
     page.screenshot(path=artifacts / "job-with-delete-button.png", full_page=True)
     questions: list[str] = []

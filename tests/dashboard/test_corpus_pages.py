@@ -127,7 +127,7 @@ class CorpusRun:
         self.server = server
         bind_database(server.config)
         email = f"corpus-{secrets.token_hex(4)}@example.com"
-        create_account(email, "pro", list(server.config["plans"]), PASSWORD)
+        create_account(email, "pro", list(server.config.plans), PASSWORD)
         self.key = issue_key(find_account(email), "corpus")[1]
         self.owner = Visitor(server.url)
         assert self.owner.log_in(email).status_code == 302

@@ -62,7 +62,7 @@ def visitor_with_large_job(server: ServiceProcess, plan: str) -> tuple[Visitor, 
     lists 1,000 occurrences of one code."""
     bind_database(server.config)
     email = f"pages-{secrets.token_hex(4)}@example.com"
-    create_account(email, plan, list(server.config["plans"]), PASSWORD)
+    create_account(email, plan, list(server.config.plans), PASSWORD)
     job = stored_completed_job(find_account(email), large_report(), "members.zip")
     visitor = Visitor(server.url)
     assert visitor.log_in(email).status_code == 302

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from assetcheck.config import ConfigError, config_from
+from assetcheck.config.loading import config_from
+from assetcheck.config.values import ConfigError
 from assetcheck.service.dashboard.backoff import Backoff, FailureBackoff
 from assetcheck.service.dashboard.known_devices import MAX_ACCOUNTS, KnownDevice
 from assetcheck.service.dashboard.login_limits import (
@@ -198,5 +199,5 @@ def test_unusable_log_in_delays_are_refused_at_start(accounts):
 
 def test_the_log_in_delays_come_from_the_config():
     config = config_from({"accounts": {"login_first_delay": 5, "login_max_delay": 60}}, environ={})
-    limits = DashboardLimits.from_config(config["accounts"])
+    limits = DashboardLimits.from_settings(config.accounts)
     assert limits.login.by_pair.policy == Backoff(3, 5, 60, LoginThrottle.QUIET)

@@ -17,7 +17,7 @@ import pytest
 from tornado.httpserver import HTTPServer
 from tornado.netutil import bind_sockets
 
-from assetcheck.config import load_config
+from assetcheck.config.loading import load_config
 from assetcheck.service.accounts.store import create_account, find_account
 from assetcheck.service.app import make_app
 from assetcheck.service.db import migrations

@@ -78,7 +78,7 @@ def test_a_receiver_that_never_answers_delays_no_other_accounts_test_event(hooke
 
 
 def test_state_changing_dashboard_actions_spend_the_accounts_rate(hooked_site: Site):
-    per_minute = hooked_site.server.config["plans"]["starter"]["requests_per_minute"]
+    per_minute = hooked_site.server.config.plans["starter"].requests_per_minute
     visitor = logged_in(hooked_site, "starter")
     token = visitor.token()
     answers = []

@@ -9,7 +9,7 @@ import pytest
 
 from assetcheck import hookimpl
 from assetcheck.checks import Check
-from assetcheck.config import config_from
+from assetcheck.config.loading import config_from
 from assetcheck.testing import GltfBuilder, Primitive, plugin_manager, validate_bytes
 
 

@@ -13,7 +13,7 @@ import boto3
 import psycopg2
 import pytest
 
-from assetcheck.config import load_config
+from assetcheck.config.loading import load_config
 from assetcheck.service.accounts.store import create_account, issue_key
 from assetcheck.service.db import migrations
 from tests.builders.zip import tiny_glb
@@ -145,7 +145,7 @@ def make_key(service: ServiceProcess) -> Callable[..., str]:
 
     def make(plan: str = "pro", expires_at: datetime | None = None) -> str:
         email = f"{secrets.token_hex(6)}@example.com"
-        account = create_account(email, plan, list(service.config["plans"]))
+        account = create_account(email, plan, list(service.config.plans))
         return issue_key(account, "test", expires_at)[1]
 
     return make

@@ -21,7 +21,8 @@ from urllib.parse import urlsplit
 import peewee
 import requests
 
-from assetcheck.config import Config, load_config
+from assetcheck.config.loading import load_config
+from assetcheck.config.settings import Config
 from assetcheck.service import db
 from assetcheck.service.db.tables import Account, Job, utcnow
 from assetcheck.service.jobs.queue import COMPLETED, new_job_id

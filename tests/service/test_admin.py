@@ -10,7 +10,7 @@ import pytest
 from playhouse.migrate import SchemaMigrator, migrate
 
 from assetcheck.cli import main
-from assetcheck.config import load_config
+from assetcheck.config.loading import load_config
 from assetcheck.service.accounts.passwords import hash_password, verify_password
 from assetcheck.service.db import migrations
 from assetcheck.service.db.tables import Account, ApiKey, Job, SchemaVersion, utcnow
@@ -290,5 +290,5 @@ def test_database_commands_say_which_database_and_configuration_they_used(capsys
     _, _, err = run(
         capsys, "accounts", "create", "w@example.com", "--plan", "pro", "--config", config_file
     )
-    data_dir = load_config(config_file)["storage"]["data_dir"]
+    data_dir = load_config(config_file).storage.data_dir
     assert f"database SQLite {data_dir}/assetcheck.db (configuration {config_file})" in err

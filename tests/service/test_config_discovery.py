@@ -9,7 +9,7 @@ from pathlib import Path
 
 import requests
 
-from assetcheck.config import find_config_file, load_config
+from assetcheck.config.loading import find_config_file, load_config
 from tests.service.harness import (
     ServiceProcess,
     assetcheck_command,
@@ -60,20 +60,20 @@ def test_relative_paths_are_read_from_the_files_folder(tmp_path):
         '[database]\nurl = "sqlite:///db/jobs.sqlite"\n'
     )
     config = load_config(path, environ={})
-    assert config["storage"]["data_dir"] == str(tmp_path / "conf" / "state")
-    assert config["plugins"]["dir"] == str(tmp_path / "conf" / "rules")
-    assert config["database"]["url"] == f"sqlite:///{tmp_path}/conf/db/jobs.sqlite"
+    assert config.storage.data_dir == tmp_path / "conf" / "state"
+    assert config.plugins.dir == tmp_path / "conf" / "rules"
+    assert config.database.url == f"sqlite:///{tmp_path}/conf/db/jobs.sqlite"
     assert config.source == path
     absolute = load_config(path, environ={"ASSETCHECK_STORAGE_DATA_DIR": "/srv/assets"})
-    assert absolute["storage"]["data_dir"] == "/srv/assets"
-    assert load_config(environ={})["storage"]["data_dir"] == "./data"
+    assert absolute.storage.data_dir == Path("/srv/assets")
+    assert load_config(environ={}).storage.data_dir == Path("./data")
 
 
 def test_submit_reads_its_key_from_the_environment_never_into_the_configuration():
     config = load_config(
         environ={"ASSETCHECK_API_KEY": "svc_" + "k" * 32, "ASSETCHECK_URL": "http://127.0.0.1:1"}
     )
-    assert "api" not in config.data and "url" not in config.data
+    assert "api" not in config.tables and "url" not in config.tables
 
 
 def test_a_key_made_from_another_folder_works_on_the_server(tmp_path):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from assetcheck.config import load_config
+from assetcheck.config.loading import load_config
 from assetcheck.service import db
 from assetcheck.service.accounts.store import create_account, issue_key
 from assetcheck.service.db.tables import Job
@@ -75,7 +75,7 @@ def test_everything_the_service_writes_under_data_dir_is_owner_only(sqlite_serve
     job_id = upload(sqlite_server.url, key, pawn_glb()).json()["job_id"]
     assert wait_for_job(sqlite_server.url, key, job_id)["status"] == "completed"
 
-    data_dir = Path(sqlite_server.config["storage"]["data_dir"])
+    data_dir = sqlite_server.config.storage.data_dir
     found = {
         path.relative_to(data_dir).as_posix(): stat.S_IMODE(path.stat().st_mode)
         for path in [data_dir, *data_dir.rglob("*")]
@@ -119,7 +119,7 @@ def test_a_killed_validation_leaves_no_temporary_file_behind(sqlite_server, glb,
     assert body["status"] == "failed" and Job.get_by_id(job_id).attempts == 3
 
     written = (tmp_path / "temporary-files.log").read_text().split()
-    scratch = Path(sqlite_server.config["storage"]["data_dir"]) / "jobs" / job_id / SCRATCH_NAME
+    scratch = sqlite_server.config.storage.data_dir / "jobs" / job_id / SCRATCH_NAME
     assert len(written) == 3
     assert all(Path(name).parent == scratch for name in written)
     assert not any(Path(name).exists() for name in written) and not scratch.exists()

@@ -17,7 +17,8 @@ import pytest
 import yaml
 
 from assetcheck.cli import build_parser
-from assetcheck.config import Config, load_config
+from assetcheck.config.loading import load_config
+from assetcheck.config.settings import Config
 from assetcheck.reports.failures import JOB_FAILURES
 from assetcheck.service.api import handlers as api
 from assetcheck.service.jobs.gauges import JobGauges
@@ -62,10 +63,10 @@ def parse_command(argv: list[str]):
 
 
 def test_the_deploy_configuration_loads_with_metrics_and_json_logs(config):
-    assert config["metrics"]["enabled"] is True
-    assert config["logging"]["format"] == "json"
-    assert config["metrics"]["token"] == ""  # the token comes from the environment
-    assert {"backend", "bucket", "prefix", "endpoint_url", "region"} <= set(config["storage"])
+    assert config.metrics.enabled is True
+    assert config.logging.format == "json"
+    assert config.metrics.token == ""  # the token comes from the environment
+    assert config.storage.backend == "s3" and config.storage.bucket
 
 
 def test_compose_runs_real_commands_with_the_mounted_configuration(compose):
@@ -88,7 +89,7 @@ def test_compose_runs_real_commands_with_the_mounted_configuration(compose):
 def test_compose_sets_only_real_configuration_keys(compose, config):
     keys = {
         f"ASSETCHECK_{section}_{key}".upper()
-        for section, table in config.data.items()
+        for section, table in config.tables.items()
         if isinstance(table, dict)
         for key in table
     }
@@ -124,7 +125,7 @@ def test_every_node_runs_the_image_built_from_this_repository(compose):
 
 
 def test_containers_stop_after_the_workers_grace(compose, config):
-    needed = config["workers"]["shutdown_grace"] + EXIT_MARGIN
+    needed = config.workers.shutdown_grace + EXIT_MARGIN
     for name, service in assetcheck_services(compose).items():
         assert service["init"] is True, name  # the signal goes to assetcheck, not its children
         assert int(service["stop_grace_period"].removesuffix("s")) > needed, name
@@ -143,7 +144,7 @@ def test_systemd_units_run_real_commands_and_stop_gracefully(unit_path, config):
     assert service["EnvironmentFile"] == "/etc/assetcheck/assetcheck.env"
     if service["Type"] != "oneshot":
         assert service["KillMode"] == "mixed"  # SIGTERM to assetcheck alone
-        assert int(service["TimeoutStopSec"]) > config["workers"]["shutdown_grace"] + EXIT_MARGIN
+        assert int(service["TimeoutStopSec"]) > config.workers.shutdown_grace + EXIT_MARGIN
 
 
 def test_the_units_match_the_compose_services(compose):
@@ -180,7 +181,7 @@ def test_prometheus_scrapes_every_node_where_it_serves_metrics(compose, config):
     api_targets = jobs["assetcheck-api"]["static_configs"][0]["targets"]
     assert api_targets == ["api-1:8080", "api-2:8080"]
     [workers] = jobs["assetcheck-worker"]["dns_sd_configs"]
-    assert workers["names"] == ["worker"] and workers["port"] == config["metrics"]["port"]
+    assert workers["names"] == ["worker"] and workers["port"] == config.metrics.port
     for job in jobs.values():
         assert job["authorization"]["credentials_file"] == "/etc/prometheus/metrics-token"
 

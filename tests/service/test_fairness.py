@@ -7,7 +7,6 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -29,7 +28,7 @@ def new_account(server: ServiceProcess, plan: str) -> str:
     """A new account on ``plan`` with the password :data:`PASSWORD`; its email."""
     bind_database(server.config)
     email = f"{secrets.token_hex(6)}@example.com"
-    create_account(email, plan, list(server.config["plans"]), PASSWORD)
+    create_account(email, plan, list(server.config.plans), PASSWORD)
     return email
 
 
@@ -45,7 +44,7 @@ def logged_in(server: ServiceProcess, email: str) -> Visitor:
 
 
 def job_folders(server: ServiceProcess) -> set[str]:
-    jobs = Path(server.config["storage"]["data_dir"]) / "jobs"
+    jobs = server.config.storage.data_dir / "jobs"
     return {path.name for path in jobs.iterdir()} if jobs.exists() else set()
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 import requests
@@ -53,13 +52,13 @@ def pro_key(server: ServiceProcess) -> str:
     """A key of a new pro account (2 MB uploads in the test config) on ``server``."""
     bind_database(server.config)
     account = create_account(
-        f"{secrets.token_hex(6)}@example.com", "pro", list(server.config["plans"])
+        f"{secrets.token_hex(6)}@example.com", "pro", list(server.config.plans)
     )
     return issue_key(account, "limits")[1]
 
 
 def job_folders(server: ServiceProcess) -> set[str]:
-    root = Path(server.config["storage"]["data_dir"]) / "jobs"
+    root = server.config.storage.data_dir / "jobs"
     return {path.name for path in root.iterdir()} if root.exists() else set()
 
 

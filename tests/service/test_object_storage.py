@@ -14,12 +14,13 @@ import pytest
 import requests
 
 from assetcheck.cli import main
-from assetcheck.config import load_config
+from assetcheck.config.loading import load_config
+from assetcheck.config.values import ConfigError
 from assetcheck.previews.job_files import model_file_name
 from assetcheck.service.accounts.store import create_account, issue_key
 from assetcheck.service.db.tables import Job
 from assetcheck.service.jobs.queue import COMPLETED
-from assetcheck.service.jobs.storage import StorageConfigError, StorageUnavailable, open_storage
+from assetcheck.service.jobs.storage import StorageUnavailable, open_storage
 from assetcheck.service.jobs.storage.s3 import PART_SIZE, S3Storage
 from tests.builders.shapes import pawn_glb
 from tests.dashboard.conftest import PASSWORD
@@ -41,7 +42,7 @@ SECRET_KEY = "a shared secret of the test nodes, long enough"
 
 def storage_of(folder: Path, s3: dict[str, str]) -> S3Storage:
     config = load_config(write_config(folder, {"storage": {"data_dir": str(folder), **s3}}))
-    storage = open_storage(config)
+    storage = open_storage(config.storage)
     assert isinstance(storage, S3Storage)
     return storage
 
@@ -180,7 +181,7 @@ def two_nodes(tmp_path, s3_storage, database_factory):
 def pro_account(api: ServiceProcess) -> tuple[str, str]:
     bind_database(api.config)
     email = f"{secrets.token_hex(6)}@example.com"
-    account = create_account(email, "pro", list(api.config["plans"]), PASSWORD)
+    account = create_account(email, "pro", list(api.config.plans), PASSWORD)
     return email, issue_key(account, "test")[1]
 
 
@@ -263,7 +264,7 @@ def test_an_unknown_backend_or_a_bucketless_s3_is_a_configuration_error(tmp_path
         ({"backend": "s3"}, "needs a bucket"),
     ):
         config_path = write_config(tmp_path, service_settings(tmp_path, "", storage=storage))
-        with pytest.raises(StorageConfigError, match=message):
-            open_storage(load_config(config_path))
+        with pytest.raises(ConfigError, match=message):
+            load_config(config_path)
         assert main(["serve", "--config", str(config_path), "--port", "0"]) == 2
         assert message in capsys.readouterr().err

@@ -28,7 +28,7 @@ def test_schemathesis_finds_the_server_answering_exactly_as_its_document_says(
     server = ServiceProcess(local_config()).start()
     try:
         bind_database(server.config)
-        account = create_account("stranger@example.com", "pro", list(server.config["plans"]))
+        account = create_account("stranger@example.com", "pro", list(server.config.plans))
         Account.update(webhook_url="http://127.0.0.1:9/hooks").where(
             Account.id == account.id
         ).execute()

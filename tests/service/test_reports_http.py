@@ -65,7 +65,7 @@ def account_key(service) -> str:
     """A key of an account of this module's own, whose jobs the tests below share."""
     bind_database(service.config)
     account = create_account(
-        f"reports-{secrets.token_hex(6)}@example.com", "pro", list(service.config["plans"])
+        f"reports-{secrets.token_hex(6)}@example.com", "pro", list(service.config.plans)
     )
     return issue_key(account, "reports", None)[1]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import requests
 
 from assetcheck.cli import main
-from assetcheck.config import load_config
+from assetcheck.config.loading import config_from, load_config
 from assetcheck.service.db.tables import (
     Account,
     Job,
@@ -38,7 +38,7 @@ from tests.service.test_workers import new_key
 
 
 def job_folder(server: ServiceProcess, job_id: str) -> Path:
-    return Path(server.config["storage"]["data_dir"]) / "jobs" / job_id
+    return server.config.storage.data_dir / "jobs" / job_id
 
 
 def delete(url: str, key: str, job_id: str) -> requests.Response:
@@ -125,7 +125,7 @@ def test_uploads_past_the_plans_storage_quota_are_refused_with_the_figures(local
     assert second.status_code == 403 and body["code"] == "QUOTA_EXCEEDED"
     assert body["stored_bytes"] == len(content) and body["upload_bytes"] == len(content)
     assert body["limit_bytes"] == 1 << 20 and "1.0 MB" in body["error"]
-    folders = list((Path(server.config["storage"]["data_dir"]) / "jobs").iterdir())
+    folders = list((server.config.storage.data_dir / "jobs").iterdir())
     assert [folder.name for folder in folders] == [third.json()["job_id"]]
 
 
@@ -136,7 +136,7 @@ def test_a_job_past_its_plans_retention_keeps_its_summary_and_its_report_is_gone
     job_id = upload(service.url, key, glb).json()["job_id"]
     completed = wait_for_job(service.url, key, job_id)
     Job.update(finished_at=utcnow() - timedelta(days=31)).where(Job.id == job_id).execute()
-    storage = open_storage(service.config)
+    storage = open_storage(service.config.storage)
     database = Job._meta.database
 
     assert expire_jobs(database, storage, {"pro": 30}) == 1
@@ -190,7 +190,8 @@ def test_retention_spares_recent_unfinished_and_unlimited_plans_jobs(database, t
         ).where(Job.id == job_id).execute()
         jobs[name] = job_id
 
-    days = retention_days({"starter": {"retention_days": 7}, "pro": {"retention_days": 0}})
+    plans = {"starter": {"retention_days": 7}, "pro": {"retention_days": 0}}
+    days = retention_days(config_from({"plans": plans}, environ={}).plans)
     assert days == {"starter": 7}
     assert expire_jobs(database, storage, days) == 1
     expired = Job.get_by_id(jobs["old"])
@@ -255,7 +256,7 @@ def test_accounts_delete_removes_the_account_and_everything_of_it(capsys, tmp_pa
     assert main(["keys", "create", "gone@example.com", "--config", str(config_path)]) == 0
     config = load_config(config_path)
     database = bind_database(config)
-    storage = open_storage(config)
+    storage = open_storage(config.storage)
     file = storage.create_upload(job_id := new_job_id())
     file.write(b"glTF")
     file.commit()

@@ -2,14 +2,17 @@ import stat
 
 import pytest
 
-from assetcheck.config import load_config
+from assetcheck.config.loading import load_config
 from assetcheck.service.webapp.server_secret import SECRET_FILE, load_server_secret
 
 
-def config_for(tmp_path, **server):
-    config = load_config(environ={"ASSETCHECK_STORAGE_DATA_DIR": str(tmp_path)})
-    config["server"].update(server)
-    return config
+def config_for(tmp_path, secret_key=""):
+    return load_config(
+        environ={
+            "ASSETCHECK_STORAGE_DATA_DIR": str(tmp_path),
+            "ASSETCHECK_SERVER_SECRET_KEY": secret_key,
+        }
+    )
 
 
 def test_secret_is_made_once_private_and_kept(tmp_path):

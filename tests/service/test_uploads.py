@@ -7,7 +7,6 @@ import json
 import re
 import shutil
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -32,7 +31,7 @@ BOUNDARY = "assetcheck-test-boundary"
 
 
 def job_folders(service) -> set[str]:
-    root = Path(service.config["storage"]["data_dir"]) / "jobs"
+    root = service.config.storage.data_dir / "jobs"
     return {p.name for p in root.iterdir()} if root.exists() else set()
 
 
@@ -65,8 +64,8 @@ def test_the_upload_is_stored_under_the_job_id_with_its_sha256_never_the_client_
 ):
     body = upload(url, key, glb, filename="../../evil name.glb").json()
     job = Job.get_by_id(body["job_id"])
-    stored = Path(service.config["storage"]["data_dir"]) / job.stored_path
-    assert stored == Path(service.config["storage"]["data_dir"]) / "jobs" / job.id / "upload"
+    stored = service.config.storage.data_dir / job.stored_path
+    assert stored == service.config.storage.data_dir / "jobs" / job.id / "upload"
     assert stored.read_bytes() == glb
     assert job.sha256 == hashlib.sha256(glb).hexdigest() and job.size == len(glb)
     assert job.filename == "evil name.glb"

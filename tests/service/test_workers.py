@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from assetcheck.config import load_config
+from assetcheck.config.loading import load_config
 from assetcheck.service.accounts.store import create_account, issue_key
 from assetcheck.service.db import migrations
 from assetcheck.service.db.tables import Account, Job
@@ -38,7 +38,7 @@ def runs_of(folder: Path, filename: str) -> Counter:
 
 def new_key(config) -> str:
     bind_database(config)
-    account = create_account(f"{new_job_id()}@example.com", "pro", list(config["plans"]))
+    account = create_account(f"{new_job_id()}@example.com", "pro", list(config.plans))
     return issue_key(account)[1]
 
 
@@ -136,7 +136,7 @@ def test_two_worker_commands_on_postgresql_process_200_jobs_exactly_once(
 
 
 def queue_jobs(config, database, content: bytes, count: int) -> None:
-    storage = open_storage(config)
+    storage = open_storage(config.storage)
     queue = JobQueue(database, lease_seconds=5, workers=2)
     account = Account.create(email="bulk@example.com", plan="pro")
     for index in range(count):

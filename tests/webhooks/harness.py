@@ -8,7 +8,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from assetcheck.config import Config
+from assetcheck.config.settings import Config
 from assetcheck.service.accounts.store import create_account, issue_key
 from assetcheck.service.db.tables import Account, WebhookAttempt, WebhookDelivery
 from assetcheck.service.webapp.server_secret import load_server_secret
@@ -52,7 +52,7 @@ class Customer:
 
 
 def make_customer(config: Config, url: str | None = None, plan: str = "pro") -> Customer:
-    account = create_account(f"{secrets.token_hex(6)}@example.com", plan, list(config["plans"]))
+    account = create_account(f"{secrets.token_hex(6)}@example.com", plan, list(config.plans))
     box = SecretBox(load_server_secret(config))
     if url is not None:
         set_webhook_url(account, url, box, LOOPBACK_ONLY)

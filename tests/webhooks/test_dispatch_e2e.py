@@ -15,7 +15,7 @@ import pytest
 import standardwebhooks
 
 from assetcheck import __version__
-from assetcheck.config import load_config
+from assetcheck.config.loading import load_config
 from assetcheck.service.db import migrations
 from assetcheck.service.db.tables import Account, Job, WebhookDelivery
 from assetcheck.service.webhooks.outbox import ABANDONED, DELIVERED, PENDING, queue_ping

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 import standardwebhooks
 
-from assetcheck.config import load_config
+from assetcheck.config.loading import load_config
 from assetcheck.service.db.tables import Account, Job, WebhookDelivery, utcnow
 from assetcheck.service.jobs import queue as job_queue
 from assetcheck.service.jobs.queue import MAX_ATTEMPTS, JobQueue, new_job_id
@@ -254,7 +254,7 @@ def dispatcher(database, tmp_path):
             tmp_path, {"webhooks": webhook_settings(max_sending_per_account=MAX_CONCURRENT_SENDS)}
         )
     )
-    dispatcher = WebhookDispatcher(config, database, BOX, owner="node-a")
+    dispatcher = WebhookDispatcher(config.webhooks, database, BOX, owner="node-a")
     yield dispatcher
     dispatcher.close()
 

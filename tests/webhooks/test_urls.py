@@ -5,11 +5,11 @@ import socket
 
 import pytest
 
+from assetcheck.config.webhooks import parse_allowed_cidrs
 from assetcheck.service.webhooks.urls import (
     WebhookUrlError,
     address_refusal,
     check_webhook_url,
-    parse_allowed_cidrs,
     resolve_host,
 )
 

@@ -11,7 +11,7 @@ import pytest
 from playhouse.migrate import SchemaMigrator, migrate
 
 from assetcheck.cli import main
-from assetcheck.config import load_config
+from assetcheck.config.loading import load_config
 from assetcheck.service.accounts.store import create_account
 from assetcheck.service.db import migrations
 from assetcheck.service.db.tables import Account, ApiKey, Job, SchemaVersion, utcnow

@@ -15,7 +15,7 @@ from tornado.httpserver import HTTPServer
 from tornado.netutil import bind_sockets
 from tornado.web import Application
 
-from assetcheck.config import Config
+from assetcheck.config.settings import Config
 from assetcheck.service.api.handlers.metrics import MetricsHandler
 from assetcheck.service.webapp.access_log import log_request
 from assetcheck.service.webapp.handlers import NotFoundHandler
@@ -39,8 +39,8 @@ class MetricsListener:
     def start(self) -> str:
         """Listen (port 0 picks a free one) and return the endpoint's URL; an ``OSError``
         when the address cannot be bound."""
-        metrics = self.config["metrics"]
-        sockets = bind_sockets(int(metrics["port"]), metrics["host"])
+        metrics = self.config.metrics
+        sockets = bind_sockets(metrics.port, metrics.host)
         host, port = sockets[0].getsockname()[:2]
         self.url = f"http://{host}:{port}/metrics"
         ready = threading.Event()

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from assetcheck.config import Config
+from assetcheck.config.settings import Config
 from assetcheck.service.dashboard import WEB_ROOT
 from assetcheck.service.dashboard.handlers import default_handlers
 from assetcheck.service.dashboard.login_limits import DashboardLimits
 from assetcheck.service.dashboard.model_names import ModelFileNames
 from assetcheck.service.dashboard.page_cache import RenderedPages
 from assetcheck.service.dashboard.render_turns import RenderTurns
-from assetcheck.service.dashboard.sessions import secure_cookies
 from assetcheck.service.dashboard.templating import make_environment
 from assetcheck.service.webapp.ratelimit import RateLimiter
 
@@ -24,7 +23,7 @@ def settings(config: Config) -> dict[str, Any]:
     secure_cookies`` the XSRF cookie is ``Secure`` too, like the session cookie."""
     return {
         "dashboard_templates": make_environment(),
-        "dashboard_limits": DashboardLimits.from_config(config["accounts"]),
+        "dashboard_limits": DashboardLimits.from_settings(config.accounts),
         "dashboard_page_cache": RenderedPages(),
         "dashboard_model_names": ModelFileNames(),
         "dashboard_render_turns": RenderTurns(),
@@ -35,6 +34,6 @@ def settings(config: Config) -> dict[str, Any]:
         "xsrf_cookie_kwargs": {
             "httponly": True,
             "samesite": "Lax",
-            **({"secure": True} if secure_cookies(config) else {}),
+            **({"secure": True} if config.server.secure_cookies else {}),
         },
     }

@@ -15,8 +15,8 @@ import time
 from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any
 
+from assetcheck.config.accounts import AccountSettings
 from assetcheck.service.dashboard.backoff import Backoff, FailureBackoff
 
 #: How often (in recorded attempts) keys whose attempts all left the window are forgotten.
@@ -147,11 +147,6 @@ class DashboardLimits:
     signup_per_address: AttemptLimiter = field(default_factory=lambda: AttemptLimiter(10, 3600))
 
     @classmethod
-    def from_config(cls, accounts: dict[str, Any]) -> DashboardLimits:
-        """The limits set by the ``[accounts]`` table (``login_first_delay``,
-        ``login_max_delay``)."""
-        return cls(
-            login=LoginThrottle(
-                float(accounts["login_first_delay"]), float(accounts["login_max_delay"])
-            )
-        )
+    def from_settings(cls, accounts: AccountSettings) -> DashboardLimits:
+        """The limits ``[accounts]`` sets (``login_first_delay``, ``login_max_delay``)."""
+        return cls(login=LoginThrottle(accounts.login_first_delay, accounts.login_max_delay))

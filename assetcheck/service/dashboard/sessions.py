@@ -15,17 +15,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-from assetcheck.config import Config
 from assetcheck.service.db.tables import Account
 
 SESSION_COOKIE = "assetcheck_session"
 SESSION_DAYS = 14
-
-
-def secure_cookies(config: Config) -> bool:
-    """Whether every cookie is ``Secure`` whatever the request's scheme (``[server]
-    secure_cookies``: the service is reached over HTTPS through a proxy)."""
-    return bool(config["server"].get("secure_cookies", False))
 
 
 def password_stamp(account: Account) -> str:

@@ -14,16 +14,14 @@ from __future__ import annotations
 import os
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 import peewee
 from playhouse.db_url import connect as connect_url
 
+from assetcheck.config.settings import Config
 from assetcheck.service.private_files import create_private_file, private_folder, tighten_file
-
-if TYPE_CHECKING:
-    from assetcheck.config import Config
 
 database_proxy = peewee.DatabaseProxy()
 
@@ -43,9 +41,9 @@ class DatabaseConfigError(ValueError):
 
 def open_database(config: Config) -> peewee.Database:
     """A new, unconnected database for ``[database] url`` (SQLite under data_dir when empty)."""
-    url = config["database"]["url"]
+    url = config.database.url
     if not url:
-        return _sqlite(str(private_folder(config["storage"]["data_dir"]) / SQLITE_FILENAME))
+        return _sqlite(str(private_folder(config.storage.data_dir) / SQLITE_FILENAME))
     scheme = urlsplit(url).scheme
     if scheme in ("postgresql", "postgres"):
         return connect_url(url)
@@ -66,10 +64,9 @@ def connect(config: Config) -> peewee.Database:
 def describe_database(config: Config) -> str:
     """Which database ``config`` names, for people: ``SQLite /abs/path/assetcheck.db`` or the
     URL without its password."""
-    url = config["database"]["url"]
+    url = config.database.url
     if not url:
-        path = Path(config["storage"]["data_dir"]) / SQLITE_FILENAME
-        return f"SQLite {path.resolve()}"
+        return f"SQLite {(config.storage.data_dir / SQLITE_FILENAME).resolve()}"
     if urlsplit(url).scheme == "sqlite":
         path = urlsplit(url).path.removeprefix("/")
         return f"SQLite {Path(path).resolve() if path else ':memory:'}"

@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 import peewee
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from assetcheck.config import Config
+from assetcheck.config.settings import Config
 from assetcheck.service.db.tables import Job, utcnow
 from assetcheck.service.jobs.queue import JobQueue
 from assetcheck.service.jobs.retention import expire_jobs, retention_days
@@ -61,8 +61,8 @@ def start_maintenance(
         seconds=webhooks.interval,
         next_run_time=datetime.now(UTC),
     )
-    days = retention_days(config["plans"])
-    keep_days = float(config["webhooks"]["keep_deliveries_days"])
+    days = retention_days(config.plans)
+    keep_days = config.webhooks.keep_deliveries_days
     chores: list[tuple[str, float, Callable[[], None]]] = [
         ("sweep-uploads", SWEEP_INTERVAL, lambda: sweep_uploads(storage))
     ]

@@ -14,9 +14,9 @@ import socket
 import peewee
 from prometheus_client.registry import Collector
 
-from assetcheck.config import Config
+from assetcheck.config.settings import Config
 from assetcheck.service.jobs.maintenance import start_maintenance
-from assetcheck.service.jobs.settings import WorkerSettings
+from assetcheck.service.jobs.queue import JobQueue
 from assetcheck.service.jobs.storage import JobStorage, open_storage
 from assetcheck.service.jobs.supervisor import Supervisor
 from assetcheck.service.observability.metrics import MetricsDirectory
@@ -26,7 +26,8 @@ from assetcheck.service.webhooks.secret_box import SecretBox
 
 
 class Node:
-    """The worker processes, webhook dispatcher and scheduler of one machine.
+    """The worker processes, webhook dispatcher and scheduler of one machine, as ``config``
+    says (``[workers] processes`` of them).
 
     ``secret_box`` (keyed by the server secret) opens the webhook secrets the dispatcher signs
     with; ``storage`` is the job storage of ``[storage]`` unless given.
@@ -36,30 +37,27 @@ class Node:
         self,
         config: Config,
         database: peewee.Database,
-        settings: WorkerSettings | None = None,
         *,
         secret_box: SecretBox,
         storage: JobStorage | None = None,
     ) -> None:
         self.config = config
         self.database = database
-        self.settings = settings or WorkerSettings.from_config(config)
-        self.storage = storage or open_storage(config)
-        self.metrics_directory = MetricsDirectory() if config["metrics"]["enabled"] else None
-        self.queue = self.settings.job_queue(database)
+        self.storage = storage or open_storage(config.storage)
+        self.metrics_directory = MetricsDirectory() if config.metrics.enabled else None
+        self.queue = JobQueue.for_config(database, config)
         self.supervisor = Supervisor(
             config,
-            self.settings,
             process_ended=(
                 self.metrics_directory.process_ended if self.metrics_directory else None
             ),
         )
-        self.webhooks = WebhookDispatcher(config, database, secret_box)
+        self.webhooks = WebhookDispatcher(config.webhooks, database, secret_box)
         self._scheduler = None
 
     @property
     def processes(self) -> int:
-        return self.settings.processes
+        return self.config.workers.processes
 
     def collectors(self) -> list[Collector]:
         """What a scrape of this node reads at the time: its worker processes."""

@@ -65,6 +65,7 @@ from typing import Any
 
 import peewee
 
+from assetcheck.config.settings import Config
 from assetcheck.reports.failures import VALIDATION_CRASHED
 from assetcheck.service.db import lock_rows, write_transaction
 from assetcheck.service.db.tables import Account, Job, utcnow
@@ -139,6 +140,17 @@ class JobQueue:
         self.lease_seconds = lease_seconds
         self.workers = max(1, workers)
         self.max_processing = dict(max_processing)
+
+    @classmethod
+    def for_config(cls, database: peewee.Database, config: Config) -> JobQueue:
+        """The queue ``config`` describes: the leases and processes of ``[workers]``, and each
+        plan's ``max_processing_jobs``."""
+        return cls(
+            database,
+            lease_seconds=config.workers.lease_seconds,
+            workers=config.workers.processes,
+            max_processing={name: plan.max_processing_jobs for name, plan in config.plans.items()},
+        )
 
     def enqueue(
         self, *, max_queued: int | None = None, max_stored_bytes: int | None = None, **fields: Any

@@ -12,9 +12,11 @@ quotas and deletion) states the rule.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from assetcheck.config import Config
+from assetcheck.config.accounts import PlanSettings
+from assetcheck.config.storage import StorageSettings
 from assetcheck.previews.budget import ByteBudget, readable_size
 from assetcheck.service.db.tables import Account, Job
 from assetcheck.service.jobs.queue import JobQueue
@@ -29,12 +31,11 @@ class DerivedLimit:
     allowance: int
 
     @classmethod
-    def from_config(cls, config: Config) -> DerivedLimit:
-        """The limit ``[storage]`` sets (the config checked both keys as it loaded)."""
-        storage = config["storage"]
+    def from_settings(cls, storage: StorageSettings) -> DerivedLimit:
+        """The limit ``[storage]`` sets."""
         return cls(
-            ratio=float(storage["max_derived_ratio"]),
-            allowance=int(float(storage["derived_allowance_mb"]) * (1 << 20)),
+            ratio=storage.max_derived_ratio,
+            allowance=int(storage.derived_allowance_mb * (1 << 20)),
         )
 
     def bytes_for(self, upload_size: int) -> int:
@@ -48,14 +49,17 @@ class DerivedLimit:
         )
 
 
-def job_budget(limit: DerivedLimit, queue: JobQueue, config: Config, job: Job) -> ByteBudget:
+def job_budget(
+    limit: DerivedLimit, queue: JobQueue, plans: Mapping[str, PlanSettings], job: Job
+) -> ByteBudget:
     """The budget of ``job``'s previews: the smaller of ``limit`` and what is left of its
     account's plan's ``max_storage_mb`` (its own upload already counted). Jobs of one account
     running at once may each take what is left, so an account passes its quota by at most
     the files of those jobs."""
     own = limit.bytes_for(job.size)
     plan = Account.select(Account.plan).where(Account.id == job.account_id).scalar()
-    quota = int((config["plans"].get(plan) or {}).get("max_storage_mb", 0) or 0) << 20
+    settings = plans.get(plan)
+    quota = settings.max_storage_bytes if settings else 0
     if quota:
         left = max(0, quota - queue.stored_bytes(job.account_id))
         if left < own:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime, timedelta
-from typing import Any
 
 import peewee
 
+from assetcheck.config.accounts import PlanSettings
 from assetcheck.service.db import lock_rows, write_transaction
 from assetcheck.service.db.tables import Account, Job, utcnow
 from assetcheck.service.jobs.queue import ENDED
@@ -24,10 +24,9 @@ from assetcheck.service.jobs.storage import JobStorage
 EXPIRY_BATCH = 100
 
 
-def retention_days(plans: Mapping[str, Mapping[str, Any]]) -> dict[str, int]:
+def retention_days(plans: Mapping[str, PlanSettings]) -> dict[str, int]:
     """``[plans.<name>] retention_days`` of the plans that remove anything (above 0)."""
-    days = {name: int(plan.get("retention_days", 0) or 0) for name, plan in plans.items()}
-    return {name: count for name, count in days.items() if count > 0}
+    return {name: plan.retention_days for name, plan in plans.items() if plan.retention_days > 0}
 
 
 def expire_jobs(

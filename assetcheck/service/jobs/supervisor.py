@@ -17,11 +17,11 @@ import time
 from collections.abc import Callable
 from multiprocessing.process import BaseProcess
 
-from assetcheck.config import Config
+from assetcheck.config.settings import Config
 from assetcheck.plugins.manager import get_plugin_manager
 from assetcheck.sandbox.containment import die_with_parent
 from assetcheck.service import db
-from assetcheck.service.jobs.settings import WorkerSettings
+from assetcheck.service.jobs.queue import JobQueue
 from assetcheck.service.jobs.worker import Worker
 from assetcheck.service.observability.log_format import setup_process_logging
 
@@ -39,20 +39,18 @@ _SPAWN = multiprocessing.get_context("spawn")
 
 
 class Supervisor:
-    """Keeps ``settings.processes`` workers running until :meth:`stop`; ``process_ended(pid)``
+    """Keeps ``[workers] processes`` workers running until :meth:`stop`; ``process_ended(pid)``
     is told of each worker that ended (the node's metrics drop its live figures)."""
 
     def __init__(
         self,
         config: Config,
-        settings: WorkerSettings,
         process_ended: Callable[[int], None] | None = None,
     ) -> None:
         self.config = config
         self.process_ended = process_ended
-        self.settings = settings
-        self.processes = settings.processes
-        self.grace = settings.shutdown_grace
+        self.processes = config.workers.processes
+        self.grace = config.workers.shutdown_grace
         self._workers: dict[int, BaseProcess] = {}
         self._started_at: dict[int, float] = {}
         self._stopping = threading.Event()
@@ -106,7 +104,7 @@ class Supervisor:
     def _spawn(self, slot: int) -> None:
         process = _SPAWN.Process(
             target=worker_main,
-            args=(self.config, self.settings, os.getpid()),
+            args=(self.config, os.getpid()),
             name=f"worker-{slot + 1}",
         )
         process.start()
@@ -114,9 +112,9 @@ class Supervisor:
         self._started_at[slot] = time.monotonic()
 
 
-def worker_main(config: Config, settings: WorkerSettings, supervisor: int) -> None:
+def worker_main(config: Config, supervisor: int) -> None:
     """A worker process: run jobs until SIGTERM (or the supervisor's death) asks it to stop."""
-    setup_process_logging(config["logging"]["format"])
+    setup_process_logging(config.logging.format)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the supervisor, which stops us
     die_with_parent(supervisor, signal.SIGTERM)
     os.nice(WORKER_NICENESS)
@@ -124,8 +122,7 @@ def worker_main(config: Config, settings: WorkerSettings, supervisor: int) -> No
     owner = f"{socket.gethostname()}:{os.getpid()}"
     worker = Worker(
         config,
-        settings,
-        settings.job_queue(database),
+        JobQueue.for_config(database, config),
         get_plugin_manager(config.plugin_config()),
         owner,
     )

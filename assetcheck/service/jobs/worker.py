@@ -50,7 +50,7 @@ from typing import Any, cast
 
 import pluggy
 
-from assetcheck.config import Config
+from assetcheck.config.settings import Config
 from assetcheck.engine import validate
 from assetcheck.formats.registry import format_registry
 from assetcheck.previews.drawing import PreviewWriter
@@ -72,7 +72,6 @@ from assetcheck.scoring.profiles import UnknownEngineError
 from assetcheck.service.db.tables import Job, iso
 from assetcheck.service.jobs.queue import COMPLETED, JobQueue
 from assetcheck.service.jobs.quota import DerivedLimit, job_budget
-from assetcheck.service.jobs.settings import WorkerSettings
 from assetcheck.service.jobs.storage import JobStorage, StorageUnavailable, open_storage
 from assetcheck.service.observability import log_context
 from assetcheck.service.observability.metrics import service_metrics
@@ -93,32 +92,33 @@ class Outcome:
 
 
 class Worker:
-    """Runs queued jobs until :meth:`request_stop`. ``owner`` names this worker in leases."""
+    """Runs queued jobs until :meth:`request_stop`, under the limits of ``[workers]``.
+    ``owner`` names this worker in leases."""
 
     def __init__(
         self,
         config: Config,
-        settings: WorkerSettings,
         queue: JobQueue,
         plugin_manager: pluggy.PluginManager,
         owner: str,
     ) -> None:
         self.config = config
-        self.settings = settings
         self.queue = queue
-        self.storage = open_storage(config)
-        self.derived_limit = DerivedLimit.from_config(config)
+        self.storage = open_storage(config.storage)
+        self.derived_limit = DerivedLimit.from_settings(config.storage)
         self.plugin_manager = plugin_manager
         self.owner = owner
-        self.job_timeout = settings.job_timeout
-        self.memory_limit_mb = settings.memory_limit_mb
-        self.tick = settings.tick
+        self.job_timeout = config.workers.job_timeout
+        self.memory_limit_mb = config.workers.memory_limit_mb
+        # How often the lease is renewed while busy, and work looked for while idle: well
+        # within the lease.
+        self.tick = min(1.0, config.workers.lease_seconds / 4)
         self.stop_at: float | None = None
 
     def request_stop(self) -> None:
         """Stop claiming; a running validation gets ``shutdown_grace`` seconds to finish."""
         if self.stop_at is None:
-            self.stop_at = time.monotonic() + self.settings.shutdown_grace
+            self.stop_at = time.monotonic() + self.config.workers.shutdown_grace
 
     def run(self) -> None:
         while self.stop_at is None:
@@ -194,10 +194,10 @@ class Worker:
                 "size": job.size,
             },
             # [validation] max_report_mb: the stored report's size (docs/security.md, Reports)
-            "max_report_bytes": int(self.config["validation"]["max_report_mb"]) << 20,
+            "max_report_bytes": self.config.validation.max_report_mb << 20,
             # Preview pictures are extras: started only in the first half of the time limit.
             "previews_until": time.monotonic() + self.job_timeout / 2,
-            "previews_budget": job_budget(self.derived_limit, self.queue, self.config, job),
+            "previews_budget": job_budget(self.derived_limit, self.queue, self.config.plans, job),
         }
 
     def _wait(

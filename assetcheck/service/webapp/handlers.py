@@ -7,14 +7,15 @@ import contextvars
 import json
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import pluggy
 from tornado.httputil import responses
 from tornado.ioloop import IOLoop
 from tornado.web import HTTPError, RequestHandler
 
-from assetcheck.config import Config
+from assetcheck.config.accounts import PlanSettings
+from assetcheck.config.settings import Config
 from assetcheck.reports import ReportFormat
 from assetcheck.scoring.profiles import EngineProfile
 from assetcheck.service.accounts.keys import Principal
@@ -25,9 +26,6 @@ from assetcheck.service.webapp.errors import RequestError
 from assetcheck.service.webapp.ratelimit import RateLimiter
 from assetcheck.service.webapp.request_ids import request_id_of
 from assetcheck.service.webhooks.secret_box import SecretBox
-
-if TYPE_CHECKING:
-    from assetcheck.service.webapp.limits import ServerLimits
 
 T = TypeVar("T")
 
@@ -146,10 +144,6 @@ class BaseHandler(RequestHandler):
         return self.settings["rate_limiter"]
 
     @property
-    def server_limits(self) -> ServerLimits:
-        return self.settings["server_limits"]
-
-    @property
     def secret_box(self) -> SecretBox:
         """Seals and opens the accounts' webhook secrets (keyed by the server secret)."""
         return self.settings["webhook_secret_box"]
@@ -194,7 +188,7 @@ class BaseHandler(RequestHandler):
         """Count this request against the account's ``requests_per_minute``, one budget for
         its API keys and its dashboard session; 429 RATE_LIMITED with ``Retry-After`` once it
         is spent."""
-        per_minute = int(limits_of_plan(self.config, plan)["requests_per_minute"])
+        per_minute = limits_of_plan(self.config, plan).requests_per_minute
         wait = self.rate_limiter.acquire(("account", account_id), per_minute)
         if wait:
             raise RequestError(
@@ -230,18 +224,18 @@ class AccountHandler(BaseHandler):
         self.spend_account_request(self.principal.account_id, self.principal.plan)
 
     @property
-    def plan_limits(self) -> dict[str, Any]:
+    def plan_limits(self) -> PlanSettings:
         return limits_of_plan(self.config, self.principal.plan)
 
 
-def limits_of_plan(config: Config, plan: str) -> dict[str, Any]:
+def limits_of_plan(config: Config, plan: str) -> PlanSettings:
     """``[plans.<plan>]``; 403 PLAN_REQUIRED for a plan the service no longer offers."""
-    plans = config["plans"]
-    if plan not in plans:
+    settings = config.plans.get(plan)
+    if settings is None:
         raise RequestError(
             403, "PLAN_REQUIRED", f"The account's plan {plan!r} is not offered by this service."
         )
-    return plans[plan]
+    return settings
 
 
 class NotFoundHandler(BaseHandler):

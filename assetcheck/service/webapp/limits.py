@@ -19,7 +19,6 @@ import logging
 import re
 import sys
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 from tornado.http1connection import HTTP1Connection
@@ -33,7 +32,7 @@ from tornado.httputil import (
 from tornado.ioloop import IOLoop
 from tornado.web import Application, RequestHandler
 
-from assetcheck.config import Config
+from assetcheck.config.server import ServerSettings
 from assetcheck.service.webapp.errors import RequestError
 from assetcheck.service.webapp.handlers import BaseHandler, bounded_number
 
@@ -43,40 +42,13 @@ log = logging.getLogger("assetcheck.limits")
 _UNBOUNDED = sys.maxsize
 
 
-@dataclass(frozen=True)
-class ServerLimits:
-    """The ``[server]`` limits, typed. Times are seconds."""
-
-    #: The largest request body outside uploads.
-    max_body_bytes: int
-    #: From a connection's opening, or the end of its previous answer, to a complete request
-    #: head: half-sent heads and idle keep-alive connections are closed after it.
-    header_timeout: float
-    #: A whole request body outside uploads.
-    body_timeout: float
-    #: The longest a request body, an upload's included, may send nothing.
-    idle_timeout: float
-    #: A whole upload body.
-    upload_timeout: float
-
-    @classmethod
-    def from_config(cls, config: Config) -> ServerLimits:
-        server = config["server"]
-        return cls(
-            max_body_bytes=int(server["max_body_kb"]) << 10,
-            header_timeout=float(server["header_timeout"]),
-            body_timeout=float(server["body_timeout"]),
-            idle_timeout=float(server["idle_timeout"]),
-            upload_timeout=float(server["upload_timeout"]),
-        )
-
-    def http_server_options(self) -> dict[str, Any]:
-        """Keyword arguments for Tornado's ``HTTPServer`` that enforce these limits."""
-        return {
-            "max_body_size": self.max_body_bytes,
-            "idle_connection_timeout": self.header_timeout,
-            "body_timeout": self.body_timeout,
-        }
+def http_server_options(limits: ServerSettings) -> dict[str, Any]:
+    """Keyword arguments for Tornado's ``HTTPServer`` that enforce the ``[server]`` limits."""
+    return {
+        "max_body_size": limits.max_body_bytes,
+        "idle_connection_timeout": limits.header_timeout,
+        "body_timeout": limits.body_timeout,
+    }
 
 
 def body_too_large(limit_bytes: int) -> RequestError:
@@ -89,8 +61,8 @@ def body_too_large(limit_bytes: int) -> RequestError:
 
 
 class LimitedApplication(Application):
-    """The service's Tornado application: every request passes a :class:`BodyGuard` built from
-    the ``server_limits`` setting (a :class:`ServerLimits`)."""
+    """The service's Tornado application: every request passes a :class:`BodyGuard` holding it
+    to ``[server]`` of the ``assetcheck_config`` setting."""
 
     # Tornado annotates its private ``_HandlerDelegate``; its router needs only an
     # ``HTTPMessageDelegate``, which the guard wrapping it is.
@@ -112,7 +84,7 @@ class LimitedApplication(Application):
         return BodyGuard(
             delegate,
             request,
-            self.settings["server_limits"],
+            self.settings["assetcheck_config"].server,
             refuse,
             own_limit=getattr(target_class, "sets_own_body_limit", False),
         )
@@ -144,7 +116,7 @@ class BodyGuard(HTTPMessageDelegate):
         self,
         delegate: HTTPMessageDelegate,
         request: HTTPServerRequest,
-        limits: ServerLimits,
+        limits: ServerSettings,
         refuse: Callable[[RequestError], None],
         *,
         own_limit: bool,

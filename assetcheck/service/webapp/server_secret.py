@@ -13,7 +13,7 @@ import os
 import secrets
 from pathlib import Path
 
-from assetcheck.config import Config
+from assetcheck.config.settings import Config
 from assetcheck.service.private_files import create_private_file, private_folder, tighten_file
 
 SECRET_FILE = "server_secret"
@@ -21,18 +21,19 @@ MIN_CONFIGURED_LENGTH = 32
 
 
 def load_server_secret(config: Config) -> str:
-    """The configured secret, or the one stored under ``data_dir`` (created on first use).
+    """``[server] secret_key``, or the one stored under ``[storage] data_dir`` (created on
+    first use).
 
     A configured secret shorter than 32 characters is refused with a ``ValueError``.
     """
-    configured = config["server"].get("secret_key") or ""
+    configured = config.server.secret_key
     if configured:
         if len(configured) < MIN_CONFIGURED_LENGTH:
             raise ValueError(
                 f"[server] secret_key must be at least {MIN_CONFIGURED_LENGTH} characters long"
             )
         return configured
-    path = private_folder(config["storage"]["data_dir"]) / SECRET_FILE
+    path = private_folder(config.storage.data_dir) / SECRET_FILE
     try:
         descriptor = create_private_file(path)
     except FileExistsError:  # made before, or by another node or process just now

@@ -63,7 +63,7 @@ class UploadHandler(AccountHandler):
 
     async def _refuse_when_queue_full(self) -> None:
         """429 QUEUE_FULL when the account already has its plan's ``max_queued_jobs``."""
-        limit = int(self.plan_limits["max_queued_jobs"])
+        limit = self.plan_limits.max_queued_jobs
         queued = await self.run_blocking(self.queue.queued_count, self.principal.account_id)
         if queued >= limit:
             raise await self._queue_full(QueueFull(queued, limit))
@@ -71,15 +71,11 @@ class UploadHandler(AccountHandler):
     async def _refuse_when_over_quota(self, size: int) -> None:
         """403 QUOTA_EXCEEDED when the account's stored uploads already fill its plan's
         ``max_storage_mb``."""
-        limit = self._storage_limit()
+        limit = self.plan_limits.max_storage_bytes
         if limit:
             stored = await self.run_blocking(self.queue.stored_bytes, self.principal.account_id)
             if stored >= limit:
                 raise quota_exceeded(QuotaExceeded(stored, size, limit))
-
-    def _storage_limit(self) -> int:
-        """``[plans.<plan>] max_storage_mb`` in bytes; 0: no limit."""
-        return int(self.plan_limits.get("max_storage_mb", 0) or 0) << 20
 
     async def _queue_full(self, full: QueueFull) -> RequestError:
         """The 429 for ``full``; ``Retry-After`` is a typical validation's duration, after which
@@ -96,7 +92,7 @@ class UploadHandler(AccountHandler):
         )
 
     def _start_upload(self) -> MultipartUpload:
-        limit = int(self.plan_limits["max_upload_mb"]) << 20
+        limit = self.plan_limits.max_upload_bytes
         allowed = limit + MULTIPART_ALLOWANCE
         declared = int(self.request.headers.get("Content-Length", 0))
         # Tornado's own body-size check answers a bare 400, so it must never fire before ours,
@@ -104,7 +100,7 @@ class UploadHandler(AccountHandler):
         # Tornado's HTTPServer serves every request over an HTTP1Connection.
         connection = cast(HTTP1Connection, self.request.connection)
         connection.set_max_body_size(max(allowed, declared) + _TORNADO_MARGIN)
-        connection.set_body_timeout(self.server_limits.upload_timeout)
+        connection.set_body_timeout(self.config.server.upload_timeout)
         if declared > allowed:
             raise file_too_large(limit)
         job_id = self.job_id = new_job_id()
@@ -144,7 +140,7 @@ class UploadHandler(AccountHandler):
             check_webhook_option,
             options,
             self.principal.plan,
-            self.config["webhooks"]["allowed_cidrs"],
+            self.config.webhooks.allowed_cidrs,
         )
         await self._refuse_when_over_quota(file.size)
         try:
@@ -159,8 +155,8 @@ class UploadHandler(AccountHandler):
                     request_id=self.request_id,
                     engine=options["engine"],
                     options=options,
-                    max_queued=int(self.plan_limits["max_queued_jobs"]),
-                    max_stored_bytes=self._storage_limit(),
+                    max_queued=self.plan_limits.max_queued_jobs,
+                    max_stored_bytes=self.plan_limits.max_storage_bytes,
                 )
             )
         except QueueFull as full:

@@ -17,11 +17,10 @@ import os
 import socket
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import peewee
 
+from assetcheck.config.webhooks import WebhookSettings
 from assetcheck.service.db.tables import Account, WebhookDelivery, utcnow
 from assetcheck.service.observability import log_context
 from assetcheck.service.observability.metrics import service_metrics
@@ -31,9 +30,6 @@ from assetcheck.service.webhooks.secret_box import SecretBox, SecretUnreadable
 from assetcheck.service.webhooks.settings import signing_secrets
 from assetcheck.service.webhooks.signing import signature_headers
 
-if TYPE_CHECKING:
-    from assetcheck.config import Config
-
 log = logging.getLogger(__name__)
 
 MAX_CONCURRENT_SENDS = 8
@@ -42,34 +38,9 @@ MAX_CONCURRENT_SENDS = 8
 CLAIM_MARGIN = 30.0
 
 
-@dataclass(frozen=True)
-class DeliveryConfig:
-    """``[webhooks]`` of the config (checked when the config was loaded)."""
-
-    retry_delays: tuple[float, ...]
-    timeout: float
-    allowed_cidrs: tuple[str, ...]
-    poll_interval: float
-    max_sending_per_account: int
-
-    @classmethod
-    def from_config(cls, config: Config) -> DeliveryConfig:
-        webhooks = config["webhooks"]
-        return cls(
-            retry_delays=tuple(webhooks["retry_delays"]),
-            timeout=float(webhooks["timeout"]),
-            allowed_cidrs=tuple(webhooks["allowed_cidrs"]),
-            poll_interval=float(webhooks["poll_interval"]),
-            max_sending_per_account=int(webhooks["max_sending_per_account"]),
-        )
-
-    @property
-    def claim_seconds(self) -> float:
-        return self.timeout + CLAIM_MARGIN
-
-
 class WebhookDispatcher:
-    """Claims due deliveries on each :meth:`tick` and sends them from a pool of threads.
+    """Claims due deliveries on each :meth:`tick` and sends them from a pool of threads, on
+    the schedule and limits of ``settings``.
 
     ``secret_box`` opens the accounts' sealed secrets to sign; ``owner`` names this node in
     claims (default: host name and process id).
@@ -77,13 +48,13 @@ class WebhookDispatcher:
 
     def __init__(
         self,
-        config: Config,
+        settings: WebhookSettings,
         database: peewee.Database,
         secret_box: SecretBox,
         owner: str | None = None,
         max_concurrent: int = MAX_CONCURRENT_SENDS,
     ) -> None:
-        self.config = DeliveryConfig.from_config(config)
+        self.settings = settings
         self.database = database
         self.secret_box = secret_box
         self.owner = owner or f"{socket.gethostname()}:{os.getpid()}"
@@ -93,7 +64,7 @@ class WebhookDispatcher:
     @property
     def interval(self) -> float:
         """Seconds between ticks: ``[webhooks] poll_interval``."""
-        return self.config.poll_interval
+        return self.settings.poll_interval
 
     def tick(self) -> None:
         """Claim due deliveries while a sender is free, and start sending each."""
@@ -102,8 +73,8 @@ class WebhookDispatcher:
                 delivery = claim_due(
                     self.database,
                     self.owner,
-                    self.config.claim_seconds,
-                    max_sending=self.config.max_sending_per_account,
+                    self.settings.timeout + CLAIM_MARGIN,
+                    max_sending=self.settings.max_sending_per_account,
                 )
             except Exception:  # the database is away: the scheduler logs it, the next tick retries
                 self._free_senders.release()
@@ -135,7 +106,7 @@ class WebhookDispatcher:
             )
         else:
             result = self._sign_and_send(delivery, account, url)
-        status = record_attempt(delivery, started_at, result, self.config.retry_delays)
+        status = record_attempt(delivery, started_at, result, self.settings.retry_delays)
         _log_attempt(delivery, result, status)
         service_metrics().webhook_attempts.labels(outcome=_outcome(result, status)).inc()
         return status
@@ -154,7 +125,11 @@ class WebhookDispatcher:
             body, delivery_id=delivery.id, secret=secret, previous_secret=previous
         )
         return send_attempt(
-            url, body, headers, timeout=self.config.timeout, allowed_cidrs=self.config.allowed_cidrs
+            url,
+            body,
+            headers,
+            timeout=self.settings.timeout,
+            allowed_cidrs=self.settings.allowed_cidrs,
         )
 
     def _send_and_free(self, delivery: WebhookDelivery) -> None:

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+from assetcheck.config.webhooks import check_retry_delays
+
 DEFAULT_RETRY_DELAYS = (0, 60, 300, 1800, 7200)
 
 
@@ -32,14 +34,3 @@ def next_attempt_at(
     if attempts_made >= len(delays):
         return None
     return since + timedelta(seconds=delays[attempts_made])
-
-
-def check_retry_delays(delays: Sequence[float]) -> None:
-    """Raise ``ValueError`` unless ``delays`` is a non-empty list of seconds, none negative."""
-    if not delays:
-        raise ValueError("webhooks.retry_delays needs at least one delay (the first attempt's)")
-    if any(
-        isinstance(delay, bool) or not isinstance(delay, int | float) or delay < 0
-        for delay in delays
-    ):
-        raise ValueError(f"webhooks.retry_delays must be seconds, none negative: {list(delays)}")

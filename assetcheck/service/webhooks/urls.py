@@ -21,8 +21,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from assetcheck.config.webhooks import IPNetwork, parse_allowed_cidrs
+
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
-IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 HostResolver = Callable[[str, int], Sequence[str]]
 """``(host, port) -> IP address strings``; raises ``OSError`` when the host does not resolve."""
 
@@ -59,12 +60,6 @@ def resolve_host(host: str, port: int) -> list[str]:
     """The system resolver's TCP addresses for ``host``, without duplicates."""
     answers = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     return list(dict.fromkeys(str(sockaddr[0]) for *_, sockaddr in answers))
-
-
-def parse_allowed_cidrs(cidrs: Iterable[str]) -> tuple[IPNetwork, ...]:
-    """The networks of ``[webhooks] allowed_cidrs``; a host part set in one (``10.0.0.1/8``)
-    is a ``ValueError`` rather than a silently wider network."""
-    return tuple(ipaddress.ip_network(cidr) for cidr in cidrs)
 
 
 def check_webhook_url(

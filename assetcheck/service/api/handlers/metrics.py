@@ -28,11 +28,11 @@ class MetricsHandler(BaseHandler):
     unknown path while metrics are off."""
 
     async def get(self) -> None:
-        metrics = self.config["metrics"]
-        if not metrics["enabled"]:
+        metrics = self.config.metrics
+        if not metrics.enabled:
             raise RequestError(404, "NOT_FOUND", f"No endpoint at {self.request.path}.")
-        if metrics["token"] and not token_matches(
-            self.request.headers.get("Authorization"), metrics["token"]
+        if metrics.token and not token_matches(
+            self.request.headers.get("Authorization"), metrics.token
         ):
             raise RequestError(
                 401,

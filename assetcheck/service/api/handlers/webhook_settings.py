@@ -72,7 +72,7 @@ class WebhookSettingsHandler(ApiHandler):
                 self.principal.account_id,
                 url,
                 self.secret_box,
-                self.config["webhooks"]["allowed_cidrs"],
+                self.config.webhooks.allowed_cidrs,
             )
         )
 

@@ -71,7 +71,7 @@ class RedeliverHandler(ApiHandler):
     deliveries waiting."""
 
     async def post(self, delivery_id: str) -> None:
-        action = partial(redeliver, max_pending=self.config["webhooks"]["max_pending_per_account"])
+        action = partial(redeliver, max_pending=self.config.webhooks.max_pending_per_account)
         self.write_json(
             await self.run_blocking(_answer, action, self.principal.account_id, delivery_id), 202
         )

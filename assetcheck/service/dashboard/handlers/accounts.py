@@ -51,7 +51,7 @@ class SignUpHandler(DashboardHandler):
                 sign_up,
                 values["email"],
                 self.get_body_argument("password", ""),
-                list(self.config["plans"]),
+                list(self.config.plans),
                 values["plan"] or None,
             )
         except FormError as error:
@@ -67,7 +67,7 @@ class SignUpHandler(DashboardHandler):
         values: dict[str, str] | None = None,
         status: int = 200,
     ) -> None:
-        plans = self.config["plans"]
+        plans = self.config.plans
         self.render_page(
             "signup.html",
             status,

@@ -21,7 +21,6 @@ from assetcheck.service.dashboard.sessions import (
     SESSION_COOKIE,
     SESSION_DAYS,
     end_sessions,
-    secure_cookies,
     session_account,
     session_value,
 )
@@ -58,7 +57,7 @@ class SessionMixin(BaseHandler):
         )
 
     def cookies_are_secure(self) -> bool:
-        return self.request.protocol == "https" or secure_cookies(self.config)
+        return self.request.protocol == "https" or self.config.server.secure_cookies
 
     async def end_session(self, account: Account | None) -> None:
         """End every session of ``account`` (this one included, copies of its cookie too) and

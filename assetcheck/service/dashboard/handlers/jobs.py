@@ -69,7 +69,7 @@ class HomeHandler(DashboardHandler):
             engines=self.engines.values(),
             default_engine=DEFAULT_ENGINE,
             recent=recent,
-            max_upload_mb=self.config["plans"][self.account.plan]["max_upload_mb"],
+            max_upload_mb=self.config.plans[self.account.plan].max_upload_mb,
         )
 
 
@@ -133,7 +133,7 @@ class JobPageHandler(DashboardHandler):
         account = self.logged_in_account
         wait = self.page_rate.acquire(
             ("page-render", account.id),
-            int(self.config["plans"][account.plan]["page_renders_per_minute"]),
+            self.config.plans[account.plan].page_renders_per_minute,
         )
         if wait:
             raise RequestError(

@@ -62,7 +62,7 @@ class ProfilePage(DashboardHandler):
             status,
             keys=rows,
             expiries=KEY_EXPIRIES,
-            plan_limits=self.config["plans"].get(account.plan, {}),
+            plan_limits=self.config.plans.get(account.plan),
             min_password_length=MIN_PASSWORD_LENGTH,
             notice=notice,
             **context,
@@ -130,7 +130,7 @@ class KeysHandler(ProfilePage):
             await self.render_profile(400, errors=error.errors, key_name=name)
             return
         expires_at = utcnow() + timedelta(days=int(expiry)) if expiry else None
-        limit = int(self.config["accounts"]["max_active_keys"])
+        limit = self.config.accounts.max_active_keys
         try:
             row, key = await self.run_blocking(
                 partial(issue_key, self.logged_in_account, name, expires_at, max_active=limit)

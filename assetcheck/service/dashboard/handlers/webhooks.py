@@ -90,7 +90,7 @@ class WebhooksPage(DashboardHandler):
     @property
     def max_pending(self) -> int:
         """Unfinished deliveries past which a test event or a redelivery is refused."""
-        return int(self.config["webhooks"]["max_pending_per_account"])
+        return self.config.webhooks.max_pending_per_account
 
 
 class WebhookSettingsHandler(WebhooksPage):
@@ -117,7 +117,7 @@ class WebhookUrlHandler(WebhooksPage):
                 self.logged_in_account,
                 url,
                 self.secret_box,
-                self.config["webhooks"]["allowed_cidrs"],
+                self.config.webhooks.allowed_cidrs,
             )
         except WebhookUrlError as error:
             await self.render_settings(400, errors={"webhook_url": str(error)}, url_value=url)

@@ -1,10 +1,11 @@
 """Where jobs keep their files: one interface (:class:`JobStorage`), two back-ends chosen by
 ``[storage] backend``: ``"local"`` (the default: a directory, ``[storage] data_dir``) and
-``"s3"`` (S3-compatible object storage, :mod:`assetcheck.service.jobs.storage.s3`)."""
+``"s3"`` (S3-compatible object storage, :mod:`assetcheck.service.jobs.storage.s3`). The
+configuration checked the back-end's name and keys as it loaded (``config.storage``)."""
 
 from __future__ import annotations
 
-from assetcheck.config import Config, ConfigError
+from assetcheck.config.storage import StorageSettings
 from assetcheck.service.jobs.storage.base import (
     ORPHAN_IDLE_SECONDS,
     SCRATCH_NAME,
@@ -16,16 +17,12 @@ from assetcheck.service.jobs.storage.base import (
 )
 from assetcheck.service.jobs.storage.local import LocalStorage
 
-BACKENDS = ("local", "s3")
-
 __all__ = [
-    "BACKENDS",
     "ORPHAN_IDLE_SECONDS",
     "SCRATCH_NAME",
     "UPLOAD_NAME",
     "JobStorage",
     "LocalStorage",
-    "StorageConfigError",
     "StorageUnavailable",
     "UploadFile",
     "open_storage",
@@ -33,30 +30,10 @@ __all__ = [
 ]
 
 
-class StorageConfigError(ConfigError):
-    """``[storage]`` names an unknown back-end or lacks a key the back-end needs."""
+def open_storage(storage: StorageSettings) -> JobStorage:
+    """The back-end ``storage`` names. boto3 is imported only for ``"s3"``."""
+    if storage.backend == "local":
+        return LocalStorage(storage.data_dir)
+    from assetcheck.service.jobs.storage.s3 import S3Storage
 
-
-def open_storage(config: Config) -> JobStorage:
-    """The back-end ``[storage]`` names. boto3 is imported only for ``"s3"``."""
-    storage = config["storage"]
-    backend = storage.get("backend", "local")
-    if backend == "local":
-        return LocalStorage(storage["data_dir"])
-    if backend != "s3":
-        raise StorageConfigError(
-            f"[storage] backend = {backend!r} is not one of {', '.join(BACKENDS)}"
-        )
-    if not storage.get("bucket"):
-        raise StorageConfigError('[storage] backend = "s3" needs a bucket')
-    from assetcheck.service.jobs.storage.s3 import S3Settings, S3Storage
-
-    return S3Storage(
-        storage["data_dir"],
-        S3Settings(
-            bucket=storage["bucket"],
-            prefix=storage.get("prefix", ""),
-            endpoint_url=storage.get("endpoint_url", ""),
-            region=storage.get("region", ""),
-        ),
-    )
+    return S3Storage(storage)

@@ -23,7 +23,6 @@ import shutil
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -32,6 +31,7 @@ import boto3
 from botocore.config import Config as BotoConfig
 from botocore.exceptions import BotoCoreError, ClientError
 
+from assetcheck.config.storage import StorageSettings
 from assetcheck.previews import PREVIEW_FOLDER
 from assetcheck.previews.job_files import CONTENT_TYPES
 from assetcheck.service.jobs.storage.base import (
@@ -55,21 +55,6 @@ SWEEP_BATCH = 500
 _MISSING = frozenset({"NoSuchKey", "404", "NotFound"})
 
 
-@dataclass(frozen=True)
-class S3Settings:
-    """``[storage]`` keys of the S3 back-end."""
-
-    bucket: str
-    prefix: str = ""
-    endpoint_url: str = ""
-    region: str = ""
-
-    @property
-    def key_prefix(self) -> str:
-        prefix = self.prefix.strip("/")
-        return f"{prefix}/" if prefix else ""
-
-
 class S3Storage(JobStorage):
     """Job files as objects of one bucket, and every failure to reach the bucket raised as
     :class:`StorageUnavailable`.
@@ -82,10 +67,12 @@ class S3Storage(JobStorage):
     name = "s3"
     remote = True
 
-    def __init__(self, data_dir: str | Path, settings: S3Settings) -> None:
-        super().__init__(data_dir)
+    def __init__(self, settings: StorageSettings) -> None:
+        super().__init__(settings.data_dir)
         self.settings = settings
         self.bucket = settings.bucket
+        prefix = settings.prefix.strip("/")
+        self.key_prefix = f"{prefix}/" if prefix else ""
         self._session = boto3.session.Session()
         self._lock = threading.Lock()  # boto3 sessions are not thread-safe
         self._clients: dict[tuple[int, bool], Any] = {}
@@ -101,7 +88,7 @@ class S3Storage(JobStorage):
             return self._clients[key]
 
     def key(self, name: str) -> str:
-        return self.settings.key_prefix + name
+        return self.key_prefix + name
 
     def _job_prefix(self, job_id: str) -> str:
         return self.key(f"jobs/{job_id}/")
@@ -344,7 +331,7 @@ class S3Upload(UploadFile):
             self.storage.delete_job(self.job_id)
 
 
-def _make_client(session: boto3.session.Session, settings: S3Settings, quick: bool) -> Any:
+def _make_client(session: boto3.session.Session, settings: StorageSettings, quick: bool) -> Any:
     options: dict[str, Any] = {
         "retries": {"mode": "standard", "max_attempts": 1 if quick else 3},
         "connect_timeout": 2 if quick else 5,
