@@ -295,3 +295,13 @@ def test_concurrent_uploads_of_one_account_never_pass_its_queue_limit(queue, dat
     run_in_threads(submit, database, owners=6)
     assert Counter(outcomes) == {"queued": 5, "full": 13}
     assert queue.queued_count(account.id) == 5
+
+
+def test_a_job_that_seems_to_end_before_it_started_does_not_count_toward_estimates(queue, account):
+    now = utcnow()
+    for started in (now - timedelta(seconds=10), now + timedelta(days=31)):
+        job = add_job(queue, account)
+        queue.claim("w")
+        queue.complete(job.id, "w", REPORT)
+        Job.update(started_at=started, finished_at=now).where(Job.id == job.id).execute()
+    assert queue.typical_duration() == pytest.approx(10)

@@ -333,7 +333,10 @@ class JobQueue:
         return Job.select(Job.id).where(Job.id == job_id).exists()
 
     def typical_duration(self) -> float:
-        """Mean seconds of the last completed validations, or a default before there are any."""
+        """Mean seconds of the last completed validations, or a default before there are any.
+
+        A job that seems to end before it started (the clocks of two nodes disagree) does
+        not count: it would pull every estimate into the past."""
         rows = (
             Job.select(Job.started_at, Job.finished_at)
             .where(Job.status == COMPLETED)
@@ -343,7 +346,9 @@ class JobQueue:
         durations = [
             (r.finished_at - r.started_at).total_seconds()
             for r in rows
-            if r.started_at is not None and r.finished_at is not None
+            if r.started_at is not None
+            and r.finished_at is not None
+            and r.finished_at >= r.started_at
         ]
         return sum(durations) / len(durations) if durations else DEFAULT_DURATION
 
