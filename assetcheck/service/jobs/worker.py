@@ -203,26 +203,7 @@ class Worker:
             if not self.queue.renew(job.id, self.owner, progress):
                 log.warning("job %s: lease lost, result dropped", job.id)
                 return None
-        return self._outcome_of(child)
-
-    def _outcome_of(self, child: Child[Outcome]) -> Outcome:
-        """How the child ended: its :class:`Outcome`, a timeout, or a crash (it died without
-        answering, or answered with something else: plain data a subverted child may send)."""
-        try:
-            answer = child.result()
-        except ChildTimeout:
-            return Outcome(
-                "failed",
-                code=VALIDATION_TIMEOUT.code,
-                message=f"the validation took longer than the {self.job_timeout:g} s limit",
-            )
-        except (ChildFailure, RuntimeError) as error:  # RuntimeError: an exception it raised
-            return Outcome("crashed", message=str(error))
-        if not isinstance(answer, Outcome):
-            return Outcome(
-                "crashed", message=f"the validation sent a {type(answer).__name__}, not an outcome"
-            )
-        return answer
+        return outcome_of(child, self.job_timeout)
 
     def _record(self, job: Job, outcome: Outcome, seconds: float) -> bool:
         """Store how the job ended; False when its lease was lost."""
@@ -242,6 +223,29 @@ class Worker:
         else:
             log.warning("job %s: lease lost before the result was stored", job.id)
         return recorded
+
+
+def outcome_of(child: Child[Outcome], job_timeout: float) -> Outcome:
+    """How the validation ``child`` ended: its :class:`Outcome`, a timeout, or a crash (it died
+    without answering, raised, or answered with something else: plain data a subverted child
+    may send)."""
+    try:
+        answer = child.result()
+    except ChildTimeout:
+        return Outcome(
+            "failed",
+            code=VALIDATION_TIMEOUT.code,
+            message=f"the validation took longer than the {job_timeout:g} s limit",
+        )
+    except ChildFailure as failure:
+        return Outcome("crashed", message=str(failure))
+    except Exception as error:  # raised by the child (as its text, unless a built-in type)
+        return Outcome("crashed", message=f"the validation raised {type(error).__name__}: {error}")
+    if not isinstance(answer, Outcome):
+        return Outcome(
+            "crashed", message=f"the validation sent a {type(answer).__name__}, not an outcome"
+        )
+    return answer
 
 
 def _progress(elapsed: float, expected: float) -> int:
