@@ -1,2 +1,2 @@
 """The sandbox: every child process the service starts (validation, FBX parsing, codecs), under
-the same limits and the same rules for its parent (``docs/security.md``, Resource limits)."""
+the same limits and the same rules for its parent (``docs/security.md``, Child processes)."""

@@ -1,74 +1,84 @@
-"""Running one function in a forked child process, under a time limit and a memory limit.
+"""Starting a child process: the one way the service runs anything in a child (a job's
+validation, the FBX parser, the Draco and meshopt decoders), under the same limits.
 
-Native code fed with an upload (the FBX parser, the Draco and meshopt decoders) allocates what
-the file declares, so it runs here: a hang or a blow-up costs one child, never the caller. The
-child is a plain ``os.fork`` (no new interpreter, nothing to import) that runs the function,
-sends the pickled result back and leaves with ``os._exit``. The pickle stream crosses a pipe;
-its large arrays (pickle-5 out-of-band buffers) are written into an anonymous file the parent
-made before the fork (a sealed ``memfd`` on Linux), which the parent maps copy-on-write: the
-arrays arrive as views of that mapping, without a trip through the pipe. The parent reads with
-a deadline, kills the child with SIGKILL when it passes, and always reaps it: no zombie and no
-open descriptor is left behind.
+Native code fed with an upload allocates what the file declares, so it runs here: a hang or a
+blow-up costs one child, never the caller. The child is a plain ``os.fork`` (no new
+interpreter, nothing to import) that runs one function, sends the pickled result back and
+leaves with ``os._exit``. Every child gets:
 
-A child that parsed a hostile file is not trusted: the parent unpickles only plain data, the
-classes the caller names and built-in exceptions
-(:class:`assetcheck.sandbox.containment.RestrictedUnpickler`),
-so a child subverted through a parser bug cannot make the parent run code; and it maps the
-arrays' file only once the child is gone and the file is sealed against shrinking, so nothing
-can pull the mapped pages away.
+* a wall-clock deadline, past which its caller kills it (:class:`ChildTimeout`);
+* a CPU-time limit derived from it (:func:`~assetcheck.sandbox.containment.cpu_time_limit`),
+  which the kernel enforces when nobody is there to see the deadline pass;
+* an address-space limit (:func:`~assetcheck.sandbox.containment.limit_address_space`: its
+  memory limit on top of what it inherits, soft and hard);
+* death with its parent: the kernel sends it SIGKILL when the thread that forked it dies,
+  however that happens (a job's validation killed, the CLI interrupted);
+* either its caller's process group (a decoder: a job killed as a group takes it along, and
+  the caller's SIGINT and SIGTERM kill it at once, where the caller's handlers would run only
+  once the native code returns) or, with ``own_group``, a group of its own that the children
+  it starts join, and which is killed whole when it ends (a job's validation, which keeps its
+  caller's signal handlers: only its caller ends it).
 
-The child never outlives its caller: it gets SIGKILL from the kernel when the thread that
-forked it dies, however that happens (a job's validation killed on timeout, the CLI
-interrupted), and it stays in its caller's process group, so a job killed as a group takes it
-along. Its address-space limit is :func:`assetcheck.sandbox.containment.limit_address_space`'s, as
-for
-every child the service starts.
+The result comes back pickled, its arrays through a sealed anonymous file
+(:mod:`assetcheck.sandbox.answer`), and is loaded with an unpickler that builds plain data and
+the types the caller names only: a child subverted through a parser bug cannot make its parent
+run code.
+
+The parent never polls: it sleeps in ``poll`` on the pipe and on a pidfd of the child, so it
+wakes as the answer arrives, as the child dies (even while another process holds a copy of
+the pipe) or at the deadline. Once the answer is whole the child has nothing left to do and
+is killed at once. However the child ends, the parent kills it (its group, with
+``own_group``) and reaps it: no zombie and no open descriptor is left behind. Where the kernel
+has no pidfds (Linux before 5.3) the end of the pipe stands for the child's death.
 
 After ``fork`` only the calling thread exists in the child, so the function must not need
 locks other threads may hold (logging, thread pools): parsing a file and pickling plain data
-is safe. POSIX only.
-
-The caller's stop signals (SIGINT, SIGTERM, SIGHUP) are blocked around the fork: one that
-arrived during it would otherwise be raised inside an at-fork hook (logging registers one),
-where Python ignores exceptions, and Ctrl-C would be lost. Held, it is raised once the fork is
-done, where the child is killed for it.
+is safe. The caller's stop signals (SIGINT, SIGTERM, SIGHUP) are blocked around the fork: one
+that arrived during it would otherwise be raised inside an at-fork hook (logging registers
+one), where Python ignores exceptions, and Ctrl-C would be lost. Held, it is raised once the
+fork is done, where the child is killed for it. ``docs/security.md`` (Child processes) states what
+these rules guarantee. POSIX only; parent-death signals, seals and pidfds are Linux's.
 """
 
 from __future__ import annotations
 
-import fcntl
-import mmap
+import contextlib
+import errno
 import os
 import pickle
 import select
 import signal
-import struct
-import tempfile
 import time
-from collections.abc import Callable, Iterable, Iterator
-from typing import NoReturn, TypeVar
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Generic, NoReturn, TypeVar, cast
 
+from assetcheck.sandbox import answer
 from assetcheck.sandbox.containment import (
-    RestrictedUnpickler,
     allowed_types,
+    cpu_time_limit,
     die_with_parent,
     is_allocation_failure,
     is_builtin_exception,
     limit_address_space,
+    limit_cpu_time,
 )
 
 T = TypeVar("T")
 
-_LENGTH = struct.Struct("<Q")
 _EXIT_OUT_OF_MEMORY = 3
-_READ_STEP = 1 << 16
-# How long a child that has sent its result (or closed its pipe) may take to exit.
-_EXIT_GRACE = 5.0
-# Linux: the arrays' file is a memfd, which the child seals before the parent maps it.
-_SEALABLE = hasattr(os, "memfd_create")
 #: Signals held while forking (see the module docstring).
 _HELD_DURING_FORK = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
-_SEALS = (fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_WRITE) if _SEALABLE else 0
+#: Why ``pidfd_open`` may fail where pidfds are missing: an older kernel, or a seccomp filter
+#: that predates them.
+_NO_PIDFDS = (errno.ENOSYS, errno.EPERM)
+#: A SIGKILL is taken for the CPU-time limit's once the child has used this share of it: the
+#: kernel checks the limit against CPU time counted in clock ticks, but reports the time the
+#: scheduler measured, a few percent apart.
+_CPU_LIMIT_REACHED = 0.9
+
+Allowed = dict[tuple[str, str], Callable[..., object]]
 
 
 class ChildFailure(Exception):
@@ -76,7 +86,7 @@ class ChildFailure(Exception):
 
 
 class ChildTimeout(ChildFailure):
-    """The child ran past its time limit and was killed."""
+    """The child ran past its time limit (its deadline or its CPU time) and was killed."""
 
 
 class ChildOutOfMemory(ChildFailure):
@@ -94,8 +104,7 @@ def run_in_child(
     memory_limit_mb: int,
     result_types: Iterable[Callable[..., object]] = (),
 ) -> T:
-    """``function()``, computed in a forked child and returned through a pipe (its arrays
-    through an anonymous file the child seals, see the module docstring).
+    """``function()``, computed in a child (see :func:`start_child`) and returned here.
 
     The result may hold plain data (numbers, strings, bytes, lists, dicts...), instances
     of the classes in ``result_types`` and what its functions (the rebuilders some classes
@@ -105,10 +114,44 @@ def run_in_child(
     from this process (which may already map a large upload). Raises :class:`ChildTimeout`,
     :class:`ChildOutOfMemory` or :class:`ChildCrashed` when there is no result.
     """
+    with start_child(
+        function, timeout=timeout, memory_limit_mb=memory_limit_mb, result_types=result_types
+    ) as child:
+        return child.result()
+
+
+@dataclass(frozen=True)
+class _Limits:
+    """What a child may use, as its parent computed them before the fork."""
+
+    parent: int
+    deadline: float  # time.monotonic()
+    memory_limit_mb: int
+    cpu_seconds: int
+    own_group: bool
+
+
+def start_child(
+    function: Callable[[], T],
+    *,
+    timeout: float,
+    memory_limit_mb: int,
+    result_types: Iterable[Callable[..., object]] = (),
+    own_group: bool = False,
+) -> Child[T]:
+    """A forked child computing ``function()`` under the limits of the module docstring:
+    ``timeout`` seconds from now, ``memory_limit_mb`` of address space on top of what it
+    inherits; ``own_group`` makes it lead a process group of its own. Its result is read as
+    :func:`run_in_child` says; close the child (or leave its ``with`` block) however it ends."""
+    limits = _Limits(
+        parent=os.getpid(),
+        deadline=time.monotonic() + timeout,
+        memory_limit_mb=memory_limit_mb,
+        cpu_seconds=cpu_time_limit(timeout),
+        own_group=own_group,
+    )
     allowed = allowed_types(result_types)
-    parent = os.getpid()
-    deadline = time.monotonic() + timeout
-    arrays = _anonymous_file()
+    arrays = answer.anonymous_file()
     try:
         read_end, write_end = os.pipe()
     except BaseException:
@@ -124,77 +167,192 @@ def run_in_child(
         raise
     if pid == 0:
         os.close(read_end)
-        _child(parent, write_end, arrays, function, memory_limit_mb, allowed, held)
+        _child(limits, function, allowed, write_end, arrays, held)
     os.close(write_end)
     try:
+        child: Child[T] = Child(pid, limits, allowed, read_end, arrays)
+    except BaseException:  # the child is gone (Child saw to it)
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        raise
+    try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a held signal is raised here
+    except BaseException:
+        child.close()
+        raise
+    return child
+
+
+class Child(Generic[T]):
+    """A child :func:`start_child` started: wait for it, take its result, close it."""
+
+    def __init__(self, pid: int, limits: _Limits, allowed: Allowed, pipe: int, arrays: int):
+        """Take charge of the forked child ``pid``: its pipe's read end and its arrays' file."""
+        self.pid = pid
+        self._limits = limits
+        self._allowed = allowed
+        self._pipe = pipe
+        self._arrays = arrays
+        self._pidfd: int | None = None
+        self._exited = False  # seen to have died (or, without a pidfd, to have closed its pipe)
+        self._status: int | None = None  # its wait status, once reaped
+        self._cpu_used = 0.0
+        self._closed = False
+        self._poller = select.poll()
         try:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a held signal is raised here
-            message = _receive(read_end, deadline, memory_limit_mb << 20)
+            if limits.own_group:  # the child does so too: whichever runs first, the group
+                with contextlib.suppress(ProcessLookupError):  # exists before it forks
+                    os.setpgid(pid, pid)
+            self._inbox = answer.Inbox(pipe, most=limits.memory_limit_mb << 20)
+            self._pidfd = _open_pidfd(pid)
         except BaseException:
-            _kill(pid)
+            self.close()
             raise
-        finally:
-            os.close(read_end)
-        status = _reap(pid, time.monotonic() + _EXIT_GRACE)
-        if message is None:
-            raise _failure(status)
+        self._poller.register(pipe, select.POLLIN)
+        if self._pidfd is not None:
+            self._poller.register(self._pidfd, select.POLLIN)
+
+    def __enter__(self) -> Child[T]:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def wait(self, seconds: float | None = None) -> bool:
+        """Sleep until the child has answered, has died or has passed its deadline (True), or
+        until ``seconds`` pass first (False; None: no such bound)."""
+        until = self._limits.deadline
+        if seconds is not None:
+            until = min(until, time.monotonic() + seconds)
+        while not self._settled():
+            remaining = until - time.monotonic()
+            if remaining <= 0:
+                return False
+            for fd, _ in self._poller.poll(remaining * 1000):
+                if fd == self._pidfd:
+                    self._exited = True
+                self._receive()  # what a dead child wrote is still in the pipe
+        return True
+
+    def result(self) -> T:
+        """What :func:`run_in_child` says, once the child has answered or ended (this waits
+        until its deadline at most); the child is then gone."""
+        self.wait()
+        if self._inbox.message is not None:
+            self._end()  # it has nothing left to do
+            return self._load(self._inbox.message)
+        raise self._no_result()
+
+    def close(self) -> None:
+        """Kill the child (its whole group, if it leads one), reap it and close what is left
+        open. Safe to call again."""
+        if self._closed:
+            return
+        self._closed = True
         try:
-            stream, buffers = _unframe(message, arrays, memory_limit_mb << 20)
-            kind, value = RestrictedUnpickler(stream, allowed.values(), buffers=buffers).load()
-        except Exception as error:
-            raise ChildCrashed(f"it sent an unexpected result: {error}") from None
-    finally:
-        os.close(arrays)
-    if kind == "raised":
-        raise value
-    return value
+            self._end()
+        finally:
+            for fd in (self._pipe, self._pidfd, self._arrays):
+                if fd is not None:
+                    os.close(fd)
+
+    def _no_result(self) -> ChildFailure:
+        """Why there is no answer, the child being gone."""
+        refusal, exited = self._inbox.refusal, self._exited
+        self._end()
+        if refusal is not None:
+            return ChildCrashed(str(refusal))
+        if not exited:
+            return ChildTimeout()
+        return _failure(self._status or 0, self._cpu_used, self._limits.cpu_seconds)
+
+    def _settled(self) -> bool:
+        return (
+            self._inbox.message is not None
+            or self._inbox.refusal is not None
+            or self._exited
+            or time.monotonic() >= self._limits.deadline
+        )
+
+    def _receive(self) -> None:
+        """Read what the pipe holds; stop watching it once it has nothing more to give."""
+        if self._inbox.done:
+            return
+        self._inbox.read()
+        if self._inbox.done:
+            self._poller.unregister(self._pipe)
+            if self._inbox.message is None and self._pidfd is None:
+                self._exited = True  # without a pidfd, a closed pipe is the sign of its death
+
+    def _end(self) -> None:
+        """Kill the child and reap it (once); its wait status and CPU time are then known."""
+        if self._status is not None:
+            return
+        if self._exited and self._pidfd is None:
+            # Its pipe closed: it is exiting. Let it finish, so that its status is its own.
+            with contextlib.suppress(ChildProcessError):
+                os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOWAIT)
+        with contextlib.suppress(ProcessLookupError):  # it and all it started have exited
+            if self._limits.own_group:  # before reaping: until then the group's id is not reused
+                os.killpg(self.pid, signal.SIGKILL)
+            else:
+                os.kill(self.pid, signal.SIGKILL)
+        try:
+            _, self._status, usage = os.wait4(self.pid, 0)
+        except ChildProcessError:  # someone else (a SIGCHLD handler) reaped it
+            self._status = 0
+        else:
+            self._cpu_used = usage.ru_utime + usage.ru_stime
+
+    def _load(self, message: bytearray) -> T:
+        """The value the child's ``message`` returns, or the exception it raises."""
+        most = self._limits.memory_limit_mb << 20
+        try:
+            kind, value = answer.load(message, self._arrays, most, self._allowed.values())
+        except answer.BadAnswer as error:
+            raise ChildCrashed(str(error)) from None
+        if kind == "raised":
+            raise value if isinstance(value, Exception) else ChildCrashed("raised a non-exception")
+        return cast(T, value)
 
 
-def _anonymous_file() -> int:
-    """A file with no name for the child's arrays: a sealable memfd where there is one."""
-    if _SEALABLE:
-        return os.memfd_create("assetcheck-child", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
-    handle, name = tempfile.mkstemp(prefix="assetcheck-child-")
-    os.unlink(name)
-    return handle
+def _open_pidfd(pid: int) -> int | None:
+    """A descriptor that becomes readable when ``pid`` exits; None where there are none."""
+    try:
+        return os.pidfd_open(pid)
+    except AttributeError:  # not Linux
+        return None
+    except OSError as error:
+        if error.errno in _NO_PIDFDS:
+            return None
+        raise
 
 
 def _child(
-    parent: int,
+    limits: _Limits,
+    function: Callable[[], object],
+    allowed: Allowed,
     write_end: int,
     arrays: int,
-    function: Callable[[], object],
-    memory_limit_mb: int,
-    allowed: dict[tuple[str, str], Callable[..., object]],
     signal_mask: set[int | signal.Signals],
 ) -> NoReturn:
     """The child's whole life: it never returns into the caller's stack."""
     code = 1
     try:
-        # The caller's handlers would only run once the native parser returns: die at once.
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if limits.own_group:
+            os.setpgid(0, 0)
+        else:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_SETMASK, signal_mask)
-        die_with_parent(parent, signal.SIGKILL)
-        limit_address_space(memory_limit_mb)
-        raised: Exception | None = None
-        try:
-            payload = ("returned", function())
-        except Exception as error:
-            if is_allocation_failure(error):  # the exit status says so: there may be no
-                raise MemoryError from None  # memory left to pickle anything
-            raised = _sendable(error, allowed)
-            payload = ("raised", raised)
-        buffers: list[pickle.PickleBuffer] = []
-        try:
-            stream = pickle.dumps(payload, 5, buffer_callback=buffers.append)
-        except Exception as error:  # what cannot be pickled is sent as the text of the problem
-            stream = pickle.dumps(("raised", _as_text(raised if raised is not None else error)))
-            buffers = []
-        raw = [buffer.raw() for buffer in buffers]
-        _write_arrays(arrays, raw)
-        for part in _frame(stream, raw):
-            _send(write_end, part)
+        die_with_parent(limits.parent, signal.SIGKILL)
+        limit_address_space(limits.memory_limit_mb)
+        limit_cpu_time(limits.cpu_seconds)
+        answer.send(write_end, arrays, *_pickled(_outcome(function, allowed)))
         code = 0
     except MemoryError:
         code = _EXIT_OUT_OF_MEMORY
@@ -202,10 +360,32 @@ def _child(
         os._exit(code)
 
 
-def _sendable(
-    error: Exception,
-    allowed: dict[tuple[str, str], Callable[..., object]],
-) -> Exception:
+def _outcome(function: Callable[[], object], allowed: Allowed) -> tuple[str, object]:
+    """``("returned", value)`` or ``("raised", error)``, ``error`` being one the parent may load.
+    An allocation refused under the limit is raised as MemoryError: the exit status says so,
+    as there may be no memory left to pickle anything."""
+    try:
+        return "returned", function()
+    except Exception as error:
+        if is_allocation_failure(error):
+            raise MemoryError from None
+        return "raised", _sendable(error, allowed)
+
+
+def _pickled(payload: tuple[str, object]) -> tuple[bytes, list[memoryview]]:
+    """The pickle stream of ``payload`` and its out-of-band buffers; what cannot be pickled is
+    sent as the text of the problem."""
+    buffers: list[pickle.PickleBuffer] = []
+    try:
+        stream = pickle.dumps(payload, 5, buffer_callback=buffers.append)
+    except Exception as error:
+        kind, value = payload
+        problem = value if kind == "raised" and isinstance(value, Exception) else error
+        return pickle.dumps(("raised", _as_text(problem))), []
+    return stream, [buffer.raw() for buffer in buffers]
+
+
+def _sendable(error: Exception, allowed: Allowed) -> Exception:
     """``error`` if the parent may load it, else its text as a :class:`RuntimeError`."""
     key = (type(error).__module__, type(error).__qualname__)
     return error if key in allowed or is_builtin_exception(*key) else _as_text(error)
@@ -215,143 +395,14 @@ def _as_text(error: BaseException) -> RuntimeError:
     return RuntimeError(f"{type(error).__name__}: {error}")
 
 
-def _offsets(lengths: Iterable[int]) -> Iterator[int]:
-    """Where each buffer starts in the arrays' file: one after the other, each at a multiple
-    of 16 bytes (so that arrays of any numeric type are aligned)."""
-    position = 0
-    for length in lengths:
-        yield position
-        position += length + len(_padding(position + length))
-
-
-def _write_arrays(fd: int, buffers: list[memoryview]) -> None:
-    """Write ``buffers`` into the arrays' file at their :func:`_offsets`, then seal it."""
-    starts = list(_offsets(map(len, buffers)))
-    if buffers:
-        os.ftruncate(fd, starts[-1] + len(buffers[-1]))  # the size the parent checks
-    for offset, buffer in zip(starts, buffers, strict=True):
-        view = buffer.cast("B")
-        while view:
-            written = os.pwrite(fd, view, offset)
-            view, offset = view[written:], offset + written
-    if _SEALABLE:
-        fcntl.fcntl(fd, fcntl.F_ADD_SEALS, _SEALS | fcntl.F_SEAL_SEAL)
-
-
-def _frame(stream: bytes, buffers: list[memoryview]) -> list[bytes | memoryview]:
-    """The parts to send, in order: the total length, the stream's length, the buffer count,
-    each buffer's length, then the stream (the buffers are in the arrays' file)."""
-    head = [len(stream), len(buffers), *(len(buffer) for buffer in buffers)]
-    parts: list[bytes | memoryview] = [b"".join(map(_LENGTH.pack, head)), stream]
-    return [_LENGTH.pack(sum(map(len, parts))), *parts]
-
-
-def _unframe(message: bytearray, arrays: int, most: int) -> tuple[memoryview, list[memoryview]]:
-    """The pickle stream of a message :func:`_frame` built (after its total length) and the
-    buffers it announces, mapped from the file ``arrays``; ChildCrashed when the layout does
-    not add up, or the file is unsealed or larger than a child could fill (``most`` bytes)."""
-    view = memoryview(message)
-    try:
-        stream_length, count = struct.unpack_from("<QQ", view)
-        lengths = struct.unpack_from(f"<{count}Q", view, 16)
-    except struct.error:
-        raise ChildCrashed("it sent a malformed result") from None
-    position = 16 + 8 * count
-    if position + stream_length != len(view):
-        raise ChildCrashed("it sent a malformed result")
-    stream = view[position:]
-    if not count:
-        return stream, []
-    starts = list(_offsets(lengths))
-    size = os.fstat(arrays).st_size
-    if size != starts[-1] + lengths[-1] or size > most:  # the child sizes it exactly
-        raise ChildCrashed(f"its arrays take {size} bytes, not what it said")
-    if not size:  # arrays announced, all empty: nothing to map
-        return stream, [memoryview(b"")] * count
-    if _SEALABLE and fcntl.fcntl(arrays, fcntl.F_GET_SEALS) & _SEALS != _SEALS:
-        raise ChildCrashed("it left its arrays unsealed")
-    mapped = memoryview(mmap.mmap(arrays, size, access=mmap.ACCESS_COPY))
-    return stream, [
-        mapped[start : start + length] for start, length in zip(starts, lengths, strict=True)
-    ]
-
-
-def _padding(position: int) -> bytes:
-    return bytes(-position % 16)
-
-
-def _send(fd: int, data: bytes | memoryview) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
-def _receive(fd: int, deadline: float, most: int) -> bytearray | None:
-    """The child's length-prefixed message, or None if the pipe closed before it was whole.
-
-    The length prefix means the parent never waits for end-of-file, which another child
-    forked meanwhile (holding a copy of the write end) could delay. The message is read into
-    one buffer of its final size, never copied. A child cannot have built a message larger
-    than its memory limit (``most`` bytes): one that says so is not believed.
-    """
-    poller = select.poll()
-    poller.register(fd, select.POLLIN)
-    prefix = _read_exactly(fd, poller, bytearray(_LENGTH.size), deadline)
-    if prefix is None:
-        return None
-    length = _LENGTH.unpack(prefix)[0]
-    if length > most:
-        raise ChildCrashed(f"it announced a result of {length} bytes, over its memory limit")
-    return _read_exactly(fd, poller, bytearray(length), deadline)
-
-
-def _read_exactly(
-    fd: int,
-    poller: select.poll,
-    buffer: bytearray,
-    deadline: float,
-) -> bytearray | None:
-    """``buffer`` filled from ``fd``; None if the pipe closes first."""
-    view = memoryview(buffer)
-    filled = 0
-    while filled < len(buffer):
-        remaining = deadline - time.monotonic()
-        if remaining <= 0 or not poller.poll(remaining * 1000):
-            raise ChildTimeout
-        count = os.readv(fd, [view[filled : filled + _READ_STEP]])
-        if not count:
-            return None
-        filled += count
-    return buffer
-
-
-def _reap(pid: int, deadline: float) -> int:
-    """Wait for the child until ``deadline``, then kill it; its wait status (0 if unknown)."""
-    delay = 0.0005
-    while time.monotonic() < deadline:
-        try:
-            reaped, status = os.waitpid(pid, os.WNOHANG)
-        except ChildProcessError:  # someone else (a SIGCHLD handler) reaped it
-            return 0
-        if reaped:
-            return status
-        time.sleep(delay)
-        delay = min(delay * 2, 0.05)
-    return _kill(pid)
-
-
-def _kill(pid: int) -> int:
-    try:
-        os.kill(pid, signal.SIGKILL)
-        return os.waitpid(pid, 0)[1]
-    except (ProcessLookupError, ChildProcessError):
-        return 0
-
-
-def _failure(status: int) -> ChildFailure:
+def _failure(status: int, cpu_used: float, cpu_seconds: int) -> ChildFailure:
+    """Why a child that died with the wait ``status``, having used ``cpu_used`` of its
+    ``cpu_seconds`` of CPU time, sent nothing."""
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
-        if number == signal.SIGKILL:  # not ours (we raise ChildTimeout): the kernel's OOM killer
+        if number == signal.SIGKILL and cpu_used >= cpu_seconds * _CPU_LIMIT_REACHED:
+            return ChildTimeout(f"used its {cpu_seconds} s of CPU time")
+        if number == signal.SIGKILL:  # not ours (we kill at the deadline): the OOM killer
             return ChildOutOfMemory("killed by SIGKILL")
         return ChildCrashed(f"killed by {_signal_name(number)}")
     if os.WIFEXITED(status) and os.WEXITSTATUS(status) == _EXIT_OUT_OF_MEMORY:

@@ -3,10 +3,11 @@ reads what it sends back.
 
 A child first asks the kernel to kill it when its parent dies (:func:`die_with_parent`), so
 that no parser, decoder or validation runs on after whoever waits for it is gone, and caps its
-address space (:func:`limit_address_space`). Its parent loads its answer with a
+address space (:func:`limit_address_space`) and its CPU time (:func:`limit_cpu_time`, as much
+as :func:`cpu_time_limit` allows). Its parent loads its answer with a
 :class:`RestrictedUnpickler`, which builds only plain data and the classes it names: a child
-subverted through a parser bug cannot make its parent run code. ``docs/security.md`` (Jobs)
-states the guarantees these give. POSIX only; the parent-death signal is Linux's.
+subverted through a parser bug cannot make its parent run code. ``docs/security.md`` (Child
+processes) states the guarantees these give. POSIX only; the parent-death signal is Linux's.
 """
 
 from __future__ import annotations
@@ -15,11 +16,14 @@ import builtins
 import ctypes
 import errno
 import io
+import math
 import os
 import pickle
 import resource
 import sys
 from collections.abc import Callable, Iterable
+
+from assetcheck.sandbox.cores import available_cores
 
 _PR_SET_PDEATHSIG = 1
 # Looked up once, in the parent: a child forked from a threaded process calls it without
@@ -46,6 +50,23 @@ def limit_address_space(limit_mb: int) -> None:
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def cpu_time_limit(timeout: float) -> int:
+    """The CPU seconds a child given ``timeout`` seconds of wall-clock time may use: all of
+    them on every core this process may run on (a decoder's threads use several), within the
+    CPU-time limit this process is under itself. A child reaches it only when nobody ends it
+    at its deadline (its caller is stopped or stuck), or under a lower limit it inherited."""
+    seconds = math.ceil(timeout * available_cores())
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    return seconds if hard == resource.RLIM_INFINITY else min(seconds, hard)
+
+
+def limit_cpu_time(seconds: int) -> None:
+    """Have the kernel kill this process (SIGKILL) once it has used ``seconds`` of CPU time.
+    Soft and hard limits both: nothing this process runs can raise it, and it ends without
+    the SIGXCPU of a soft limit, whose default action would dump its memory to a core file."""
+    resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds))
 
 
 def _address_space_in_use() -> int:

@@ -1,7 +1,8 @@
-"""Running a function in a forked child: results, failures, and nothing left behind."""
+"""Running a function in a forked child: results, failures, waiting, and nothing left behind."""
 
 from __future__ import annotations
 
+import errno
 import faulthandler
 import mmap
 import os
@@ -15,18 +16,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from assetcheck.sandbox import child as child_process
+from assetcheck.sandbox import answer
 from assetcheck.sandbox.child import (
     ChildCrashed,
     ChildFailure,
     ChildOutOfMemory,
     ChildTimeout,
     run_in_child,
+    start_child,
 )
-from tests.process_tree import kill_all, wait_for_descendants, wait_until_gone
+from tests.process_tree import Process, kill_all, process, wait_for_descendants, wait_until_gone
 
 LIMITS = {"timeout": 10.0, "memory_limit_mb": 256}
-original_send = child_process._send
+original_send = answer._send
 
 
 def open_descriptors() -> set[str]:
@@ -65,7 +67,7 @@ def test_large_arrays_come_back_whole_and_writable_without_crossing_the_pipe(mon
     ]
     sent = []
     monkeypatch.setattr(
-        child_process,
+        answer,
         "_send",
         lambda fd, data: (sent.append(len(memoryview(data).cast("B"))), original_send(fd, data)),
     )
@@ -83,21 +85,21 @@ def test_large_arrays_come_back_whole_and_writable_without_crossing_the_pipe(mon
 
 
 def write_unsealed(fd: int, buffers: list[memoryview]) -> None:
-    for offset, buffer in zip(child_process._offsets(map(len, buffers)), buffers, strict=True):
+    for offset, buffer in zip(answer._offsets(map(len, buffers)), buffers, strict=True):
         os.pwrite(fd, buffer, offset)
 
 
 @pytest.mark.skipif(not hasattr(os, "memfd_create"), reason="seals are Linux's")
 def test_arrays_left_unsealed_are_refused(monkeypatch):
     """An unsealed file could be shrunk under the parent's mapping (SIGBUS on reading)."""
-    monkeypatch.setattr(child_process, "_write_arrays", write_unsealed)
+    monkeypatch.setattr(answer, "_write_arrays", write_unsealed)
 
     with pytest.raises(ChildCrashed, match="unsealed"):
         run_in_child(lambda: pickle.PickleBuffer(bytes(1000)), **LIMITS)
 
 
 def test_arrays_shorter_than_announced_are_refused(monkeypatch):
-    monkeypatch.setattr(child_process, "_write_arrays", lambda fd, buffers: os.ftruncate(fd, 100))
+    monkeypatch.setattr(answer, "_write_arrays", lambda fd, buffers: os.ftruncate(fd, 100))
 
     with pytest.raises(ChildCrashed, match="not what it said"):
         run_in_child(lambda: pickle.PickleBuffer(bytes(1000)), **LIMITS)
@@ -191,6 +193,98 @@ def test_a_child_killed_by_a_signal_has_crashed():
 def test_a_child_that_exits_without_a_result_has_crashed():
     with pytest.raises(ChildCrashed, match="status 7"):
         run_in_child(lambda: os._exit(7), **LIMITS)
+
+
+def test_the_wait_wakes_when_the_child_dies_while_another_process_holds_its_pipe(tmp_path):
+    """No end-of-file comes while the child's own child keeps a copy of the pipe: the caller
+    learns of the death from the child's pidfd, long before the deadline."""
+    holder_file = tmp_path / "holder"
+
+    def leave_a_holder_and_exit() -> None:
+        holder = os.fork()
+        if holder == 0:
+            time.sleep(600)
+            os._exit(0)
+        holder_file.write_text(str(holder))
+        os._exit(7)
+
+    try:
+        with pytest.raises(ChildCrashed, match="status 7"):
+            run_in_child(leave_a_holder_and_exit, timeout=120, memory_limit_mb=256)
+    finally:
+        os.kill(int(holder_file.read_text()), signal.SIGKILL)
+
+
+def test_waiting_a_while_ends_without_an_answer_until_the_child_has_one():
+    """As the worker waits, renewing its lease between waits."""
+    read_end, write_end = os.pipe()
+    try:
+        with start_child(lambda: os.read(read_end, 5), **LIMITS) as child:
+            assert not child.wait(0.05)
+            os.write(write_end, b"go on")
+            assert child.wait(60)
+            assert child.result() == b"go on"
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+
+
+def start_a_descendant() -> Process:
+    """In a child: fork a process that sleeps; that process, as /proc shows it."""
+    pid = os.fork()
+    if pid == 0:
+        time.sleep(600)
+        os._exit(0)
+    found = process(pid)
+    assert found is not None
+    return found
+
+
+def test_a_child_leading_its_own_group_takes_its_descendants_along_when_it_answers():
+    with start_child(start_a_descendant, own_group=True, result_types=[Process], **LIMITS) as child:
+        descendant = child.result()
+    try:
+        assert wait_until_gone({descendant}) == set()
+    finally:
+        kill_all({descendant})
+
+
+def test_a_child_leading_its_own_group_takes_its_descendants_along_when_closed_early():
+    """As when a job is deleted or handed back while it runs."""
+
+    def start_a_descendant_and_wait() -> None:
+        start_a_descendant()
+        time.sleep(600)
+
+    started = set()
+    try:
+        with start_child(start_a_descendant_and_wait, own_group=True, **LIMITS) as child:
+            started = wait_for_descendants(os.getpid(), depth=2)
+            assert {recorded.pid for recorded in started} > {child.pid}
+        assert wait_until_gone(started) == set()
+    finally:
+        kill_all(started)
+
+
+@pytest.fixture
+def without_pidfds(monkeypatch):
+    """As on a kernel older than pidfds (Linux 5.3)."""
+
+    def missing(pid: int) -> int:
+        raise OSError(errno.ENOSYS, "Function not implemented")
+
+    monkeypatch.setattr(os, "pidfd_open", missing)
+
+
+@pytest.mark.usefixtures("without_pidfds")
+def test_without_pidfds_the_end_of_the_pipe_tells_of_the_child_s_death():
+    assert run_in_child(lambda: 42, **LIMITS) == 42
+    with pytest.raises(ChildCrashed, match="status 7"):
+        run_in_child(lambda: os._exit(7), **LIMITS)
+    with pytest.raises(ChildOutOfMemory):
+        run_in_child(lambda: len(bytearray(512 << 20)), timeout=10.0, memory_limit_mb=64)
+    with pytest.raises(ChildTimeout):
+        run_in_child(lambda: time.sleep(60), timeout=0.2, memory_limit_mb=256)
 
 
 def test_no_descriptor_is_left_open_whatever_the_outcome():

@@ -106,10 +106,11 @@ def test_a_killed_worker_leaves_no_process_of_its_job_running(one_worker, slow_g
 
 
 #: A check plugin that does what a validation child subverted through a parser bug could do:
-#: answer the worker with a pickle that names a function to call (here: create a file).
+#: answer the worker, on every pipe it may write to, with a pickle framed as the sandbox frames
+#: answers (its length, the stream's length, no arrays, the stream) that names a function to
+#: call (here: create a file).
 SUBVERTING_PLUGIN = """
-import gc, os, pickle
-from multiprocessing.connection import Connection
+import fcntl, os, pickle, stat, struct
 from assetcheck.checks import Check
 from assetcheck.plugins.hookspecs import hookimpl
 from assetcheck.service.jobs.worker import Outcome
@@ -118,11 +119,21 @@ class CreateFile:
     def __reduce__(self):
         return (open, ({marker!r}, "w"))
 
+def writable_pipes():
+    for name in os.listdir("/proc/self/fd"):
+        fd = int(name)
+        try:
+            mode, flags = os.fstat(fd).st_mode, fcntl.fcntl(fd, fcntl.F_GETFL)
+        except OSError:
+            continue
+        if fd > 2 and stat.S_ISFIFO(mode) and flags & os.O_ACCMODE == os.O_WRONLY:
+            yield fd
+
 def run(asset, context):
-    answer = pickle.dumps(Outcome("completed", report={{"grade": CreateFile()}}))
-    for thing in gc.get_objects():
-        if isinstance(thing, Connection) and thing.writable:
-            thing.send_bytes(answer)
+    stream = pickle.dumps(("returned", Outcome("completed", report={{"grade": CreateFile()}})))
+    body = struct.pack("<QQ", len(stream), 0) + stream
+    for fd in writable_pipes():
+        os.write(fd, struct.pack("<Q", len(body)) + body)
     os._exit(0)
 
 @hookimpl

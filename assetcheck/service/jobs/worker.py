@@ -24,29 +24,28 @@ counts as a crashed attempt (the job is re-queued), never as a broken file.
 A job deleted while it runs (``DELETE /api/v1/validate/{id}``) loses its row: the worker's next
 lease renewal fails, it kills the child, and it removes whatever the child stored meanwhile.
 
-Each job's child leads a process group of its own, which the decoders and parsers it forks
-join; however the job ends, the worker kills that whole group before reaping the child, so
-nothing the job started runs on. Should the worker itself die, the kernel kills the child
-(and each decoder, the death of its own parent) with SIGKILL: ``assetcheck.sandbox.containment``.
-The child's answer is loaded with the same restricted unpickler as a decoder's: only plain
-data and :class:`Outcome`, never code a subverted child could name.
+The child is started by :func:`assetcheck.sandbox.child.start_child`, as every parser and
+decoder is, under the job's limits: ``job_timeout`` as its deadline (and the CPU time derived
+from it), ``memory_limit_mb`` of address space. It leads a process group of its own, which the
+decoders and parsers it forks join; however the job ends, that whole group is killed before the
+child is reaped, so nothing the job started runs on. Should the worker itself die, the kernel
+kills the child (and each decoder, the death of its own parent) with SIGKILL. The worker sleeps
+on the child's pipe and its pidfd between lease renewals, so it hears of the answer (or of the
+child's death) at once. The child's answer is loaded with the same restricted unpickler as a
+decoder's: only plain data and :class:`Outcome`, never code a subverted child could name.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import math
-import multiprocessing
 import os
-import pickle
-import signal
 import tempfile
 import time
 from dataclasses import dataclass, replace
-from multiprocessing.connection import Connection
+from functools import partial
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pluggy
 
@@ -62,12 +61,8 @@ from assetcheck.reports.failures import (
     VALIDATION_CRASHED,
     VALIDATION_TIMEOUT,
 )
-from assetcheck.sandbox.containment import (
-    RestrictedUnpickler,
-    die_with_parent,
-    is_allocation_failure,
-    limit_address_space,
-)
+from assetcheck.sandbox.child import Child, ChildFailure, ChildTimeout, start_child
+from assetcheck.sandbox.containment import is_allocation_failure
 from assetcheck.scoring.profiles import UnknownEngineError
 from assetcheck.service.db.tables import Job, iso
 from assetcheck.service.jobs.queue import COMPLETED, JobQueue
@@ -138,22 +133,18 @@ class Worker:
         log.info("job %s: validating %s (attempt %d)", job.id, job.filename, job.attempts)
         started = time.monotonic()
         expected = self.queue.typical_duration()
-        receiver, sender = multiprocessing.Pipe(duplex=False)
         task = {**self._child_task(job), "scratch": self.storage.scratch_folder(job.id)}
-        child = _FORK.Process(
-            target=_validate_in_child, name=f"validate {job.id}", args=(sender, task)
-        )
-        child.start()
-        _lead_own_group(cast(int, child.pid))  # a started process has its pid
-        sender.close()
         try:
-            outcome = self._wait(job, receiver, started, expected)
+            with start_child(
+                partial(_validate_in_child, task),
+                timeout=self.job_timeout,
+                memory_limit_mb=self.memory_limit_mb,
+                result_types=[Outcome],
+                own_group=True,
+            ) as child:  # leaving it kills the job's whole process group
+                outcome = self._wait(job, child, started, expected)
         finally:
-            receiver.close()
-            _kill_job_processes(child)
             self.storage.clear_scratch(job.id)
-        if outcome is _NO_ANSWER:
-            outcome = Outcome("crashed", message=_death(child.exitcode))
         recorded = False
         if outcome is not None:
             seconds = time.monotonic() - started
@@ -186,7 +177,6 @@ class Worker:
             "options": options,
             "plugin_manager": self.plugin_manager,
             "memory_limit_mb": self.memory_limit_mb,
-            "parent": os.getpid(),
             "job": {
                 "job_id": job.id,
                 "created_at": iso(job.created_at),
@@ -201,30 +191,20 @@ class Worker:
         }
 
     def _wait(
-        self, job: Job, receiver: Connection, started: float, expected: float
+        self, job: Job, child: Child[Outcome], started: float, expected: float
     ) -> Outcome | None:
-        """The child's outcome (``_NO_ANSWER`` if it died without one), or None when the job
-        is no longer this worker's to record."""
-        while True:
-            if receiver.poll(self.tick):
-                try:
-                    return _load_outcome(receiver.recv_bytes())
-                except EOFError:  # the child died without answering
-                    return _NO_ANSWER
-            elapsed = time.monotonic() - started
-            if elapsed > self.job_timeout:
-                return Outcome(
-                    "failed",
-                    code=VALIDATION_TIMEOUT.code,
-                    message=(f"the validation took longer than the {self.job_timeout:g} s limit"),
-                )
+        """The child's outcome, or None when the job is no longer this worker's to record.
+        Until the child answers, dies or runs out of time, the lease is renewed every tick."""
+        while not child.wait(self.tick):
             if self.stop_at is not None and time.monotonic() > self.stop_at:
                 self.queue.hand_back(job.id, self.owner)
                 log.info("job %s: handed back at shutdown", job.id)
                 return None
-            if not self.queue.renew(job.id, self.owner, _progress(elapsed, expected)):
+            progress = _progress(time.monotonic() - started, expected)
+            if not self.queue.renew(job.id, self.owner, progress):
                 log.warning("job %s: lease lost, result dropped", job.id)
                 return None
+        return outcome_of(child, self.job_timeout)
 
     def _record(self, job: Job, outcome: Outcome, seconds: float) -> bool:
         """Store how the job ended; False when its lease was lost."""
@@ -246,49 +226,37 @@ class Worker:
         return recorded
 
 
+def outcome_of(child: Child[Outcome], job_timeout: float) -> Outcome:
+    """How the validation ``child`` ended: its :class:`Outcome`, a timeout, or a crash (it died
+    without answering, raised, or answered with something else: plain data a subverted child
+    may send)."""
+    try:
+        answer = child.result()
+    except ChildTimeout:
+        return Outcome(
+            "failed",
+            code=VALIDATION_TIMEOUT.code,
+            message=f"the validation took longer than the {job_timeout:g} s limit",
+        )
+    except ChildFailure as failure:
+        return Outcome("crashed", message=str(failure))
+    except Exception as error:  # raised by the child (as its text, unless a built-in type)
+        return Outcome("crashed", message=f"the validation raised {type(error).__name__}: {error}")
+    if not isinstance(answer, Outcome):
+        return Outcome(
+            "crashed", message=f"the validation sent a {type(answer).__name__}, not an outcome"
+        )
+    return answer
+
+
 def _progress(elapsed: float, expected: float) -> int:
     """10 when the validation starts, approaching 95 (63 % of the way at the typical duration)."""
     return 10 + int(85 * (1 - math.exp(-elapsed / max(expected, 0.1))))
 
 
-#: What :meth:`Worker._wait` answers for a child that died without sending an outcome.
-_NO_ANSWER = Outcome("crashed")
-
-
-def _load_outcome(message: bytes) -> Outcome:
-    """The child's :class:`Outcome`; a crashed one when the message is anything else."""
-    try:
-        outcome = RestrictedUnpickler(message, [Outcome]).load()
-    except Exception as error:  # whatever a subverted child sent
-        return Outcome("crashed", message=f"the validation sent an unexpected answer: {error}")
-    if not isinstance(outcome, Outcome):
-        return Outcome(
-            "crashed", message=(f"the validation sent a {type(outcome).__name__}, not an outcome")
-        )
-    return outcome
-
-
-def _lead_own_group(pid: int) -> None:
-    """Make the job's child the leader of a process group of its own (it does so too: whichever
-    runs first, the group exists before the child can fork anything)."""
-    with contextlib.suppress(ProcessLookupError):  # it has already exited
-        os.setpgid(pid, pid)
-
-
-def _kill_job_processes(child: Any) -> None:
-    """SIGKILL the job's process group (the child and all it started), then reap the child.
-    Killing comes first: until the child is reaped its pid, the group's id, cannot be reused."""
-    with contextlib.suppress(ProcessLookupError):  # the child and all it started have exited
-        os.killpg(child.pid, signal.SIGKILL)
-    child.join()
-
-
-def _validate_in_child(sender: Connection, task: dict[str, Any]) -> None:
-    """The child: validate one upload and send an :class:`Outcome` back."""
-    os.setpgid(0, 0)
-    die_with_parent(task["parent"], signal.SIGKILL)
+def _validate_in_child(task: dict[str, Any]) -> Outcome:
+    """The child: validate one upload; how it ended."""
     _private_temporary_files(task["scratch"])
-    limit_address_space(task["memory_limit_mb"])
     storage: JobStorage = task["storage"]
     job_id = task["job"]["job_id"]
     try:
@@ -313,7 +281,7 @@ def _validate_in_child(sender: Connection, task: dict[str, Any]) -> None:
         if outcome.report is not None:
             derived = _keep_previews(storage, job_id, previews.budget.used)
             outcome = replace(outcome, derived_bytes=derived + json_size(outcome.report))
-    sender.send_bytes(pickle.dumps(outcome))
+    return outcome
 
 
 def _validate_upload(path: Path, task: dict[str, Any], previews: PreviewWriter) -> Outcome:
@@ -368,12 +336,3 @@ def _private_temporary_files(scratch: Path | None) -> None:
     if scratch is not None:
         os.environ["TMPDIR"] = str(scratch)
         tempfile.tempdir = str(scratch)
-
-
-def _death(exitcode: int | None) -> str:
-    if exitcode is not None and exitcode < 0:
-        return f"died from {signal.Signals(-exitcode).name}"
-    return f"exited with status {exitcode}"
-
-
-_FORK = multiprocessing.get_context("fork")
