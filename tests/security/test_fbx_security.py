@@ -269,6 +269,15 @@ def test_nodes_kept_past_the_memory_limit_stop_the_tree_and_reject_the_file(enco
 
 
 @pytest.mark.parametrize("encode", [encode_binary, encode_ascii], ids=["binary", "ascii"])
+def test_a_file_rejected_for_its_structure_is_not_also_out_of_memory(encode):
+    flood = encode(connections(50_000))
+
+    scan = security_scan(flood[: len(flood) * 3 // 4], Limits(memory_limit_mb=1))
+
+    assert [f.code for f in scan.findings] == ["FBX_TRUNCATED"]
+
+
+@pytest.mark.parametrize("encode", [encode_binary, encode_ascii], ids=["binary", "ascii"])
 def test_nodes_the_reader_does_not_need_cost_the_walk_no_memory(encode):
     flood = encode([Node("Takes", children=connections(50_000))])
 

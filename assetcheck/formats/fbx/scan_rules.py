@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from assetcheck.formats.fbx.tree import FbxTree
+from assetcheck.formats.fbx.tree import FbxTree, TreeBuilder
 from assetcheck.security.content import executable_kind
 
 #: Deepest node nesting accepted (``docs/security.md``, FBX).
@@ -69,9 +69,12 @@ def out_of_time(seconds: float, offset: int) -> Finding:
     return Finding("VALIDATION_TIMEOUT", offset, {"seconds": seconds})
 
 
-def out_of_memory(limit_mb: int) -> Finding:
-    """A ``RESOURCE_LIMIT`` finding: the kept nodes would need more than the memory limit."""
-    return Finding("RESOURCE_LIMIT", None, {"limit_mb": limit_mb})
+def walk_result(scan: FbxScan, builder: TreeBuilder, limit_mb: int) -> FbxWalk:
+    """What a walk gives. Kept nodes past the memory budget are ``RESOURCE_LIMIT``, as the
+    parser's child ran out of memory; unless the file is rejected already, and never parsed."""
+    if builder.over_budget and not scan.rejected:
+        scan.findings.append(Finding("RESOURCE_LIMIT", None, {"limit_mb": limit_mb}))
+    return FbxWalk(scan, builder.tree())
 
 
 def executable_finding(head: bytes, filename: str, offset: int) -> Finding | None:

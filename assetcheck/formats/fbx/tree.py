@@ -29,9 +29,9 @@ OBJECT_NODES = frozenset({"Model", "Geometry"})
 #: parent (kept, or '' at the top level) and its own name.
 KeepRule = Callable[[int, str, str], bool]
 
-#: What one kept node and one kept property cost at most, in bytes of memory (strings and
-#: bytes count their length on top): the estimate :class:`TreeBuilder` charges.
-NODE_COST = 256
+#: What one kept node and one kept property cost at most, in bytes of memory (a string counts
+#: its length on top): the estimate :class:`TreeBuilder` charges before they are made.
+NODE_COST = 320
 PROPERTY_COST = 64
 
 
@@ -153,9 +153,10 @@ class FbxTree:
 class TreeBuilder:
     """The nodes a walk keeps, gathered as it goes, under a memory budget.
 
-    The walk asks :meth:`child` for every node whose parent it keeps and fills in the
-    properties of those it gets. Past ``budget`` bytes (by :data:`NODE_COST` and
-    :data:`PROPERTY_COST`), or after :meth:`fail`, nothing is kept any more.
+    The walk asks :meth:`child` for every node whose parent it keeps, and :meth:`charge` for
+    the properties it is about to give the nodes it got. Past ``budget`` bytes (by
+    :data:`NODE_COST` and :data:`PROPERTY_COST`), or after :meth:`fail`, nothing is kept any
+    more: the tree is dropped and :attr:`fault` says why.
     """
 
     def __init__(self, keep: KeepRule, source: FbxSource, budget: int) -> None:
@@ -170,23 +171,22 @@ class TreeBuilder:
     def child(self, parent: FbxNode | None, depth: int, name: str) -> FbxNode | None:
         """A new kept node ``name`` under ``parent`` (None when the parent is not kept), or
         None when it is not kept."""
-        if parent is None or self.fault is not None or not self.keep(depth, parent.name, name):
+        if parent is None or not self.keep(depth, parent.name, name) or not self.charge(NODE_COST):
             return None
         node = FbxNode(name, source=self.source)
         parent.children.append(node)
-        self.charge(NODE_COST)
         return node
 
-    def charge_properties(self, props: list[object]) -> None:
-        """Count the cost of ``props``, just given to a kept node."""
-        text = sum(len(p) for p in props if isinstance(p, str | bytes))
-        self.charge(PROPERTY_COST * len(props) + text)
-
-    def charge(self, cost: int) -> None:
+    def charge(self, cost: int) -> bool:
+        """Count ``cost`` more bytes of kept properties; False when they must not be kept."""
+        if self.fault is not None:
+            return False
         self.cost += cost
-        if self.cost > self.budget and self.fault is None:
+        if self.cost > self.budget:
             self.over_budget = True
             self.fail(f"its node tree needs more than {self.budget >> 20} MB")
+            return False
+        return True
 
     def fail(self, reason: str) -> None:
         """Give up the tree: it cannot be read, for ``reason`` (the first reason stays)."""

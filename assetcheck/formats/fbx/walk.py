@@ -33,11 +33,12 @@ from assetcheck.formats.fbx.scan_rules import (
     FbxWalk,
     executable_finding,
     malformed,
-    out_of_memory,
     out_of_time,
     truncated,
+    walk_result,
 )
 from assetcheck.formats.fbx.tree import (
+    PROPERTY_COST,
     ArrayRef,
     FbxNode,
     FbxSource,
@@ -136,9 +137,7 @@ class _BinaryWalk:
             self.scan.findings.append(malformed(error.reason, error.offset))
         except _OutOfTime as stop:
             self.scan.findings.append(out_of_time(self.limits.parse_timeout, stop.offset))
-        if self.builder.over_budget:
-            self.scan.findings.append(out_of_memory(self.limits.memory_limit_mb))
-        return FbxWalk(self.scan, self.builder.tree())
+        return walk_result(self.scan, self.builder, self.limits.memory_limit_mb)
 
     def _walk_top_level(self) -> None:
         if self.size < _BINARY_HEADER_SIZE:
@@ -240,14 +239,15 @@ class _BinaryWalk:
                 position += 5
                 if first_string is None:
                     first_string = (position, length)
-                if props is not None:
+                fits = position + length <= end  # else the node is malformed: keep nothing
+                if props is not None and fits and self.builder.charge(PROPERTY_COST + length):
                     raw = bytes(data[position : position + length])
                     props.append(raw.decode("utf-8", "replace") if code == ord("S") else raw)
             elif code in _ARRAY_ITEM_SIZES and position + 13 <= end:
                 items, encoding, length = self.array_header.unpack_from(data, position + 1)
                 position += 13
                 self._check_array(position, end, code, items, encoding, length)
-                if props is not None:
+                if props is not None and self.builder.charge(PROPERTY_COST):
                     dtype = _ARRAY_DTYPES[code]
                     props.append(ArrayRef(dtype, position, position + length, items, encoding))
             elif code in _STRING_TYPES or code in _ARRAY_ITEM_SIZES:
@@ -258,8 +258,6 @@ class _BinaryWalk:
             remaining -= 1
         if position > end:
             raise _Malformed("a property runs past the end of its node", end)
-        if props:
-            self.builder.charge_properties(props)
         return first_string
 
     def _scalar_run(self, position: int, end: int, code: int, size: int, remaining: int) -> int:
@@ -283,12 +281,15 @@ class _BinaryWalk:
         if scalar is None:  # B and Z: sizes the scan knows, values nothing reads
             self.builder.fail(f"unknown property type {code:#04x} at byte {position}")
             return
+        one_array = run > 1 and last and not props
+        if not self.builder.charge(PROPERTY_COST * (1 if one_array else run)):
+            return
         if run == 1:
             props.append(scalar.unpack_from(self.data, position + 1)[0])
             return
         stride = scalar.size + 1
         values = np.ndarray((run,), np.dtype(scalar.format), self.data, position + 1, (stride,))
-        if last and not props:
+        if one_array:
             props.append(values)
         else:
             props.extend(values.tolist())

@@ -18,7 +18,6 @@ import binascii
 import re
 import string
 import time
-from dataclasses import dataclass
 
 from assetcheck.asset.options import Limits
 from assetcheck.formats.fbx.scan_rules import (
@@ -29,11 +28,12 @@ from assetcheck.formats.fbx.scan_rules import (
     FbxWalk,
     executable_finding,
     malformed,
-    out_of_memory,
     out_of_time,
     truncated,
+    walk_result,
 )
 from assetcheck.formats.fbx.tree import (
+    PROPERTY_COST,
     ArrayRef,
     FbxNode,
     FbxSource,
@@ -60,13 +60,6 @@ _CLOSE = re.compile(rb"}")
 _COLON = re.compile(rb":")
 
 
-@dataclass
-class _Block:
-    """A ``{ ... }`` block being read: the file name its embedded media are checked under."""
-
-    filename: str = ""
-
-
 class _Stop(Exception):
     """The structure cannot be trusted any further; the finding is already recorded."""
 
@@ -77,7 +70,8 @@ class _AsciiWalk:
         self.limits = limits
         self.scan = FbxScan()
         self.builder = TreeBuilder(keep, FbxSource(data, False), limits.memory_limit_mb << 20)
-        self.stack = [_Block()]
+        # Per open block (the root counts): the file name its embedded media are checked under.
+        self.filenames = [""]
         self.declared_bytes = 0
         self.key = ""
         self.first_string: str | None = None
@@ -98,58 +92,59 @@ class _AsciiWalk:
             for count, match in enumerate(_TOKENS.finditer(self.data), 1):
                 if count % CLOCK_INTERVAL == 0 and time.monotonic() > deadline:
                     self.scan.findings.append(out_of_time(self.limits.parse_timeout, match.start()))
-                    return FbxWalk(self.scan, self.builder.tree())
+                    break
                 self._token(match.start(), match.end())
-            self._end_key()
-            if len(self.stack) > 1:
-                self.scan.findings.append(
-                    truncated(
-                        f"the file ends inside {len(self.stack) - 1} unclosed blocks",
-                        len(self.data),
-                    )
-                )
+            else:
+                self._end()
         except _Stop:
             pass
-        if self.builder.over_budget:
-            self.scan.findings.append(out_of_memory(self.limits.memory_limit_mb))
-        return FbxWalk(self.scan, self.builder.tree())
+        return walk_result(self.scan, self.builder, self.limits.memory_limit_mb)
+
+    def _end(self) -> None:
+        """The end of the file: the last key is finished, every block must be closed."""
+        self._end_key()
+        if len(self.filenames) > 1:
+            self.scan.findings.append(
+                truncated(
+                    f"the file ends inside {len(self.filenames) - 1} unclosed blocks",
+                    len(self.data),
+                )
+            )
 
     def _token(self, start: int, end: int) -> None:
         first = self.data[start]
         key = first in _KEY_START and self.data[end - 1] == ord(":")
         if not key and first not in _MARKS:
             return  # numbers, separators and bare words: values
-        kept = start >= self.skip_until  # outside an array block being skipped
-        if kept:
+        in_tree = start >= self.skip_until  # the tree skips the tokens of an array's values
+        if in_tree:
             if self.node is not None and start > self.values_start:
                 self._values(self.node, self.values_start, start)
             self.values_start = end
         if first == ord('"'):
-            self._string(start + 1, end - 1, kept)
+            self._string(start + 1, end - 1, in_tree)
         elif first == ord("{"):
-            self._open(kept)
+            self._open(in_tree)
         elif first == ord("}"):
-            self._close(kept)
+            self._close(in_tree)
         elif first == ord("*"):
-            self._array(int(bytes(self.data[start + 1 : end])), start, end, kept)
+            self._array(int(bytes(self.data[start + 1 : end])), start, end, in_tree)
         elif key:
-            self._key(bytes(self.data[start : end - 1]).decode("ascii"), start, kept)
+            self._key(bytes(self.data[start : end - 1]).decode("ascii"), start, in_tree)
 
-    def _key(self, name: str, start: int, kept: bool) -> None:
+    def _key(self, name: str, start: int, in_tree: bool) -> None:
         self._end_key()
         self.key = name
         # A key's node sits one level below the blocks open around it (the root counts).
-        if len(self.stack) > MAX_NESTING:
+        if len(self.filenames) > MAX_NESTING:
             self._stop(f"nodes are nested more than {MAX_NESTING} deep", start)
-        if kept:
+        if in_tree:
             self.in_key = True
             self.node = self.builder.child(self.parents[-1], len(self.parents), name)
 
-    def _string(self, start: int, end: int, kept: bool) -> None:
-        if kept and self.node is not None:
-            text = bytes(self.data[start:end]).decode("utf-8", "replace")
-            self.node.props.append(text)
-            self.builder.charge_properties([text])
+    def _string(self, start: int, end: int, in_tree: bool) -> None:
+        if in_tree and self.node is not None and self.builder.charge(PROPERTY_COST + end - start):
+            self.node.props.append(bytes(self.data[start:end]).decode("utf-8", "replace"))
         if self.key == "Content":
             if sum(map(len, self.content)) < _CONTENT_HEAD_CHARS:
                 self.content.append(bytes(self.data[start : min(end, start + _CONTENT_HEAD_CHARS)]))
@@ -160,29 +155,28 @@ class _AsciiWalk:
                 self.first_string = bytes(self.data[start : min(end, start + 256)]).decode(
                     "utf-8", "replace"
                 )
-            block = self.stack[-1]
-            if not block.filename:
-                block.filename = self.first_string
+            if not self.filenames[-1]:
+                self.filenames[-1] = self.first_string
 
-    def _open(self, kept: bool) -> None:
+    def _open(self, in_tree: bool) -> None:
         self._end_key()
-        self.stack.append(_Block())
+        self.filenames.append("")
         self.key = ""
-        if kept:
+        if in_tree:
             self.parents.append(self.node)
             self.in_key, self.node = False, None
 
-    def _close(self, kept: bool) -> None:
+    def _close(self, in_tree: bool) -> None:
         self._end_key()
         self.key = ""
-        if kept:
+        if in_tree:
             self.in_key, self.node = False, None
             if len(self.parents) > 1:
                 self.parents.pop()
-        if len(self.stack) > 1:  # else a stray brace: the parser reports it
-            self.stack.pop()
+        if len(self.filenames) > 1:  # else a stray brace: the parser reports it
+            self.filenames.pop()
 
-    def _array(self, count: int, start: int, end: int, kept: bool) -> None:
+    def _array(self, count: int, start: int, end: int, in_tree: bool) -> None:
         """``*count``: check the count against the file and the limit. The key's ``{ a: ... }``
         block that follows is skipped, its values the kept node's one property."""
         if count > len(self.data):
@@ -196,27 +190,27 @@ class _AsciiWalk:
                 f"{self.limits.max_uncompressed_bytes}",
                 start,
             )
-        if not kept or not self.in_key:
+        if not in_tree or not self.in_key:
             return
         close = _CLOSE.search(self.data, end)
         colon = _COLON.search(self.data, end, close.start()) if close else None
         if close is None or colon is None:
             self.builder.fail(f"an array at byte {end} has no values block")
             return
-        if self.node is not None:
+        if self.node is not None and self.builder.charge(PROPERTY_COST):
             self.node.props = [ArrayRef("f8", colon.end(), close.start(), count)]
-            self.builder.charge_properties(self.node.props)
         self.skip_until = self.values_start = close.end()
 
     def _values(self, node: FbxNode, start: int, end: int) -> None:
         """The numbers (and bare words) between two tokens, as properties of ``node``."""
         if end - start > _LAZY_SPAN and not node.props:
-            values: list[object] = [ArrayRef("f8", start, end)]
-        else:
-            words = (item.strip() for item in bytes(self.data[start:end]).split(b","))
-            values = [ascii_scalar(word) for word in words if word]
-        node.props += values
-        self.builder.charge_properties(values)
+            if self.builder.charge(PROPERTY_COST):
+                node.props.append(ArrayRef("f8", start, end))
+            return
+        text = bytes(self.data[start:end])
+        if self.builder.charge(PROPERTY_COST * (text.count(b",") + 1)):
+            words = (item.strip() for item in text.split(b","))
+            node.props += [ascii_scalar(word) for word in words if word]
 
     def _end_key(self) -> None:
         """Finish the key whose values were being read: check a ``Content`` blob it held."""
@@ -230,7 +224,7 @@ class _AsciiWalk:
             head = base64.b64decode(encoded[: len(encoded) // 4 * 4])
         except binascii.Error:
             return
-        finding = executable_finding(head[:CONTENT_HEAD_BYTES], self.stack[-1].filename, offset)
+        finding = executable_finding(head[:CONTENT_HEAD_BYTES], self.filenames[-1], offset)
         if finding:
             self.scan.findings.append(finding)
 
