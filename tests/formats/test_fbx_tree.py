@@ -7,6 +7,7 @@ from assetcheck.formats.fbx.geometry import read_geometries
 from assetcheck.formats.fbx.tree import FbxNode, FbxTree
 from assetcheck.formats.fbx.walk import walk_fbx
 from tests.builders.fbx import MaterialSpec, Scene, ascii_fbx, binary_fbx, cube
+from tests.builders.fbx_nodes import Node, encode_binary
 
 ARRAYS = ("Vertices", "PolygonVertexIndex")
 LAYER_ARRAYS = (("LayerElementNormal", "Normals"), ("LayerElementUV", "UV"))
@@ -53,3 +54,20 @@ def test_the_walk_keeps_the_models_geometries_and_connections_and_nothing_else()
 
         assert [node.name for node in top_level] == ["Objects", "Connections"]
         assert [node.name for node in top_level[0].children] == ["Geometry", "Model"]
+
+
+def test_reading_the_geometry_leaves_the_walks_tree_as_it_was():
+    model = Node(
+        "Model",
+        ["Model::Box", "Mesh"],
+        [
+            Node("Vertices", [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]),
+            Node("PolygonVertexIndex", [0, 1, -3]),
+        ],
+    )
+    tree = tree_of(encode_binary([Node("Objects"), model], 6100))  # FBX 5: a top-level model
+
+    first, again = read_geometries(tree), read_geometries(tree)
+
+    assert [(m.vertices, m.triangles) for m in first] == [(3, 1)]
+    assert [(m.vertices, m.triangles) for m in again] == [(3, 1)]

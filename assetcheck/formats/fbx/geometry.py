@@ -45,14 +45,14 @@ def read_geometries(tree: FbxTree) -> list[DecodedMesh]:
     """
     top_level = tree.top_level()
     nodes = {node.name: node for node in top_level}
-    objects = nodes.get("Objects", FbxNode("Objects"))
-    objects.children += [node for node in top_level if node.name == "Model"]  # FBX 5
+    objects = nodes.get("Objects", FbxNode("Objects")).children
+    objects = objects + [node for node in top_level if node.name == "Model"]  # FBX 5
     links = _links(nodes.get("Connections", FbxNode("Connections")))
-    legacy = not any(node.name == "Geometry" for node in objects.children)
-    models = {_key(node, legacy): node for node in objects.children if node.name == "Model"}
+    legacy = not any(node.name == "Geometry" for node in objects)
+    models = {_key(node, legacy): node for node in objects if node.name == "Model"}
     hierarchy = _Hierarchy(models, links)
     meshes = []
-    for node in objects.children:
+    for node in objects:
         if legacy and node.name == "Model" and node.child("Vertices") is not None:
             owners = [_key(node, legacy)]
         elif node.name == "Geometry" and node.text(2) == "Mesh":
