@@ -6,7 +6,7 @@ never parsed. ufbx then reads the file in a forked child (:mod:`assetcheck.sandb
 limited by ``options.limits``: a hang becomes ``VALIDATION_TIMEOUT``, a blow-up
 ``RESOURCE_LIMIT``, and the caller carries on. The mesh geometry is decoded from the kept nodes
 in the same child, under the same limits (:mod:`assetcheck.formats.fbx.scene`). Why the scene
-is ufbx's and not read from the walk's nodes: ``docs/decisions.md``, FBX scene reader.
+is ufbx's and not read from the walk's nodes: ``docs/decisions.md``, One FBX reading path.
 ufbx reads only the file itself; images its textures name are looked up, like a glTF's, only
 inside the upload (beside the file or in its ZIP), and only their headers are read.
 """
