@@ -14,7 +14,8 @@ GIB = 1 << 30
 class Limits:
     """Resource limits for reading one upload. Defaults follow ``docs/security.md``.
 
-    ``parse_timeout`` and ``memory_limit_mb`` bound each child process that parses an FBX.
+    ``parse_timeout`` and ``memory_limit_mb`` bound each child process that parses an FBX, and
+    the FBX walk that comes before it (its time, and the nodes it keeps for the parser).
     """
 
     max_uncompressed_bytes: int = GIB

@@ -89,7 +89,7 @@ def _fbx_metrics(meshes: list[FbxMesh]) -> dict[str, int | bool]:
 
 
 def _fbx_uv_sets(mesh: FbxMesh) -> int:
-    """The mesh's UV sets as the pre-scan counted them; where it could not, whether it has any."""
+    """The mesh's UV sets as its geometry's nodes count them; else whether it has any."""
     return mesh.uv_sets if mesh.uv_sets is not None else int(mesh.has_uvs)
 
 

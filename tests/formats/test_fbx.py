@@ -326,7 +326,7 @@ def test_time_limit_gives_validation_timeout_and_the_next_file_still_reads(read)
 
 
 def test_a_parser_crash_is_reported_and_the_next_file_still_reads(read, monkeypatch):
-    def crash(path: str, filename: str, data: object) -> Asset:
+    def crash(path: str, filename: str, tree: object) -> Asset:
         faulthandler.disable()  # pytest's handler would print a traceback for the signal
         os.kill(os.getpid(), signal.SIGSEGV)
         raise AssertionError("unreachable")
@@ -343,7 +343,7 @@ def test_a_parser_crash_is_reported_and_the_next_file_still_reads(read, monkeypa
 
 
 def test_a_parser_child_that_sends_an_asset_without_its_scene_has_crashed(read, monkeypatch):
-    def subverted(path: str, filename: str, data: object) -> Asset:
+    def subverted(path: str, filename: str, tree: object) -> Asset:
         return Asset.unread(filename, "fbx")  # an Asset, as expected, but with no FbxScene
 
     monkeypatch.setattr(fbx_reader, "read_scene", subverted)

@@ -29,10 +29,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from assetcheck.asset.options import ValidationOptions
+from assetcheck.asset.options import Limits, ValidationOptions
 from assetcheck.formats.fbx import reader as fbx_reader
 from assetcheck.formats.fbx.geometry import read_geometries
 from assetcheck.formats.fbx.model import FbxScene, transform_points
+from assetcheck.formats.fbx.walk import walk_fbx
 from assetcheck.formats.source import SourceFile
 from assetcheck.issues import IssueCollector
 from assetcheck.plugins.manager import build_registry, get_plugin_manager
@@ -146,7 +147,7 @@ def test_decoded_control_points_and_triangles_equal_ufbx(path):
     finally:
         ufbx_scene.close()
 
-    decoded = read_geometries(path.read_bytes())
+    decoded = read_geometries(walk_fbx(path.read_bytes(), Limits()).tree)
 
     assert [mesh.fault for mesh in decoded] == [None] * len(decoded)
     assert sorted((mesh.vertices, mesh.triangles) for mesh in decoded) == theirs

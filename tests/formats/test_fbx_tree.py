@@ -1,17 +1,24 @@
-"""The FBX node tree reader on built files: how ASCII arrays are read."""
+"""The node tree the FBX walk keeps, on built files: how ASCII arrays are read."""
 
 from __future__ import annotations
 
+from assetcheck.asset.options import Limits
 from assetcheck.formats.fbx.geometry import read_geometries
-from assetcheck.formats.fbx.tree import FbxNode, read_tree
-from tests.builders.fbx import Scene, ascii_fbx, cube
+from assetcheck.formats.fbx.tree import FbxNode, FbxTree
+from assetcheck.formats.fbx.walk import walk_fbx
+from tests.builders.fbx import MaterialSpec, Scene, ascii_fbx, binary_fbx, cube
+from tests.builders.fbx_nodes import Node, encode_binary
 
 ARRAYS = ("Vertices", "PolygonVertexIndex")
 LAYER_ARRAYS = (("LayerElementNormal", "Normals"), ("LayerElementUV", "UV"))
 
 
+def tree_of(data: bytes) -> FbxTree:
+    return walk_fbx(data, Limits()).tree
+
+
 def geometry_node(data: bytes) -> FbxNode:
-    (objects,) = [node for node in read_tree(data) if node.name == "Objects"]
+    (objects,) = [node for node in tree_of(data).top_level() if node.name == "Objects"]
     return objects.child("Geometry")
 
 
@@ -33,7 +40,34 @@ def test_an_ascii_array_ending_with_a_comma_holds_only_the_numbers_written():
 
 
 def test_a_mesh_written_with_trailing_commas_decodes_whole():
-    (mesh,) = read_geometries(ascii_fbx(Scene(meshes=[cube()]), trailing_commas=True))
+    (mesh,) = read_geometries(tree_of(ascii_fbx(Scene(meshes=[cube()]), trailing_commas=True)))
 
     assert mesh.fault is None
     assert (mesh.vertices, mesh.triangles) == (8, 12)
+
+
+def test_the_walk_keeps_the_models_geometries_and_connections_and_nothing_else():
+    scene = Scene(meshes=[cube("Box", ["Red"])], materials=[MaterialSpec("Red")])
+
+    for data in (binary_fbx(scene), ascii_fbx(scene)):
+        top_level = tree_of(data).top_level()
+
+        assert [node.name for node in top_level] == ["Objects", "Connections"]
+        assert [node.name for node in top_level[0].children] == ["Geometry", "Model"]
+
+
+def test_reading_the_geometry_leaves_the_walks_tree_as_it_was():
+    model = Node(
+        "Model",
+        ["Model::Box", "Mesh"],
+        [
+            Node("Vertices", [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]),
+            Node("PolygonVertexIndex", [0, 1, -3]),
+        ],
+    )
+    tree = tree_of(encode_binary([Node("Objects"), model], 6100))  # FBX 5: a top-level model
+
+    first, again = read_geometries(tree), read_geometries(tree)
+
+    assert [(m.vertices, m.triangles) for m in first] == [(3, 1)]
+    assert [(m.vertices, m.triangles) for m in again] == [(3, 1)]

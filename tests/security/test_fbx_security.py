@@ -1,4 +1,5 @@
-"""The FBX pre-scan (docs/security.md, FBX) on hostile files built in code, and end to end."""
+"""The FBX walk's security scan (docs/security.md, FBX) on hostile files built in code, and end
+to end."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ import zlib
 
 import pytest
 
-from assetcheck.asset.options import Limits
+from assetcheck.asset.options import Limits, ValidationOptions
 from assetcheck.engine import validate
 from assetcheck.formats.fbx import reader as fbx_reader
-from assetcheck.formats.fbx.scan import scan_fbx
+from assetcheck.formats.fbx.geometry import read_geometries
+from assetcheck.formats.fbx.scan_rules import FbxScan
+from assetcheck.formats.fbx.walk import walk_fbx
 from tests.builders.fbx import (
     MaterialSpec,
     MeshSpec,
@@ -61,19 +64,27 @@ def compressed_zeros(size: int) -> bytes:
     )
 
 
+def security_scan(data: bytes, limits: Limits = LIMITS) -> FbxScan:
+    """The findings of the walk of ``data``."""
+    return walk_fbx(data, limits).scan
+
+
 def reasons(data: bytes, limits: Limits = LIMITS) -> list[str]:
-    return [
-        f.fields["reason"] for f in scan_fbx(data, limits).findings if f.code == "FBX_MALFORMED"
-    ]
+    findings = security_scan(data, limits).findings
+    return [f.fields["reason"] for f in findings if f.code == "FBX_MALFORMED"]
 
 
 @pytest.mark.parametrize("data", EXPORTS.values(), ids=EXPORTS.keys())
-def test_files_as_exporters_write_them_have_no_findings(data):
-    scan = scan_fbx(data, LIMITS)
+def test_files_as_exporters_write_them_have_no_findings_and_their_walk_keeps_the_geometry(data):
+    walk = walk_fbx(data, LIMITS)
 
-    assert scan.findings == []
-    assert not scan.rejected
-    assert scan.uv_sets_per_mesh == [1, 3]
+    assert walk.scan.findings == []
+    assert not walk.scan.rejected
+    meshes = read_geometries(walk.tree)
+    assert [(mesh.fault, mesh.triangles, mesh.uv_sets) for mesh in meshes] == [
+        (None, 12, 1),
+        (None, 1, 3),
+    ]
 
 
 def test_zlib_bomb_declaring_over_a_gigabyte_is_malformed_without_inflating():
@@ -135,7 +146,7 @@ def test_inflating_a_real_bomb_keeps_memory_to_one_step():
 
     tracemalloc.start()
     try:
-        scan = scan_fbx(bomb, LIMITS)
+        scan = security_scan(bomb, LIMITS)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -160,7 +171,7 @@ def test_ascii_nodes_nested_deeper_than_64_are_malformed():
 def truncation(data: bytes) -> list[str]:
     """The reasons of the ``FBX_TRUNCATED`` findings, once no ``FBX_MALFORMED`` one is among
     them (a file cut short is damaged, not hostile)."""
-    findings = scan_fbx(data, LIMITS).findings
+    findings = security_scan(data, LIMITS).findings
     assert "FBX_MALFORMED" not in {f.code for f in findings}
     return [f.fields["reason"] for f in findings if f.code == "FBX_TRUNCATED"]
 
@@ -171,7 +182,7 @@ def test_binary_file_ending_inside_a_node_is_truncated_not_malformed(version):
 
     (reason,) = truncation(data[: len(data) // 2])
     assert "past the last byte" in reason
-    assert scan_fbx(data[: len(data) // 2], LIMITS).rejected
+    assert security_scan(data[: len(data) // 2], LIMITS).rejected
 
 
 def test_ascii_file_ending_inside_a_block_is_truncated_not_malformed():
@@ -229,10 +240,66 @@ def test_ascii_array_counting_more_values_than_the_file_has_bytes_is_malformed()
 def test_a_walk_outlasting_the_time_limit_stops_and_rejects_the_file(encode):
     flood = encode([Node("Objects", children=[Node("Empty", [1]) for _ in range(10_000)])])
 
-    scan = scan_fbx(flood, Limits(parse_timeout=0.0))
+    scan = security_scan(flood, Limits(parse_timeout=0.0))
 
     assert [(f.code, f.fields) for f in scan.findings] == [("VALIDATION_TIMEOUT", {"seconds": 0.0})]
     assert scan.rejected
+
+
+def connections(count: int) -> list[Node]:
+    """A ``Connections`` node of ``count`` links: nodes the geometry reader keeps."""
+    return [Node("Connections", children=[Node("C", ["OO", i, i + 1]) for i in range(count)])]
+
+
+@pytest.mark.parametrize("encode", [encode_binary, encode_ascii], ids=["binary", "ascii"])
+def test_nodes_kept_past_the_memory_limit_stop_the_tree_and_reject_the_file(encode):
+    flood = encode(connections(50_000))
+
+    tracemalloc.start()
+    try:
+        walk = walk_fbx(flood, Limits(memory_limit_mb=1))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+
+    assert [(f.code, f.fields) for f in walk.scan.findings] == [("RESOURCE_LIMIT", {"limit_mb": 1})]
+    assert walk.scan.rejected
+    assert walk.tree.nodes == [] and walk.tree.fault == "its node tree needs more than 1 MB"
+    assert peak < 2 << 20
+
+
+@pytest.mark.parametrize("encode", [encode_binary, encode_ascii], ids=["binary", "ascii"])
+def test_a_file_rejected_for_its_structure_is_not_also_out_of_memory(encode):
+    flood = encode(connections(50_000))
+
+    scan = security_scan(flood[: len(flood) * 3 // 4], Limits(memory_limit_mb=1))
+
+    assert [f.code for f in scan.findings] == ["FBX_TRUNCATED"]
+
+
+@pytest.mark.parametrize("encode", [encode_binary, encode_ascii], ids=["binary", "ascii"])
+def test_nodes_the_reader_does_not_need_cost_the_walk_no_memory(encode):
+    flood = encode([Node("Takes", children=connections(50_000))])
+
+    walk = walk_fbx(flood, Limits(memory_limit_mb=1))
+
+    assert walk.scan.findings == [] and walk.tree.nodes == []
+
+
+def test_an_upload_whose_kept_nodes_pass_the_memory_limit_never_reaches_the_parser(
+    tmp_path, monkeypatch
+):
+    def parser_must_not_run(*args, **kwargs):
+        raise AssertionError("the parser was handed a file the walk rejected")
+
+    monkeypatch.setattr(fbx_reader, "run_decoder", parser_must_not_run)
+    path = tmp_path / "links.fbx"
+    path.write_bytes(encode_binary(connections(50_000)))
+
+    result = validate(path, options=ValidationOptions(limits=Limits(memory_limit_mb=1)))
+
+    assert [issue.code for issue in result.issues] == ["RESOURCE_LIMIT"]
+    assert (result.assets[0].vertex_count, result.assets[0].triangle_count) == (0, 0)
 
 
 @pytest.mark.parametrize(
@@ -248,7 +315,7 @@ def test_a_walk_outlasting_the_time_limit_stops_and_rejects_the_file(encode):
 def test_embedded_media_that_is_a_program_is_executable_content(encode, content, kind):
     data = encode(Scene(meshes=[cube()], videos=[VideoSpec("Skin", "skin.png", content)]))
 
-    findings = scan_fbx(data, LIMITS).findings
+    findings = security_scan(data, LIMITS).findings
 
     assert [(f.code, f.fields) for f in findings] == [("EXECUTABLE_CONTENT", {"kind": kind})]
 
@@ -256,7 +323,7 @@ def test_embedded_media_that_is_a_program_is_executable_content(encode, content,
 def test_executable_content_points_at_the_embedded_bytes():
     data = binary_fbx(Scene(meshes=[cube()], videos=[VideoSpec("Skin", "skin.png", PE)]))
 
-    (finding,) = scan_fbx(data, LIMITS).findings
+    (finding,) = security_scan(data, LIMITS).findings
 
     assert data[finding.offset :].startswith(PE)
 
@@ -264,7 +331,7 @@ def test_executable_content_points_at_the_embedded_bytes():
 def test_embedded_media_named_like_a_program_is_executable_content():
     data = binary_fbx(Scene(meshes=[cube()], videos=[VideoSpec("Tool", "setup.exe", PNG)]))
 
-    assert [(f.code, f.fields) for f in scan_fbx(data, LIMITS).findings] == [
+    assert [(f.code, f.fields) for f in security_scan(data, LIMITS).findings] == [
         ("EXECUTABLE_CONTENT", {"kind": ".exe file"})
     ]
 

@@ -1,5 +1,6 @@
-"""FBX: the bounded node walk of the security scan, the scene read by ufbx in a child process,
-the geometry decoded by our own reader, the FBX part of the asset model and its issue codes."""
+"""FBX: one bounded walk of the file (the security scan, and the nodes the geometry needs), the
+scene read by ufbx in a child process, the geometry decoded from the walk's nodes, the FBX part
+of the asset model and its issue codes."""
 
 #: What a binary FBX file starts with.
 FBX_BINARY_MAGIC = b"Kaydara FBX Binary  \x00"

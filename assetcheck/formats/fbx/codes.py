@@ -1,4 +1,4 @@
-"""Issue types of the FBX reader and of its structural pre-scan."""
+"""Issue types of the FBX reader and of its bounded walk (the structural security scan)."""
 
 from assetcheck.issues import IssueArea
 

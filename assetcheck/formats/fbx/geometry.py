@@ -1,7 +1,7 @@
 """Every mesh geometry of an FBX file, decoded, with the nodes that draw it.
 
-Runs in the FBX reader's child process, beside ufbx (which reads everything else): the node
-tree is read once (:mod:`assetcheck.formats.fbx.tree`), each mesh geometry decoded
+Runs in the FBX reader's child process, beside ufbx (which reads everything else), on the node
+tree the walk kept (:mod:`assetcheck.formats.fbx.tree`): each mesh geometry is decoded
 (:mod:`assetcheck.formats.fbx.mesh_data`) and placed by the model hierarchy of the
 ``Connections`` (:mod:`assetcheck.formats.fbx.transforms`). FBX 7 connects objects by id
 (``C: "OO", child, parent``), FBX 6 by name (``Connect: "OO", "Model::a", "Model::b"``) and
@@ -18,14 +18,14 @@ import numpy as np
 from assetcheck.formats.fbx.mesh_data import GeometryFault, decode_geometry
 from assetcheck.formats.fbx.model import FbxGeometry, FbxInstance, FbxUnsetValues
 from assetcheck.formats.fbx.transforms import geometric_matrix, local_matrix, model_properties
-from assetcheck.formats.fbx.tree import FbxNode, FbxTreeError, read_tree
-from assetcheck.formats.source import FileData
+from assetcheck.formats.fbx.tree import FbxNode, FbxTree, FbxTreeError
 
 
 @dataclass
 class DecodedMesh:
     """One mesh geometry of the file: its counts, its geometry (or why there is none), the
-    nodes drawing it and the layers that leave items unset."""
+    nodes drawing it, the layers that leave items unset and its UV sets (``LayerElementUV``
+    nodes, whether or not the geometry could be decoded)."""
 
     vertices: int
     triangles: int
@@ -33,24 +33,26 @@ class DecodedMesh:
     fault: str | None = None
     instances: list[FbxInstance] = field(default_factory=list)
     unset_values: list[FbxUnsetValues] = field(default_factory=list)
+    uv_sets: int = 0
 
 
-def read_geometries(data: FileData) -> list[DecodedMesh]:
-    """The mesh geometries of the FBX file in ``data``, in file order.
+def read_geometries(tree: FbxTree) -> list[DecodedMesh]:
+    """The mesh geometries of the file whose nodes the walk kept in ``tree``
+    (:func:`assetcheck.formats.fbx.tree.geometry_nodes`), in file order.
 
     Raises FbxTreeError when the node structure itself cannot be read; a damaged geometry is a
     :class:`DecodedMesh` with a ``fault`` instead.
     """
-    top_level = read_tree(data)
+    top_level = tree.top_level()
     nodes = {node.name: node for node in top_level}
-    objects = nodes.get("Objects", FbxNode("Objects"))
-    objects.children += [node for node in top_level if node.name == "Model"]  # FBX 5
+    objects = nodes.get("Objects", FbxNode("Objects")).children
+    objects = objects + [node for node in top_level if node.name == "Model"]  # FBX 5
     links = _links(nodes.get("Connections", FbxNode("Connections")))
-    legacy = not any(node.name == "Geometry" for node in objects.children)
-    models = {_key(node, legacy): node for node in objects.children if node.name == "Model"}
+    legacy = not any(node.name == "Geometry" for node in objects)
+    models = {_key(node, legacy): node for node in objects if node.name == "Model"}
     hierarchy = _Hierarchy(models, links)
     meshes = []
-    for node in objects.children:
+    for node in objects:
         if legacy and node.name == "Model" and node.child("Vertices") is not None:
             owners = [_key(node, legacy)]
         elif node.name == "Geometry" and node.text(2) == "Mesh":
@@ -63,15 +65,18 @@ def read_geometries(data: FileData) -> list[DecodedMesh]:
 
 
 def _decode(node: FbxNode, instances: list[FbxInstance]) -> DecodedMesh:
+    uv_sets = sum(1 for _ in node.children_named("LayerElementUV"))
     try:
         geometry, unset_values = decode_geometry(node)
     except (GeometryFault, FbxTreeError) as fault:
         vertices = node.child("Vertices")
         count = len(vertices.props) // 3 if vertices is not None and len(vertices.props) > 1 else -1
-        return DecodedMesh(count, -1, None, str(fault), instances)
+        return DecodedMesh(count, -1, None, str(fault), instances, uv_sets=uv_sets)
     sizes = geometry.polygon_sizes
     triangles = int(np.maximum(sizes - 2, 0).sum())
-    return DecodedMesh(len(geometry.positions), triangles, geometry, None, instances, unset_values)
+    return DecodedMesh(
+        len(geometry.positions), triangles, geometry, None, instances, unset_values, uv_sets
+    )
 
 
 def _key(node: FbxNode, legacy: bool) -> Hashable:

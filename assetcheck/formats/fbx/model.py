@@ -254,7 +254,8 @@ class FbxMesh:
     geometry and the nodes that draw it.
 
     ``vertices`` counts control points; ``triangles`` fan-triangulated polygons. ``uv_sets``
-    is the pre-scan's count (None where it could not be matched to the mesh). ``geometry`` is
+    counts the ``LayerElementUV`` nodes of its geometry (None where no decoded geometry could
+    be matched to the mesh). ``geometry`` is
     None when the geometry was not decoded; ``geometry_fault`` then says why, if it is damaged.
     ``unset_values`` lists the layers that leave some items without a value (index -1).
     """

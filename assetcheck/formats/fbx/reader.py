@@ -1,10 +1,12 @@
-"""The FBX reader: a structural pre-scan, then ufbx in a child process under limits.
+"""The FBX reader: one bounded walk of the file, then ufbx in a child process under limits.
 
-The pre-scan (:mod:`assetcheck.formats.fbx.scan`) checks every size the file declares before the
-native parser sees it; a file it finds malformed is never parsed. ufbx then reads the file in a
-forked child (:mod:`assetcheck.sandbox.decoder`) limited by ``options.limits``: a hang becomes
-``VALIDATION_TIMEOUT``, a blow-up ``RESOURCE_LIMIT``, and the caller carries on. The mesh
-geometry is decoded in the same child, under the same limits (:mod:`assetcheck.formats.fbx.scene`).
+The walk (:mod:`assetcheck.formats.fbx.walk`) checks every size the file declares before the
+native parser sees it, and keeps the nodes the geometry needs; a file it finds malformed is
+never parsed. ufbx then reads the file in a forked child (:mod:`assetcheck.sandbox.decoder`)
+limited by ``options.limits``: a hang becomes ``VALIDATION_TIMEOUT``, a blow-up
+``RESOURCE_LIMIT``, and the caller carries on. The mesh geometry is decoded from the kept nodes
+in the same child, under the same limits (:mod:`assetcheck.formats.fbx.scene`). Why the scene
+is ufbx's and not read from the walk's nodes: ``docs/decisions.md``, One FBX reading path.
 ufbx reads only the file itself; images its textures name are looked up, like a glTF's, only
 inside the upload (beside the file or in its ZIP), and only their headers are read.
 """
@@ -21,9 +23,9 @@ from pathlib import Path
 from assetcheck.asset import Asset
 from assetcheck.asset.options import Limits, ValidationOptions
 from assetcheck.formats.fbx import FBX_BINARY_MAGIC
-from assetcheck.formats.fbx.model import FbxScene
-from assetcheck.formats.fbx.scan import scan_fbx
 from assetcheck.formats.fbx.scene import RESULT_TYPES, FbxParseError, read_scene
+from assetcheck.formats.fbx.tree import FbxTree
+from assetcheck.formats.fbx.walk import walk_fbx
 from assetcheck.formats.images import image_info
 from assetcheck.formats.registry import SNIFF_BYTES, FileFormat, leading_text
 from assetcheck.formats.source import SourceFile
@@ -62,10 +64,10 @@ def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOption
             reason="it starts with neither the binary FBX magic nor an ASCII FBX header",
         )
         return Asset.unread(source.name, "fbx")
-    scan = scan_fbx(source.data, options.limits)
-    for finding in scan.findings:
+    walk = walk_fbx(source.data, options.limits)
+    for finding in walk.scan.findings:
         finding.report_to(issues)
-    asset = None if scan.rejected else _parse(source, issues, options.limits)
+    asset = None if walk.scan.rejected else _parse(source, issues, options.limits, walk.tree)
     if asset is None:
         return Asset.unread(source.name, "fbx")
     scene = asset.fbx
@@ -76,7 +78,6 @@ def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOption
     minimum, maximum = SUPPORTED_VERSIONS
     if not minimum <= version <= maximum:
         issues.add("FBX_UNSUPPORTED_VERSION", version=version, minimum=minimum, maximum=maximum)
-    _add_uv_sets(scene, scan.uv_sets_per_mesh)
     _size_external_images(asset, source)
     for mesh in scene.meshes:
         if mesh.geometry_fault is not None:
@@ -93,8 +94,9 @@ def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOption
     return asset
 
 
-def _parse(source: SourceFile, issues: FileIssues, limits: Limits) -> Asset | None:
-    """The asset ufbx reads, or None after reporting why there is none."""
+def _parse(source: SourceFile, issues: FileIssues, limits: Limits, tree: FbxTree) -> Asset | None:
+    """The asset ufbx reads (its geometry decoded from ``tree``), or None after reporting why
+    there is none."""
     # Loaded here, not at start-up (GLB-only runs never pay for it), and before the fork, so
     # the child's memory limit is spent on parsing, never on mapping the library.
     import ufbx  # noqa: F401
@@ -102,7 +104,7 @@ def _parse(source: SourceFile, issues: FileIssues, limits: Limits) -> Asset | No
     with _file_on_disk(source) as path:
         try:
             return run_decoder(
-                partial(read_scene, str(path), source.name, source.data),
+                partial(read_scene, str(path), source.name, tree),
                 limits,
                 issues,
                 "FBX_PARSER_CRASHED",
@@ -127,15 +129,6 @@ def _file_on_disk(source: SourceFile) -> Iterator[Path]:
         yield Path(name)
     finally:
         os.unlink(name)
-
-
-def _add_uv_sets(scene: FbxScene, uv_sets_per_mesh: list[int]) -> None:
-    """Give each mesh the UV set count the pre-scan saw (None where the meshes do not line
-    up one to one with the geometry the scan found)."""
-    meshes = scene.meshes
-    counts = uv_sets_per_mesh if len(uv_sets_per_mesh) == len(meshes) else [None] * len(meshes)
-    for mesh, count in zip(meshes, counts, strict=True):
-        mesh.uv_sets = count
 
 
 def _size_external_images(asset: Asset, source: SourceFile) -> None:

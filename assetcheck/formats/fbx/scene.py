@@ -1,10 +1,11 @@
 """Turning a ufbx scene into the asset model: runs in the parser's child process.
 
 ufbx gives the counts, materials, textures, animations, units and axes. Its Python binding's
-vertex arrays are not reliable, so the geometry comes from this project's own decoder of the
-node tree (:mod:`assetcheck.formats.fbx.geometry`), matched to ufbx's meshes by order and
-counts. Everything returned is picklable data of the asset model: ufbx objects and the arrays
-it lends out die with the scene, so nothing of them is kept.
+vertex arrays are not reliable, so the geometry (and the UV set count, which the binding does
+not give) comes from this project's own decoder of the node tree the walk kept
+(:mod:`assetcheck.formats.fbx.geometry`), matched to ufbx's meshes by order and counts.
+Everything returned is picklable data of the asset model: ufbx objects and the arrays it lends
+out die with the scene, so nothing of them is kept.
 """
 
 from __future__ import annotations
@@ -25,9 +26,8 @@ from assetcheck.formats.fbx.model import (
     FbxUnsetValues,
     unpack_geometry,
 )
-from assetcheck.formats.fbx.tree import FbxTreeError
+from assetcheck.formats.fbx.tree import FbxTree, FbxTreeError
 from assetcheck.formats.images import image_info
-from assetcheck.formats.source import FileData
 
 if TYPE_CHECKING:  # ufbx itself is imported where a file is parsed: in the child process
     import ufbx
@@ -91,9 +91,9 @@ RESULT_TYPES = (
 )
 
 
-def read_scene(path: str, filename: str, data: FileData | None = None) -> Asset:
-    """The asset in the FBX file at ``path`` (whose bytes are ``data``, when at hand),
-    reported under ``filename``.
+def read_scene(path: str, filename: str, tree: FbxTree) -> Asset:
+    """The asset in the FBX file at ``path``, whose nodes the walk kept in ``tree``, reported
+    under ``filename``.
 
     Raises :class:`FbxParseError` when ufbx rejects the file and ``MemoryError`` when it runs
     out of memory. A geometry that cannot be decoded is kept without geometry, with a fault.
@@ -111,10 +111,7 @@ def read_scene(path: str, filename: str, data: FileData | None = None) -> Asset:
         asset, facts = _asset(scene, filename)
     finally:
         scene.close()
-    if data is None:
-        with open(path, "rb") as file:
-            data = file.read()
-    _add_geometry(facts.meshes, data)
+    _add_geometry(facts.meshes, tree)
     _name_unnamed(facts.meshes)
     asset.parts = _parts(facts.meshes)
     return asset
@@ -199,10 +196,11 @@ def _parts(meshes: list[FbxMesh]) -> list[MeshPart]:
     ]
 
 
-def _add_geometry(meshes: list[FbxMesh], data: FileData) -> None:
-    """Give each mesh its decoded geometry, and its quads and n-gons from the geometry."""
+def _add_geometry(meshes: list[FbxMesh], tree: FbxTree) -> None:
+    """Give each mesh its decoded geometry, its UV sets, and its quads and n-gons from the
+    geometry."""
     try:
-        decoded = read_geometries(data)
+        decoded = read_geometries(tree)
     except FbxTreeError as error:
         for mesh in meshes:
             mesh.geometry_fault = f"its node structure cannot be read ({error})"
@@ -210,11 +208,12 @@ def _add_geometry(meshes: list[FbxMesh], data: FileData) -> None:
     for mesh, found in zip(meshes, match_meshes(meshes, decoded), strict=True):
         if found is None:
             continue
-        mesh.geometry, mesh.geometry_fault, mesh.instances, mesh.unset_values = (
+        mesh.geometry, mesh.geometry_fault, mesh.instances, mesh.unset_values, mesh.uv_sets = (
             found.geometry,
             found.fault,
             found.instances,
             found.unset_values,
+            found.uv_sets,
         )
         if found.geometry is not None:
             sizes = found.geometry.polygon_sizes

@@ -1,59 +1,53 @@
-"""The FBX node tree, as far as geometry needs it: ``Objects`` (models and geometries only) and
-``Connections``, read from binary or ASCII FBX, with numeric arrays decoded by numpy.
+"""The FBX node tree the reader works on, and how the walk keeps it.
 
-Only files the pre-scan (:mod:`assetcheck.formats.fbx.scan`) accepted come here, so every node's
-extent, every array's size and every zlib stream's inflated size has already been checked
-against the file and the limits. This reader still trusts nothing: what does not add up raises
-:class:`FbxTreeError`. Subtrees geometry does not need (materials, animation curves...) are
-skipped by their end offset (binary) or their braces (ASCII), and arrays are decoded only when
-asked for (:meth:`FbxNode.array`), so a file costs little more than its geometry arrays.
+The one walk of a file (:mod:`assetcheck.formats.fbx.walk`) checks every node and keeps, as
+:class:`FbxNode` objects, the ones its :data:`KeepRule` asks for: for the geometry reader,
+``Objects`` (models and geometries only), ``Connections`` and FBX 5's top-level models
+(:func:`geometry_nodes`). Every node's extent, every array's size and every zlib stream's
+inflated size has been checked against the file and the limits by then; arrays are decoded only
+when asked for (:meth:`FbxNode.array`), and what does not add up still raises
+:class:`FbxTreeError`. The kept nodes count against the parser's memory limit
+(:class:`TreeBuilder`), so a file cannot make the walk hold more than its parse could.
 """
 
 from __future__ import annotations
 
 import contextlib
 import re
-import struct
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from assetcheck.formats.fbx import FBX_BINARY_MAGIC
-from assetcheck.formats.source import FileData
-
-#: The top-level nodes read (FBX 5 and older keep their models at the top level), and the
-#: object nodes read whole inside ``Objects``.
+#: The top-level nodes geometry reads (FBX 5 and older keep their models at the top level), and
+#: the object nodes it reads whole inside ``Objects``.
 TOP_LEVEL = frozenset({"Objects", "Connections", "Model"})
 OBJECT_NODES = frozenset({"Model", "Geometry"})
 
-_BINARY_HEADER_SIZE = 27
-_SCALARS = {
-    ord("Y"): "h",
-    ord("C"): "?",
-    ord("I"): "i",
-    ord("F"): "f",
-    ord("D"): "d",
-    ord("L"): "q",
-}
-_ARRAYS = {
-    ord("f"): "f4",
-    ord("d"): "f8",
-    ord("l"): "i8",
-    ord("i"): "i4",
-    ord("b"): "u1",
-    ord("c"): "u1",
-}
-# A node with more numeric scalars than this is an FBX 6 array written as one scalar per value.
-_SCALAR_ARRAY = 16
+#: Which nodes a walk keeps: called with a node's depth (1 at the top level), the name of its
+#: parent (kept, or '' at the top level) and its own name.
+KeepRule = Callable[[int, str, str], bool]
+
+#: What one kept node and one kept property cost at most, in bytes of memory (a string counts
+#: its length on top): the estimate :class:`TreeBuilder` charges before they are made.
+NODE_COST = 320
+PROPERTY_COST = 64
+
+
+def geometry_nodes(depth: int, parent: str, name: str) -> bool:
+    """The nodes the geometry reader needs: ``Objects`` with its models and geometries,
+    ``Connections`` and top-level models (FBX 5), each with everything below it."""
+    if depth == 1:
+        return name in TOP_LEVEL
+    return depth != 2 or parent != "Objects" or name in OBJECT_NODES
 
 
 class FbxTreeError(Exception):
     """The node structure cannot be read; the message says where and why."""
 
 
-@dataclass
+@dataclass(slots=True)
 class ArrayRef:
     """An array property not yet decoded: binary (``dtype``, offset, encoding, byte length,
     count) or ASCII (the span of its comma-separated text)."""
@@ -65,9 +59,10 @@ class ArrayRef:
     encoding: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class FbxNode:
-    """One node: its name, its properties (str, int, float, :class:`ArrayRef`) and children."""
+    """One node: its name, its properties (str, bytes, int, float, bool, :class:`ArrayRef`, or
+    one numpy array for an FBX 6 run of scalars) and its kept children."""
 
     name: str
     props: list[object] = field(default_factory=list)
@@ -140,194 +135,71 @@ class FbxSource:
         return np.frombuffer(raw, dtype=dtype)
 
 
-def read_tree(data: FileData) -> list[FbxNode]:
-    """The ``Objects`` and ``Connections`` nodes of the FBX file in ``data``."""
-    view = memoryview(data)
-    if bytes(view[: len(FBX_BINARY_MAGIC)]) == FBX_BINARY_MAGIC:
-        return _BinaryReader(view).top_level()
-    return _AsciiReader(view).top_level()
+@dataclass
+class FbxTree:
+    """The nodes a walk kept (the top-level ones, each holding what was kept below it), or in
+    ``fault`` why they cannot be read."""
 
-
-class _BinaryReader:
-    def __init__(self, data: memoryview) -> None:
-        if len(data) < _BINARY_HEADER_SIZE:
-            raise FbxTreeError("the file ends inside its header")
-        endian = ">" if data[22] else "<"
-        self.data = data
-        self.source = FbxSource(data, True, endian)
-        self.length = struct.Struct(endian + "I")
-        self.array_header = struct.Struct(endian + "III")
-        version = self.length.unpack_from(data, 23)[0]
-        self.header = struct.Struct(endian + ("QQQB" if version >= 7500 else "IIIB"))
-        self.scalars = {code: struct.Struct(endian + kind) for code, kind in _SCALARS.items()}
+    nodes: list[FbxNode] = field(default_factory=list)
+    fault: str | None = None
 
     def top_level(self) -> list[FbxNode]:
-        nodes = []
-        position = _BINARY_HEADER_SIZE
-        while position + self.header.size <= len(self.data):
-            end, name = self._header(position, len(self.data))[:2]
-            if end == 0:
-                break
-            if name in TOP_LEVEL:
-                nodes.append(self._node(position, len(self.data), read_all=name == "Model"))
-            position = end
-        return nodes
+        """The kept top-level nodes; FbxTreeError when they cannot be read."""
+        if self.fault is not None:
+            raise FbxTreeError(self.fault)
+        return self.nodes
 
-    def _header(self, position: int, limit: int) -> tuple[int, str, int, int, int]:
-        try:
-            end, count, props_length, name_length = self.header.unpack_from(self.data, position)
-        except struct.error:
-            raise FbxTreeError(f"a node header at byte {position} is cut short") from None
-        if end == 0 and name_length == 0:
-            return 0, "", 0, 0, 0
-        props_start = position + self.header.size + name_length
-        props_end = props_start + props_length
-        if not position < props_end <= end <= limit:
-            raise FbxTreeError(f"the node at byte {position} does not fit in its parent")
-        name = bytes(self.data[props_start - name_length : props_start]).decode("latin-1")
-        return end, name, props_start, props_end, count
 
-    def _node(self, position: int, limit: int, *, read_all: bool) -> FbxNode:
-        end, name, props_start, props_end, count = self._header(position, limit)
-        node = FbxNode(name, self._props(props_start, props_end, count), source=self.source)
-        position = props_end
-        while position + self.header.size <= end:
-            child_end, child_name = self._header(position, end)[:2]
-            if child_end == 0:
-                break
-            if (
-                read_all
-                or (name == "Objects" and child_name in OBJECT_NODES)
-                or name == "Connections"
-            ):
-                node.children.append(self._node(position, end, read_all=True))
-            position = child_end
+class TreeBuilder:
+    """The nodes a walk keeps, gathered as it goes, under a memory budget.
+
+    The walk asks :meth:`child` for every node whose parent it keeps, and :meth:`charge` for
+    the properties it is about to give the nodes it got. Past ``budget`` bytes (by
+    :data:`NODE_COST` and :data:`PROPERTY_COST`), or after :meth:`fail`, nothing is kept any
+    more: the tree is dropped and :attr:`fault` says why.
+    """
+
+    def __init__(self, keep: KeepRule, source: FbxSource, budget: int) -> None:
+        self.keep = keep
+        self.source = source
+        self.budget = budget
+        self.root = FbxNode("")
+        self.cost = 0
+        self.fault: str | None = None
+        self.over_budget = False
+
+    def child(self, parent: FbxNode | None, depth: int, name: str) -> FbxNode | None:
+        """A new kept node ``name`` under ``parent`` (None when the parent is not kept), or
+        None when it is not kept."""
+        if parent is None or not self.keep(depth, parent.name, name) or not self.charge(NODE_COST):
+            return None
+        node = FbxNode(name, source=self.source)
+        parent.children.append(node)
         return node
 
-    def _props(self, position: int, end: int, count: int) -> list[object]:
-        data = self.data
-        props: list[object] = []
-        remaining = count
-        while remaining:
-            if position >= end:
-                raise FbxTreeError(f"a property at byte {position} runs past its node")
-            code = data[position]
-            scalar = self.scalars.get(code)
-            if scalar is not None:
-                if remaining > _SCALAR_ARRAY and not props:
-                    run = self._scalar_array(position, end, code, scalar, remaining)
-                    if run is not None:
-                        return [run]
-                props.append(scalar.unpack_from(data, position + 1)[0])
-                position += 1 + scalar.size
-            elif code in (ord("S"), ord("R")):
-                (length,) = self.length.unpack_from(data, position + 1)
-                position += 5
-                raw = bytes(data[position : position + length])
-                props.append(raw.decode("utf-8", "replace") if code == ord("S") else raw)
-                position += length
-            elif code in _ARRAYS:
-                items, encoding, length = self.array_header.unpack_from(data, position + 1)
-                position += 13
-                props.append(ArrayRef(_ARRAYS[code], position, position + length, items, encoding))
-                position += length
-            else:
-                raise FbxTreeError(f"unknown property type {code:#04x} at byte {position}")
-            remaining -= 1
-        if position > end:
-            raise FbxTreeError(f"the properties of a node run past it (byte {end})")
-        return props
-
-    def _scalar_array(
-        self, position: int, end: int, code: int, scalar: struct.Struct, count: int
-    ) -> np.ndarray | None:
-        """``count`` scalar records of one type in a row (an FBX 6 array) as one array."""
-        stride = scalar.size + 1
-        run_end = position + stride * count
-        if run_end > end or self.data[position:run_end:stride] != bytes([code]) * count:
-            return None
-        dtype = np.dtype(self.source.endian + scalar.format[-1])
-        return np.ndarray((count,), dtype, self.data, position + 1, (stride,))
-
-
-# ASCII: strings, braces, comments, keys and array counts; the text between them is values.
-_ASCII_TOKENS = re.compile(rb'"[^"]*"|[{}]|;[^\n]*|\*\d+|[A-Za-z_][\w|]*:')
-# Values spans longer than this are kept as one lazily decoded array.
-_LAZY_SPAN = 256
-
-
-class _AsciiReader:
-    def __init__(self, data: memoryview) -> None:
-        self.data = bytes(data)
-        self.source = FbxSource(memoryview(self.data), False)
-
-    def top_level(self) -> list[FbxNode]:
-        root = FbxNode("", source=self.source)
-        stack = [root]
-        keep = [True]  # whether each open block is being kept
-        node: FbxNode | None = None
-        position = 0
-        data = self.data
-        search = _ASCII_TOKENS.search
-        while (match := search(data, position)) is not None:
-            start, position = match.span()
-            first = data[start]
-            if node is not None and start > match.pos:
-                self._values(node, match.pos, start)
-            if first == ord('"'):
-                if node is not None:
-                    node.props.append(data[start + 1 : position - 1].decode("utf-8", "replace"))
-            elif first == ord("{"):
-                stack.append(node or FbxNode("", source=self.source))
-                keep.append(keep[-1] and self._kept(stack))
-                node = None
-            elif first == ord("}"):
-                if len(stack) > 1:
-                    stack.pop()
-                    keep.pop()
-                node = None
-            elif first == ord("*"):
-                if node is not None:
-                    position = self._array(node, int(data[start + 1 : position]), position)
-            elif first != ord(";"):
-                node = FbxNode(data[start : position - 1].decode("ascii"), source=self.source)
-                if keep[-1]:
-                    stack[-1].children.append(node)
-        return [n for n in root.children if n.name in TOP_LEVEL]
-
-    @staticmethod
-    def _kept(stack: list[FbxNode]) -> bool:
-        """Whether the block just opened is read: top-level ones geometry needs, the objects
-        of ``Objects`` it needs, and everything inside those."""
-        depth = len(stack) - 1
-        if depth == 1:
-            return stack[1].name in TOP_LEVEL
-        if depth == 2 and stack[1].name == "Objects":
-            return stack[2].name in OBJECT_NODES
+    def charge(self, cost: int) -> bool:
+        """Count ``cost`` more bytes of kept properties; False when they must not be kept."""
+        if self.fault is not None:
+            return False
+        self.cost += cost
+        if self.cost > self.budget:
+            self.over_budget = True
+            self.fail(f"its node tree needs more than {self.budget >> 20} MB")
+            return False
         return True
 
-    def _values(self, node: FbxNode, start: int, end: int) -> None:
-        """The numbers (and bare words) between two tokens, as properties of ``node``."""
-        if end - start > _LAZY_SPAN and not node.props:
-            node.props.append(ArrayRef("f8", start, end))
-            return
-        for item in self.data[start:end].split(b","):
-            word = item.strip()
-            if word:
-                node.props.append(_ascii_scalar(word))
+    def fail(self, reason: str) -> None:
+        """Give up the tree: it cannot be read, for ``reason`` (the first reason stays)."""
+        if self.fault is None:
+            self.fault = reason
+            self.root.children = []
 
-    def _array(self, node: FbxNode, count: int, position: int) -> int:
-        """``*count { a: values }``: the values' span as the node's one property; returns
-        where reading goes on (after the closing brace)."""
-        close = self.data.find(b"}", position)
-        colon = self.data.find(b":", position, close)
-        if close < 0 or colon < 0:
-            raise FbxTreeError(f"an array at byte {position} has no values block")
-        node.props = [ArrayRef("f8", colon + 1, close, count)]
-        return close + 1
+    def tree(self) -> FbxTree:
+        return FbxTree(self.root.children, self.fault)
 
 
-def _ascii_scalar(word: bytes) -> object:
+def ascii_scalar(word: bytes) -> object:
+    """One bare ASCII value: an int, else a float, else the word as text."""
     try:
         return int(word)
     except ValueError:

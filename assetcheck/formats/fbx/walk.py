@@ -1,16 +1,19 @@
-"""The FBX pre-scan: a bounded walk of the node tree before the native parser sees the file.
+"""The one walk of an FBX file: the security scan and the node tree, in a single bounded pass.
 
 ufbx allocates what a file declares before it checks it, so a 1 KB file can ask for gigabytes.
 This walk checks every declared size against the bytes really there (``docs/security.md``,
-FBX): node end offsets inside their parent, array sizes against their encoded bytes and the upload's
-uncompressed-size limit, zlib arrays inflated (in bounded steps) to exactly their declared size,
-nesting at most :data:`MAX_NESTING` deep. It also flags embedded media (``Content`` blobs) that
-are programs. A file it rejects (:attr:`FbxScan.rejected`) must not reach the parser.
+FBX): node end offsets inside their parent, array sizes against their encoded bytes and the
+upload's uncompressed-size limit, zlib arrays inflated (in bounded steps) to exactly their
+declared size, nesting at most :data:`MAX_NESTING` deep. It also flags embedded media
+(``Content`` blobs) that are programs. A file it rejects (:attr:`FbxScan.rejected`) must not
+reach the parser.
 
-On the way it counts the UV sets of each mesh geometry, which ufbx's Python bindings do not
-expose. Memory is bounded (inflation runs 1 MiB at a time); time is linear in the file size plus
-the inflation work (at most the uncompressed-size limit), and a walk that outlasts the parse
-time limit stops with ``VALIDATION_TIMEOUT``.
+On the way it keeps the nodes the reader asked for (:mod:`assetcheck.formats.fbx.tree`), so
+the file is walked once by this project's code. Memory is bounded: inflation runs 1 MiB at a
+time and the kept nodes count against the parser's memory limit (over it the file is
+``RESOURCE_LIMIT`` and rejected). Time is linear in the file size plus the inflation work (at
+most the uncompressed-size limit), and a walk that outlasts the parse time limit stops with
+``VALIDATION_TIMEOUT``. ASCII files are walked by :mod:`assetcheck.formats.fbx.walk_ascii`.
 """
 
 from __future__ import annotations
@@ -19,45 +22,67 @@ import struct
 import time
 import zlib
 
+import numpy as np
+
 from assetcheck.asset.options import Limits
 from assetcheck.formats.fbx import FBX_BINARY_MAGIC
-from assetcheck.formats.fbx.scan_ascii import scan_ascii
 from assetcheck.formats.fbx.scan_rules import (
     CLOCK_INTERVAL,
     CONTENT_HEAD_BYTES,
     MAX_NESTING,
     FbxScan,
+    FbxWalk,
     executable_finding,
-    is_mesh,
     malformed,
     out_of_time,
     truncated,
+    walk_result,
 )
+from assetcheck.formats.fbx.tree import (
+    PROPERTY_COST,
+    ArrayRef,
+    FbxNode,
+    FbxSource,
+    KeepRule,
+    TreeBuilder,
+    geometry_nodes,
+)
+from assetcheck.formats.fbx.walk_ascii import walk_ascii
 from assetcheck.formats.source import FileData
 
 #: Deflate cannot expand its input by more than this factor (RFC 1951 blocks of max-length runs).
 ZLIB_MAX_RATIO = 1032
 
 _BINARY_HEADER_SIZE = 27
+# Scalar property types: their struct format; B and Z are sizes only (no reader gives them).
+_SCALAR_FORMATS = {
+    ord(c): kind for c, kind in {"Y": "h", "C": "?", "I": "i", "F": "f", "D": "d", "L": "q"}.items()
+}
 _SCALAR_SIZES = {
-    ord(c): size
-    for c, size in {"C": 1, "B": 1, "Z": 1, "Y": 2, "I": 4, "F": 4, "L": 8, "D": 8}.items()
+    **{code: struct.calcsize(kind) for code, kind in _SCALAR_FORMATS.items()},
+    ord("B"): 1,
+    ord("Z"): 1,
 }
-_ARRAY_ITEM_SIZES = {
-    ord(c): size for c, size in {"c": 1, "b": 1, "i": 4, "f": 4, "l": 8, "d": 8}.items()
+_ARRAY_DTYPES = {
+    ord(c): dtype
+    for c, dtype in {"f": "f4", "d": "f8", "l": "i8", "i": "i4", "b": "u1", "c": "u1"}.items()
 }
+_ARRAY_ITEM_SIZES = {code: int(dtype[1]) for code, dtype in _ARRAY_DTYPES.items()}
 _STRING_TYPES = frozenset(b"SR")
 _FILENAME_NODES = frozenset({b"RelativeFilename", b"Filename"})
 _INFLATE_STEP = 1 << 20
-# Nodes with more scalar properties than this get a fast check that they are all of one type.
+# Nodes with more scalar properties than this get a fast check that they are all of one type
+# (FBX 6 writes arrays as thousands of scalar records); a kept one becomes one numpy array.
 _MANY_PROPERTIES = 16
 
 
-def scan_fbx(data: FileData, limits: Limits) -> FbxScan:
-    """Walk the binary or ASCII FBX in ``data``; never raises for bad input."""
-    if bytes(data[: len(FBX_BINARY_MAGIC)]) == FBX_BINARY_MAGIC:
-        return _BinaryScan(memoryview(data), limits).run()
-    return scan_ascii(memoryview(data), limits)
+def walk_fbx(data: FileData, limits: Limits, keep: KeepRule = geometry_nodes) -> FbxWalk:
+    """Walk the binary or ASCII FBX in ``data``, keeping the nodes ``keep`` asks for; never
+    raises for bad input."""
+    view = memoryview(data)
+    if bytes(view[: len(FBX_BINARY_MAGIC)]) == FBX_BINARY_MAGIC:
+        return _BinaryWalk(view, limits, keep).run()
+    return walk_ascii(view, limits, keep)
 
 
 class _Malformed(Exception):
@@ -82,10 +107,10 @@ class _OutOfTime(Exception):
 _Child = tuple[int, bytes, "tuple[int, int] | None"]
 
 
-class _BinaryScan:
+class _BinaryWalk:
     """One walk over a binary file. The hot paths avoid calls and objects per property."""
 
-    def __init__(self, data: memoryview, limits: Limits) -> None:
+    def __init__(self, data: memoryview, limits: Limits, keep: KeepRule) -> None:
         self.data = data
         self.size = len(data)
         self.limits = limits
@@ -98,8 +123,12 @@ class _BinaryScan:
         self.array_header = struct.Struct(endian + "III")
         version = self.length.unpack_from(data, 23)[0] if self.size >= _BINARY_HEADER_SIZE else 0
         self.header = struct.Struct(endian + ("QQQB" if version >= 7500 else "IIIB"))
+        self.scalars = {code: struct.Struct(endian + f) for code, f in _SCALAR_FORMATS.items()}
+        self.builder = TreeBuilder(
+            keep, FbxSource(data, True, endian), limits.memory_limit_mb << 20
+        )
 
-    def run(self) -> FbxScan:
+    def run(self) -> FbxWalk:
         try:
             self._walk_top_level()
         except _Truncated as error:
@@ -108,7 +137,7 @@ class _BinaryScan:
             self.scan.findings.append(malformed(error.reason, error.offset))
         except _OutOfTime as stop:
             self.scan.findings.append(out_of_time(self.limits.parse_timeout, stop.offset))
-        return self.scan
+        return walk_result(self.scan, self.builder, self.limits.memory_limit_mb)
 
     def _walk_top_level(self) -> None:
         if self.size < _BINARY_HEADER_SIZE:
@@ -117,13 +146,14 @@ class _BinaryScan:
         # The footer follows the empty record that closes the top level; trailing bytes too
         # short for a node header are padding some writers leave.
         while position + self.header.size <= self.size:
-            child = self._node(position, self.size, 1)
+            child = self._node(position, self.size, 1, self.builder.root)
             if child is None:
                 return
             position = child[0]
 
-    def _node(self, position: int, limit: int, depth: int) -> _Child | None:
-        """Check the node at ``position`` and everything under it; None for an end record."""
+    def _node(self, position: int, limit: int, depth: int, parent: FbxNode | None) -> _Child | None:
+        """Check the node at ``position`` and everything under it, keeping it under ``parent``
+        (a kept node, or None) if the rule says so; None for an end record."""
         if position + self.header.size > limit:
             raise _Malformed("a node header runs past the end of its parent", position)
         end, count, props_length, name_length = self.header.unpack_from(self.data, position)
@@ -146,25 +176,24 @@ class _BinaryScan:
                 position,
             )
         name = bytes(self.data[props_start - name_length : props_start])
-        strings = self._properties(props_start, props_end, count) if count else []
-        if props_end < end or name == b"Geometry":
-            self._children(name, strings, props_end, end, depth)
-        return end, name, strings[0] if strings else None
+        node = None
+        if parent is not None:
+            node = self.builder.child(parent, depth, name.decode("latin-1"))
+        first_string = self._properties(props_start, props_end, count, node) if count else None
+        if props_end < end:
+            self._children(node, props_end, end, depth)
+        return end, name, first_string
 
     def _bytes(self, span: tuple[int, int], most: int) -> bytes:
         """The first ``most`` bytes of the string property at ``span``."""
         start, length = span
         return bytes(self.data[start : start + min(length, most)])
 
-    def _children(
-        self, name: bytes, strings: list[tuple[int, int]], position: int, end: int, depth: int
-    ) -> None:
+    def _children(self, node: FbxNode | None, position: int, end: int, depth: int) -> None:
         filename = ""
         blobs: list[tuple[int, int]] = []
-        uv_sets = 0
-        has_vertices = False
         while position < end:
-            child = self._node(position, end, depth + 1)
+            child = self._node(position, end, depth + 1, node)
             if child is None:
                 break
             position, child_name, first_string = child
@@ -172,30 +201,24 @@ class _BinaryScan:
                 filename = self._bytes(first_string, 4096).decode("utf-8", "replace")
             elif first_string and child_name == b"Content":
                 blobs.append(first_string)
-            elif child_name == b"LayerElementUV":
-                uv_sets += 1
-            elif child_name == b"Vertices":
-                has_vertices = True
         for blob in blobs:
             if finding := executable_finding(
                 self._bytes(blob, CONTENT_HEAD_BYTES), filename, blob[0]
             ):
                 self.scan.findings.append(finding)
-        mesh_geometry = (
-            name == b"Geometry" and len(strings) > 1 and self._bytes(strings[1], 8) == b"Mesh"
-        )
-        if is_mesh(name.decode("latin-1"), mesh_geometry, has_vertices):
-            self.scan.uv_sets_per_mesh.append(uv_sets)
 
-    def _properties(self, position: int, end: int, count: int) -> list[tuple[int, int]]:
-        """Check ``count`` property records in ``[position, end)``; the first two strings'
-        (offset, length)."""
+    def _properties(
+        self, position: int, end: int, count: int, node: FbxNode | None
+    ) -> tuple[int, int] | None:
+        """Check ``count`` property records in ``[position, end)``, giving them to ``node``
+        when it is kept; the (offset, length) of the first string."""
         if count > (end - position) // 2:  # no property record is shorter than 2 bytes
             raise _Malformed(
                 f"a node declares {count} properties in {end - position} bytes", position
             )
         data = self.data
-        strings: list[tuple[int, int]] = []
+        props = None if node is None else node.props
+        first_string = None
         remaining = count
         while remaining:
             if position >= end:
@@ -206,18 +229,27 @@ class _BinaryScan:
                 run = 1
                 if remaining > _MANY_PROPERTIES:
                     run = self._scalar_run(position, end, code, scalar, remaining)
+                if props is not None:
+                    self._keep_scalars(props, position, code, run, run == remaining)
                 position += run * (scalar + 1)
                 remaining -= run
                 continue
             if code in _STRING_TYPES and position + 5 <= end:
                 (length,) = self.length.unpack_from(data, position + 1)
                 position += 5
-                if len(strings) < 2:
-                    strings.append((position, length))
+                if first_string is None:
+                    first_string = (position, length)
+                fits = position + length <= end  # else the node is malformed: keep nothing
+                if props is not None and fits and self.builder.charge(PROPERTY_COST + length):
+                    raw = bytes(data[position : position + length])
+                    props.append(raw.decode("utf-8", "replace") if code == ord("S") else raw)
             elif code in _ARRAY_ITEM_SIZES and position + 13 <= end:
                 items, encoding, length = self.array_header.unpack_from(data, position + 1)
                 position += 13
                 self._check_array(position, end, code, items, encoding, length)
+                if props is not None and self.builder.charge(PROPERTY_COST):
+                    dtype = _ARRAY_DTYPES[code]
+                    props.append(ArrayRef(dtype, position, position + length, items, encoding))
             elif code in _STRING_TYPES or code in _ARRAY_ITEM_SIZES:
                 raise _Malformed("a property runs past the end of its node", position)
             else:
@@ -226,7 +258,7 @@ class _BinaryScan:
             remaining -= 1
         if position > end:
             raise _Malformed("a property runs past the end of its node", end)
-        return strings
+        return first_string
 
     def _scalar_run(self, position: int, end: int, code: int, size: int, remaining: int) -> int:
         """How many of the ``remaining`` records are scalars of type ``code``: all, or one.
@@ -239,6 +271,28 @@ class _BinaryScan:
         if run_end <= end and self.data[position:run_end:stride] == bytes([code]) * remaining:
             return remaining
         return 1
+
+    def _keep_scalars(
+        self, props: list[object], position: int, code: int, run: int, last: bool
+    ) -> None:
+        """Give a kept node the ``run`` scalars of type ``code`` at ``position``: one numpy
+        array (a view of the file) when they are all its properties, else their values."""
+        scalar = self.scalars.get(code)
+        if scalar is None:  # B and Z: sizes the scan knows, values nothing reads
+            self.builder.fail(f"unknown property type {code:#04x} at byte {position}")
+            return
+        one_array = run > 1 and last and not props
+        if not self.builder.charge(PROPERTY_COST * (1 if one_array else run)):
+            return
+        if run == 1:
+            props.append(scalar.unpack_from(self.data, position + 1)[0])
+            return
+        stride = scalar.size + 1
+        values = np.ndarray((run,), np.dtype(scalar.format), self.data, position + 1, (stride,))
+        if one_array:
+            props.append(values)
+        else:
+            props.extend(values.tolist())
 
     def _check_array(
         self, position: int, end: int, code: int, items: int, encoding: int, length: int
