@@ -6,12 +6,11 @@ job's has ``grade`` null, ``job.error`` saying why, ``result`` null and empty is
 renderer tells them apart with :func:`failure` and nothing else.
 
 Both hold only storable text: a name a reader took from a file's JSON may be a NUL or a lone
-surrogate (``"\\u0000"``, ``"\\ud800"``), which neither UTF-8 nor PostgreSQL's ``jsonb`` can
-carry, so each becomes U+FFFD. And only bounded text: every name is cut to 255 characters and
-every sentence (a message, a fix) to :data:`MAX_SENTENCE_LENGTH`, each marked as cut
+surrogate (``"\\u0000"``, ``"\\ud800"``), which neither UTF-8 nor PostgreSQL's ``jsonb`` can carry,
+so each becomes U+FFFD. And only bounded text: every name is cut to 255 characters and every
+sentence (a message, a fix) to :data:`MAX_SENTENCE_LENGTH`, each marked as cut
 (:mod:`assetcheck.issues.names`), and ``summary.namesCut`` counts them. :func:`cap_report` then
-bounds
-the whole report, for the service to store.
+bounds the whole report, for the service to store.
 """
 
 from __future__ import annotations

@@ -3,10 +3,9 @@
 A SQLite database and its ``-wal`` and ``-shm`` files are mode 0600, in a ``data_dir`` of mode
 0700, whatever the umask (:mod:`assetcheck.service.private_files`): they hold password hashes.
 
-Tables (``assetcheck.service.db.tables``) are bound to :data:`database_proxy`; :func:`connect`
-opens the
-database the config names and points the proxy at it. Peewee keeps one connection per thread,
-so the service's executor threads, the scheduler thread and each worker process have their own.
+Tables (``assetcheck.service.db.tables``) are bound to :data:`database_proxy`; :func:`connect` opens
+the database the config names and points the proxy at it. Peewee keeps one connection per thread, so
+the service's executor threads, the scheduler thread and each worker process have their own.
 """
 
 from __future__ import annotations

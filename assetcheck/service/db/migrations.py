@@ -1,11 +1,11 @@
 """Explicit, versioned schema creation and upgrades.
 
 An empty database gets the current schema in one step (the tables of
-``assetcheck.service.db.tables``,
-stamped with :data:`SCHEMA_VERSION`); that is what lets ``./dev start`` work on a fresh clone.
-A database that already has a schema is only ever changed by ``assetcheck db upgrade``, which
-runs the steps of :data:`UPGRADE_STEPS` from its version up, each in its own transaction.
-Everything else (``serve``, ``worker``, the admin commands) refuses an outdated schema.
+``assetcheck.service.db.tables``, stamped with :data:`SCHEMA_VERSION`); that is what lets ``./dev
+start`` work on a fresh clone. A database that already has a schema is only ever changed by
+``assetcheck db upgrade``, which runs the steps of :data:`UPGRADE_STEPS` from its version up, each
+in its own transaction. Everything else (``serve``, ``worker``, the admin commands) refuses an
+outdated schema.
 
 A step is a function of the database and an :class:`UpgradeContext` (what a step needs from
 outside the database, such as the key that seals webhook secrets); write it with

@@ -1,8 +1,7 @@
 """The tables. Timestamps are naive UTC datetimes (see :func:`utcnow`).
 
 Schema changes go through ``assetcheck.service.db.migrations``: a change here needs a new migration
-step
-and a higher ``SCHEMA_VERSION`` there.
+step and a higher ``SCHEMA_VERSION`` there.
 """
 
 from __future__ import annotations
@@ -40,8 +39,7 @@ class Account(BaseModel):
     password_hash = peewee.CharField(max_length=255, null=True)  # for the dashboard
     created_at = peewee.DateTimeField(default=utcnow)
     # Webhooks (assetcheck.service.webhooks.settings): the default URL of the account's jobs, and
-    # the
-    # signing secret; the previous secret still signs for a while after a rotation. Both are
+    # the signing secret; the previous secret still signs for a while after a rotation. Both are
     # sealed (assetcheck.service.webhooks.secret_box): the database never holds them in clear.
     webhook_url = peewee.CharField(max_length=2048, null=True)
     webhook_secret_sealed = peewee.CharField(max_length=255, null=True)
@@ -54,8 +52,8 @@ class Account(BaseModel):
     # deliveries take turns the same way (assetcheck.service.webhooks.outbox).
     webhooks_served_at = peewee.DateTimeField(null=True)
     # Dashboard sessions (assetcheck.service.dashboard.sessions): a session cookie names the
-    # generation
-    # it began in; logging out and changing the password move to the next, ending them all.
+    # generation it began in; logging out and changing the password move to the next, ending them
+    # all.
     session_generation = peewee.IntegerField(default=0)
 
 

@@ -83,9 +83,8 @@ def completed_report_text(job: Job) -> str:
 def remove_job(
     database: peewee.Database, storage: JobStorage, account_id: int, job_id: str
 ) -> None:
-    """Delete the account's job ``job_id`` and all it stored, cancelling it if it has not
-    ended (:mod:`assetcheck.service.jobs.deletion`); 404 JOB_NOT_FOUND when it has none by that
-    id."""
+    """Delete the account's job ``job_id`` and all it stored, cancelling it if it has not ended
+    (:mod:`assetcheck.service.jobs.deletion`); 404 JOB_NOT_FOUND when it has none by that id."""
     if not delete_job(database, storage, account_id, job_id):
         raise _not_found(job_id)
 

@@ -1,8 +1,7 @@
 """Receiving ``multipart/form-data`` uploads as they stream in, never holding the body in memory.
 
 The ``file`` part goes straight into an :class:`~assetcheck.service.jobs.storage.UploadFile`
-(written
-and hashed chunk by chunk); the small ``options`` part is kept in memory; other parts are
+(written and hashed chunk by chunk); the small ``options`` part is kept in memory; other parts are
 skipped. The file's size limit is enforced while it streams, so a chunked upload without a
 ``Content-Length`` is cut off as soon as it passes the limit.
 """

@@ -8,10 +8,9 @@
 
 Rows for jobs are written by :func:`queue_job_events` inside the transaction that ends the job
 (``assetcheck.service.jobs.queue``): both are committed, or neither. As in the job queue, each
-change
-is one guarded ``UPDATE``: two nodes claiming at once get different rows (PostgreSQL:
-``FOR UPDATE SKIP LOCKED``; SQLite: its single write lock), and an attempt is recorded only by
-the claim that made it.
+change is one guarded ``UPDATE``: two nodes claiming at once get different rows (PostgreSQL: ``FOR
+UPDATE SKIP LOCKED``; SQLite: its single write lock), and an attempt is recorded only by the claim
+that made it.
 
 Fair claims
 -----------

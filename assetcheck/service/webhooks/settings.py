@@ -76,8 +76,7 @@ def reveal_secret(account: Account, box: SecretBox) -> str:
     """The account's signing secret, made (and stored sealed) now if it has none yet.
 
     Raises :class:`~assetcheck.service.webhooks.secret_box.SecretUnreadable` when the stored secret
-    was
-    sealed under another server secret: :func:`rotate_secret` then makes a new one.
+    was sealed under another server secret: :func:`rotate_secret` then makes a new one.
     """
     if account.webhook_secret_sealed is None:
         # Two first uses at once both try; the guard keeps the first secret written.
@@ -121,9 +120,8 @@ def rotation_ends_at(account: Account, now: datetime | None = None) -> datetime 
 def signing_secrets(
     account: Account, box: SecretBox, now: datetime | None = None
 ) -> tuple[str, str | None]:
-    """The secret to sign with and, during a rotation window, the previous one, both opened
-    for this one signature (:class:`~assetcheck.service.webhooks.secret_box.SecretUnreadable` when
-    the
+    """The secret to sign with and, during a rotation window, the previous one, both opened for this
+    one signature (:class:`~assetcheck.service.webhooks.secret_box.SecretUnreadable` when the
     current one does not open; a previous one that does not open is left out)."""
     current = reveal_secret(account, box)
     previous = account.webhook_previous_secret_sealed

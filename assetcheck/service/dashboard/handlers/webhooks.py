@@ -1,9 +1,8 @@
 """Webhook settings: the default URL, the signing secret, a test event, the delivery log.
 
 Every change goes through the functions the CLI and the API use
-(:mod:`assetcheck.service.webhooks.settings`, :mod:`assetcheck.service.webhooks.outbox`). The
-secret is not
-in the page: the script asks for it when the account holder presses "Reveal". Plans without
+(:mod:`assetcheck.service.webhooks.settings`, :mod:`assetcheck.service.webhooks.outbox`). The secret
+is not in the page: the script asks for it when the account holder presses "Reveal". Plans without
 webhooks see why, and no controls.
 """
 
