@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from assetcheck.formats.fbx.geometry import read_geometries
-from tests.builders.fbx import Scene, ascii_fbx, binary_fbx, grid
+from assetcheck.testing.fbx import Scene, ascii_fbx, binary_fbx, grid
 
 SIDE = 1000
 

@@ -24,7 +24,7 @@ from assetcheck.mesh import uvs as uv_faults_module
 from assetcheck.mesh.faults import Vertices
 from assetcheck.mesh.topology import count_pieces, mesh_topology, welded_corners
 from assetcheck.mesh.uvs import OVERLAP_GRID, lightmap_faults
-from tests.builders.fbx import MeshSpec, Scene, binary_fbx, cube
+from assetcheck.testing.fbx import MeshSpec, Scene, binary_fbx, cube
 from tests.checks.topology_cases import CASES, glb
 from tests.checks.topology_cases import cube as gltf_cube
 from tests.formats import codes, only_issue, validate_bytes

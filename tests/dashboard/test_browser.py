@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.builders.shapes import pawn_glb
+from assetcheck.testing.shapes import pawn_glb
 from tests.dashboard.conftest import NO_PLAYWRIGHT, PASSWORD, TIMEOUT_MS, Site
 from tests.dashboard.receiver import start_receiver
 from tests.service.harness import bearer, release_held

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from assetcheck.formats.fbx.geometry import read_geometries
 from assetcheck.formats.fbx.tree import FbxNode, read_tree
-from tests.builders.fbx import Scene, ascii_fbx, cube
+from assetcheck.testing.fbx import Scene, ascii_fbx, cube
 
 ARRAYS = ("Vertices", "PolygonVertexIndex")
 LAYER_ARRAYS = (("LayerElementNormal", "Normals"), ("LayerElementUV", "UV"))

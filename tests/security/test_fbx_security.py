@@ -12,7 +12,7 @@ from assetcheck.asset.options import Limits
 from assetcheck.engine import validate
 from assetcheck.formats.fbx import reader as fbx_reader
 from assetcheck.formats.fbx.scan import scan_fbx
-from tests.builders.fbx import (
+from assetcheck.testing.fbx import (
     MaterialSpec,
     MeshSpec,
     Scene,
@@ -21,7 +21,7 @@ from tests.builders.fbx import (
     binary_fbx,
     cube,
 )
-from tests.builders.fbx_nodes import Array, Node, encode_ascii, encode_binary, nested
+from assetcheck.testing.fbx_nodes import Array, Node, encode_ascii, encode_binary, nested
 
 LIMITS = Limits()
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(64)

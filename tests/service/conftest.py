@@ -16,7 +16,7 @@ import pytest
 from assetcheck.config import load_config
 from assetcheck.service.accounts.store import create_account, issue_key
 from assetcheck.service.db import migrations
-from tests.builders.zip import tiny_glb
+from assetcheck.testing.zip import tiny_glb
 from tests.dashboard.receiver import Receiver, start_receiver
 from tests.service.harness import (
     ServiceProcess,

@@ -16,7 +16,7 @@ from assetcheck.service.webapp.multipart import (
     client_filename,
     disposition_filename,
 )
-from tests.builders.zip import tiny_glb
+from assetcheck.testing.zip import tiny_glb
 
 BOUNDARY = "XyZ-boundary-123"
 CONTENT_TYPE = f"multipart/form-data; boundary={BOUNDARY}"

@@ -21,7 +21,7 @@ from assetcheck.service.db.tables import Job
 from assetcheck.service.jobs.queue import COMPLETED
 from assetcheck.service.jobs.storage import StorageConfigError, StorageUnavailable, open_storage
 from assetcheck.service.jobs.storage.s3 import PART_SIZE, S3Storage
-from tests.builders.shapes import pawn_glb
+from assetcheck.testing.shapes import pawn_glb
 from tests.dashboard.conftest import PASSWORD
 from tests.dashboard.test_accounts_http import Visitor
 from tests.service.conftest import s3_client

@@ -13,7 +13,7 @@ import pytest
 import requests
 
 from assetcheck.service.db.tables import Job
-from tests.builders.zip import zip_of
+from assetcheck.testing.zip import zip_of
 from tests.service.harness import (
     bearer,
     connect,
