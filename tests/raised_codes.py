@@ -49,18 +49,22 @@ def pytest_deselected(items: list[pytest.Item]) -> None:
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if _whole_suite_ran(session, exitstatus):
         unraised = unraised_builtin_codes(session.config.stash[FOLDER])
+        session.config.stash[UNRAISED] = unraised
         if unraised:
-            session.config.stash[UNRAISED] = unraised
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_terminal_summary(
     terminalreporter: pytest.TerminalReporter, config: pytest.Config
 ) -> None:
-    unraised = config.stash.get(UNRAISED, [])
+    unraised = config.stash.get(UNRAISED, None)
+    if unraised is None:  # not a whole-suite run: nothing was checked
+        return
     if unraised:
         terminalreporter.write_sep("=", f"{len(unraised)} issue codes no test raised", red=True)
         terminalreporter.write_line(" ".join(unraised))
+    else:
+        terminalreporter.write_line("Every built-in issue code was raised by some test.")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -212,8 +212,12 @@ def _clean_corpus_files() -> list:
     if not table.is_file():
         reason = f"the shared glTF corpus is absent (looked in {CORPUS})"
         return [pytest.param(None, marks=pytest.mark.skip(reason=reason))]
-    rows = csv.DictReader(table.open(newline=""), delimiter="\t")
-    return [row["file"] for row in rows if row["khronos_errors"] == "0"]
+    with table.open(newline="") as rows:
+        return [
+            row["file"]
+            for row in csv.DictReader(rows, delimiter="\t")
+            if row["khronos_errors"] == "0"
+        ]
 
 
 @pytest.mark.parametrize("name", _clean_corpus_files())
