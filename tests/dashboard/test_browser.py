@@ -283,7 +283,7 @@ def test_webhook_settings_change_the_url_reveal_the_secret_and_log_deliveries(
         assert_no_sideways_scrolling(page)
         page.screenshot(path=artifacts / "webhooks.png", full_page=True)
     finally:
-        receiver.server.shutdown()
+        receiver.stop()
 
 
 def refresh_until(page: Page, locator, text: str) -> None:

@@ -193,4 +193,4 @@ def receiver() -> Iterator[Receiver]:
     """A webhook receiver on loopback, recording what it is sent."""
     receiver = start_receiver()
     yield receiver
-    receiver.server.shutdown()
+    receiver.stop()

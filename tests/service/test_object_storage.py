@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import secrets
 import signal
+import socket
 from collections import Counter
 from pathlib import Path
 
@@ -35,6 +36,7 @@ from tests.service.harness import (
     wait_until,
     write_config,
 )
+from tests.webhooks.receivers import closed_loopback_port
 
 SECRET_KEY = "a shared secret of the test nodes, long enough"
 
@@ -258,6 +260,7 @@ def test_a_worker_killed_with_sigkill_mid_job_loses_no_job(two_nodes, glb):
 
 
 def test_an_unknown_backend_or_a_bucketless_s3_is_a_configuration_error(tmp_path, capsys):
+    port = closed_loopback_port()
     for storage, message in (
         ({"backend": "gcs"}, "not one of local, s3"),
         ({"backend": "s3"}, "needs a bucket"),
@@ -265,5 +268,7 @@ def test_an_unknown_backend_or_a_bucketless_s3_is_a_configuration_error(tmp_path
         config_path = write_config(tmp_path, service_settings(tmp_path, "", storage=storage))
         with pytest.raises(StorageConfigError, match=message):
             open_storage(load_config(config_path))
-        assert main(["serve", "--config", str(config_path), "--port", "0"]) == 2
+        assert main(["serve", "--config", str(config_path), "--port", str(port)]) == 2
         assert message in capsys.readouterr().err
+        # The socket serve had bound is closed: the port is free at once.
+        socket.create_server(("127.0.0.1", port)).close()
