@@ -1,6 +1,6 @@
 """Write a ~50 MB binary FBX (one 1120 x 1120 quad grid), an input of bench/validate_speed.py.
 
-Uses the FBX writer of the test suite (tests/builders/fbx.py); run from the repository root.
+Uses the FBX writer of the test suite (assetcheck/testing/fbx.py); run from the repository root.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.builders.fbx import Scene, binary_fbx, grid
+from assetcheck.testing.fbx import Scene, binary_fbx, grid
 
 if __name__ == "__main__":
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "bench/out")

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from assetcheck.asset.options import Limits
 from assetcheck.formats.fbx.geometry import read_geometries
 from assetcheck.formats.fbx.walk import walk_fbx
-from tests.builders.fbx import Scene, ascii_fbx, binary_fbx, grid
+from assetcheck.testing.fbx import Scene, ascii_fbx, binary_fbx, grid
 
 SIDE = 1000
 

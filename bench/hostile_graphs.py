@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from assetcheck.testing.gltf import GltfBuilder, Primitive
 from bench.validate_speed import ASSETCHECK, HERE, run
-from tests.builders.gltf import GltfBuilder, Primitive
 
 NODES = 50_000
 JOINTS = 10_000

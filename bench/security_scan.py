@@ -18,9 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.validate_speed import ASSETCHECK, run
-from tests.builders.fbx_nodes import Array, Node, encode_binary, nested
-from tests.builders.zip import (
+from assetcheck.testing.fbx_nodes import Array, Node, encode_binary, nested
+from assetcheck.testing.zip import (
     Member,
     build_zip,
     elf_program,
@@ -29,6 +28,7 @@ from tests.builders.zip import (
     tiny_glb,
     zip_of,
 )
+from bench.validate_speed import ASSETCHECK, run
 
 SYMLINK = 0o120777 << 16
 

@@ -9,6 +9,10 @@ import pytest
 from tests import network_guard
 from tests.network_guard import NetworkAccessBlockedError
 
+# Records the issue codes every process of the session raises, and fails a whole-suite run
+# that leaves a built-in code unraised (tests/raised_codes.py).
+pytest_plugins = ["tests.raised_codes"]
+
 
 @pytest.fixture(autouse=True, scope="session")
 def no_network() -> Iterator[type[NetworkAccessBlockedError]]:

@@ -47,5 +47,9 @@ def run(args: argparse.Namespace, config: Config) -> int:
             f"assetcheck serve: cannot listen on {host}:{port}: {error.strerror}", file=sys.stderr
         )
         return 1
-    serve(config, database, sockets)
+    try:
+        serve(config, database, sockets)
+    finally:  # serving may not start (a configuration error): the sockets are closed all the same
+        for sock in sockets:
+            sock.close()
     return 0

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assetcheck.issues.names import cut_name
+from assetcheck.issues.recording import code_recorder
 
 SEVERITIES = ("error", "warning", "info", "hint")
 SECURITY_LEVELS = ("critical", "high", "medium", "low")
@@ -170,6 +171,8 @@ class IssueCollector:
         self.issues: list[Issue] = []
         self.counts: Counter[str] = Counter()
         self.truncated = False
+        # None unless the test suite records the codes raised (assetcheck.issues.recording).
+        self._record = code_recorder()
 
     def add(
         self,
@@ -182,6 +185,8 @@ class IssueCollector:
         **fields: Any,
     ) -> None:
         issue_type = self.registry[code]
+        if self._record is not None:
+            self._record(code)
         if code in self.policy.ignore:
             return
         # Names from the asset go into messages and locations cut (assetcheck.issues.names).
@@ -213,7 +218,11 @@ class IssueCollector:
         the score see them, and the result is marked truncated. For checks whose findings
         could grow faster than the file (every pair of ``n`` things)."""
         self.registry[code]  # an unknown code is an error here as in add()
-        if code in self.policy.ignore or count <= 0:
+        if count <= 0:
+            return
+        if self._record is not None:
+            self._record(code)
+        if code in self.policy.ignore:
             return
         self.counts[code] += count
         self.truncated = True

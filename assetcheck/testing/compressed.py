@@ -340,3 +340,53 @@ def shared_zeros_meshopt_glb(vertices: int, primitives: int) -> bytes:
     [primitive] = document["meshes"][0]["primitives"]
     document["meshes"][0]["primitives"] = [dict(primitive) for _ in range(primitives)]
     return join_glb(document, binary)
+
+
+def truncated_draco_glb(primitives: int = 8000, grid: int = 300) -> bytes:
+    """A Draco GLB whose decoding keeps a decoder busy for minutes: what a client can upload to
+    tie up cores, and what tests of process cleanup need running while they act. Its one mesh
+    has ``primitives`` primitives, each naming the same Draco payload of a ``grid`` x ``grid``
+    mesh cut one byte short. The decoder gets through nearly all of it before failing (some
+    50 ms for the default grid), once per primitive: minutes of decoding for some 1 MB."""
+    builder = GltfBuilder()
+    view = builder.add_buffer_view(_draco_grid(grid)[:-1])
+    vertices, triangles = grid * grid, 2 * (grid - 1) ** 2
+    builder.document["accessors"] = [
+        {
+            "componentType": FLOAT,
+            "count": vertices,
+            "type": "VEC3",
+            "min": [0.0, -0.1, 0.0],
+            "max": [1.0, 0.1, 1.0],
+        },
+        {"componentType": UNSIGNED_INT, "count": 3 * triangles, "type": "SCALAR"},
+    ]
+    primitive = {
+        "attributes": {"POSITION": 0},
+        "indices": 1,
+        "extensions": {DRACO: {"bufferView": view, "attributes": {"POSITION": 0}}},
+    }
+    mesh = builder.add_mesh([])
+    builder.document["meshes"][mesh]["primitives"] = [primitive] * primitives
+    builder.add_node(mesh)
+    builder.document["extensionsUsed"] = builder.document["extensionsRequired"] = [DRACO]
+    return builder.glb()
+
+
+def _draco_grid(size: int) -> bytes:
+    """A ``size`` x ``size`` wavy grid of positions, Draco-encoded: a few bits a vertex."""
+    import DracoPy
+
+    axis = np.linspace(0, 1, size)
+    u, v = (part.ravel() for part in np.meshgrid(axis, axis))
+    positions = np.stack([u, np.sin(u * 6) * 0.1, v], axis=1)
+    corner = (np.arange(size - 1)[:, None] * size + np.arange(size - 1)[None, :]).ravel()
+    triangles = (
+        np.stack(
+            [corner, corner + size, corner + 1, corner + 1, corner + size, corner + size + 1],
+            axis=1,
+        )
+        .reshape(-1, 3)
+        .astype(np.uint32)
+    )
+    return DracoPy.encode(positions, triangles, quantization_bits=14, compression_level=7)

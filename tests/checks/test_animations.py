@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from assetcheck.checks.animations import describe_duration
-from tests.builders.fbx import Scene, binary_fbx, cube
-from tests.builders.gltf import GltfBuilder
+from assetcheck.testing.fbx import Scene, binary_fbx, cube
+from assetcheck.testing.gltf import GltfBuilder
 from tests.formats import codes, only_issue, validate_bytes
 
 ANIMATION_CODES = {"ANIMATION_TOO_LONG", "ANIMATION_TOO_MANY_KEYFRAMES"}

@@ -10,7 +10,7 @@ from assetcheck.engine import validate
 from assetcheck.formats.fbx.model import FbxAxes, FbxMesh, FbxScene
 from assetcheck.issues import IssuePolicy
 from assetcheck.scoring.budget_usage import measure
-from tests.builders.gltf import TRIANGLE_STRIP, GltfBuilder, Primitive, png_bytes
+from assetcheck.testing.gltf import TRIANGLE_STRIP, GltfBuilder, Primitive, png_bytes
 from tests.formats import codes
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from assetcheck.engine import validate
-from tests.builders.fbx import MeshSpec, Scene, VideoSpec, binary_fbx, cube
-from tests.builders.gltf import png_bytes
+from assetcheck.testing.fbx import MeshSpec, Scene, VideoSpec, binary_fbx, cube
+from assetcheck.testing.gltf import png_bytes
 from tests.formats import codes, only_issue, validate_bytes
 
 TEXTURE_CODES = {

@@ -6,7 +6,7 @@ import pytest
 
 from assetcheck.asset.options import ValidationOptions
 from assetcheck.engine import validate
-from tests.builders.fbx import (
+from assetcheck.testing.fbx import (
     MaterialSpec,
     MeshSpec,
     Scene,
@@ -15,8 +15,8 @@ from tests.builders.fbx import (
     binary_fbx,
     cube,
 )
-from tests.builders.gltf import png_bytes
-from tests.builders.zip import zip_of
+from assetcheck.testing.gltf import png_bytes
+from assetcheck.testing.zip import zip_of
 from tests.formats import codes, only_issue, validate_bytes
 
 ENCODINGS = {

@@ -10,8 +10,8 @@ import pytest
 from assetcheck.formats.fbx import scene_codes as fbx_checks
 from assetcheck.issues import quality_codes as quality
 from assetcheck.mesh.faults import CHUNK_TRIANGLES, Vertices, triangle_faults
-from tests.builders.fbx import MeshSpec, Scene, binary_fbx, cube
-from tests.builders.gltf import (
+from assetcheck.testing.fbx import MeshSpec, Scene, binary_fbx, cube
+from assetcheck.testing.gltf import (
     ARRAY_BUFFER,
     ELEMENT_ARRAY_BUFFER,
     TRIANGLE_STRIP,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.builders.gltf import ARRAY_BUFFER, GltfBuilder, Primitive
+from assetcheck.testing.gltf import ARRAY_BUFFER, GltfBuilder, Primitive
 from tests.formats import codes, only_issue, validate_bytes
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.builders.fbx import (
+from assetcheck.testing.fbx import (
     MaterialSpec,
     MeshSpec,
     Scene,
@@ -11,8 +11,8 @@ from tests.builders.fbx import (
     cube,
     scene_nodes,
 )
-from tests.builders.fbx_nodes import Node, encode_binary
-from tests.builders.gltf import GltfBuilder, Primitive
+from assetcheck.testing.fbx_nodes import Node, encode_binary
+from assetcheck.testing.gltf import GltfBuilder, Primitive
 from tests.formats import codes, only_issue, validate_bytes
 
 MATERIAL_CODES = {"MATERIAL_NOT_PBR", "MATERIAL_SPECULAR_GLOSSINESS", "MESH_MISSING_UVS"}

@@ -16,7 +16,7 @@ import pytest
 from assetcheck.checks import gltf_animations
 from assetcheck.formats.gltf import links as gltf_links
 from assetcheck.formats.gltf.links import NodeTree
-from tests.builders.gltf import GltfBuilder, Primitive
+from assetcheck.testing.gltf import GltfBuilder, Primitive
 from tests.formats import codes, validate_bytes
 
 

@@ -12,7 +12,7 @@ from assetcheck.engine import validate
 from assetcheck.issues import IssueCollector
 from assetcheck.plugins.manager import build_registry, get_plugin_manager
 from assetcheck.scoring.profiles import BUILTIN_PROFILES
-from tests.builders.gltf import GltfBuilder, png_bytes
+from assetcheck.testing.gltf import GltfBuilder, png_bytes
 from tests.formats import codes, only_issue
 
 KTX2 = "image/ktx2"

@@ -24,7 +24,7 @@ from assetcheck.mesh import uvs as uv_faults_module
 from assetcheck.mesh.faults import Vertices
 from assetcheck.mesh.topology import count_pieces, mesh_topology, welded_corners
 from assetcheck.mesh.uvs import OVERLAP_GRID, lightmap_faults
-from tests.builders.fbx import MeshSpec, Scene, binary_fbx, cube
+from assetcheck.testing.fbx import MeshSpec, Scene, binary_fbx, cube
 from tests.checks.topology_cases import CASES, glb
 from tests.checks.topology_cases import cube as gltf_cube
 from tests.formats import codes, only_issue, validate_bytes
@@ -212,8 +212,12 @@ def _clean_corpus_files() -> list:
     if not table.is_file():
         reason = f"the shared glTF corpus is absent (looked in {CORPUS})"
         return [pytest.param(None, marks=pytest.mark.skip(reason=reason))]
-    rows = csv.DictReader(table.open(newline=""), delimiter="\t")
-    return [row["file"] for row in rows if row["khronos_errors"] == "0"]
+    with table.open(newline="") as rows:
+        return [
+            row["file"]
+            for row in csv.DictReader(rows, delimiter="\t")
+            if row["khronos_errors"] == "0"
+        ]
 
 
 @pytest.mark.parametrize("name", _clean_corpus_files())

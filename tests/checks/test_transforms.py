@@ -7,9 +7,9 @@ import pytest
 
 from assetcheck.checks.transforms import describe_length
 from assetcheck.formats.gltf.node_transforms import local_matrix
-from tests.builders.fbx import Scene, binary_fbx, cube, scene_nodes
-from tests.builders.fbx_nodes import encode_binary
-from tests.builders.gltf import GltfBuilder, Primitive
+from assetcheck.testing.fbx import Scene, binary_fbx, cube, scene_nodes
+from assetcheck.testing.fbx_nodes import encode_binary
+from assetcheck.testing.gltf import GltfBuilder, Primitive
 from tests.formats import codes, only_issue, validate_bytes
 
 SIZE_CODES = {"MODEL_EXTREMELY_LARGE", "MODEL_EXTREMELY_SMALL"}

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tests.builders.gltf import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, GltfBuilder, png_bytes
+from assetcheck.testing.gltf import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, GltfBuilder, png_bytes
 
 #: The cube's faces: outward normal, and two axes spanning the face counter-clockwise seen from
 #: outside (so that their cross product is the normal).

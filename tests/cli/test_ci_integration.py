@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from assetcheck.cli import build_parser
-from tests.builders.gltf import GltfBuilder, Primitive
+from assetcheck.testing.gltf import GltfBuilder, Primitive
 
 ROOT = Path(__file__).resolve().parents[2]
 HOOKS = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from assetcheck.cli import main
-from tests.builders.gltf import GltfBuilder, Primitive
+from assetcheck.testing.gltf import GltfBuilder, Primitive
 
 
 @pytest.fixture

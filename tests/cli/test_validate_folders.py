@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from assetcheck.cli import main
-from tests.builders.gltf import GltfBuilder, Primitive
+from assetcheck.testing.gltf import GltfBuilder, Primitive
 
 
 def quad_glb(path: Path) -> Path:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders.draco import truncated_draco_glb
+from assetcheck.testing.compressed import truncated_draco_glb
 from tests.process_tree import kill_all, wait_for_descendants, wait_until_gone
 
 SCRIPT = Path(sys.executable).with_name("assetcheck")

@@ -3,7 +3,7 @@
 import subprocess
 import sys
 
-from tests.builders.gltf import GltfBuilder, Primitive
+from assetcheck.testing.gltf import GltfBuilder, Primitive
 
 SERVICE_PACKAGES = ("tornado", "peewee", "apscheduler", "psycopg2", "jinja2", "multipart")
 

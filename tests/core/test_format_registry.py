@@ -7,7 +7,7 @@ from assetcheck import hookimpl
 from assetcheck.engine import validate
 from assetcheck.formats.registry import FileFormat, FormatRegistry, format_registry
 from assetcheck.plugins.manager import PluginConfig, get_plugin_manager
-from tests.builders.formats import builtin_formats
+from tests.builtin_formats import builtin_formats
 
 
 def text_format(name: str, *extensions: str, container: bool = False) -> FileFormat:

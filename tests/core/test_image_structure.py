@@ -10,8 +10,8 @@ from dataclasses import replace
 import pytest
 
 from assetcheck.formats.gltf.image_data import ImageStructure, parse_image
+from assetcheck.testing.gltf import png_bytes
 from assetcheck.testing.ktx2 import UASTC, Ktx2Texture, patch_header
-from tests.builders.gltf import png_bytes
 
 
 def _png_chunk(kind: bytes, body: bytes) -> bytes:

@@ -1,6 +1,6 @@
 import pytest
 
-from tests.builders.formats import builtin_formats
+from tests.builtin_formats import builtin_formats
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,8 @@ import pytest
 from assetcheck.engine import validate
 from assetcheck.plugins.hookspecs import hookimpl
 from assetcheck.plugins.manager import get_plugin_manager
-from tests.builders.gltf import GltfBuilder, Primitive
-from tests.builders.zip import zip_of
+from assetcheck.testing.gltf import GltfBuilder, Primitive
+from assetcheck.testing.zip import zip_of
 
 
 def _clean_glb() -> bytes:

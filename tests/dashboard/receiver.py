@@ -24,9 +24,14 @@ class Receiver:
         host, port = self.server.server_address[:2]
         return f"http://{host}:{port}/hooks/assetcheck"
 
+    def stop(self) -> None:
+        """Stop serving and close the listening socket."""
+        self.server.shutdown()
+        self.server.server_close()
+
 
 def start_receiver() -> Receiver:
-    """A receiver serving from a thread until ``receiver.server.shutdown()``."""
+    """A receiver serving from a thread until :meth:`Receiver.stop`."""
     received: list[Received] = []
 
     class Handler(BaseHTTPRequestHandler):

@@ -11,7 +11,7 @@ import requests
 
 from assetcheck.service.accounts.store import issue_key
 from assetcheck.service.db.tables import Account, ApiKey
-from tests.builders.shapes import pawn_glb
+from assetcheck.testing.shapes import pawn_glb
 from tests.dashboard.conftest import PASSWORD, Site
 from tests.service.conftest import BACKENDS
 from tests.service.harness import (

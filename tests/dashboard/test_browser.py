@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.builders.shapes import pawn_glb
+from assetcheck.testing.shapes import pawn_glb
 from tests.dashboard.conftest import NO_PLAYWRIGHT, PASSWORD, TIMEOUT_MS, Site
 from tests.dashboard.receiver import start_receiver
 from tests.service.harness import bearer, release_held
@@ -283,7 +283,7 @@ def test_webhook_settings_change_the_url_reveal_the_secret_and_log_deliveries(
         assert_no_sideways_scrolling(page)
         page.screenshot(path=artifacts / "webhooks.png", full_page=True)
     finally:
-        receiver.server.shutdown()
+        receiver.stop()
 
 
 def refresh_until(page: Page, locator, text: str) -> None:

@@ -58,6 +58,8 @@ ERROR_LINE = re.compile(
     r'"level": ?"(?:error|critical)"',
     re.IGNORECASE,
 )
+#: The first test also waits for the module's jobs (up to DEADLINE_SECONDS), then opens pages.
+pytestmark = pytest.mark.timeout(3 * DEADLINE_SECONDS)
 
 
 @dataclass(frozen=True)

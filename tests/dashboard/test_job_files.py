@@ -4,7 +4,7 @@ browser (they must go with the job, its expiry or the owner's log-out)."""
 from __future__ import annotations
 
 from assetcheck.service.accounts.store import find_account, issue_key
-from tests.builders.shapes import pawn_glb
+from assetcheck.testing.shapes import pawn_glb
 from tests.dashboard.conftest import Site
 from tests.dashboard.test_accounts_http import Visitor
 from tests.service.harness import upload, wait_for_job

@@ -18,7 +18,7 @@ from assetcheck.service.dashboard.job_page import (
     security_warnings,
     verdict,
 )
-from tests.builders.shapes import pawn_glb
+from assetcheck.testing.shapes import pawn_glb
 
 
 @pytest.fixture(scope="module")

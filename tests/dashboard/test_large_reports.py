@@ -9,7 +9,7 @@ import requests
 
 from assetcheck.issues.names import CUT_MARK, MAX_NAME_LENGTH
 from assetcheck.service.accounts.store import find_account, issue_key
-from tests.builders.zip import tiny_glb, zip_of
+from assetcheck.testing.zip import tiny_glb, zip_of
 from tests.dashboard.conftest import Site
 from tests.service.harness import (
     bearer,

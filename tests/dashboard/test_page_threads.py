@@ -69,6 +69,9 @@ def served(tmp_path: Path) -> Iterator[tuple[str, RecordingExecutor]]:
     yield f"http://127.0.0.1:{sockets[0].getsockname()[1]}", executor
     loop.call_soon_threadsafe(loop.stop)
     thread.join(timeout=30)
+    for sock in sockets:
+        sock.close()
+    loop.close()
     executor.shutdown()
 
 

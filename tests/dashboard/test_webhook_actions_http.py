@@ -74,7 +74,7 @@ def test_a_receiver_that_never_answers_delays_no_other_accounts_test_event(hooke
             )
             assert pending_count(greedy_id) == MAX_PENDING
     finally:
-        receiver.server.shutdown()
+        receiver.stop()
 
 
 def test_state_changing_dashboard_actions_spend_the_accounts_rate(hooked_site: Site):

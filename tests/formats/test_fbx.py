@@ -19,7 +19,7 @@ from assetcheck.formats.fbx.model import FbxAxes
 from assetcheck.formats.source import SourceFile
 from assetcheck.issues import IssueCollector
 from assetcheck.plugins.manager import build_registry, get_plugin_manager
-from tests.builders.fbx import (
+from assetcheck.testing.fbx import (
     MaterialSpec,
     MeshSpec,
     Scene,
@@ -30,7 +30,7 @@ from tests.builders.fbx import (
     grid,
     scene_nodes,
 )
-from tests.builders.fbx_nodes import Array, Node, encode_binary
+from assetcheck.testing.fbx_nodes import Array, Node, encode_binary
 
 HEXAGON = MeshSpec(
     "Fan",

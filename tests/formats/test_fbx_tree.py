@@ -6,8 +6,8 @@ from assetcheck.asset.options import Limits
 from assetcheck.formats.fbx.geometry import read_geometries
 from assetcheck.formats.fbx.tree import FbxNode, FbxTree
 from assetcheck.formats.fbx.walk import walk_fbx
-from tests.builders.fbx import MaterialSpec, Scene, ascii_fbx, binary_fbx, cube
-from tests.builders.fbx_nodes import Node, encode_binary
+from assetcheck.testing.fbx import MaterialSpec, Scene, ascii_fbx, binary_fbx, cube
+from assetcheck.testing.fbx_nodes import Node, encode_binary
 
 ARRAYS = ("Vertices", "PolygonVertexIndex")
 LAYER_ARRAYS = (("LayerElementNormal", "Normals"), ("LayerElementUV", "UV"))

@@ -11,7 +11,7 @@ from assetcheck.formats.gltf.codes.glb import ISSUE_TYPES as GLB_ISSUE_TYPES
 from assetcheck.formats.source import SourceFile
 from assetcheck.issues import IssueCollector
 from assetcheck.plugins.manager import build_registry, get_plugin_manager
-from tests.builders.gltf import (
+from assetcheck.testing.gltf import (
     BIN_CHUNK_TYPE,
     JSON_CHUNK_TYPE,
     Chunk,

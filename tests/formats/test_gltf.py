@@ -7,7 +7,7 @@ import pytest
 
 from assetcheck.formats.gltf.codes.document import ISSUE_TYPES as GLTF_ISSUE_TYPES
 from assetcheck.plugins.manager import get_plugin_manager
-from tests.builders.gltf import (
+from assetcheck.testing.gltf import (
     LINE_LOOP,
     LINE_STRIP,
     LINES,

@@ -8,7 +8,7 @@ import pytest
 
 from assetcheck.formats.gltf.uris import UriKind, classify_uri
 from assetcheck.plugins.manager import get_plugin_manager
-from tests.builders.gltf import data_uri, png_bytes
+from assetcheck.testing.gltf import data_uri, png_bytes
 from tests.formats import codes, only_issue, reader_codes, validate_bytes
 
 JPEG_HEAD = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + bytes(32)

@@ -6,17 +6,10 @@ import zipfile
 
 import pytest
 
-from tests.builders.fbx import Scene, binary_fbx, cube
-from tests.builders.gltf import GltfBuilder, Primitive
-from tests.builders.zip import (
-    Member,
-    build_zip,
-    expand,
-    tiny_glb,
-    validate_zip,
-    zip64_sizes_extra,
-    zip_of,
-)
+from assetcheck.testing.fbx import Scene, binary_fbx, cube
+from assetcheck.testing.gltf import GltfBuilder, Primitive
+from assetcheck.testing.zip import Member, build_zip, tiny_glb, zip64_sizes_extra, zip_of
+from tests.zip_scans import expand, validate_zip
 
 FBX_HEAD = b"Kaydara FBX Binary  \x00\x1a\x00" + bytes(64)
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from tests.builders.gltf import ARRAY_BUFFER, GltfBuilder, Primitive, data_uri, png_bytes
+from assetcheck.testing.gltf import ARRAY_BUFFER, GltfBuilder, Primitive, data_uri, png_bytes
 
 Document = dict[str, Any]
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from tests.builders.gltf import GltfBuilder, png_bytes
+from assetcheck.testing.gltf import GltfBuilder, png_bytes
 from tests.gltf.cases import Case, Document, _attribute, _do, _image, _set, primitive
 
 LIGHTS = "KHR_lights_punctual"

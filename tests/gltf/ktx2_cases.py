@@ -10,8 +10,8 @@ from collections.abc import Callable
 import numpy as np
 
 from assetcheck.formats.ktx2.header import HEADER
+from assetcheck.testing.gltf import GltfBuilder
 from assetcheck.testing.ktx2 import UASTC, Ktx2Texture, level_entry, patch_header, patch_level
-from tests.builders.gltf import GltfBuilder
 from tests.gltf.cases import Case, Document, accessor, attributes, primitive
 
 EXTENSION = "KHR_texture_basisu"

@@ -11,8 +11,8 @@ import pytest
 
 from assetcheck.asset.result import Result
 from assetcheck.engine import validate
+from assetcheck.testing.gltf import ARRAY_BUFFER, GltfBuilder, Primitive, png_bytes
 from assetcheck.testing.ktx2 import Ktx2Texture
-from tests.builders.gltf import ARRAY_BUFFER, GltfBuilder, Primitive, png_bytes
 
 
 def ktx2_bytes(width: int = 4, height: int = 4) -> bytes:

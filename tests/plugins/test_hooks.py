@@ -17,7 +17,7 @@ from assetcheck.plugins.manager import PluginConfig, PluginError, get_plugin_man
 from assetcheck.reports import ReportFormat, UnknownReportFormatError, render
 from assetcheck.reports.document import build_report
 from assetcheck.scoring.profiles import BUILTIN_PROFILES, EngineProfile, UnknownEngineError
-from tests.builders.gltf import GltfBuilder, Primitive
+from assetcheck.testing.gltf import GltfBuilder, Primitive
 
 ROOT = Path(__file__).resolve().parents[2]
 STUDIO_CODE = IssueType(

@@ -22,9 +22,9 @@ from assetcheck.previews.drawing import preview_path, scene_triangles
 from assetcheck.previews.png import encode_png
 from assetcheck.previews.raster import render_clay
 from assetcheck.testing.compressed import draco_glb, pawn_mesh
-from tests.builders.fbx import MeshSpec, Scene, ascii_fbx, binary_fbx, cube
-from tests.builders.shapes import lathe, pawn_glb
-from tests.builders.zip import zip_of
+from assetcheck.testing.fbx import MeshSpec, Scene, ascii_fbx, binary_fbx, cube
+from assetcheck.testing.shapes import lathe, pawn_glb
+from assetcheck.testing.zip import zip_of
 from tests.previews import draw_previews
 
 

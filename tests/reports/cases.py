@@ -19,9 +19,9 @@ from assetcheck.issues import IssueCollector, IssueRegistry, IssueType
 from assetcheck.reports.builtin import render_json
 from assetcheck.reports.document import build_failure_report, build_report
 from assetcheck.scoring.profiles import BUILTIN_PROFILES
-from tests.builders.fbx import Scene, binary_fbx, cube
-from tests.builders.gltf import GltfBuilder, Primitive, png_bytes
-from tests.builders.zip import elf_program, zip_of
+from assetcheck.testing.fbx import Scene, binary_fbx, cube
+from assetcheck.testing.gltf import GltfBuilder, Primitive, png_bytes
+from assetcheck.testing.zip import elf_program, zip_of
 
 HOSTILE = "<script>alert(1)</script>|`x`*y*_z_[a](b)\x1b[31m\u202eevil\x00\ud800"
 STORED_HOSTILE = HOSTILE.replace("\x00", "\ufffd").replace("\ud800", "\ufffd")

@@ -8,8 +8,8 @@ from importlib.resources import files
 from pathlib import Path
 
 from assetcheck.engine import validate
-from tests.builders.gltf import GltfBuilder, Primitive
-from tests.builders.zip import zip_of
+from assetcheck.testing.gltf import GltfBuilder, Primitive
+from assetcheck.testing.zip import zip_of
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 SCHEMA = json.loads(files("assetcheck.reports").joinpath("report.schema.json").read_text())

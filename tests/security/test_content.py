@@ -5,7 +5,7 @@ import struct
 import pytest
 
 from assetcheck.security.content import executable_kind
-from tests.builders.zip import elf_program, tiny_glb
+from assetcheck.testing.zip import elf_program, tiny_glb
 
 
 def pe_program(header_offset: int = 0x80) -> bytes:

@@ -15,7 +15,7 @@ from assetcheck.formats.fbx import reader as fbx_reader
 from assetcheck.formats.fbx.geometry import read_geometries
 from assetcheck.formats.fbx.scan_rules import FbxScan
 from assetcheck.formats.fbx.walk import walk_fbx
-from tests.builders.fbx import (
+from assetcheck.testing.fbx import (
     MaterialSpec,
     MeshSpec,
     Scene,
@@ -24,7 +24,7 @@ from tests.builders.fbx import (
     binary_fbx,
     cube,
 )
-from tests.builders.fbx_nodes import Array, Node, encode_ascii, encode_binary, nested
+from assetcheck.testing.fbx_nodes import Array, Node, encode_ascii, encode_binary, nested
 
 LIMITS = Limits()
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(64)

@@ -14,24 +14,22 @@ import pytest
 from assetcheck.asset.options import Limits
 from assetcheck.formats.zip.polyglot import find_embedded_zip
 from assetcheck.formats.zip.rules import unsafe_path_reason
-from tests.builders.zip import (
+from assetcheck.testing.zip import (
     FLAG_ENCRYPTED,
     MIB,
     SYMLINK_ATTRIBUTES,
     Member,
     build_zip,
     elf_program,
-    expand,
     nested_bomb,
     nested_zips,
-    only_warning,
     overlapping_zip,
     tiny_glb,
     unicode_path_extra,
-    validate_zip,
     zeros_deflate,
     zip_of,
 )
+from tests.zip_scans import expand, only_warning, validate_zip
 
 
 def random_bytes(size: int, seed: int = 0) -> bytes:

@@ -16,7 +16,7 @@ import pytest
 from assetcheck.config.loading import load_config
 from assetcheck.service.accounts.store import create_account, issue_key
 from assetcheck.service.db import migrations
-from tests.builders.zip import tiny_glb
+from assetcheck.testing.zip import tiny_glb
 from tests.dashboard.receiver import Receiver, start_receiver
 from tests.service.harness import (
     ServiceProcess,
@@ -193,4 +193,4 @@ def receiver() -> Iterator[Receiver]:
     """A webhook receiver on loopback, recording what it is sent."""
     receiver = start_receiver()
     yield receiver
-    receiver.server.shutdown()
+    receiver.stop()

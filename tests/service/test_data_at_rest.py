@@ -16,7 +16,7 @@ from assetcheck.service import db
 from assetcheck.service.accounts.store import create_account, issue_key
 from assetcheck.service.db.tables import Job
 from assetcheck.service.jobs.storage import SCRATCH_NAME
-from tests.builders.shapes import pawn_glb
+from assetcheck.testing.shapes import pawn_glb
 from tests.service.harness import (
     ServiceProcess,
     bind_database,

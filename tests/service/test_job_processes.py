@@ -12,7 +12,7 @@ import pytest
 import requests
 
 from assetcheck.service.db.tables import Job
-from tests.builders.draco import truncated_draco_glb
+from assetcheck.testing.compressed import truncated_draco_glb
 from tests.process_tree import Process, kill_all, wait_for_descendants, wait_until_gone
 from tests.service.harness import (
     ServiceProcess,

@@ -12,7 +12,7 @@ import pytest
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.builders.zip import tiny_glb
+from assetcheck.testing.zip import tiny_glb
 from tests.service.harness import (
     ServiceProcess,
     bearer,

@@ -16,7 +16,7 @@ from assetcheck.service.webapp.multipart import (
     client_filename,
     disposition_filename,
 )
-from tests.builders.zip import tiny_glb
+from assetcheck.testing.zip import tiny_glb
 
 BOUNDARY = "XyZ-boundary-123"
 CONTENT_TYPE = f"multipart/form-data; boundary={BOUNDARY}"
@@ -34,10 +34,21 @@ def body(*parts: tuple[str, str | None, bytes]) -> bytes:
 
 
 def receive(storage: LocalStorage, data: bytes, chunk: int = 7, limit: int = 1 << 20):
+    """``data`` fed to an upload ``chunk`` bytes at a time; a refused body's file is aborted,
+    as the service does."""
     upload = MultipartUpload(CONTENT_TYPE, lambda: storage.create_upload("val_test"), limit)
-    for start in range(0, len(data), chunk):
-        upload.feed(data[start : start + chunk])
+    try:
+        for start in range(0, len(data), chunk):
+            upload.feed(data[start : start + chunk])
+    except RequestError:
+        abort(upload)
+        raise
     return upload
+
+
+def abort(upload: MultipartUpload) -> None:
+    if upload.file is not None:
+        upload.file.abort()
 
 
 @pytest.fixture
@@ -85,8 +96,10 @@ def test_a_file_over_the_limit_raises_file_too_large_while_streaming(storage):
     ids=["no file part", "empty file", "no closing boundary"],
 )
 def test_a_body_without_a_complete_file_is_missing_file(storage, data):
+    upload = receive(storage, data)
     with pytest.raises(RequestError) as raised:
-        receive(storage, data).finish()
+        upload.finish()
+    abort(upload)
     assert raised.value.code == "MISSING_FILE"
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import secrets
 import signal
+import socket
 from collections import Counter
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from assetcheck.service.db.tables import Job
 from assetcheck.service.jobs.queue import COMPLETED
 from assetcheck.service.jobs.storage import StorageUnavailable, open_storage
 from assetcheck.service.jobs.storage.s3 import PART_SIZE, S3Storage
-from tests.builders.shapes import pawn_glb
+from assetcheck.testing.shapes import pawn_glb
 from tests.dashboard.conftest import PASSWORD
 from tests.dashboard.test_accounts_http import Visitor
 from tests.service.conftest import s3_client
@@ -36,6 +37,7 @@ from tests.service.harness import (
     wait_until,
     write_config,
 )
+from tests.webhooks.receivers import closed_loopback_port
 
 SECRET_KEY = "a shared secret of the test nodes, long enough"
 
@@ -259,6 +261,7 @@ def test_a_worker_killed_with_sigkill_mid_job_loses_no_job(two_nodes, glb):
 
 
 def test_an_unknown_backend_or_a_bucketless_s3_is_a_configuration_error(tmp_path, capsys):
+    port = closed_loopback_port()
     for storage, message in (
         ({"backend": "gcs"}, "not one of local, s3"),
         ({"backend": "s3"}, "needs a bucket"),
@@ -266,5 +269,7 @@ def test_an_unknown_backend_or_a_bucketless_s3_is_a_configuration_error(tmp_path
         config_path = write_config(tmp_path, service_settings(tmp_path, "", storage=storage))
         with pytest.raises(ConfigError, match=message):
             load_config(config_path)
-        assert main(["serve", "--config", str(config_path), "--port", "0"]) == 2
+        assert main(["serve", "--config", str(config_path), "--port", str(port)]) == 2
         assert message in capsys.readouterr().err
+        # The socket serve had bound is closed: the port is free at once.
+        socket.create_server(("127.0.0.1", port)).close()

@@ -13,7 +13,7 @@ import pytest
 import requests
 
 from assetcheck.service.observability.request_ids import accepted_request_id
-from tests.builders.zip import tiny_glb
+from assetcheck.testing.zip import tiny_glb
 from tests.dashboard.conftest import PASSWORD
 from tests.dashboard.test_accounts_http import Visitor
 from tests.service.harness import (

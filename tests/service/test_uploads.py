@@ -13,7 +13,7 @@ import pytest
 import requests
 
 from assetcheck.service.db.tables import Job
-from tests.builders.zip import zip_of
+from assetcheck.testing.zip import zip_of
 from tests.plugins import mesh_format
 from tests.plugins.test_plugin_format import FLAWED
 from tests.service.harness import (

@@ -62,6 +62,8 @@ def test_a_worker_killed_mid_job_loses_its_lease_and_the_job_completes_once(serv
     assert wait_until(lambda: "restarting it" in service.log())
 
 
+# Waits up to 300 s for the uploads, then up to 300 s for each job after the restart.
+@pytest.mark.timeout(1800)
 def test_a_killed_service_loses_no_accepted_upload_and_finishes_them_after_a_restart(
     local_config, glb
 ):

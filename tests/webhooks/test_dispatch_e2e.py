@@ -20,7 +20,7 @@ from assetcheck.service.db import migrations
 from assetcheck.service.db.tables import Account, Job, WebhookDelivery
 from assetcheck.service.webhooks.outbox import ABANDONED, DELIVERED, PENDING, queue_ping
 from assetcheck.service.webhooks.payload import completed_event, failed_event
-from tests.builders.zip import tiny_glb
+from assetcheck.testing.zip import tiny_glb
 from tests.service.harness import (
     ServiceProcess,
     bind_database,

@@ -8,7 +8,7 @@ import pytest
 from assetcheck.engine import validate
 from assetcheck.reports.document import build_report
 from assetcheck.service.webhooks.payload import completed_event, failed_event
-from tests.builders.zip import tiny_glb
+from assetcheck.testing.zip import tiny_glb
 
 
 @pytest.fixture

@@ -43,7 +43,8 @@ class ExampleReceiver:
             argv, stdout=subprocess.PIPE, text=True, env={"WEBHOOK_SECRET": secret, "PATH": ""}
         )
         self.lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
         first = self.lines.get(timeout=10)
         assert first.startswith("listening on "), first
         self.url = first.removeprefix("listening on ").strip()
@@ -68,8 +69,12 @@ class ExampleReceiver:
         return self.next_event()["event"] == "sentinel"
 
     def stop(self) -> None:
+        """End the receiver, then close its output once the reader has read it to the end."""
         self.process.terminate()
         self.process.wait(timeout=10)
+        self.reader.join(timeout=10)
+        assert self.process.stdout is not None
+        self.process.stdout.close()
 
 
 @pytest.fixture(params=["python", "node"])

@@ -1,6 +1,5 @@
-"""The test suite's ZIP helpers: the builders of :mod:`assetcheck.testing.zip`, and
-:func:`expand` and :func:`validate_zip`, which scan hostile bytes and check that nothing reached
-the disk."""
+"""Scanning ZIP uploads in tests: :func:`expand` and :func:`validate_zip` scan the (often
+hostile) bytes that :mod:`assetcheck.testing.zip` builds and fail if anything reached the disk."""
 
 from __future__ import annotations
 
@@ -18,8 +17,7 @@ from assetcheck.formats.source import ReadContext, SourceFile
 from assetcheck.formats.zip.reader import iter_model_sources
 from assetcheck.issues import Issue, IssueCollector, IssueRegistry
 from assetcheck.plugins import builtin_codes as codes
-from assetcheck.testing.zip import *  # noqa: F403
-from tests.builders.formats import builtin_formats
+from tests.builtin_formats import builtin_formats
 
 
 @contextmanager
