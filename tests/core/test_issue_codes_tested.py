@@ -55,19 +55,19 @@ def collector() -> IssueCollector:
 def test_a_process_without_the_variable_records_nothing(tmp_path, monkeypatch):
     monkeypatch.setenv(RECORD_VARIABLE, str(tmp_path))
     monkeypatch.delenv(RECORD_VARIABLE)
-    collector().add("UNSUPPORTED_FILE_TYPE", file="notes.glb")
+    collector().add("GLB_EXTRA_DATA", file="notes.glb")
     assert list(tmp_path.iterdir()) == []
 
 
 def test_a_code_raised_in_a_forked_child_is_recorded(tmp_path, monkeypatch):
     monkeypatch.setenv(RECORD_VARIABLE, str(tmp_path))
     child = multiprocessing.get_context("fork").Process(
-        target=collector().add, args=("NO_MODEL_FILES",)
+        target=collector().add, args=("GLB_EXTRA_DATA",)
     )
     child.start()
     child.join(timeout=60)
     assert child.exitcode == 0
-    assert recorded_codes(tmp_path) == {"NO_MODEL_FILES"}
+    assert recorded_codes(tmp_path) == {"GLB_EXTRA_DATA"}
 
 
 def test_spawned_processes_writing_at_once_leave_every_line_whole(tmp_path):
