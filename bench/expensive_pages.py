@@ -26,9 +26,9 @@ import requests
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from assetcheck.service.accounts.store import create_account, find_account, issue_key
-from tests.dashboard.conftest import PASSWORD
-from tests.dashboard.test_accounts_http import Visitor
-from tests.dashboard.test_expensive_pages import MEMBERS, large_report
+from tests.service.dashboard.conftest import PASSWORD
+from tests.service.dashboard.test_accounts_http import Visitor
+from tests.service.dashboard.test_expensive_pages import MEMBERS, large_report
 from tests.service.harness import (
     ServiceProcess,
     bearer,

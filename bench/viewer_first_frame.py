@@ -24,7 +24,7 @@ from playwright.sync_api import sync_playwright
 
 from assetcheck.service.accounts.store import create_account, find_account, issue_key
 from bench.grid_glb import grid_glb
-from tests.dashboard.conftest import CHROMIUM, CHROMIUM_ARGS, PASSWORD
+from tests.service.dashboard.conftest import CHROMIUM, CHROMIUM_ARGS, PASSWORD
 from tests.service.harness import (
     ServiceProcess,
     bind_database,

@@ -23,11 +23,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from assetcheck.service.db.tables import WebhookAttempt, WebhookDelivery
 from assetcheck.service.webhooks.outbox import pending_count
-from tests.dashboard.conftest import Site
-from tests.dashboard.receiver import start_receiver
-from tests.dashboard.test_webhook_actions_http import hooked
+from tests.service.dashboard.conftest import Site
+from tests.service.dashboard.receiver import start_receiver
+from tests.service.dashboard.test_webhook_actions_http import hooked
 from tests.service.harness import ServiceProcess, service_settings, wait_until, write_config
-from tests.webhooks.receivers import HangingReceiver, LoopbackServer
+from tests.service.webhooks.receivers import HangingReceiver, LoopbackServer
 
 #: The greedy account presses the button at most this many times.
 PRESSES = 200

@@ -1,7 +1,7 @@
 """A file format added by a plugin through the public hooks alone (MESH1,
 ``tests/plugins/mesh_format.py``) is recognised, read, scanned, checked, scored and reported
 like a built-in one, by the engine and by ``assetcheck validate`` (``docs/architecture.md``,
-Adding a format). The service takes it too: ``tests/service/test_uploads.py``."""
+Adding a format). The service takes it too: ``tests/service/webapp/test_uploads.py``."""
 
 from __future__ import annotations
 

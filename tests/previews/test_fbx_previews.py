@@ -9,7 +9,7 @@ import pytest
 
 from assetcheck.plugins.manager import get_plugin_manager
 from assetcheck.previews.drawing import preview_path
-from tests.formats.test_fbx_corpus import ASSIMP_FBX, CORPUS, CORRUPT_ASSIMP_MODEL
+from tests.formats.fbx.test_fbx_corpus import ASSIMP_FBX, CORPUS, CORRUPT_ASSIMP_MODEL
 from tests.previews import draw_previews
 
 

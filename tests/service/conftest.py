@@ -17,7 +17,7 @@ from assetcheck.config.loading import load_config
 from assetcheck.service.accounts.store import create_account, issue_key
 from assetcheck.service.db import migrations
 from assetcheck.testing.zip import tiny_glb
-from tests.dashboard.receiver import Receiver, start_receiver
+from tests.service.dashboard.receiver import Receiver, start_receiver
 from tests.service.harness import (
     ServiceProcess,
     bind_database,

@@ -6,7 +6,7 @@ status an operation can answer is declared (those any request can get are added 
 upload's ``file`` part says which content the service takes, and links lead from an upload to
 its job, report and badge, so a stateful test reaches real ids. A test runs schemathesis with
 all its checks and phases, stateful included, against a live server with this document
-(``tests/service/test_openapi.py``).
+(``tests/service/api/test_openapi.py``).
 
 One module per part: ``document`` assembles the document; ``job_paths``, ``report_paths``,
 ``webhook_paths`` and ``service_paths`` describe the operations; ``schemas`` the component

@@ -1,0 +1,149 @@
+"""Fixtures for the dashboard tests: real servers on loopback and a real Chromium.
+
+The browser is Debian's Chromium (``/usr/bin/chromium``, installed by ``.ci/run``), driven by
+Playwright from PyPI; Playwright's own browser downloads are never used. Browser tests skip,
+saying why, when either is missing.
+"""
+
+from __future__ import annotations
+
+import secrets
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from assetcheck.service.accounts.store import create_account
+from tests.service.conftest import (  # noqa: F401 (fixtures, used by name)
+    backend,
+    database,
+    database_factory,
+    postgres_databases,
+)
+from tests.service.harness import ServiceProcess, bind_database, service_settings, write_config
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
+PASSWORD = "correct horse battery"
+NO_PLAYWRIGHT = "browser tests need Playwright (pip install playwright)"
+TIMEOUT_MS = 20_000
+
+
+@dataclass
+class Site:
+    """A running service and a way to make accounts on it."""
+
+    server: ServiceProcess
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    def account(self, plan: str = "pro") -> str:
+        """A new account on ``plan`` with the password :data:`PASSWORD`; its email."""
+        bind_database(self.server.config)
+        email = f"artist-{secrets.token_hex(4)}@example.com"
+        create_account(email, plan, list(self.server.config.plans), PASSWORD)
+        return email
+
+
+def start_site(folder: Path) -> ServiceProcess:
+    """``assetcheck serve`` on SQLite in ``folder``, with the harness's test settings;
+    webhooks may go to receivers on 127.0.0.1 (and nowhere else off the internet), and a job
+    may take minutes: a busy machine must not fail the pages' jobs with a time limit."""
+    settings = service_settings(
+        folder,
+        "",
+        webhooks={"allowed_cidrs": ["127.0.0.1/32"]},
+        workers={"job_timeout": 300},
+    )
+    return ServiceProcess(write_config(folder, settings)).start()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """A server shared by a module's tests (it already has accounts: no fresh install)."""
+    server = start_site(tmp_path_factory.mktemp("dashboard"))
+    site = Site(server)
+    site.account()
+    yield site
+    server.stop()
+
+
+@pytest.fixture
+def fresh_site(tmp_path: Path) -> Iterator[Site]:
+    """A server of its own, on an empty database: a fresh install."""
+    server = start_site(tmp_path / "service")
+    yield Site(server)
+    server.stop()
+
+
+# Package scope: Playwright's sync API keeps an event loop running in this thread until it
+# stops, and later tests (webhook deliveries) run event loops of their own.
+@pytest.fixture(scope="package")
+def playwright_driver():
+    sync_api = pytest.importorskip("playwright.sync_api", reason=NO_PLAYWRIGHT)
+    if not CHROMIUM.exists():
+        pytest.skip(
+            f"browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium)"
+        )
+    # Jobs run on the server's workers: give them time before an assertion gives up.
+    sync_api.expect.set_options(timeout=TIMEOUT_MS)
+    with sync_api.sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture
+def page(playwright_driver, tmp_path: Path):
+    """A page in a fresh Chromium profile, 1280 px wide. The test fails on a script error, a
+    console error (such as a resource the content security policy blocked) and any answer
+    of the server with a 5xx status; 4xx answers are what some tests expect."""
+    context = playwright_driver.chromium.launch_persistent_context(
+        tmp_path / "chromium-profile",
+        executable_path=str(CHROMIUM),
+        args=CHROMIUM_ARGS,
+        headless=True,
+        viewport={"width": 1280, "height": 900},
+        accept_downloads=True,
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page = context.pages[0] if context.pages else context.new_page()
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text)
+            if message.type == "error" and not message.text.startswith("Failed to load resource")
+            else None
+        ),
+    )
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "response",
+        lambda response: (
+            errors.append(f"{response.status} {response.url}") if response.status >= 500 else None
+        ),
+    )
+    yield page
+    context.close()
+    assert not errors, f"the page logged errors: {errors}"
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """``test-artifacts/`` at the top of the repository (ignored by git), emptied once."""
+    shutil.rmtree(ARTIFACTS / "dashboard", ignore_errors=True)
+    (ARTIFACTS / "dashboard").mkdir(parents=True)
+    return ARTIFACTS / "dashboard"

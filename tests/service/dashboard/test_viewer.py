@@ -1,0 +1,330 @@
+"""The job page's 3D viewer in a real Chromium (WebGL through SwiftShader): it draws every
+format, shows issues on the model, works from the keyboard, loads only from the server's own
+origin and leaves the page's content security policy as it was."""
+
+from __future__ import annotations
+
+import base64
+import re
+import struct
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+import requests
+
+from assetcheck.service.accounts.store import find_account, issue_key
+from assetcheck.service.dashboard.handlers.base import CONTENT_SECURITY_POLICY
+from assetcheck.testing.fbx import Scene, binary_fbx, cube
+from assetcheck.testing.gltf import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, GltfBuilder
+from assetcheck.testing.shapes import lathe
+from assetcheck.testing.zip import zip_of
+from tests.service.dashboard.conftest import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, Site
+from tests.service.dashboard.test_accounts_http import Visitor
+from tests.service.dashboard.test_browser import log_in
+from tests.service.harness import upload, wait_for_job
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need Playwright")
+Page, expect = sync_api.Page, sync_api.expect
+
+#: One pawn, Draco- and meshopt-compressed by the real encoders (tools/make_compressed_fixtures.py).
+COMPRESSED = Path(__file__).resolve().parents[2] / "assets" / "compressed"
+
+#: The pixels of a PNG screenshot, summarised in the page (Chromium decodes its own PNG).
+PIXEL_SUMMARY = """async (data) => {
+    const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+    const bitmap = await createImageBitmap(new Blob([bytes], {type: "image/png"}));
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const context = canvas.getContext("2d");
+    context.drawImage(bitmap, 0, 0);
+    const pixels = context.getImageData(0, 0, bitmap.width, bitmap.height).data;
+    const colours = new Set();
+    let differing = 0;
+    for (let i = 0; i < pixels.length; i += 4) {
+        colours.add((pixels[i] >> 3) << 10 | (pixels[i + 1] >> 3) << 5 | pixels[i + 2] >> 3);
+        if (Math.abs(pixels[i] - pixels[0]) + Math.abs(pixels[i + 1] - pixels[1])
+            + Math.abs(pixels[i + 2] - pixels[2]) > 24) differing++;
+    }
+    return {colours: colours.size, drawn: differing / (pixels.length / 4)};
+}"""
+
+
+def textured_pawn(builder: GltfBuilder, *, duplicate: bool = False) -> None:
+    """A pawn with UVs and a checkered base colour texture; with ``duplicate`` 40 of its
+    triangles are listed twice (MESH_DUPLICATE_TRIANGLES)."""
+    positions, indices = lathe()
+    if duplicate:
+        indices = np.concatenate([indices, indices[64:104]])
+    uvs = np.stack(
+        [np.arctan2(positions[:, 2], positions[:, 0]) / (2 * np.pi) + 0.5, positions[:, 1]], axis=1
+    ).astype(np.float32)
+    primitive = {
+        "attributes": {
+            "POSITION": builder.add_accessor(positions, "VEC3", minmax=True, target=ARRAY_BUFFER),
+            "TEXCOORD_0": builder.add_accessor(uvs, "VEC2", target=ARRAY_BUFFER),
+        },
+        "indices": builder.add_accessor(indices.reshape(-1), "SCALAR", target=ELEMENT_ARRAY_BUFFER),
+        "material": 0,
+    }
+    builder.document["meshes"] = [{"name": "Pawn", "primitives": [primitive]}]
+    builder.add_node(mesh=0, name="Pawn")
+
+
+def checker_png(size: int = 64) -> bytes:
+    """A ``size`` x ``size`` red and yellow checker PNG."""
+    tile = (np.indices((size, size)).sum(axis=0) // 8) % 2
+    pixels = np.where(tile[..., None], [230, 200, 30], [200, 30, 30]).astype(np.uint8)
+    rows = b"".join(b"\0" + row.tobytes() for row in pixels)
+
+    def block(kind: bytes, payload: bytes) -> bytes:
+        return (
+            struct.pack(">I", len(payload))
+            + kind
+            + payload
+            + struct.pack(">I", zlib.crc32(kind + payload))
+        )
+
+    header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + block(b"IHDR", header)
+        + block(b"IDAT", zlib.compress(rows))
+        + block(b"IEND", b"")
+    )
+
+
+def faulty_glb() -> bytes:
+    """A textured pawn with duplicate triangles and a 48 x 48 texture (IMAGE_NPOT_DIMENSIONS)."""
+    builder = GltfBuilder()
+    texture = builder.add_texture(builder.add_image(checker_png(48)))
+    builder.add_material("Checker", base_color_texture=texture)
+    textured_pawn(builder, duplicate=True)
+    return builder.glb()
+
+
+def textured_gltf_zip(tmp_path: Path) -> bytes:
+    """A ZIP of a .gltf, its .bin and its PNG texture beside it."""
+    builder = GltfBuilder()
+    texture = builder.add_texture(builder.add_image(uri="checker.png"))
+    builder.add_material("Checker", base_color_texture=texture)
+    textured_pawn(builder)
+    gltf = builder.write_gltf(tmp_path / "textured", "pawn")
+    return zip_of(
+        {
+            "pawn.gltf": gltf.read_bytes(),
+            "pawn.bin": (gltf.parent / "pawn.bin").read_bytes(),
+            "checker.png": checker_png(),
+        }
+    )
+
+
+def open_job(site: Site, page: Page, content: bytes, filename: str) -> str:
+    """Upload ``content`` with a key of a new account, log that account in, open the job."""
+    email = site.account()
+    key = issue_key(find_account(email), "viewer")[1]
+    job_id = upload(site.url, key, content, filename=filename).json()["job_id"]
+    assert wait_for_job(site.url, key, job_id, timeout=120)["status"] == "completed"
+    log_in(page, site.url, email)
+    page.goto(f"{site.url}/jobs/{job_id}")
+    return job_id
+
+
+def wait_for_view(page: Page, name: str):
+    figure = page.locator(f'.viewer[data-filename="{name}"]')
+    expect(figure).to_have_attribute("data-state", "ready", timeout=60_000)
+    return figure
+
+
+def pixels(page: Page, figure) -> tuple[bytes, dict]:
+    shot = figure.locator("canvas").screenshot()
+    return shot, page.evaluate(PIXEL_SUMMARY, base64.b64encode(shot).decode())
+
+
+def assert_drawn(summary: dict) -> None:
+    """Not blank (a real share of the view differs from its corner) and not uniform (shaded:
+    more colours than a background and a silhouette)."""
+    assert summary["drawn"] > 0.03 and summary["colours"] > 8, summary
+
+
+@pytest.fixture
+def requests_seen(page: Page) -> list[str]:
+    seen: list[str] = []
+    page.on("request", lambda request: seen.append(request.url))
+    return seen
+
+
+def assert_same_origin(site: Site, seen: list[str]) -> None:
+    assert seen and all(
+        url.startswith(site.url + "/") or url.startswith("data:") for url in seen
+    ), [url for url in seen if not url.startswith(site.url)]
+
+
+def test_a_glb_is_drawn_and_clicking_an_issue_marks_its_triangles(
+    site: Site, page: Page, requests_seen: list[str], artifacts: Path
+):
+    job_id = open_job(site, page, faulty_glb(), "faulty.glb")
+    response = page.request.get(f"{site.url}/jobs/{job_id}")
+    assert response.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
+    figure = wait_for_view(page, "faulty.glb")
+    before, summary = pixels(page, figure)
+    assert_drawn(summary)
+    page.screenshot(path=artifacts / "viewer-glb.png", full_page=True)
+
+    issue = page.locator("details.issue", has_text="MESH_DUPLICATE_TRIANGLES")
+    issue.locator("summary").click()
+    issue.get_by_role("button", name="Show on model").click()
+    expect(figure).to_have_attribute("data-focus", "/meshes/0/primitives/0")
+    expect(figure.locator(".viewer-status")).to_contain_text("40 element(s) marked")
+    marked, summary = pixels(page, figure)
+    assert marked != before
+    figure.screenshot(path=artifacts / "viewer-issue.png")  # docs/images/viewer.png
+
+    issue = page.locator("details.issue", has_text="IMAGE_NPOT_DIMENSIONS")
+    issue.locator("summary").click()
+    issue.get_by_role("button", name="Show on model").click()
+    expect(figure).to_have_attribute("data-focus", "/images/0")
+    texture, summary = pixels(page, figure)
+    assert_drawn(summary)
+    assert texture not in (before, marked)
+    figure.get_by_role("button", name="Reset view").click()
+    expect(figure).to_have_attribute("data-focus", "")
+    assert_same_origin(site, requests_seen)
+
+
+def test_the_view_turns_zooms_and_resets_from_the_keyboard(site: Site, page: Page, artifacts: Path):
+    open_job(site, page, faulty_glb(), "keys.glb")
+    figure = wait_for_view(page, "keys.glb")
+    canvas = figure.locator("canvas")
+    canvas.focus()
+    first, _ = pixels(page, figure)
+    page.keyboard.press("ArrowLeft")
+    turned, _ = pixels(page, figure)
+    assert turned != first
+    page.keyboard.press("+")
+    zoomed, _ = pixels(page, figure)
+    assert zoomed != turned
+    page.keyboard.press("0")
+    assert pixels(page, figure)[0] == first
+
+    wireframe = figure.get_by_role("button", name="Wireframe")
+    wireframe.focus()
+    page.keyboard.press("Enter")
+    expect(wireframe).to_have_attribute("aria-pressed", "true")
+    assert pixels(page, figure)[0] != first
+    checker = figure.get_by_role("button", name="UV checker")
+    checker.focus()
+    page.keyboard.press("Space")
+    expect(checker).to_have_attribute("aria-pressed", "true")
+    canvas.screenshot(path=artifacts / "viewer-keyboard.png")
+
+
+def test_a_gltf_with_external_textures_is_drawn_with_them(
+    site: Site, page: Page, requests_seen: list[str], tmp_path: Path, artifacts: Path
+):
+    open_job(site, page, textured_gltf_zip(tmp_path), "textured.zip")
+    figure = wait_for_view(page, "pawn.gltf")
+    shot, summary = pixels(page, figure)
+    (artifacts / "viewer-gltf.png").write_bytes(shot)
+    assert_drawn(summary)
+    assert_same_origin(site, requests_seen)
+    assert not any(
+        url.endswith((".png", ".bin")) and "/previews/" not in url for url in requests_seen
+    )  # the texture came inside the viewer's GLB
+
+
+def test_an_fbx_is_drawn_from_the_geometry_the_reader_decoded(
+    site: Site, page: Page, artifacts: Path
+):
+    open_job(site, page, binary_fbx(Scene(meshes=[cube()])), "cube.fbx")
+    figure = wait_for_view(page, "cube.fbx")
+    shot, summary = pixels(page, figure)
+    (artifacts / "viewer-fbx.png").write_bytes(shot)
+    assert_drawn(summary)
+
+
+@pytest.mark.parametrize("name", ["pawn_draco.glb", "pawn_meshopt.glb"])
+def test_a_compressed_file_is_drawn_from_the_decoded_copy(
+    site: Site, page: Page, artifacts: Path, name: str
+):
+    open_job(site, page, (COMPRESSED / name).read_bytes(), name)
+    figure = wait_for_view(page, name)
+    shot, summary = pixels(page, figure)
+    (artifacts / f"viewer-{name}.png").write_bytes(shot)
+    assert_drawn(summary)
+
+
+def test_viewer_files_go_only_to_the_jobs_owner_and_are_never_sniffed(site: Site, page: Page):
+    job_id = open_job(site, page, faulty_glb(), "private.glb")
+    mine = page.request.get(f"{site.url}/jobs/{job_id}/models/0.glb")
+    assert mine.status == 200 and mine.body()[:4] == b"glTF"
+    assert mine.headers["x-content-type-options"] == "nosniff"
+    assert mine.headers["cross-origin-resource-policy"] == "same-origin"
+    assert "access-control-allow-origin" not in mine.headers
+    overlays = page.request.get(f"{site.url}/jobs/{job_id}/models/0.json").json()
+    assert {entry["code"] for entry in overlays["entries"]} >= {"MESH_DUPLICATE_TRIANGLES"}
+
+    anonymous = requests.get(
+        f"{site.url}/jobs/{job_id}/models/0.glb", allow_redirects=False, timeout=30
+    )
+    assert anonymous.status_code == 302 and re.search(r"/login", anonymous.headers["Location"])
+    stranger = Visitor(site.url)
+    assert stranger.log_in(site.account()).status_code == 302
+    for kind in ("glb", "json"):
+        answer = stranger.http.get(f"{site.url}/jobs/{job_id}/models/0.{kind}", timeout=30)
+        assert answer.status_code == 404 and b"glTF" not in answer.content
+
+
+def test_without_webgl_the_server_drawn_picture_stays_and_says_why(
+    site: Site, playwright_driver, tmp_path: Path
+):
+    context = playwright_driver.chromium.launch_persistent_context(
+        tmp_path / "profile",
+        executable_path=str(CHROMIUM),
+        args=[*CHROMIUM_ARGS, "--disable-3d-apis"],
+        headless=True,
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        open_job(site, page, faulty_glb(), "nogl.glb")
+        figure = page.locator('.viewer[data-filename="nogl.glb"]')
+        expect(figure.locator(".viewer-status")).to_contain_text("no WebGL")
+        expect(figure.get_by_role("img", name="Preview of nogl.glb")).to_be_visible()
+        assert figure.locator("canvas").count() == 0
+        expect(page.get_by_role("button", name="Show on model")).to_have_count(0)
+    finally:
+        context.close()
+
+
+#: Debian's assimp-testmodels: a real FBX whose meshes have zero-area triangles, flipped
+#: windings and non-unit normals (``Zahn`` and ``klZahn``, ``Kopf`` and ``Kopf2`` among them).
+SPIDER = Path("/usr/share/assimp/models/FBX/spider.fbx")
+
+
+@pytest.mark.skipif(
+    not SPIDER.exists(), reason=f"needs {SPIDER} (apt-get install assimp-testmodels)"
+)
+def test_an_fbx_finding_is_shown_on_the_mesh_it_names(site: Site, page: Page, artifacts: Path):
+    open_job(site, page, SPIDER.read_bytes(), "spider.fbx")
+    figure = wait_for_view(page, "spider.fbx")
+    before, _ = pixels(page, figure)
+    issue = page.locator("details.issue", has_text="MESH_ZERO_AREA_TRIANGLES")
+    issue.locator("summary").click()
+    button = issue.locator("li", has_text="Mesh klZahn:").get_by_role(
+        "button", name="Show on model"
+    )
+    expect(button).to_have_attribute("data-mesh", "klZahn")
+    button.click()
+    expect(figure).to_have_attribute("data-focus", "klZahn")
+    expect(figure.locator(".viewer-status")).to_contain_text("14 element(s) marked")
+    marked, summary = pixels(page, figure)
+    assert_drawn(summary)
+    assert marked != before
+    figure.screenshot(path=artifacts / "viewer-fbx-issue.png")
+
+    winding = page.locator("details.issue", has_text="MESH_INCONSISTENT_WINDING")
+    winding.locator("summary").click()
+    winding.locator("li", has_text="Mesh Kopf:").get_by_role("button", name="Show on model").click()
+    expect(figure).to_have_attribute("data-focus", "Kopf")
+    expect(figure).to_have_attribute("data-focus-meshes", "1")  # Kopf only, not Kopf2 too
