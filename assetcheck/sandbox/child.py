@@ -75,8 +75,10 @@ _HELD_DURING_FORK = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 _NO_PIDFDS = (errno.ENOSYS, errno.EPERM)
 #: A SIGKILL is taken for the CPU-time limit's once the child has used this share of it: the
 #: kernel checks the limit against CPU time counted in clock ticks, but reports the time the
-#: scheduler measured, a few percent apart.
-_CPU_LIMIT_REACHED = 0.9
+#: scheduler measured, a few percent apart when idle; a run of the suite on a loaded machine
+#: saw more (a 2 s limit read as under 1.8 s), so the margin is wide. The OOM killer, the other
+#: sender of a SIGKILL, does not wait for a child to have spun three quarters of its CPU time.
+_CPU_LIMIT_REACHED = 0.75
 
 Allowed = dict[tuple[str, str], Callable[..., object]]
 
