@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from assetcheck.config.values import ConfigError, Table
+from assetcheck.config.values import ConfigError, Table, is_number
 
 #: Longest ``[accounts] login_max_delay``: a log-in count starts over after an hour's quiet.
 MAX_LOGIN_DELAY = 3600
@@ -27,7 +27,7 @@ class AccountSettings:
     def read(cls, table: Table) -> AccountSettings:
         first, longest = table.get("login_first_delay"), table.get("login_max_delay")
         if (
-            any(isinstance(v, bool) or not isinstance(v, int | float) for v in (first, longest))
+            not (is_number(first) and is_number(longest))
             or not 0 < first <= longest <= MAX_LOGIN_DELAY
         ):
             raise ConfigError(

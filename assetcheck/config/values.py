@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeGuard
 
 #: The highest TCP port number.
 MAX_PORT = 65535
@@ -17,6 +17,11 @@ MAX_PORT = 65535
 
 class ConfigError(ValueError):
     """The configuration file or an override is unusable; the message says which key."""
+
+
+def is_number(value: object) -> TypeGuard[int | float]:
+    """Whether a TOML value is a number: an integer or a float (true and false are not)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 class Table:
@@ -114,6 +119,6 @@ class Table:
 
     def _number(self, key: str, requirement: str) -> float:
         value = self.get(key)
-        if isinstance(value, bool) or not isinstance(value, int | float):
+        if not is_number(value):
             self.refuse(key, requirement)
         return float(value)

@@ -8,7 +8,7 @@ import ipaddress
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from assetcheck.config.values import ConfigError, Table
+from assetcheck.config.values import ConfigError, Table, is_number
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -58,10 +58,7 @@ def check_retry_delays(delays: Sequence[float]) -> None:
     """Raise ``ValueError`` unless ``delays`` is a non-empty list of seconds, none negative."""
     if not delays:
         raise ValueError("webhooks.retry_delays needs at least one delay (the first attempt's)")
-    if any(
-        isinstance(delay, bool) or not isinstance(delay, int | float) or delay < 0
-        for delay in delays
-    ):
+    if not all(is_number(delay) and delay >= 0 for delay in delays):
         raise ValueError(f"webhooks.retry_delays must be seconds, none negative: {list(delays)}")
 
 

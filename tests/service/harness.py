@@ -24,6 +24,7 @@ import requests
 from assetcheck.config.loading import load_config
 from assetcheck.config.settings import Config
 from assetcheck.service import db
+from assetcheck.service.accounts.store import create_account, issue_key
 from assetcheck.service.db.tables import Account, Job, utcnow
 from assetcheck.service.jobs.queue import COMPLETED, new_job_id
 from tests.network_guard import GUARDED_MAIN
@@ -185,6 +186,13 @@ def bind_database(config: Config) -> peewee.Database:
     return db.connect(config)
 
 
+def new_key(config: Config) -> str:
+    """The API key of a new account on the ``pro`` plan, in the database of ``config``."""
+    bind_database(config)
+    account = create_account(f"{new_job_id()}@example.com", "pro", list(config.plans))
+    return issue_key(account)[1]
+
+
 def upload(
     url: str,
     key: str | None,
@@ -222,6 +230,20 @@ def wait_for_job(
         if body["status"] in statuses or time.monotonic() > deadline:
             return body
         time.sleep(0.05)
+
+
+def validate_on_own_service(
+    config_path: Path, content: bytes, timeout: float
+) -> tuple[ServiceProcess, dict[str, Any]]:
+    """Start a service of its own on ``config_path``, upload ``content`` with a new key and
+    wait for its job to end, then stop the service: the stopped service and the job's body."""
+    server = ServiceProcess(config_path).start()
+    try:
+        key = new_key(server.config)
+        job_id = upload(server.url, key, content).json()["job_id"]
+        return server, wait_for_job(server.url, key, job_id, timeout=timeout)
+    finally:
+        server.stop()
 
 
 def wait_until(condition: Any, timeout: float = 30.0, interval: float = 0.05) -> Any:

@@ -1,11 +1,12 @@
-"""The walk's result (the security scan's findings and the kept node tree), and the rules its
-binary and ASCII walks share."""
+"""The walk's result (the security scan's findings and the kept node tree), and what its
+binary and ASCII walkers share: the rules, and :class:`FbxWalker`, the state both keep."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from assetcheck.formats.fbx.tree import FbxTree, TreeBuilder
+from assetcheck.asset.options import Limits
+from assetcheck.formats.fbx.tree import FbxSource, FbxTree, KeepRule, TreeBuilder
 from assetcheck.issues.findings import Finding
 from assetcheck.security.content import executable_kind
 
@@ -60,15 +61,41 @@ def out_of_time(seconds: float, offset: int) -> Finding:
     return Finding("VALIDATION_TIMEOUT", offset=offset, seconds=seconds)
 
 
-def walk_result(scan: FbxScan, builder: TreeBuilder, limit_mb: int) -> FbxWalk:
-    """What a walk gives. Kept nodes past the memory budget are ``RESOURCE_LIMIT``, as the
-    parser's child ran out of memory; unless the file is rejected already, and never parsed."""
-    if builder.over_budget and not scan.rejected:
-        scan.findings.append(Finding("RESOURCE_LIMIT", limit_mb=limit_mb))
-    return FbxWalk(scan, builder.tree())
+class FbxWalker:
+    """What a walk of one file keeps as it goes, in either encoding: the security scan, the
+    nodes kept for the reader (charged to the parser's memory limit), and the bytes the
+    file's arrays declare. A walker subclasses it and adds ``run()``."""
 
+    def __init__(self, limits: Limits, keep: KeepRule, source: FbxSource) -> None:
+        self.limits = limits
+        self.scan = FbxScan()
+        self.builder = TreeBuilder(keep, source, limits.memory_limit_mb << 20)
+        self._declared_bytes = 0
 
-def executable_finding(head: bytes, filename: str, offset: int) -> Finding | None:
-    """An ``EXECUTABLE_CONTENT`` finding if embedded media is a program, else None."""
-    kind = executable_kind(head, filename)
-    return None if kind is None else Finding("EXECUTABLE_CONTENT", offset=offset, kind=kind)
+    def declare_array(self, size: int) -> str | None:
+        """Count ``size`` bytes an array declares; once the file's arrays declare more than
+        the uncompressed-size limit, the reason the file is malformed, else None."""
+        self._declared_bytes += size
+        if self._declared_bytes > self.limits.max_uncompressed_bytes:
+            return (
+                f"its arrays declare {self._declared_bytes} bytes, over the limit of "
+                f"{self.limits.max_uncompressed_bytes}"
+            )
+        return None
+
+    def check_content(self, head: bytes, filename: str, offset: int) -> None:
+        """Report ``EXECUTABLE_CONTENT`` if embedded media, starting with ``head``, is a
+        program (``filename``: the file name its node gives, '' when none)."""
+        kind = executable_kind(head, filename)
+        if kind is not None:
+            self.scan.findings.append(Finding("EXECUTABLE_CONTENT", offset=offset, kind=kind))
+
+    def result(self) -> FbxWalk:
+        """What the walk gives. Kept nodes past the memory budget are ``RESOURCE_LIMIT``, as
+        the parser's child running out of memory would be; unless the file is rejected
+        already, and never parsed."""
+        if self.builder.over_budget and not self.scan.rejected:
+            self.scan.findings.append(
+                Finding("RESOURCE_LIMIT", limit_mb=self.limits.memory_limit_mb)
+            )
+        return FbxWalk(self.scan, self.builder.tree())

@@ -30,13 +30,11 @@ from assetcheck.formats.fbx.scan_rules import (
     CLOCK_INTERVAL,
     CONTENT_HEAD_BYTES,
     MAX_NESTING,
-    FbxScan,
     FbxWalk,
-    executable_finding,
+    FbxWalker,
     malformed,
     out_of_time,
     truncated,
-    walk_result,
 )
 from assetcheck.formats.fbx.tree import (
     PROPERTY_COST,
@@ -44,7 +42,6 @@ from assetcheck.formats.fbx.tree import (
     FbxNode,
     FbxSource,
     KeepRule,
-    TreeBuilder,
     geometry_nodes,
 )
 from assetcheck.formats.fbx.walk_ascii import walk_ascii
@@ -107,15 +104,12 @@ class _OutOfTime(Exception):
 _Child = tuple[int, bytes, "tuple[int, int] | None"]
 
 
-class _BinaryWalk:
+class _BinaryWalk(FbxWalker):
     """One walk over a binary file. The hot paths avoid calls and objects per property."""
 
     def __init__(self, data: memoryview, limits: Limits, keep: KeepRule) -> None:
         self.data = data
         self.size = len(data)
-        self.limits = limits
-        self.scan = FbxScan()
-        self.declared_bytes = 0
         self.deadline = time.monotonic() + limits.parse_timeout
         self.nodes = 0
         endian = ">" if self.size > 22 and data[22] else "<"
@@ -124,9 +118,7 @@ class _BinaryWalk:
         version = self.length.unpack_from(data, 23)[0] if self.size >= _BINARY_HEADER_SIZE else 0
         self.header = struct.Struct(endian + ("QQQB" if version >= 7500 else "IIIB"))
         self.scalars = {code: struct.Struct(endian + f) for code, f in _SCALAR_FORMATS.items()}
-        self.builder = TreeBuilder(
-            keep, FbxSource(data, True, endian), limits.memory_limit_mb << 20
-        )
+        super().__init__(limits, keep, FbxSource(data, True, endian))
 
     def run(self) -> FbxWalk:
         try:
@@ -137,7 +129,7 @@ class _BinaryWalk:
             self.scan.findings.append(malformed(error.reason, error.offset))
         except _OutOfTime as stop:
             self.scan.findings.append(out_of_time(self.limits.parse_timeout, stop.offset))
-        return walk_result(self.scan, self.builder, self.limits.memory_limit_mb)
+        return self.result()
 
     def _walk_top_level(self) -> None:
         if self.size < _BINARY_HEADER_SIZE:
@@ -202,10 +194,7 @@ class _BinaryWalk:
             elif first_string and child_name == b"Content":
                 blobs.append(first_string)
         for blob in blobs:
-            if finding := executable_finding(
-                self._bytes(blob, CONTENT_HEAD_BYTES), filename, blob[0]
-            ):
-                self.scan.findings.append(finding)
+            self.check_content(self._bytes(blob, CONTENT_HEAD_BYTES), filename, blob[0])
 
     def _properties(
         self, position: int, end: int, count: int, node: FbxNode | None
@@ -298,13 +287,8 @@ class _BinaryWalk:
         self, position: int, end: int, code: int, items: int, encoding: int, length: int
     ) -> None:
         declared = items * _ARRAY_ITEM_SIZES[code]
-        self.declared_bytes += declared
-        if self.declared_bytes > self.limits.max_uncompressed_bytes:
-            raise _Malformed(
-                f"its arrays declare {self.declared_bytes} bytes, over the limit of "
-                f"{self.limits.max_uncompressed_bytes}",
-                position,
-            )
+        if over_limit := self.declare_array(declared):
+            raise _Malformed(over_limit, position)
         if position + length > end:
             raise _Malformed("an array runs past the end of its node", position)
         if encoding == 0:

@@ -24,13 +24,11 @@ from assetcheck.formats.fbx.scan_rules import (
     CLOCK_INTERVAL,
     CONTENT_HEAD_BYTES,
     MAX_NESTING,
-    FbxScan,
     FbxWalk,
-    executable_finding,
+    FbxWalker,
     malformed,
     out_of_time,
     truncated,
-    walk_result,
 )
 from assetcheck.formats.fbx.tree import (
     PROPERTY_COST,
@@ -38,7 +36,6 @@ from assetcheck.formats.fbx.tree import (
     FbxNode,
     FbxSource,
     KeepRule,
-    TreeBuilder,
     ascii_scalar,
 )
 
@@ -64,15 +61,12 @@ class _Stop(Exception):
     """The structure cannot be trusted any further; the finding is already recorded."""
 
 
-class _AsciiWalk:
+class _AsciiWalk(FbxWalker):
     def __init__(self, data: memoryview, limits: Limits, keep: KeepRule) -> None:
+        super().__init__(limits, keep, FbxSource(data, False))
         self.data = data
-        self.limits = limits
-        self.scan = FbxScan()
-        self.builder = TreeBuilder(keep, FbxSource(data, False), limits.memory_limit_mb << 20)
         # Per open block (the root counts): the file name its embedded media are checked under.
         self.filenames = [""]
-        self.declared_bytes = 0
         self.key = ""
         self.first_string: str | None = None
         self.content: list[bytes] = []
@@ -98,7 +92,7 @@ class _AsciiWalk:
                 self._end()
         except _Stop:
             pass
-        return walk_result(self.scan, self.builder, self.limits.memory_limit_mb)
+        return self.result()
 
     def _end(self) -> None:
         """The end of the file: the last key is finished, every block must be closed."""
@@ -183,13 +177,8 @@ class _AsciiWalk:
             self._stop(
                 f"an array declares {count} values in a file of {len(self.data)} bytes", start
             )
-        self.declared_bytes += count * _ITEM_BYTES
-        if self.declared_bytes > self.limits.max_uncompressed_bytes:
-            self._stop(
-                f"its arrays declare {self.declared_bytes} bytes, over the limit of "
-                f"{self.limits.max_uncompressed_bytes}",
-                start,
-            )
+        if over_limit := self.declare_array(count * _ITEM_BYTES):
+            self._stop(over_limit, start)
         if not in_tree or not self.in_key:
             return
         close = _CLOSE.search(self.data, end)
@@ -224,9 +213,7 @@ class _AsciiWalk:
             head = base64.b64decode(encoded[: len(encoded) // 4 * 4])
         except binascii.Error:
             return
-        finding = executable_finding(head[:CONTENT_HEAD_BYTES], self.filenames[-1], offset)
-        if finding:
-            self.scan.findings.append(finding)
+        self.check_content(head[:CONTENT_HEAD_BYTES], self.filenames[-1], offset)
 
     def _stop(self, reason: str, offset: int) -> None:
         self.scan.findings.append(malformed(reason, offset))

@@ -17,7 +17,7 @@ from assetcheck.service.db.tables import Account, ApiKey, Job, SchemaVersion, ut
 from assetcheck.service.jobs.queue import JobQueue
 from assetcheck.service.webapp.ratelimit import RateLimiter
 from tests.service.harness import bind_database, service_settings, write_config
-from tests.service.webhooks.test_webhooks_cli import schema_of, version_1_schema
+from tests.service.webhooks.test_webhooks_cli import new_schema, schema_of, version_1_schema
 
 KEY = re.compile(r"svc_[A-Za-z0-9]{32}")
 
@@ -163,13 +163,7 @@ def test_an_outdated_schema_is_refused_until_db_upgrade(database):
 def test_db_upgrade_brings_a_version_2_database_to_the_fair_queue_schema(
     capsys, backend, tmp_path, database_factory
 ):
-    elsewhere = tmp_path / "fresh"
-    fresh = bind_database(
-        load_config(write_config(elsewhere, service_settings(elsewhere, database_factory(backend))))
-    )
-    migrations.create_schema(fresh)
-    expected = schema_of(fresh)
-    fresh.close()
+    expected = new_schema(tmp_path / "fresh", database_factory(backend))
     config = str(write_config(tmp_path, service_settings(tmp_path, database_factory(backend))))
     old = bind_database(load_config(config))
     version_1_schema(old)

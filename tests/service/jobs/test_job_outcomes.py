@@ -15,8 +15,7 @@ import pytest
 
 from assetcheck.sandbox.child import start_child
 from assetcheck.service.jobs.worker import Outcome, outcome_of
-from tests.service.harness import ServiceProcess, upload, wait_for_job
-from tests.service.jobs.test_workers import new_key
+from tests.service.harness import validate_on_own_service
 
 #: A scoring plugin (it runs after every reader and check, outside their crash guards) that
 #: raises an OSError with the given errno.
@@ -40,13 +39,7 @@ def test_an_error_raised_while_validating_is_not_blamed_on_the_upload(
     (tmp_path / "plugins" / "test_raising_scorer.py").write_text(
         RAISING_SCORER.format(name=errno_name)
     )
-    server = ServiceProcess(config_path).start()
-    try:
-        key = new_key(server.config)
-        job_id = upload(server.url, key, glb).json()["job_id"]
-        body = wait_for_job(server.url, key, job_id, timeout=120)
-    finally:
-        server.stop()
+    _, body = validate_on_own_service(config_path, glb, timeout=120)
     assert (body["status"], body["error"]["code"]) == ("failed", code)
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 
 import pytest
 import requests
@@ -18,11 +20,12 @@ from tests.service.harness import (
     ServiceProcess,
     bearer,
     bind_database,
+    new_key,
     upload,
+    validate_on_own_service,
     wait_for_job,
     wait_until,
 )
-from tests.service.jobs.test_workers import new_key
 
 pytestmark = pytest.mark.slow
 
@@ -56,14 +59,30 @@ def worker_of(job_id: str) -> int:
     return int(owner.rsplit(":", 1)[1])
 
 
-def decoding(server: ServiceProcess, key: str, content: bytes) -> tuple[str, int, set[Process]]:
-    """Upload ``content`` and wait until its job's decoder child runs: the job id, the pid of
-    its worker, and the processes the job started (the validation child and the decoder)."""
+@dataclass(frozen=True)
+class DecodingJob:
+    """A job whose decoder child runs: its key, its id, the pid of its worker, and the
+    processes it started (the validation child and the decoder)."""
+
+    key: str
+    job_id: str
+    worker: int
+    started: set[Process]
+
+
+@contextmanager
+def decoding(server: ServiceProcess, content: bytes) -> Iterator[DecodingJob]:
+    """Upload ``content`` with a new key and wait until its job's decoder child runs; every
+    process the job started is killed on leaving, whatever the test saw."""
+    key = new_key(server.config)
     job_id = upload(server.url, key, content, "decoding.glb").json()["job_id"]
     worker = worker_of(job_id)
     started = wait_for_descendants(worker, depth=2, timeout=120)
-    assert len(started) >= 2, "the decoder never started"
-    return job_id, worker, started
+    try:
+        assert len(started) >= 2, "the decoder never started"
+        yield DecodingJob(key, job_id, worker, started)
+    finally:
+        kill_all(started)
 
 
 def delete(url: str, key: str, job_id: str) -> requests.Response:
@@ -72,37 +91,25 @@ def delete(url: str, key: str, job_id: str) -> requests.Response:
 
 def test_a_job_past_its_time_limit_leaves_no_process_running(one_worker, slow_glb):
     server = one_worker(job_timeout=30)
-    key = new_key(server.config)
-    job_id, _, started = decoding(server, key, slow_glb)
-    try:
-        body = wait_for_job(server.url, key, job_id, timeout=120)
+    with decoding(server, slow_glb) as job:
+        body = wait_for_job(server.url, job.key, job.job_id, timeout=120)
         assert body["status"] == "failed"
         assert body["error"]["code"] == "VALIDATION_TIMEOUT"
-        assert wait_until_gone(started) == set()
-    finally:
-        kill_all(started)
+        assert wait_until_gone(job.started) == set()
 
 
 def test_a_running_job_deleted_leaves_no_process_running(one_worker, slow_glb):
     server = one_worker(job_timeout=300)
-    key = new_key(server.config)
-    job_id, _, started = decoding(server, key, slow_glb)
-    try:
-        assert delete(server.url, key, job_id).status_code == 204
-        assert wait_until_gone(started) == set()
-    finally:
-        kill_all(started)
+    with decoding(server, slow_glb) as job:
+        assert delete(server.url, job.key, job.job_id).status_code == 204
+        assert wait_until_gone(job.started) == set()
 
 
 def test_a_killed_worker_leaves_no_process_of_its_job_running(one_worker, slow_glb):
     server = one_worker(job_timeout=300)
-    key = new_key(server.config)
-    _, worker, started = decoding(server, key, slow_glb)
-    try:
-        os.kill(worker, signal.SIGKILL)
-        assert wait_until_gone(started) == set()
-    finally:
-        kill_all(started)
+    with decoding(server, slow_glb) as job:
+        os.kill(job.worker, signal.SIGKILL)
+        assert wait_until_gone(job.started) == set()
 
 
 #: A check plugin that does what a validation child subverted through a parser bug could do:
@@ -150,16 +157,10 @@ def test_an_answer_naming_a_disallowed_type_is_refused_and_the_job_fails_cleanly
     (tmp_path / "plugins" / "test_subverted.py").write_text(
         SUBVERTING_PLUGIN.format(marker=str(marker))
     )
-    server = ServiceProcess(config_path).start()
-    try:
-        key = new_key(server.config)
-        job_id = upload(server.url, key, glb).json()["job_id"]
-        body = wait_for_job(server.url, key, job_id, timeout=60)
-    finally:
-        server.stop()
+    server, body = validate_on_own_service(config_path, glb, timeout=60)
     assert body["status"] == "failed"
     assert body["error"]["code"] == "VALIDATION_CRASHED"
     assert "open is not an expected type" in body["error"]["message"]
     assert not marker.exists()
     bind_database(server.config)
-    assert Job.get_by_id(job_id).attempts == 3
+    assert Job.get_by_id(body["job_id"]).attempts == 3

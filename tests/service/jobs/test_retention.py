@@ -28,13 +28,13 @@ from tests.service.harness import (
     ServiceProcess,
     bearer,
     bind_database,
+    new_key,
     service_settings,
     upload,
     wait_for_job,
     wait_until,
     write_config,
 )
-from tests.service.jobs.test_workers import new_key
 
 
 def job_folder(server: ServiceProcess, job_id: str) -> Path:

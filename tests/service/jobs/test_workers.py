@@ -13,7 +13,6 @@ import pytest
 import requests
 
 from assetcheck.config.loading import load_config
-from assetcheck.service.accounts.store import create_account, issue_key
 from assetcheck.service.db import migrations
 from assetcheck.service.db.tables import Account, Job
 from assetcheck.service.jobs.queue import COMPLETED, JobQueue, new_job_id
@@ -22,6 +21,7 @@ from tests.service.harness import (
     ServiceProcess,
     bind_database,
     check_runs,
+    new_key,
     service_settings,
     upload,
     wait_for_job,
@@ -34,12 +34,6 @@ pytestmark = pytest.mark.slow
 
 def runs_of(folder: Path, filename: str) -> Counter:
     return Counter(event for event, name, _ in check_runs(folder) if name == filename)
-
-
-def new_key(config) -> str:
-    bind_database(config)
-    account = create_account(f"{new_job_id()}@example.com", "pro", list(config.plans))
-    return issue_key(account)[1]
 
 
 def test_a_worker_killed_mid_job_loses_its_lease_and_the_job_completes_once(service, url, key, glb):

@@ -32,6 +32,8 @@ MIB = 1 << 20
 #: What a refused 50 MB request may add to the server's peak memory.
 MEMORY_SLACK_KB = 8 << 10
 BOUNDARY = "assetcheck-limits-boundary"
+#: The body a slow log-in form declares.
+LOGIN_FORM_BYTES = 1000
 #: Short limits for this module's own server; generous waits in the tests around them.
 SHORT_LIMITS = {"max_body_kb": 64, "header_timeout": 1, "body_timeout": 3, "idle_timeout": 1}
 
@@ -80,6 +82,17 @@ def post_streamed(url: str, total: int, *, declared: bool) -> requests.Response:
 def raw_head(url: str, method: str, path: str, *headers: str) -> bytes:
     lines = [f"{method} {path} HTTP/1.1", f"Host: {url.split('//', 1)[1]}", *headers]
     return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+
+def login_form_head(url: str) -> bytes:
+    """The head of a log-in form declaring a body of :data:`LOGIN_FORM_BYTES`."""
+    return raw_head(
+        url,
+        "POST",
+        "/login",
+        f"Content-Length: {LOGIN_FORM_BYTES}",
+        "Content-Type: application/x-www-form-urlencoded",
+    )
 
 
 def assert_body_too_large_json(response: requests.Response) -> None:
@@ -184,40 +197,23 @@ def test_an_idle_keep_alive_connection_is_closed_after_header_timeout(limited):
 
 def test_a_body_that_goes_silent_is_cut_off_after_idle_timeout(limited):
     with connect(limited.url) as sock:
-        sock.sendall(
-            raw_head(
-                limited.url,
-                "POST",
-                "/login",
-                "Content-Length: 1000",
-                "Content-Type: application/x-www-form-urlencoded",
-            )
-            + b"email="
-        )
+        sock.sendall(login_form_head(limited.url) + b"email=")
         assert closed_by_server(sock)
 
 
 def test_a_body_that_never_finishes_is_cut_off_after_body_timeout(limited):
     with connect(limited.url) as sock:
-        sock.sendall(
-            raw_head(
-                limited.url,
-                "POST",
-                "/login",
-                "Content-Length: 1000",
-                "Content-Type: application/x-www-form-urlencoded",
-            )
-        )
+        sock.sendall(login_form_head(limited.url))
         deadline = time.monotonic() + 30
         sent = 0
         try:
-            while time.monotonic() < deadline and sent < 1000:
+            while time.monotonic() < deadline and sent < LOGIN_FORM_BYTES:
                 sock.sendall(b"a")  # never silent for a whole idle_timeout
                 sent += 1
                 time.sleep(0.1)
         except (BrokenPipeError, ConnectionResetError):
             pass
-        assert sent < 1000 and closed_by_server(sock)
+        assert sent < LOGIN_FORM_BYTES and closed_by_server(sock)
 
 
 def test_a_stalled_upload_is_cut_off_and_leaves_no_job_and_no_folder(limited, glb):

@@ -10,6 +10,7 @@ import pytest
 
 from assetcheck.issues.names import cut_name
 from assetcheck.service.jobs.storage import LocalStorage
+from assetcheck.service.jobs.storage.base import SWEEP_BATCH
 from assetcheck.service.webapp.errors import RequestError
 from assetcheck.service.webapp.multipart import (
     MultipartUpload,
@@ -164,3 +165,21 @@ def test_the_sweeper_removes_idle_folders_without_a_job_and_keeps_the_rest(stora
     removed = storage.sweep_orphans(lambda ids: [i for i in ids if i == "val_known"])
     assert removed == ["val_orphan"]
     assert sorted(p.name for p in storage.root.iterdir()) == ["val_fresh", "val_known"]
+
+
+def test_the_sweeper_asks_about_a_bounded_number_of_job_ids_at_a_time(storage):
+    old = time.time() - 7200
+    job_ids = [f"val_{n:04d}" for n in range(SWEEP_BATCH + 1)]
+    for job_id in job_ids:
+        folder = storage.root / job_id
+        folder.mkdir(parents=True)
+        os.utime(folder, (old, old))
+    asked: list[int] = []
+
+    def existing(ids: list[str]) -> list[str]:
+        asked.append(len(ids))
+        return [i for i in ids if i != "val_0000"]
+
+    assert storage.sweep_orphans(existing) == ["val_0000"]
+    assert sorted(asked) == [1, SWEEP_BATCH]
+    assert len(list(storage.root.iterdir())) == SWEEP_BATCH

@@ -20,12 +20,12 @@ from tests.service.harness import (
     ServiceProcess,
     bearer,
     connect,
+    new_key,
     read_response,
     upload,
     wait_for_job,
     wait_until,
 )
-from tests.service.jobs.test_workers import new_key
 
 BOUNDARY = "assetcheck-test-boundary"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from pathlib import Path
 
 import peewee
 import pytest
@@ -178,14 +179,20 @@ def schema_of(database: peewee.Database) -> dict:
     }
 
 
+def new_schema(folder: Path, database_url: str) -> dict:
+    """The schema of a database created at the current version (in ``folder`` for SQLite)."""
+    fresh = bind_database(load_config(write_config(folder, service_settings(folder, database_url))))
+    try:
+        migrations.create_schema(fresh)
+        return schema_of(fresh)
+    finally:
+        fresh.close()
+
+
 def test_db_upgrade_brings_a_version_1_database_to_the_webhook_schema(
     tmp_path, capsys, backend, database_factory
 ):
-    elsewhere = tmp_path / "fresh"
-    fresh = bind_database(
-        load_config(write_config(elsewhere, service_settings(elsewhere, database_factory(backend))))
-    )
-    migrations.create_schema(fresh)
+    expected = new_schema(tmp_path / "fresh", database_factory(backend))
     config = write_config(
         tmp_path, service_settings(tmp_path, database_factory(backend), webhooks=webhook_settings())
     )
@@ -195,8 +202,7 @@ def test_db_upgrade_brings_a_version_1_database_to_the_webhook_schema(
     assert status == 0 and "applied 2, 3" in out
     upgraded = bind_database(load_config(config))
     assert SchemaVersion.get().version == migrations.SCHEMA_VERSION
-    assert schema_of(upgraded) == schema_of(fresh)
-    fresh.close()
+    assert schema_of(upgraded) == expected
     assert (
         run(capsys, "webhooks", "set-url", "old@example.com", RECEIVER, "--config", str(config))[0]
         == 0

@@ -96,10 +96,7 @@ class LoginHandler(DashboardHandler):
         email = self.get_body_argument("email", "").strip().lower()
         next_page = self.get_body_argument("next", "")
         attempt = self.login_attempt(email)
-        throttle = self.limits.login
-        wait = throttle.retry_after(attempt)
-        if wait:
-            self.set_header("Retry-After", str(wait))
+        if wait := self.password_delay(attempt):
             self._form(
                 {"form": f"Too many failed attempts: try again in {describe_wait(wait)}."},
                 email,
@@ -109,10 +106,10 @@ class LoginHandler(DashboardHandler):
             return
         account = await self.run_blocking(log_in, email, self.get_body_argument("password", ""))
         if account is None:
-            throttle.failed(attempt)
+            self.limits.login.failed(attempt)
             self._form({"form": "Wrong email or password."}, email, next_page, 400)
             return
-        throttle.succeeded(attempt)
+        self.limits.login.succeeded(attempt)
         self.start_session(account)
         self.remember_device(email)
         self.redirect_within(next_page)

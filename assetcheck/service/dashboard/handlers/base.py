@@ -168,6 +168,14 @@ class DashboardHandler(SessionMixin, BaseHandler):
         token = device.token if device is not None and device.knows(email) else None
         return LoginAttempt(email, self.client_address(), token)
 
+    def password_delay(self, attempt: LoginAttempt) -> int:
+        """Seconds before ``attempt`` may try a password, with ``Retry-After`` set to them;
+        0 when it may try now."""
+        wait = self.limits.login.retry_after(attempt)
+        if wait:
+            self.set_header("Retry-After", str(wait))
+        return wait
+
     def remember_device(self, email: str) -> None:
         """Mark this browser as one the account of ``email`` logged in with."""
         device = (self.known_device() or KnownDevice.new()).remembering(email)

@@ -82,10 +82,7 @@ class PasswordHandler(ProfilePage):
     @tornado.web.authenticated
     async def post(self) -> None:
         attempt = self.login_attempt(self.logged_in_account.email)
-        throttle = self.limits.login
-        wait = throttle.retry_after(attempt)
-        if wait:
-            self.set_header("Retry-After", str(wait))
+        if wait := self.password_delay(attempt):
             await self.render_profile(
                 429,
                 errors={
@@ -104,10 +101,10 @@ class PasswordHandler(ProfilePage):
             )
         except FormError as error:
             if "current_password" in error.errors:
-                throttle.failed(attempt)
+                self.limits.login.failed(attempt)
             await self.render_profile(400, errors=error.errors)
             return
-        throttle.succeeded(attempt)
+        self.limits.login.succeeded(attempt)
         self.start_session(self.account)  # at the new generation: the other sessions ended
         self.redirect("/profile?done=password")
 

@@ -26,6 +26,8 @@ SCRATCH_NAME = "tmp"
 #: Stored files without a job row are orphans once nothing in them changed for this long; an
 #: upload that is still streaming keeps its file (or its multipart upload) fresh.
 ORPHAN_IDLE_SECONDS = 3600
+#: Job ids asked of the database at a time while sweeping.
+SWEEP_BATCH = 500
 
 
 class StorageUnavailable(Exception):
@@ -170,6 +172,21 @@ class JobStorage(ABC):
     ) -> list[str]:
         """Remove the idle stored files of jobs whose id ``existing(ids)`` does not return,
         and any other leftovers of an interrupted upload; returns those job ids."""
+
+    def _delete_orphans(
+        self, idle: list[str], existing: Callable[[list[str]], Iterable[str]]
+    ) -> list[str]:
+        """Delete what the jobs in ``idle`` stored unless ``existing(ids)``, asked
+        :data:`SWEEP_BATCH` ids at a time, returns their id; returns the deleted ids."""
+        orphans = []
+        for start in range(0, len(idle), SWEEP_BATCH):
+            batch = idle[start : start + SWEEP_BATCH]
+            known = set(existing(batch))
+            for job_id in batch:
+                if job_id not in known:
+                    self.delete_job(job_id)
+                    orphans.append(job_id)
+        return orphans
 
     @abstractmethod
     def check(self) -> None:

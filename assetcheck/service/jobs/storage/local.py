@@ -130,11 +130,7 @@ class LocalStorage(JobStorage):
             for folder in self.root.iterdir()
             if folder.is_dir() and last_change(folder) < cutoff
         ]
-        known = set(existing(idle)) if idle else set()
-        orphans = [job_id for job_id in idle if job_id not in known]
-        for job_id in orphans:
-            self.delete_job(job_id)
-        return orphans
+        return self._delete_orphans(idle, existing)
 
     def check(self) -> None:
         try:

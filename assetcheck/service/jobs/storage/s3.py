@@ -50,8 +50,6 @@ PART_SIZE = 8 << 20
 FETCH_CHUNK = 1 << 20
 #: S3's limit of keys in one ``DeleteObjects`` request.
 DELETE_BATCH = 1000
-#: Job ids asked of the database at a time while sweeping.
-SWEEP_BATCH = 500
 _MISSING = frozenset({"NoSuchKey", "404", "NotFound"})
 
 
@@ -201,13 +199,7 @@ class S3Storage(JobStorage):
             job_id = self._job_id(item["Key"], prefix)
             newest[job_id] = max(item["LastModified"], newest.get(job_id, item["LastModified"]))
         idle = [job_id for job_id, moment in newest.items() if moment < cutoff]
-        for start in range(0, len(idle), SWEEP_BATCH):
-            batch = idle[start : start + SWEEP_BATCH]
-            known = set(existing(batch))
-            for job_id in batch:
-                if job_id not in known:
-                    self.delete_job(job_id)
-                    swept.add(job_id)
+        swept.update(self._delete_orphans(idle, existing))
         self._sweep_work_folders(time.time() - idle_seconds)
         return sorted(swept)
 
@@ -218,24 +210,27 @@ class S3Storage(JobStorage):
     # Listing ----------------------------------------------------------------------------
 
     def _objects(self, prefix: str) -> Iterator[dict[str, Any]]:
-        with _s3_errors(f"listing {prefix}"):
-            pages = (
-                self.client()
-                .get_paginator("list_objects_v2")
-                .paginate(Bucket=self.bucket, Prefix=prefix)
-            )
-            for page in pages:
-                yield from page.get("Contents", ())
+        return self._listing("list_objects_v2", "Contents", prefix, f"listing {prefix}")
 
     def _multipart_uploads(self, prefix: str) -> Iterator[dict[str, Any]]:
-        with _s3_errors(f"listing the multipart uploads of {prefix}"):
+        return self._listing(
+            "list_multipart_uploads",
+            "Uploads",
+            prefix,
+            f"listing the multipart uploads of {prefix}",
+        )
+
+    def _listing(
+        self, operation: str, entries: str, prefix: str, doing: str
+    ) -> Iterator[dict[str, Any]]:
+        """The ``entries`` of every page the listing ``operation`` gives under ``prefix``;
+        a failure is :class:`StorageUnavailable` about ``doing``."""
+        with _s3_errors(doing):
             pages = (
-                self.client()
-                .get_paginator("list_multipart_uploads")
-                .paginate(Bucket=self.bucket, Prefix=prefix)
+                self.client().get_paginator(operation).paginate(Bucket=self.bucket, Prefix=prefix)
             )
             for page in pages:
-                yield from page.get("Uploads", ())
+                yield from page.get(entries, ())
 
     def _delete_keys(self, keys: list[str]) -> None:
         with _s3_errors("deleting objects"):
