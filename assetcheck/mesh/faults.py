@@ -53,7 +53,7 @@ def triangle_faults(mesh: PreparedMesh, *, repeated_are_flat: bool = False) -> T
         zero_area += int(np.count_nonzero((a == b) | (b == c) | (c == a)))
     winding_keys = []
     for start in range(0, corners.shape[1], CHUNK_TRIANGLES):
-        chunk = corners[:, start : start + CHUNK_TRIANGLES]
+        chunk = np.ascontiguousarray(corners[:, start : start + CHUNK_TRIANGLES])
         flat = flat_triangles(np.take(vertices.coords, chunk, axis=1))
         flat_count = int(np.count_nonzero(flat))
         if flat_count:
