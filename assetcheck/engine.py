@@ -59,9 +59,10 @@ def validate(
     ``filename`` is the name to report (the client's name when the service stored the upload
     under its own); relative glTF resources are looked up beside ``path``, never above it.
     ``options`` wins over ``engine`` when both are given. ``on_checked(asset, source)`` is
-    called for each model file read, once every check has run and while its data (decoded
-    payloads, FBX geometry, the mapped bytes) is still there, so that the worker draws its
-    previews without reading it again; what it raises is the caller's. Raises
+    called for each model file read, once every check has run and while its data (the glTF
+    document model with its decoded payloads, FBX geometry, the mapped bytes) is still there,
+    so that the worker draws its previews without reading it again; what it raises is the
+    caller's. Raises
     :class:`~assetcheck.scoring.profiles.UnknownEngineError` for an engine no profile defines, and
     ``OSError`` when ``path`` itself cannot be opened.
     """
@@ -98,6 +99,7 @@ def validate(
                 on_checked(asset, source)
     for asset in assets:
         asset.buffers = []  # the result keeps the model, not the bytes (they may be mapped)
+        asset.gltf = None  # nor the glTF document's arrays, read from them
         if asset.fbx is not None:
             asset.fbx.drop_geometry()  # nor the FBX geometry arrays
     return _result(

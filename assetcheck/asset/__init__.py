@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the format packages build on the asset model, not the other way round
     from assetcheck.formats.fbx.model import FbxScene
     from assetcheck.formats.gltf.image_data import ImageStructure
+    from assetcheck.formats.gltf.model import GltfDocument
 
 
 @dataclass
@@ -96,8 +97,9 @@ class Asset:
     The counts follow the definitions in ``docs/statistics.md``. ``document`` and ``buffers`` hold
     the raw glTF JSON and its resolved buffers (``None`` where a buffer could not be resolved);
     ``details`` holds format-specific scalar facts for the report (for FBX: version, writer,
-    units and axes); ``fbx`` the FBX reader's typed facts and geometry
-    (:class:`~assetcheck.formats.fbx.model.FbxScene`), None for other formats.
+    units and axes). The format's typed model is ``gltf`` (the document resolved once and
+    shared by every check: :class:`~assetcheck.formats.gltf.model.GltfDocument`) or ``fbx``
+    (the FBX reader's facts and geometry: :class:`~assetcheck.formats.fbx.model.FbxScene`).
     ``parsed`` is False when the reader could not read the file at all (not parseable,
     truncated, empty, not what its name says): such an asset carries only its name and format,
     and an upload with no parsed asset grades ``critical``. The engine sets ``byte_size`` (of
@@ -135,6 +137,10 @@ class Asset:
     buffers: list[Any] = field(default_factory=list)
     #: Format-specific facts for the report: for FBX the version, writer, units and axes.
     details: dict[str, Any] = field(default_factory=dict)
+    #: The glTF document resolved once for every check, the previews and the viewer: its
+    #: links, accessor data and prepared meshes (``GltfDocument``); None for FBX and for glTF
+    #: that is not 2.x. Let go once the checks have run.
+    gltf: GltfDocument | None = None
     #: The FBX reader's typed facts: meshes with their decoded geometry and node instances,
     #: textures, units and axes (``FbxScene``); None for glTF. The geometry arrays are let go
     #: once the checks have run.

@@ -13,8 +13,6 @@ from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.gltf.links import (
     DocumentLinks,
     animation_samplers,
-    collection,
-    document_links,
     index_of,
 )
 from assetcheck.plugins.hookspecs import hookimpl
@@ -41,15 +39,13 @@ def describe_duration(seconds: float) -> str:
 
 
 def check_animations(asset: Asset, context: CheckContext) -> None:
-    if asset.document is None:
+    if asset.gltf is None:
         for animation in asset.animations:
             _check_duration(animation.name, animation.duration, None, context)
         return
-    links = document_links(asset)
+    links = asset.gltf.links
     # The reader made one Animation, with its duration, per animation object, in order.
-    objects = [
-        (i, a) for i, a in enumerate(collection(asset.document, "animations")) if a is not None
-    ]
+    objects = [(i, a) for i, a in enumerate(links.items("animations")) if a is not None]
     for (index, json), model in zip(objects, asset.animations, strict=False):
         pointer = f"/animations/{index}"
         _check_duration(model.name, model.duration, pointer, context)

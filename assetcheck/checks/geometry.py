@@ -1,11 +1,11 @@
 """Mesh geometry: zero-area and duplicate triangles, unused vertices, missing normals.
 
-The measuring is shared by every format (:mod:`assetcheck.mesh.faults`). glTF
-primitives are read through the accessor data layer; FBX meshes come from the reader's decoded
-geometry (:mod:`assetcheck.checks.fbx_geometry`). In glTF, triangles whose corners repeat a
-vertex index are left to Khronos' ``ACCESSOR_INDEX_TRIANGLE_DEGENERATE`` (the glTF vertex data
-check) and indices past the last vertex to ``ACCESSOR_INDEX_OOB``; FBX has no such codes, so
-there a repeated corner counts as a zero-area triangle.
+The measuring is shared by every format (:mod:`assetcheck.mesh.faults`). glTF primitives are
+the document model's prepared meshes (``asset.gltf``, shared with the topology and UV checks);
+FBX meshes come from the reader's decoded geometry (``asset.fbx``). In glTF, triangles whose
+corners repeat a vertex index are left to Khronos' ``ACCESSOR_INDEX_TRIANGLE_DEGENERATE`` (the
+glTF vertex data check) and indices past the last vertex to ``ACCESSOR_INDEX_OOB``; FBX has no
+such codes, so there a repeated corner counts as a zero-area triangle.
 """
 
 from __future__ import annotations
@@ -15,16 +15,12 @@ import numpy as np
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.fbx.model import FbxLayer, FbxMesh, FbxScene
-from assetcheck.formats.gltf.accessor_data import primitive_triangles
-from assetcheck.formats.gltf.links import DocumentLinks, Primitive, document_links
-from assetcheck.formats.gltf.meshes import TRIANGLE_MODES, gltf_vertices, primitive_label
+from assetcheck.formats.gltf.links import Primitive
+from assetcheck.formats.gltf.meshes import TRIANGLE_MODES, primitive_label
+from assetcheck.formats.gltf.model import GltfDocument
 from assetcheck.issues import FileIssues
-from assetcheck.mesh.faults import (
-    Vertices,
-    report_triangle_faults,
-    triangle_faults,
-    unused_vertices,
-)
+from assetcheck.mesh.faults import report_triangle_faults, triangle_faults, unused_vertices
+from assetcheck.mesh.prepared import PreparedMesh, Vertices
 from assetcheck.mesh.vectors import UNIT_LENGTH_THRESHOLD_VEC3, non_unit_rows, vector_length
 from assetcheck.plugins.hookspecs import hookimpl
 
@@ -40,11 +36,11 @@ CODES = (
 
 
 class _GltfGeometry:
-    """The geometry checks of one glTF document; vertex data read once per accessor."""
+    """The geometry checks of one glTF document."""
 
-    def __init__(self, asset: Asset, links: DocumentLinks, issues: FileIssues) -> None:
-        self.asset = asset
-        self.links = links
+    def __init__(self, document: GltfDocument, issues: FileIssues) -> None:
+        self.document = document
+        self.links = document.links
         self.issues = issues
 
     def check(self) -> None:
@@ -71,25 +67,15 @@ class _GltfGeometry:
         return isinstance(extensions, dict) and UNLIT in extensions
 
     def _check_triangles(self, primitive: Primitive) -> None:
-        vertices = self._vertices(primitive.attributes["POSITION"])
-        # Without indices the triangles are numbered up to a declared count: trust it only
-        # when the positions' real bytes back it.
-        if vertices is None or (
-            primitive.indices is None and primitive.vertex_count != len(vertices)
-        ):
-            return
-        triangles = primitive_triangles(self.asset, primitive.mesh, primitive.number)
-        if triangles is None or not len(triangles):
+        mesh = self.document.mesh(primitive).prepared
+        if mesh is None:
             return
         report_triangle_faults(
             self.issues,
-            triangle_faults(vertices, triangles),
+            triangle_faults(mesh),
             pointer=primitive.pointer,
             name=self.label(primitive),
         )
-
-    def _vertices(self, accessor: int) -> Vertices | None:
-        return gltf_vertices(self.asset, self.links, accessor)
 
     def _check_unused_vertices(self) -> None:
         """Vertices no primitive draws, per POSITION accessor (primitives may share one)."""
@@ -100,7 +86,7 @@ class _GltfGeometry:
             accessor = primitive.attributes.get("POSITION")
             if accessor is None:
                 continue
-            vertices = self._vertices(accessor)
+            vertices = self.document.vertices(accessor)
             if vertices is None:  # no real vertex data: nothing to judge
                 continue
             users.setdefault(accessor, primitive)
@@ -126,8 +112,8 @@ class _GltfGeometry:
 
 
 def check_geometry(asset: Asset, context: CheckContext) -> None:
-    if asset.document is not None:
-        _GltfGeometry(asset, document_links(asset), context.issues).check()
+    if asset.gltf is not None:
+        _GltfGeometry(asset.gltf, context.issues).check()
     elif asset.fbx is not None:
         check_fbx_geometry(asset.fbx, context.issues)
 
@@ -160,7 +146,7 @@ def check_fbx_geometry(scene: FbxScene, issues: FileIssues) -> None:
         triangles = geometry.triangles()
         if len(triangles):
             faults = triangle_faults(
-                Vertices.of(geometry.positions), triangles, repeated_are_flat=True
+                PreparedMesh(Vertices.of(geometry.positions), triangles), repeated_are_flat=True
             )
             report_triangle_faults(issues, faults, name=mesh.name)
         unused = unused_vertices(geometry.corners, len(geometry.positions))

@@ -141,11 +141,10 @@ def _show(value: object) -> str:
 
 
 def check_accessors(asset: Asset, context: CheckContext) -> None:
-    document = asset.document
-    if document is None:
+    if asset.gltf is None:
         return
-    reader = AccessorReader.for_asset(asset)
-    accessors = document.get("accessors")
+    reader = asset.gltf.reader
+    accessors = asset.gltf.json.get("accessors")
     for index, accessor in enumerate(accessors if isinstance(accessors, list) else ()):
         layout = reader.layout(index)
         if (

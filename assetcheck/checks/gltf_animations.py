@@ -21,7 +21,6 @@ from assetcheck.formats.gltf.fields import child
 from assetcheck.formats.gltf.links import (
     DocumentLinks,
     animation_samplers,
-    document_links,
     index_of,
     resolve,
     resolves,
@@ -258,9 +257,9 @@ def _hashable(value: object) -> Hashable:
 
 
 def check_animations(asset: Asset, context: CheckContext) -> None:
-    if asset.document is None:
+    if asset.gltf is None:
         return
-    links = document_links(asset)
+    links = asset.gltf.links
     checker = _AnimationChecker(links, context.issues)
     for index, animation in enumerate(links.items("animations")):
         if animation is not None:

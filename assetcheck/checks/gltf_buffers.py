@@ -22,7 +22,7 @@ from assetcheck.formats.gltf.accessor_data import (
     element_format,
 )
 from assetcheck.formats.gltf.fields import as_integer, child, is_number, preview
-from assetcheck.formats.gltf.links import DocumentLinks, document_links, index_of, resolve, uses
+from assetcheck.formats.gltf.links import DocumentLinks, index_of, resolve, uses
 from assetcheck.issues import FileIssues
 from assetcheck.plugins.hookspecs import hookimpl
 
@@ -54,9 +54,9 @@ CODES = (
 
 
 def check_buffers(asset: Asset, context: CheckContext) -> None:
-    if asset.document is None:
+    if asset.gltf is None:
         return
-    links = document_links(asset)
+    links = asset.gltf.links
     issues = context.issues
     for index, view in enumerate(links.items("bufferViews")):
         if view is not None:

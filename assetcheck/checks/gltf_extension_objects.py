@@ -39,7 +39,6 @@ from assetcheck.formats.gltf.fields import child, extensions_used, preview, read
 from assetcheck.formats.gltf.links import (
     DocumentLinks,
     animation_samplers,
-    document_links,
     index_of,
     linked_extensions,
     resolves,
@@ -165,10 +164,10 @@ def _check_animation_pointers(links: DocumentLinks, issues: FileIssues) -> None:
 
 
 def check_extension_objects(asset: Asset, context: CheckContext) -> None:
-    if asset.document is None:
+    if asset.gltf is None:
         return
-    links = document_links(asset)
-    _check_lights(asset.document, context.issues)
+    links = asset.gltf.links
+    _check_lights(links.document, context.issues)
     _check_variants(links, context.issues)
     _check_animation_pointers(links, context.issues)
 

@@ -14,7 +14,6 @@ from assetcheck.formats.gltf.fields import child, extensions_used
 from assetcheck.formats.gltf.image_data import ImageStructure
 from assetcheck.formats.gltf.links import (
     DocumentLinks,
-    document_links,
     index_of,
     resolve,
 )
@@ -162,8 +161,8 @@ def _data_uri_matches(uri: str) -> bool:
 
 
 def check_images(asset: Asset, context: CheckContext) -> None:
-    if asset.document is not None:
-        _ImageChecker(asset, document_links(asset), context.issues).check()
+    if asset.gltf is not None:
+        _ImageChecker(asset, asset.gltf.links, context.issues).check()
 
 
 @hookimpl

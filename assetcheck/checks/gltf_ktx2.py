@@ -16,7 +16,6 @@ from assetcheck.formats.gltf import GLTF_FORMATS
 from assetcheck.formats.gltf.fields import child, extensions_used
 from assetcheck.formats.gltf.links import (
     DocumentLinks,
-    document_links,
     index_of,
     resolve,
     texture_infos,
@@ -54,9 +53,9 @@ class BasisuUse:
 
 
 def check_ktx2_images(asset: Asset, context: CheckContext) -> None:
-    if asset.document is None:
+    if asset.gltf is None:
         return
-    links = document_links(asset)
+    links = asset.gltf.links
     basisu = _basisu_uses(links)
     textures = iter(asset.textures)
     for index, image in enumerate(links.items("images")):

@@ -20,7 +20,6 @@ from assetcheck.formats.gltf.fields import child, extensions_used
 from assetcheck.formats.gltf.links import (
     DocumentLinks,
     Primitive,
-    document_links,
     resolve,
     semantic_index,
 )
@@ -304,8 +303,8 @@ def _numbers(value: object) -> TypeGuard[list[float]]:
 
 
 def check_meshes(asset: Asset, context: CheckContext) -> None:
-    if asset.document is not None:
-        _MeshChecker(document_links(asset), context.issues).check()
+    if asset.gltf is not None:
+        _MeshChecker(asset.gltf.links, context.issues).check()
 
 
 @hookimpl

@@ -17,7 +17,6 @@ from assetcheck.formats.gltf import GLTF_FORMATS
 from assetcheck.formats.gltf.fields import child, is_number
 from assetcheck.formats.gltf.links import (
     DocumentLinks,
-    document_links,
     index_list,
     index_of,
     resolves,
@@ -284,8 +283,8 @@ class _NodeChecker:
 
 
 def check_nodes(asset: Asset, context: CheckContext) -> None:
-    if asset.document is not None:
-        _NodeChecker(document_links(asset), context.issues).check()
+    if asset.gltf is not None:
+        _NodeChecker(asset.gltf.links, context.issues).check()
 
 
 @hookimpl

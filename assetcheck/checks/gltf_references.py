@@ -25,7 +25,6 @@ from assetcheck.formats.gltf.fields import as_integer, child
 from assetcheck.formats.gltf.links import (
     DocumentLinks,
     animation_samplers,
-    document_links,
     index_of,
     linked_extensions,
     texture_infos,
@@ -155,9 +154,9 @@ def _animation(animation: dict, at: str) -> Iterator[Reference]:
 
 
 def check_references(asset: Asset, context: CheckContext) -> None:
-    if asset.document is None:
+    if asset.gltf is None:
         return
-    links = document_links(asset)
+    links = asset.gltf.links
     for pointer, index, target in references(links):
         name, items = (target, links.items(target)) if isinstance(target, str) else target
         if index >= len(items) or items[index] is None:

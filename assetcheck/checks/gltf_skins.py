@@ -24,7 +24,6 @@ from assetcheck.formats.gltf.fields import child
 from assetcheck.formats.gltf.links import (
     DocumentLinks,
     Primitive,
-    document_links,
     index_of,
     resolve,
     resolves,
@@ -242,9 +241,9 @@ def _weights(
 
 
 def check_skins(asset: Asset, context: CheckContext) -> None:
-    if asset.document is None:
+    if asset.gltf is None:
         return
-    links = document_links(asset)
+    links = asset.gltf.links
     for index, skin_json in enumerate(links.items("skins")):
         if skin_json is not None:
             _check_skin(links, index, skin_json, context.issues)

@@ -31,7 +31,6 @@ from assetcheck.formats.gltf.fields import child
 from assetcheck.formats.gltf.links import (
     DocumentLinks,
     animation_samplers,
-    document_links,
     index_list,
     index_of,
     linked_extensions,
@@ -165,9 +164,9 @@ def _check_mesh_weights(links: DocumentLinks, used_meshes: set[int], issues: Fil
 
 
 def check_unused(asset: Asset, context: CheckContext) -> None:
-    if asset.document is None:
+    if asset.gltf is None:
         return
-    links = document_links(asset)
+    links = asset.gltf.links
     _check_texcoords(links, context.issues)
     _check_animation_samplers(links, context.issues)
     used = used_objects(links)

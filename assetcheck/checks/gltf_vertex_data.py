@@ -22,7 +22,7 @@ from assetcheck.formats.gltf.accessor_formats import (
     attribute_formats,
 )
 from assetcheck.formats.gltf.fields import child, extensions_used
-from assetcheck.formats.gltf.links import DocumentLinks, Primitive, document_links, resolve
+from assetcheck.formats.gltf.links import DocumentLinks, Primitive, resolve
 from assetcheck.issues import FileIssues
 from assetcheck.issues.findings import Finding
 from assetcheck.mesh.vectors import (
@@ -204,8 +204,8 @@ class _VertexDataChecker:
 
 
 def check_vertex_data(asset: Asset, context: CheckContext) -> None:
-    if asset.document is not None:
-        _VertexDataChecker(document_links(asset), context.issues).check()
+    if asset.gltf is not None:
+        _VertexDataChecker(asset.gltf.links, context.issues).check()
 
 
 @hookimpl

@@ -1,32 +1,32 @@
 """Mesh topology and texture coordinates: how triangles meet, and what their UVs do.
 
-Both formats become :class:`Surface` objects, one per glTF primitive or FBX mesh, with one row
-per vertex for positions, normals and UVs: an FBX mesh is read per polygon corner (its normals
-and UVs are), and the position weld of :mod:`assetcheck.mesh.topology` joins the corners
-again. The measuring is :mod:`~assetcheck.mesh.topology` and
-:mod:`~assetcheck.mesh.uvs`; the engine profile's :class:`~assetcheck.scoring.profiles.MeshRules`
-decide which UV set is the lightmap, whether open meshes are findings and how much texel
-density may vary. In glTF, UVs that are not finite are left to Khronos' ``ACCESSOR_INVALID_FLOAT``.
-FBX meshes are checked for a lightmap only when the profile names their first UV set (the FBX
-reader decodes the first UV layer only).
+Both formats become :class:`Surface` objects, one per glTF primitive or FBX mesh: the format
+model's prepared mesh (shared with the geometry check, so positions are hashed and triangles
+filtered once) with one row per vertex for normals and UVs. An FBX mesh is read per polygon
+corner (its normals and UVs are), and the position weld joins the corners again. The
+measuring is :mod:`~assetcheck.mesh.topology` and :mod:`~assetcheck.mesh.uvs`; the engine
+profile's :class:`~assetcheck.scoring.profiles.MeshRules` decide which UV set is the lightmap,
+whether open meshes are findings and how much texel density may vary. In glTF, UVs that are
+not finite are left to Khronos' ``ACCESSOR_INVALID_FLOAT``. FBX meshes are checked for a
+lightmap only when the profile names their first UV set (the FBX reader decodes the first UV
+layer only).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
 
 import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.fbx.model import FbxScene
-from assetcheck.formats.gltf.accessor_data import AccessorReader, asset_cache, primitive_triangles
-from assetcheck.formats.gltf.links import document_links
-from assetcheck.formats.gltf.meshes import TRIANGLE_MODES, gltf_vertices, primitive_label
+from assetcheck.formats.gltf.accessor_data import AccessorReader
+from assetcheck.formats.gltf.meshes import primitive_label
+from assetcheck.formats.gltf.model import GltfDocument
 from assetcheck.issues import FileIssues
-from assetcheck.mesh.faults import Vertices, usable_corners
+from assetcheck.mesh.prepared import PreparedMesh
 from assetcheck.mesh.topology import inside_out, mesh_topology, welded_corners
 from assetcheck.mesh.uvs import (
     DENSITY_PERCENTILE,
@@ -59,31 +59,24 @@ UV_CODES = (
 
 @dataclass
 class Surface:
-    """One glTF primitive or FBX mesh: positions, ``(n, 3)`` triangles into them, and per
-    vertex its normals and UV sets (by set number). ``textured_sets``: the UV sets its material
-    samples textures with. ``fields`` name it in issues (``name``, and ``pointer`` in glTF)."""
+    """One glTF primitive or FBX mesh: its prepared ``mesh`` and per vertex its normals and UV
+    sets (by set number). ``textured_sets``: the UV sets its material samples textures with.
+    ``fields`` name it in issues (``name``, and ``pointer`` in glTF)."""
 
     fields: dict[str, str]
-    vertices: Vertices
-    triangles: np.ndarray
+    mesh: PreparedMesh
     normals: np.ndarray | None = None
     uv_sets: dict[int, np.ndarray] = field(default_factory=dict)
     textured_sets: tuple[int, ...] = ()
     #: Whether non-finite UVs are this check's to report (glTF leaves them to its own code).
     report_non_finite: bool = False
 
-    @cached_property
-    def corners(self) -> np.ndarray:
-        """The triangles as ``(3, n)`` vertex indices, without those that repeat a vertex or
-        point past the vertices (other checks report them)."""
-        return usable_corners(self.triangles, len(self.vertices))
-
 
 def check_topology(asset: Asset, context: CheckContext) -> None:
     rules = context.profile.mesh_rules
     for surface in surfaces(asset):
-        corners = welded_corners(surface.vertices, surface.corners)
-        topology = mesh_topology(corners, len(surface.vertices))
+        mesh = surface.mesh
+        topology = mesh_topology(welded_corners(mesh), len(mesh.vertices))
         issues, fields = context.issues, surface.fields
         if topology.non_manifold_edges:
             issues.add(
@@ -115,7 +108,7 @@ def check_topology(asset: Asset, context: CheckContext) -> None:
 def _check_inside_out(surface: Surface, issues: FileIssues) -> None:
     if surface.normals is None:
         return
-    verdict = inside_out(surface.vertices, surface.normals, surface.corners)
+    verdict = inside_out(surface.mesh.vertices, surface.normals, surface.mesh.corners)
     if verdict is not None:
         issues.add("MESH_INSIDE_OUT", count=verdict[0], total=verdict[1], **surface.fields)
 
@@ -129,7 +122,7 @@ def check_uvs(asset: Asset, context: CheckContext) -> None:
             textured = number in surface.textured_sets
             if not textured and not surface.report_non_finite:
                 continue
-            faults = uv_triangle_faults(surface.vertices, uvs, surface.corners)
+            faults = uv_triangle_faults(surface.mesh.vertices, uvs, surface.mesh.corners)
             label = {"uv_set": number, **surface.fields}
             if surface.report_non_finite and faults.non_finite:
                 issues.add("MESH_UV_NOT_FINITE", count=faults.non_finite, total=len(uvs), **label)
@@ -154,7 +147,7 @@ def check_uvs(asset: Asset, context: CheckContext) -> None:
 
 
 def _check_lightmap(surface: Surface, number: int, uvs: np.ndarray, issues: FileIssues) -> None:
-    faults = lightmap_faults(uvs, surface.corners)
+    faults = lightmap_faults(uvs, surface.mesh.corners)
     label = {"uv_set": number, **surface.fields}
     if faults.outside:
         issues.add(
@@ -166,36 +159,28 @@ def _check_lightmap(surface: Surface, number: int, uvs: np.ndarray, issues: File
 
 
 def surfaces(asset: Asset) -> list[Surface]:
-    """The surfaces of a glTF or FBX asset (none for others or without usable geometry), built
-    once per asset for both checks."""
-    if asset.document is not None:
-        return asset_cache(asset, "surfaces", lambda: list(_gltf_surfaces(asset)))
-    scene = asset.fbx
-    if scene is not None:
-        return asset_cache(asset, "surfaces", lambda: list(_fbx_surfaces(asset, scene)))
+    """The surfaces of a glTF or FBX asset (none for others or without usable geometry). Each
+    check builds its own list, cheaply: the arrays in it are the format model's, computed once
+    per asset for every check."""
+    if asset.gltf is not None:
+        return list(_gltf_surfaces(asset.gltf))
+    if asset.fbx is not None:
+        return list(_fbx_surfaces(asset, asset.fbx))
     return []
 
 
-def _gltf_surfaces(asset: Asset) -> Iterator[Surface]:
-    links = document_links(asset)
-    reader = links.reader
+def _gltf_surfaces(document: GltfDocument) -> Iterator[Surface]:
+    links, reader = document.links, document.reader
     for primitive in links.primitives:
-        position = primitive.attributes.get("POSITION")
-        if primitive.mode not in TRIANGLE_MODES or position is None:
+        mesh = document.mesh(primitive).prepared
+        if mesh is None:
             continue
-        vertices = gltf_vertices(asset, links, position)
-        if vertices is None or (
-            primitive.indices is None and primitive.vertex_count != len(vertices)
-        ):
-            continue
-        triangles = primitive_triangles(asset, primitive.mesh, primitive.number)
-        if triangles is None or not len(triangles):
-            continue
-        normals = _attribute(reader, primitive.attributes.get("NORMAL"), 3, len(vertices))
+        count = len(mesh.vertices)
+        normals = _attribute(reader, primitive.attributes.get("NORMAL"), 3, count)
         uv_sets = {}
         for semantic, accessor in primitive.attributes.items():
             if semantic.startswith("TEXCOORD_") and semantic[9:].isdigit():
-                uvs = _attribute(reader, accessor, 2, len(vertices))
+                uvs = _attribute(reader, accessor, 2, count)
                 if uvs is not None:
                     uv_sets[int(semantic[9:])] = uvs
         needs = (
@@ -206,8 +191,7 @@ def _gltf_surfaces(asset: Asset) -> Iterator[Surface]:
         textured = tuple(sorted({n for n in needs.texcoords.values() if n >= 0})) if needs else ()
         yield Surface(
             {"pointer": primitive.pointer, "name": primitive_label(links, primitive)},
-            vertices,
-            triangles,
+            mesh,
             normals,
             uv_sets,
             textured,
@@ -232,23 +216,15 @@ def _fbx_surfaces(asset: Asset, scene: FbxScene) -> Iterator[Surface]:
         geometry = mesh.geometry
         if geometry is None or not len(geometry.corners):
             continue
-        triangles = geometry.corner_triangles()
-        if not len(triangles):
+        prepared = geometry.corner_mesh
+        if not len(prepared.triangles):
             continue
-        vertices = Vertices.of(geometry.positions[geometry.corners])
-        normals = (
-            None
-            if geometry.normals is None
-            else geometry.normals.values[geometry.normals.corner_values]
-        )
-        uv_sets = (
-            {} if geometry.uvs is None else {0: geometry.uvs.values[geometry.uvs.corner_values]}
-        )
+        normals = None if geometry.normals is None else geometry.normals.per_corner
+        uv_sets = {} if geometry.uvs is None else {0: geometry.uvs.per_corner}
         textured = (0,) if uv_sets and textured_materials & set(mesh.materials) else ()
         yield Surface(
             {"name": mesh.name},
-            vertices,
-            triangles,
+            prepared,
             normals,
             uv_sets,
             textured,

@@ -20,7 +20,6 @@ from assetcheck.formats.fbx.model import FbxAxes, FbxScene
 from assetcheck.formats.gltf.accessor_data import COMPONENT_DTYPES, FLOAT
 from assetcheck.formats.gltf.links import (
     DocumentLinks,
-    document_links,
     index_list,
     index_of,
     resolve,
@@ -70,8 +69,8 @@ def describe_length(meters: float) -> str:
 
 
 def check_transforms(asset: Asset, context: CheckContext) -> None:
-    if asset.document is not None:
-        _check_gltf(document_links(asset), context)
+    if asset.gltf is not None:
+        _check_gltf(asset.gltf.links, context)
     elif asset.fbx is not None:
         _check_fbx_nodes(asset.fbx, context)
         _check_fbx_unit(asset.fbx.unit_meters, context)

@@ -1,10 +1,11 @@
 """Measuring triangle meshes of any format: zero-area and duplicate triangles, unused vertices.
 
-Format-neutral: :func:`triangle_faults` takes positions (:class:`Vertices`) and ``(n, 3)``
-triangles, :func:`unused_vertices` the indices drawn, and :func:`report_triangle_faults` says
-what was found, with the codes glTF and FBX share. Work is vectorised numpy, a bounded chunk
-of triangles at a time: the 3.6 million triangles of a 100 MB GLB take about half a second and
-75 MB (a copy and a hash of each position, a hash per triangle).
+Format-neutral: :func:`triangle_faults` measures a
+:class:`~assetcheck.mesh.prepared.PreparedMesh`, :func:`unused_vertices` the indices drawn,
+and :func:`report_triangle_faults` says what was found, with the codes glTF and FBX share.
+Work is vectorised numpy, a bounded chunk of triangles at a time: the 3.6 million triangles of
+a 100 MB GLB take about half a second and 75 MB (a copy and a hash of each position, a hash per
+triangle).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from assetcheck.issues import FileIssues
+from assetcheck.mesh.prepared import PreparedMesh, Vertices
 
 #: Triangles measured at once: small enough that the temporary arrays stay in the CPU caches'
 #: reach and the allocator reuses them (measured fastest), large enough that loop overhead
@@ -23,35 +25,7 @@ CHUNK_TRIANGLES = 1 << 16
 #: below any real sliver, far above float32 rounding of exactly collinear corners.
 FLAT_RATIO = np.float32(1e-6)
 
-_ODD = np.uint64(0x9E3779B97F4A7C15)
-_MIX1, _MIX2 = np.uint64(0xFF51AFD7ED558CCD), np.uint64(0xC4CEB9FE1A85EC53)
-_1, _32, _33 = np.uint64(1), np.uint64(32), np.uint64(33)
-
-
-@dataclass(frozen=True)
-class Vertices:
-    """Vertex positions laid out for gathering: ``coords`` is ``(3, count)`` float32 (x, y and
-    z rows) and ``keys`` a 64-bit hash per vertex, equal for vertices at the same position."""
-
-    coords: np.ndarray
-    keys: np.ndarray
-
-    @classmethod
-    def of(cls, positions: np.ndarray) -> Vertices:
-        """From ``(count, 3)`` positions of any float dtype and layout."""
-        # Adding 0.0 turns -0.0 into 0.0, so both zeros hash alike.
-        coords = np.ascontiguousarray(positions.T, dtype=np.float32) + np.float32(0.0)
-        bits = coords.view(np.uint32)
-        keys = bits[1].astype(np.uint64)
-        keys <<= _32
-        keys |= bits[0]
-        depth = bits[2].astype(np.uint64)
-        depth *= _ODD
-        keys ^= depth
-        return cls(coords, _mix(keys))
-
-    def __len__(self) -> int:
-        return self.coords.shape[1]
+_1 = np.uint64(1)
 
 
 @dataclass(frozen=True)
@@ -63,10 +37,8 @@ class TriangleFaults:
     duplicates: int
 
 
-def triangle_faults(
-    vertices: Vertices, triangles: np.ndarray, *, repeated_are_flat: bool = False
-) -> TriangleFaults:
-    """Count zero-area and duplicate triangles of ``triangles`` (``(n, 3)`` vertex indices).
+def triangle_faults(mesh: PreparedMesh, *, repeated_are_flat: bool = False) -> TriangleFaults:
+    """Count zero-area and duplicate triangles of ``mesh``.
 
     A duplicate lies on an earlier triangle with the same winding (flipped copies are a
     deliberate way to draw both sides). Matching is by 64-bit hashes: the odds of any false
@@ -74,24 +46,24 @@ def triangle_faults(
     100 MB GLB. Triangles that point past the vertices are not faults here (other checks
     report them); those that repeat an index count as zero-area when ``repeated_are_flat``.
     """
+    vertices, corners = mesh.vertices, mesh.corners
     zero_area = 0
+    if repeated_are_flat:
+        a, b, c = mesh.triangles.T
+        zero_area += int(np.count_nonzero((a == b) | (b == c) | (c == a)))
     winding_keys = []
-    for start in range(0, len(triangles), CHUNK_TRIANGLES):
-        chunk = triangles[start : start + CHUNK_TRIANGLES]
-        corners = usable_corners(chunk, len(vertices))
-        if repeated_are_flat:
-            a, b, c = chunk.T
-            zero_area += int(np.count_nonzero((a == b) | (b == c) | (c == a)))
-        flat = flat_triangles(np.take(vertices.coords, corners, axis=1))
+    for start in range(0, corners.shape[1], CHUNK_TRIANGLES):
+        chunk = np.ascontiguousarray(corners[:, start : start + CHUNK_TRIANGLES])
+        flat = flat_triangles(np.take(vertices.coords, chunk, axis=1))
         flat_count = int(np.count_nonzero(flat))
         if flat_count:
             zero_area += flat_count
-            corners = corners[:, ~flat]
-        winding_keys.append(_winding_key(np.take(vertices.keys, corners)))
+            chunk = chunk[:, ~flat]
+        winding_keys.append(_winding_key(np.take(vertices.keys, chunk)))
     ordered = np.concatenate(winding_keys) if winding_keys else np.empty(0, np.uint64)
     ordered.sort()
     duplicates = int(np.count_nonzero(ordered[1:] == ordered[:-1]))
-    return TriangleFaults(len(triangles), zero_area, duplicates)
+    return TriangleFaults(len(mesh.triangles), zero_area, duplicates)
 
 
 def faulty_triangles(
@@ -140,17 +112,6 @@ def report_triangle_faults(issues: FileIssues, faults: TriangleFaults, **fields:
         )
 
 
-def usable_corners(chunk: np.ndarray, vertex_count: int) -> np.ndarray:
-    """The chunk's triangles as ``(3, n)`` corner indices, without those that repeat an index
-    or point past the vertices."""
-    corners = np.ascontiguousarray(chunk.T)
-    a, b, c = corners
-    usable = (a != b) & (b != c) & (c != a)
-    if int(corners.max(initial=0)) >= vertex_count:
-        usable &= (corners < vertex_count).all(axis=0)
-    return corners if usable.all() else corners[:, usable]
-
-
 def flat_triangles(points: np.ndarray) -> np.ndarray:
     """Which triangles are flat, from their corners as ``(3 axes, 3 corners, n)``."""
     with np.errstate(invalid="ignore", over="ignore"):  # NaN or infinite positions: not flat
@@ -177,13 +138,3 @@ def _winding_key(keys: np.ndarray) -> np.ndarray:
     a, b, c = keys
     shifted = keys >> _1
     return (a ^ shifted[1]) + (b ^ shifted[2]) + (c ^ shifted[0])
-
-
-def _mix(values: np.ndarray) -> np.ndarray:
-    """MurmurHash3's 64-bit finaliser, in place: every input bit reaches every output bit."""
-    values ^= values >> _33
-    values *= _MIX1
-    values ^= values >> _33
-    values *= _MIX2
-    values ^= values >> _33
-    return values

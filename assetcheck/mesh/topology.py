@@ -1,7 +1,8 @@
 """Measuring how the triangles of a mesh meet along their edges, for any format.
 
 **Weld rule.** Corners are one vertex when their positions are equal bit for bit (``-0.0`` is
-``0.0``): the position hashes of :class:`~assetcheck.mesh.faults.Vertices`. glTF splits
+``0.0``): the position hashes of :class:`~assetcheck.mesh.prepared.Vertices`, welded once
+per mesh (:attr:`~assetcheck.mesh.prepared.PreparedMesh.welded_ids`). glTF splits
 a vertex wherever its UV or normal changes, so without welding every UV seam and hard edge would
 read as an opening. Positions that are merely close are not welded: a crack is a real opening.
 
@@ -25,7 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from assetcheck.mesh.faults import CHUNK_TRIANGLES, Vertices
+from assetcheck.mesh.faults import CHUNK_TRIANGLES
+from assetcheck.mesh.prepared import PreparedMesh, Vertices
 
 #: Triangles the inside-out verdict (a majority) is judged on: a share measured on 65,536
 #: evenly spread triangles is within a percent of the whole mesh's.
@@ -61,29 +63,13 @@ class Topology:
         return self.triangles > 0 and self.boundary_edges == 0 and self.non_manifold_edges == 0
 
 
-def welded_ids(vertices: Vertices) -> np.ndarray | None:
-    """Per vertex, the id of its position (vertices at one position share it), as uint32; None
-    when no two vertices share a position (then a vertex's index is its id)."""
-    keys = vertices.keys
-    ordered = np.sort(keys)
-    if not np.any(ordered[1:] == ordered[:-1]):
-        return None
-    order = np.argsort(keys)
-    first_of_run = np.empty(len(keys), bool)
-    first_of_run[0] = True
-    np.not_equal(keys[order[1:]], keys[order[:-1]], out=first_of_run[1:])
-    ids = np.empty(len(keys), np.uint32)
-    ids[order] = np.cumsum(first_of_run, dtype=np.uint32) - np.uint32(1)
-    return ids
-
-
-def welded_corners(vertices: Vertices, corners: np.ndarray) -> np.ndarray:
-    """``corners`` (``(3, n)`` vertex indices, as ``usable_corners`` gives them) as welded
-    vertex ids (uint32), without the triangles whose corners weld together."""
-    ids = welded_ids(vertices)
+def welded_corners(mesh: PreparedMesh) -> np.ndarray:
+    """The usable corners of ``mesh`` (``(3, n)``) as welded vertex ids (uint32), without the
+    triangles whose corners weld together."""
+    ids = mesh.welded_ids
     if ids is None:
-        return corners.astype(np.uint32, copy=False)
-    welded = np.take(ids, corners)
+        return mesh.corners.astype(np.uint32, copy=False)
+    welded = np.take(ids, mesh.corners)
     a, b, c = welded
     distinct = (a != b) & (b != c) & (c != a)
     return welded if distinct.all() else welded[:, distinct]

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from assetcheck.mesh.faults import CHUNK_TRIANGLES, FLAT_RATIO, Vertices, flat_triangles
+from assetcheck.mesh.faults import CHUNK_TRIANGLES, FLAT_RATIO, flat_triangles
+from assetcheck.mesh.prepared import Vertices
 from assetcheck.mesh.topology import evenly_sampled
 
 #: Cells per side of the lightmap coverage grid.
@@ -69,7 +70,7 @@ class LightmapFaults:
 
 def uv_triangle_faults(vertices: Vertices, uvs: np.ndarray, corners: np.ndarray) -> UvFaults:
     """Measure the UV set ``uvs`` (``(count, 2)``, one row per vertex) of the triangles
-    ``corners`` (``(3, n)`` vertex indices, as ``usable_corners`` gives them)."""
+    ``corners`` (``(3, n)`` vertex indices: a prepared mesh's ``corners``)."""
     rows = np.ascontiguousarray(np.asarray(uvs, np.float32).T)
     non_finite = int(np.count_nonzero(~np.isfinite(rows).all(axis=0)))
     zero_uv = 0

@@ -6,11 +6,11 @@ them with the job (:meth:`~assetcheck.service.jobs.storage.JobStorage.keep_previ
 them
 with it. ``validate()`` hands each asset it read to a :class:`PreviewWriter` once its checks
 are done (``on_checked``), so nothing is read or decoded twice. glTF triangles come from the
-glTF data layer (:mod:`assetcheck.formats.gltf.accessor_data`), placed in the scene by the node
-transforms; FBX triangles from the FBX reader's decoded geometry, placed by the node transforms
-(geometric pivots included) and turned into metres with +Y up by the file's unit and axis
-system. From the same reading, each model file drawn also gets the 3D viewer's files
-(:mod:`assetcheck.previews.viewer_files`).
+document model the checks read (``asset.gltf``: :mod:`assetcheck.formats.gltf.model`), placed
+in the scene by the node transforms; FBX triangles from the FBX reader's decoded geometry,
+placed by the node transforms (geometric pivots included) and turned into metres with +Y up
+by the file's unit and axis system. From the same reading, each model file drawn also gets
+the 3D viewer's files (:mod:`assetcheck.previews.viewer_files`).
 
 What a job may store beside its upload is bounded (a :class:`~assetcheck.previews.budget.
 ByteBudget` the service sets): a file that would pass the bound is not written, and the
@@ -29,8 +29,8 @@ import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.formats.fbx.model import FbxScene, transform_points
-from assetcheck.formats.gltf.accessor_data import AccessorReader, primitive_triangles
-from assetcheck.formats.gltf.links import DocumentLinks, document_links, index_of
+from assetcheck.formats.gltf.links import index_of
+from assetcheck.formats.gltf.model import GltfDocument
 from assetcheck.formats.gltf.node_transforms import world_matrices
 from assetcheck.formats.source import SourceFile
 from assetcheck.previews.budget import ByteBudget, OverBudget
@@ -97,7 +97,11 @@ class PreviewWriter:
 def scene_triangles(asset: Asset) -> np.ndarray:
     """The triangles the asset's scene draws, in world space (metres, +Y up): shape
     ``(n, 3, 3)`` float32. Beyond :data:`MAX_TRIANGLES` they are thinned evenly."""
-    placed = list(_fbx_instances(asset.fbx) if asset.fbx is not None else _gltf_instances(asset))
+    placed: list[tuple[np.ndarray, np.ndarray]] = []
+    if asset.fbx is not None:
+        placed = list(_fbx_instances(asset.fbx))
+    elif asset.gltf is not None:
+        placed = list(_gltf_instances(asset.gltf))
     total = sum(len(triangles) for _, triangles in placed)
     if not total:
         return np.zeros((0, 3, 3), np.float32)
@@ -105,11 +109,11 @@ def scene_triangles(asset: Asset) -> np.ndarray:
     return np.concatenate([positions[triangles[::step]] for positions, triangles in placed])
 
 
-def _gltf_instances(asset: Asset) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+def _gltf_instances(document: GltfDocument) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """``(world positions, triangles)`` of each triangle primitive each node instances, placed
     by the node's world transform; when no node uses a mesh, every mesh where it is.
     Triangles with an index past the vertex data are left out."""
-    links = document_links(asset)
+    links = document.links
     nodes, meshes = links.items("nodes"), links.items("meshes")
     placed = [
         (matrix, mesh)
@@ -118,7 +122,7 @@ def _gltf_instances(asset: Asset) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     ]
     if not placed:
         placed = [(np.eye(4), mesh) for mesh in range(len(meshes))]
-    geometry = {mesh: list(_mesh_geometry(asset, links, mesh)) for _, mesh in placed}
+    geometry = {mesh: list(_mesh_geometry(document, mesh)) for _, mesh in placed}
     for matrix, mesh in placed:
         for positions, triangles in geometry[mesh]:
             yield transform_points(matrix, positions), triangles
@@ -131,16 +135,13 @@ def _fbx_instances(scene: FbxScene) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         yield positions, triangles
 
 
-def _mesh_geometry(
-    asset: Asset, links: DocumentLinks, mesh: int
-) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+def _mesh_geometry(document: GltfDocument, mesh: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """``(positions, triangles)`` of each triangle primitive of ``mesh``: float vertex
     positions and the ``(n, 3)`` vertex indices of the triangles that stay within them."""
-    reader = AccessorReader.for_asset(asset)
-    for primitive in links.mesh_primitives(mesh):
+    for primitive in document.links.mesh_primitives(mesh):
         position = primitive.attributes.get("POSITION")
-        positions = None if position is None else reader.normalized(position, np.float64)
-        triangles = primitive_triangles(asset, mesh, primitive.number)
+        positions = None if position is None else document.reader.normalized(position, np.float64)
+        triangles = document.mesh(primitive).triangles
         if positions is None or positions.shape[1] != 3 or triangles is None:
             continue
         triangles = triangles[(triangles < len(positions)).all(axis=1)]
@@ -150,7 +151,7 @@ def _mesh_geometry(
 
 def _draw_picture(asset: Asset, source: SourceFile, job_folder: Path, budget: ByteBudget) -> bool:
     """Draw the picture of a model file; False when it has nothing to draw."""
-    if source.kind not in DRAWN_FORMATS or (asset.document is None and asset.fbx is None):
+    if source.kind not in DRAWN_FORMATS or (asset.gltf is None and asset.fbx is None):
         return False
     triangles = scene_triangles(asset)
     if not len(triangles):

@@ -27,10 +27,11 @@ import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.formats.fbx.model import FbxScene
-from assetcheck.formats.gltf.accessor_data import primitive_triangles
 from assetcheck.formats.gltf.fields import child
-from assetcheck.formats.gltf.links import Primitive, document_links
-from assetcheck.mesh.faults import Vertices, faulty_triangles
+from assetcheck.formats.gltf.links import DocumentLinks, Primitive
+from assetcheck.formats.gltf.model import GltfDocument
+from assetcheck.mesh.faults import faulty_triangles
+from assetcheck.mesh.prepared import Vertices
 from assetcheck.mesh.vectors import UNIT_LENGTH_THRESHOLD_VEC3, non_unit_rows
 
 #: The most elements listed per finding: enough to see where a problem sits, few enough that
@@ -44,29 +45,36 @@ Entry = dict[str, Any]
 
 def model_overlays(asset: Asset) -> dict[str, Any]:
     """The overlays of one model file, as stored beside its viewer GLB."""
-    entries = _fbx_entries(asset.fbx) if asset.fbx is not None else _gltf_entries(asset)
+    entries: list[Entry] = []
+    if asset.fbx is not None:
+        entries = _fbx_entries(asset.fbx)
+    elif asset.gltf is not None:
+        entries = _gltf_entries(asset.gltf)
     return {"maxElements": MAX_ELEMENTS, "entries": entries}
 
 
-def _gltf_entries(asset: Asset) -> list[Entry]:
-    links = document_links(asset)
+def _gltf_entries(document: GltfDocument) -> list[Entry]:
+    links = document.links
     entries: list[Entry] = []
     for primitive in links.primitives:
         position = primitive.attributes.get("POSITION")
         if primitive.mode not in TRIANGLE_MODES or position is None:
             continue
+        mesh = document.mesh(primitive)
         positions = links.reader.normalized(position)
-        if positions is None or positions.shape[1] != 3:
+        if positions is None or mesh.vertices is None:
             continue
         entries += _non_unit(links, primitive, positions)
-        triangles = primitive_triangles(asset, primitive.mesh, primitive.number)
+        triangles = mesh.triangles
         if triangles is not None and len(triangles):
             entries += _index_faults(primitive, positions, triangles)
-            entries += _triangle_faults(positions, triangles, {"pointer": primitive.pointer})
+            entries += _triangle_faults(
+                mesh.vertices, positions, triangles, {"pointer": primitive.pointer}
+            )
     return entries
 
 
-def _non_unit(links: Any, primitive: Primitive, positions: np.ndarray) -> list[Entry]:
+def _non_unit(links: DocumentLinks, primitive: Primitive, positions: np.ndarray) -> list[Entry]:
     entries = []
     for semantic in ("NORMAL", "TANGENT"):
         accessor = primitive.attributes.get(semantic)
@@ -122,14 +130,17 @@ def _index_faults(
 
 
 def _triangle_faults(
+    vertices: Vertices,
     positions: np.ndarray,
     triangles: np.ndarray,
     where: dict[str, str],
     *,
     repeated_are_flat: bool = False,
 ) -> list[Entry]:
+    """The zero-area and duplicate triangles of ``triangles``; ``vertices`` are ``positions``
+    hashed."""
     flat, duplicates = faulty_triangles(
-        Vertices.of(positions), triangles, MAX_ELEMENTS, repeated_are_flat=repeated_are_flat
+        vertices, triangles, MAX_ELEMENTS, repeated_are_flat=repeated_are_flat
     )
     entries = []
     if flat.size:
@@ -167,8 +178,12 @@ def _fbx_entries(scene: FbxScene) -> list[Entry]:
             matrix = convert @ instance.geometry_to_world
             positions = mesh.geometry.positions @ matrix[:3, :3].T + matrix[:3, 3]
             entries += _triangle_faults(
-                positions, triangles, {"name": mesh.name}, repeated_are_flat=True
-            )  # as the FBX check counts
+                Vertices.of(positions),
+                positions,
+                triangles,
+                {"name": mesh.name},
+                repeated_are_flat=True,  # as the FBX check counts
+            )
     return entries
 
 

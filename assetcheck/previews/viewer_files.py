@@ -26,18 +26,12 @@ def write_viewer_files(
     """Write the viewer's GLB and overlays of the model file ``source`` read as ``asset``,
     both or neither: :class:`~assetcheck.previews.budget.OverBudget`, with nothing written,
     when they do not fit ``budget``. A GLB the browser can load as uploaded is linked, not
-    copied (it still counts in full: object storage keeps it as a copy)."""
+    copied (it still counts in full: object storage keeps it as a copy). An asset with no
+    glTF or FBX model gets nothing."""
+    content = _viewer_model(asset, source, budget)
+    if content is None:
+        return
     model = model_file_path(job_folder, "viewer_model", source.name)
-    uploaded = source.path if asset.fbx is None and shown_as_uploaded(asset, source) else None
-    content: Path | bytes = (
-        uploaded
-        if uploaded is not None
-        else (
-            fbx_viewer_glb(asset.fbx, budget)
-            if asset.fbx is not None
-            else gltf_viewer_glb(asset, source, budget)
-        )
-    )
     size = content.stat().st_size if isinstance(content, Path) else len(content)
     overlays = json.dumps(model_overlays(asset), separators=(",", ":"), allow_nan=False).encode()
     budget.take(size + len(overlays), VIEWER_MODEL)
@@ -46,3 +40,15 @@ def write_viewer_files(
     else:
         write_whole(model, content)
     write_whole(model_file_path(job_folder, "overlays", source.name), overlays)
+
+
+def _viewer_model(asset: Asset, source: SourceFile, budget: ByteBudget) -> Path | bytes | None:
+    """What the viewer loads: the upload's own file when the browser can load it as it is,
+    else a GLB written from the asset's model; None without a model."""
+    if asset.fbx is not None:
+        return fbx_viewer_glb(asset.fbx, budget)
+    if asset.gltf is None:
+        return None
+    if source.path is not None and shown_as_uploaded(asset.gltf, source):
+        return source.path
+    return gltf_viewer_glb(asset.gltf, source, budget)

@@ -8,8 +8,9 @@ self-contained GLB per model file, with no URI in it and no compression extensio
   as uploaded: :func:`shown_as_uploaded`;
 - any other glTF or GLB (external or ``data:`` resources, Draco or meshopt compression, ZIP
   members) is rewritten by :func:`gltf_viewer_glb` from what the readers resolved: vertex
-  data through the glTF data layer (which decodes compressed primitives), images from the
-  upload only; absolute and remote URIs are dropped, never passed on;
+  data through the document model the checks read (``asset.gltf``, whose accessor data
+  layer decodes compressed primitives), images from the upload only; absolute and remote
+  URIs are dropped, never passed on;
 - an FBX file becomes a GLB of the geometry the FBX reader decoded: :func:`fbx_viewer_glb`.
 
 Rewritten primitives are plain indexed triangle lists with POSITION, NORMAL, TEXCOORD_0 and
@@ -28,10 +29,10 @@ from typing import Any
 
 import numpy as np
 
-from assetcheck.asset import Asset
 from assetcheck.formats.fbx.model import FbxScene
-from assetcheck.formats.gltf.accessor_data import AccessorReader, primitive_triangles
-from assetcheck.formats.gltf.links import document_links, index_of
+from assetcheck.formats.gltf.accessor_data import AccessorReader
+from assetcheck.formats.gltf.links import index_of
+from assetcheck.formats.gltf.model import GltfDocument
 from assetcheck.formats.gltf.node_transforms import world_matrices
 from assetcheck.formats.gltf.uris import UriKind, classify_uri, decode_data_uri
 from assetcheck.formats.images import image_info
@@ -80,10 +81,10 @@ CLAY = {
 }
 
 
-def shown_as_uploaded(asset: Asset, source: SourceFile) -> bool:
+def shown_as_uploaded(gltf: GltfDocument, source: SourceFile) -> bool:
     """Whether the browser can load the model file exactly as uploaded: a GLB file of its own
     on disk (not a ZIP member) with no URI in its buffers or images and no compression."""
-    document = asset.document or {}
+    document = gltf.json
     if (
         source.kind != "glb"
         or source.path is None
@@ -94,24 +95,24 @@ def shown_as_uploaded(asset: Asset, source: SourceFile) -> bool:
     resources = [*_items(document, "buffers"), *_items(document, "images")]
     return all(
         "uri" not in item for item in resources if isinstance(item, dict)
-    ) and _plain_hierarchy(asset)
+    ) and _plain_hierarchy(gltf)
 
 
-def gltf_viewer_glb(asset: Asset, source: SourceFile, budget: ByteBudget | None = None) -> bytes:
-    """A self-contained GLB of the glTF ``asset`` read from ``source`` (see the module);
-    :class:`OverBudget` as soon as its binary data would not fit ``budget``."""
-    document = asset.document or {}
+def gltf_viewer_glb(
+    gltf: GltfDocument, source: SourceFile, budget: ByteBudget | None = None
+) -> bytes:
+    """A self-contained GLB of the glTF document ``gltf`` read from ``source`` (see the
+    module); :class:`OverBudget` as soon as its binary data would not fit ``budget``."""
+    document, reader = gltf.json, gltf.reader
     writer = _GlbWriter(budget)
-    reader = AccessorReader.for_asset(asset)
     meshes = [
-        _mesh(asset, reader, writer, number, mesh)
-        for number, mesh in enumerate(_items(document, "meshes"))
+        _mesh(gltf, writer, number, mesh) for number, mesh in enumerate(_items(document, "meshes"))
     ]
     images = [
         _image(document, reader, source, image, writer) for image in _items(document, "images")
     ]
     textures = [_texture(texture, images) for texture in _items(document, "textures")]
-    nodes = _placed_nodes(asset, meshes)
+    nodes = _placed_nodes(gltf, meshes)
     out: dict[str, Any] = {
         "asset": {"version": "2.0", "generator": GENERATOR},
         "scene": 0,
@@ -240,16 +241,16 @@ class _GlbWriter:
 
 
 def _mesh(
-    asset: Asset, reader: AccessorReader, writer: _GlbWriter, number: int, mesh: object
+    gltf: GltfDocument, writer: _GlbWriter, number: int, mesh: object
 ) -> dict[str, Any] | None:
     """The mesh with its readable triangle primitives rewritten; None when none is left."""
     primitives = []
-    for primitive in document_links(asset).mesh_primitives(number):
-        triangles = primitive_triangles(asset, number, primitive.number)
+    for primitive in gltf.links.mesh_primitives(number):
+        triangles = gltf.mesh(primitive).triangles
         if triangles is None or "POSITION" not in primitive.attributes:
             continue
         arrays = {
-            name: reader.normalized(primitive.attributes[name])
+            name: gltf.reader.normalized(primitive.attributes[name])
             for name in ATTRIBUTES
             if name in primitive.attributes
         }
@@ -382,12 +383,12 @@ def _without_missing_textures(value: Any, textures: list[dict[str, Any] | None])
     return kept
 
 
-def _placed_nodes(asset: Asset, meshes: list[dict[str, Any] | None]) -> list[dict[str, Any]]:
+def _placed_nodes(gltf: GltfDocument, meshes: list[dict[str, Any] | None]) -> list[dict[str, Any]]:
     """The document's nodes, index for index, flattened: each node that draws a kept mesh
     gets its world matrix and no children, so a hostile hierarchy (loops, shared children)
     reaches the browser as a plain list. With no node drawing a mesh, every kept mesh gets a
     node of its own after the document's."""
-    links = document_links(asset)
+    links = gltf.links
     nodes: list[dict[str, Any]] = []
     placed = world_matrices(links)
     for index, node in enumerate(links.items("nodes")):
@@ -409,10 +410,10 @@ def _placed_nodes(asset: Asset, meshes: list[dict[str, Any] | None]) -> list[dic
     return nodes
 
 
-def _plain_hierarchy(asset: Asset) -> bool:
+def _plain_hierarchy(gltf: GltfDocument) -> bool:
     """Whether the node hierarchy is a plain forest: every child index valid and listed once,
     no loops, every scene's node valid."""
-    document, links = asset.document or {}, document_links(asset)
+    document, links = gltf.json, gltf.links
     nodes = _items(document, "nodes")
     listed = [
         child for node in nodes if isinstance(node, dict) for child in (node.get("children") or [])

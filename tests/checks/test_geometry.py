@@ -9,7 +9,8 @@ import pytest
 
 from assetcheck.formats.fbx import scene_codes as fbx_checks
 from assetcheck.issues import quality_codes as quality
-from assetcheck.mesh.faults import CHUNK_TRIANGLES, Vertices, triangle_faults
+from assetcheck.mesh.faults import CHUNK_TRIANGLES, triangle_faults
+from assetcheck.mesh.prepared import PreparedMesh, Vertices
 from assetcheck.testing.fbx import MeshSpec, Scene, binary_fbx, cube
 from assetcheck.testing.gltf import (
     ARRAY_BUFFER,
@@ -144,18 +145,18 @@ def test_duplicates_are_found_across_chunks_of_triangles():
     vertices = Vertices.of(rng.random((3 * CHUNK_TRIANGLES, 3)))
     triangles = np.arange(3 * CHUNK_TRIANGLES, dtype=np.uint32).reshape(-1, 3)
     triangles = np.vstack([triangles, triangles[:1], triangles[-1:]])
-    assert triangle_faults(vertices, triangles).duplicates == 2
+    assert triangle_faults(PreparedMesh(vertices, triangles)).duplicates == 2
 
 
 def test_negative_zero_and_zero_are_the_same_position():
     vertices = Vertices.of(np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0], [-0.0, 0, -0.0]]))
-    faults = triangle_faults(vertices, np.array([[0, 1, 2], [3, 1, 2]]))
+    faults = triangle_faults(PreparedMesh(vertices, np.array([[0, 1, 2], [3, 1, 2]])))
     assert (faults.total, faults.zero_area, faults.duplicates) == (2, 0, 1)
 
 
 def test_nan_positions_are_neither_flat_nor_a_crash():
     vertices = Vertices.of(np.array([[np.nan, 0, 0], [1, 0, 0], [0, 1, 0]]))
-    assert triangle_faults(vertices, np.array([[0, 1, 2]])).zero_area == 0
+    assert triangle_faults(PreparedMesh(vertices, np.array([[0, 1, 2]]))).zero_area == 0
 
 
 def test_vertices_no_index_draws_are_unused(tmp_path):

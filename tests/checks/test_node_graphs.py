@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 
 from assetcheck.checks import gltf_animations
-from assetcheck.formats.gltf import links as gltf_links
+from assetcheck.formats.gltf import model as gltf_model
 from assetcheck.formats.gltf.links import NodeTree
 from assetcheck.testing.gltf import GltfBuilder, Primitive
 from tests.formats import codes, validate_bytes
@@ -41,14 +41,14 @@ class CountingDict(dict):
 @pytest.fixture
 def parent_lookups(monkeypatch) -> type[CountingDict]:
     """Makes every document's parent map count its lookups; returns the counter's class."""
-    link = gltf_links._link
+    link = gltf_model.link_document
 
-    def counting_link(asset):
-        links = link(asset)
+    def counting_link(document, reader):
+        links = link(document, reader)
         links.parents = CountingDict(links.parents)
         return links
 
-    monkeypatch.setattr(gltf_links, "_link", counting_link)
+    monkeypatch.setattr(gltf_model, "link_document", counting_link)
     CountingDict.lookups = 0
     return CountingDict
 

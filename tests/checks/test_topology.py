@@ -21,7 +21,7 @@ from assetcheck.checks.topology import TOPOLOGY_CODES, UV_CODES, surfaces
 from assetcheck.engine import validate
 from assetcheck.mesh import topology as mesh_topology_module
 from assetcheck.mesh import uvs as uv_faults_module
-from assetcheck.mesh.faults import Vertices
+from assetcheck.mesh.prepared import PreparedMesh, Vertices
 from assetcheck.mesh.topology import count_pieces, mesh_topology, welded_corners
 from assetcheck.mesh.uvs import OVERLAP_GRID, lightmap_faults
 from assetcheck.testing.fbx import MeshSpec, Scene, binary_fbx, cube
@@ -106,8 +106,8 @@ def test_messages_count_edges_of_the_welded_mesh(tmp_path):
 
 def test_a_seam_is_not_an_opening():
     mesh = gltf_cube()
-    corners = np.ascontiguousarray(mesh.triangles.T.astype(np.uint32))
-    topology = mesh_topology(welded_corners(Vertices.of(mesh.positions), corners), 24)
+    prepared = PreparedMesh(Vertices.of(mesh.positions), mesh.triangles.astype(np.uint32))
+    topology = mesh_topology(welded_corners(prepared), 24)
     assert (topology.edges, topology.boundary_edges, topology.closed, topology.pieces) == (
         18,
         0,
@@ -228,7 +228,7 @@ def test_closed_clean_corpus_files_get_no_topology_or_uv_finding(name):
 
     def measured(asset, context):
         read["closed"] = [
-            mesh_topology(welded_corners(s.vertices, s.corners), len(s.vertices)).closed
+            mesh_topology(welded_corners(s.mesh), len(s.mesh.vertices)).closed
             for s in surfaces(asset)
         ]
         original(asset, context)
@@ -246,7 +246,7 @@ def test_cubes_touching_along_an_edge_share_a_non_manifold_edge():
     mesh = gltf_cube()
     positions = np.vstack([mesh.positions, mesh.positions + np.float32([1, 1, 0])])
     triangles = np.vstack([mesh.triangles, mesh.triangles + 24]).astype(np.uint32)
-    corners = welded_corners(Vertices.of(positions), np.ascontiguousarray(triangles.T))
+    corners = welded_corners(PreparedMesh(Vertices.of(positions), triangles))
     topology = mesh_topology(corners, 48)
     assert (topology.non_manifold_edges, topology.misoriented_edges, topology.pieces) == (1, 0, 1)
 
@@ -255,7 +255,7 @@ def test_edge_tables_split_by_lower_vertex_count_the_same(monkeypatch):
     mesh = gltf_cube()
     positions = np.vstack([mesh.positions, mesh.positions + np.float32([1, 1, 0])])
     triangles = np.vstack([mesh.triangles, mesh.triangles[2:] + 24]).astype(np.uint32)
-    corners = welded_corners(Vertices.of(positions), np.ascontiguousarray(triangles.T))
+    corners = welded_corners(PreparedMesh(Vertices.of(positions), triangles))
     whole = mesh_topology(corners, 48)
     monkeypatch.setattr(mesh_topology_module, "EDGE_TABLE_KEYS", 8)
     assert mesh_topology(corners, 48) == whole

@@ -18,9 +18,12 @@ import operator
 import pickle
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
+from functools import cached_property
 from typing import Any, SupportsIndex
 
 import numpy as np
+
+from assetcheck.mesh.prepared import PreparedMesh, Vertices, read_only
 
 #: The dtypes geometry arrays may have; anything else is refused when unpickled.
 ARRAY_DTYPES = frozenset({"<f8", "<f4", "<i4", "<u4", "|b1"})
@@ -92,6 +95,11 @@ class FbxLayer:
     values: np.ndarray
     corner_values: np.ndarray
 
+    @cached_property
+    def per_corner(self) -> np.ndarray:
+        """The value of each polygon corner, ``(corners, k)``, read-only; gathered once."""
+        return read_only(self.values[self.corner_values])
+
 
 @dataclass
 class FbxGeometry:
@@ -120,6 +128,13 @@ class FbxGeometry:
         """The polygons fan-triangulated, as ``(n, 3)`` control point indices (int32): a
         polygon of ``k`` corners gives ``k - 2`` triangles, lines and points none."""
         return self.corners[self.corner_triangles()]
+
+    @cached_property
+    def corner_mesh(self) -> PreparedMesh:
+        """The mesh with one vertex per polygon corner (at its control point) and
+        :meth:`corner_triangles`, as the topology and UV checks measure it (with the layers'
+        :attr:`~FbxLayer.per_corner` values); prepared once for both."""
+        return PreparedMesh(Vertices.of(self.positions[self.corners]), self.corner_triangles())
 
     def corner_triangles(self) -> np.ndarray:
         """The same triangles as :meth:`triangles`, as ``(n, 3)`` polygon corner numbers

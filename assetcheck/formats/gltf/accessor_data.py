@@ -7,29 +7,27 @@ sparse accessors and padded matrices are copied. Nothing here reports issues: an
 whose JSON or bytes cannot be decoded the way Khronos glTF-Validator decodes them reads as
 ``None`` (the checks of the JSON report why).
 
-Compressed geometry reads decoded: the glTF reader attaches what it decoded
-(:func:`attach_decoded`), and a meshopt-compressed buffer view then reads as its decoded bytes,
-an accessor of a Draco primitive as its decoded data, for every check and the preview alike.
+Compressed geometry reads decoded: given what the glTF reader decoded
+(:class:`DecodedPayloads`), a meshopt-compressed buffer view reads as its decoded bytes, an
+accessor of a Draco primitive as its decoded data, for every check and the preview alike.
 
-One reader serves every check of an asset (:meth:`AccessorReader.for_asset`), so each accessor
-is decoded once however many checks look at it::
+One reader serves every check of an asset (``asset.gltf.reader``, see
+:mod:`assetcheck.formats.gltf.model`), so each accessor is decoded once however many checks
+look at it::
 
-    reader = AccessorReader.for_asset(asset)
+    reader = asset.gltf.reader
     positions = reader.read(0)                  # raw values, shape (count, 3)
     weights = reader.normalized(5)              # normalized integers as floats in 0..1
-    triangles = primitive_triangles(asset, 0, 0)  # (n, 3) vertex indices
+    triangles = primitive_triangles(reader, primitive)  # (n, 3) from a primitive's JSON
 """
 
 from __future__ import annotations
 
-import weakref
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
-from assetcheck.asset import Asset
 from assetcheck.formats.gltf.fields import as_integer
 
 BYTE, UNSIGNED_BYTE, SHORT, UNSIGNED_SHORT, UNSIGNED_INT, FLOAT = 5120, 5121, 5122, 5123, 5125, 5126
@@ -63,29 +61,6 @@ SPARSE_INDEX_TYPES = frozenset({UNSIGNED_BYTE, UNSIGNED_SHORT, UNSIGNED_INT})
 
 TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN = 4, 5, 6
 
-T = TypeVar("T")
-
-
-def asset_cache(asset: Asset, key: str, build: Callable[[], T]) -> T:
-    """The value cached under ``key`` for ``asset``, built on first use.
-
-    The cache lives as long as the asset and is dropped when the asset's ``buffers`` list is
-    replaced (the engine empties it once the checks are done), so it never outlives the bytes.
-    """
-    entry = _CACHES.get(id(asset))
-    if entry is None or entry[0] is not asset.buffers:
-        if entry is None:
-            weakref.finalize(asset, _CACHES.pop, id(asset), None)
-        entry = (asset.buffers, {})
-        _CACHES[id(asset)] = entry
-    values = entry[1]
-    if key not in values:
-        values[key] = build()
-    return values[key]
-
-
-_CACHES: dict[int, tuple[list[Any], dict[str, Any]]] = {}
-
 
 @dataclass(frozen=True)
 class DecodedPayloads:
@@ -98,14 +73,6 @@ class DecodedPayloads:
 
     views: dict[int, memoryview] = field(default_factory=dict)
     accessors: dict[int, np.ndarray] = field(default_factory=dict)
-
-
-_DECODED = "decoded_payloads"
-
-
-def attach_decoded(asset: Asset, decoded: DecodedPayloads) -> None:
-    """Make ``decoded`` what the data layer of ``asset`` reads; it lives as long as the buffers."""
-    asset_cache(asset, _DECODED, lambda: decoded)
 
 
 @dataclass(frozen=True)
@@ -265,17 +232,6 @@ class AccessorReader:
         self._layouts: dict[int, AccessorLayout | None] = {}
         self._raw: dict[int, np.ndarray | None] = {}
         self._normalized: dict[tuple[int, str], np.ndarray | None] = {}
-
-    @classmethod
-    def for_asset(cls, asset: Asset) -> AccessorReader:
-        """The reader shared by every check of ``asset`` (an empty one for non-glTF assets)."""
-        return asset_cache(
-            asset,
-            "accessor_reader",
-            lambda: cls(
-                asset.document or {}, asset.buffers, asset_cache(asset, _DECODED, DecodedPayloads)
-            ),
-        )
 
     def draco_decoded(self, index: int) -> bool:
         """Whether accessor ``index`` reads data a Draco payload decoded to."""
@@ -470,21 +426,18 @@ class AccessorReader:
         return np.frombuffer(view.data, dtype, count, offset)
 
 
-def primitive_triangles(asset: Asset, mesh_index: int, primitive_index: int) -> np.ndarray | None:
-    """The triangles a primitive draws, as an ``(n, 3)`` array of vertex indices.
+def primitive_triangles(reader: AccessorReader, primitive: dict) -> np.ndarray | None:
+    """The triangles the ``primitive`` (its JSON) draws, as an ``(n, 3)`` array of vertex
+    indices read by ``reader``.
 
     Strips and fans are unrolled (odd strip triangles keep their winding); a primitive that is
     not a triangle mode, or whose indices (:meth:`AccessorReader.indices`) or vertex count
-    cannot be read, gives None. Indices
-    are returned as read: checking them against the vertex count is the caller's business.
+    cannot be read, gives None. Indices are returned as read: checking them against the vertex
+    count is the caller's business.
     """
-    primitive = _primitive(asset.document, mesh_index, primitive_index)
-    if primitive is None:
-        return None
     mode = as_integer(primitive.get("mode", TRIANGLES))
     if mode not in (TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN):
         return None
-    reader = AccessorReader.for_asset(asset)
     indices_index = _index(primitive, "indices")
     if indices_index is not None:
         indices = reader.indices(indices_index)
@@ -523,18 +476,6 @@ def _unroll(indices: np.ndarray, mode: int) -> np.ndarray:
     odd = triangles[1::2].copy()
     triangles[1::2, 0], triangles[1::2, 1] = odd[:, 1], odd[:, 0]
     return triangles
-
-
-def _primitive(document: dict | None, mesh_index: int, primitive_index: int) -> dict | None:
-    meshes = document.get("meshes") if isinstance(document, dict) else None
-    if not isinstance(meshes, list) or not 0 <= mesh_index < len(meshes):
-        return None
-    mesh = meshes[mesh_index]
-    primitives = mesh.get("primitives") if isinstance(mesh, dict) else None
-    if not isinstance(primitives, list) or not 0 <= primitive_index < len(primitives):
-        return None
-    primitive = primitives[primitive_index]
-    return primitive if isinstance(primitive, dict) else None
 
 
 def _index(parent: dict, key: str) -> int | None:

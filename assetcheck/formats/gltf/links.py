@@ -1,6 +1,6 @@
 """What the objects of a glTF document refer to, resolved once per asset and shared by the checks.
 
-The glTF checks report; this module only reads. :func:`document_links` walks the JSON the way
+The glTF checks report; this module only reads. :func:`link_document` walks the JSON the way
 Khronos glTF-Validator links it (silently skipping whatever is malformed, since the schema
 check reports that) and keeps what several checks need: the node tree, the primitives with
 their attribute sets, what each material asks of a primitive, and the skins' joints.
@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeGuard
 
-from assetcheck.asset import Asset
-from assetcheck.formats.gltf.accessor_data import AccessorLayout, AccessorReader, asset_cache
+from assetcheck.formats.gltf.accessor_data import AccessorLayout, AccessorReader
 from assetcheck.formats.gltf.fields import as_integer, child, extensions_used
 
 ARRAY_SEMANTICS = ("COLOR", "JOINTS", "TEXCOORD", "WEIGHTS")
@@ -371,15 +370,10 @@ COLLECTIONS = (
 )
 
 
-def document_links(asset: Asset) -> DocumentLinks:
-    """The links of ``asset``'s glTF document, computed once and shared by every check."""
-    return asset_cache(asset, "document_links", lambda: _link(asset))
-
-
-def _link(asset: Asset) -> DocumentLinks:
-    document = asset.document or {}
+def link_document(document: dict[str, Any], reader: AccessorReader) -> DocumentLinks:
+    """The links of ``document``, whose accessors ``reader`` reads. Every check shares one
+    (``asset.gltf.links``, :mod:`assetcheck.formats.gltf.model`)."""
     collections = {name: collection(document, name) for name in COLLECTIONS}
-    reader = AccessorReader.for_asset(asset)
     links = DocumentLinks(document, reader, collections, [], [], {}, {}, set())
     extensions = linked_extensions(document)
     links.materials = [

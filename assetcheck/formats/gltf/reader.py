@@ -13,7 +13,6 @@ from typing import Any
 
 from assetcheck.asset import Asset
 from assetcheck.asset.options import ValidationOptions
-from assetcheck.formats.gltf.accessor_data import attach_decoded
 from assetcheck.formats.gltf.compression import decode_compressed
 from assetcheck.formats.gltf.fields import FieldReader
 from assetcheck.formats.gltf.json_decoding import parse_document
@@ -23,6 +22,7 @@ from assetcheck.formats.gltf.layout import (
     check_buffer_views,
     read_accessors,
 )
+from assetcheck.formats.gltf.model import GltfDocument
 from assetcheck.formats.gltf.resources import ResourceLoader, load_buffers, load_images
 from assetcheck.formats.gltf.stats import count_meshes, read_animations, read_materials
 from assetcheck.formats.gltf.uris import report_unsafe_uris
@@ -72,9 +72,9 @@ def read_document(
     """The asset described by a parsed glTF JSON object from a ``container`` (``gltf``, ``glb``).
 
     URIs that leave the upload are reported whatever the version. Like Khronos, nothing else is
-    read unless ``asset.version`` is a 2.x version: otherwise the asset has no statistics and
-    no ``document``. ``glb_bin`` is the GLB BIN chunk, used as buffer 0 when it has no URI.
-    Compressed geometry is decoded under ``options.limits`` (see
+    read unless ``asset.version`` is a 2.x version: otherwise the asset has no statistics, no
+    ``document`` and no ``gltf`` model. ``glb_bin`` is the GLB BIN chunk, used as buffer 0 when
+    it has no URI. Compressed geometry is decoded under ``options.limits`` (see
     :mod:`~assetcheck.formats.gltf.compression`).
     """
     report_unsafe_uris(document, source.base, issues)
@@ -94,8 +94,9 @@ def read_document(
     views = fields.elements(document, "bufferViews")
     check_accessors(accessors, check_buffer_views(views, buffers, fields), fields)
     asset.buffers = [buffer.data if buffer else None for buffer in buffers]
-    attach_decoded(
-        asset,
+    asset.gltf = GltfDocument(
+        document,
+        asset.buffers,
         decode_compressed(
             document, buffers, accessors, issues, options.limits, is_glb=container == "glb"
         ),

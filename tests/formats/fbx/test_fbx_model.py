@@ -78,6 +78,29 @@ def test_a_scene_survives_the_trip_from_the_parser_child():
     assert np.array_equal(back.meshes[0].instances[0].geometry_to_world, np.eye(4))
 
 
+def test_the_corner_mesh_has_a_vertex_per_polygon_corner_welded_at_its_control_point():
+    geometry = square_geometry()
+    mesh = geometry.corner_mesh
+
+    assert mesh is geometry.corner_mesh  # prepared once, for the topology and UV checks
+    assert len(mesh.vertices) == len(geometry.corners) == 7
+    assert mesh.triangles.tolist() == geometry.corner_triangles().tolist()
+    ids = mesh.welded_ids.tolist()
+    assert ids[1] == ids[4] and ids[2] == ids[6]  # corners at control points 1 and 2
+    assert len(set(ids)) == len(geometry.positions)
+
+
+def test_a_prepared_geometry_travels_without_what_it_prepared():
+    scene = scene_of(square_geometry(), np.eye(4))
+    assert len(scene.meshes[0].geometry.corner_mesh.corners[0]) == 3
+
+    back = run_in_child(lambda: scene, timeout=10, memory_limit_mb=256, result_types=RESULT_TYPES)
+
+    geometry = back.meshes[0].geometry
+    assert "corner_mesh" not in vars(geometry)
+    assert geometry.corner_mesh.triangles.tolist() == [[0, 1, 2], [0, 2, 3], [4, 5, 6]]
+
+
 @pytest.mark.parametrize("protocol", [4, 5])
 def test_a_geometry_pickles_with_any_recent_protocol(protocol):
     back = pickle.loads(pickle.dumps(square_geometry(), protocol))

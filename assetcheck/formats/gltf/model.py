@@ -1,0 +1,116 @@
+"""The glTF part of the asset model: one document, resolved once and shared.
+
+The glTF reader builds a :class:`GltfDocument` for each glTF 2.x file it reads and hands it on
+as ``Asset.gltf``, as the FBX reader hands on its
+:class:`~assetcheck.formats.fbx.model.FbxScene` as ``Asset.fbx``. Every glTF check, the
+previews and the 3D viewer read the document through it; each part is computed on first use
+and kept until the engine lets go of the asset's data:
+
+- :attr:`GltfDocument.links`: what the document's objects refer to (:mod:`.links`);
+- :attr:`GltfDocument.reader`: the accessor data (:mod:`.accessor_data`), compressed geometry
+  served decoded (:mod:`.compression`);
+- :meth:`GltfDocument.mesh`: per primitive, a :class:`PrimitiveMesh`: its triangles, its
+  positions hashed (once per POSITION accessor, which primitives may share) and the
+  :class:`~assetcheck.mesh.prepared.PreparedMesh` the geometry, topology and UV checks measure.
+
+A part whose computation raises is not kept (the next reader computes it again) and the arrays
+are read-only, so a check that crashes cannot leave the others a half-built or altered part.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from assetcheck.formats.gltf.accessor_data import (
+    AccessorReader,
+    DecodedPayloads,
+    primitive_triangles,
+)
+from assetcheck.formats.gltf.links import DocumentLinks, Primitive, link_document
+from assetcheck.formats.gltf.meshes import TRIANGLE_MODES
+from assetcheck.mesh.prepared import PreparedMesh, Vertices, read_only
+
+
+class GltfDocument:
+    """One glTF document: ``json`` as read (``Asset.document``), ``buffers`` its buffers' bytes
+    by index (``Asset.buffers``: None where a buffer could not be resolved) and ``decoded``
+    what the reader decoded of its compressed geometry."""
+
+    def __init__(
+        self, json: dict[str, Any], buffers: list[Any], decoded: DecodedPayloads | None = None
+    ) -> None:
+        self.json = json
+        self.buffers = buffers
+        self.decoded = decoded or DecodedPayloads()
+        self._vertices: dict[int, Vertices | None] = {}
+        self._meshes: dict[tuple[int, int], PrimitiveMesh] = {}
+
+    @cached_property
+    def reader(self) -> AccessorReader:
+        """The accessor data, each accessor decoded once."""
+        return AccessorReader(self.json, self.buffers, self.decoded)
+
+    @cached_property
+    def links(self) -> DocumentLinks:
+        """What the document's objects refer to."""
+        return link_document(self.json, self.reader)
+
+    def vertices(self, accessor: int) -> Vertices | None:
+        """The values of POSITION accessor ``accessor`` hashed, for every primitive that uses
+        it; None when they cannot be read as 3D points."""
+        if accessor not in self._vertices:
+            positions = self.reader.normalized(accessor)
+            self._vertices[accessor] = (
+                None
+                if positions is None or positions.ndim != 2 or positions.shape[1] != 3
+                else Vertices.of(positions)
+            )
+        return self._vertices[accessor]
+
+    def mesh(self, primitive: Primitive) -> PrimitiveMesh:
+        """The mesh of ``primitive``, one of :attr:`links`' primitives."""
+        key = (primitive.mesh, primitive.number)
+        if key not in self._meshes:
+            self._meshes[key] = PrimitiveMesh(self, primitive)
+        return self._meshes[key]
+
+
+class PrimitiveMesh:
+    """One primitive of a :class:`GltfDocument` as a triangle mesh."""
+
+    def __init__(self, document: GltfDocument, primitive: Primitive) -> None:
+        self.primitive = primitive
+        self._document = document
+
+    @cached_property
+    def triangles(self) -> np.ndarray | None:
+        """What it draws, as read-only ``(n, 3)`` vertex indices (strips and fans unrolled,
+        indices as read); None when it draws no triangles or they cannot be read."""
+        triangles = primitive_triangles(self._document.reader, self.primitive.json)
+        return None if triangles is None else read_only(triangles)
+
+    @cached_property
+    def vertices(self) -> Vertices | None:
+        """Its positions hashed (:meth:`GltfDocument.vertices`); None without positions
+        readable as 3D points."""
+        position = self.primitive.attributes.get("POSITION")
+        return None if position is None else self._document.vertices(position)
+
+    @cached_property
+    def prepared(self) -> PreparedMesh | None:
+        """The mesh the geometry, topology and UV checks measure: None unless the primitive
+        draws triangles, in a triangle mode, from positions readable as 3D points. Without
+        indices its triangles number the vertices up to the declared count, trusted only when
+        the positions' real bytes back it."""
+        primitive, vertices = self.primitive, self.vertices
+        if primitive.mode not in TRIANGLE_MODES or vertices is None:
+            return None
+        if primitive.indices is None and primitive.vertex_count != len(vertices):
+            return None
+        triangles = self.triangles
+        if triangles is None or not len(triangles):
+            return None
+        return PreparedMesh(vertices, triangles)

@@ -1,0 +1,120 @@
+"""A triangle mesh prepared once for every measure that reads it.
+
+The format models build one :class:`PreparedMesh` per glTF primitive and per FBX mesh (the glTF
+document model, ``Asset.gltf``; the FBX scene, ``Asset.fbx``), and the geometry, topology and UV
+checks all measure that one object: positions are hashed, unusable triangles dropped and
+vertices welded once per mesh, however many checks read them.
+
+Each derived array is computed on first use and kept. When computing one raises, nothing is
+kept and the next reader computes it again: a check that crashes on a mesh (or runs out of
+memory on its own allocations) leaves no half-built field behind for the others. The arrays
+are read-only, so no measure can change what the others read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+_ODD = np.uint64(0x9E3779B97F4A7C15)
+_MIX1, _MIX2 = np.uint64(0xFF51AFD7ED558CCD), np.uint64(0xC4CEB9FE1A85EC53)
+_32, _33 = np.uint64(32), np.uint64(33)
+
+
+@dataclass(frozen=True)
+class Vertices:
+    """Vertex positions laid out for gathering: ``coords`` is ``(3, count)`` float32 (x, y and
+    z rows) and ``keys`` a 64-bit hash per vertex, equal for vertices at the same position.
+    Both are read-only."""
+
+    coords: np.ndarray
+    keys: np.ndarray
+
+    @classmethod
+    def of(cls, positions: np.ndarray) -> Vertices:
+        """From ``(count, 3)`` positions of any float dtype and layout."""
+        # Adding 0.0 turns -0.0 into 0.0, so both zeros hash alike.
+        coords = np.ascontiguousarray(positions.T, dtype=np.float32) + np.float32(0.0)
+        bits = coords.view(np.uint32)
+        keys = bits[1].astype(np.uint64)
+        keys <<= _32
+        keys |= bits[0]
+        depth = bits[2].astype(np.uint64)
+        depth *= _ODD
+        keys ^= depth
+        keys = _mix(keys)
+        coords.flags.writeable = keys.flags.writeable = False
+        return cls(coords, keys)
+
+    def __len__(self) -> int:
+        return self.coords.shape[1]
+
+
+class PreparedMesh:
+    """``vertices`` and the ``(n, 3)`` ``triangles`` drawn from them, as the file has them
+    (some may repeat a vertex or point past the vertices), with what the measures derive."""
+
+    def __init__(self, vertices: Vertices, triangles: np.ndarray) -> None:
+        self.vertices = vertices
+        self.triangles = read_only(triangles)
+
+    @cached_property
+    def corners(self) -> np.ndarray:
+        """The triangles as ``(3, n)`` vertex indices, without those that repeat a vertex or
+        point past the vertices (other checks report them)."""
+        return read_only(usable_corners(self.triangles, len(self.vertices)))
+
+    @cached_property
+    def welded_ids(self) -> np.ndarray | None:
+        """Per vertex, the id of its position (:func:`welded_ids`)."""
+        ids = welded_ids(self.vertices)
+        return None if ids is None else read_only(ids)
+
+
+def usable_corners(triangles: np.ndarray, vertex_count: int) -> np.ndarray:
+    """The ``(n, 3)`` ``triangles`` as ``(3, n)`` corner indices, without those that repeat an
+    index or point past the vertices."""
+    corners = np.ascontiguousarray(triangles.T)
+    a, b, c = corners
+    usable = (a != b) & (b != c) & (c != a)
+    if int(corners.max(initial=0)) >= vertex_count:
+        usable &= (corners < vertex_count).all(axis=0)
+    return corners if usable.all() else corners[:, usable]
+
+
+def welded_ids(vertices: Vertices) -> np.ndarray | None:
+    """Per vertex, the id of its position, as uint32: vertices whose positions are equal bit
+    for bit (``-0.0`` is ``0.0``) share it, the weld rule of ``docs/topology.md``. None when no
+    two vertices share a position (then a vertex's index is its id)."""
+    keys = vertices.keys
+    ordered = np.sort(keys)
+    if not np.any(ordered[1:] == ordered[:-1]):
+        return None
+    order = np.argsort(keys)
+    first_of_run = np.empty(len(keys), bool)
+    first_of_run[0] = True
+    np.not_equal(keys[order[1:]], keys[order[:-1]], out=first_of_run[1:])
+    ids = np.empty(len(keys), np.uint32)
+    ids[order] = np.cumsum(first_of_run, dtype=np.uint32) - np.uint32(1)
+    return ids
+
+
+def read_only(array: np.ndarray) -> np.ndarray:
+    """``array`` made read-only; a read-only view when it was writeable, so that a shared
+    buffer's owner keeps its own access."""
+    if array.flags.writeable:
+        array = array.view()
+        array.flags.writeable = False
+    return array
+
+
+def _mix(values: np.ndarray) -> np.ndarray:
+    """MurmurHash3's 64-bit finaliser, in place: every input bit reaches every output bit."""
+    values ^= values >> _33
+    values *= _MIX1
+    values ^= values >> _33
+    values *= _MIX2
+    values ^= values >> _33
+    return values
