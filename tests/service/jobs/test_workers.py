@@ -123,7 +123,7 @@ def test_two_worker_commands_on_postgresql_process_200_jobs_exactly_once(
     finally:
         exits = [worker.stop() for worker in workers]
     assert done, Counter(job.status for job in Job.select(Job.status))
-    assert exits == [0, 0]
+    assert exits == [0, 0], "\n".join(worker.log() for worker in workers)
     runs = check_runs(tmp_path)
     ends = Counter(name for event, name, _ in runs if event == "end")
     assert len(ends) == 200 and set(ends.values()) == {1}
