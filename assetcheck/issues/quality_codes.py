@@ -114,7 +114,7 @@ ISSUE_TYPES = [
         "Mesh {name}: {count:,} of {total:,} UV coordinates of set {uv_set} are not finite "
         "numbers (NaN or infinite), so the texture samples garbage there.",
         "Re-unwrap the affected faces or clean the UVs in the modelling tool, and export again.",
-        title="UVs that are not numbers",
+        title="UV coordinates that are not numbers",
         count_phrase="({count:,} of {total:,})",
     ),
     declare(
