@@ -43,7 +43,7 @@ def render_text(report: Report) -> str:
     titles = titles_by_code(report)
     for warning in scan["warnings"]:
         title = titles.get(warning["code"], warning["code"])
-        found = f"{title}: {warning['message']}  [{warning['code']}]"
+        found = f"{title}: {warning['message']}  {warning['code']}"
         lines.append(f"  security {warning['severity']:<8} {found}")
     counts = report["summary"]["severityCounts"]
     lines += ["", _count_line(counts)]
