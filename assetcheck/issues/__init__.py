@@ -104,7 +104,8 @@ _FORMATTER = _CountFormatter()
 
 @dataclass(frozen=True)
 class Issue:
-    """One finding and where: ``file`` in the upload, a JSON ``pointer``, a byte ``offset``."""
+    """One finding and where: ``file`` in the upload, a JSON ``pointer``, a byte ``offset``.
+    ``title`` is its type's; ``headline`` is the title with the type's count phrase filled in."""
 
     code: str
     severity: str
