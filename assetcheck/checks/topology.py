@@ -27,7 +27,7 @@ from assetcheck.formats.gltf.meshes import primitive_label
 from assetcheck.formats.gltf.model import GltfDocument
 from assetcheck.issues import FileIssues
 from assetcheck.mesh.prepared import PreparedMesh
-from assetcheck.mesh.topology import inside_out, mesh_topology, welded_corners
+from assetcheck.mesh.topology import inside_out, meshes_topology, welded_corners
 from assetcheck.mesh.uvs import (
     DENSITY_PERCENTILE,
     UvFaults,
@@ -74,9 +74,11 @@ class Surface:
 
 def check_topology(asset: Asset, context: CheckContext) -> None:
     rules = context.profile.mesh_rules
-    for surface in surfaces(asset):
-        mesh = surface.mesh
-        topology = mesh_topology(welded_corners(mesh), len(mesh.vertices))
+    found = surfaces(asset)
+    topologies = meshes_topology(
+        [(welded_corners(surface.mesh), len(surface.mesh.vertices)) for surface in found]
+    )
+    for surface, topology in zip(found, topologies, strict=True):
         issues, fields = context.issues, surface.fields
         if topology.non_manifold_edges:
             issues.add(

@@ -22,7 +22,7 @@ from assetcheck.engine import validate
 from assetcheck.mesh import topology as mesh_topology_module
 from assetcheck.mesh import uvs as uv_faults_module
 from assetcheck.mesh.prepared import PreparedMesh, Vertices
-from assetcheck.mesh.topology import count_pieces, mesh_topology, welded_corners
+from assetcheck.mesh.topology import mesh_topology, welded_corners
 from assetcheck.mesh.uvs import OVERLAP_GRID, lightmap_faults
 from assetcheck.testing.fbx import MeshSpec, Scene, binary_fbx, cube
 from tests.checks.topology_cases import CASES, glb
@@ -127,7 +127,7 @@ def test_pieces_are_counted_across_long_chains():
     strip = np.arange(5002, dtype=np.uint32)
     corners = np.stack([strip[:-2], strip[1:-1], strip[2:]])
     corners = np.hstack([corners, np.array([[5002], [5003], [5004]], np.uint32)])
-    assert count_pieces(corners, 5005) == 2
+    assert mesh_topology(corners, 5005).pieces == 2
 
 
 def test_lightmap_triangles_sharing_an_edge_do_not_overlap():
