@@ -50,8 +50,10 @@ ISSUE_TYPES = [
     declare(
         "BUDGET_INFLUENCES",
         "error",
-        "Up to {used} bone influences per vertex exceed the {engine} budget of {limit}.",
-        "Limit the influences per vertex to {limit} when exporting (prune small weights).",
+        "{count:,} vertices have more bone influences than the {engine} budget of {limit} "
+        "(up to {used}); the first is vertex {first}.",
+        "Limit the influences per vertex to {limit} when exporting (Blender: Limit Total; "
+        "Maya: Max Influences), which drops the smallest weights and normalises the rest.",
     ),
     declare(
         "BUDGET_UV_SETS",

@@ -131,8 +131,10 @@ BUDGET_COUNTS = {
     "draw per material, at least one per mesh).",
     "texture_size": "The longest side, in pixels, of the largest image the file holds.",
     "bones": "Joints of the largest skin (glTF) or clusters of the most skinned mesh (FBX).",
-    "influences_per_vertex": "Bone influences a vertex can have: four per `JOINTS_n` set "
-    "(glTF). Not measured for FBX yet (always 0).",
+    "influences_per_vertex": "The most bones any vertex is influenced by: its non-zero "
+    "weights over every `JOINTS_n`/`WEIGHTS_n` set (glTF; a document without a readable "
+    "model: four per set). Each primitive with vertices over it is reported with the count "
+    "and the first vertex. Not measured for FBX yet (always 0).",
     "uv_sets": "Texture coordinate sets of the primitive or mesh that has the most.",
     "index_32bit": "Whether any primitive uses 32-bit indices (FBX: a mesh of more than 65,535 "
     "vertices).",
