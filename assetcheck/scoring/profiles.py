@@ -142,6 +142,9 @@ BUDGET_COUNTS = {
 }
 
 _NPOT_MATTERS = {"IMAGE_NPOT_DIMENSIONS": "warning"}
+#: Engines with small bone budgets (a joint is a matrix uploaded every frame): a joint no
+#: vertex uses is worth removing.
+_EVERY_BONE_COSTS = {"SKIN_JOINT_UNUSED": "warning"}
 #: Engines that bake lightmaps from the file's second UV set: broken lightmap UVs show.
 _LIGHTMAPS_MATTER = {"MESH_LIGHTMAP_UV_OVERLAP": "warning", "MESH_LIGHTMAP_UV_OUTSIDE": "warning"}
 
@@ -162,6 +165,7 @@ BUILTIN_PROFILES: dict[str, EngineProfile] = {
             "web",
             "Web viewers: three.js, Babylon.js, model-viewer",
             Budgets(500_000, 200_000, 32, 100, 4096, 128, 4, 2, True, 50),
+            severity=_EVERY_BONE_COSTS,
             mesh_rules=MeshRules(lightmap_uv_set=-1, texel_density_spread=16.0),
         ),
         # Unity rescales NPOT textures on import; Unreal neither mipmaps nor streams them.
@@ -185,7 +189,7 @@ BUILTIN_PROFILES: dict[str, EngineProfile] = {
             "mobile",
             "Mobile GPUs (phones, standalone headsets)",
             Budgets(100_000, 50_000, 8, 50, 2048, 64, 4, 2, False, 20),
-            severity=_NPOT_MATTERS,
+            severity=_NPOT_MATTERS | _EVERY_BONE_COSTS,
             mesh_rules=MeshRules(texel_density_spread=16.0),
         ),
     )

@@ -1,0 +1,78 @@
+"""Skin binding: inverse bind matrices that cannot be inverted, joints out of their bind pose
+(with a tolerance that scales with the skeleton), joints no vertex weighs on."""
+
+import numpy as np
+import pytest
+
+from assetcheck.checks.gltf_skin_binding import pose_errors, singular_rows
+from assetcheck.engine import validate
+from assetcheck.testing.gltf import GltfBuilder
+from tests.checks.skinned import skinned_glb
+from tests.formats import codes, only_issue
+
+
+def translation(x: float, y: float, z: float) -> np.ndarray:
+    matrix = np.eye(4)
+    matrix[:3, 3] = (x, y, z)
+    return matrix
+
+
+def test_tiny_but_uniform_scales_invert_and_flattened_or_broken_matrices_do_not():
+    tiny = np.diag([1e-4, 1e-4, 1e-4, 1.0])
+    flat = np.eye(4)
+    flat[:3, 2] = (1.0, 1.0, 0.0)  # the z axis in the plane of x and y
+    flat[:3, 1] = (0.0, 1.0, 0.0)
+    broken = np.eye(4)
+    broken[0, 0] = np.nan
+    zero_axis = np.diag([1.0, 0.0, 1.0, 1.0])
+    assert singular_rows(np.stack([tiny, np.eye(4), flat, broken, zero_axis])).tolist() == [
+        2,
+        3,
+        4,
+    ]
+
+
+def test_the_pose_tolerance_scales_with_the_skeleton():
+    # A skeleton 1000 units tall (millimetres): half a unit off is within 1e-3 of its size.
+    world = np.stack([translation(0, 1000, 0), translation(0, 1000, 0)])
+    matrices = np.stack([translation(0, -1000.5, 0), translation(0, -1002, 0)])
+    errors = pose_errors(world, matrices)
+    assert errors[0] <= 1 < errors[1]
+
+
+def _posed_skin(folder, joint_y: float, inverse_y: float):
+    """One joint at ``joint_y`` whose inverse bind matrix translates by ``inverse_y``."""
+    builder = GltfBuilder()
+    joint = builder.add_node(name="hips")
+    builder.document["nodes"][joint]["translation"] = [0.0, joint_y, 0.0]
+    builder.add_skinned_triangle([joint])
+    matrix = translation(0, inverse_y, 0).T.reshape(1, 16).astype(np.float32)
+    accessor = builder.document["skins"][0]["inverseBindMatrices"]
+    view = builder.document["accessors"][accessor]["bufferView"]
+    offset = builder.document["bufferViews"][view]["byteOffset"]
+    builder.binary[offset : offset + 64] = matrix.tobytes()
+    return builder.write_glb(folder / "posed.glb")
+
+
+def test_a_joint_in_its_bind_pose_is_not_reported(tmp_path):
+    assert "SKIN_IBM_BIND_POSE_MISMATCH" not in codes(validate(_posed_skin(tmp_path, 1.5, -1.5)))
+
+
+def test_a_joint_moved_from_its_bind_pose_is_reported_with_how_far(tmp_path):
+    issue = only_issue(validate(_posed_skin(tmp_path, 1.5, -1.0)), "SKIN_IBM_BIND_POSE_MISMATCH")
+    assert issue.severity == "info"
+    assert "joint 0 (node 0), off by 0.333" in issue.message
+
+
+def test_joints_no_vertex_weighs_on_are_counted_with_the_first(tmp_path):
+    result = validate(skinned_glb(tmp_path, [0.5, 0.5, 0, 0], [2, 3, 0, 0]))
+    issue = only_issue(result, "SKIN_JOINT_UNUSED")
+    assert issue.pointer == "/skins/0/joints"
+    assert issue.message.startswith("6 of the skin's 8 joints weigh on no vertex")
+    assert "the first is joint 0 (node 0)" in issue.message
+
+
+@pytest.mark.parametrize("engine", ["web", "mobile"])
+def test_unused_joints_are_warnings_where_every_bone_costs(tmp_path, engine):
+    result = validate(skinned_glb(tmp_path, [1.0, 0, 0, 0]), engine=engine)
+    assert only_issue(result, "SKIN_JOINT_UNUSED").severity == "warning"
