@@ -273,7 +273,12 @@ ISSUE_TYPES = [
         "The node with a skinned mesh is in a scene that does not contain its joints.",
     ),
     # Skins.
-    declare("SKIN_NO_COMMON_ROOT", "error", "The skin's joints do not have a common root."),
+    declare(
+        "SKIN_NO_COMMON_ROOT",
+        "error",
+        "The skin's joints do not have a common root.",
+        "Parent every bone of the skeleton under one root bone, then export again.",
+    ),
     declare(
         "SKIN_SKELETON_INVALID", "error", "The skeleton node is not a common root of the joints."
     ),

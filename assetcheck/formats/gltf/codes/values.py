@@ -122,6 +122,8 @@ ISSUE_TYPES = [
         "error",
         "{count} joint index value(s) exceed the last joint ({limit}) of skin {skin}; the "
         "first at vertex {first} is {value}.",
+        "The vertices are weighted to bones the skin does not list: bind the mesh to the "
+        "armature again (or add the missing bones to it) and export again.",
     ),
     declare(
         "ACCESSOR_JOINTS_INDEX_DUPLICATE",
@@ -139,13 +141,17 @@ ISSUE_TYPES = [
         "ACCESSOR_WEIGHTS_NEGATIVE",
         "error",
         "{count} weight(s) are negative; the first at vertex {first}.",
+        "Clean and normalise the weights in the modelling tool (Blender: Weights > Clean, "
+        "then Normalize All; Maya: Skin > Prune Small Weights, then Normalize Weights).",
     ),
     declare(
         "ACCESSOR_WEIGHTS_NON_NORMALIZED",
         "error",
         "{count} vertices have weights that do not sum to 1; the first is vertex {first} "
         "(sum {sum}).",
-        "Normalise the skin weights of every vertex.",
+        "Normalise the skin weights of every vertex (Blender: Weights > Normalize All; Maya: "
+        "Skin > Normalize Weights); with 8- or 16-bit weights, round so that each vertex's "
+        "values add up to exactly 255 or 65535.",
     ),
     declare(
         "IMAGE_MIME_TYPE_INVALID",
