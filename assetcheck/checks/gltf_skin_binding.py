@@ -80,6 +80,8 @@ class _SkinChecker:
     def check(self, index: int, skin: dict) -> None:
         at = child("/skins", index)
         joints = index_list(skin, "joints")
+        if len(joints) != len(skin.get("joints") or ()):
+            return  # an entry is not a node index (the schema check reports it): rows shift
         matrices = inverse_bind_matrices(self.document, skin)
         pointer = child(at, "inverseBindMatrices") if "inverseBindMatrices" in skin else at
         if matrices is not None and joints:

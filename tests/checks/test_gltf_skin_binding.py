@@ -76,3 +76,12 @@ def test_joints_no_vertex_weighs_on_are_counted_with_the_first(tmp_path):
 def test_unused_joints_are_warnings_where_every_bone_costs(tmp_path, engine):
     result = validate(skinned_glb(tmp_path, [1.0, 0, 0, 0]), engine=engine)
     assert only_issue(result, "SKIN_JOINT_UNUSED").severity == "warning"
+
+
+def test_a_skin_whose_joints_are_not_all_node_indices_is_left_to_the_schema_check(tmp_path):
+    builder = GltfBuilder()
+    builder.add_skinned_triangle([builder.add_node(name="hips")])
+    builder.document["skins"][0]["joints"] = ["hips", 0]
+    result = validate(builder.write_glb(tmp_path / "names.glb"))
+    assert not {"SKIN_JOINT_UNUSED", "SKIN_IBM_BIND_POSE_MISMATCH"} & set(codes(result))
+    assert "INVALID_INDEX" in codes(result)
