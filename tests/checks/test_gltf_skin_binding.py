@@ -68,7 +68,9 @@ def test_joints_no_vertex_weighs_on_are_counted_with_the_first(tmp_path):
     result = validate(skinned_glb(tmp_path, [0.5, 0.5, 0, 0], [2, 3, 0, 0]))
     issue = only_issue(result, "SKIN_JOINT_UNUSED")
     assert issue.pointer == "/skins/0/joints"
-    assert issue.message.startswith("6 of the skin's 8 joints weigh on no vertex")
+    assert issue.message.startswith(
+        "No vertex of the meshes the skin deforms is weighted to 6 of its 8 joints"
+    )
     assert "the first is joint 0 (node 0)" in issue.message
 
 

@@ -10,17 +10,17 @@ ISSUE_TYPES = [
     declare(
         "SKIN_IBM_NOT_INVERTIBLE",
         "warning",
-        "{count} inverse bind matrices of the skin cannot be inverted (they flatten space onto "
-        "a plane, a line or a point); the first is joint {first} (node {node}).",
+        "{count} of the skin's inverse bind matrices cannot be inverted (they flatten space "
+        "onto a plane, a line or a point); the first is joint {first}'s (node {node}).",
         "Export the skin again with the armature in its rest pose and no bone scaled to zero: "
         "every vertex such a joint moves collapses when the model is skinned.",
     ),
     declare(
         "SKIN_IBM_BIND_POSE_MISMATCH",
         "info",
-        "{count} joints of the skin are not in their bind pose in the node hierarchy (their "
-        "inverse bind matrix is not the inverse of their world matrix); the first is joint "
-        "{first} (node {node}), off by {error:.3g}.",
+        "{count} of the skin's joints are not in their bind pose in the node hierarchy (the "
+        "inverse bind matrix is not the inverse of the joint's world matrix); the first is "
+        "joint {first} (node {node}), off by {error:.3g}.",
         "If the model should show its bind pose when not animated, apply the pose as the rest "
         "pose (or export from the rest pose); a viewer that plays no animation draws the "
         "skinned mesh in the nodes' pose.",
@@ -28,8 +28,8 @@ ISSUE_TYPES = [
     declare(
         "SKIN_JOINT_UNUSED",
         "info",
-        "{count} of the skin's {total} joints weigh on no vertex of the meshes it skins; the "
-        "first is joint {first} (node {node}).",
+        "No vertex of the meshes the skin deforms is weighted to {count} of its {total} "
+        "joints; the first is joint {first} (node {node}).",
         "Export deforming bones only (Blender: Deform Bones Only) or remove helper and end bones "
         "from the skin: each joint costs the engine a matrix every frame and counts against "
         "its bone budget.",
