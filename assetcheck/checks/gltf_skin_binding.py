@@ -41,10 +41,10 @@ def inverse_bind_matrices(document: GltfDocument, skin: dict) -> np.ndarray | No
     without the accessor; None when it is there but unusable (other rules report it)."""
     joints = len(index_list(skin, "joints"))
     accessor = index_of(skin, "inverseBindMatrices")
-    if accessor is None:
+    if "inverseBindMatrices" not in skin:
         return np.tile(np.eye(4), (joints, 1, 1))
     json = resolve(accessor, document.links.items("accessors"))
-    if json is None or accessor_format(json) not in INVERSE_BIND_MATRICES:
+    if accessor is None or json is None or accessor_format(json) not in INVERSE_BIND_MATRICES:
         return None
     values = document.reader.read(accessor)
     if values is None or len(values) < joints:
@@ -80,8 +80,9 @@ class _SkinChecker:
     def check(self, index: int, skin: dict) -> None:
         at = child("/skins", index)
         joints = index_list(skin, "joints")
-        if len(joints) != len(skin.get("joints") or ()):
-            return  # an entry is not a node index (the schema check reports it): rows shift
+        listed = skin.get("joints")
+        if not isinstance(listed, list) or len(joints) != len(listed):
+            return  # no list, or an entry that is not a node index: the schema check reports it
         matrices = inverse_bind_matrices(self.document, skin)
         pointer = child(at, "inverseBindMatrices") if "inverseBindMatrices" in skin else at
         if matrices is not None and joints:

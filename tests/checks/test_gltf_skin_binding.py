@@ -87,3 +87,14 @@ def test_a_skin_whose_joints_are_not_all_node_indices_is_left_to_the_schema_chec
     result = validate(builder.write_glb(tmp_path / "names.glb"))
     assert not {"SKIN_JOINT_UNUSED", "SKIN_IBM_BIND_POSE_MISMATCH"} & set(codes(result))
     assert "INVALID_INDEX" in codes(result)
+
+
+def test_an_unusable_inverse_bind_matrices_reference_is_not_read_as_identities(tmp_path):
+    builder = GltfBuilder()
+    joint = builder.add_node(name="hips")
+    builder.document["nodes"][joint]["translation"] = [0.0, 2.0, 0.0]
+    builder.add_skinned_triangle([joint])
+    builder.document["skins"][0]["inverseBindMatrices"] = "matrices"
+    result = validate(builder.write_glb(tmp_path / "named.glb"))
+    assert "SKIN_IBM_BIND_POSE_MISMATCH" not in codes(result)
+    assert "TYPE_MISMATCH" in codes(result)
