@@ -131,7 +131,7 @@ class _SkinChecker:
             if influences is None:
                 return
             weighted = influences.joints[influences.weights != 0]
-            used[weighted[weighted < len(joints)]] = True
+            used[weighted[(weighted >= 0) & (weighted < len(joints))]] = True
         self._report(
             "SKIN_JOINT_UNUSED",
             child(at, "joints"),

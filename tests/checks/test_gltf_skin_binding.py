@@ -98,3 +98,14 @@ def test_an_unusable_inverse_bind_matrices_reference_is_not_read_as_identities(t
     result = validate(builder.write_glb(tmp_path / "named.glb"))
     assert "SKIN_IBM_BIND_POSE_MISMATCH" not in codes(result)
     assert "TYPE_MISMATCH" in codes(result)
+
+
+def test_a_negative_joint_index_weighs_on_no_joint(tmp_path):
+    builder = GltfBuilder()
+    joints = [builder.add_node(name="hips"), builder.add_node(name="spine")]
+    weights = np.tile(np.array([1, 0, 0, 0], np.float32), (3, 1))
+    builder.add_skinned_triangle(joints, weights, np.full((3, 4), 0xFFFF, np.uint16))
+    joint_accessor = builder.document["meshes"][0]["primitives"][0]["attributes"]["JOINTS_0"]
+    builder.document["accessors"][joint_accessor]["componentType"] = 5122  # SHORT: -1
+    result = validate(builder.write_glb(tmp_path / "signed.glb"))
+    assert "weighted to 2 of its 2 joints" in only_issue(result, "SKIN_JOINT_UNUSED").message
