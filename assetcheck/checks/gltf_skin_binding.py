@@ -94,9 +94,9 @@ class _SkinChecker:
     def _check_pose(
         self, pointer: str, joints: list[int], matrices: np.ndarray, singular: np.ndarray
     ) -> None:
-        placed = self.document.world_matrices
+        placed, skipped = self.document.world_matrices, set(singular.tolist())
         rows = np.array(
-            [row for row, node in enumerate(joints) if node in placed and row not in singular],
+            [row for row, node in enumerate(joints) if node in placed and row not in skipped],
             dtype=np.intp,
         )
         if not rows.size:
