@@ -29,6 +29,7 @@ from assetcheck.formats.gltf.extension_uses import (
 )
 from assetcheck.formats.gltf.fields import child
 from assetcheck.formats.gltf.links import (
+    COLLECTIONS,
     DocumentLinks,
     animation_samplers,
     index_list,
@@ -41,20 +42,9 @@ from assetcheck.formats.gltf.links import (
 from assetcheck.issues import FileIssues
 from assetcheck.plugins.hookspecs import hookimpl
 
-#: The collections whose unused elements are reported, in Khronos' order.
-REPORTED = (
-    "accessors",
-    "buffers",
-    "bufferViews",
-    "cameras",
-    "images",
-    "materials",
-    "meshes",
-    "nodes",
-    "samplers",
-    "skins",
-    "textures",
-)
+#: The collections whose unused elements are reported, in Khronos' order: all but animations
+#: and scenes, which are used by being there.
+REPORTED = tuple(name for name in COLLECTIONS if name not in ("animations", "scenes"))
 
 
 def used_objects(links: DocumentLinks) -> dict[str, set[int]]:

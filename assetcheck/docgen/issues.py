@@ -10,7 +10,8 @@ from assetcheck.reports.sarif import doc_anchor
 
 
 def issues_markdown(registry: IssueRegistry) -> str:
-    """``docs/issues.md``: every issue code, by area, with severity, message and fix."""
+    """``docs/issues.md``: every issue code, by area, with its title, severity, message and
+    fix."""
     lines = [
         "# Issue codes",
         "",
@@ -18,6 +19,8 @@ def issues_markdown(registry: IssueRegistry) -> str:
         "Severity is the default; engine profiles can ignore a code or change its severity.",
         "Codes with a security level also appear in `securityScan.warnings`.",
         "Each code's row is the anchor `#code_in_lower_case` (SARIF reports link to it).",
+        "The title is what reports and the dashboard lead with; some count what the issue is",
+        'about in the headline of each finding ("Broken normals or tangents on 8 vertices").',
     ]
     area = None
     for issue_type in registry:
@@ -27,11 +30,12 @@ def issues_markdown(registry: IssueRegistry) -> str:
                 "",
                 f"## {area}",
                 "",
-                "| Code | Severity | Security | Message | How to fix |",
-                "|---|---|---|---|---|",
+                "| Title | Code | Severity | Security | Message | How to fix |",
+                "|---|---|---|---|---|---|",
             ]
         lines.append(
-            f'| <a id="{doc_anchor(issue_type.code)}"></a>`{issue_type.code}` '
+            f'| <a id="{doc_anchor(issue_type.code)}"></a>{table_cell(issue_type.title)} '
+            f"| `{issue_type.code}` "
             f"| {issue_type.severity} | {issue_type.security_level or ''} "
             f"| {table_cell(issue_type.message)} | {table_cell(issue_type.fix)} |"
         )

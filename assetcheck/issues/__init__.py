@@ -5,6 +5,13 @@ built-in types and those of plugins arrive through the ``register_issue_types`` 
 the scanner and checks report through :class:`IssueCollector.add`, which applies the profile's
 ignore list and severity overrides and caps how many issues a result keeps. Every text field
 of an issue (its file, pointer and the names its message quotes) is cut to 255 characters.
+
+Every type has a ``title``: what an artist sees as the problem, in plain words ("Broken
+normals"). Its optional ``count_phrase`` makes an issue's ``headline`` count what the issue is
+about ("Broken normals" + "on {count:,} {count:vertex|vertices}" -> "Broken normals on 8
+vertices"); in it, ``{field:one|many}`` writes ``one`` when the field is 1 and ``many``
+otherwise. A type declared without a title gets one made from its code
+(:func:`title_from_code`).
 """
 
 from __future__ import annotations
@@ -42,8 +49,12 @@ class IssueType:
     fix: str
     area: str
     security_level: str | None = None
+    title: str = ""
+    count_phrase: str = ""
 
     def __post_init__(self) -> None:
+        if not self.title:
+            object.__setattr__(self, "title", title_from_code(self.code))
         if self.security_level is not None:
             if self.security_level not in SECURITY_LEVELS:
                 raise ValueError(f"{self.code}: unknown security level {self.security_level!r}")
@@ -55,16 +66,46 @@ class IssueType:
 
     @property
     def fields(self) -> frozenset[str]:
-        """The named fields that ``message`` and ``fix`` expect."""
+        """The named fields that ``message``, ``fix`` and ``count_phrase`` expect."""
         names: set[str] = set()
-        for template in (self.message, self.fix):
+        for template in (self.message, self.fix, self.count_phrase):
             names.update(n for _, n, _, _ in string.Formatter().parse(template) if n)
         return frozenset(names)
+
+    def headline(self, fields: Mapping[str, Any]) -> str:
+        """The title, followed by the count phrase filled from ``fields`` when there is one."""
+        if not self.count_phrase:
+            return self.title
+        try:
+            phrase = _FORMATTER.vformat(self.count_phrase, (), fields)
+        except KeyError as missing:
+            raise KeyError(f"{self.code}: the count phrase needs field {missing}") from None
+        return f"{self.title} {phrase}"
+
+
+def title_from_code(code: str) -> str:
+    """The title of a type declared without one: its code as words
+    (``MESH_PRIMITIVE_TANGENT_WITHOUT_NORMAL`` -> "Mesh primitive tangent without normal")."""
+    return code.replace("_", " ").capitalize()
+
+
+class _CountFormatter(string.Formatter):
+    """``str.format`` plus ``{field:one|many}``: ``one`` when the field is 1, else ``many``."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if "|" in format_spec:
+            one, many = format_spec.split("|", 1)
+            return one if value == 1 else many
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _CountFormatter()
 
 
 @dataclass(frozen=True)
 class Issue:
-    """One finding and where: ``file`` in the upload, a JSON ``pointer``, a byte ``offset``."""
+    """One finding and where: ``file`` in the upload, a JSON ``pointer``, a byte ``offset``.
+    ``title`` is its type's; ``headline`` is the title with the type's count phrase filled in."""
 
     code: str
     severity: str
@@ -75,11 +116,15 @@ class Issue:
     offset: int | None = None
     source: str | None = None
     security_level: str | None = None
+    title: str = ""
+    headline: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "code": self.code,
             "severity": self.severity,
+            "title": self.title,
+            "headline": self.headline,
             "message": self.message,
             "fix": self.fix,
         }
@@ -106,12 +151,21 @@ class IssueArea:
         fix: str | None = None,
         *,
         security_level: str | None = None,
+        title: str = "",
+        count_phrase: str = "",
     ) -> IssueType:
         """The issue type ``code`` of this area."""
         if fix is None and not self.fix:
             raise ValueError(f"{code}: no fix given and the {self.name} area has no default")
         return IssueType(
-            code, severity, message, self.fix if fix is None else fix, self.name, security_level
+            code,
+            severity,
+            message,
+            self.fix if fix is None else fix,
+            self.name,
+            security_level,
+            title,
+            count_phrase,
         )
 
 
@@ -199,17 +253,20 @@ class IssueCollector:
         ):
             self.truncated = True
             return
+        values = {"file": file, **fields}
         self.issues.append(
             Issue(
                 code=code,
                 severity=self.severity_of(code),
-                message=_fill(issue_type.message, {"file": file, **fields}, code),
-                fix=_fill(issue_type.fix, {"file": file, **fields}, code),
+                message=_fill(issue_type.message, values, code),
+                fix=_fill(issue_type.fix, values, code),
                 file=file,
                 pointer=pointer,
                 offset=offset,
                 source=source,
                 security_level=issue_type.security_level,
+                title=issue_type.title,
+                headline=issue_type.headline(values),
             )
         )
 

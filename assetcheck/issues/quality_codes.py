@@ -21,6 +21,8 @@ ISSUE_TYPES = [
         "coincide or lie on one line).",
         "Merge vertices by distance and dissolve degenerate faces in the modelling tool "
         "(Blender: Mesh > Clean Up > Degenerate Dissolve).",
+        title="Zero-area triangles",
+        count_phrase="({count:,} of {total:,})",
     ),
     declare(
         "MESH_DUPLICATE_TRIANGLES",
@@ -29,6 +31,8 @@ ISSUE_TYPES = [
         "facing the same way, so they flicker (z-fighting) and are drawn for nothing.",
         "Delete the duplicated faces: merge vertices by distance, then remove the faces that "
         "overlap.",
+        title="Duplicate triangles",
+        count_phrase="({count:,} of {total:,})",
     ),
     declare(
         "MESH_UNUSED_VERTICES",
@@ -36,6 +40,8 @@ ISSUE_TYPES = [
         "Mesh {name}: {count:,} of {total:,} vertices belong to no triangle, line or point "
         "and only take memory.",
         "Delete loose vertices before export (Blender: Mesh > Clean Up > Delete Loose).",
+        title="Loose vertices",
+        count_phrase="({count:,} of {total:,})",
     ),
     declare(
         "MESH_MISSING_NORMALS",
@@ -43,6 +49,7 @@ ISSUE_TYPES = [
         "Mesh {name} has no vertex normals, so the engine computes its own (glTF viewers "
         "shade it flat) and the shading will not match the modelling tool.",
         "Export with normals turned on, after setting the smoothing you want.",
+        title="Missing normals",
     ),
     declare(
         "MESH_MISSING_UVS",
@@ -50,6 +57,7 @@ ISSUE_TYPES = [
         "Mesh {name} has no UV coordinates, but its material {material} uses {textures} "
         "texture(s), which therefore cannot be mapped onto it.",
         "Unwrap the mesh (give it UVs) before export, or remove the textures from its material.",
+        title="Textured mesh without UVs",
     ),
     # Topology (assetcheck/mesh/topology.py; vertices welded by position).
     declare(
@@ -59,6 +67,8 @@ ISSUE_TYPES = [
         "(non-manifold), which breaks normals, decimation, booleans and physics.",
         "Separate or delete the extra faces on those edges (Blender: Select > Select All "
         "by Trait > Non Manifold).",
+        title="Non-manifold edges",
+        count_phrase="({count:,} of {edges:,})",
     ),
     declare(
         "MESH_INCONSISTENT_WINDING",
@@ -67,6 +77,8 @@ ISSUE_TYPES = [
         "ways, so back-face culling shows holes where a face is flipped.",
         "Recalculate the normals outside (Blender: Mesh > Normals > Recalculate Outside) "
         "so that neighbouring faces wind the same way.",
+        title="Flipped faces",
+        count_phrase="along {count:,} {count:edge|edges}",
     ),
     declare(
         "MESH_OPEN_BOUNDARY",
@@ -75,6 +87,8 @@ ISSUE_TYPES = [
         "only, but the {engine} profile expects closed (watertight) meshes.",
         "Fill the holes (Blender: select the boundary and Face > Fill) or merge the "
         "vertices along the seams by distance.",
+        title="Holes in a mesh that should be closed",
+        count_phrase="({count:,} open {count:edge|edges})",
     ),
     declare(
         "MESH_INSIDE_OUT",
@@ -82,6 +96,7 @@ ISSUE_TYPES = [
         "Mesh {name} is inside out: on {count:,} of {total:,} sampled triangles the vertex "
         "normals point against the winding, so engines cull the side that should show.",
         "Flip the faces, or recalculate the normals outside, so that normals and winding agree.",
+        title="Mesh is inside out",
     ),
     declare(
         "MESH_SEPARATE_PIECES",
@@ -89,6 +104,8 @@ ISSUE_TYPES = [
         "Mesh {name} consists of {count:,} separate pieces (sets of connected triangles).",
         "Nothing to do if the pieces belong together; otherwise split them into meshes of "
         "their own (Blender: Mesh > Separate > By Loose Parts).",
+        title="Mesh made of separate pieces",
+        count_phrase="({count:,} {count:piece|pieces})",
     ),
     # Texture coordinates (assetcheck/mesh/uvs.py).
     declare(
@@ -97,6 +114,8 @@ ISSUE_TYPES = [
         "Mesh {name}: {count:,} of {total:,} UV coordinates of set {uv_set} are not finite "
         "numbers (NaN or infinite), so the texture samples garbage there.",
         "Re-unwrap the affected faces or clean the UVs in the modelling tool, and export again.",
+        title="UV coordinates that are not numbers",
+        count_phrase="({count:,} of {total:,})",
     ),
     declare(
         "MESH_UV_ZERO_AREA",
@@ -104,6 +123,8 @@ ISSUE_TYPES = [
         "Mesh {name}: {count:,} of {total:,} triangles have surface area but zero UV area in "
         "set {uv_set}, so their texture is one line of texels smeared across them.",
         "Unwrap those faces again (their UVs were collapsed to a line or a point).",
+        title="Smeared texture (UVs with no area)",
+        count_phrase="on {count:,} {count:triangle|triangles}",
     ),
     declare(
         "MESH_LIGHTMAP_UV_OVERLAP",
@@ -112,6 +133,8 @@ ISSUE_TYPES = [
         "baked lighting bleeds between the overlapping faces.",
         "Generate a lightmap UV set with unique, non-overlapping islands (Unreal: "
         "Generate Lightmap UVs; Unity: Generate Lightmap UVs in the model importer).",
+        title="Overlapping lightmap UVs",
+        count_phrase="(about {percent}%)",
     ),
     declare(
         "MESH_LIGHTMAP_UV_OUTSIDE",
@@ -119,6 +142,8 @@ ISSUE_TYPES = [
         "Mesh {name}: {count:,} of {total:,} triangles have lightmap UVs (set {uv_set}) "
         "outside the unit square, where lightmaps repeat or clamp.",
         "Pack the lightmap UV islands inside 0..1.",
+        title="Lightmap UVs outside the 0 to 1 square",
+        count_phrase="on {count:,} {count:triangle|triangles}",
     ),
     declare(
         "MESH_TEXEL_DENSITY_SPREAD",
@@ -128,6 +153,8 @@ ISSUE_TYPES = [
         "profile's {limit}x: some parts will look blurry next to sharp ones.",
         "Scale the UV islands so that texels per metre are about even (Blender: UV > "
         "Average Islands Scale), or give the detailed parts a texture of their own.",
+        title="Uneven texture sharpness",
+        count_phrase="(texel density varies {spread}x)",
     ),
     # Materials.
     declare(
@@ -137,6 +164,7 @@ ISSUE_TYPES = [
         "their physically based material, and it will look different there.",
         "Use a PBR material in the modelling tool (Maya Standard Surface, 3ds Max Physical "
         "Material, Blender Principled BSDF) and export again.",
+        title="Old-style material (not PBR)",
     ),
     declare(
         "MATERIAL_SPECULAR_GLOSSINESS",
@@ -145,6 +173,7 @@ ISSUE_TYPES = [
         "web viewers (three.js) no longer support.",
         "Convert the material to metallic-roughness (gltf-transform metalrough, or "
         "re-author it in the modelling tool).",
+        title="Specular-glossiness material (not supported everywhere)",
     ),
     # Textures.
     declare(
@@ -155,6 +184,8 @@ ISSUE_TYPES = [
         "the {engine} profile allows ({limit:,} MB).",
         "Lower the resolution of textures that do not need it, share textures between "
         "materials, or ship KTX2 textures, which stay compressed on the GPU.",
+        title="Textures use too much GPU memory",
+        count_phrase="(about {megabytes:,} MB)",
     ),
     # Transforms and scale.
     declare(
@@ -165,6 +196,7 @@ ISSUE_TYPES = [
         "engines will not batch or collide it.",
         "Apply the transform in the modelling tool (Blender: Apply Scale; 3ds Max: Reset "
         "XForm; Maya: Freeze Transformations) so the node's scale is positive.",
+        title="Mirrored object (negative scale)",
     ),
     declare(
         "MODEL_EXTREMELY_LARGE",
@@ -173,6 +205,8 @@ ISSUE_TYPES = [
         "wrong unit (millimetres or centimetres read as metres).",
         "Set the scene unit or the exporter's scale so that the model has its real size "
         "in metres, and export again.",
+        title="Model far too large, probably the wrong unit",
+        count_phrase="({size} across)",
     ),
     declare(
         "MODEL_EXTREMELY_SMALL",
@@ -181,6 +215,8 @@ ISSUE_TYPES = [
         "twice or exported in the wrong unit, and cameras will clip it.",
         "Set the scene unit or the exporter's scale so that the model has its real size "
         "in metres, and export again.",
+        title="Model far too small, probably the wrong unit",
+        count_phrase="({size} across)",
     ),
     # Animations.
     declare(
@@ -189,6 +225,8 @@ ISSUE_TYPES = [
         "Animation {name} lasts {duration}, more than {limit}: its time range is probably "
         "wrong (frames read as seconds, or a timeline left far longer than the action).",
         "Set the animation's start and end to the action's real range and export again.",
+        title="Animation far too long",
+        count_phrase="({duration})",
     ),
     declare(
         "ANIMATION_TOO_MANY_KEYFRAMES",
@@ -198,5 +236,7 @@ ISSUE_TYPES = [
         "needs far fewer keys.",
         "Resample to 30 fps, let the exporter reduce keyframes, and drop channels that "
         "never change.",
+        title="Too many keyframes",
+        count_phrase="({keyframes:,})",
     ),
 ]

@@ -15,6 +15,7 @@ ISSUE_TYPES = [
         "error",
         "{file} is not a {formats} file (its content matches none of them).",
         "Export the model as {model_formats}, or pack such files in a {container_formats}.",
+        title="File type not supported",
     ),
     declare(
         "FILE_TYPE_MISMATCH",
@@ -22,30 +23,35 @@ ISSUE_TYPES = [
         "{file} is named like a {claimed} file but its content is {actual}.",
         "Rename the file with the extension of its real format ({extension}).",
         security_level="medium",
+        title="File extension does not match the content",
     ),
     declare(
         "NO_MODEL_FILES",
         "error",
         "The upload holds no {model_formats} file.",
         "Upload a model file, or a {container_formats} that contains one.",
+        title="No 3D model in the upload",
     ),
     declare(
         "READER_CRASHED",
         "error",
         "The {plugin} reader failed on {file}: {error}.",
         "This is a bug in the reader, not in your file: report it with the file attached.",
+        title="The file could not be read",
     ),
     declare(
         "VALIDATION_TIMEOUT",
         "error",
         "Parsing {file} took longer than the {seconds:g} s limit and was stopped.",
         "Simplify or split the model; a file this slow to parse will also be slow in an engine.",
+        title="File took too long to check",
     ),
     declare(
         "RESOURCE_LIMIT",
         "error",
         "Parsing {file} needed more than the {limit_mb} MB memory limit and was stopped.",
         "Check the file for corrupt or absurd declared sizes, or split it into smaller files.",
+        title="File needs too much memory to check",
     ),
     declare(
         "CHECK_CRASHED",
@@ -53,5 +59,6 @@ ISSUE_TYPES = [
         "The {check} check of plugin {plugin} failed on this file: {error}.",
         "This is a bug in the check, not necessarily in your file: report it to the plugin's "
         "authors. Every other check still ran.",
+        title="A check could not finish",
     ),
 ]

@@ -34,12 +34,19 @@ def register_issue_types() -> list[IssueType]:
     Called once per plugin manager; the results of every plugin form the one issue registry.
     A code may be returned by one plugin only (returning the identical type twice is allowed).
     Declare them with :class:`~assetcheck.issues.IssueArea` (``IssueArea("studio").declare(code,
-    severity, message, fix, security_level=None)``) or as
+    severity, message, fix, security_level=None, title="", count_phrase="")``) or as
     :class:`~assetcheck.issues.IssueType` values. Codes are UPPER_SNAKE with an area prefix;
     ``message`` and ``fix`` are templates with named ``{fields}``, filled from the keyword
     arguments of ``issues.add(code, **fields)``. A check may report only registered codes. A
     ``security_level`` (``critical``, ``high``, ``medium``, ``low``) makes the type a finding of
     the security scan.
+
+    ``title`` names the problem in plain words, as an artist sees it ("Broken normals"): reports
+    and the dashboard lead with it. ``count_phrase``, a template of the message's fields, makes
+    each finding's headline count what it is about (``"on {count:,} {count:vertex|vertices}"``:
+    "Broken normals on 8 vertices"; ``{field:one|many}`` picks the word by the field's value).
+    A type without a title gets one made from its code (``STUDIO_MESH_NAME`` -> "Studio mesh
+    name").
     """
     raise NotImplementedError
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pluggy
 
+from assetcheck.issues import title_from_code
 from assetcheck.plugins.manager import by_name
 
 Report = dict[str, Any]
@@ -25,6 +26,32 @@ def visible(text: object) -> str:
     break an XML document nor fail UTF-8 encoding (lone surrogates).
     """
     return _INVISIBLE.sub(lambda found: f"\\u{ord(found[0]):04x}", str(text))
+
+
+def group_title(group: dict[str, Any]) -> str:
+    """An issue group's plain title; a report stored before issues had titles gets the one made
+    from its code."""
+    return str(group.get("title") or title_from_code(group["code"]))
+
+
+def headline(group: dict[str, Any], occurrence: dict[str, Any]) -> str:
+    """What an occurrence's first line says: its headline (the title counting what it is about),
+    or its group's title."""
+    return str(occurrence.get("headline") or group_title(group))
+
+
+def group_headline(group: dict[str, Any]) -> str:
+    """The words leading an issue group: its one occurrence's headline, or its plain title when
+    it has several (each occurrence counts its own)."""
+    occurrences = group.get("occurrences", [])
+    if group.get("count") == 1 and occurrences:
+        return headline(group, occurrences[0])
+    return group_title(group)
+
+
+def titles_by_code(report: Report) -> dict[str, str]:
+    """The title of each issue code the report holds (security warnings carry only the code)."""
+    return {group["code"]: group_title(group) for group in report["issues"]}
 
 
 @dataclass(frozen=True)

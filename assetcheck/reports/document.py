@@ -231,8 +231,10 @@ def _engine(profile: EngineProfile | str) -> dict[str, Any]:
 def group_issues(result: Result) -> list[dict[str, Any]]:
     """One entry per code, ordered by severity then code, with the kept occurrences' locations.
 
-    A group's ``fix`` is its first occurrence's; an occurrence whose fix reads differently (the
-    fix names the thing to change) carries its own.
+    A group's ``title`` is its code's plain title; an occurrence carries its ``headline`` (the
+    title counting what it is about) when its code has a count phrase. A group's ``fix`` is its
+    first occurrence's; an occurrence whose fix reads differently (the fix names the thing to
+    change) carries its own.
     """
     order = {severity: rank for rank, severity in enumerate(SEVERITIES)}
     groups: dict[str, dict[str, Any]] = {}
@@ -241,6 +243,7 @@ def group_issues(result: Result) -> list[dict[str, Any]]:
         if group is None:
             group = groups[issue.code] = {
                 "code": issue.code,
+                "title": issue.title,
                 "severity": issue.severity,
                 "count": result.issue_counts.get(issue.code, 0),
                 "fix": issue.fix,
@@ -249,8 +252,10 @@ def group_issues(result: Result) -> list[dict[str, Any]]:
             if issue.security_level is not None:
                 group["securityLevel"] = issue.security_level
         occurrence = issue.to_dict()
-        for shared in ("code", "severity"):
+        for shared in ("code", "severity", "title"):
             occurrence.pop(shared)
+        if occurrence["headline"] == group["title"]:
+            del occurrence["headline"]
         if occurrence["fix"] == group["fix"]:
             del occurrence["fix"]
         group["occurrences"].append(occurrence)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import NamedTuple
 
-from assetcheck.reports import Report, visible
+from assetcheck.reports import Report, headline, visible
 from assetcheck.reports.document import failure
 
 READING = "reading and security scan"
@@ -82,7 +82,8 @@ def _cases(report: Report) -> dict[str, list[CaseLine]]:
 
 def _case_line(group: dict, occurrence: dict) -> CaseLine:
     where = " ".join(str(occurrence[k]) for k in ("file", "pointer", "offset") if k in occurrence)
-    line = f"{group['severity']} {group['code']} [{where}]: {occurrence['message']}"
+    said = f"{headline(group, occurrence)}: {occurrence['message']}"
+    line = f"{group['severity']} {group['code']} [{where}]: {said}"
     return CaseLine(group["severity"], group["code"], occurrence["message"], visible(line))
 
 

@@ -1,7 +1,8 @@
 """The Markdown report: what a lead artist reads in a pull request (GitHub-flavoured Markdown).
 
 The verdict comes first (title, summary line), then security findings, what to fix first, the
-model files, budget use, and every issue by severity. Long lists fold into ``<details>``.
+model files, budget use, and every issue by severity. Long lists fold into ``<details>``. Every
+finding leads with its plain title; its code follows, small, for engineers.
 
 Every text that comes from the asset (file, mesh and material names, messages quoting them,
 JSON pointers) goes through :func:`escape`, so a name can never inject markup, break a table,
@@ -15,7 +16,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from assetcheck.issues import SECURITY_LEVELS, SEVERITIES
-from assetcheck.reports import Report, visible
+from assetcheck.reports import Report, group_headline, titles_by_code, visible
 from assetcheck.reports.document import failure
 from assetcheck.scoring.profiles import BUDGET_LABELS
 
@@ -81,7 +82,7 @@ def render_markdown(report: Report) -> str:
             f"# {GRADE_MARKS.get(report['grade'], '')} {escape(report['filename'])}: "
             f"{report['grade']} ({report['health_score']}/100)",
             _summary(report),
-            _security(report["result"]["securityScan"]["warnings"]),
+            _security(report["result"]["securityScan"]["warnings"], titles_by_code(report)),
             _fix_first(report["issues"]),
             _files(report),
             _budgets(report),
@@ -103,19 +104,19 @@ def _summary(report: Report) -> str:
     )
 
 
-def _security(warnings: list[dict]) -> str:
+def _security(warnings: list[dict], titles: dict[str, str]) -> str:
     if not warnings:
         return ""
     rows = [
         [
             f"{SECURITY_MARKS[w['severity']]} {w['severity']}",
-            f"`{w['code']}`",
+            f"**{escape(titles.get(w['code'], w['code']))}**: {escape(w['message'])}",
             escape(w["file"] or ""),
-            escape(w["message"]),
+            _code(w["code"]),
         ]
         for w in warnings
     ]
-    table = _table(["Level", "Code", "File", "Finding"], "----", rows)
+    table = _table(["Level", "Finding", "File", "Code"], "----", rows)
     return f"## 🛡️ Security findings ({len(warnings)})\n\n{table}"
 
 
@@ -139,8 +140,8 @@ def _fix_first(groups: list[dict]) -> str:
             f"security, {group['securityLevel']}" if "securityLevel" in group else group["severity"]
         )
         lines.append(
-            f"{rank}. **`{group['code']}`** ({kind}, {TIMES}{group['count']}): "
-            f"{escape(group['fix'])}"
+            f"{rank}. **{escape(group_headline(group))}** ({kind}, {TIMES}{group['count']}): "
+            f"{escape(group['fix'])} {_code(group['code'])}"
         )
     return "\n".join(lines)
 
@@ -231,11 +232,13 @@ def _issues(report: Report) -> str:
 
 
 def _issue_group(group: dict) -> str:
-    """One list item: the code, its count and first message, the fix, then each location."""
+    """One list item: the title, the count, the first message and the code, the fix, then each
+    location."""
     occurrences = group["occurrences"]
     headline = occurrences[0]["message"]
     lines = [
-        f"- **`{group['code']}`** {TIMES}{group['count']}: {escape(headline)}",
+        f"- **{escape(group_headline(group))}** {TIMES}{group['count']}: {escape(headline)} "
+        f"{_code(group['code'])}",
         f"  - **Fix:** {escape(group['fix'])}",
     ]
     places = [f"  - {_location(o, headline)}" for o in occurrences]
@@ -263,6 +266,11 @@ def _location(occurrence: dict, headline: str) -> str:
     if "fix" in occurrence:
         text += f" (fix: {escape(occurrence['fix'])})"
     return text
+
+
+def _code(code: str) -> str:
+    """An issue code, small, for engineers (codes are ``[A-Z0-9_]``: safe in a code span)."""
+    return f"<sub>`{code}`</sub>"
 
 
 def _footer(report: Report) -> str:

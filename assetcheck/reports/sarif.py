@@ -1,12 +1,13 @@
 """The SARIF 2.1.0 report, as GitHub code scanning and other SARIF viewers read it.
 
 One run per log, whatever the number of files: ``tool.driver.rules`` has one rule per issue code
-found (its message, its fix and a ``helpUri`` into ``docs/issues.md``), ``results`` one result
-per issue group of each file, located in the file (``artifactLocation``: the report's
-``filename``) and, for each occurrence kept, at its JSON pointer (a logical location). Levels
-follow severities (``info`` and ``hint`` are ``note``). The health score and grade are run
-properties (the lowest of several files) and artifact properties (each file's own). A failed
-job's report is one ``error`` result carrying the job's error code and advice.
+found (its plain title as ``shortDescription``, its message, its fix and a ``helpUri`` into
+``docs/issues.md``), ``results`` one result per issue group of each file, located in the file
+(``artifactLocation``: the report's ``filename``) and, for each occurrence kept, at its JSON
+pointer (a logical location). Levels follow severities (``info`` and ``hint`` are ``note``).
+The health score and grade are run properties (the lowest of several files) and artifact
+properties (each file's own). A failed job's report is one ``error`` result carrying the job's
+error code and advice.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from urllib.parse import quote
 from assetcheck import DOCS_URL, __version__
 from assetcheck.issues import IssueType
 from assetcheck.plugins.builtin_codes import builtin_issue_types
-from assetcheck.reports import Report
+from assetcheck.reports import Report, group_title
 from assetcheck.reports.document import failure
 from assetcheck.reports.json_text import render_json
 
@@ -118,7 +119,7 @@ def _rule(group: dict[str, Any]) -> dict[str, Any]:
     rule: dict[str, Any] = {
         "id": code,
         "name": "".join(part.capitalize() for part in code.split("_")),
-        "shortDescription": {"text": message},
+        "shortDescription": {"text": known.title if known else group_title(group)},
         "fullDescription": {"text": f"{message} {fix}".strip()},
         "help": {"text": fix or message, "markdown": f"**How to fix:** {fix}" if fix else message},
         "defaultConfiguration": {"level": LEVELS[known.severity if known else group["severity"]]},

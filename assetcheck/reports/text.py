@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from assetcheck.reports import Report, visible
+from assetcheck.reports import Report, group_headline, titles_by_code, visible
 from assetcheck.reports.document import failure
 
 COLUMNS = (
@@ -17,6 +17,8 @@ COLUMNS = (
 
 def render_text(report: Report) -> str:
     """A terminal-friendly summary: verdict line, statistics table, security findings, issues.
+
+    Each finding leads with its plain title; its code follows for engineers.
 
     A failed job's report is its error and what to do about it.
     """
@@ -38,12 +40,17 @@ def render_text(report: Report) -> str:
     meshes = report["result"]["meshes"]
     if meshes:
         lines += ["", *_table(meshes)]
+    titles = titles_by_code(report)
     for warning in scan["warnings"]:
-        lines.append(f"  security {warning['severity']:<8} {warning['code']}: {warning['message']}")
+        title = titles.get(warning["code"], warning["code"])
+        found = f"{title}: {warning['message']}  {warning['code']}"
+        lines.append(f"  security {warning['severity']:<8} {found}")
     counts = report["summary"]["severityCounts"]
     lines += ["", _count_line(counts)]
     for group in report["issues"]:
-        lines.append(f"  {group['severity']:<8} {group['code']} (x{group['count']})")
+        lines.append(
+            f"  {group['severity']:<8} {group_headline(group)} (x{group['count']})  {group['code']}"
+        )
         lines += _occurrences(group)
     if report["summary"]["truncated"]:
         lines.append("  (more issues were found than a report keeps; counts include them all)")

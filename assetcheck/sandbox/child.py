@@ -11,6 +11,9 @@ leaves with ``os._exit``. Every child gets:
   which the kernel enforces when nobody is there to see the deadline pass;
 * an address-space limit (:func:`~assetcheck.sandbox.containment.limit_address_space`: its
   memory limit on top of what it inherits, soft and hard);
+* no core file and no ptrace by other processes of the user
+  (:func:`~assetcheck.sandbox.containment.forbid_core_dumps`): a crash leaves no upload
+  content on disk;
 * death with its parent: the kernel sends it SIGKILL when the thread that forked it dies,
   however that happens (a job's validation killed, the CLI interrupted);
 * either its caller's process group (a decoder: a job killed as a group takes it along, and
@@ -59,6 +62,7 @@ from assetcheck.sandbox.containment import (
     allowed_types,
     cpu_time_limit,
     die_with_parent,
+    forbid_core_dumps,
     is_allocation_failure,
     is_builtin_exception,
     limit_address_space,
@@ -352,6 +356,7 @@ def _child(
             signal.signal(signal.SIGINT, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_SETMASK, signal_mask)
         die_with_parent(limits.parent, signal.SIGKILL)
+        forbid_core_dumps()
         limit_address_space(limits.memory_limit_mb)
         limit_cpu_time(limits.cpu_seconds)
         answer.send(write_end, arrays, *_pickled(_outcome(function, allowed)))

@@ -2,7 +2,8 @@
 reads what it sends back.
 
 A child first asks the kernel to kill it when its parent dies (:func:`die_with_parent`), so
-that no parser, decoder or validation runs on after whoever waits for it is gone, and caps its
+that no parser, decoder or validation runs on after whoever waits for it is gone, keeps what it
+holds out of core files and debuggers (:func:`forbid_core_dumps`), and caps its
 address space (:func:`limit_address_space`) and its CPU time (:func:`limit_cpu_time`, as much
 as :func:`cpu_time_limit` allows). Its parent loads its answer with a
 :class:`RestrictedUnpickler`, which builds only plain data and the classes it names: a child
@@ -26,6 +27,7 @@ from collections.abc import Callable, Iterable
 from assetcheck.sandbox.cores import available_cores
 
 _PR_SET_PDEATHSIG = 1
+_PR_SET_DUMPABLE = 4
 # Looked up once, in the parent: a child forked from a threaded process calls it without
 # going through the dynamic loader, whose lock another thread may have held at the fork.
 _prctl = ctypes.CDLL(None, use_errno=True).prctl if sys.platform.startswith("linux") else None
@@ -38,6 +40,15 @@ def die_with_parent(parent: int, signal_number: int) -> None:
         _prctl(_PR_SET_PDEATHSIG, signal_number)
     if os.getppid() != parent:  # the parent died before the request took effect
         os._exit(1)
+
+
+def forbid_core_dumps() -> None:
+    """Write no core file when this process crashes, and let no other process of the same
+    user attach to it or read its memory (``PR_SET_DUMPABLE`` 0): a decoder that crashes on
+    an upload leaves none of the upload's content behind on disk."""
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if _prctl is not None:
+        _prctl(_PR_SET_DUMPABLE, 0)
 
 
 def limit_address_space(limit_mb: int) -> None:

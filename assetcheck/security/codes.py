@@ -11,6 +11,7 @@ ISSUE_TYPES = [
         "{file} contains a program or script ({kind}).",
         "Remove programs and scripts from the asset; ship only models, textures and buffers.",
         security_level="critical",
+        title="Program or script inside the file",
     ),
     declare(
         "POLYGLOT_FILE",
@@ -19,5 +20,6 @@ ISSUE_TYPES = [
         "ignore it, unzip tools open it, and it was not scanned.",
         "Export the model again: a model file has no reason to carry an archive inside it.",
         security_level="high",
+        title="ZIP archive hidden in the file",
     ),
 ]

@@ -20,11 +20,45 @@ def test_added_issue_has_formatted_message_fix_and_location():
     assert issue.to_dict() == {
         "code": "WIDGET_BROKEN",
         "severity": "warning",
+        "title": "Widget broken",
+        "headline": "Widget broken",
         "message": "Widget left is broken.",
         "fix": "Fix left.",
         "file": "a.glb",
         "pointer": "/meshes/0",
     }
+
+
+def test_headline_counts_what_the_issue_is_about_in_singular_or_plural():
+    normals = IssueType(
+        "NORMALS_BROKEN",
+        "error",
+        "{count} normals are broken.",
+        "Recompute them.",
+        "test",
+        title="Broken normals",
+        count_phrase="on {count:,} {count:vertex|vertices}",
+    )
+    issues = IssueCollector(IssueRegistry([normals]))
+    for count in (1, 1200):
+        issues.add("NORMALS_BROKEN", count=count)
+    assert [i.headline for i in issues.issues] == [
+        "Broken normals on 1 vertex",
+        "Broken normals on 1,200 vertices",
+    ]
+    assert {i.title for i in issues.issues} == {"Broken normals"}
+
+
+def test_a_type_declared_without_a_title_gets_one_made_from_its_code():
+    plain = IssueType("MESH_PRIMITIVE_TANGENT_WITHOUT_NORMAL", "warning", "m", "f", "plugin")
+    assert plain.title == "Mesh primitive tangent without normal"
+    assert plain.headline({}) == plain.title
+
+
+def test_a_count_phrase_missing_its_field_is_an_error_naming_code_and_field():
+    counted = IssueType("X_COUNTED", "info", "m", "f", "t", title="X", count_phrase="({count})")
+    with pytest.raises(KeyError, match=r"X_COUNTED.*count"):
+        IssueCollector(IssueRegistry([counted])).add("X_COUNTED")
 
 
 def test_security_level_decides_severity():

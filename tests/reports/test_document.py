@@ -123,6 +123,14 @@ def test_an_occurrence_keeps_its_own_fix_only_when_it_differs_from_its_groups():
     assert [o["fix"][-2:] for o in others] == ["1.", "2."]
 
 
+def test_a_group_has_its_codes_title_and_only_a_counted_occurrence_its_headline(tmp_path):
+    groups = {g["code"]: g for g in report_of(tmp_path, "flawed_glb")["issues"]}
+    materials, normals = groups["BUDGET_MATERIALS"], groups["MESH_MISSING_NORMALS"]
+    assert (materials["title"], normals["title"]) == ("Too many materials", "Missing normals")
+    assert materials["occurrences"][0]["headline"] == "Too many materials (10, limit 8)"
+    assert not any("headline" in o for o in normals["occurrences"])
+
+
 def test_a_failed_jobs_report_has_no_grade_and_says_why_and_what_to_do():
     report = build_failure_report(
         "chair.fbx",

@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 import pytest
 from markdown_it import MarkdownIt
 
+from assetcheck.issues import IssueType
 from assetcheck.reports import visible
 from assetcheck.reports.markdown import FOLD_AFTER, FOLD_ROWS, WORD_JOINER, render_markdown
 from tests.reports.cases import STORED_HOSTILE, failed_report, hostile_report
@@ -70,6 +71,27 @@ def test_hostile_names_render_as_their_exact_text_and_never_as_markup():
     files, parts = page.tables[:2]
     assert files[1][0] == visible(f"{STORED_HOSTILE}.glb")
     assert parts[1][0] == visible(STORED_HOSTILE)
+
+
+#: A plugin's code whose title carries markup and whose headline quotes an asset's name.
+TITLED = IssueType(
+    "NAMED_TITLED",
+    "warning",
+    "Mesh {name} is odd.",
+    "Rename {name}.",
+    "test",
+    title="Odd <b>mesh</b> *name*",
+    count_phrase="({name})",
+)
+
+
+def test_an_issue_leads_with_its_headline_as_exact_text_and_its_code_follows_small():
+    page = rendered(render_markdown(hostile_report(issue_type=TITLED)))
+    assert {"script", "a", "img", "em", "b"} & set(page.tags) == set()
+    assert visible(f"Odd <b>mesh</b> *name* ({STORED_HOSTILE}0)") in page.text
+    assert {"sub", "code"} <= set(page.tags)
+    headline = page.text.index("Odd <b>mesh</b>")
+    assert headline < page.text.index("NAMED_TITLED", headline)
 
 
 #: A name that GitHub would turn into a mention, links, an email link and an issue reference.

@@ -78,10 +78,10 @@ def test_markdown_puts_security_findings_and_what_to_fix_first_before_the_files(
     assert order == sorted(order)
 
 
-def test_text_report_has_a_row_per_file_and_each_issue_code():
+def test_text_report_has_a_row_per_file_and_each_issue_led_by_its_title():
     text = render_text(hostile_report())
     assert "excellent (97/100)" in text
-    assert "NAMED_THING (x1)" in text
+    assert "Named thing (x1)  NAMED_THING" in text
     assert visible(f"{STORED_HOSTILE}.glb") in text
 
 

@@ -51,6 +51,18 @@ def test_runs_in_another_process_that_is_reaped():
     assert_reaped(pid)
 
 
+def _dump_settings() -> tuple[int, int]:
+    import ctypes
+    import resource
+
+    dumpable = ctypes.CDLL(None).prctl(3, 0, 0, 0, 0)  # PR_GET_DUMPABLE
+    return dumpable, resource.getrlimit(resource.RLIMIT_CORE)[1]
+
+
+def test_a_child_writes_no_core_file_and_cannot_be_traced():
+    assert run_in_child(_dump_settings, **LIMITS) == (0, 0)
+
+
 def test_a_large_result_crosses_the_pipe_whole():
     payload = os.urandom(5 << 20)
 

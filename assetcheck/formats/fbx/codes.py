@@ -12,6 +12,7 @@ ISSUE_TYPES = [
         "Export the file again from the authoring tool. A file built like this one can make "
         "the tools that open it exhaust their memory or crash.",
         security_level="high",
+        title="Broken FBX file",
     ),
     declare(
         "FBX_TRUNCATED",
@@ -19,6 +20,7 @@ ISSUE_TYPES = [
         "{file} ends before its content does ({reason}): it was cut short, so it was not parsed.",
         "Upload or copy the file again; if it is also cut short where it was saved, export it "
         "again from the authoring tool.",
+        title="FBX file cut short",
     ),
     declare(
         "FBX_PARSE_ERROR",
@@ -26,6 +28,7 @@ ISSUE_TYPES = [
         "{file} could not be read as FBX: {reason}.",
         "Check that the file is a complete FBX export, not truncated or damaged in transfer, "
         "and export it again.",
+        title="FBX file could not be read",
     ),
     declare(
         "FBX_PARSER_CRASHED",
@@ -34,6 +37,7 @@ ISSUE_TYPES = [
         "Export the file again. A file that crashes a parser is damaged or crafted to attack "
         "the tools that open it.",
         security_level="high",
+        title="FBX reader crashed on the file",
     ),
     declare(
         "FBX_UNSUPPORTED_VERSION",
@@ -41,6 +45,7 @@ ISSUE_TYPES = [
         "{file} is FBX version {version}, outside the supported versions {minimum} to "
         "{maximum}; what it holds was read on a best-effort basis.",
         "Export the file again as FBX 2014 or later (version 7400 to 7700).",
+        title="Unsupported FBX version",
     ),
     declare(
         "FBX_INVALID_GEOMETRY",
@@ -48,6 +53,7 @@ ISSUE_TYPES = [
         "Mesh {name} of {file} has broken geometry: {reason}. Its geometry was not checked.",
         "Export the file again from the authoring tool; a file whose indices point outside "
         "its arrays is damaged or crafted, and importers read it differently or crash.",
+        title="Broken mesh in the FBX",
     ),
     declare(
         "FBX_UNSET_LAYER_VALUES",
@@ -57,5 +63,7 @@ ISSUE_TYPES = [
         "others use the first or zero), so these {items} can look different in each engine.",
         "Give every face its {layer} in the modelling tool (unwrap the faces left without UVs, "
         "assign a material to every polygon) and export again.",
+        title="Gaps in the mesh's normals, UVs or colours",
+        count_phrase="({count:,} of {total:,} {items} without {layer})",
     ),
 ]

@@ -24,6 +24,8 @@ ISSUE_TYPES = [
         "shading and baked normal maps.",
         "Triangulate the n-gons, or the whole mesh, before export (most exporters have a "
         "Triangulate option).",
+        title="Faces with more than four corners",
+        count_phrase="({count:,} {count:n-gon|n-gons})",
     ),
     declare(
         "FBX_NOT_TRIANGULATED",
@@ -31,6 +33,8 @@ ISSUE_TYPES = [
         "Mesh {name} is not triangulated ({count:,} quads): the engine picks each quad's "
         "diagonal, which may differ from the one its normal maps were baked on.",
         "Triangulate on export, or before baking, so the engine draws the triangles the bake used.",
+        title="Mesh not triangulated",
+        count_phrase="({count:,} {count:quad|quads})",
     ),
     declare(
         "FBX_OLD_VERSION",
@@ -39,6 +43,7 @@ ISSUE_TYPES = [
         "Blender refuse to import it, and others read it only partly.",
         "Open it in the authoring tool or Autodesk FBX Converter and save it as FBX 2014 "
         "or later (version 7400 or above).",
+        title="FBX version too old for current tools",
     ),
     declare(
         "FBX_EXTERNAL_TEXTURE",
@@ -47,6 +52,7 @@ ISSUE_TYPES = [
         "beside it.",
         "Ship the image with the FBX (in the same ZIP, at that relative path), or turn on "
         "Embed Media when exporting.",
+        title="Texture not embedded",
     ),
     declare(
         "FBX_ABSOLUTE_TEXTURE_PATH",
@@ -55,6 +61,7 @@ ISSUE_TYPES = [
         "the machine that made the file and nowhere else.",
         "Keep textures in a folder beside the FBX so the exporter records a relative path, "
         "or turn on Embed Media.",
+        title="Texture found only on the author's computer",
     ),
     declare(
         "FBX_PATH_REVEALS_USER",
@@ -62,6 +69,7 @@ ISSUE_TYPES = [
         "Texture paths in the file name a user folder of the machine it was made on ({path}).",
         "Keep textures in the project folder, or embed them, so that no personal path is "
         "recorded in files you share.",
+        title="Texture path reveals a user folder",
     ),
     declare(
         "FBX_EMBEDDED_MEDIA_TOO_LARGE",
@@ -71,6 +79,8 @@ ISSUE_TYPES = [
         "a layered source file or a video.",
         "Embed a PNG or JPEG at the size the engine needs, or keep the file beside the FBX "
         "instead of inside it.",
+        title="Oversized embedded file",
+        count_phrase="({megabytes:,.1f} MB)",
     ),
     declare(
         "FBX_UNUSUAL_UNIT",
@@ -78,6 +88,7 @@ ISSUE_TYPES = [
         "The file measures in {unit}, not in centimetres or metres: an engine that ignores "
         "the file's unit imports the model at the wrong size.",
         _EXPORT_UNITS,
+        title="Unusual unit of measure",
     ),
     declare(
         "FBX_UNUSUAL_AXES",
@@ -85,6 +96,7 @@ ISSUE_TYPES = [
         "The file's axis system is {system} (right {right}, up {up}, front {front}): an "
         "importer that ignores it shows the model rotated or mirrored.",
         _EXPORT_UNITS,
+        title="Unusual axis orientation",
     ),
     declare(
         "FBX_NON_UNIT_NORMALS",
@@ -93,5 +105,7 @@ ISSUE_TYPES = [
         "number {first}, has length {length}. Shading that assumes unit normals comes out "
         "too dark or too bright.",
         "Recompute or normalise the normals in the modelling tool before export.",
+        title="Broken normals",
+        count_phrase="({count:,} of {total:,})",
     ),
 ]

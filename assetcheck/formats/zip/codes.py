@@ -14,6 +14,7 @@ ISSUE_TYPES = [
         "error",
         "{file} is damaged: {reason}.",
         "Pack the files again with a standard ZIP tool and upload the new archive.",
+        title="Damaged ZIP archive",
     ),
     declare(
         "ZIP_UNSUPPORTED_COMPRESSION",
@@ -21,6 +22,7 @@ ISSUE_TYPES = [
         "{file} is compressed with {method}, which AssetCheck cannot read, so it was not scanned.",
         "Pack the archive again with the usual Deflate compression (or none).",
         security_level="medium",
+        title="ZIP entry packed in a way AssetCheck cannot read",
     ),
     declare(
         "ZIP_BOMB",
@@ -28,6 +30,7 @@ ISSUE_TYPES = [
         "{file} is a decompression bomb: {reason}. Reading the archive stopped there.",
         "Pack the original files again; split content that really is this large or repetitive.",
         security_level="critical",
+        title="ZIP bomb (unpacks to a huge size)",
     ),
     declare(
         "ZIP_OVERLAPPING_ENTRIES",
@@ -36,6 +39,7 @@ ISSUE_TYPES = [
         "construction of an overlapping zip bomb.",
         "Pack the original files again with a standard ZIP tool; never upload this archive.",
         security_level="critical",
+        title="ZIP bomb (overlapping entries)",
     ),
     declare(
         "ZIP_PATH_TRAVERSAL",
@@ -43,6 +47,7 @@ ISSUE_TYPES = [
         "{file} would be extracted outside the target folder: {reason}.",
         "Give every member a relative path inside the archive, without '..', '/' or a drive.",
         security_level="critical",
+        title="ZIP entry would unpack outside its folder",
     ),
     declare(
         "ZIP_SYMLINK",
@@ -50,6 +55,7 @@ ISSUE_TYPES = [
         "{file} is a symbolic link; extracted, it could point anywhere on the disk.",
         "Put the file itself in the archive instead of a link to it.",
         security_level="high",
+        title="Shortcut (symbolic link) in the ZIP",
     ),
     declare(
         "ZIP_ENCRYPTED",
@@ -57,6 +63,7 @@ ISSUE_TYPES = [
         "{file} is encrypted, so its content could not be scanned.",
         "Upload the archive without a password.",
         security_level="medium",
+        title="Password-protected file in the ZIP",
     ),
     declare(
         "ZIP_TOO_MANY_ENTRIES",
@@ -65,6 +72,7 @@ ISSUE_TYPES = [
         "inside it included); the rest were not scanned.",
         "Upload fewer files at once, or split the archive.",
         security_level="high",
+        title="Too many files in the ZIP",
     ),
     declare(
         "ZIP_NESTED_ARCHIVE",
@@ -72,6 +80,7 @@ ISSUE_TYPES = [
         "{file} is an archive inside the archive (nesting depth {depth}).",
         "Put the model files in the archive directly instead of in an archive inside it.",
         security_level="medium",
+        title="Archive inside the archive",
     ),
     declare(
         "ZIP_NESTING_TOO_DEEP",
@@ -80,5 +89,6 @@ ISSUE_TYPES = [
         "content was not scanned.",
         "Put the model files in the archive directly instead of in archives inside archives.",
         security_level="high",
+        title="Archives nested too deep",
     ),
 ]

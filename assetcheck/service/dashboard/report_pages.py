@@ -21,6 +21,7 @@ from markupsafe import Markup
 from assetcheck.issues import IssueRegistry
 from assetcheck.previews.drawing import DRAWN_FORMATS
 from assetcheck.previews.job_files import model_file_name
+from assetcheck.reports import titles_by_code
 from assetcheck.service.dashboard import job_page
 
 
@@ -67,6 +68,7 @@ def render_report(
             issue_groups=job_page.issues_by_severity(report),
             model_target=partial(job_page.model_target, registry),
             security=job_page.security_warnings(report),
+            titles=titles_by_code(report),
             static_url=static_url,
         )
     )

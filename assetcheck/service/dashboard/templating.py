@@ -6,6 +6,7 @@ from datetime import datetime
 
 import jinja2
 
+from assetcheck.reports import group_headline
 from assetcheck.service.dashboard import WEB_ROOT, job_page
 
 TEMPLATES = WEB_ROOT / "templates"
@@ -23,7 +24,9 @@ def make_environment() -> jinja2.Environment:
     environment.filters.update(
         utc=format_utc, size=format_size, plan_title=plan_title, sentence=sentence
     )
-    environment.globals.update(budget_bars=job_page.budget_bars, location=job_page.location)
+    environment.globals.update(
+        budget_bars=job_page.budget_bars, location=job_page.location, group_headline=group_headline
+    )
     return environment
 
 

@@ -23,6 +23,7 @@ def _issue_type(kind: str) -> IssueType:
         "warning",
         f"The {kind} name {{name!r}} does not follow the studio convention {{pattern}}.",
         f"Rename the {kind} so that its whole name matches {{pattern}}.",
+        title=f"{kind.capitalize()} name breaks the studio's naming convention",
     )
 
 

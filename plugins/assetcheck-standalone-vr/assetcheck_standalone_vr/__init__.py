@@ -37,6 +37,8 @@ UNCOMPRESSED_TEXTURE = IssueArea("vr").declare(
     "decoded; headsets share a few GB between both eyes' frames and the whole scene.",
     "Ship the texture as KTX2 (Basis Universal, KHR_texture_basisu): about 4 to 8 times less "
     "memory, and no decoding on the headset.",
+    title="Uncompressed texture too heavy for a headset",
+    count_phrase="({megabytes:.1f} MB)",
 )
 
 

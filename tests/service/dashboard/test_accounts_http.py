@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -10,7 +11,7 @@ import pytest
 import requests
 
 from assetcheck.service.accounts.store import issue_key
-from assetcheck.service.db.tables import Account, ApiKey
+from assetcheck.service.db.tables import Account, ApiKey, Job
 from assetcheck.testing.shapes import pawn_glb
 from tests.service.conftest import BACKENDS
 from tests.service.dashboard.conftest import PASSWORD, Site
@@ -391,3 +392,15 @@ def test_a_failed_job_page_says_why_and_offers_the_failure_reports(site: Site):
     report = visitor.get(f"/jobs/{job_id}/report/markdown")
     assert report.status_code == 200
     assert report.headers["Content-Disposition"] == (f'attachment; filename="{job_id}-report.md"')
+
+
+def test_an_account_on_a_plan_no_longer_offered_is_told_so_on_every_page(site: Site):
+    visitor = logged_in(site)
+    job_id = visitor.upload(pawn_glb()).json()["job_id"]
+    wait_until(lambda: visitor.get(f"/jobs/{job_id}/status").json()["status"] == "completed")
+    bind_database(site.server.config)
+    Account.update(plan="retired").where(Account.id == Job.get_by_id(job_id).account).execute()
+    for page in ("/", f"/jobs/{job_id}"):
+        response = visitor.get(page)
+        assert response.status_code == 403, page
+        assert "plan 'retired' is not offered by this service" in html.unescape(response.text), page

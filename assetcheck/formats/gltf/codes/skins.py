@@ -14,6 +14,8 @@ ISSUE_TYPES = [
         "onto a plane, a line or a point); the first is joint {first}'s (node {node}).",
         "Export the skin again with the armature in its rest pose and no bone scaled to zero: "
         "every vertex such a joint moves collapses when the model is skinned.",
+        title="Bind matrices that cannot be inverted",
+        count_phrase="({count:,})",
     ),
     declare(
         "SKIN_IBM_BIND_POSE_MISMATCH",
@@ -24,6 +26,8 @@ ISSUE_TYPES = [
         "If the model should show its bind pose when not animated, apply the pose as the rest "
         "pose (or export from the rest pose); a viewer that plays no animation draws the "
         "skinned mesh in the nodes' pose.",
+        title="Bones not in the bind pose",
+        count_phrase="({count:,})",
     ),
     declare(
         "SKIN_JOINT_UNUSED",
@@ -33,5 +37,7 @@ ISSUE_TYPES = [
         "Export deforming bones only (Blender: Deform Bones Only) or remove helper and end bones "
         "from the skin: each joint costs the engine a matrix every frame and counts against "
         "its bone budget.",
+        title="Bones no vertex is weighted to",
+        count_phrase="({count:,} of {total:,})",
     ),
 ]

@@ -24,7 +24,7 @@ from assetcheck.service.dashboard.render_turns import RenderTurns
 from assetcheck.service.db.tables import Job
 from assetcheck.service.jobs.queue import COMPLETED, STATES
 from assetcheck.service.webapp.errors import RequestError
-from assetcheck.service.webapp.handlers import bounded_number
+from assetcheck.service.webapp.handlers import bounded_number, limits_of_plan
 from assetcheck.service.webapp.job_options import DEFAULT_ENGINE
 from assetcheck.service.webapp.job_views import (
     badge_path,
@@ -69,7 +69,7 @@ class HomeHandler(DashboardHandler):
             engines=self.engines.values(),
             default_engine=DEFAULT_ENGINE,
             recent=recent,
-            max_upload_mb=self.config.plans[self.account.plan].max_upload_mb,
+            max_upload_mb=limits_of_plan(self.config, self.account.plan).max_upload_mb,
         )
 
 
@@ -133,7 +133,7 @@ class JobPageHandler(DashboardHandler):
         account = self.logged_in_account
         wait = self.page_rate.acquire(
             ("page-render", account.id),
-            self.config.plans[account.plan].page_renders_per_minute,
+            limits_of_plan(self.config, account.plan).page_renders_per_minute,
         )
         if wait:
             raise RequestError(
