@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
+from assetcheck.formats.gltf.fields import child
 from assetcheck.plugins.hookspecs import hookimpl
 
 #: Budget name -> the code reported when a file goes over it.
@@ -13,7 +16,6 @@ FILE_BUDGET_CODES = {
     "draw_calls": "BUDGET_DRAW_CALLS",
     "texture_size": "BUDGET_TEXTURE_SIZE",
     "bones": "BUDGET_BONES",
-    "influences_per_vertex": "BUDGET_INFLUENCES",
     "uv_sets": "BUDGET_UV_SETS",
     "file_size_mb": "BUDGET_FILE_SIZE",
 }
@@ -40,6 +42,29 @@ def over_budget(asset: Asset, context: CheckContext) -> None:
             )
     if asset.metrics.get("index_32bit") and not budgets.index_32bit:
         context.issues.add("BUDGET_32BIT_INDICES", engine=engine)
+    _over_influences(asset, context)
+
+
+def _over_influences(asset: Asset, context: CheckContext) -> None:
+    """Each glTF primitive with vertices influenced by more bones than the budget allows."""
+    limit = context.profile.budgets.influences_per_vertex
+    if asset.gltf is None or asset.metrics.get("influences_per_vertex", 0) <= limit:
+        return
+    for primitive in asset.gltf.links.primitives:
+        influences = asset.gltf.influences(primitive)
+        if influences is None:
+            continue
+        over = np.flatnonzero(influences.counts > limit)
+        if over.size:
+            context.issues.add(
+                "BUDGET_INFLUENCES",
+                pointer=child(primitive.pointer, "attributes"),
+                count=over.size,
+                first=int(over[0]),
+                used=int(influences.counts.max()),
+                limit=limit,
+                engine=context.profile.name,
+            )
 
 
 @hookimpl
@@ -47,13 +72,14 @@ def register_checks() -> list[Check]:
     return [
         Check(
             "engine-budgets",
-            "Triangles, materials, draw calls, textures, bones, UV sets, "
-            "index size and file size within the engine profile's budgets",
+            "Triangles, materials, draw calls, textures, bones, bone influences per "
+            "vertex, UV sets, index size and file size within the engine profile's budgets",
             over_budget,
             codes=(
                 *FILE_BUDGET_CODES.values(),
                 "BUDGET_TRIANGLES_PER_MESH",
                 "BUDGET_32BIT_INDICES",
+                "BUDGET_INFLUENCES",
             ),
         )
     ]

@@ -8,14 +8,12 @@ negative weight, and weights summing to 1 within single-precision rounding (2e-7
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeGuard
 
 import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.gltf import GLTF_FORMATS
-from assetcheck.formats.gltf.accessor_data import COMPONENT_DTYPES, FLOAT, AccessorLayout
 from assetcheck.formats.gltf.accessor_formats import (
     INVERSE_BIND_MATRICES,
     accessor_format,
@@ -28,12 +26,11 @@ from assetcheck.formats.gltf.links import (
     resolve,
     resolves,
 )
-from assetcheck.formats.gltf.skins import skin_roots
+from assetcheck.formats.gltf.model import GltfDocument
+from assetcheck.formats.gltf.skins import influence_faults, joint_limits, skin_roots
 from assetcheck.issues import FileIssues
 from assetcheck.plugins.hookspecs import hookimpl
 
-#: Allowed error of a weight sum, per weight added (single-precision rounding).
-WEIGHT_SUM_STEP = 2e-7
 IBM_LAST_ROW = np.array([0.0, 0.0, 0.0, 1.0], dtype=np.float32)
 
 CODES = (
@@ -91,104 +88,44 @@ def _check_matrices(links: DocumentLinks, accessor: int, pointer: str, issues: F
         issues.add("ACCESSOR_INVALID_IBM", pointer=pointer, count=wrong.size, first=int(wrong[0]))
 
 
-def joint_limits(links: DocumentLinks) -> dict[int, tuple[int, int]]:
-    """Per mesh: the joint count of the smallest skin among the nodes using it, and that skin."""
-    limits: dict[int, tuple[int, int]] = {}
-    skins = links.items("skins")
-    for node in links.items("nodes"):
-        mesh, skin = index_of(node, "mesh"), index_of(node, "skin")
-        skin_json = resolve(skin, skins)
-        joints = skin_json.get("joints") if skin_json is not None else None
-        if mesh is None or skin is None or not isinstance(joints, list):
-            continue
-        count = len(joints)
-        if mesh not in limits or count < limits[mesh][0]:
-            limits[mesh] = (count, skin)
-    return limits
-
-
 class _InfluenceChecker:
-    """Checks the JOINTS_n/WEIGHTS_n sets of one primitive, all vertices at once."""
+    """Reports the faults of the JOINTS_n/WEIGHTS_n sets of one primitive, all vertices at
+    once (:func:`~assetcheck.formats.gltf.skins.influence_faults`)."""
 
-    def __init__(self, links: DocumentLinks, issues: FileIssues) -> None:
-        self.links = links
+    def __init__(self, document: GltfDocument, issues: FileIssues) -> None:
+        self.document = document
         self.issues = issues
 
     def check(self, primitive: Primitive, joint_count: int, skin: int) -> None:
-        sets = primitive.semantics.joints_count
-        data = [
-            pair for number in range(sets) if (pair := self._pair(primitive, number)) is not None
-        ]
-        if not sets or len(data) < sets:
+        influences = self.document.influences(primitive)
+        if influences is None:
             return
-        # Khronos walks component 0 of every set, then component 1, and so on.
-        joints = np.stack([data[s][0][:, c] for c in range(4) for s in range(sets)], axis=1)
-        weights = np.stack([data[s][1][:, c] for c in range(4) for s in range(sets)], axis=1)
+        faults = influence_faults(influences, joint_count)
         at = child(primitive.pointer, "attributes")
-        sets_of = [s for _ in range(4) for s in range(sets)]
-        outside = joints > joint_count - 1
+        sets_of = influences.set_of_column
+        joints = influences.joints
         self._report(
             "ACCESSOR_JOINTS_INDEX_OOB",
             at,
             "JOINTS",
             sets_of,
-            outside,
+            faults.outside,
             value=lambda row, col: int(joints[row, col]),
             limit=joint_count - 1,
             skin=skin,
         )
-        weighted = ~outside & (weights != 0)
-        repeated = np.zeros_like(weighted)
-        for column in range(1, joints.shape[1]):
-            same = (joints[:, :column] == joints[:, column : column + 1]) & weighted[:, :column]
-            repeated[:, column] = weighted[:, column] & same.any(axis=1)
-        self._report("ACCESSOR_JOINTS_INDEX_DUPLICATE", at, "JOINTS", sets_of, repeated)
-        self._report("ACCESSOR_WEIGHTS_NEGATIVE", at, "WEIGHTS", sets_of, weighted & (weights < 0))
-        self._report(
-            "ACCESSOR_JOINTS_USED_ZERO_WEIGHT",
-            at,
-            "JOINTS",
-            sets_of,
-            ~outside & (weights == 0) & (joints != 0),
-        )
-        self._check_sums(weights, weighted & ~repeated & (weights >= 0), at, sets)
-
-    def _pair(self, primitive: Primitive, number: int) -> tuple[np.ndarray, np.ndarray] | None:
-        reader, vertices = self.links.reader, primitive.vertex_count
-        joints = primitive.attributes.get(f"JOINTS_{number}")
-        weights = primitive.attributes.get(f"WEIGHTS_{number}")
-        if joints is None or weights is None:
-            return None
-        joints_layout, weights_layout = reader.layout(joints), reader.layout(weights)
-        if (
-            not _vec4_per_vertex(joints_layout, vertices)
-            or not _vec4_per_vertex(weights_layout, vertices)
-            or joints_layout.component_type == FLOAT
-        ):
-            return None
-        joint_values = reader.read(joints)
-        weight_values = _weights(
-            reader.read(weights), weights_layout.component_type, weights_layout.normalized
-        )
-        if joint_values is None or weight_values is None:
-            return None
-        return joint_values, weight_values
-
-    def _check_sums(self, weights: np.ndarray, adds: np.ndarray, at: str, sets: int) -> None:
-        total = np.zeros(len(weights), dtype=np.float32)
-        for column in range(weights.shape[1]):
-            added = (total.astype(np.float64) + weights[:, column]).astype(np.float32)
-            total = np.where(adds[:, column], added, total)
-        tolerance = WEIGHT_SUM_STEP * np.count_nonzero(adds, axis=1)
-        wrong = np.flatnonzero(np.abs(total.astype(np.float64) - 1) > tolerance)
+        self._report("ACCESSOR_JOINTS_INDEX_DUPLICATE", at, "JOINTS", sets_of, faults.repeated)
+        self._report("ACCESSOR_WEIGHTS_NEGATIVE", at, "WEIGHTS", sets_of, faults.negative)
+        self._report("ACCESSOR_JOINTS_USED_ZERO_WEIGHT", at, "JOINTS", sets_of, faults.zero_weight)
+        wrong = faults.unnormalized
         if wrong.size:
-            for number in range(sets):
+            for number in range(influences.sets):
                 self.issues.add(
                     "ACCESSOR_WEIGHTS_NON_NORMALIZED",
                     pointer=child(at, f"WEIGHTS_{number}"),
                     count=wrong.size,
                     first=int(wrong[0]),
-                    sum=repr(float(total[wrong[0]])),
+                    sum=repr(float(faults.sums[wrong[0]])),
                 )
 
     def _report(
@@ -219,27 +156,6 @@ class _InfluenceChecker:
             )
 
 
-def _vec4_per_vertex(
-    layout: AccessorLayout | None,
-    vertices: int | None,
-) -> TypeGuard[AccessorLayout]:
-    """Whether ``layout`` is usable joints or weights data: four components per vertex."""
-    return layout is not None and layout.count == vertices and layout.components == 4
-
-
-def _weights(
-    values: np.ndarray | None,
-    component_type: int,
-    normalized: bool,
-) -> np.ndarray | None:
-    """Weights as Khronos reads them: floats as stored, integers times 1/max in double."""
-    if values is None:
-        return None
-    if component_type == FLOAT or not normalized:
-        return values.astype(np.float64)
-    return values * (1 / float(np.iinfo(COMPONENT_DTYPES[component_type]).max))
-
-
 def check_skins(asset: Asset, context: CheckContext) -> None:
     if asset.gltf is None:
         return
@@ -247,7 +163,7 @@ def check_skins(asset: Asset, context: CheckContext) -> None:
     for index, skin_json in enumerate(links.items("skins")):
         if skin_json is not None:
             _check_skin(links, index, skin_json, context.issues)
-    checker = _InfluenceChecker(links, context.issues)
+    checker = _InfluenceChecker(asset.gltf, context.issues)
     for mesh, (joint_count, skin) in joint_limits(links).items():
         if joint_count >= 1:
             for primitive in links.mesh_primitives(mesh):

@@ -21,6 +21,7 @@ BUILTIN_AREAS = (
     "assetcheck.formats.gltf.codes.document",
     "assetcheck.formats.gltf.codes.semantics",
     "assetcheck.formats.gltf.codes.values",
+    "assetcheck.formats.gltf.codes.skins",
     "assetcheck.formats.ktx2.codes",
     "assetcheck.formats.zip.codes",
     "assetcheck.formats.fbx.codes",

@@ -79,6 +79,7 @@ DEFAULT_PLUGINS: Mapping[str, str] = {
     "assetcheck.checks.gltf_vertex_data": "assetcheck.checks.gltf_vertex_data",
     "assetcheck.checks.gltf_nodes": "assetcheck.checks.gltf_nodes",
     "assetcheck.checks.gltf_skins": "assetcheck.checks.gltf_skins",
+    "assetcheck.checks.gltf_skin_binding": "assetcheck.checks.gltf_skin_binding",
     "assetcheck.checks.gltf_animations": "assetcheck.checks.gltf_animations",
     "assetcheck.checks.gltf_cameras": "assetcheck.checks.gltf_cameras",
     "assetcheck.checks.gltf_materials": "assetcheck.checks.gltf_materials",

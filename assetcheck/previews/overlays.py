@@ -13,7 +13,10 @@ them with every node that draws the mesh); FBX ones in the scene's, as the viewe
 - ``ACCESSOR_INDEX_TRIANGLE_DEGENERATE`` and ``MESH_ZERO_AREA_TRIANGLES``: the centres of the
   triangles (they have no area to draw);
 - ``MESH_DUPLICATE_TRIANGLES``: the triangles that repeat an earlier one;
-- ``FBX_NON_UNIT_NORMALS`` (no positions per corner are kept for it): the mesh is highlighted.
+- ``FBX_NON_UNIT_NORMALS`` (no positions per corner are kept for it): the mesh is highlighted;
+- ``ACCESSOR_JOINTS_INDEX_OOB``, ``ACCESSOR_WEIGHTS_NEGATIVE`` and
+  ``ACCESSOR_WEIGHTS_NON_NORMALIZED``: the skinned vertices at fault, per ``JOINTS_n`` or
+  ``WEIGHTS_n`` set as the findings are reported (:mod:`assetcheck.formats.gltf.skins`).
 
 The same rules as the checks decide (:mod:`assetcheck.checks.gltf_vertex_data`,
 :mod:`assetcheck.mesh.faults`), through the same functions.
@@ -30,6 +33,7 @@ from assetcheck.formats.fbx.model import FbxScene
 from assetcheck.formats.gltf.fields import child
 from assetcheck.formats.gltf.links import DocumentLinks, Primitive
 from assetcheck.formats.gltf.model import GltfDocument
+from assetcheck.formats.gltf.skins import influence_faults, joint_limits
 from assetcheck.mesh.faults import faulty_triangles
 from assetcheck.mesh.prepared import Vertices
 from assetcheck.mesh.vectors import UNIT_LENGTH_THRESHOLD_VEC3, non_unit_rows
@@ -56,6 +60,7 @@ def model_overlays(asset: Asset) -> dict[str, Any]:
 def _gltf_entries(document: GltfDocument) -> list[Entry]:
     links = document.links
     entries: list[Entry] = []
+    limits = joint_limits(links)
     for primitive in links.primitives:
         position = primitive.attributes.get("POSITION")
         if primitive.mode not in TRIANGLE_MODES or position is None:
@@ -65,6 +70,8 @@ def _gltf_entries(document: GltfDocument) -> list[Entry]:
         if positions is None or mesh.vertices is None:
             continue
         entries += _non_unit(links, primitive, positions)
+        if limits.get(primitive.mesh, (0, 0))[0] >= 1:
+            entries += _skin_faults(document, primitive, positions, limits[primitive.mesh][0])
         triangles = mesh.triangles
         if triangles is not None and len(triangles):
             entries += _index_faults(primitive, positions, triangles)
@@ -92,6 +99,35 @@ def _non_unit(links: DocumentLinks, primitive: Primitive, positions: np.ndarray)
                     points=positions[rows[:MAX_ELEMENTS]],
                 )
             )
+    return entries
+
+
+def _skin_faults(
+    document: GltfDocument, primitive: Primitive, positions: np.ndarray, joint_count: int
+) -> list[Entry]:
+    """The vertices whose influences break a rule of :func:`~.skins.influence_faults`, at each
+    set's attribute as the skin check reports them."""
+    influences = document.influences(primitive)
+    if influences is None or len(influences.weights) != len(positions):
+        return []
+    faults = influence_faults(influences, joint_count)
+    unnormalized = np.zeros(len(positions), dtype=bool)
+    unnormalized[faults.unnormalized] = True
+    at = child(primitive.pointer, "attributes")
+    entries = []
+    for number in range(influences.sets):
+        columns = [c for c, s in enumerate(influences.set_of_column) if s == number]
+        for code, semantic, rows in (
+            ("ACCESSOR_JOINTS_INDEX_OOB", "JOINTS", faults.outside[:, columns].any(axis=1)),
+            ("ACCESSOR_WEIGHTS_NEGATIVE", "WEIGHTS", faults.negative[:, columns].any(axis=1)),
+            ("ACCESSOR_WEIGHTS_NON_NORMALIZED", "WEIGHTS", unnormalized),
+        ):
+            hits = np.flatnonzero(rows)
+            if hits.size:
+                where = {"pointer": child(at, f"{semantic}_{number}")}
+                entries.append(
+                    _entry(code, where, hits.size, points=positions[hits[:MAX_ELEMENTS]])
+                )
     return entries
 
 

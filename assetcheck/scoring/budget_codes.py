@@ -62,10 +62,12 @@ ISSUE_TYPES = [
     declare(
         "BUDGET_INFLUENCES",
         "error",
-        "Up to {used} bone influences per vertex exceed the {engine} budget of {limit}.",
-        "Limit the influences per vertex to {limit} when exporting (prune small weights).",
+        "{count:,} vertices have more bone influences than the {engine} budget of {limit} "
+        "(up to {used}); the first is vertex {first}.",
+        "Limit the influences per vertex to {limit} when exporting (Blender: Limit Total; "
+        "Maya: Max Influences), which drops the smallest weights and normalises the rest.",
         title="Too many bones per vertex",
-        count_phrase="({used}, limit {limit})",
+        count_phrase="on {count:,} {count:vertex|vertices} (up to {used}, limit {limit})",
     ),
     declare(
         "BUDGET_UV_SETS",

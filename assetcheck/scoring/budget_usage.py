@@ -1,8 +1,9 @@
 """Measuring a model file against the engine budgets: one number per budget of ``Budgets``.
 
-``measure(asset)`` reads what the reader kept (the glTF JSON, the FBX scene facts), never the
-binary data, so it costs microseconds. The budget check compares these numbers with the
-profile, and the report shows them as "used / limit".
+``measure(asset)`` reads what the reader kept (the glTF JSON, the FBX scene facts) and, for
+bone influences, the glTF document's skin weights (read once, shared with the skin checks).
+The budget check compares these numbers with the profile, and the report shows them as
+"used / limit".
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from assetcheck.asset import Asset
 from assetcheck.formats.fbx.model import FbxMesh
+from assetcheck.formats.gltf.model import GltfDocument
 
 MB = 1_000_000
 UNSIGNED_INT = 5125
@@ -31,6 +33,8 @@ def measure(asset: Asset) -> dict[str, int | float | bool]:
     }
     if asset.document is not None:
         metrics.update(_gltf_metrics(asset.document))
+        if asset.gltf is not None:
+            metrics["influences_per_vertex"] = most_influences(asset.gltf)
     elif asset.fbx is not None:
         metrics.update(_fbx_metrics(asset.fbx.meshes))
     return metrics
@@ -60,6 +64,13 @@ def _gltf_metrics(document: dict[str, Any]) -> dict[str, int | bool]:
             for p in prims
         ),
     }
+
+
+def most_influences(document: GltfDocument) -> int:
+    """The most bones any vertex is influenced by (its non-zero weights), over every primitive
+    whose joints and weights can be read."""
+    counts = (document.influences(primitive) for primitive in document.links.primitives)
+    return max((int(found.counts.max(initial=0)) for found in counts if found), default=0)
 
 
 def _gltf_draw_calls(document: dict[str, Any], primitives_per_mesh: list[int]) -> int:

@@ -131,8 +131,10 @@ BUDGET_COUNTS = {
     "draw per material, at least one per mesh).",
     "texture_size": "The longest side, in pixels, of the largest image the file holds.",
     "bones": "Joints of the largest skin (glTF) or clusters of the most skinned mesh (FBX).",
-    "influences_per_vertex": "Bone influences a vertex can have: four per `JOINTS_n` set "
-    "(glTF). Not measured for FBX yet (always 0).",
+    "influences_per_vertex": "The most bones any vertex is influenced by: its non-zero "
+    "weights over every `JOINTS_n`/`WEIGHTS_n` set (glTF; a document without a readable "
+    "model: four per set). Each primitive with vertices over it is reported with the count "
+    "and the first vertex. Not measured for FBX yet (always 0).",
     "uv_sets": "Texture coordinate sets of the primitive or mesh that has the most.",
     "index_32bit": "Whether any primitive uses 32-bit indices (FBX: a mesh of more than 65,535 "
     "vertices).",
@@ -140,6 +142,9 @@ BUDGET_COUNTS = {
 }
 
 _NPOT_MATTERS = {"IMAGE_NPOT_DIMENSIONS": "warning"}
+#: Engines with small bone budgets (a joint is a matrix uploaded every frame): a joint no
+#: vertex uses is worth removing.
+_EVERY_BONE_COSTS = {"SKIN_JOINT_UNUSED": "warning"}
 #: Engines that bake lightmaps from the file's second UV set: broken lightmap UVs show.
 _LIGHTMAPS_MATTER = {"MESH_LIGHTMAP_UV_OVERLAP": "warning", "MESH_LIGHTMAP_UV_OUTSIDE": "warning"}
 
@@ -160,6 +165,7 @@ BUILTIN_PROFILES: dict[str, EngineProfile] = {
             "web",
             "Web viewers: three.js, Babylon.js, model-viewer",
             Budgets(500_000, 200_000, 32, 100, 4096, 128, 4, 2, True, 50),
+            severity=_EVERY_BONE_COSTS,
             mesh_rules=MeshRules(lightmap_uv_set=-1, texel_density_spread=16.0),
         ),
         # Unity rescales NPOT textures on import; Unreal neither mipmaps nor streams them.
@@ -183,7 +189,7 @@ BUILTIN_PROFILES: dict[str, EngineProfile] = {
             "mobile",
             "Mobile GPUs (phones, standalone headsets)",
             Budgets(100_000, 50_000, 8, 50, 2048, 64, 4, 2, False, 20),
-            severity=_NPOT_MATTERS,
+            severity=_NPOT_MATTERS | _EVERY_BONE_COSTS,
             mesh_rules=MeshRules(texel_density_spread=16.0),
         ),
     )

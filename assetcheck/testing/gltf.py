@@ -24,7 +24,7 @@ import numpy as np
 
 POINTS, LINES, LINE_LOOP, LINE_STRIP, TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN = range(7)
 
-FLOAT, UNSIGNED_SHORT, UNSIGNED_INT = 5126, 5123, 5125
+FLOAT, UNSIGNED_BYTE, UNSIGNED_SHORT, UNSIGNED_INT = 5126, 5121, 5123, 5125
 ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER = 34962, 34963
 
 JSON_CHUNK_TYPE = b"JSON"
@@ -239,17 +239,35 @@ class GltfBuilder:
         self.document.setdefault("scene", 0)
         return chain
 
-    def add_skinned_triangle(self, joints: list[int]) -> int:
-        """A scene-root node with a triangle skinned to ``joints`` (every vertex wholly on the
-        first joint, identity inverse bind matrices); returns the node."""
+    def add_skinned_triangle(
+        self,
+        joints: list[int],
+        weights: np.ndarray | None = None,
+        joint_indices: np.ndarray | None = None,
+    ) -> int:
+        """A scene-root node with a triangle skinned to ``joints`` (identity inverse bind
+        matrices); returns the node. ``weights`` and ``joint_indices`` are ``(3, 4 * sets)``
+        values for ``WEIGHTS_n`` and ``JOINTS_n`` (uint16); integer weights are stored
+        normalized. By default every vertex is wholly on the first joint."""
         positions = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float32)
+        if weights is None:
+            weights = np.tile(np.array([1, 0, 0, 0], np.float32), (3, 1))
+        if joint_indices is None:
+            joint_indices = np.zeros(weights.shape, np.uint16)
         attributes = {
-            "POSITION": self.add_accessor(positions, "VEC3", minmax=True, target=ARRAY_BUFFER),
-            "JOINTS_0": self.add_accessor(np.zeros((3, 4), np.uint16), "VEC4", target=ARRAY_BUFFER),
-            "WEIGHTS_0": self.add_accessor(
-                np.tile(np.array([1, 0, 0, 0], np.float32), (3, 1)), "VEC4", target=ARRAY_BUFFER
-            ),
+            "POSITION": self.add_accessor(positions, "VEC3", minmax=True, target=ARRAY_BUFFER)
         }
+        for number in range(weights.shape[1] // 4):
+            columns = slice(4 * number, 4 * number + 4)
+            attributes[f"JOINTS_{number}"] = self.add_accessor(
+                np.ascontiguousarray(joint_indices[:, columns]), "VEC4", target=ARRAY_BUFFER
+            )
+            attributes[f"WEIGHTS_{number}"] = self.add_accessor(
+                np.ascontiguousarray(weights[:, columns]),
+                "VEC4",
+                target=ARRAY_BUFFER,
+                normalized=weights.dtype.kind == "u",
+            )
         mesh = self._append("meshes", {"primitives": [{"attributes": attributes}]})
         matrices = np.tile(np.identity(4, np.float32).reshape(1, 16), (len(joints), 1))
         skin = self._append(
@@ -279,17 +297,24 @@ class GltfBuilder:
         *,
         minmax: bool = False,
         target: int | None = None,
+        normalized: bool = False,
     ) -> int:
-        """An accessor over ``values`` (float32, uint16 or uint32), in its own buffer view."""
-        component_type = {np.float32: FLOAT, np.uint16: UNSIGNED_SHORT, np.uint32: UNSIGNED_INT}[
-            values.dtype.type
-        ]
+        """An accessor over ``values`` (float32, uint8, uint16 or uint32), in its own buffer
+        view; ``normalized`` integers read as 0..1."""
+        component_type = {
+            np.float32: FLOAT,
+            np.uint8: UNSIGNED_BYTE,
+            np.uint16: UNSIGNED_SHORT,
+            np.uint32: UNSIGNED_INT,
+        }[values.dtype.type]
         accessor: dict[str, Any] = {
             "bufferView": self.add_buffer_view(values.tobytes(), target),
             "componentType": component_type,
             "count": len(values),
             "type": accessor_type,
         }
+        if normalized:
+            accessor["normalized"] = True
         if minmax:
             columns = values.reshape(len(values), -1)
             accessor["min"] = columns.min(axis=0).tolist()

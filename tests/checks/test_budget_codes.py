@@ -18,7 +18,6 @@ from assetcheck.scoring.profiles import BUILTIN_PROFILES
         ("draw_calls", "BUDGET_DRAW_CALLS"),
         ("texture_size", "BUDGET_TEXTURE_SIZE"),
         ("bones", "BUDGET_BONES"),
-        ("influences_per_vertex", "BUDGET_INFLUENCES"),
         ("uv_sets", "BUDGET_UV_SETS"),
         ("file_size_mb", "BUDGET_FILE_SIZE"),
     ],

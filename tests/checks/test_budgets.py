@@ -11,7 +11,8 @@ from assetcheck.formats.fbx.model import FbxAxes, FbxMesh, FbxScene
 from assetcheck.issues import IssuePolicy
 from assetcheck.scoring.budget_usage import measure
 from assetcheck.testing.gltf import TRIANGLE_STRIP, GltfBuilder, Primitive, png_bytes
-from tests.formats import codes
+from tests.checks.skinned import skinned_glb
+from tests.formats import codes, only_issue
 
 
 @pytest.fixture(scope="module")
@@ -185,3 +186,21 @@ def test_draw_calls_count_every_primitive_of_every_mesh_instance():
     }
     asset = Asset("kit.gltf", "gltf", document=document)
     assert measure(asset)["draw_calls"] == 3 + 3 + 1
+
+
+def test_influences_count_the_bones_each_vertex_really_weighs_on(tmp_path):
+    # Two JOINTS/WEIGHTS sets (eight slots) but four non-zero weights: within mobile's four.
+    path = skinned_glb(tmp_path, [0.25, 0.25, 0.25, 0.25, 0, 0, 0, 0], [0, 1, 2, 3, 0, 0, 0, 0])
+    result = validate(path, engine="mobile")
+    assert "BUDGET_INFLUENCES" not in codes(result)
+    assert result.assets[0].metrics["influences_per_vertex"] == 4
+
+
+def test_vertices_over_the_influence_budget_are_reported_per_primitive(tmp_path):
+    path = skinned_glb(tmp_path, [0.2] * 5 + [0, 0, 0], [0, 1, 2, 3, 4, 0, 0, 0])
+    issue = only_issue(validate(path, engine="mobile"), "BUDGET_INFLUENCES")
+    assert issue.pointer == "/meshes/0/primitives/0/attributes"
+    assert issue.message == (
+        "3 vertices have more bone influences than the mobile budget of 4 (up to 5); "
+        "the first is vertex 0."
+    )

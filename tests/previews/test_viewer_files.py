@@ -225,3 +225,22 @@ def test_viewer_files_past_the_jobs_budget_are_not_written_and_the_writer_says_w
     assert withheld["file"] == "shared.glb"
     assert withheld["reason"].startswith("The 3D viewer's model was not kept: it needs more than")
     assert "this job may store beside its upload (a test's limit)" in withheld["reason"]
+
+
+def test_skinned_vertices_at_fault_are_listed_at_the_set_the_finding_names(
+    tmp_path: Path, plugin_manager
+):
+    builder = GltfBuilder()
+    joints = [builder.add_node(name="hips"), builder.add_node(name="spine")]
+    weights = np.array([[1.5, -0.5, 0, 0], [0.5, 0, 0, 0], [1, 0, 0, 0]], np.float32)
+    indices = np.array([[0, 1, 0, 0], [0, 0, 0, 0], [5, 0, 0, 0]], np.uint16)
+    builder.add_skinned_triangle(joints, weights, indices)
+    _, _, overlays = viewer_files(tmp_path, plugin_manager, "skinned.glb", builder.glb())
+    entries = {entry["code"]: entry for entry in overlays["entries"]}
+    at = "/meshes/0/primitives/0/attributes/"
+    marked = {code: (e["pointer"], e["points"]) for code, e in entries.items()}
+    assert marked == {
+        "ACCESSOR_WEIGHTS_NEGATIVE": (at + "WEIGHTS_0", [0, 0, 0]),
+        "ACCESSOR_JOINTS_INDEX_OOB": (at + "JOINTS_0", [0, 1, 0]),
+        "ACCESSOR_WEIGHTS_NON_NORMALIZED": (at + "WEIGHTS_0", [0, 0, 0, 1, 0, 0, 0, 1, 0]),
+    }

@@ -9,6 +9,9 @@ and kept until the engine lets go of the asset's data:
 - :attr:`GltfDocument.links`: what the document's objects refer to (:mod:`.links`);
 - :attr:`GltfDocument.reader`: the accessor data (:mod:`.accessor_data`), compressed geometry
   served decoded (:mod:`.compression`);
+- :meth:`GltfDocument.influences`: per skinned primitive, its vertices' bone influences
+  (:mod:`.skins`), which the skin checks, the engine budgets and the overlays read;
+- :attr:`GltfDocument.world_matrices`: every node's world transform in the default pose;
 - :meth:`GltfDocument.mesh`: per primitive, a :class:`PrimitiveMesh`: its triangles, its
   positions hashed (once per POSITION accessor, which primitives may share) and the
   :class:`~assetcheck.mesh.prepared.PreparedMesh` the geometry, topology and UV checks measure.
@@ -31,6 +34,8 @@ from assetcheck.formats.gltf.accessor_data import (
 )
 from assetcheck.formats.gltf.links import DocumentLinks, Primitive, link_document
 from assetcheck.formats.gltf.meshes import TRIANGLE_MODES
+from assetcheck.formats.gltf.node_transforms import world_matrices
+from assetcheck.formats.gltf.skins import Influences, read_influences
 from assetcheck.mesh.prepared import PreparedMesh, Vertices, read_only
 
 
@@ -47,6 +52,7 @@ class GltfDocument:
         self.decoded = decoded or DecodedPayloads()
         self._vertices: dict[int, Vertices | None] = {}
         self._meshes: dict[tuple[int, int], PrimitiveMesh] = {}
+        self._influences: dict[tuple[int, int], Influences | None] = {}
 
     @cached_property
     def reader(self) -> AccessorReader:
@@ -57,6 +63,20 @@ class GltfDocument:
     def links(self) -> DocumentLinks:
         """What the document's objects refer to."""
         return link_document(self.json, self.reader)
+
+    @cached_property
+    def world_matrices(self) -> dict[int, np.ndarray]:
+        """The world transform of every node reachable from a root, in the default pose
+        (:func:`~.node_transforms.world_matrices`)."""
+        return world_matrices(self.links)
+
+    def influences(self, primitive: Primitive) -> Influences | None:
+        """The bone influences of ``primitive``'s vertices (:func:`~.skins.read_influences`):
+        None without joints and weights, or when they cannot be read."""
+        key = (primitive.mesh, primitive.number)
+        if key not in self._influences:
+            self._influences[key] = read_influences(self.reader, primitive)
+        return self._influences[key]
 
     def vertices(self, accessor: int) -> Vertices | None:
         """The values of POSITION accessor ``accessor`` hashed, for every primitive that uses

@@ -332,6 +332,7 @@ ISSUE_TYPES = [
         "SKIN_NO_COMMON_ROOT",
         "error",
         "The skin's joints do not have a common root.",
+        "Parent every bone of the skeleton under one root bone, then export again.",
         title="Skeleton's bones have no common root",
     ),
     declare(

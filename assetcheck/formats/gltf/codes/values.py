@@ -154,6 +154,8 @@ ISSUE_TYPES = [
         "error",
         "{count} joint index value(s) exceed the last joint ({limit}) of skin {skin}; the "
         "first at vertex {first} is {value}.",
+        "The vertices are weighted to bones the skin does not list: bind the mesh to the "
+        "armature again (or add the missing bones to it) and export again.",
         title="Vertices weighted to bones that do not exist",
         count_phrase="in {count:,} {count:place|places}",
     ),
@@ -177,6 +179,8 @@ ISSUE_TYPES = [
         "ACCESSOR_WEIGHTS_NEGATIVE",
         "error",
         "{count} weight(s) are negative; the first at vertex {first}.",
+        "Clean and normalise the weights in the modelling tool (Blender: Weights > Clean, "
+        "then Normalize All; Maya: Skin > Prune Small Weights, then Normalize Weights).",
         title="Negative skin weights",
         count_phrase="({count:,})",
     ),
@@ -185,7 +189,9 @@ ISSUE_TYPES = [
         "error",
         "{count} vertices have weights that do not sum to 1; the first is vertex {first} "
         "(sum {sum}).",
-        "Normalise the skin weights of every vertex.",
+        "Normalise the skin weights of every vertex (Blender: Weights > Normalize All; Maya: "
+        "Skin > Normalize Weights); with 8- or 16-bit weights, round so that each vertex's "
+        "values add up to exactly 255 or 65535.",
         title="Skin weights that do not add up to 1",
         count_phrase="on {count:,} {count:vertex|vertices}",
     ),
