@@ -8,10 +8,12 @@ profile, and the report shows them as "used / limit".
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assetcheck.asset import Asset
-from assetcheck.formats.fbx.model import FbxMesh
+
+if TYPE_CHECKING:
+    from assetcheck.formats.fbx.model import FbxMesh
 
 MB = 1_000_000
 UNSIGNED_INT = 5125
