@@ -78,13 +78,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = next((arg for arg in argv if not arg.startswith("-")), None)
     args = build_parser(command).parse_args(argv)
-    status: int = _run(args)
+    status: int = _run_command(args)
     if whole_process and args.command in EXIT_WITHOUT_TEARDOWN:
         exit_now(status)
     return status
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run_command(args: argparse.Namespace) -> int:
+    """The command's exit status; a configuration or plugin error and Ctrl-C are one line."""
     try:
         return args.run(args, load_config(find_config_file(args.config)))
     except (ConfigError, PluginError) as error:
