@@ -8,12 +8,15 @@ materials and missing UVs (materials), units and axis systems (transforms).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.formats.fbx.model import FbxTexture
-from assetcheck.formats.fbx.reader import SUPPORTED_VERSIONS
+from assetcheck.formats.fbx.plugin import SUPPORTED_VERSIONS
 from assetcheck.plugins.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from assetcheck.formats.fbx.model import FbxTexture
 
 MB = 1_000_000
 #: FBX 2011: Blender and other current importers refuse older files.

@@ -10,11 +10,12 @@ such codes, so there a repeated corner counts as a zero-area triangle.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.formats.fbx.model import FbxLayer, FbxMesh, FbxScene
 from assetcheck.formats.gltf.links import Primitive
 from assetcheck.formats.gltf.meshes import TRIANGLE_MODES, primitive_label
 from assetcheck.formats.gltf.model import GltfDocument
@@ -23,6 +24,9 @@ from assetcheck.mesh.faults import report_triangle_faults, triangle_faults, unus
 from assetcheck.mesh.prepared import PreparedMesh, Vertices
 from assetcheck.mesh.vectors import UNIT_LENGTH_THRESHOLD_VEC3, non_unit_rows, vector_length
 from assetcheck.plugins.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from assetcheck.formats.fbx.model import FbxLayer, FbxMesh, FbxScene
 
 UNLIT = "KHR_materials_unlit"
 

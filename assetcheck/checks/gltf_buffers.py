@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.gltf import GLTF_FORMATS
 from assetcheck.formats.gltf.accessor_data import (
     COMPONENT_DTYPES,
     FLOAT,
+    INTEGER_RANGES,
     AccessorLayout,
     SparseLayout,
     element_format,
@@ -228,16 +227,16 @@ def _check_integer_bounds(
             "ARRAY_LENGTH_NOT_IN_LIST", pointer=pointer, length=len(value), allowed=components
         )
         return
-    dtype = COMPONENT_DTYPES[component_type]
-    info = np.iinfo(dtype)
+    lowest, highest = INTEGER_RANGES[component_type]
     for item in value:
         number = as_integer(item)
         if number is None:
             issues.add(
                 "ARRAY_TYPE_MISMATCH", pointer=pointer, value=preview(item), expected="an integer"
             )
-        elif not info.min <= number <= info.max:
-            issues.add("INVALID_GL_VALUE", pointer=pointer, value=number, component_type=dtype.name)
+        elif not lowest <= number <= highest:
+            name = COMPONENT_DTYPES[component_type].name
+            issues.add("INVALID_GL_VALUE", pointer=pointer, value=number, component_type=name)
 
 
 def _check_uses(links: DocumentLinks, issues: FileIssues) -> None:

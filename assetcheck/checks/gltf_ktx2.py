@@ -9,6 +9,7 @@ check, for parity with Khronos; the ``KTX2_*`` codes here say what exactly is wr
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
@@ -20,11 +21,12 @@ from assetcheck.formats.gltf.links import (
     resolve,
     texture_infos,
 )
-from assetcheck.formats.ktx2 import Ktx2Image
-from assetcheck.formats.ktx2.basisu import basisu_findings, color_space_finding
 from assetcheck.formats.ktx2.codes import ISSUE_TYPES
 from assetcheck.issues.findings import Finding
 from assetcheck.plugins.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from assetcheck.formats.ktx2 import Ktx2Image
 
 EXTENSION = "KHR_texture_basisu"
 #: Minification filters that sample mipmaps (NEAREST_MIPMAP_NEAREST .. LINEAR_MIPMAP_LINEAR).
@@ -74,6 +76,8 @@ def check_ktx2_images(asset: Asset, context: CheckContext) -> None:
 
 def _basisu_findings(image: Ktx2Image, use: BasisuUse) -> tuple[Finding, ...]:
     """The extension's rules, and its colour space rule once per kind of slot."""
+    from assetcheck.formats.ktx2.basisu import basisu_findings, color_space_finding
+
     findings = basisu_findings(image, needs_mipmaps=use.needs_mipmaps)
     reported = set()
     for pointer, colour in use.slots:

@@ -15,7 +15,7 @@ import numpy as np
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.gltf import GLTF_FORMATS
-from assetcheck.formats.gltf.accessor_data import COMPONENT_DTYPES, FLOAT
+from assetcheck.formats.gltf.accessor_data import FLOAT, INTEGER_RANGES
 from assetcheck.formats.gltf.accessor_formats import (
     INDICES,
     accessor_format,
@@ -110,7 +110,7 @@ def index_findings(
                 limit=last_vertex,
             )
         )
-    restart = int(np.iinfo(COMPONENT_DTYPES[component_type]).max)
+    restart = INTEGER_RANGES[component_type][1]
     if highest == restart:
         hits = np.flatnonzero(values == restart)
         findings.append(

@@ -7,11 +7,15 @@ same fault for FBX meshes as ``MESH_MISSING_UVS``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.formats.fbx.model import FbxScene
 from assetcheck.formats.gltf.links import collection
 from assetcheck.plugins.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from assetcheck.formats.fbx.model import FbxScene
 
 #: Shading models that predate physically based rendering (names of ``Material.shading``).
 LEGACY_SHADING = frozenset({"lambert", "phong", "blenderPhong", "wavefrontMtl"})

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.formats.fbx.model import FbxScene
 from assetcheck.formats.gltf.accessor_data import AccessorReader
 from assetcheck.formats.gltf.meshes import primitive_label
 from assetcheck.formats.gltf.model import GltfDocument
@@ -36,6 +36,9 @@ from assetcheck.mesh.uvs import (
     uv_triangle_faults,
 )
 from assetcheck.plugins.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from assetcheck.formats.fbx.model import FbxScene
 
 #: A mesh with at least this share of its triangles collapsed in UV space is palette-textured
 #: (each face samples one texel, as voxel and low-poly art does): deliberate, not reported.

@@ -11,12 +11,12 @@ file's unit and axis system, which engines must convert on import, are reported 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.formats.fbx.model import FbxAxes, FbxScene
 from assetcheck.formats.gltf.accessor_data import COMPONENT_DTYPES, FLOAT
 from assetcheck.formats.gltf.links import (
     DocumentLinks,
@@ -29,6 +29,9 @@ from assetcheck.formats.gltf.node_transforms import (
     world_matrices,
 )
 from assetcheck.plugins.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from assetcheck.formats.fbx.model import FbxAxes, FbxScene
 
 #: Sizes (largest side of the bounding box, in metres) beyond which a model is in the wrong
 #: unit: a millimetre-scale export of anything over a metre passes a kilometre, and under a

@@ -19,6 +19,8 @@ from assetcheck.config.loading import find_config_file, load_config
 from assetcheck.config.values import ConfigError
 from assetcheck.plugins.errors import PluginError
 
+from .fast_exit import exit_now
+
 # Set before any command imports numpy: the checks never do large linear algebra, and an OpenBLAS
 # thread pool would cost about a third of numpy's import time and compete with the worker
 # processes (`validate --jobs`, the service's workers) for the cores. A user's setting wins.
@@ -45,6 +47,8 @@ COMMANDS = {
     "webhooks": "assetcheck.cli.webhooks_command",
     "db": "assetcheck.cli.db_command",
 }
+#: Commands that leave no thread, child or file behind, so their process may skip the teardown.
+EXIT_WITHOUT_TEARDOWN = frozenset({"validate"})
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -66,11 +70,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     The configuration file is found by :func:`assetcheck.config.loading.find_config_file`. A
     configuration or plugin error is one line on stderr and exit status 2, never a traceback;
-    so is Ctrl-C, with the shell's status for it, 130.
+    so is Ctrl-C, with the shell's status for it, 130. Run as the process itself (``argv``
+    None), a command of :data:`EXIT_WITHOUT_TEARDOWN` ends it once its output is flushed
+    (:func:`~assetcheck.cli.fast_exit.exit_now`) instead of returning.
     """
+    whole_process = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     command = next((arg for arg in argv if not arg.startswith("-")), None)
     args = build_parser(command).parse_args(argv)
+    status: int = _run_command(args)
+    if whole_process and args.command in EXIT_WITHOUT_TEARDOWN:
+        exit_now(status)
+    return status
+
+
+def _run_command(args: argparse.Namespace) -> int:
+    """The command's exit status; a configuration or plugin error and Ctrl-C are one line."""
     try:
         return args.run(args, load_config(find_config_file(args.config)))
     except (ConfigError, PluginError) as error:

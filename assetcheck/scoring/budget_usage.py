@@ -9,11 +9,13 @@ The budget check compares these numbers with the profile, and the report shows t
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assetcheck.asset import Asset
-from assetcheck.formats.fbx.model import FbxMesh
-from assetcheck.formats.gltf.model import GltfDocument
+
+if TYPE_CHECKING:
+    from assetcheck.formats.fbx.model import FbxMesh
+    from assetcheck.formats.gltf.model import GltfDocument
 
 MB = 1_000_000
 UNSIGNED_INT = 5125

@@ -13,7 +13,6 @@ import pytest
 
 from assetcheck.asset.options import ValidationOptions
 from assetcheck.formats.fbx import reader as fbx_reader
-from assetcheck.formats.gltf import draco as gltf_draco
 from assetcheck.formats.source import SourceFile
 from assetcheck.issues import IssueCollector
 from assetcheck.plugins.manager import build_registry, get_plugin_manager
@@ -21,6 +20,7 @@ from assetcheck.previews import drawing
 from assetcheck.previews.drawing import preview_path, scene_triangles
 from assetcheck.previews.png import encode_png
 from assetcheck.previews.raster import render_clay
+from assetcheck.sandbox import decoder as sandbox_decoder
 from assetcheck.testing.compressed import draco_glb, pawn_mesh
 from assetcheck.testing.fbx import MeshSpec, Scene, ascii_fbx, binary_fbx, cube
 from assetcheck.testing.shapes import lathe, pawn_glb
@@ -111,7 +111,8 @@ def test_no_picture_is_started_after_the_time_given(tmp_path, plugin_manager):
     ("name", "data", "module"),
     [
         ("cube.fbx", lambda: binary_fbx(Scene(meshes=[cube()])), fbx_reader),
-        ("pawn.glb", lambda: draco_glb(pawn_mesh()), gltf_draco),
+        # The Draco decoder takes run_decoder from the sandbox when it first decodes.
+        ("pawn.glb", lambda: draco_glb(pawn_mesh()), sandbox_decoder),
     ],
 )
 def test_a_model_is_parsed_or_decoded_once_for_its_report_and_its_pictures(

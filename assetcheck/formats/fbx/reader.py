@@ -1,5 +1,6 @@
 """The FBX reader: one bounded walk of the file, then ufbx in a child process under limits.
 
+The plugin (:mod:`assetcheck.formats.fbx.plugin`) hands FBX files here; the format is its.
 The walk (:mod:`assetcheck.formats.fbx.walk`) checks every size the file declares before the
 native parser sees it, and keeps the nodes the geometry needs; a file it finds malformed is
 never parsed. ufbx then reads the file in a forked child (:mod:`assetcheck.sandbox.decoder`)
@@ -22,37 +23,17 @@ from pathlib import Path
 
 from assetcheck.asset import Asset
 from assetcheck.asset.options import Limits, ValidationOptions
-from assetcheck.formats.fbx import FBX_BINARY_MAGIC
+from assetcheck.formats.fbx.plugin import FBX, SUPPORTED_VERSIONS
 from assetcheck.formats.fbx.scene import RESULT_TYPES, FbxParseError, read_scene
 from assetcheck.formats.fbx.tree import FbxTree
 from assetcheck.formats.fbx.walk import walk_fbx
 from assetcheck.formats.images import image_info
-from assetcheck.formats.registry import SNIFF_BYTES, FileFormat, leading_text
+from assetcheck.formats.registry import SNIFF_BYTES
 from assetcheck.formats.source import SourceFile
 from assetcheck.issues import FileIssues
-from assetcheck.plugins.hookspecs import hookimpl
 from assetcheck.sandbox.decoder import run_decoder
 
-#: The FBX versions the reader supports: FBX 3.0 (3000) to FBX 2020 (7700).
-SUPPORTED_VERSIONS = (3000, 7700)
 
-
-def _ascii_header(head: bytes) -> bool:
-    text = leading_text(head)
-    return text.startswith(b"; FBX") or b"FBXHeaderExtension:" in text
-
-
-#: Binary FBX starts with the Kaydara magic; ASCII FBX with its ``; FBX`` comment, or it has
-#: an ``FBXHeaderExtension`` near the top.
-FBX = FileFormat("fbx", "FBX", (".fbx",), magic=(FBX_BINARY_MAGIC,), recognise=_ascii_header)
-
-
-@hookimpl
-def register_file_formats() -> list[FileFormat]:
-    return [FBX]
-
-
-@hookimpl
 def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOptions) -> Asset | None:
     """The asset in an FBX file (binary 3000 to 7700, or ASCII); None for other formats."""
     if source.kind != FBX.name:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from assetcheck.formats.gltf.accessor_data import (
-    COMPONENT_DTYPES,
     FLOAT,
+    INTEGER_RANGES,
     AccessorLayout,
 )
 from assetcheck.formats.gltf.fields import as_integer, is_number
@@ -26,8 +26,8 @@ def declared_bounds(accessor: dict, key: str, layout: AccessorLayout) -> np.ndar
         bounds = np.array(value, dtype=np.float64)
         return bounds.astype(np.float32) if np.isfinite(bounds).all() else None
     numbers = [as_integer(v) for v in value]
-    info = np.iinfo(COMPONENT_DTYPES[layout.component_type])
-    if any(n is None or not info.min <= n <= info.max for n in numbers):
+    lowest, highest = INTEGER_RANGES[layout.component_type]
+    if any(n is None or not lowest <= n <= highest for n in numbers):
         return None
     return np.array(numbers, dtype=np.int64)
 

@@ -41,6 +41,13 @@ COMPONENT_DTYPES: dict[int, np.dtype[Any]] = {
     UNSIGNED_INT: np.dtype("<u4"),
     FLOAT: np.dtype("<f4"),
 }
+#: The (lowest, highest) value of each integer componentType, built once: ``np.iinfo`` is built
+#: anew on every call, and bounds are checked per accessor.
+INTEGER_RANGES: dict[int, tuple[int, int]] = {
+    component_type: (int(np.iinfo(dtype).min), int(np.iinfo(dtype).max))
+    for component_type, dtype in COMPONENT_DTYPES.items()
+    if dtype.kind in "iu"
+}
 
 #: The GL name of each accessor componentType, for messages.
 COMPONENT_NAMES = {

@@ -18,22 +18,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from assetcheck.asset.options import Limits
 from assetcheck.formats.gltf.accessor_data import COMPONENT_DTYPES, FLOAT, accessor_layout
-from assetcheck.formats.gltf.draco_decoder import (
-    DracoError,
-    DracoMesh,
-    decode_all_packed,
-    unpack_mesh,
-)
 from assetcheck.formats.gltf.fields import as_integer, child, preview
 from assetcheck.formats.gltf.layout import Accessors, Buffer, view_bytes
 from assetcheck.issues import FileIssues
-from assetcheck.sandbox.decoder import run_decoder
+
+if TYPE_CHECKING:
+    from assetcheck.formats.gltf.draco_decoder import DracoMesh
 
 EXTENSION = "KHR_draco_mesh_compression"
 TRIANGLES = 4
@@ -69,8 +65,12 @@ def decode_draco_primitives(
     compressed = list(_compressed_primitives(document, buffers, issues, required))
     if not compressed:
         return {}
-    # Loaded here, not at start-up, and before the fork: the child's limit is for decoding.
+    # Loaded here, not at start-up (files without Draco never pay for the decoder, its thread
+    # pool or the sandbox), and before the fork: the child's limit is for decoding.
     import DracoPy  # noqa: F401
+
+    from assetcheck.formats.gltf.draco_decoder import DracoError, decode_all_packed, unpack_mesh
+    from assetcheck.sandbox.decoder import run_decoder
 
     packed = run_decoder(
         lambda: decode_all_packed([bytes(item.payload) for item in compressed]),

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from assetcheck.formats.ktx2 import Ktx2Image, parse_ktx2
 from assetcheck.formats.ktx2.header import IDENTIFIER as KTX2_SIGNATURE
 from assetcheck.formats.ktx2.header import (
     KTX_FAMILY_PREFIX,
@@ -29,6 +29,9 @@ from assetcheck.formats.ktx2.header import (
     read_fixed_header,
     read_level_index,
 )
+
+if TYPE_CHECKING:
+    from assetcheck.formats.ktx2 import Ktx2Image
 
 SIGNATURE_BYTES = 14
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -99,7 +102,7 @@ def parse_image(data: bytes | memoryview) -> ImageStructure:
     """The structure of the image in ``data`` (see the module docstring)."""
     mime_type = detect(data)
     view = memoryview(data)
-    ktx2 = parse_ktx2(view) if bytes(view[: len(KTX_FAMILY_PREFIX)]) == KTX_FAMILY_PREFIX else None
+    ktx2 = _parse_ktx2(view) if bytes(view[: len(KTX_FAMILY_PREFIX)]) == KTX_FAMILY_PREFIX else None
     if mime_type is None:
         return ImageStructure(None, ktx2=ktx2)
     try:
@@ -109,6 +112,13 @@ def parse_image(data: bytes | memoryview) -> ImageStructure:
     except _Invalid as error:
         return ImageStructure(mime_type, invalid=str(error), ktx2=ktx2)
     return ImageStructure(mime_type, width, height, unsupported_features=unsupported, ktx2=ktx2)
+
+
+def _parse_ktx2(view: memoryview) -> Ktx2Image:
+    """The full KTX2 parse; the parser is loaded by the first image that needs it."""
+    from assetcheck.formats.ktx2 import parse_ktx2
+
+    return parse_ktx2(view)
 
 
 def _take(view: memoryview, start: int, length: int) -> bytes:

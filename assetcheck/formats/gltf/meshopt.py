@@ -36,7 +36,6 @@ from assetcheck.formats.gltf.meshopt_decoder import (
     library,
 )
 from assetcheck.issues import FileIssues
-from assetcheck.sandbox.decoder import run_decoder
 
 EXTENSIONS = ("KHR_meshopt_compression", "EXT_meshopt_compression")
 
@@ -94,6 +93,9 @@ def decode_meshopt_views(
         issues.add("RESOURCE_LIMIT", limit_mb=limits.memory_limit_mb)
         return {}
     library()  # loaded here, not in every child
+    # The sandbox, too: files without meshopt payloads never load it.
+    from assetcheck.sandbox.decoder import run_decoder
+
     # Shared with the child, which decodes straight into it: nothing to send back but verdicts.
     try:
         arena = decoding_arena(total)

@@ -1,0 +1,65 @@
+"""Validating a file loads only what the file needs: a plain GLB never imports the FBX reader,
+the KTX2 parser, the Draco and meshopt decoders' sandbox, orjson (text output) or the service."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from assetcheck.testing.gltf import GltfBuilder, Primitive
+
+#: Modules (and packages, with all below them) a plain GLB printed as text must not load.
+NOT_FOR_A_PLAIN_GLB = (
+    "assetcheck.formats.fbx.reader",
+    "assetcheck.formats.fbx.model",
+    "assetcheck.formats.fbx.walk",
+    "assetcheck.formats.fbx.scene",
+    "assetcheck.formats.ktx2.parse",
+    "assetcheck.formats.ktx2.basisu",
+    "assetcheck.formats.gltf.draco_decoder",
+    "assetcheck.sandbox.decoder",
+    "assetcheck.sandbox.child",
+    "assetcheck.service",
+    "orjson",
+    "ufbx",
+    "DracoPy",
+    "tornado",
+    "peewee",
+)
+
+_LOADED_AFTER_VALIDATE = """
+import json, sys
+from assetcheck.cli import main
+main(["validate", "--jobs", "1", *sys.argv[1:]])
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def loaded_after_validating(*arguments: str) -> set[str]:
+    run = subprocess.run(
+        [sys.executable, "-c", _LOADED_AFTER_VALIDATE, *arguments],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return set(json.loads(run.stderr.splitlines()[-1]))
+
+
+def unwanted(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in modules for n in names if m == n or m.startswith(n + "."))
+
+
+def test_validating_a_plain_glb_loads_no_other_formats_decoders_or_service(tmp_path: Path):
+    builder = GltfBuilder()
+    builder.add_node(builder.add_mesh([Primitive(3)]))
+    glb = builder.write_glb(tmp_path / "triangle.glb")
+    assert unwanted(loaded_after_validating(str(glb)), NOT_FOR_A_PLAIN_GLB) == []
+
+
+def test_json_output_loads_orjson_and_a_ktx2_image_loads_the_ktx2_parser(tmp_path: Path):
+    builder = GltfBuilder()
+    builder.add_node(builder.add_mesh([Primitive(3)]))
+    builder.add_image(b"\xabKTX 20\xbb\r\n\x1a\n" + bytes(68))
+    glb = builder.write_glb(tmp_path / "ktx2.glb")
+    modules = loaded_after_validating("--format", "json", str(glb))
+    assert {"orjson", "assetcheck.formats.ktx2.parse"} <= modules
