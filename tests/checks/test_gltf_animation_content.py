@@ -10,16 +10,26 @@ from assetcheck.checks.gltf_animation_content import (
     ANGLE_TOLERANCE,
     VALUE_TOLERANCE,
     Track,
-    hemisphere_flips,
-    is_constant,
-    redundant_keys,
+    judge,
 )
 
 
 def track(values, path="translation", interpolation="LINEAR", times=None, tangents=None):
     values = np.asarray(values, dtype=np.float64)
     times = np.arange(len(values), dtype=np.float64) if times is None else np.asarray(times)
-    return Track(path, interpolation, times, values, tangents, 12)
+    return Track(path, interpolation, times, values, tangents)
+
+
+def redundant_keys(one: Track) -> np.ndarray:
+    return judge([one])[0].redundant
+
+
+def is_constant(one: Track) -> bool:
+    return judge([one])[0].constant
+
+
+def hemisphere_flips(one: Track) -> np.ndarray:
+    return judge([one])[0].flips
 
 
 def turn(angle: float) -> list[float]:
@@ -100,3 +110,21 @@ def test_step_rotations_and_other_paths_do_not_flip():
     keys = [turn(0.0), [-x for x in turn(0.1)]]
     assert hemisphere_flips(track(keys, path="rotation", interpolation="STEP")).size == 0
     assert hemisphere_flips(track([[0, 0, 1], [0, 0, -1]])).size == 0
+
+
+def test_tracks_judged_together_give_what_each_gives_alone():
+    tracks = [
+        track([[0, 0, 0], [1, 0, 0], [2, 0, 0]]),
+        track([turn(0.0), [-x for x in turn(0.5)], turn(1.0)], path="rotation"),
+        track([[5, 5, 5]] * 3),
+        track([[0, 0, 0], [1, 0, 0], [1, 1, 0], [2, 1, 0], [3, 1, 0]]),
+        track([[0, 0, 0], [0, 0, 0], [4, 0, 0]], interpolation="STEP"),
+        track([[2, 0, 0], [3, 0, 0]]),
+    ]
+    together = judge(tracks)
+    alone = [judge([one])[0] for one in tracks]
+    assert [j.constant for j in together] == [j.constant for j in alone]
+    assert [j.redundant.tolist() for j in together] == [j.redundant.tolist() for j in alone]
+    assert [j.flips.tolist() for j in together] == [j.flips.tolist() for j in alone]
+    assert [j.redundant.tolist() for j in together] == [[1], [1], [1], [3], [1], []]
+    assert [j.constant for j in together] == [False, False, True, False, False, False]
