@@ -239,4 +239,54 @@ ISSUE_TYPES = [
         title="Too many keyframes",
         count_phrase="({keyframes:,})",
     ),
+    declare(
+        "ANIMATION_CHANNEL_CONSTANT",
+        "info",
+        "The {path} channel of node {node} holds the same value at all {keys:,} keys: it "
+        "moves nothing and stores {bytes:,} bytes of values.",
+        "Remove the channel and give the node that {path} instead, or let the exporter drop "
+        "channels that do not change (an option such as 'optimise animation size').",
+        title="Animation track that never changes",
+        count_phrase="({keys:,} keys)",
+    ),
+    declare(
+        "ANIMATION_REDUNDANT_KEYS",
+        "info",
+        "The {path} channel of node {node}: {count:,} of its {keys:,} keys hold the value "
+        "interpolation between their neighbours already gives (the first is key {first}); "
+        "removing them saves {bytes:,} bytes of values.",
+        "Let the exporter simplify the curves (remove redundant keyframes), or resample the "
+        "animation with a tool such as glTF-Transform's resample.",
+        title="Keyframes that change nothing",
+        count_phrase="({count:,} keys)",
+    ),
+    declare(
+        "ANIMATION_ROTATION_HEMISPHERE_FLIP",
+        "info",
+        "The rotation channel of node {node}: {count:,} of its {keys:,} keys store their "
+        "quaternion on the far side from the key before (q and -q are the same turn; the first "
+        "is key {first}). Players that follow the glTF specification take the short way, but "
+        "tools that interpolate the stored values or turn them into curves spin the long way.",
+        "Negate those keys' quaternions so that each has a positive dot product with the key "
+        "before (exporters call this making quaternions continuous), and export again.",
+        title="Rotation keys that flip to the far side",
+        count_phrase="({count:,} keys)",
+    ),
+    declare(
+        "ANIMATION_ZERO_LENGTH",
+        "info",
+        "Animation {name} lasts no time: each of its samplers has a single key (the first at "
+        "{time:g} s), so it sets a pose rather than playing motion.",
+        "If a pose is meant, nothing needs fixing; otherwise export the action's whole frame "
+        "range.",
+        title="Animation of no length",
+    ),
+    declare(
+        "ANIMATION_TARGET_NOT_IN_SCENE",
+        "info",
+        "An animation channel moves node {node}, which no scene shows: its keys are loaded "
+        "and never seen.",
+        "Add the node to the scene, or remove the channel (and the node) before exporting.",
+        title="Animation of a node no scene shows",
+    ),
 ]

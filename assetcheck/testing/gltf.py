@@ -207,10 +207,16 @@ class GltfBuilder:
         keyframes: int = 2,
         duration: float = 1.0,
         channels: int = 1,
+        translations: np.ndarray | None = None,
     ) -> int:
-        """An animation of ``channels`` translation channels sharing one time input."""
+        """An animation of ``channels`` translation channels sharing one time input and one
+        output: ``translations``, ``(keyframes, 3)`` (default: all zero)."""
         times = np.linspace(0.0, duration, keyframes, dtype=np.float32)
-        values = np.zeros((keyframes, 3), dtype=np.float32)
+        values = (
+            np.zeros((keyframes, 3), dtype=np.float32)
+            if translations is None
+            else np.asarray(translations, dtype=np.float32)
+        )
         time_input = self.add_accessor(times, "SCALAR", minmax=True)
         output = self.add_accessor(values, "VEC3")
         targets = [self.add_node() for _ in range(channels)]

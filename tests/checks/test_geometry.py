@@ -81,7 +81,9 @@ def well_made_glb() -> bytes:
         "panel",
         add_primitive(builder, SQUARE, [[0, 1, 2], [0, 2, 3]], uvs=True, material=material),
     )
-    builder.add_animation("sway", keyframes=31, duration=1.0)
+    sway = np.zeros((31, 3))
+    sway[:, 0] = 0.1 * np.sin(np.linspace(0, np.pi, 31))  # an arc: no key on a straight line
+    builder.add_animation("sway", keyframes=31, duration=1.0, translations=sway)
     return builder.glb()
 
 

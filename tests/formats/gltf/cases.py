@@ -61,8 +61,9 @@ def skinned() -> GltfBuilder:
 
 
 def animated() -> GltfBuilder:
+    """A triangle and a node moved along two edges of a square (three keys, none redundant)."""
     builder = triangle()
-    builder.add_animation(keyframes=3)
+    builder.add_animation(keyframes=3, translations=np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0]]))
     return builder
 
 
@@ -536,6 +537,31 @@ CASES: dict[str, Case] = {
         _do(
             _sampler_accessor("output", np.zeros((3, 4), np.float32), "VEC4"), _channel("rotation")
         ),
+    ),
+    # Animation content: AssetCheck's own rules (docs/animations.md).
+    "animation_channel_constant": Case(
+        "animated", _sampler_accessor("output", np.tile(np.float32([1, 2, 3]), (3, 1)), "VEC3")
+    ),
+    "animation_redundant_keys": Case(
+        "animated",
+        _sampler_accessor("output", np.float32([[0, 0, 0], [0.5, 0.5, 0], [1, 1, 0]]), "VEC3"),
+    ),
+    "animation_rotation_hemisphere_flip": Case(
+        "animated",
+        _do(
+            _sampler_accessor(
+                "output",
+                np.float32([[0, 0, 0, 1], [-x for x in QUARTER_TURN], QUARTER_TURN]),
+                "VEC4",
+            ),
+            _channel("rotation"),
+        ),
+    ),
+    "animation_zero_length": Case(
+        "animated", _do(_times([0.5]), _sampler_accessor("output", np.float32([[1, 0, 0]]), "VEC3"))
+    ),
+    "animation_target_not_in_scene": Case(
+        "animated", _do(_extra_node(name="hidden"), _channel("translation", node=2))
     ),
     # Cameras and materials.
     "camera_zfar_lequal_znear": Case(
