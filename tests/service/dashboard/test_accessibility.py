@@ -148,3 +148,34 @@ def test_the_tab_key_reaches_every_control_and_shows_where_the_focus_is(
             unseen.append(html)
     assert set(controls) <= set(reached), f"{name}: Tab never reaches some controls"
     assert not unseen, f"{name}: focus without a visible outline on {unseen}"
+
+
+def test_the_jobs_filter_and_an_issue_open_with_the_keyboard_alone(
+    site: Site, gallery: Gallery, page: Page
+):
+    open_page(page, site, gallery, "jobs")
+    tab_to(page, "#status")
+    page.keyboard.type("Failed")  # a focused list box picks the option typed
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("button", name="Filter")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(f"{site.url}/jobs?status=failed")
+    expect(page.locator("table.jobs tbody tr")).to_have_count(1)
+
+    open_page(page, site, gallery, "job-gltf")
+    issue = page.locator("details.issue", has_text="MESH_ZERO_AREA_TRIANGLES")
+    expect(issue).not_to_have_attribute("open", "")
+    tab_to(page, "details.issue:has-text('MESH_ZERO_AREA_TRIANGLES') > summary")
+    page.keyboard.press("Enter")
+    expect(issue).to_have_attribute("open", "")
+    expect(issue.get_by_text("How to fix")).to_be_visible()
+
+
+def tab_to(page: Page, selector: str) -> None:
+    """Press Tab until the element ``selector`` has the focus (at most once per control)."""
+    target = page.locator(selector)
+    for _ in range(len(page.evaluate(CONTROLS)) + 1):
+        if target.evaluate("element => element === document.activeElement"):
+            return
+        page.keyboard.press("Tab")
+    expect(target).to_be_focused()

@@ -118,7 +118,7 @@ def test_a_5000_character_name_ends_in_an_ellipsis_with_the_whole_name_on_hover(
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_a_refused_upload_shows_a_red_bar_and_all_bars_have_one_width(
-    site: Site, page: Page, width: int
+    site: Site, page: Page, artifacts: Path, width: int
 ):
     page.set_viewport_size({"width": width, "height": 900})
     log_in(page, site.url, site.account())
@@ -140,6 +140,7 @@ def test_a_refused_upload_shows_a_red_bar_and_all_bars_have_one_width(
     widths = {round(bar.bounding_box()["width"]) for bar in bars.all()}
     assert len(widths) == 1, widths
     assert_no_sideways_scrolling(page)
+    page.screenshot(path=artifacts / f"upload-list-{width}.png", full_page=True)
 
 
 def test_a_failed_job_page_says_what_to_do_in_the_words_of_its_report(
