@@ -59,7 +59,8 @@ class ReportFormat:
     """A way to present a report: ``render`` turns the JSON report into text of ``content_type``.
 
     ``combine``, when given, renders the reports of several files as one document (a JSON list,
-    one SARIF log); formats without it are printed one report after another.
+    one SARIF log); formats without it are printed one report after another. ``title`` names
+    the format for people (the dashboard's download links); without it, the name is shown.
     """
 
     name: str
@@ -67,6 +68,12 @@ class ReportFormat:
     render: Callable[[Report], str]
     description: str = ""
     combine: Callable[[list[Report]], str] | None = None
+    title: str = ""
+
+    @property
+    def label(self) -> str:
+        """What people call the format: its ``title``, else its ``name``."""
+        return self.title or self.name
 
 
 class UnknownReportFormatError(ValueError):

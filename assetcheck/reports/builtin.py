@@ -31,31 +31,40 @@ def deferred(module: str, function: str) -> Callable[[Any], str]:
 def register_report_formats() -> list[ReportFormat]:
     return [
         ReportFormat(
-            "json", "application/json", render_json, "The full report", combine=render_json_list
+            "json",
+            "application/json",
+            render_json,
+            "The full report",
+            combine=render_json_list,
+            title="JSON",
         ),
         ReportFormat(
             "markdown",
             "text/markdown; charset=utf-8",
             deferred("assetcheck.reports.markdown", "render_markdown"),
             "A readable report for pull requests",
+            title="Markdown",
         ),
         ReportFormat(
             "badge",
             "image/svg+xml",
             deferred("assetcheck.reports.badge", "render_badge"),
             "An SVG badge for READMEs",
+            title="Badge",
         ),
         ReportFormat(
             "junit",
             "application/xml",
             deferred("assetcheck.reports.junit", "render_junit"),
             "JUnit XML: one test case per check, for CI systems",
+            title="JUnit",
         ),
         ReportFormat(
             "text",
             "text/plain; charset=utf-8",
             deferred("assetcheck.reports.text", "render_text"),
             "A terminal summary",
+            title="Text",
         ),
         ReportFormat(
             "sarif",
@@ -63,5 +72,6 @@ def register_report_formats() -> list[ReportFormat]:
             deferred("assetcheck.reports.sarif", "render_sarif"),
             "SARIF 2.1.0, for GitHub code scanning and other SARIF viewers",
             combine=deferred("assetcheck.reports.sarif", "render_sarif_combined"),
+            title="SARIF",
         ),
     ]

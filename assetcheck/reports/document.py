@@ -263,7 +263,9 @@ def group_issues(result: Result) -> list[dict[str, Any]]:
 
 
 def budget_use(result: Result) -> list[dict[str, Any]]:
-    """Per model file, what it uses of each budget of the profile: ``used``, ``limit``, ``over``.
+    """Per model file its reader could read, what it uses of each budget of the profile:
+    ``used``, ``limit``, ``over``. A file that could not be read at all has no entry: what it
+    uses is unknown, not zero.
 
     For ``index_32bit`` the values are booleans: whether the file uses 32-bit indices, and
     whether the profile allows them.
@@ -271,6 +273,8 @@ def budget_use(result: Result) -> list[dict[str, Any]]:
     budgets = result.profile.budgets.to_dict()
     files = []
     for asset in result.assets:
+        if not asset.parsed:
+            continue
         usage = []
         for name, limit in budgets.items():
             used = asset.metrics.get(name)

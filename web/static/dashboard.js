@@ -63,7 +63,9 @@
       this.progress.setAttribute("aria-label", "Progress of " + file.name);
       this.status = element("p", "status-text", "Waiting to upload…");
       this.result = element("div", "result");
-      this.node.append(element("span", "name", file.name), this.progress, this.result, this.status);
+      const name = element("span", "name file-name", file.name);
+      name.title = file.name;  // a long name ends in an ellipsis: the whole of it on hover
+      this.node.append(name, this.progress, this.result, this.status);
       list.append(this.node);
     }
 

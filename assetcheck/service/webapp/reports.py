@@ -33,13 +33,21 @@ FILE_EXTENSIONS = {
 }
 
 
-def report_disposition(job_id: str, format_name: str, content_type: str) -> str | None:
-    """The ``Content-Disposition`` of a report: an attachment named ``<job>-report.<ext>``
-    from characters that need no quoting, or None for an image, which is shown inline."""
+def report_extension(format_name: str, content_type: str) -> str | None:
+    """The file extension of a saved report, from characters that need no quoting; None for
+    an image, which is shown inline, not saved."""
     media_type = content_type.split(";")[0].strip().lower()
     if media_type.startswith("image/"):
         return None
-    extension = FILE_EXTENSIONS.get(media_type) or _file_safe(format_name) or "txt"
+    return FILE_EXTENSIONS.get(media_type) or _file_safe(format_name) or "txt"
+
+
+def report_disposition(job_id: str, format_name: str, content_type: str) -> str | None:
+    """The ``Content-Disposition`` of a report: an attachment named ``<job>-report.<ext>``
+    from characters that need no quoting, or None for an image, which is shown inline."""
+    extension = report_extension(format_name, content_type)
+    if extension is None:
+        return None
     return f'attachment; filename="{_file_safe(job_id)}-report.{extension}"'
 
 

@@ -147,3 +147,12 @@ def artifacts() -> Path:
     shutil.rmtree(ARTIFACTS / "dashboard", ignore_errors=True)
     (ARTIFACTS / "dashboard").mkdir(parents=True)
     return ARTIFACTS / "dashboard"
+
+
+@pytest.fixture(scope="module")
+def gallery(site: Site):
+    """An account of ``site`` with something on every page (``gallery.py``), made once per
+    module."""
+    from tests.service.dashboard.gallery import make_gallery  # it imports this module
+
+    return make_gallery(site)

@@ -3,6 +3,8 @@ its preview pictures, its 3D viewer's models and overlays, and its reports; dele
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, BinaryIO
 
@@ -11,6 +13,8 @@ from markupsafe import Markup
 
 from assetcheck.plugins.manager import build_registry
 from assetcheck.previews.job_files import CONTENT_TYPES, model_file_name
+from assetcheck.reports import ReportFormat
+from assetcheck.reports.failures import failure_advice
 from assetcheck.service.accounts.credentials import is_fresh_install
 from assetcheck.service.dashboard import job_page, report_pages
 from assetcheck.service.dashboard.handlers.base import (
@@ -22,13 +26,14 @@ from assetcheck.service.dashboard.model_names import ModelFileNames
 from assetcheck.service.dashboard.page_cache import RenderedPages
 from assetcheck.service.dashboard.render_turns import RenderTurns
 from assetcheck.service.db.tables import Job
-from assetcheck.service.jobs.queue import COMPLETED, STATES
+from assetcheck.service.jobs.queue import COMPLETED, FAILED, STATES
 from assetcheck.service.webapp.errors import RequestError
 from assetcheck.service.webapp.handlers import bounded_number, limits_of_plan
 from assetcheck.service.webapp.job_options import DEFAULT_ENGINE
 from assetcheck.service.webapp.job_views import (
     badge_path,
     completed_report_text,
+    decode_cursor,
     expired,
     find_job,
     list_jobs,
@@ -37,13 +42,11 @@ from assetcheck.service.webapp.job_views import (
     summary_body,
 )
 from assetcheck.service.webapp.ratelimit import RateLimiter
-from assetcheck.service.webapp.reports import ReportHandler
+from assetcheck.service.webapp.reports import ReportHandler, report_extension
 
 RECENT_JOBS = 5
 #: No upload has more model files than this (``[validation] max_archive_entries`` is smaller).
 MAX_PREVIEW_INDEX = 10**9
-#: Report formats offered as downloads on the job page: their titles and file extensions.
-DOWNLOADS = {"json": ("JSON", "json"), "markdown": ("Markdown", "md"), "junit": ("JUnit", "xml")}
 #: The viewer's files of a model file: suffix in the URL -> ``job_files`` kind.
 VIEWER_FILES = {"glb": "viewer_model", "json": "overlays"}
 #: A job's pictures and models stay out of the browser's cache: a cached copy would outlive
@@ -51,6 +54,27 @@ VIEWER_FILES = {"glb": "viewer_model", "json": "overlays"}
 JOB_FILE_CACHE_CONTROL = "no-store"
 #: Bytes read from disk and sent at a time when streaming a viewer file.
 STREAM_CHUNK = 1 << 20
+
+
+@dataclass(frozen=True)
+class Download:
+    """A report format the job page offers to save: its name in the URL, what people call it,
+    the extension of the saved file and what it is for."""
+
+    name: str
+    title: str
+    extension: str
+    description: str
+
+
+def report_downloads(formats: Mapping[str, ReportFormat]) -> list[Download]:
+    """Every report format the service renders that is a file to save, in the registry's
+    order: all of them but images (the badge, which the page shows with its own snippet)."""
+    return [
+        Download(name, chosen.label, extension, chosen.description)
+        for name, chosen in formats.items()
+        if (extension := report_extension(name, chosen.content_type)) is not None
+    ]
 
 
 class HomeHandler(DashboardHandler):
@@ -78,20 +102,38 @@ class JobsHandler(DashboardHandler):
 
     @tornado.web.authenticated
     async def get(self) -> None:
-        status, limit = parse_list_query(self.get_query_argument("status", None) or None, None)
+        status = self.get_query_argument("status", None) or None
         cursor = self.get_query_argument("cursor", None)
+        problem = None
+        if status is not None and status not in STATES:
+            problem = f"There is no status “{status}”: all jobs are shown."
+            status = cursor = None
+        elif cursor is not None and not _is_cursor(cursor):
+            problem = "That page of the list is not one this service made: the newest are shown."
+            cursor = None
+        _, limit = parse_list_query(status, None)
         jobs, next_cursor = await self.run_blocking(
             partial(list_jobs, self.logged_in_account.id, status=status, limit=limit, cursor=cursor)
         )
         self.render_page(
             "jobs.html",
+            400 if problem else 200,
             jobs=jobs,
             next_cursor=next_cursor,
             status=status,
             states=STATES,
             first_page=cursor is None,
             deleted=self.get_query_argument("deleted", None) == "1",
+            problem=problem,
         )
+
+
+def _is_cursor(cursor: str) -> bool:
+    try:
+        decode_cursor(cursor)
+    except RequestError:
+        return False
+    return True
 
 
 class JobPageHandler(DashboardHandler):
@@ -111,8 +153,9 @@ class JobPageHandler(DashboardHandler):
         context: dict[str, Any] = {
             "job": job,
             "report_html": None,
-            "downloads": DOWNLOADS,
+            "downloads": report_downloads(self.report_formats),
             "engine_title": engine.title if engine else job.engine,
+            "advice": failure_advice(job.error_code or "") if job.status == FAILED else None,
         }
         if job.status == COMPLETED and job.expired_at is None:
             context.update(
