@@ -20,9 +20,9 @@ from assetcheck.testing.fbx import Scene, binary_fbx, cube
 from assetcheck.testing.gltf import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, GltfBuilder
 from assetcheck.testing.shapes import lathe
 from assetcheck.testing.zip import zip_of
-from tests.service.dashboard.conftest import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, Site
+from tests.service.dashboard.browser import log_in, open_chromium
+from tests.service.dashboard.conftest import Site
 from tests.service.dashboard.test_accounts_http import Visitor
-from tests.service.dashboard.test_browser import log_in
 from tests.service.harness import upload, wait_for_job
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need Playwright")
@@ -278,13 +278,7 @@ def test_viewer_files_go_only_to_the_jobs_owner_and_are_never_sniffed(site: Site
 def test_without_webgl_the_server_drawn_picture_stays_and_says_why(
     site: Site, playwright_driver, tmp_path: Path
 ):
-    context = playwright_driver.chromium.launch_persistent_context(
-        tmp_path / "profile",
-        executable_path=str(CHROMIUM),
-        args=[*CHROMIUM_ARGS, "--disable-3d-apis"],
-        headless=True,
-    )
-    context.set_default_timeout(TIMEOUT_MS)
+    context = open_chromium(playwright_driver, tmp_path / "profile", args=["--disable-3d-apis"])
     try:
         page = context.pages[0] if context.pages else context.new_page()
         open_job(site, page, faulty_glb(), "nogl.glb")
