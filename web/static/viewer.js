@@ -19,6 +19,8 @@ const KEY_ANGLE = Math.PI / 24;
    of the window (nor shorter than MIN_HEIGHT pixels). */
 const HEIGHT_SHARE = 0.7;
 const MIN_HEIGHT = 240;
+const HELP = "Drag to turn, scroll to zoom, right-drag to pan; or focus the view and use the "
+  + "arrow keys, Shift+arrows to pan, + and − to zoom, 0 to reset.";
 /* What a marked element is, in the caption after "Show on model" (the overlays' "marks"). */
 const MARKED = {
   "vertices": (n) => `orange dots mark the ${n} vertices`,
@@ -141,8 +143,7 @@ class ModelViewer {
       await new Promise((resolve) => requestAnimationFrame(resolve));  // the frame is on screen
       this.figure.dataset.firstFrameMs = String(Math.round(performance.now() - started));
       this.figure.dataset.state = "ready";
-      this.say("Drag to turn, scroll to zoom, right-drag to pan; or focus the view and use the "
-               + "arrow keys, Shift+arrows to pan, + and − to zoom, 0 to reset.");
+      this.say(HELP);
     } catch (error) {
       this.figure.dataset.state = "failed";
       this.say(error.message || "The model could not be shown.");
@@ -251,7 +252,7 @@ class ModelViewer {
     const action = button.dataset.action;
     if (action === "load") { this.load(); return; }
     if (!this.renderer) return;
-    if (action === "reset") { this.clearFocus(); this.frame(); return; }
+    if (action === "reset") { this.clearFocus(); this.frame(); this.say(HELP); return; }
     const pressed = button.getAttribute("aria-pressed") !== "true";
     button.setAttribute("aria-pressed", String(pressed));
     if (action === "wireframe") this.wireframe = pressed;

@@ -450,6 +450,7 @@ def test_an_fbx_finding_is_shown_on_the_mesh_it_names(site: Site, page: Page, ar
     figure.get_by_role("button", name="UV checker").click()  # the FBX's own UVs
     expect(figure.locator(".viewer-legend")).to_contain_text("Coloured squares")
     checker, summary = pixels(page, figure)
+    figure.screenshot(path=artifacts / "viewer-fbx-checker.png")
     assert_drawn(summary)
     assert checker != before
     figure.get_by_role("button", name="Wireframe").click()
