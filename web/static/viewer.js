@@ -15,8 +15,8 @@ const NO_UV = 0xd6336c;
 const GHOST = new MeshBasicMaterial({color: 0x9aa3ad, transparent: true, opacity: 0.12,
                                      depthWrite: false});
 const KEY_ANGLE = Math.PI / 24;
-/* The view is as wide as its card, and three quarters as tall, but never taller than this share
-   of the window (nor shorter than MIN_HEIGHT pixels). */
+/* The view is as wide as its card, and three quarters as tall, but no taller than this share
+   of the window's height (or MIN_HEIGHT pixels, on a very short window). */
 const HEIGHT_SHARE = 0.7;
 const MIN_HEIGHT = 240;
 const HELP = "Drag to turn, scroll to zoom, right-drag to pan; or focus the view and use the "
@@ -395,9 +395,11 @@ class ModelViewer {
     } else if (texture) {
       caption += " — the texture it is about is shown alone on the meshes that use it.";
       items.push(["texture", "The texture, without lighting, as its UVs lay it out."]);
+    } else if (faded) {
+      caption += ` — the ${mesh ? "mesh" : "part of the model"} it is about is shown, the rest `
+        + "is faded.";
     } else {
-      caption += ` — the ${mesh ? "mesh" : "part of the model"} it is about is shown in its own `
-        + "colours.";
+      caption += " — it is about the whole model.";
     }
     if (faded) items.push(["faded", "Faded grey: the rest of the model."]);
     this.focus = {meshes, texture, caption, items};

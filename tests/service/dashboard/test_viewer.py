@@ -260,8 +260,7 @@ def test_every_view_mode_has_a_legend_and_the_view_spans_its_card(
     issue.get_by_role("button", name="Show on model").click()
     expect(figure).to_have_attribute("data-legend", "issue")
     expect(legend.locator(".viewer-caption").first).to_have_text(
-        "Non-manifold edges (81 of 1,152) — the part of the model it is about is shown in its "
-        "own colours."
+        "Non-manifold edges (81 of 1,152) — it is about the whole model."
     )
     figure.screenshot(path=artifacts / "viewer-legend.png")
     figure.get_by_role("button", name="Reset view").click()
@@ -443,7 +442,7 @@ def test_an_fbx_finding_is_shown_on_the_mesh_it_names(site: Site, page: Page, ar
     expect(figure).to_have_attribute("data-focus", "Kopf")
     expect(figure).to_have_attribute("data-focus-meshes", "1")  # Kopf only, not Kopf2 too
     expect(figure.locator(".viewer-caption")).to_have_text(
-        "Flipped faces along 5 edges — the mesh it is about is shown in its own colours."
+        "Flipped faces along 5 edges — the mesh it is about is shown, the rest is faded."
     )
 
     figure.get_by_role("button", name="Reset view").click()
