@@ -24,15 +24,8 @@ from playwright.sync_api import sync_playwright
 
 from assetcheck.service.accounts.store import create_account, find_account, issue_key
 from bench.grid_glb import grid_glb
-from tests.service.dashboard.conftest import CHROMIUM, CHROMIUM_ARGS, PASSWORD
-from tests.service.harness import (
-    ServiceProcess,
-    bind_database,
-    service_settings,
-    upload,
-    wait_for_job,
-    write_config,
-)
+from tests.service.dashboard.browser import PASSWORD, log_in, open_chromium, start_site
+from tests.service.harness import bind_database, upload, wait_for_job
 
 FETCH_ONLY = """async (url) => {
     const started = performance.now();
@@ -47,16 +40,11 @@ def main() -> None:
     args = parser.parse_args()
     model = grid_glb(670)
     with tempfile.TemporaryDirectory() as folder:
-        config = write_config(
+        server = start_site(
             Path(folder),
-            service_settings(
-                Path(folder),
-                "",
-                workers={"job_timeout": 600},
-                plans={"pro": {"max_upload_mb": 100, "requests_per_minute": 100_000}},
-            ),
+            workers={"job_timeout": 600},
+            plans={"pro": {"max_upload_mb": 100, "requests_per_minute": 100_000}},
         )
-        server = ServiceProcess(config).start()
         try:
             bind_database(server.config)
             email = "bench@example.com"
@@ -76,16 +64,10 @@ def main() -> None:
 
 def measure(url: str, email: str, job_id: str, runs: int) -> tuple[list[float], list[float]]:
     frames, fetches = [], []
-    with sync_playwright() as driver:
-        browser = driver.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
-        )
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.goto(f"{url}/login")
-        page.get_by_label("Email").fill(email)
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Log in").click()
-        page.wait_for_url(f"{url}/")
+    with sync_playwright() as driver, tempfile.TemporaryDirectory() as profile:
+        context = open_chromium(driver, Path(profile))
+        page = context.new_page()
+        log_in(page, url, email)
         for _ in range(runs):
             page.goto(f"{url}/jobs/{job_id}")
             fetches.append(page.evaluate(FETCH_ONLY, f"/jobs/{job_id}/models/0.glb")[0])
@@ -94,7 +76,7 @@ def measure(url: str, email: str, job_id: str, runs: int) -> tuple[list[float], 
             figure = page.locator(".viewer[data-state=ready]")
             figure.wait_for(timeout=120_000)
             frames.append(float(figure.get_attribute("data-first-frame-ms")))
-        browser.close()
+        context.close()
     return frames, fetches
 
 

@@ -2,10 +2,12 @@
 worker with the report so the page does no validation of its own.
 
 One entry per finding that points at elements of a mesh: its issue ``code``, where the report
-puts it (the glTF ``pointer``, or the FBX mesh's ``name``), how many elements it has, and the
-first :data:`MAX_ELEMENTS` of them as ``points`` (flat x, y, z) and ``triangles`` (flat x, y, z
-of three corners each). glTF coordinates are in the primitive's own space (the viewer places
-them with every node that draws the mesh); FBX ones in the scene's, as the viewer's GLB has it.
+puts it (the glTF ``pointer``, or the FBX mesh's ``name``), how many elements it has, what each
+mark stands for in plain words (``marks``: ``vertices``, ``corners``, ``triangle centres`` or
+``triangles``), and the first :data:`MAX_ELEMENTS` of them as ``points`` (flat x, y, z) and
+``triangles`` (flat x, y, z of three corners each). glTF coordinates are in the primitive's own
+space (the viewer places them with every node that draws the mesh); FBX ones in the scene's, as
+the viewer's GLB has it.
 
 - ``ACCESSOR_VECTOR3_NON_UNIT``: the vertices whose normal or tangent is not of unit length;
 - ``ACCESSOR_INDEX_OOB``: the corners that do exist of the triangles with an index past the
@@ -18,12 +20,17 @@ them with every node that draws the mesh); FBX ones in the scene's, as the viewe
   ``ACCESSOR_WEIGHTS_NON_NORMALIZED``: the skinned vertices at fault, per ``JOINTS_n`` or
   ``WEIGHTS_n`` set as the findings are reported (:mod:`assetcheck.formats.gltf.skins`).
 
+A glTF file's overlays also say where each accessor and buffer view shows on the model
+(``uses``: by ``/accessors/n`` or ``/bufferViews/n``, the pointers of the mesh primitives and
+images that use it), so a finding about one of them can be shown on what it feeds.
+
 The same rules as the checks decide (:mod:`assetcheck.checks.gltf_vertex_data`,
 :mod:`assetcheck.mesh.faults`), through the same functions.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -31,7 +38,7 @@ import numpy as np
 from assetcheck.asset import Asset
 from assetcheck.formats.fbx.model import FbxScene
 from assetcheck.formats.gltf.fields import child
-from assetcheck.formats.gltf.links import DocumentLinks, Primitive
+from assetcheck.formats.gltf.links import DocumentLinks, Primitive, uses
 from assetcheck.formats.gltf.model import GltfDocument
 from assetcheck.formats.gltf.skins import influence_faults, joint_limits
 from assetcheck.mesh.faults import faulty_triangles
@@ -43,18 +50,35 @@ from assetcheck.mesh.vectors import UNIT_LENGTH_THRESHOLD_VEC3, non_unit_rows
 MAX_ELEMENTS = 10_000
 TRIANGLE_MODES = frozenset({4, 5, 6})
 TRIANGLES = 4
+#: The part of a use's pointer that the viewer shows: a mesh primitive or an image.
+SHOWN_USE = re.compile(r"^/(?:meshes/\d+/primitives/\d+|images/\d+)")
 
 Entry = dict[str, Any]
 
 
 def model_overlays(asset: Asset) -> dict[str, Any]:
     """The overlays of one model file, as stored beside its viewer GLB."""
-    entries: list[Entry] = []
     if asset.fbx is not None:
-        entries = _fbx_entries(asset.fbx)
-    elif asset.gltf is not None:
-        entries = _gltf_entries(asset.gltf)
-    return {"maxElements": MAX_ELEMENTS, "entries": entries}
+        return {"maxElements": MAX_ELEMENTS, "entries": _fbx_entries(asset.fbx)}
+    if asset.gltf is not None:
+        return {
+            "maxElements": MAX_ELEMENTS,
+            "entries": _gltf_entries(asset.gltf),
+            "uses": _shown_uses(asset.gltf.links),
+        }
+    return {"maxElements": MAX_ELEMENTS, "entries": []}
+
+
+def _shown_uses(links: DocumentLinks) -> dict[str, list[str]]:
+    """The mesh primitives and images each accessor and buffer view feeds, by its pointer."""
+    shown: dict[str, list[str]] = {}
+    for use in uses(links):
+        found = SHOWN_USE.match(use.pointer)
+        if found:
+            pointers = shown.setdefault(f"/{use.collection}/{use.index}", [])
+            if found[0] not in pointers:
+                pointers.append(found[0])
+    return shown
 
 
 def _gltf_entries(document: GltfDocument) -> list[Entry]:
@@ -96,6 +120,7 @@ def _non_unit(links: DocumentLinks, primitive: Primitive, positions: np.ndarray)
                     "ACCESSOR_VECTOR3_NON_UNIT",
                     {"pointer": pointer},
                     rows.size,
+                    "vertices",
                     points=positions[rows[:MAX_ELEMENTS]],
                 )
             )
@@ -126,7 +151,9 @@ def _skin_faults(
             if hits.size:
                 where = {"pointer": child(at, f"{semantic}_{number}")}
                 entries.append(
-                    _entry(code, where, hits.size, points=positions[hits[:MAX_ELEMENTS]])
+                    _entry(
+                        code, where, hits.size, "vertices", points=positions[hits[:MAX_ELEMENTS]]
+                    )
                 )
     return entries
 
@@ -146,6 +173,7 @@ def _index_faults(
                 "ACCESSOR_INDEX_OOB",
                 where,
                 outside.size,
+                "corners",
                 points=positions[corners[corners < len(positions)]],
             )
         )
@@ -159,6 +187,7 @@ def _index_faults(
                     "ACCESSOR_INDEX_TRIANGLE_DEGENERATE",
                     where,
                     repeated.size,
+                    "triangle centres",
                     points=_centres(positions, triangles[inside[:MAX_ELEMENTS]]),
                 )
             )
@@ -185,6 +214,7 @@ def _triangle_faults(
                 "MESH_ZERO_AREA_TRIANGLES",
                 where,
                 flat.size,
+                "triangle centres",
                 points=_centres(positions, triangles[flat]),
             )
         )
@@ -194,6 +224,7 @@ def _triangle_faults(
                 "MESH_DUPLICATE_TRIANGLES",
                 where,
                 duplicates.size,
+                "triangles",
                 triangles=positions[triangles[duplicates]],
             )
         )
@@ -227,12 +258,14 @@ def _entry(
     code: str,
     where: dict[str, str],
     count: int,
+    marks: str,
     *,
     points: np.ndarray | None = None,
     triangles: np.ndarray | None = None,
 ) -> Entry:
-    """An entry; ``count`` is how many elements the finding has (its list may stop at a cap)."""
-    entry: Entry = {"code": code, **where, "count": int(count)}
+    """An entry; ``count`` is how many elements the finding has (its list may stop at a cap),
+    ``marks`` what each listed element is."""
+    entry: Entry = {"code": code, **where, "count": int(count), "marks": marks}
     if points is not None:
         entry["points"] = _flat(points)
     if triangles is not None:

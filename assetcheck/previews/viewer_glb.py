@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from assetcheck.formats.fbx.model import FbxScene
+from assetcheck.formats.fbx.model import FbxGeometry, FbxScene
 from assetcheck.formats.gltf.accessor_data import AccessorReader
 from assetcheck.formats.gltf.links import index_of
 from assetcheck.formats.gltf.model import GltfDocument
@@ -136,7 +136,8 @@ def gltf_viewer_glb(
 
 def fbx_viewer_glb(scene: FbxScene, budget: ByteBudget | None = None) -> bytes:
     """A GLB of the FBX scene's decoded meshes, one node per drawn instance, already placed in
-    metres with +Y up (:meth:`FbxScene.world_triangles`), in :data:`CLAY`; ``extras.name`` is
+    metres with +Y up (:meth:`FbxScene.world_triangles`), with its first UV set (for the UV
+    checker), in :data:`CLAY`; ``extras.name`` is
     the FBX mesh's name, as the report's FBX issues name it. :class:`OverBudget` as soon as
     its binary data would not fit ``budget``."""
     writer = _GlbWriter(budget)
@@ -145,12 +146,13 @@ def fbx_viewer_glb(scene: FbxScene, budget: ByteBudget | None = None) -> bytes:
     for mesh in scene.meshes:
         if mesh.geometry is None or not mesh.instances:
             continue
-        triangles = mesh.geometry.triangles()
+        uvs, corners, triangles = _fbx_vertices(mesh.geometry)
         convert = scene.to_metres_y_up()
         for instance in mesh.instances:
             matrix = convert @ instance.geometry_to_world
-            positions = mesh.geometry.positions @ matrix[:3, :3].T + matrix[:3, 3]
-            primitive = _primitive_arrays(writer, {"POSITION": positions}, triangles)
+            positions = mesh.geometry.positions[corners] @ matrix[:3, :3].T + matrix[:3, 3]
+            arrays = {"POSITION": positions, "TEXCOORD_0": uvs}
+            primitive = _primitive_arrays(writer, arrays, triangles)
             if primitive is None:
                 continue
             primitive.update(material=0, extras={"name": mesh.name})
@@ -164,6 +166,19 @@ def fbx_viewer_glb(scene: FbxScene, budget: ByteBudget | None = None) -> bytes:
             **({"nodes": nodes, "meshes": meshes, "materials": [CLAY]} if nodes else {}),
         }
     )
+
+
+def _fbx_vertices(geometry: FbxGeometry) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """The viewer's vertices of an FBX geometry: ``(uvs, control points, triangles)``. Without
+    UVs there is one vertex per control point (``uvs`` None); with them, one per pair of control
+    point and UV its corners use, its V turned to glTF's top-left origin."""
+    if geometry.uvs is None or geometry.uvs.values.shape[1] < 2:
+        return None, np.arange(len(geometry.positions)), geometry.triangles()
+    pairs = np.stack([geometry.corners, geometry.uvs.corner_values], axis=1)
+    vertices, vertex_of_corner = np.unique(pairs, axis=0, return_inverse=True)
+    uvs = geometry.uvs.values[vertices[:, 1], :2].astype(np.float32)
+    uvs[:, 1] = 1.0 - uvs[:, 1]
+    return uvs, vertices[:, 0], vertex_of_corner.reshape(-1)[geometry.corner_triangles()]
 
 
 class _GlbWriter:

@@ -17,7 +17,7 @@ from assetcheck.previews.drawing import PreviewWriter
 from assetcheck.previews.job_files import model_file_path
 from assetcheck.previews.overlays import MAX_ELEMENTS
 from assetcheck.testing.compressed import shared_zeros_meshopt_glb
-from assetcheck.testing.fbx import Scene, binary_fbx, cube
+from assetcheck.testing.fbx import Scene, binary_fbx, cube, grid
 from assetcheck.testing.gltf import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, GltfBuilder, png_bytes
 from assetcheck.testing.shapes import lathe, pawn_glb
 from assetcheck.testing.zip import zip_of
@@ -160,8 +160,23 @@ def test_overlays_list_the_duplicate_and_zero_area_triangles(tmp_path: Path, plu
     duplicates = entries["MESH_DUPLICATE_TRIANGLES"]
     assert duplicates["pointer"] == "/meshes/0/primitives/0" and duplicates["count"] == 12
     assert len(duplicates["triangles"]) == 12 * 9
+    assert duplicates["marks"] == "triangles"
     flat = entries["MESH_ZERO_AREA_TRIANGLES"]  # the pawn's foot and crown meet at points
     assert flat["count"] == 64 and len(flat["points"]) == 64 * 3
+    assert flat["marks"] == "triangle centres"
+
+
+def test_overlays_say_which_primitives_and_images_each_accessor_and_buffer_view_feeds(
+    tmp_path: Path, plugin_manager
+):
+    _, _, overlays = viewer_files(tmp_path, plugin_manager, "pawn.glb", pawn_glb())
+    document = glb_json(pawn_glb())
+    primitive = document["meshes"][0]["primitives"][0]
+    position, indices = primitive["attributes"]["POSITION"], primitive["indices"]
+    view = document["accessors"][position]["bufferView"]
+    assert overlays["uses"][f"/accessors/{position}"] == ["/meshes/0/primitives/0"]
+    assert overlays["uses"][f"/accessors/{indices}"] == ["/meshes/0/primitives/0"]
+    assert overlays["uses"][f"/bufferViews/{view}"] == ["/meshes/0/primitives/0"]
 
 
 def test_non_unit_normals_are_listed_by_vertex_at_the_attribute_pointer(
@@ -178,7 +193,7 @@ def test_non_unit_normals_are_listed_by_vertex_at_the_attribute_pointer(
     _, _, overlays = viewer_files(tmp_path, plugin_manager, "normals.glb", builder.glb())
     [entry] = [e for e in overlays["entries"] if e["code"] == "ACCESSOR_VECTOR3_NON_UNIT"]
     assert entry["pointer"] == "/meshes/0/primitives/0/attributes/NORMAL"
-    assert entry["count"] == 8
+    assert entry["count"] == 8 and entry["marks"] == "vertices"
     assert np.allclose(np.reshape(entry["points"], (-1, 3)), positions[:8])
 
 
@@ -192,6 +207,41 @@ def test_an_fbx_becomes_a_glb_of_its_decoded_meshes_in_clay(tmp_path: Path, plug
     assert document["accessors"][primitive["indices"]]["count"] == 12 * 3
     assert document["materials"][0]["name"] == "clay"
     assert overlays["entries"] == []
+
+
+def test_an_fbx_keeps_its_uvs_with_one_vertex_per_control_point_and_uv(
+    tmp_path: Path, plugin_manager
+):
+    """The UV checker needs the FBX's UVs: each corner keeps its own, V turned to glTF's
+    top-left origin, and corners sharing a control point and a UV share a vertex."""
+    spec = cube()
+    spec.uv_values = [(0.0, 0.0), (1.0, 0.0), (1.0, 0.25), (0.0, 0.25)]
+    spec.uv_index = [0, 1, 2, 3] * 6
+    model, document, _ = viewer_files(tmp_path, plugin_manager, "uv.fbx", binary_fbx(Scene([spec])))
+    [primitive] = document["meshes"][0]["primitives"]
+    pairs = {(point, corner) for quad in spec.polygons for corner, point in enumerate(quad)}
+    uvs = accessor_values(model.read_bytes(), document, primitive["attributes"]["TEXCOORD_0"])
+    positions = document["accessors"][primitive["attributes"]["POSITION"]]
+    assert len(uvs) == positions["count"] == len(pairs)
+    assert {tuple(uv) for uv in uvs.tolist()} == {(0, 1), (1, 1), (1, 0.75), (0, 0.75)}
+
+    (tmp_path / "plain").mkdir()
+    _, plain, _ = viewer_files(
+        tmp_path / "plain", plugin_manager, "plain.fbx", binary_fbx(Scene([grid("Grid", 2, 2)]))
+    )
+    assert "TEXCOORD_0" not in plain["meshes"][0]["primitives"][0]["attributes"]
+
+
+def accessor_values(data: bytes, document: dict, index: int) -> np.ndarray:
+    """The float32 values of accessor ``index`` of the GLB ``data`` (tightly packed)."""
+    json_length = struct.unpack("<I", data[12:16])[0]
+    binary = data[20 + json_length + 8 :]
+    accessor = document["accessors"][index]
+    view = document["bufferViews"][accessor["bufferView"]]
+    width = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}[accessor["type"]]
+    start = view.get("byteOffset", 0) + accessor.get("byteOffset", 0)
+    values = np.frombuffer(binary, np.float32, accessor["count"] * width, start)
+    return values.reshape(-1, width)
 
 
 def test_primitives_sharing_accessors_share_one_copy_of_their_data(tmp_path: Path, plugin_manager):

@@ -11,9 +11,28 @@ import {
 } from "./vendor/three.bundle.min.js";
 
 const WARNING = new Color("#e8590c");
+const NO_UV = 0xd6336c;
 const GHOST = new MeshBasicMaterial({color: 0x9aa3ad, transparent: true, opacity: 0.12,
                                      depthWrite: false});
 const KEY_ANGLE = Math.PI / 24;
+/* The view is as wide as its card, and three quarters as tall, but no taller than this share
+   of the window's height (or MIN_HEIGHT pixels, on a very short window). */
+const HEIGHT_SHARE = 0.7;
+const MIN_HEIGHT = 240;
+const HELP = "Drag to turn, scroll to zoom, right-drag to pan; or focus the view and use the "
+  + "arrow keys, Shift+arrows to pan, + and − to zoom, 0 to reset.";
+/* What a marked element is, in the caption after "Show on model" (the overlays' "marks"). */
+const MARKED = {
+  "vertices": (n) => `orange dots mark the ${n} vertices`,
+  "corners": (n) => `orange dots mark the ${n} corners that exist`,
+  "triangle centres": (n) => `an orange dot marks the centre of each of the ${n} triangles`,
+  "triangles": (n) => `orange marks the ${n} triangles`,
+};
+const ONE_MARKED = {
+  "vertices": "an orange dot marks the vertex", "corners": "an orange dot marks the corner",
+  "triangle centres": "an orange dot marks the centre of the triangle",
+  "triangles": "orange marks the triangle",
+};
 const TEXTURE_SLOTS = ["map", "normalMap", "roughnessMap", "metalnessMap", "emissiveMap",
                        "aoMap", "alphaMap"];
 
@@ -90,6 +109,7 @@ class ModelViewer {
     this.stage = figure.querySelector(".viewer-stage");
     this.status = figure.querySelector(".viewer-status");
     this.progress = figure.querySelector(".viewer-progress");
+    this.legendBox = figure.querySelector(".viewer-legend");
     this.loading = null;
     figure.querySelectorAll("[data-action]").forEach((button) => {
       button.addEventListener("click", () => this.act(button));
@@ -115,6 +135,7 @@ class ModelViewer {
         fetch(this.figure.dataset.overlays, {credentials: "same-origin"}).then((r) => r.json()),
       ]);
       this.overlays = overlays.entries;
+      this.uses = overlays.uses || {};
       const loader = new GLTFLoader();
       loader.register((parser) => new EmbeddedImages(parser));
       this.gltf = await loader.parseAsync(data, "");
@@ -122,8 +143,7 @@ class ModelViewer {
       await new Promise((resolve) => requestAnimationFrame(resolve));  // the frame is on screen
       this.figure.dataset.firstFrameMs = String(Math.round(performance.now() - started));
       this.figure.dataset.state = "ready";
-      this.say("Drag to turn, scroll to zoom, right-drag to pan; or focus the view and use the "
-               + "arrow keys, Shift+arrows to pan, + and − to zoom, 0 to reset.");
+      this.say(HELP);
     } catch (error) {
       this.figure.dataset.state = "failed";
       this.say(error.message || "The model could not be shown.");
@@ -139,9 +159,10 @@ class ModelViewer {
     canvas.setAttribute("role", "img");
     canvas.setAttribute("aria-label", "3D view of " + this.figure.dataset.filename);
     this.renderer = new WebGLRenderer({canvas, antialias: true, alpha: true});
-    const width = this.stage.clientWidth || 480;
-    const height = Math.round(width * 0.75);
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+    this.stage.replaceChildren(canvas);
+    this.stage.hidden = false;
+    const [width, height] = this.viewSize = this.size();
     this.renderer.setSize(width, height);
     this.scene = new Scene();
     // A sky-and-ground fill, a key light from the upper front right and a weak back light:
@@ -162,10 +183,26 @@ class ModelViewer {
     this.controls = new OrbitControls(this.camera, canvas);
     this.controls.addEventListener("change", () => this.render());
     canvas.addEventListener("keydown", (event) => this.key(event));
-    this.stage.replaceChildren(canvas);
-    this.stage.hidden = false;
     this.figure.querySelector(".viewer-tools").hidden = false;
     this.frame();
+    new ResizeObserver(() => this.resize()).observe(this.stage);
+  }
+
+  /* The view's size in CSS pixels: its card's width, and a height from it and the window. */
+  size() {
+    const width = Math.max(1, Math.floor(this.stage.clientWidth));
+    const tallest = Math.max(MIN_HEIGHT, window.innerHeight * HEIGHT_SHARE);
+    return [width, Math.round(Math.min(width * 0.75, tallest))];
+  }
+
+  resize() {
+    const [width, height] = this.size();
+    if (width === this.viewSize[0] && height === this.viewSize[1]) return;
+    this.viewSize = [width, height];
+    this.renderer.setSize(width, height);
+    this.camera.aspect = width / height;
+    this.camera.updateProjectionMatrix();
+    this.render();
   }
 
   /* Fit the camera to the model from the same three-quarter view as the picture. */
@@ -215,7 +252,7 @@ class ModelViewer {
     const action = button.dataset.action;
     if (action === "load") { this.load(); return; }
     if (!this.renderer) return;
-    if (action === "reset") { this.clearFocus(); this.frame(); return; }
+    if (action === "reset") { this.clearFocus(); this.frame(); this.say(HELP); return; }
     const pressed = button.getAttribute("aria-pressed") !== "true";
     button.setAttribute("aria-pressed", String(pressed));
     if (action === "wireframe") this.wireframe = pressed;
@@ -224,13 +261,15 @@ class ModelViewer {
   }
 
   /* Every mesh's material from the current state: focus, UV checker, wireframe. Materials
-     made here are made once and reused, so toggling costs no GPU memory. */
+     made here are made once and reused, so toggling costs no GPU memory. A model with no UVs
+     at all keeps its materials under the UV checker: the legend says there is nothing to see. */
   paint() {
     this.made = this.made || new Map();
     const once = (key, make) => {
       if (!this.made.has(key)) this.made.set(key, make());
       return this.made.get(key);
     };
+    const checker = this.checker && this.meshes.some((mesh) => mesh.geometry.attributes.uv);
     for (const mesh of this.meshes) {
       let material = mesh.userData.material;
       if (this.focus && !this.focus.meshes.has(mesh)) {
@@ -238,10 +277,10 @@ class ModelViewer {
       } else if (this.focus && this.focus.texture) {
         const texture = this.focus.texture;
         material = once(texture, () => new MeshBasicMaterial({map: texture, side: DoubleSide}));
-      } else if (this.checker) {
+      } else if (checker) {
         material = mesh.geometry.attributes.uv
           ? once("checker", () => new MeshBasicMaterial({map: checkerTexture(), side: DoubleSide}))
-          : once("no-uv", () => new MeshBasicMaterial({color: 0xd6336c, side: DoubleSide}));
+          : once("no-uv", () => new MeshBasicMaterial({color: NO_UV, side: DoubleSide}));
       }
       if (this.wireframe && material !== GHOST) {
         const solid = material;
@@ -253,7 +292,59 @@ class ModelViewer {
       }
       mesh.material = material;
     }
+    this.legend();
     this.render();
+  }
+
+  /* The legend under the toolbar: what the finding shown on the model is and what its colour
+     marks, what the UV checker's colours mean, what the wireframe's lines are. */
+  legend() {
+    const parts = [];
+    if (this.focus) {
+      parts.push([this.focus.caption, this.focus.items]);
+    } else if (this.checker) {
+      const without = this.meshes.filter((mesh) => !mesh.geometry.attributes.uv).length;
+      if (without === this.meshes.length) {
+        parts.push(["This model has no UV coordinates: no texture can be laid on it, so there "
+                    + "is no layout to check.", []]);
+      } else {
+        const items = [["checker", "Coloured squares: the texture layout (UVs). Even, square "
+                        + "tiles mean even texel density; stretched, squashed or differently "
+                        + "sized tiles mean distorted UVs."]];
+        if (without) {
+          items.push(["no-uv", `Pink: ${without === 1 ? "1 mesh has" : `${without} meshes have`} `
+                      + "no UV coordinates."]);
+        }
+        parts.push(["UV checker", items]);
+      }
+    }
+    if (this.wireframe) {
+      parts.push(["Wireframe", [["wire", "Lines: the edges of every triangle."]]]);
+    }
+    const nodes = parts.map(([caption, items]) => {
+      const block = document.createElement("div");
+      const title = document.createElement("p");
+      title.className = "viewer-caption";
+      title.textContent = caption;
+      block.append(title);
+      if (items.length) {
+        const list = document.createElement("ul");
+        for (const [kind, text] of items) {
+          const item = document.createElement("li");
+          const swatch = document.createElement("span");
+          swatch.className = `swatch swatch-${kind}`;
+          swatch.setAttribute("aria-hidden", "true");
+          item.append(swatch, text);
+          list.append(item);
+        }
+        block.append(list);
+      }
+      return block;
+    });
+    this.legendBox.replaceChildren(...nodes);
+    this.legendBox.hidden = !nodes.length;
+    this.figure.dataset.legend = this.focus ? "issue" : this.checker ? "uv-checker"
+      : this.wireframe ? "wireframe" : "";
   }
 
   clearFocus() {
@@ -269,48 +360,89 @@ class ModelViewer {
     this.paint();
   }
 
-  /* Show one issue occurrence: isolate what its glTF pointer or its FBX mesh name names, and
-     mark its listed elements. */
-  async showIssue(code, pointer, mesh) {
+  /* Show one issue occurrence: isolate what its glTF pointer or its FBX mesh name names, mark
+     its listed elements, and say in the legend what it is (``headline``, in plain words) and
+     what the colour marks. */
+  async showIssue({code, pointer, mesh, headline}) {
     await this.load();
     this.clearFocus();
-    const associations = this.gltf.parser.associations;
-    const match = /^\/(meshes|nodes|materials|images|textures)\/(\d+)(?:\/primitives\/(\d+))?/.exec(pointer || "");
-    const meshes = new Set();
-    let texture = null;
-    if (match) {
-      const [, collection, number, primitive] = match;
-      const index = Number(number);
-      if (collection === "images" || collection === "textures") {
-        texture = await this.textureOf(collection, index);
-      }
-      for (const mesh of this.meshes) {
-        const link = associations.get(mesh) || {};
-        const part = mesh.geometry.userData.primitive ?? link.primitives;
-        const material = associations.get(mesh.userData.material) || {};
-        if ((collection === "meshes" && link.meshes === index
-             && (primitive === undefined || part === Number(primitive)))
-            || (collection === "nodes" && this.underNode(mesh, index))
-            || (collection === "materials" && material.materials === index)
-            || (texture && this.usesTexture(mesh, texture))) meshes.add(mesh);
-      }
-      if (texture && !meshes.size) this.meshes.forEach((mesh) => meshes.add(mesh));
-    }
+    const {meshes, texture} = await this.pointedAt(pointer);
     const entries = this.overlays.filter((entry) => entry.code === code
       && (pointer ? entry.pointer === pointer : Boolean(mesh) && entry.name === mesh));
     if (mesh) {  // an FBX finding: the mesh it names (the viewer's GLB keeps FBX mesh names)
       this.meshes.filter((part) => part.geometry.userData.name === mesh)
         .forEach((part) => meshes.add(part));
     }
-    if (!meshes.size && !entries.length) { this.say("This issue has nothing to show on the model."); return; }
-    this.focus = {meshes, texture};
+    if (!meshes.size && !entries.length) {
+      this.say(`${headline}: this finding has nothing that can be shown on the model.`);
+      return;
+    }
     for (const entry of entries) this.mark(entry, meshes);
+    const faded = this.meshes.some((part) => !meshes.has(part));
+    const items = [];
+    const listed = (entry) => Math.max((entry.points || []).length / 3,
+                                       (entry.triangles || []).length / 9);
+    const shown = entries.reduce((sum, entry) => sum + listed(entry), 0);
+    const total = entries.reduce((sum, entry) => sum + (entry.count || listed(entry)), 0);
+    let caption = headline;
+    if (shown) {
+      const marks = entries[0].marks || (entries[0].triangles ? "triangles" : "vertices");
+      const said = shown === 1 ? ONE_MARKED[marks] : MARKED[marks](shown.toLocaleString());
+      caption += ` — ${said}`
+        + (total > shown ? ` (the first ${shown.toLocaleString()} of ${total.toLocaleString()})` : "")
+        + ".";
+      items.push(["mark", "Orange: what this finding is about."]);
+    } else if (texture) {
+      caption += " — the texture it is about is shown alone on the meshes that use it.";
+      items.push(["texture", "The texture, without lighting, as its UVs lay it out."]);
+    } else if (faded) {
+      caption += ` — the ${mesh ? "mesh" : "part of the model"} it is about is shown, the rest `
+        + "is faded.";
+    } else {
+      caption += " — it is about the whole model.";
+    }
+    if (faded) items.push(["faded", "Faded grey: the rest of the model."]);
+    this.focus = {meshes, texture, caption, items};
     this.figure.dataset.focus = pointer || mesh;
     this.figure.dataset.focusMeshes = String(meshes.size);
-    const listed = entries.reduce((sum, entry) => sum + Math.max((entry.points || []).length / 3, (entry.triangles || []).length / 9), 0);
-    this.say(listed ? `${code}: ${listed.toLocaleString()} element(s) marked in orange.`
-                    : `${code}: what it points at is shown; the rest is faded.`);
+    this.say("Reset view brings the whole model back.");
     this.paint();
+  }
+
+  /* The meshes (and the texture, for an image or texture) a glTF pointer names; an accessor
+     or buffer view names the mesh primitives and images it feeds (the overlays' "uses"). */
+  async pointedAt(pointer) {
+    const meshes = new Set();
+    let texture = null;
+    const used = /^\/(accessors|bufferViews)\/\d+/.exec(pointer || "");
+    if (used) {
+      for (const user of this.uses[used[0]] || []) {
+        const found = await this.pointedAt(user);
+        found.meshes.forEach((part) => meshes.add(part));
+        texture = texture || found.texture;
+      }
+      return {meshes, texture};
+    }
+    const match = /^\/(meshes|nodes|materials|images|textures)\/(\d+)(?:\/primitives\/(\d+))?/.exec(pointer || "");
+    if (!match) return {meshes, texture};
+    const associations = this.gltf.parser.associations;
+    const [, collection, number, primitive] = match;
+    const index = Number(number);
+    if (collection === "images" || collection === "textures") {
+      texture = await this.textureOf(collection, index);
+    }
+    for (const part of this.meshes) {
+      const link = associations.get(part) || {};
+      const which = part.geometry.userData.primitive ?? link.primitives;
+      const material = associations.get(part.userData.material) || {};
+      if ((collection === "meshes" && link.meshes === index
+           && (primitive === undefined || which === Number(primitive)))
+          || (collection === "nodes" && this.underNode(part, index))
+          || (collection === "materials" && material.materials === index)
+          || (texture && this.usesTexture(part, texture))) meshes.add(part);
+    }
+    if (texture && !meshes.size) this.meshes.forEach((part) => meshes.add(part));
+    return {meshes, texture};
   }
 
   underNode(mesh, index) {
@@ -384,7 +516,8 @@ function setUp() {
     button.addEventListener("click", () => {
       const viewer = viewers.get(button.dataset.file);
       viewer.figure.scrollIntoView({block: "nearest"});
-      viewer.showIssue(button.dataset.code, button.dataset.pointer, button.dataset.mesh);
+      const {code, pointer, mesh, title, headline} = button.dataset;
+      viewer.showIssue({code, pointer, mesh, headline: headline || title || code});
     });
   });
 }

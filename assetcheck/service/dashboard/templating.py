@@ -6,7 +6,7 @@ from datetime import datetime
 
 import jinja2
 
-from assetcheck.reports import group_headline
+from assetcheck.reports import group_headline, group_title, headline
 from assetcheck.service.dashboard import WEB_ROOT, job_page
 
 TEMPLATES = WEB_ROOT / "templates"
@@ -25,7 +25,11 @@ def make_environment() -> jinja2.Environment:
         utc=format_utc, size=format_size, plan_title=plan_title, sentence=sentence
     )
     environment.globals.update(
-        budget_bars=job_page.budget_bars, location=job_page.location, group_headline=group_headline
+        budget_bars=job_page.budget_bars,
+        location=job_page.location,
+        group_headline=group_headline,
+        group_title=group_title,
+        headline=headline,
     )
     return environment
 

@@ -22,23 +22,17 @@ from tests.service.conftest import (  # noqa: F401 (fixtures, used by name)
     database_factory,
     postgres_databases,
 )
-from tests.service.harness import ServiceProcess, bind_database, service_settings, write_config
+from tests.service.dashboard.browser import (
+    CHROMIUM,
+    PASSWORD,
+    TIMEOUT_MS,
+    open_chromium,
+    start_site,
+)
+from tests.service.harness import ServiceProcess, bind_database
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
-PASSWORD = "correct horse battery"
 NO_PLAYWRIGHT = "browser tests need Playwright (pip install playwright)"
-TIMEOUT_MS = 20_000
 
 
 @dataclass
@@ -57,19 +51,6 @@ class Site:
         email = f"artist-{secrets.token_hex(4)}@example.com"
         create_account(email, plan, list(self.server.config.plans), PASSWORD)
         return email
-
-
-def start_site(folder: Path) -> ServiceProcess:
-    """``assetcheck serve`` on SQLite in ``folder``, with the harness's test settings;
-    webhooks may go to receivers on 127.0.0.1 (and nowhere else off the internet), and a job
-    may take minutes: a busy machine must not fail the pages' jobs with a time limit."""
-    settings = service_settings(
-        folder,
-        "",
-        webhooks={"allowed_cidrs": ["127.0.0.1/32"]},
-        workers={"job_timeout": 300},
-    )
-    return ServiceProcess(write_config(folder, settings)).start()
 
 
 @pytest.fixture(scope="module")
@@ -110,15 +91,7 @@ def page(playwright_driver, tmp_path: Path):
     """A page in a fresh Chromium profile, 1280 px wide. The test fails on a script error, a
     console error (such as a resource the content security policy blocked) and any answer
     of the server with a 5xx status; 4xx answers are what some tests expect."""
-    context = playwright_driver.chromium.launch_persistent_context(
-        tmp_path / "chromium-profile",
-        executable_path=str(CHROMIUM),
-        args=CHROMIUM_ARGS,
-        headless=True,
-        viewport={"width": 1280, "height": 900},
-        accept_downloads=True,
-    )
-    context.set_default_timeout(TIMEOUT_MS)
+    context = open_chromium(playwright_driver, tmp_path / "chromium-profile")
     errors: list[str] = []
     page = context.pages[0] if context.pages else context.new_page()
     page.on(

@@ -16,13 +16,13 @@ import requests
 
 from assetcheck.service.accounts.store import find_account, issue_key
 from assetcheck.service.dashboard.handlers.base import CONTENT_SECURITY_POLICY
-from assetcheck.testing.fbx import Scene, binary_fbx, cube
+from assetcheck.testing.fbx import Scene, binary_fbx, cube, grid
 from assetcheck.testing.gltf import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, GltfBuilder
-from assetcheck.testing.shapes import lathe
+from assetcheck.testing.shapes import lathe, pawn_glb
 from assetcheck.testing.zip import zip_of
-from tests.service.dashboard.conftest import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, Site
+from tests.service.dashboard.browser import log_in, open_chromium
+from tests.service.dashboard.conftest import Site
 from tests.service.dashboard.test_accounts_http import Visitor
-from tests.service.dashboard.test_browser import log_in
 from tests.service.harness import upload, wait_for_job
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need Playwright")
@@ -40,13 +40,17 @@ PIXEL_SUMMARY = """async (data) => {
     context.drawImage(bitmap, 0, 0);
     const pixels = context.getImageData(0, 0, bitmap.width, bitmap.height).data;
     const colours = new Set();
-    let differing = 0;
+    let differing = 0, pink = 0;
     for (let i = 0; i < pixels.length; i += 4) {
+        // the UV checker's colour for a mesh without UVs (viewer.js NO_UV)
+        if (Math.abs(pixels[i] - 0xd6) + Math.abs(pixels[i + 1] - 0x33)
+            + Math.abs(pixels[i + 2] - 0x6c) < 40) pink++;
         colours.add((pixels[i] >> 3) << 10 | (pixels[i + 1] >> 3) << 5 | pixels[i + 2] >> 3);
         if (Math.abs(pixels[i] - pixels[0]) + Math.abs(pixels[i + 1] - pixels[1])
             + Math.abs(pixels[i + 2] - pixels[2]) > 24) differing++;
     }
-    return {colours: colours.size, drawn: differing / (pixels.length / 4)};
+    return {colours: colours.size, drawn: differing / (pixels.length / 4),
+            pink: pink / (pixels.length / 4)};
 }"""
 
 
@@ -147,6 +151,40 @@ def assert_drawn(summary: dict) -> None:
     assert summary["drawn"] > 0.03 and summary["colours"] > 8, summary
 
 
+def assert_spans_its_card(figure) -> None:
+    """The view is as wide as its card's content (a model file alone on its page), and the
+    server-drawn picture no longer sits above it."""
+    widths = figure.evaluate(
+        """(figure) => {
+            const card = figure.closest(".card");
+            const style = getComputedStyle(card);
+            return {
+                canvas: figure.querySelector("canvas").getBoundingClientRect().width,
+                card: card.clientWidth - parseFloat(style.paddingLeft)
+                      - parseFloat(style.paddingRight),
+            };
+        }"""
+    )
+    assert widths["canvas"] >= widths["card"] - 2 and widths["canvas"] > 480, widths
+    expect(figure.locator(".viewer-fallback")).to_be_hidden()
+
+
+def pawn_with_hints() -> bytes:
+    """A pawn whose buffer views do not say what they hold (BUFFER_VIEW_TARGET_MISSING, a
+    hint), whose foot and crown close in zero-area triangles (information), and whose position
+    accessor stores a wrong minimum (ACCESSOR_MIN_MISMATCH at ``/accessors/0/min/1``)."""
+    builder = GltfBuilder()
+    positions, indices = lathe()
+    primitive = {
+        "attributes": {"POSITION": builder.add_accessor(positions, "VEC3", minmax=True)},
+        "indices": builder.add_accessor(indices.reshape(-1), "SCALAR"),
+    }
+    builder.document["accessors"][0]["min"][1] -= 1.0
+    builder.document["meshes"] = [{"name": "Pawn", "primitives": [primitive]}]
+    builder.add_node(mesh=0, name="Pawn")
+    return builder.glb()
+
+
 @pytest.fixture
 def requests_seen(page: Page) -> list[str]:
     seen: list[str] = []
@@ -175,7 +213,10 @@ def test_a_glb_is_drawn_and_clicking_an_issue_marks_its_triangles(
     issue.locator("summary").click()
     issue.get_by_role("button", name="Show on model").click()
     expect(figure).to_have_attribute("data-focus", "/meshes/0/primitives/0")
-    expect(figure.locator(".viewer-status")).to_contain_text("40 element(s) marked")
+    expect(figure.locator(".viewer-caption")).to_have_text(
+        "Duplicate triangles (40 of 872) — orange marks the 40 triangles."
+    )
+    expect(figure.locator(".viewer-legend")).to_contain_text("Orange: what this finding is about.")
     marked, summary = pixels(page, figure)
     assert marked != before
     figure.screenshot(path=artifacts / "viewer-issue.png")  # docs/images/viewer.png
@@ -184,12 +225,85 @@ def test_a_glb_is_drawn_and_clicking_an_issue_marks_its_triangles(
     issue.locator("summary").click()
     issue.get_by_role("button", name="Show on model").click()
     expect(figure).to_have_attribute("data-focus", "/images/0")
+    expect(figure.locator(".viewer-caption")).to_contain_text(
+        "Texture size not a power of two — the texture it is about is shown alone"
+    )
     texture, summary = pixels(page, figure)
     assert_drawn(summary)
     assert texture not in (before, marked)
     figure.get_by_role("button", name="Reset view").click()
     expect(figure).to_have_attribute("data-focus", "")
     assert_same_origin(site, requests_seen)
+
+
+def test_every_view_mode_has_a_legend_and_the_view_spans_its_card(
+    site: Site, page: Page, artifacts: Path
+):
+    open_job(site, page, faulty_glb(), "legend.glb")
+    figure = wait_for_view(page, "legend.glb")
+    assert_spans_its_card(figure)
+    legend = figure.locator(".viewer-legend")
+    expect(legend).to_be_hidden()
+
+    figure.get_by_role("button", name="UV checker").click()
+    expect(figure).to_have_attribute("data-legend", "uv-checker")
+    expect(legend.locator(".viewer-caption")).to_have_text("UV checker")
+    expect(legend).to_contain_text("Coloured squares: the texture layout (UVs).")
+    figure.get_by_role("button", name="Wireframe").click()
+    expect(legend.locator(".viewer-caption")).to_have_text(["UV checker", "Wireframe"])
+    expect(legend).to_contain_text("Lines: the edges of every triangle.")
+    figure.get_by_role("button", name="UV checker").click()
+    expect(figure).to_have_attribute("data-legend", "wireframe")
+
+    issue = page.locator("details.issue", has_text="MESH_NON_MANIFOLD_EDGES")
+    issue.locator("summary").click()
+    issue.get_by_role("button", name="Show on model").click()
+    expect(figure).to_have_attribute("data-legend", "issue")
+    expect(legend.locator(".viewer-caption").first).to_have_text(
+        "Non-manifold edges (81 of 1,152) — it is about the whole model."
+    )
+    figure.screenshot(path=artifacts / "viewer-legend.png")
+    figure.get_by_role("button", name="Reset view").click()
+    expect(figure).to_have_attribute("data-legend", "wireframe")
+    figure.get_by_role("button", name="Wireframe").click()
+    expect(legend).to_be_hidden()
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [("plain.glb", pawn_glb()), ("plain.fbx", binary_fbx(Scene(meshes=[grid("Grid", 4, 4)])))],
+)
+def test_a_model_without_uvs_says_so_under_the_uv_checker_instead_of_turning_pink(
+    site: Site, page: Page, name: str, content: bytes
+):
+    open_job(site, page, content, name)
+    figure = wait_for_view(page, name)
+    figure.get_by_role("button", name="UV checker").click()
+    expect(figure.locator(".viewer-caption")).to_contain_text("This model has no UV coordinates")
+    _, summary = pixels(page, figure)
+    assert_drawn(summary)
+    assert summary["pink"] == 0, summary
+
+
+@pytest.mark.parametrize(
+    ("severity", "code", "title"),
+    [
+        ("info", "MESH_ZERO_AREA_TRIANGLES", "Zero-area triangles (64 of 832)"),
+        ("hint", "BUFFER_VIEW_TARGET_MISSING", "Data block does not say what it holds"),
+        ("error", "ACCESSOR_MIN_MISMATCH", "Stored minimum does not match the data"),
+    ],
+)
+def test_information_hints_and_accessor_findings_are_shown_on_the_model_too(
+    site: Site, page: Page, severity: str, code: str, title: str
+):
+    open_job(site, page, pawn_with_hints(), "hints.glb")
+    figure = wait_for_view(page, "hints.glb")
+    issue = page.locator(f"details.issue.severity-{severity}", has_text=code)
+    if issue.get_attribute("open") is None:  # errors are open from the start
+        issue.locator("summary").click()
+    issue.get_by_role("button", name="Show on model").first.click()
+    expect(figure).to_have_attribute("data-focus-meshes", "1")
+    expect(figure.locator(".viewer-caption")).to_contain_text(title + " — ")
 
 
 def test_the_view_turns_zooms_and_resets_from_the_keyboard(site: Site, page: Page, artifacts: Path):
@@ -241,6 +355,7 @@ def test_an_fbx_is_drawn_from_the_geometry_the_reader_decoded(
     shot, summary = pixels(page, figure)
     (artifacts / "viewer-fbx.png").write_bytes(shot)
     assert_drawn(summary)
+    assert_spans_its_card(figure)
 
 
 @pytest.mark.parametrize("name", ["pawn_draco.glb", "pawn_meshopt.glb"])
@@ -278,13 +393,7 @@ def test_viewer_files_go_only_to_the_jobs_owner_and_are_never_sniffed(site: Site
 def test_without_webgl_the_server_drawn_picture_stays_and_says_why(
     site: Site, playwright_driver, tmp_path: Path
 ):
-    context = playwright_driver.chromium.launch_persistent_context(
-        tmp_path / "profile",
-        executable_path=str(CHROMIUM),
-        args=[*CHROMIUM_ARGS, "--disable-3d-apis"],
-        headless=True,
-    )
-    context.set_default_timeout(TIMEOUT_MS)
+    context = open_chromium(playwright_driver, tmp_path / "profile", args=["--disable-3d-apis"])
     try:
         page = context.pages[0] if context.pages else context.new_page()
         open_job(site, page, faulty_glb(), "nogl.glb")
@@ -309,7 +418,7 @@ def test_an_fbx_finding_is_shown_on_the_mesh_it_names(site: Site, page: Page, ar
     open_job(site, page, SPIDER.read_bytes(), "spider.fbx")
     figure = wait_for_view(page, "spider.fbx")
     before, _ = pixels(page, figure)
-    issue = page.locator("details.issue", has_text="MESH_ZERO_AREA_TRIANGLES")
+    issue = page.locator("details.issue.severity-info", has_text="MESH_ZERO_AREA_TRIANGLES")
     issue.locator("summary").click()
     button = issue.locator("li", has_text="Mesh klZahn:").get_by_role(
         "button", name="Show on model"
@@ -317,7 +426,11 @@ def test_an_fbx_finding_is_shown_on_the_mesh_it_names(site: Site, page: Page, ar
     expect(button).to_have_attribute("data-mesh", "klZahn")
     button.click()
     expect(figure).to_have_attribute("data-focus", "klZahn")
-    expect(figure.locator(".viewer-status")).to_contain_text("14 element(s) marked")
+    expect(figure.locator(".viewer-caption")).to_have_text(
+        "Zero-area triangles (14 of 42) — an orange dot marks the centre of each of the 14 "
+        "triangles."
+    )
+    expect(figure.locator(".viewer-legend")).to_contain_text("Faded grey: the rest of the model.")
     marked, summary = pixels(page, figure)
     assert_drawn(summary)
     assert marked != before
@@ -328,3 +441,17 @@ def test_an_fbx_finding_is_shown_on_the_mesh_it_names(site: Site, page: Page, ar
     winding.locator("li", has_text="Mesh Kopf:").get_by_role("button", name="Show on model").click()
     expect(figure).to_have_attribute("data-focus", "Kopf")
     expect(figure).to_have_attribute("data-focus-meshes", "1")  # Kopf only, not Kopf2 too
+    expect(figure.locator(".viewer-caption")).to_have_text(
+        "Flipped faces along 5 edges — the mesh it is about is shown, the rest is faded."
+    )
+
+    figure.get_by_role("button", name="Reset view").click()
+    figure.get_by_role("button", name="UV checker").click()  # the FBX's own UVs
+    expect(figure.locator(".viewer-legend")).to_contain_text("Coloured squares")
+    checker, summary = pixels(page, figure)
+    figure.screenshot(path=artifacts / "viewer-fbx-checker.png")
+    assert_drawn(summary)
+    assert checker != before
+    figure.get_by_role("button", name="Wireframe").click()
+    expect(figure.locator(".viewer-caption")).to_have_text(["UV checker", "Wireframe"])
+    assert_spans_its_card(figure)
