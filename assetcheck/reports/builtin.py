@@ -50,6 +50,7 @@ def register_report_formats() -> list[ReportFormat]:
             "application/xml",
             deferred("assetcheck.reports.junit", "render_junit"),
             "JUnit XML: one test case per check, for CI systems",
+            combine=deferred("assetcheck.reports.junit", "render_junit_combined"),
         ),
         ReportFormat(
             "text",
