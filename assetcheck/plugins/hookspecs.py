@@ -63,10 +63,12 @@ def register_file_formats() -> list[FileFormat]:
 
     The content decides: the first 4 KiB of a file are matched against every format's
     ``magic`` (the bytes it starts with), then, when none matched, every format's
-    ``recognise(head)``; the first match wins. The service refuses an upload whose content
-    matches no format (415 ``UNSUPPORTED_FILE_TYPE``). When validating, content that matches
-    nothing is read as the format its extension claims, so that format's reader explains what
-    is wrong; a file that neither places is ``UNSUPPORTED_FILE_TYPE``.
+    ``recognise(head)``; the first match wins. A file whose content matches no format, named
+    however it is, is ``UNSUPPORTED_FILE_TYPE`` (an empty one ``EMPTY_FILE``): the service
+    refuses such an upload (415, 400) and ``assetcheck validate`` reports it, with the same
+    words. Inside an archive, a member whose content matches nothing is read as the format its
+    extension claims, so that format's reader explains what is wrong; a member that neither
+    places is not a model file.
 
     A file of a *model* format goes to the ``read_asset`` hooks with ``source.kind`` set to
     the format's ``name``; a *container* (``members`` set) is expanded by ``members(source,

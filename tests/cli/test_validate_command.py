@@ -94,6 +94,23 @@ def test_help_lists_every_built_in_report_format(capsys):
     assert "report format: badge, json, junit, markdown, sarif, text (default: text)" in help_text
 
 
+@pytest.mark.parametrize(
+    ("content", "code", "message"),
+    [
+        (b"hello", "UNSUPPORTED_FILE_TYPE", "fake.glb is not a GLB, glTF, FBX or ZIP file"),
+        (b"", "EMPTY_FILE", "fake.glb is empty: it has no bytes to read."),
+    ],
+    ids=["fake", "empty"],
+)
+def test_a_file_is_typed_by_its_content_not_its_name(capsys, tmp_path, content, code, message):
+    fake = tmp_path / "fake.glb"
+    fake.write_bytes(content)
+    status, out, _ = run(capsys, "validate", "--format", "json", str(fake))
+    (group,) = json.loads(out)["issues"]
+    assert status == 1 and group["code"] == code
+    assert message in group["occurrences"][0]["message"]
+
+
 def test_errors_found_exit_1(capsys, broken_glb):
     status, out, _ = run(capsys, "validate", str(broken_glb))
     assert status == 1
