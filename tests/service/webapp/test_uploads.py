@@ -123,6 +123,13 @@ def test_a_webhook_url_is_stored_with_the_job(url, key, glb):
     assert job.engine == "unity"
 
 
+def test_a_null_webhook_url_leaves_the_account_default_to_apply(url, key, glb):
+    options = json.dumps({"engine": "unity", "webhook_url": None})
+    response = upload(url, key, glb, options=options)
+    assert response.status_code == 202, response.text
+    assert Job.get_by_id(response.json()["job_id"]).options == {"engine": "unity"}
+
+
 def test_content_that_is_no_3d_format_is_unsupported_whatever_its_name(url, key):
     response = upload(url, key, b"MZ\x90\x00 not a model at all", filename="model.glb")
     assert assert_error(response, 415, "UNSUPPORTED_FILE_TYPE")["error"] == (

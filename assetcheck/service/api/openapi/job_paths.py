@@ -97,10 +97,12 @@ def _upload(engines: list[str]) -> dict:
                         "default": "generic",
                     },
                     "webhook_url": {
-                        "type": "string",
+                        "type": ["string", "null"],
                         "format": "uri",
                         "pattern": "^https?://[^/?#]+",
                         "maxLength": 2048,
+                        "description": "Receives this job's webhook instead of the account's "
+                        "default; null, like no webhook_url, means the account's default.",
                     },
                 },
             },
