@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from assetcheck.cli.fail_under import add_fail_under, fail_under_problem, scores
 from assetcheck.cli.format_option import add_format_option
 from assetcheck.cli.inputs import select_files
 from assetcheck.client import (
+    DEFAULT_POLL_SECONDS,
     ApiError,
     Client,
     ClientError,
@@ -45,6 +47,9 @@ FILE_REFUSALS = (
     "MISSING_FILE",
     "PART_HEADERS_TOO_LARGE",
 )
+#: Refusals that mean "not now" (the account's queue is full, too many requests): the upload
+#: is tried again after the ``Retry-After`` they give, within ``--timeout``.
+RETRY_LATER = ("QUEUE_FULL", "RATE_LIMITED")
 #: Uploads at a time by default: enough to keep a service's workers busy, few enough connections.
 DEFAULT_UPLOADS = 4
 #: What to tell a command-line user instead of the service's message, for the refusals whose
@@ -121,7 +126,8 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         type=float,
         default=600.0,
         metavar="SECONDS",
-        help="how long to wait for all the validations (default: 600)",
+        help="how long to wait for a full queue to take the uploads, and for each "
+        "validation (default: 600)",
     )
     parser.set_defaults(run=run)
     return parser
@@ -185,9 +191,10 @@ def _submit_all(
     options) is the same for every file: it is raised, and the uploads not started yet are
     dropped."""
     submitted, refused = [], False
+    deadline = time.monotonic() + args.timeout
     pool = ThreadPoolExecutor(max(1, min(args.jobs, len(files))), thread_name_prefix="upload")
     try:
-        uploads = [pool.submit(client.submit, path, engine=args.engine) for path in files]
+        uploads = [pool.submit(_upload, client, path, args.engine, deadline) for path in files]
         for path, upload in zip(files, uploads, strict=True):
             try:
                 job = upload.result()
@@ -202,6 +209,20 @@ def _submit_all(
     finally:
         pool.shutdown(cancel_futures=True)
     return submitted, refused
+
+
+def _upload(client: Client, path: Path, engine: str | None, deadline: float) -> JobCreated:
+    """Upload ``path``; a refusal of :data:`RETRY_LATER` is waited out (its ``Retry-After``)
+    and the upload tried again, until ``deadline`` (``time.monotonic``) would pass."""
+    while True:
+        try:
+            return client.submit(path, engine=engine)
+        except ApiError as error:
+            pause = error.retry_after or DEFAULT_POLL_SECONDS
+            if error.code not in RETRY_LATER or time.monotonic() + pause > deadline:
+                raise
+            _note(f"{path}: waiting {pause:g} s to upload: {error.message}")
+            time.sleep(pause)
 
 
 def _await_all(

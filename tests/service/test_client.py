@@ -16,7 +16,7 @@ import pytest
 from assetcheck.cli import build_parser
 from assetcheck.cli.submit_command import _submit_all
 from assetcheck.client import ApiError, Client, ConnectionFailed, WaitTimedOut
-from tests.service.harness import assetcheck_command
+from tests.service.harness import ServiceProcess, assetcheck_command, new_key
 
 BROKEN_GLB = b"glTF\x02\x00\x00\x00\xff\xff\xff\x7f garbage"
 
@@ -180,6 +180,25 @@ def test_submit_uploads_jobs_files_at_a_time(url, key, files, glb):
     )
     submitted, refused = _submit_all(MeetingClient(url, key), args, paths)
     assert [path for path, _ in submitted] == paths and not refused
+
+
+def test_submit_waits_for_a_full_queue_to_take_every_file_of_a_folder(local_config, tmp_path, glb):
+    # One worker and one queued job at a time: of three files uploaded together, one is
+    # being validated (a second), one waits in the queue and the third is refused QUEUE_FULL.
+    server = ServiceProcess(
+        local_config(workers={"processes": 1}, plans={"pro": {"max_queued_jobs": 1}})
+    ).start()
+    try:
+        folder = tmp_path / "models"
+        folder.mkdir()
+        for number in range(3):
+            (folder / f"slow-1-{number}.glb").write_bytes(glb)
+        done = submit(server.url, new_key(server.config), str(folder), "--format", "json")
+    finally:
+        server.stop()
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads(done.stdout)) == 3
+    assert "waiting" in done.stderr and "files waiting to be validated" in done.stderr
 
 
 def test_submit_says_an_empty_file_is_empty_in_the_words_of_validate(url, key, files, glb):
