@@ -8,17 +8,17 @@ import argparse
 DEFAULT_FORMAT = "text"
 
 
-def add_format_option(parser: argparse.ArgumentParser, plugins_of: str) -> None:
+def add_format_option(parser: argparse.ArgumentParser, more: str) -> None:
     """Add ``--format`` (into ``args.output_format``, default ``text``); its help lists the
-    built-in report formats and says that the plugins of ``plugins_of`` may add more (which
-    plugins run is known only once the configuration is read, after parsing)."""
+    built-in report formats, then ``more`` says which plugins may add others and where they are
+    listed (which plugins run is known only once the configuration is read, after parsing)."""
     parser.add_argument(
         "--format",
         default=DEFAULT_FORMAT,
         dest="output_format",
         metavar="NAME",
         help=f"report format: {', '.join(builtin_format_names())} (default: {DEFAULT_FORMAT}), "
-        f"or one {plugins_of} plugins add (`assetcheck plugins` lists them)",
+        f"or {more}",
     )
 
 

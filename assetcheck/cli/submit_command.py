@@ -90,7 +90,9 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument(
         "--engine", help="engine profile whose budgets apply (default: the service's, generic)"
     )
-    add_format_option(parser, "the service's")
+    add_format_option(
+        parser, "one the service's plugins add (an unknown name gets the service's list)"
+    )
     parser.add_argument(
         "--output",
         "-o",

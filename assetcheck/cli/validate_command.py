@@ -43,7 +43,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="engine profile whose budgets apply (default: generic; "
         "`assetcheck plugins` lists them)",
     )
-    add_format_option(parser, "your")
+    add_format_option(parser, "one your plugins add (`assetcheck plugins` lists them)")
     add_fail_under(parser)
     parser.add_argument(
         "--jobs",
