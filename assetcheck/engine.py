@@ -123,9 +123,11 @@ def model_sources(root: SourceFile, context: ReadContext) -> Iterator[SourceFile
     is reported into ``context``."""
     context.scanned_files += 1
     formats = context.formats
-    kind, claimed = formats.classify(root.name, bytes(root.data[:SNIFF_BYTES]), in_archive=False)
-    if kind is None:
-        context.issues.add("UNSUPPORTED_FILE_TYPE", file=root.name, **formats.message_fields())
+    head = bytes(root.data[:SNIFF_BYTES])
+    kind, claimed = formats.classify(root.name, head, in_archive=False)
+    if kind is None:  # the service refuses such an upload with the same code and words
+        refused = formats.refusal(head) or "UNSUPPORTED_FILE_TYPE"
+        context.issues.add(refused, file=root.name, **formats.message_fields())
         return
     file_format = formats[kind]
     if claimed is not None:

@@ -1,9 +1,12 @@
-"""``assetcheck submit FILE... --url URL``: validate files on a running service, like ``validate``.
+"""``assetcheck submit PATH... --url URL``: validate files on a running service, like ``validate``.
 
 Built on :mod:`assetcheck.client`. The key comes from ``ASSETCHECK_API_KEY`` only: a key on a
-command line ends up in shell histories and process lists. Every file is uploaded first, so
-the service's workers take them in parallel, then each job is awaited at the pace its
-``Retry-After`` asks for and its report fetched in ``--format``.
+command line ends up in shell histories and process lists. Folders are walked as ``validate``
+walks them (:func:`~assetcheck.cli.inputs.select_files`, with ``--include`` and ``--exclude``).
+Every file is uploaded first, ``--jobs`` at a time, so the service's workers take them in
+parallel, then each job is awaited at the pace its ``Retry-After`` asks for and its report
+fetched in ``--format``. The service's refusals are told in the command's words
+(:func:`cli_message`), not in those of HTTP.
 """
 
 from __future__ import annotations
@@ -11,11 +14,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from assetcheck.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from assetcheck.cli.fail_under import add_fail_under, fail_under_problem, scores_under
+from assetcheck.cli.format_option import add_format_option
+from assetcheck.cli.inputs import select_files
 from assetcheck.client import (
+    DEFAULT_POLL_SECONDS,
     ApiError,
     Client,
     ClientError,
@@ -24,12 +32,36 @@ from assetcheck.client import (
     Report,
 )
 from assetcheck.config.settings import Config
+from assetcheck.formats.registry import format_registry
+from assetcheck.plugins.manager import get_plugin_manager
+from assetcheck.reports import ReportFormat, report_formats
 
 KEY_VARIABLE = "ASSETCHECK_API_KEY"
 URL_VARIABLE = "ASSETCHECK_URL"
 #: Refusals that are about the file itself (it fails, exit 1), not about how the service is
 #: used (exit 2).
-FILE_REFUSALS = ("FILE_TOO_LARGE", "UNSUPPORTED_FILE_TYPE", "MISSING_FILE")
+FILE_REFUSALS = (
+    "FILE_TOO_LARGE",
+    "UNSUPPORTED_FILE_TYPE",
+    "EMPTY_FILE",
+    "MISSING_FILE",
+    "PART_HEADERS_TOO_LARGE",
+)
+#: Refusals that mean "not now" (the account's queue is full, too many requests): the upload
+#: is tried again after the ``Retry-After`` they give, within ``--timeout``.
+RETRY_LATER = ("QUEUE_FULL", "RATE_LIMITED")
+#: Uploads at a time by default: enough to keep a service's workers busy, few enough connections.
+DEFAULT_UPLOADS = 4
+#: What to tell a command-line user instead of the service's message, for the refusals whose
+#: message speaks of the HTTP request (its parts, its headers) that this command builds itself.
+CLI_WORDS = {
+    "MISSING_FILE": "the service received no file: the upload was cut short on the way "
+    "(a proxy in front of the service may limit uploads); check the file and retry",
+    "PART_HEADERS_TOO_LARGE": "the file's name is too long for the service: rename the file "
+    "to a shorter name",
+    "INVALID_OPTIONS": "the service did not understand the options this command sent: the "
+    "service and this assetcheck may be of different versions",
+}
 
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -43,7 +75,13 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "unreadable path, or a service that cannot be used (unreachable, key "
         "refused, time-out).",
     )
-    parser.add_argument("files", nargs="+", metavar="FILE", type=Path)
+    parser.add_argument(
+        "files",
+        nargs="+",
+        metavar="PATH",
+        type=Path,
+        help="a file, or a folder whose model files to submit (as `validate` walks folders)",
+    )
     parser.add_argument(
         "--url",
         default=os.environ.get(URL_VARIABLE),
@@ -52,11 +90,8 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument(
         "--engine", help="engine profile whose budgets apply (default: the service's, generic)"
     )
-    parser.add_argument(
-        "--format",
-        default="text",
-        dest="output_format",
-        help="text (default), json, markdown, junit, or a format the service's plugins add",
+    add_format_option(
+        parser, "one the service's plugins add (an unknown name gets the service's list)"
     )
     parser.add_argument(
         "--output",
@@ -67,11 +102,34 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     add_fail_under(parser)
     parser.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=DEFAULT_UPLOADS,
+        metavar="N",
+        help=f"upload N files at a time (default: {DEFAULT_UPLOADS})",
+    )
+    parser.add_argument(
+        "--include",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="in folders, submit only files matching GLOB (as for `validate`); repeatable",
+    )
+    parser.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="in folders, skip files matching GLOB; repeatable",
+    )
+    parser.add_argument(
         "--timeout",
         type=float,
         default=600.0,
         metavar="SECONDS",
-        help="how long to wait for all the validations (default: 600)",
+        help="how long to wait for a full queue to take the uploads, and for each "
+        "validation (default: 600)",
     )
     parser.set_defaults(run=run)
     return parser
@@ -82,6 +140,13 @@ def run(args: argparse.Namespace, config: Config) -> int:
     problem = _usage_problem(args, key)
     if problem:
         return _fail(problem)
+    pm = get_plugin_manager(config.plugin_config())
+    selection = select_files(args.files, format_registry(pm), args.include, args.exclude)
+    if selection.problems:
+        for problem in selection.problems:
+            _note(problem)
+        return EXIT_USAGE
+    combine = _combiner(report_formats(pm).get(args.output_format), len(selection.files))
     try:
         client = Client(args.url, key)
         formats = client.report_formats()
@@ -90,14 +155,21 @@ def run(args: argparse.Namespace, config: Config) -> int:
                 f"the service has no format {args.output_format!r}; choose one of "
                 f"{', '.join(formats)}"
             )
-        submitted, refused = _submit_all(client, args)
-        reports, failed = _await_all(client, args, submitted)
+        submitted, refused = _submit_all(client, args, selection.files)
+        fetched = args.output_format if combine is None else "json"
+        reports, failed = _await_all(client, args, submitted, fetched)
     except ApiError as error:
-        return _fail(f"the service refused the request: {error.message} ({error.code})")
+        return _fail(f"the service refused the request: {cli_message(error)} ({error.code})")
     except ClientError as error:
         return _fail(str(error))
-    _write(reports, args.output_format, args.output)
+    _write(reports, combine, args.output)
     return EXIT_FAILED if refused or failed else EXIT_OK
+
+
+def cli_message(error: ApiError) -> str:
+    """The service's refusal in this command's words: :data:`CLI_WORDS` for those whose
+    message is about the HTTP request, the service's own message for the others."""
+    return CLI_WORDS.get(error.code, error.message)
 
 
 def _usage_problem(args: argparse.Namespace, key: str) -> str | None:
@@ -108,41 +180,65 @@ def _usage_problem(args: argparse.Namespace, key: str) -> str | None:
     problem = fail_under_problem(args.fail_under)
     if problem:
         return problem
-    unreadable = [str(path) for path in args.files if not path.is_file()]
-    if unreadable:
-        return f"{', '.join(unreadable)}: not a readable file"
+    if args.jobs < 1:
+        return "--jobs takes a number of uploads at a time, at least 1"
     return None
 
 
 def _submit_all(
-    client: Client, args: argparse.Namespace
+    client: Client, args: argparse.Namespace, files: list[Path]
 ) -> tuple[list[tuple[Path, JobCreated]], bool]:
-    """Upload every file; the jobs, and whether the service refused a file for its content.
-    Any other refusal (key, plan, options) is the same for every file: it is raised."""
+    """Upload every file, ``--jobs`` at a time; the jobs in the order of ``files``, and
+    whether the service refused a file for its content. Any other refusal (key, plan,
+    options) is the same for every file: it is raised, and the uploads not started yet are
+    dropped."""
     submitted, refused = [], False
-    for path in args.files:
-        try:
-            job = client.submit(path, engine=args.engine)
-        except ApiError as error:
-            if error.code not in FILE_REFUSALS:
-                raise
-            _note(f"{path}: refused: {error.message} ({error.code})")
-            refused = True
-            continue
-        _note(f"{path}: queued as {job.job_id}")
-        submitted.append((path, job))
+    deadline = time.monotonic() + args.timeout
+    pool = ThreadPoolExecutor(max(1, min(args.jobs, len(files))), thread_name_prefix="upload")
+    try:
+        uploads = [pool.submit(_upload, client, path, args.engine, deadline) for path in files]
+        for path, upload in zip(files, uploads, strict=True):
+            try:
+                job = upload.result()
+            except ApiError as error:
+                if error.code not in FILE_REFUSALS:
+                    raise
+                _note(f"{path}: refused: {cli_message(error)} ({error.code})")
+                refused = True
+                continue
+            _note(f"{path}: queued as {job.job_id}")
+            submitted.append((path, job))
+    finally:
+        pool.shutdown(cancel_futures=True)
     return submitted, refused
 
 
+def _upload(client: Client, path: Path, engine: str | None, deadline: float) -> JobCreated:
+    """Upload ``path``; a refusal of :data:`RETRY_LATER` is waited out (its ``Retry-After``)
+    and the upload tried again, until ``deadline`` (``time.monotonic``) would pass."""
+    while True:
+        try:
+            return client.submit(path, engine=engine)
+        except ApiError as error:
+            pause = error.retry_after or DEFAULT_POLL_SECONDS
+            if error.code not in RETRY_LATER or time.monotonic() + pause > deadline:
+                raise
+            _note(f"{path}: waiting {pause:g} s to upload: {error.message}")
+            time.sleep(pause)
+
+
 def _await_all(
-    client: Client, args: argparse.Namespace, submitted: list[tuple[Path, JobCreated]]
+    client: Client,
+    args: argparse.Namespace,
+    submitted: list[tuple[Path, JobCreated]],
+    format_name: str,
 ) -> tuple[list[Report], bool]:
-    """Wait for each job and fetch its report; whether any failed, found errors or scored
-    under ``--fail-under``."""
+    """Wait for each job and fetch its report in ``format_name``; whether any failed, found
+    errors or scored under ``--fail-under``."""
     reports, failed = [], False
     for path, created in submitted:
         job = client.wait(created.job_id, timeout=args.timeout)
-        reports.append(client.report(job.job_id, args.output_format))
+        reports.append(client.report(job.job_id, format_name))
         _note(f"{path}: {_outcome(job)}")
         failed = failed or not _passes(job, args.fail_under)
     return reports, failed
@@ -162,13 +258,20 @@ def _outcome(job: JobStatus) -> str:
     return f"{job.grade} {job.health_score}, {verdict}"
 
 
-def _write(reports: list[Report], format_name: str, output: Path | None) -> None:
-    """As ``validate`` prints them: several JSON reports are one list, other formats are
-    concatenated."""
-    if format_name == "json" and len(reports) != 1:
-        from assetcheck.reports.builtin import render_json
+def _combiner(chosen: ReportFormat | None, files: int) -> ReportFormat | None:
+    """The format that renders the reports of several files as one document (a JSON list,
+    one SARIF log, one JUnit document), when ``chosen`` does that here; None when the service's
+    renderings are printed one after another (one file, or a format that does not combine)."""
+    if chosen is None or chosen.combine is None or files == 1:
+        return None
+    return chosen
 
-        text = render_json([report.json() for report in reports])
+
+def _write(reports: list[Report], combine: ReportFormat | None, output: Path | None) -> None:
+    """As ``validate`` prints them: combined into one document by ``combine`` from the JSON
+    reports, or the service's renderings one after another."""
+    if combine is not None and combine.combine is not None:
+        text = combine.combine([report.json() for report in reports])
     else:
         text = "\n".join(report.text() for report in reports)
     if output is None:

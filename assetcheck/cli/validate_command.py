@@ -16,6 +16,7 @@ from assetcheck.sandbox.cores import available_cores
 from assetcheck.scoring.profiles import resolve_profile
 
 from .fail_under import add_fail_under, fail_under_problem, scores_under
+from .format_option import add_format_option
 from .inputs import select_files
 from .parallel import validate_files
 from .progress import Progress
@@ -42,12 +43,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="engine profile whose budgets apply (default: generic; "
         "`assetcheck plugins` lists them)",
     )
-    parser.add_argument(
-        "--format",
-        default="text",
-        dest="output_format",
-        help="text (default), json, markdown, or a format a plugin adds",
-    )
+    add_format_option(parser, "one your plugins add (`assetcheck plugins` lists them)")
     add_fail_under(parser)
     parser.add_argument(
         "--jobs",
@@ -105,23 +101,45 @@ def run(args: argparse.Namespace, config: Config) -> int:
     for problem in selection.problems:
         print(f"assetcheck validate: {problem}", file=sys.stderr)
     reports: list[Report] = []
-    unreadable = bool(selection.problems)
+    unreadable = len(selection.problems)
     outcomes = validate_files(selection.files, options, pm, config.plugin_config(), args.jobs)
     with Progress(len(selection.files)) as progress:
         for index, outcome in enumerate(outcomes, start=1):
             progress.step(index, str(outcome.path))
             if outcome.report is None:
                 print(f"assetcheck validate: {outcome.path}: {outcome.error}", file=sys.stderr)
-                unreadable = True
+                unreadable += 1
                 continue
             reports.append(outcome.report)
     _print(reports, formats[args.output_format])
+    if args.output_format == "text" and len(reports) + unreadable > 1:
+        print(summary_line(reports, unreadable, args.fail_under))
     if unreadable:
         return EXIT_USAGE
-    failed = any(
-        not r["valid"] or scores_under(r["health_score"], args.fail_under) for r in reports
-    )
+    failed = any(not _passes(r, args.fail_under) for r in reports)
     return EXIT_FAILED if failed else EXIT_OK
+
+
+def summary_line(reports: list[Report], unreadable: int, fail_under: int | None) -> str:
+    """The line closing the text output of several files: how many were checked, passed and
+    failed (as the exit status judges them), how many could not be read, and the issue totals.
+    """
+    failed = sum(1 for report in reports if not _passes(report, fail_under))
+    checked = len(reports) + unreadable
+    parts = [f"{len(reports) - failed} passed", f"{failed} failed"]
+    if unreadable:
+        parts.append(f"{unreadable} could not be read")
+    totals = {
+        severity: sum(r["summary"]["severityCounts"].get(severity, 0) for r in reports)
+        for severity in ("error", "warning")
+    }
+    counts = ", ".join(f"{n} {severity}{'' if n == 1 else 's'}" for severity, n in totals.items())
+    return f"{checked} files checked: {', '.join(parts)}; {counts}."
+
+
+def _passes(report: Report, fail_under: int | None) -> bool:
+    """Whether a file passes: no errors, and a score not under ``--fail-under``."""
+    return bool(report["valid"]) and not scores_under(report["health_score"], fail_under)
 
 
 def _print(reports: list[Report], chosen: ReportFormat) -> None:

@@ -158,20 +158,32 @@ class FormatRegistry:
         claimed = self._by_extension.get(PurePosixPath(name).suffix.lower())
         return None if claimed is None else claimed.name
 
+    def refusal(self, head: bytes) -> str | None:
+        """The issue code of a file no format reads, decided by its content alone, as for
+        every upload and every file given to ``assetcheck validate``: ``EMPTY_FILE`` for no
+        bytes, ``UNSUPPORTED_FILE_TYPE`` for content :meth:`sniff` finds no format in; None
+        when the content is a format's. The service refuses such an upload with this code, the
+        validation reports it: one decision and one wording everywhere."""
+        if not head:
+            return "EMPTY_FILE"
+        return "UNSUPPORTED_FILE_TYPE" if self.sniff(head) is None else None
+
     def classify(
         self, name: str, head: bytes, *, in_archive: bool
     ) -> tuple[str | None, str | None]:
         """The format to read a file as, and the format its name wrongly claims (or None).
 
-        Content decides. When the content matches nothing, the name's claim is used, so the
-        reader of that format explains what is wrong (``GLB_INVALID_MAGIC`` beats
-        "unsupported"). Inside an archive, a format that is ``named_in_archives`` counts only
-        when the name claims some format.
+        Content decides. An upload whose content matches nothing is no format's (see
+        :meth:`refusal`, asked first). Inside an archive, a member whose content matches
+        nothing is read as the format its name claims, so that format's reader explains what
+        is wrong with a file the archive names as a model (``GLB_INVALID_MAGIC`` beats
+        "unsupported"); and a format that is ``named_in_archives`` counts only when the name
+        claims some format.
         """
         claimed = self.from_name(name)
         actual = self.sniff(head)
         if actual is None:
-            return claimed, None
+            return (claimed if in_archive else None), None
         if in_archive and claimed is None and self[actual].named_in_archives:
             return None, None
         return actual, claimed if claimed is not None and claimed != actual else None

@@ -18,6 +18,14 @@ ISSUE_TYPES = [
         title="File type not supported",
     ),
     declare(
+        "EMPTY_FILE",
+        "error",
+        "{file} is empty: it has no bytes to read.",
+        "Export the model again, or copy the complete file: it was cut short while being saved "
+        "or copied.",
+        title="File is empty",
+    ),
+    declare(
         "FILE_TYPE_MISMATCH",
         "warning",
         "{file} is named like a {claimed} file but its content is {actual}.",

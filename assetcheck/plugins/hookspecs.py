@@ -63,10 +63,12 @@ def register_file_formats() -> list[FileFormat]:
 
     The content decides: the first 4 KiB of a file are matched against every format's
     ``magic`` (the bytes it starts with), then, when none matched, every format's
-    ``recognise(head)``; the first match wins. The service refuses an upload whose content
-    matches no format (415 ``UNSUPPORTED_FILE_TYPE``). When validating, content that matches
-    nothing is read as the format its extension claims, so that format's reader explains what
-    is wrong; a file that neither places is ``UNSUPPORTED_FILE_TYPE``.
+    ``recognise(head)``; the first match wins. A file whose content matches no format, named
+    however it is, is ``UNSUPPORTED_FILE_TYPE`` (an empty one ``EMPTY_FILE``): the service
+    refuses such an upload (415, 400) and ``assetcheck validate`` reports it, with the same
+    words. Inside an archive, a member whose content matches nothing is read as the format its
+    extension claims, so that format's reader explains what is wrong; a member that neither
+    places is not a model file.
 
     A file of a *model* format goes to the ``read_asset`` hooks with ``source.kind`` set to
     the format's ``name``; a *container* (``members`` set) is expanded by ``members(source,
@@ -99,7 +101,10 @@ def register_report_formats() -> list[ReportFormat]:
     and a ``render(report) -> str`` that turns a stored JSON report into the format. Renderers
     never recompute anything: they only present the report they are given. A failed job's
     report has no result (``grade`` is null, ``job.error`` says why): check
-    ``assetcheck.reports.document.failure(report)`` first and present the failure.
+    ``assetcheck.reports.document.failure(report)`` first and present the failure. An optional
+    ``description`` says what the format is for and an optional ``title`` names it for people
+    ("SARIF"): the dashboard's job page offers every format that is not an image as a download,
+    by its title (its name without one) and description.
     """
     raise NotImplementedError
 

@@ -58,6 +58,7 @@ def register_report_formats() -> list[ReportFormat]:
             deferred("assetcheck.reports.junit", "render_junit"),
             "JUnit XML: one test case per check, for CI systems",
             title="JUnit",
+            combine=deferred("assetcheck.reports.junit", "render_junit_combined"),
         ),
         ReportFormat(
             "text",

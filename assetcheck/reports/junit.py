@@ -1,9 +1,10 @@
 """The JUnit XML report, so CI systems show AssetCheck results as native test results.
 
-One test suite per report; one test case per check that ran, plus one for reading the files
-(readers and the security scan). Error-severity issues are failures of the case that reported
-them; warnings and the rest go to the case's ``system-out``. A failed job's report is one
-failing case, ``validation``, carrying the job's error.
+One document: a ``testsuites`` root with one test suite per report (per file), so the reports
+of several files are one document CI parsers accept. One test case per check that ran, plus
+one for reading the files (readers and the security scan). Error-severity issues are failures
+of the case that reported them; warnings and the rest go to the case's ``system-out``. A
+failed job's report is one failing case, ``validation``, carrying the job's error.
 """
 
 from __future__ import annotations
@@ -29,11 +30,27 @@ class CaseLine(NamedTuple):
 
 
 def render_junit(report: Report) -> str:
-    """The report as a JUnit XML document (``testsuites`` with one ``testsuite``).
+    """The report as a JUnit XML document (``testsuites`` with one ``testsuite``)."""
+    return render_junit_combined([report])
+
+
+def render_junit_combined(reports: list[Report]) -> str:
+    """Several files' reports as one JUnit XML document: a ``testsuites`` root with one
+    ``testsuite`` per report, and the totals of them all on the root.
 
     Every text is passed through :func:`~assetcheck.reports.visible`: XML 1.0 cannot carry
     control characters, whatever an asset's names contain.
     """
+    root = ET.Element("testsuites", name="assetcheck")
+    suites = [_suite(root, report) for report in reports]
+    root.set("tests", str(sum(tests for tests, _ in suites)))
+    root.set("failures", str(sum(failures for _, failures in suites)))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _suite(root: ET.Element, report: Report) -> tuple[int, int]:
+    """Add the report's ``testsuite`` to ``root``; its number of cases and of failing ones."""
     error = failure(report)
     if error is None:
         cases = _cases(report)
@@ -42,9 +59,6 @@ def render_junit(report: Report) -> str:
         cases = {VALIDATION: [CaseLine("error", error["code"], error["message"], line)]}
     suite_name = visible(report["filename"])
     failures = sum(1 for lines in cases.values() if _errors(lines))
-    root = ET.Element(
-        "testsuites", name="assetcheck", tests=str(len(cases)), failures=str(failures)
-    )
     suite = ET.SubElement(
         root,
         "testsuite",
@@ -64,8 +78,7 @@ def render_junit(report: Report) -> str:
         others = [f for f in lines if f.severity != "error"]
         if others:
             ET.SubElement(case, "system-out").text = "\n".join(f.line for f in others)
-    ET.indent(root)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+    return len(cases), failures
 
 
 def _cases(report: Report) -> dict[str, list[CaseLine]]:

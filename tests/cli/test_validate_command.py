@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -54,6 +55,60 @@ def test_json_format_prints_a_list_for_several_files_named_as_given(
     monkeypatch.chdir(tmp_path)
     _, out, _ = run(capsys, "validate", "--format", "json", "quad.glb", str(broken_glb))
     assert [r["filename"] for r in json.loads(out)] == ["quad.glb", broken_glb.as_posix()]
+
+
+def test_junit_format_prints_one_document_with_a_suite_per_file(capsys, good_glb, broken_glb):
+    status, out, _ = run(capsys, "validate", "--format", "junit", str(good_glb), str(broken_glb))
+    assert status == 1 and out.count("<?xml") == 1
+    root = ET.fromstring(out)  # one root element, or this raises
+    suites = root.findall("testsuite")
+    assert root.tag == "testsuites"
+    assert [suite.get("name") for suite in suites] == [str(good_glb), str(broken_glb)]
+    assert root.get("tests") == str(sum(int(suite.get("tests")) for suite in suites))
+    assert root.get("failures") == suites[1].get("failures") != "0"
+
+
+def test_text_for_several_files_closes_with_a_summary_line(capsys, tmp_path, good_glb, broken_glb):
+    status, out, _ = run(
+        capsys, "validate", str(good_glb), str(broken_glb), str(tmp_path / "gone.glb")
+    )
+    broken = main(["validate", "--format", "json", str(broken_glb)])
+    counts = json.loads(capsys.readouterr().out)["summary"]["severityCounts"]
+    errors, warnings = counts["error"], counts["warning"]
+    assert status == 2 and broken == 1 and errors > 0
+    assert out.splitlines()[-1] == (
+        f"3 files checked: 1 passed, 1 failed, 1 could not be read; "
+        f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}."
+    )
+
+
+def test_text_for_one_file_has_no_summary_line(capsys, good_glb):
+    _, out, _ = run(capsys, "validate", str(good_glb))
+    assert "files checked" not in out
+
+
+def test_help_lists_every_built_in_report_format(capsys):
+    with pytest.raises(SystemExit):
+        main(["validate", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "report format: badge, json, junit, markdown, sarif, text (default: text)" in help_text
+
+
+@pytest.mark.parametrize(
+    ("content", "code", "message"),
+    [
+        (b"hello", "UNSUPPORTED_FILE_TYPE", "fake.glb is not a GLB, glTF, FBX or ZIP file"),
+        (b"", "EMPTY_FILE", "fake.glb is empty: it has no bytes to read."),
+    ],
+    ids=["fake", "empty"],
+)
+def test_a_file_is_typed_by_its_content_not_its_name(capsys, tmp_path, content, code, message):
+    fake = tmp_path / "fake.glb"
+    fake.write_bytes(content)
+    status, out, _ = run(capsys, "validate", "--format", "json", str(fake))
+    (group,) = json.loads(out)["issues"]
+    assert status == 1 and group["code"] == code
+    assert message in group["occurrences"][0]["message"]
 
 
 def test_errors_found_exit_1(capsys, broken_glb):

@@ -26,10 +26,24 @@ def test_content_wins_over_name_and_mismatch_is_reported():
     assert classify("model.fbx", b"glTF\x02\x00\x00\x00", in_archive=False) == ("glb", "fbx")
 
 
-def test_unrecognised_content_falls_back_to_the_name_so_its_reader_explains():
+def test_unrecognised_content_is_no_format_whatever_its_name():
     classify = builtin_formats().classify
-    assert classify("model.glb", b"random bytes", in_archive=False) == ("glb", None)
+    assert classify("model.glb", b"random bytes", in_archive=False) == (None, None)
     assert classify("notes.txt", b"random bytes", in_archive=False) == (None, None)
+
+
+def test_in_an_archive_unrecognised_content_is_read_as_its_name_claims_so_its_reader_explains():
+    classify = builtin_formats().classify
+    assert classify("model.glb", b"random bytes", in_archive=True) == ("glb", None)
+    assert classify("notes.txt", b"random bytes", in_archive=True) == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("head", "code"),
+    [(b"", "EMPTY_FILE"), (b"hello", "UNSUPPORTED_FILE_TYPE"), (b"glTF\x02\x00", None)],
+)
+def test_refusal_names_the_code_of_content_no_format_reads(head, code):
+    assert builtin_formats().refusal(head) == code
 
 
 def test_json_in_an_archive_is_a_model_only_when_named_gltf():

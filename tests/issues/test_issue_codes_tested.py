@@ -35,7 +35,7 @@ ONE_CODE_SUITE = """
 from assetcheck.testing import issue_codes
 
 def test_a_file_that_is_no_model():
-    assert issue_codes(b"not a model", "notes.glb") == ["GLB_UNEXPECTED_END_OF_HEADER"]
+    assert issue_codes(b"glTF\x02", "notes.glb") == ["GLB_UNEXPECTED_END_OF_HEADER"]
 
 def test_nothing():
     pass

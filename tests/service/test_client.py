@@ -6,13 +6,17 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
+from assetcheck.cli import build_parser
+from assetcheck.cli.submit_command import _submit_all
 from assetcheck.client import ApiError, Client, ConnectionFailed, WaitTimedOut
-from tests.service.harness import assetcheck_command
+from tests.service.harness import ServiceProcess, assetcheck_command, new_key
 
 BROKEN_GLB = b"glTF\x02\x00\x00\x00\xff\xff\xff\x7f garbage"
 
@@ -137,6 +141,72 @@ def test_submit_exits_1_under_fail_under_and_for_a_file_the_service_refuses(
     refused = submit(url, key, str(good), str(text_file))
     assert refused.returncode == 1
     assert "UNSUPPORTED_FILE_TYPE" in refused.stderr and "good.glb" in refused.stdout
+
+
+def test_submit_walks_folders_as_validate_does_and_prints_one_junit_document(
+    url, key, tmp_path, glb
+):
+    for name in ("assets/chair.glb", "assets/props/lamp.glb", "assets/raw/draft.glb"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(glb)
+    (tmp_path / "assets" / "notes.txt").write_text("not a model")
+    done = submit(
+        url, key, "assets", "--exclude", "raw/", "--jobs", "2", "--format", "junit", cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("<?xml") == 1
+    suites = ET.fromstring(done.stdout).findall("testsuite")
+    assert [suite.get("name") for suite in suites] == ["chair.glb", "lamp.glb"]
+    assert "assets/props/lamp.glb: queued as val_" in done.stderr
+    assert "draft" not in done.stderr and "notes" not in done.stderr
+    (tmp_path / "empty").mkdir()
+    nothing = submit(url, key, "empty", cwd=tmp_path)
+    assert nothing.returncode == 2 and "empty: no GLB, glTF, FBX or ZIP files" in nothing.stderr
+
+
+def test_submit_uploads_jobs_files_at_a_time(url, key, files, glb):
+    paths = files({"first.glb": glb, "second.glb": glb})
+    both_uploading = threading.Barrier(2, timeout=30)
+
+    class MeetingClient(Client):
+        """Each upload starts only once the other one has started too."""
+
+        def submit(self, path, **options):
+            both_uploading.wait()  # broken (and raising) if the uploads come one at a time
+            return super().submit(path, **options)
+
+    args = build_parser("submit").parse_args(
+        ["submit", "--url", url, "--jobs", "2", *map(str, paths)]
+    )
+    submitted, refused = _submit_all(MeetingClient(url, key), args, paths)
+    assert [path for path, _ in submitted] == paths and not refused
+
+
+def test_submit_waits_for_a_full_queue_to_take_every_file_of_a_folder(local_config, tmp_path, glb):
+    # One worker and one queued job at a time: of three files uploaded together, one is
+    # being validated (a second), one waits in the queue and the third is refused QUEUE_FULL.
+    server = ServiceProcess(
+        local_config(workers={"processes": 1}, plans={"pro": {"max_queued_jobs": 1}})
+    ).start()
+    try:
+        folder = tmp_path / "models"
+        folder.mkdir()
+        for number in range(3):
+            (folder / f"slow-1-{number}.glb").write_bytes(glb)
+        done = submit(server.url, new_key(server.config), str(folder), "--format", "json")
+    finally:
+        server.stop()
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads(done.stdout)) == 3
+    assert "waiting" in done.stderr and "files waiting to be validated" in done.stderr
+
+
+def test_submit_says_an_empty_file_is_empty_in_the_words_of_validate(url, key, files, glb):
+    good, empty = files({"good.glb": glb, "empty.glb": b""})
+    done = submit(url, key, str(good), str(empty))
+    assert done.returncode == 1
+    assert "empty.glb: refused: empty.glb is empty: it has no bytes to read." in done.stderr
+    assert "(EMPTY_FILE)" in done.stderr and "multipart" not in done.stderr
 
 
 def test_submit_without_a_usable_key_or_url_is_a_usage_error_that_never_prints_the_key(

@@ -47,7 +47,6 @@
   function uploadError(request) {
     const body = request.response;
     if (request.status === 401) return "Your session has ended: log in again, then upload.";
-    if (request.status === 403) return "The page had expired: reload it and upload again.";
     if (body && body.error) return body.error;
     return "The upload failed (HTTP " + request.status + ").";
   }

@@ -81,8 +81,23 @@ class BaseHandler(RequestHandler):
         self.set_header("Content-Security-Policy", API_CONTENT_SECURITY_POLICY)
 
     def check_xsrf_cookie(self) -> None:
-        if self.xsrf_protected:
+        """On handlers that need it, refuse a state-changing request without the XSRF token
+        (403 XSRF_MISSING) or whose token is not this browser's (403 XSRF_INVALID): a form sent
+        from a page that has expired, or from another site."""
+        if not self.xsrf_protected:
+            return
+        try:
             super().check_xsrf_cookie()
+        except HTTPError:
+            raise xsrf_refused(sent=self._sent_xsrf_token()) from None
+
+    def _sent_xsrf_token(self) -> bool:
+        """Whether the request carries an XSRF token at all, where Tornado looks for one."""
+        return bool(
+            self.get_argument("_xsrf", None)
+            or self.request.headers.get("X-Xsrftoken")
+            or self.request.headers.get("X-Csrftoken")
+        )
 
     def head(self, *args: str) -> Awaitable[None] | None:
         """HEAD on every resource that has GET: GET's status and headers, without the body
@@ -243,3 +258,13 @@ class NotFoundHandler(BaseHandler):
 
     def prepare(self) -> None:
         raise RequestError(404, "NOT_FOUND", f"No endpoint at {self.request.path}.")
+
+
+#: What a person whose form was refused for its XSRF token is told, page or JSON.
+XSRF_MESSAGE = "This form has expired or was sent from another site: reload the page and try again."
+
+
+def xsrf_refused(*, sent: bool) -> RequestError:
+    """403 XSRF_MISSING for a request without the token, XSRF_INVALID for one whose token does
+    not match this browser's cookie (no cookie, another session's, another site's)."""
+    return RequestError(403, "XSRF_INVALID" if sent else "XSRF_MISSING", XSRF_MESSAGE)

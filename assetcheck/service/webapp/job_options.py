@@ -21,7 +21,8 @@ def parse_job_options(raw: bytes | None, engines: Collection[str]) -> dict[str, 
     UNKNOWN_ENGINE or INVALID_WEBHOOK_URL.
 
     ``webhook_url`` is only checked to be an absolute http(s) URL here; where it may point
-    is for :func:`check_webhook_option` to say.
+    is for :func:`check_webhook_option` to say. A null ``webhook_url`` is as if it were not
+    given: the account's default URL applies (as ``null`` removes a URL in the settings).
     """
     options = _decode(raw)
     unknown = sorted(set(options) - set(KNOWN_OPTIONS))
@@ -37,7 +38,7 @@ def parse_job_options(raw: bytes | None, engines: Collection[str]) -> dict[str, 
             f"Unknown engine {engine!r}: choose one of {', '.join(sorted(engines))}.",
         )
     parsed: dict[str, Any] = {"engine": engine}
-    if "webhook_url" in options:
+    if options.get("webhook_url") is not None:
         parsed["webhook_url"] = _webhook_url(options["webhook_url"])
     return parsed
 

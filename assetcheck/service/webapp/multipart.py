@@ -130,13 +130,13 @@ class MultipartUpload:
             raise missing_file(f"The multipart body is malformed ({error})") from None
 
     def finish(self) -> UploadFile:
-        """The received file, once the body is complete; 400 MISSING_FILE when there is none."""
+        """The received file, once the body is complete; 400 MISSING_FILE when there is none.
+        An empty file is received: what its content is, is for the handler to judge (an empty
+        one is EMPTY_FILE, as ``assetcheck validate`` says of it)."""
         if not self._ended:
             raise missing_file("The multipart body ended before its closing boundary")
         if self.file is None or not self._file_complete:
             raise missing_file("The request has no `file` part")
-        if self.file.size == 0:
-            raise missing_file("The `file` part is empty")
         return self.file
 
     def _callbacks(self) -> MultipartCallbacks:

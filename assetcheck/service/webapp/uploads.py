@@ -10,10 +10,13 @@ import math
 from functools import partial
 from typing import Any, cast
 
+import pluggy
 from tornado.http1connection import HTTP1Connection
 from tornado.web import stream_request_body
 
 from assetcheck.formats.registry import format_registry
+from assetcheck.issues import IssueCollector
+from assetcheck.plugins.manager import build_registry
 from assetcheck.service.db.tables import Job, iso
 from assetcheck.service.jobs.queue import JobQueue, QueueFull, QuotaExceeded, new_job_id
 from assetcheck.service.jobs.storage import StorageUnavailable, UploadFile
@@ -24,6 +27,8 @@ from assetcheck.service.webapp.job_views import badge_path
 from assetcheck.service.webapp.multipart import MULTIPART_ALLOWANCE, MultipartUpload, file_too_large
 
 _TORNADO_MARGIN = 1 << 20
+#: The HTTP status of each code ``FormatRegistry.refusal`` may answer.
+CONTENT_REFUSAL_STATUS = {"EMPTY_FILE": 400, "UNSUPPORTED_FILE_TYPE": 415}
 
 
 @stream_request_body
@@ -129,13 +134,9 @@ class UploadHandler(AccountHandler):
         self.receiving = False
         file = self.upload.finish()
         options = parse_job_options(self.upload.options, self.engines)
-        formats = format_registry(self.plugin_manager)
-        if formats.sniff(file.head) is None:
-            raise RequestError(
-                415,
-                "UNSUPPORTED_FILE_TYPE",
-                f"The file is not a {formats.titles()} file: its content matches none of them.",
-            )
+        refused = format_registry(self.plugin_manager).refusal(file.head)
+        if refused is not None:
+            raise content_refusal(self.plugin_manager, refused, self.upload.filename)
         await self.run_blocking(
             check_webhook_option,
             options,
@@ -206,6 +207,17 @@ class UploadHandler(AccountHandler):
             with contextlib.suppress(Exception):
                 await self.flushing
         await self.run_blocking(file.abort)
+
+
+def content_refusal(pm: pluggy.PluginManager, code: str, filename: str) -> RequestError:
+    """The refusal of an upload no format reads (``FormatRegistry.refusal``): 400 EMPTY_FILE or
+    415 UNSUPPORTED_FILE_TYPE, whose message is the issue's message and fix from the issue
+    registry, word for word what ``assetcheck validate`` reports of the same file."""
+    formats = format_registry(pm)
+    collector = IssueCollector(build_registry(pm))
+    collector.add(code, file=filename, **formats.message_fields())
+    (issue,) = collector.issues
+    return RequestError(CONTENT_REFUSAL_STATUS[code], code, f"{issue.message} {issue.fix}")
 
 
 def quota_exceeded(over: QuotaExceeded) -> RequestError:

@@ -39,6 +39,14 @@ UNIQUE_LOCAL = ipaddress.ip_network("fc00::/7")
 NAT64_PREFIX = ipaddress.ip_network("64:ff9b::/96")  # RFC 6052 well-known prefix
 
 
+#: Said after the refusal of an internal address or a host that resolves to none allowed: the
+#: setting that opens such networks (the person refused may be the one who runs the server).
+ALLOWED_CIDRS_HINT = (
+    "an internal receiver (a loopback or private address) is allowed only once the server's "
+    'operator lists its network in [webhooks] allowed_cidrs, e.g. ["127.0.0.1/32"]'
+)
+
+
 class WebhookUrlError(ValueError):
     """A webhook URL that may not be used; ``str()`` says why, for the person who set it."""
 
@@ -78,7 +86,8 @@ def check_webhook_url(
     for address in addresses:
         reason = address_refusal(address, allowed)
         if reason is not None:
-            raise WebhookUrlError(_refusal_message(host, address, reason))
+            hint = None if _is_metadata(address) else ALLOWED_CIDRS_HINT
+            raise WebhookUrlError(_refusal_message(host, address, reason, hint))
     return WebhookTarget(url=url, scheme=scheme, host=host, port=port, addresses=addresses)
 
 
@@ -88,8 +97,7 @@ def address_refusal(address: str, allowed: Sequence[IPNetwork] = ()) -> str | No
     An IPv6 address that embeds an IPv4 one (IPv4-mapped, NAT64, 6to4) is judged by the IPv4
     address, where its packets end up.
     """
-    given = ipaddress.ip_address(address.partition("%")[0])  # drop an IPv6 zone (fe80::1%eth0)
-    target = _embedded_ipv4(given) or given
+    given, target = _addresses(address)
     if any(target in network for network in NEVER_ALLOWED):
         return "is a cloud metadata address, which is never allowed"
     if any(ip in network for ip in (given, target) for network in allowed):
@@ -98,18 +106,34 @@ def address_refusal(address: str, allowed: Sequence[IPNetwork] = ()) -> str | No
     return None if kind is None else f"is {kind}"
 
 
-def _refusal_message(host: str, address: str, reason: str) -> str:
-    """Why the URL is refused, for the person who set it. An address the URL names itself is
-    described; a host name gets :func:`_host_refusal`, whatever it resolved to."""
+def _addresses(address: str) -> tuple[IPAddress, IPAddress]:
+    """``address`` parsed, and the address its packets end up at (an embedded IPv4 one)."""
+    given = ipaddress.ip_address(address.partition("%")[0])  # drop an IPv6 zone (fe80::1%eth0)
+    return given, _embedded_ipv4(given) or given
+
+
+def _is_metadata(address: str) -> bool:
+    _, target = _addresses(address)
+    return any(target in network for network in NEVER_ALLOWED)
+
+
+def _refusal_message(host: str, address: str, reason: str, hint: str | None) -> str:
+    """Why the URL is refused, for the person who set it, with ``hint`` when one helps. An
+    address the URL names itself is described; a host name gets :func:`_host_refusal`,
+    whatever it resolved to."""
     if host == address:
-        return f"webhook URL refused: {host} {reason}"
+        return f"webhook URL refused: {host} {reason}" + (f"; {hint}" if hint else "")
     return _host_refusal(host)
 
 
 def _host_refusal(host: str) -> str:
     """The one refusal of a host name, whether it did not resolve, resolved to nothing or to an
-    internal address: a caller cannot tell an internal name from one that does not exist."""
-    return f"webhook URL refused: {host} does not resolve to an address that is allowed"
+    internal address: a caller cannot tell an internal name from one that does not exist. Its
+    hint is the same in every case, so it tells nothing of what the name resolved to."""
+    return (
+        f"webhook URL refused: {host} does not resolve to an address that is allowed; "
+        f"{ALLOWED_CIDRS_HINT}"
+    )
 
 
 def _split(url: str) -> tuple[str, str, int]:

@@ -20,6 +20,7 @@ from assetcheck.testing.gltf import (
     glb_container,
     json_chunk_data,
 )
+from assetcheck.testing.zip import zip_of
 from tests.formats import codes, only_issue, reader_codes, validate_bytes
 
 #: Default severities of Khronos glTF-Validator 2.0.0-dev.3.10 (its ISSUES.md).
@@ -102,7 +103,6 @@ def test_bin_chunk_is_buffer_zero_without_a_copy():
 @pytest.mark.parametrize(
     ("code", "data", "offset"),
     [
-        ("GLB_INVALID_MAGIC", glb_container([JSON, BIN], magic=b"glTX"), 0),
         ("GLB_INVALID_VERSION", glb_container([JSON, BIN], version=3), 4),
         ("GLB_UNEXPECTED_END_OF_HEADER", VALID[:8], 8),
         ("GLB_LENGTH_TOO_SMALL", glb_container([JSON, BIN], declared_length=8), 8),
@@ -184,18 +184,32 @@ def test_chunk_length_far_past_the_end_is_reported_without_allocating(tmp_path, 
     assert "GLB_UNEXPECTED_END_OF_CHUNK_DATA" in codes(result)
 
 
-def test_random_bytes_named_glb_are_an_invalid_magic_not_a_crash(tmp_path, plugin_manager):
+def test_random_bytes_named_glb_are_unsupported_alone_and_an_invalid_magic_in_an_archive(
+    tmp_path, plugin_manager
+):
     noise = b"\0" + random.Random(7).randbytes(4095)
-    result = validate_bytes(tmp_path, "noise.glb", noise, plugin_manager)
-    assert "GLB_INVALID_MAGIC" in codes(result)
-    assert "READER_CRASHED" not in codes(result)
-    [asset] = result.assets
+    alone = validate_bytes(tmp_path, "noise.glb", noise, plugin_manager)
+    assert codes(alone) == ["UNSUPPORTED_FILE_TYPE"] and alone.assets == []
+    packed = validate_bytes(tmp_path, "pack.zip", zip_of({"noise.glb": noise}), plugin_manager)
+    assert only_issue(packed, "GLB_INVALID_MAGIC").offset == 0
+    assert "READER_CRASHED" not in codes(packed)
+    [asset] = packed.assets
     assert asset.vertex_count == 0
 
 
-def test_empty_file_named_glb_ends_inside_the_header(tmp_path, plugin_manager):
+def test_a_glb_with_another_magic_in_an_archive_is_an_invalid_magic(tmp_path, plugin_manager):
+    member = glb_container([JSON, BIN], magic=b"glTX")
+    packed = validate_bytes(tmp_path, "pack.zip", zip_of({"broken.glb": member}), plugin_manager)
+    issue = only_issue(packed, "GLB_INVALID_MAGIC")
+    assert (issue.offset, issue.severity) == (0, KHRONOS_SEVERITIES["GLB_INVALID_MAGIC"])
+
+
+def test_an_empty_file_named_glb_is_an_empty_file_not_a_cut_glb(tmp_path, plugin_manager):
     result = validate_bytes(tmp_path, "empty.glb", b"", plugin_manager)
-    assert only_issue(result, "GLB_UNEXPECTED_END_OF_HEADER").offset == 0
+    assert codes(result) == ["EMPTY_FILE"]
+    assert (
+        only_issue(result, "EMPTY_FILE").message == "empty.glb is empty: it has no bytes to read."
+    )
 
 
 def test_glb_version_1_is_explained_as_gltf_1(tmp_path, plugin_manager):

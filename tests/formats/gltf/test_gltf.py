@@ -21,6 +21,7 @@ from assetcheck.testing.gltf import (
     padded_matrix_bytes,
     png_bytes,
 )
+from assetcheck.testing.zip import zip_of
 from tests.formats import codes, only_issue, reader_codes, validate_bytes
 
 #: Default severities of the Khronos glTF-Validator codes this reader uses (its ISSUES.md).
@@ -406,14 +407,23 @@ def test_byte_order_mark_is_reported_like_khronos_and_the_document_still_read(
         (b'{"asset": {"version": "2.0", "generator": "\xff"}}', "INVALID_JSON"),
         (b'{"asset": {"version": "2.0"}, "x": NaN}', "INVALID_JSON"),
         (b"{" + b'"a":[' * 5000 + b"]" * 5000 + b"}", "INVALID_JSON"),
-        (b' ["not", "an", "object"]', "TYPE_MISMATCH"),
     ],
-    ids=["truncated", "invalid-utf8", "nan", "nested-too-deeply", "root-not-an-object"],
+    ids=["truncated", "invalid-utf8", "nan", "nested-too-deeply"],
 )
 def test_json_that_is_not_a_gltf_object_is_reported(tmp_path, plugin_manager, gltf, code):
     result = validate_bytes(tmp_path, "bad.gltf", gltf, plugin_manager)
     assert only_issue(result, code).pointer == ""
     assert counts(result) == (0, 0, 0, 0)
+
+
+def test_a_json_array_is_no_gltf_alone_and_a_type_mismatch_named_gltf_in_an_archive(
+    tmp_path, plugin_manager
+):
+    array = b' ["not", "an", "object"]'
+    alone = validate_bytes(tmp_path, "bad.gltf", array, plugin_manager)
+    assert codes(alone) == ["UNSUPPORTED_FILE_TYPE"]
+    packed = validate_bytes(tmp_path, "pack.zip", zip_of({"bad.gltf": array}), plugin_manager)
+    assert only_issue(packed, "TYPE_MISMATCH").pointer == ""
 
 
 def test_external_bin_missing_is_an_io_error(tmp_path, plugin_manager):

@@ -12,6 +12,7 @@ import requests
 
 from assetcheck.service.accounts.store import issue_key
 from assetcheck.service.db.tables import Account, ApiKey, Job
+from assetcheck.service.webapp.handlers import XSRF_MESSAGE
 from assetcheck.testing.shapes import pawn_glb
 from tests.service.conftest import BACKENDS
 from tests.service.dashboard.conftest import PASSWORD, Site
@@ -91,6 +92,8 @@ def test_forms_without_the_xsrf_token_change_nothing(site: Site):
     visitor = logged_in(site)
     refused = visitor.post("/profile/keys", {"name": "forged"}, xsrf=False)
     assert refused.status_code == 403
+    assert refused.headers["Content-Type"].startswith("text/html")
+    assert html.escape(XSRF_MESSAGE) in refused.text
     assert "forged" not in visitor.get("/profile").text
     assert visitor.post("/logout", xsrf=False).status_code == 403
     assert visitor.get("/profile").status_code == 200  # still logged in
@@ -101,7 +104,17 @@ def test_uploads_without_the_xsrf_header_are_refused_and_leave_nothing(site: Sit
     jobs = site.server.config.storage.data_dir / "jobs"
     before = set(jobs.iterdir()) if jobs.exists() else set()
     refused = visitor.upload(pawn_glb(), xsrf=False)
-    assert refused.status_code == 403 and refused.json()["code"] == "HTTP_ERROR"
+    assert refused.status_code == 403
+    assert refused.json() == {"code": "XSRF_MISSING", "error": XSRF_MESSAGE}
+    forged = requests.post(  # a connection of its own: the refusal closed the session's
+        f"{site.url}/uploads",
+        files={"file": ("model.glb", pawn_glb())},
+        headers={"X-XSRFToken": "2|00000000|" + "0" * 32 + "|1"},
+        cookies=visitor.http.cookies,
+        timeout=30,
+    )
+    assert forged.status_code == 403
+    assert forged.json() == {"code": "XSRF_INVALID", "error": XSRF_MESSAGE}
     assert (set(jobs.iterdir()) if jobs.exists() else set()) == before
 
 

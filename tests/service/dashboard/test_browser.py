@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from assetcheck.service.webapp.handlers import XSRF_MESSAGE
 from assetcheck.testing.shapes import pawn_glb
 from tests.service.dashboard.browser import log_in, sign_up
 from tests.service.dashboard.conftest import NO_PLAYWRIGHT, PASSWORD, TIMEOUT_MS, Site
@@ -130,6 +131,16 @@ def test_a_file_that_is_no_model_is_refused_next_to_its_name(site: Site, page: P
     drop_files(page, {"notes.txt": b"just some notes, not a model"})
     item = page.locator(".upload-item", has_text="notes.txt")
     expect(item).to_contain_text("not a GLB, glTF, FBX or ZIP file")
+    expect(item).to_have_class(re.compile("failed"))
+
+
+def test_an_upload_from_a_page_whose_token_is_stale_says_to_reload_it(site: Site, page: Page):
+    log_in(page, site.url, site.account())
+    stale = "2|00000000|" + "0" * 32 + "|1"  # the cookie another session would have set
+    page.context.add_cookies([{"name": "_xsrf", "value": stale, "url": site.url}])
+    drop_files(page, {"pawn.glb": pawn_glb()})
+    item = page.locator(".upload-item", has_text="pawn.glb")
+    expect(item).to_contain_text(XSRF_MESSAGE)
     expect(item).to_have_class(re.compile("failed"))
 
 

@@ -91,10 +91,9 @@ def test_a_file_over_the_limit_raises_file_too_large_while_streaming(storage):
     "data",
     [
         body(("options", None, b"{}")),
-        body(("file", "empty.glb", b"")),
         body(("file", "cut.glb", b"glTF"))[:-20],
     ],
-    ids=["no file part", "empty file", "no closing boundary"],
+    ids=["no file part", "no closing boundary"],
 )
 def test_a_body_without_a_complete_file_is_missing_file(storage, data):
     upload = receive(storage, data)
@@ -102,6 +101,13 @@ def test_a_body_without_a_complete_file_is_missing_file(storage, data):
         upload.finish()
     abort(upload)
     assert raised.value.code == "MISSING_FILE"
+
+
+def test_an_empty_file_part_is_received_for_the_handler_to_judge(storage):
+    upload = receive(storage, body(("file", "empty.glb", b"")))
+    file = upload.finish()
+    abort(upload)
+    assert (file.size, file.head, upload.filename) == (0, b"", "empty.glb")
 
 
 @pytest.mark.parametrize("content_type", [None, "application/json", "multipart/form-data"])

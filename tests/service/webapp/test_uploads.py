@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 import pytest
 import requests
 
+from assetcheck.engine import validate
 from assetcheck.service.db.tables import Job
 from assetcheck.testing.zip import zip_of
 from tests.plugins import mesh_format
@@ -84,8 +85,6 @@ def test_each_accepted_format_is_queued(url, key, glb):
 
 
 def test_a_request_without_a_file_part_is_missing_file(url, key):
-    response = upload(url, key, b"", filename="empty.glb")
-    assert_error(response, 400, "MISSING_FILE")
     no_file = requests_post_fields(url, key, {"options": "{}"})
     assert_error(no_file, 400, "MISSING_FILE")
     not_multipart = requests_post_raw(url, key, b"glTF....", "application/octet-stream")
@@ -124,11 +123,35 @@ def test_a_webhook_url_is_stored_with_the_job(url, key, glb):
     assert job.engine == "unity"
 
 
+def test_a_null_webhook_url_leaves_the_account_default_to_apply(url, key, glb):
+    options = json.dumps({"engine": "unity", "webhook_url": None})
+    response = upload(url, key, glb, options=options)
+    assert response.status_code == 202, response.text
+    assert Job.get_by_id(response.json()["job_id"]).options == {"engine": "unity"}
+
+
 def test_content_that_is_no_3d_format_is_unsupported_whatever_its_name(url, key):
     response = upload(url, key, b"MZ\x90\x00 not a model at all", filename="model.glb")
     assert assert_error(response, 415, "UNSUPPORTED_FILE_TYPE")["error"] == (
-        "The file is not a GLB, glTF, FBX or ZIP file: its content matches none of them."
+        "model.glb is not a GLB, glTF, FBX or ZIP file (its content matches none of them). "
+        "Export the model as GLB, glTF or FBX, or pack such files in a ZIP."
     )
+
+
+@pytest.mark.parametrize(
+    ("content", "status", "code"),
+    [(b"hello", 415, "UNSUPPORTED_FILE_TYPE"), (b"", 400, "EMPTY_FILE")],
+    ids=["fake", "empty"],
+)
+def test_a_file_no_format_reads_is_refused_in_the_words_validate_reports_it(
+    url, key, tmp_path, content, status, code
+):
+    path = tmp_path / "fake.glb"
+    path.write_bytes(content)
+    (issue,) = validate(path).issues
+    refused = assert_error(upload(url, key, content, filename="fake.glb"), status, code)
+    assert issue.code == code
+    assert refused["error"] == f"{issue.message} {issue.fix}"
 
 
 def test_a_plugin_format_is_accepted_validated_and_named_in_the_415(local_config, tmp_path):
@@ -153,7 +176,8 @@ def test_a_plugin_format_is_accepted_validated_and_named_in_the_415(local_config
     ]
     assert "MESH_DEGENERATE_TRIANGLE" in report.text
     assert assert_error(refused, 415, "UNSUPPORTED_FILE_TYPE")["error"] == (
-        "The file is not a GLB, glTF, FBX, ZIP or MESH1 file: its content matches none of them."
+        "other.mesh is not a GLB, glTF, FBX, ZIP or MESH1 file (its content matches none of "
+        "them). Export the model as GLB, glTF, FBX or MESH1, or pack such files in a ZIP."
     )
 
 

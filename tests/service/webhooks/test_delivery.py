@@ -17,6 +17,7 @@ from assetcheck import __version__
 from assetcheck.service.webhooks.delivery import send_attempt
 from assetcheck.service.webhooks.payload import failed_event
 from assetcheck.service.webhooks.signing import new_secret, signature_headers
+from assetcheck.service.webhooks.urls import ALLOWED_CIDRS_HINT
 from tests.service.webhooks.receivers import (
     HangingReceiver,
     LoopbackServer,
@@ -215,7 +216,9 @@ def test_a_loopback_address_outside_the_allowlist_is_refused_without_connecting(
         f"http://127.0.0.2:{server.port}/hooks", BODY, signed(secret), allowed_cidrs=LOOPBACK_ONLY
     )
     assert (result.ok, result.status_code) == (False, None)
-    assert result.error == "webhook URL refused: 127.0.0.2 is a loopback address"
+    assert result.error == (
+        f"webhook URL refused: 127.0.0.2 is a loopback address; {ALLOWED_CIDRS_HINT}"
+    )
     assert connections == []
     assert receiver.requests == []
 
@@ -240,7 +243,8 @@ def test_a_host_resolving_to_a_private_address_is_refused_without_any_connection
         resolver=resolver,
     )
     assert result.error == (
-        "webhook URL refused: hooks.test does not resolve to an address that is allowed"
+        "webhook URL refused: hooks.test does not resolve to an address that is allowed; "
+        + ALLOWED_CIDRS_HINT
     )
     assert connections == []
 

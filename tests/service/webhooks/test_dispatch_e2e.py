@@ -20,6 +20,7 @@ from assetcheck.service.db import migrations
 from assetcheck.service.db.tables import Account, Job, WebhookDelivery
 from assetcheck.service.webhooks.outbox import ABANDONED, DELIVERED, PENDING, queue_ping
 from assetcheck.service.webhooks.payload import completed_event, failed_event
+from assetcheck.service.webhooks.urls import ALLOWED_CIDRS_HINT as HINT
 from assetcheck.testing.zip import tiny_glb
 from tests.service.harness import (
     ServiceProcess,
@@ -151,7 +152,7 @@ def test_a_forbidden_address_is_refused_at_submit_time_without_a_connection(
     assert response.status_code == 400
     assert response.json() == {
         "code": "INVALID_WEBHOOK_URL",
-        "error": ("Webhook URL refused: 127.0.0.2 is a loopback address."),
+        "error": f"Webhook URL refused: 127.0.0.2 is a loopback address; {HINT}.",
     }
     assert Job.select().where(Job.account == customer.account.id).count() == 0
     assert not forbidden_listener.connected()
@@ -168,7 +169,7 @@ def test_a_forbidden_address_is_refused_again_at_connect_time_without_a_connecti
     job_id = upload(webhook_service.url, customer.key, tiny_glb()).json()["job_id"]
     assert delivery_of_job(job_id).status == ABANDONED
     assert {a.error for a in attempts_of(delivery_of_job(job_id).id)} == {
-        "webhook URL refused: 127.0.0.2 is a loopback address"
+        f"webhook URL refused: 127.0.0.2 is a loopback address; {HINT}"
     }
     assert not forbidden_listener.connected()
 

@@ -31,6 +31,7 @@ from assetcheck.service.webhooks.outbox import (
 from assetcheck.service.webhooks.payload import completed_event, failed_event
 from assetcheck.service.webhooks.secret_box import SecretBox, SecretUnreadable
 from assetcheck.service.webhooks.settings import ROTATION_WINDOW, reveal_secret, rotate_secret
+from assetcheck.service.webhooks.urls import ALLOWED_CIDRS_HINT as HINT
 from tests.concurrency import claim_in_threads
 from tests.service.harness import write_config
 from tests.service.webhooks.harness import SCALED_DELAYS, attempts_of, webhook_settings
@@ -355,7 +356,7 @@ def test_an_attempt_is_refused_at_connect_time_when_the_url_is_no_longer_allowed
     delivery = pinged(account)[0]
     dispatcher.deliver(claim(database, "node-a"))
     [attempt] = attempts_of(delivery.id)
-    assert attempt.error == "webhook URL refused: 127.0.0.2 is a loopback address"
+    assert attempt.error == f"webhook URL refused: 127.0.0.2 is a loopback address; {HINT}"
     assert attempt.status_code is None
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from assetcheck.config.webhooks import parse_allowed_cidrs
 from assetcheck.service.webhooks.urls import (
+    ALLOWED_CIDRS_HINT,
     WebhookUrlError,
     address_refusal,
     check_webhook_url,
@@ -14,7 +15,8 @@ from assetcheck.service.webhooks.urls import (
 )
 
 HOST_REFUSED = (
-    "webhook URL refused: hooks.example.com does not resolve to an address that is allowed"
+    "webhook URL refused: hooks.example.com does not resolve to an address that is allowed; "
+    + ALLOWED_CIDRS_HINT
 )
 
 
@@ -113,6 +115,19 @@ def test_public_addresses_are_accepted(address):
 @pytest.mark.parametrize("allowed", [["169.254.0.0/16", "fd00::/8"], ["0.0.0.0/0", "::/0"]])
 def test_cloud_metadata_addresses_are_refused_even_inside_the_allowlist(address, allowed):
     assert "metadata" in refusal(address, allowed)
+
+
+def test_a_refused_internal_address_names_the_setting_that_opens_it():
+    with pytest.raises(WebhookUrlError) as refused:
+        check_webhook_url("http://127.0.0.1:9000/hook")
+    assert str(refused.value) == (
+        "webhook URL refused: 127.0.0.1 is a loopback address; an internal receiver (a loopback "
+        "or private address) is allowed only once the server's operator lists its network in "
+        '[webhooks] allowed_cidrs, e.g. ["127.0.0.1/32"]'
+    )
+    with pytest.raises(WebhookUrlError) as metadata:
+        check_webhook_url("http://169.254.169.254/latest", ["169.254.0.0/16"])
+    assert "allowed_cidrs" not in str(metadata.value)  # nothing opens it
 
 
 def test_the_allowlist_opens_exactly_the_networks_it_names():

@@ -97,10 +97,12 @@ def _upload(engines: list[str]) -> dict:
                         "default": "generic",
                     },
                     "webhook_url": {
-                        "type": "string",
+                        "type": ["string", "null"],
                         "format": "uri",
                         "pattern": "^https?://[^/?#]+",
                         "maxLength": 2048,
+                        "description": "Receives this job's webhook instead of the account's "
+                        "default; null, like no webhook_url, means the account's default.",
                     },
                 },
             },
@@ -112,8 +114,8 @@ def _upload_refusals() -> dict:
     """Every status but 202 an upload can answer."""
     return {
         "400": error(
-            "MISSING_FILE, PART_HEADERS_TOO_LARGE, INVALID_OPTIONS, UNKNOWN_ENGINE "
-            "or INVALID_WEBHOOK_URL"
+            "MISSING_FILE, EMPTY_FILE, PART_HEADERS_TOO_LARGE, INVALID_OPTIONS, "
+            "UNKNOWN_ENGINE or INVALID_WEBHOOK_URL"
         ),
         "413": error("FILE_TOO_LARGE: over the plan's upload limit"),
         "415": error("UNSUPPORTED_FILE_TYPE: the content is not GLB, glTF, FBX or ZIP"),

@@ -194,7 +194,7 @@ class DashboardHandler(SessionMixin, BaseHandler):
             message = error.message
             for name, value in error.headers.items():  # Retry-After of a 429
                 self.set_header(name, value)
-        elif status_code == 403:  # a missing XSRF token, or a form sent after logging out
+        elif status_code == 403:  # a form sent after logging out (XSRF refusals are RequestErrors)
             message = "The page had expired or you are no longer logged in: reload it."
         else:
             message = responses.get(status_code, "Something went wrong") + "."
