@@ -11,6 +11,7 @@ command line is always validated. Each file is validated once, in the order firs
 
 from __future__ import annotations
 
+import argparse
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -18,6 +19,26 @@ from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 
 from assetcheck.formats.registry import FormatRegistry
+
+
+def add_selection_options(parser: argparse.ArgumentParser, verb: str) -> None:
+    """``--include`` and ``--exclude``, the folder filters of :func:`select_files`, worded
+    for the command's ``verb`` ("validate", "submit")."""
+    parser.add_argument(
+        "--include",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help=f"in folders, {verb} only files matching GLOB (a name, or a path relative to the "
+        "folder when it has a /); repeatable",
+    )
+    parser.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="in folders, skip files matching GLOB; repeatable",
+    )
 
 
 @dataclass(frozen=True)

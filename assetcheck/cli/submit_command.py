@@ -21,7 +21,7 @@ from pathlib import Path
 from assetcheck.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from assetcheck.cli.fail_under import add_fail_under, fail_under_problem, scores_under
 from assetcheck.cli.format_option import add_format_option
-from assetcheck.cli.inputs import select_files
+from assetcheck.cli.inputs import add_selection_options, select_files
 from assetcheck.client import (
     DEFAULT_POLL_SECONDS,
     ApiError,
@@ -109,20 +109,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         metavar="N",
         help=f"upload N files at a time (default: {DEFAULT_UPLOADS})",
     )
-    parser.add_argument(
-        "--include",
-        action="append",
-        default=[],
-        metavar="GLOB",
-        help="in folders, submit only files matching GLOB (as for `validate`); repeatable",
-    )
-    parser.add_argument(
-        "--exclude",
-        action="append",
-        default=[],
-        metavar="GLOB",
-        help="in folders, skip files matching GLOB; repeatable",
-    )
+    add_selection_options(parser, "submit")
     parser.add_argument(
         "--timeout",
         type=float,

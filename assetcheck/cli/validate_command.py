@@ -17,7 +17,7 @@ from assetcheck.scoring.profiles import resolve_profile
 
 from .fail_under import add_fail_under, fail_under_problem, scores_under
 from .format_option import add_format_option
-from .inputs import select_files
+from .inputs import add_selection_options, select_files
 from .parallel import validate_files
 from .progress import Progress
 
@@ -53,21 +53,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         metavar="N",
         help="validate N files at a time in worker processes (default: the number of cores)",
     )
-    parser.add_argument(
-        "--include",
-        action="append",
-        default=[],
-        metavar="GLOB",
-        help="in folders, validate only files matching GLOB (a name, or a path "
-        "relative to the folder when it has a /); repeatable",
-    )
-    parser.add_argument(
-        "--exclude",
-        action="append",
-        default=[],
-        metavar="GLOB",
-        help="in folders, skip files matching GLOB; repeatable",
-    )
+    add_selection_options(parser, "validate")
     parser.set_defaults(run=run)
     return parser
 
