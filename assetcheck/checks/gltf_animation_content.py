@@ -33,7 +33,7 @@ from assetcheck.formats.gltf.links import (
     resolve,
 )
 from assetcheck.issues import FileIssues
-from assetcheck.mesh.vectors import UNIT_LENGTH_THRESHOLD_VEC4, non_unit_rows
+from assetcheck.mesh.vectors import UNIT_LENGTH_THRESHOLD_VEC4
 from assetcheck.plugins.hookspecs import hookimpl
 
 #: A key is redundant (or a track constant) when it is within this fraction of the track's
@@ -113,37 +113,46 @@ def _judge_kind(tracks: list[Track]) -> list[Judgement]:
     times = np.concatenate([track.times for track in tracks]).astype(np.float64)
     low, high = np.minimum.reduceat(rows, starts, axis=1), np.maximum.reduceat(rows, starts, axis=1)
     tolerance = VALUE_TOLERANCE * np.maximum(np.maximum(-low, high).max(axis=0), 1.0)
-
-    if rotation:  # q and -q are one turn: measure each key against its track's first
-        firsts = np.repeat(rows[:, starts], lengths, axis=1)
-        constant = np.maximum.reduceat(_angles(rows, firsts), starts) <= ANGLE_TOLERANCE
-    else:
-        constant = (high - low).max(axis=0) <= tolerance
-    constant &= lengths >= 2
-    for number, track in enumerate(tracks):
-        if track.tangents is not None and np.abs(track.tangents).max() > tolerance[number]:
-            constant[number] = False
+    # Rotations Khronos finds not unit length are left to its rule.
+    judged = ~_non_unit(rows, starts) if rotation else np.ones(len(tracks), dtype=bool)
 
     empty = np.empty(0, dtype=np.intp)
-    redundant = empty
-    if interpolation != CUBICSPLINE and len(times) > 2:
-        before, here, after = rows[:, :-2], rows[:, 1:-1], rows[:, 2:]
-        if interpolation == STEP:
-            expected = before
-        else:
-            with np.errstate(divide="ignore", invalid="ignore"):  # pairs across two tracks
-                share = (times[1:-1] - times[:-2]) / (times[2:] - times[:-2])
-            expected = _slerp(before, after, share) if rotation else _lerp(before, after, share)
-        if rotation:
-            close = _angles(here, expected) <= ANGLE_TOLERANCE
-        else:
-            deviation = np.subtract(here, expected)
-            close = np.abs(deviation, out=deviation).max(axis=0) <= tolerance[owner[1:-1]]
-        redundant = np.flatnonzero(close & (owner[:-2] == owner[2:])) + 1
     flips = empty
     if rotation and interpolation != STEP:
         dots = (rows[:, 1:] * rows[:, :-1]).sum(axis=0)
         flips = np.flatnonzero((dots < 0) & (owner[1:] == owner[:-1])) + 1
+        flips = flips[judged[owner[flips]]]
+    # A component moved by d turns a unit quaternion by about 2d radians; a rotation track
+    # whose keys flip sign is not judged constant (its flips are reported).
+    spread = (high - low).max(axis=0)
+    if rotation:
+        flipped = np.zeros(len(tracks), dtype=bool)
+        flipped[owner[flips]] = True
+        constant = (spread <= ANGLE_TOLERANCE / 2) & ~flipped
+    else:
+        constant = spread <= tolerance
+    constant &= (lengths >= 2) & judged
+    for number, track in enumerate(tracks):
+        if track.tangents is not None and np.abs(track.tangents).max() > tolerance[number]:
+            constant[number] = False
+
+    redundant = empty
+    if interpolation != CUBICSPLINE and len(times) > 2:
+        before, here, after = rows[:, :-2], rows[:, 1:-1], rows[:, 2:]
+        # Triples across two tracks give meaningless numbers (even NaN): they are dropped.
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if interpolation == STEP:
+                expected = before
+            else:
+                share = (times[1:-1] - times[:-2]) / (times[2:] - times[:-2])
+                expected = (_slerp if rotation else _lerp)(before, after, share)
+            if rotation:
+                close = _angles(here, expected) <= ANGLE_TOLERANCE
+            else:
+                deviation = np.subtract(here, expected)
+                close = np.abs(deviation, out=deviation).max(axis=0) <= tolerance[owner[1:-1]]
+        redundant = np.flatnonzero(close & (owner[:-2] == owner[2:])) + 1
+        redundant = redundant[judged[owner[redundant]]]
     return [
         Judgement(bool(constant[number]), keys, turns)
         for number, keys, turns in zip(
@@ -162,6 +171,13 @@ def _per_track(positions: np.ndarray, owner: np.ndarray, starts: np.ndarray) -> 
         positions[bounds[number] : bounds[number + 1]] - start
         for number, start in enumerate(starts)
     ]
+
+
+def _non_unit(rows: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Per track of quaternion ``rows``, whether a key's length is off 1 by more than
+    Khronos' threshold for unit quaternions."""
+    error = np.abs(np.sqrt((rows * rows).sum(axis=0)) - 1)
+    return np.maximum.reduceat(error, starts) > UNIT_LENGTH_THRESHOLD_VEC4
 
 
 def _lerp(a: np.ndarray, b: np.ndarray, share: np.ndarray) -> np.ndarray:
@@ -306,11 +322,8 @@ class _ContentChecker:
         if rows < 1 or rows * len(times) * per_key != len(values):
             return None
         keys = values.reshape(len(times), per_key, -1)
-        if not np.isfinite(keys).all() or (
-            path == "rotation"
-            and non_unit_rows(keys[:, per_key // 2], UNIT_LENGTH_THRESHOLD_VEC4).size
-        ):
-            return None  # Khronos' rules on floats and quaternions report it
+        if not np.isfinite(keys).all():
+            return None  # Khronos' rule on floats reports it
         layout = self.links.layout(output)
         key_bytes = rows * per_key * layout.element_length if layout is not None else 0
         if interpolation == CUBICSPLINE:

@@ -91,8 +91,17 @@ def test_a_track_of_one_value_is_constant_and_one_key_is_not():
     assert not is_constant(track([[1, 2, 3], [1, 2, 3.1]]))
 
 
-def test_a_rotation_track_of_one_turn_stored_with_both_signs_is_constant():
-    assert is_constant(track([turn(0.3), [-x for x in turn(0.3)]], path="rotation"))
+def test_a_rotation_track_of_one_turn_stored_with_both_signs_flips_rather_than_stays():
+    one_turn = track([turn(0.3), [-x for x in turn(0.3)], turn(0.3)], path="rotation")
+    assert not is_constant(one_turn)
+    assert hemisphere_flips(one_turn).tolist() == [1, 2]
+
+
+def test_rotations_that_are_not_unit_length_are_left_to_khronos_rule():
+    keys = [[0, 0, 0, 2], [0, 0, 0, 2], [0, 0, 0, 2]]
+    judgement = judge([track(keys, path="rotation")])[0]
+    assert not judgement.constant
+    assert judgement.redundant.size == judgement.flips.size == 0
 
 
 def test_a_spline_with_tangents_is_not_constant():
