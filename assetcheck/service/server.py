@@ -45,12 +45,12 @@ async def _serve(config: Config, database: peewee.Database, sockets: list[socket
     )
     server.add_sockets(sockets)
     host, port = sockets[0].getsockname()[:2]
-    log.info("AssetCheck listening on http://%s:%d with %d worker(s)", host, port, node.processes)
-    if node.processes == 0:
+    if node.processes == 0:  # said before "listening", which tools wait for
         log.warning(
             "[workers] processes = 0: this server accepts uploads but validates none; "
             "they wait until an `assetcheck worker` on the same database takes them"
         )
+    log.info("AssetCheck listening on http://%s:%d with %d worker(s)", host, port, node.processes)
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for number in (signal.SIGTERM, signal.SIGINT):
