@@ -1,0 +1,172 @@
+"""Fingerprints: what recognises a finding from one run to the next, whatever else changed.
+
+A finding's fingerprint (``issues[].occurrences[].fingerprint`` of the report) digests:
+
+* the file of the upload it is in (a ZIP member's name; the model file's own name otherwise);
+* where it points, as a *stable pointer*: its glTF JSON pointer with each array index replaced
+  by what identifies the item without its position (:func:`stable_pointer`);
+* its message with every number standing alone outside quotes left out: names (which messages
+  quote) tell findings apart, counts and indices change with unrelated edits.
+
+Its code is no part of it: a baseline pairs findings by file, code and fingerprint. Byte
+offsets are left out too (any edit before them moves them). ``docs/ci.md`` ("How a finding is
+recognised") states the rule for users.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+#: Keys whose integer values index another array of the document: a digest of an item's content
+#: leaves them out, as reordering that array changes them without changing the item.
+_REFERENCES = frozenset(
+    {
+        "buffer",
+        "bufferView",
+        "byteOffset",
+        "camera",
+        "children",
+        "index",
+        "indices",
+        "input",
+        "inverseBindMatrices",
+        "joints",
+        "material",
+        "mesh",
+        "node",
+        "output",
+        "sampler",
+        "scene",
+        "skeleton",
+        "skin",
+        "source",
+    }
+)
+#: Maps from names to accessor indices (``attributes``, morph ``targets``): their keys identify,
+#: their values are positions.
+_ACCESSOR_MAPS = frozenset({"attributes"})
+#: A quoted text (kept whole), or a number standing alone (``12``, ``-0.5``, ``1e-7``; not the
+#: ``001`` of ``Cube.001`` nor the ``2`` of ``lod2``, which are parts of names).
+_QUOTED_OR_NUMBER = re.compile(
+    r"'[^']*'|\"[^\"]*\"|(?<![\w.])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?!\w)"
+)
+
+
+class Fingerprints:
+    """The fingerprints of the findings of one model file, whose glTF JSON is ``document``
+    (None for FBX, or a file its reader could not read). Each array's names and digests are
+    worked out once, however many findings point into it."""
+
+    def __init__(self, document: Any) -> None:
+        self.document = document
+        self._names: dict[int, Counter[Any]] = {}
+        self._digests: dict[int, list[str]] = {}
+
+    def of(self, message: str, pointer: str | None, file: str | None) -> str:
+        """The fingerprint of a finding: 32 hex digits digesting ``file``, the stable form of
+        ``pointer`` and ``message`` without its numbers."""
+        where = self.stable_pointer(pointer) if pointer is not None else ""
+        text = "\0".join((file or "", where, message_identity(message)))
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+    def stable_pointer(self, pointer: str) -> str:
+        """``pointer`` (RFC 6901) with each array index replaced by the item's identity
+        (:meth:`identity`); the tokens past a value the document lacks stay as written."""
+        if not pointer:
+            return ""
+        value = self.document
+        tokens = []
+        for token in pointer[1:].split("/"):
+            if isinstance(value, list) and token.isdigit() and int(token) < len(value):
+                tokens.append(self.identity(value, int(token)))
+                value = value[int(token)]
+            elif isinstance(value, Mapping):
+                tokens.append(token)
+                value = value.get(token.replace("~1", "/").replace("~0", "~"))
+            else:
+                tokens.append(token)
+                value = None
+        return "/" + "/".join(tokens)
+
+    def identity(self, items: list[Any], index: int) -> str:
+        """What identifies ``items[index]`` whatever its position, escaped as a pointer token:
+
+        * ``name=NAME`` when it has a name no sibling shares;
+        * else ``content=DIGEST`` of its content without the references to other items'
+          positions, with ``~N`` (its rank among its twins) when siblings have the same;
+        * a node of the document's ``nodes`` is known by where it hangs too: its ancestors'
+          identities, each followed by ``>``, lead its own;
+        * ``#INDEX`` for an item that is not a JSON object.
+        """
+        identity = self._own_identity(items, index)
+        nodes = self.document.get("nodes") if isinstance(self.document, Mapping) else None
+        if items is nodes:
+            seen = {index}
+            parent = _parent(nodes, index)
+            while parent is not None and parent not in seen:
+                seen.add(parent)
+                identity = f"{self._own_identity(nodes, parent)}>{identity}"
+                parent = _parent(nodes, parent)
+        return identity.replace("~", "~0").replace("/", "~1")
+
+    def _own_identity(self, items: list[Any], index: int) -> str:
+        item = items[index]
+        if not isinstance(item, Mapping):
+            return f"#{index}"
+        names = self._names.get(id(items))
+        if names is None:
+            names = self._names[id(items)] = Counter(_name(x) for x in items)
+        name = item.get("name")
+        if isinstance(name, str) and names[name] == 1:
+            return f"name={name}"
+        digests = self._digests.get(id(items))
+        if digests is None:
+            digests = self._digests[id(items)] = [_content_digest(x) for x in items]
+        identity = f"content={digests[index]}"
+        if digests.count(digests[index]) > 1:
+            twins = [i for i, digest in enumerate(digests) if digest == digests[index]]
+            identity += f"~{twins.index(index)}"
+        return identity
+
+
+def message_identity(message: str) -> str:
+    """``message`` with each number outside quotes replaced by ``#``."""
+    return _QUOTED_OR_NUMBER.sub(lambda m: m[0] if m[0][0] in "'\"" else "#", message)
+
+
+def _name(item: Any) -> Any:
+    return item.get("name") if isinstance(item, Mapping) else None
+
+
+def _parent(nodes: list[Any], index: int) -> int | None:
+    """The node whose ``children`` list ``index`` (the first, in a malformed document)."""
+    for number, node in enumerate(nodes):
+        children = node.get("children") if isinstance(node, Mapping) else None
+        if isinstance(children, list) and index in children and number != index:
+            return number
+    return None
+
+
+def _content_digest(item: Any) -> str:
+    """A digest (12 hex digits) of ``item`` as JSON, references to positions left out."""
+    text = json.dumps(_without_references(item), sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+
+
+def _without_references(value: Any, key: str = "") -> Any:
+    if isinstance(value, Mapping):
+        if key in _ACCESSOR_MAPS:
+            return sorted(map(str, value))
+        return {
+            str(k): _without_references(v, str(k)) for k, v in value.items() if k not in _REFERENCES
+        }
+    if isinstance(value, list):
+        if key == "targets":  # morph targets: maps from attribute names to accessors
+            return [_without_references(target, "attributes") for target in value]
+        return [_without_references(item, key) for item in value]
+    return value
