@@ -22,34 +22,32 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-#: Keys whose integer values index another array of the document: a digest of an item's content
-#: leaves them out, as reordering that array changes them without changing the item.
-_REFERENCES = frozenset(
-    {
-        "buffer",
-        "bufferView",
-        "byteOffset",
-        "camera",
-        "children",
-        "index",
-        "indices",
-        "input",
-        "inverseBindMatrices",
-        "joints",
-        "material",
-        "mesh",
-        "node",
-        "output",
-        "sampler",
-        "scene",
-        "skeleton",
-        "skin",
-        "source",
-    }
-)
-#: Maps from names to accessor indices (``attributes``, morph ``targets``): their keys identify,
-#: their values are positions.
-_ACCESSOR_MAPS = frozenset({"attributes"})
+#: Keys whose integer values index an array of the document, and that array: a digest of an
+#: item's content puts the referenced item's digest in their place, as reordering that array
+#: changes the index without changing the item. ``attributes`` and morph ``targets`` map names
+#: to accessors.
+_REFERENCES = {
+    "bufferView": "bufferViews",
+    "camera": "cameras",
+    "children": "nodes",
+    "index": "textures",
+    "indices": "accessors",
+    "input": "accessors",
+    "inverseBindMatrices": "accessors",
+    "joints": "nodes",
+    "material": "materials",
+    "mesh": "meshes",
+    "node": "nodes",
+    "output": "accessors",
+    "skeleton": "nodes",
+    "skin": "skins",
+    "source": "images",
+}
+_ACCESSOR_MAPS = frozenset({"attributes", "targets"})
+#: Keys whose values are positions that no content identifies: left out of digests (a buffer
+#: view's ``byteOffset`` moves when an earlier one does; ``sampler`` and ``scene`` index arrays
+#: whose items have no content of their own worth telling apart).
+_POSITIONS = frozenset({"buffer", "byteOffset", "sampler", "scene"})
 #: A quoted text (kept whole), or a number standing alone (``12``, ``-0.5``, ``1e-7``; not the
 #: ``001`` of ``Cube.001`` nor the ``2`` of ``lod2``, which are parts of names).
 _QUOTED_OR_NUMBER = re.compile(
@@ -65,6 +63,8 @@ class Fingerprints:
     def __init__(self, document: Any) -> None:
         self.document = document
         self._names: dict[int, Counter[Any]] = {}
+        self._referents: dict[tuple[str, int], Any] = {}
+        self._parents: dict[int, int] | None = None
         self._digests: dict[int, list[str]] = {}
 
     def of(self, message: str, pointer: str | None, file: str | None) -> str:
@@ -97,8 +97,10 @@ class Fingerprints:
         """What identifies ``items[index]`` whatever its position, escaped as a pointer token:
 
         * ``name=NAME`` when it has a name no sibling shares;
-        * else ``content=DIGEST`` of its content without the references to other items'
-          positions, with ``~N`` (its rank among its twins) when siblings have the same;
+        * else ``content=DIGEST`` of its content, each index of another item in it replaced by
+          that item's digest (an accessor is known by its type, count and bounds, a mesh by
+          its primitives' accessors and materials), with ``+N`` (its rank among its twins)
+          when siblings have the same;
         * a node of the document's ``nodes`` is known by where it hangs too: its ancestors'
           identities, each followed by ``>``, lead its own;
         * ``#INDEX`` for an item that is not a JSON object.
@@ -106,12 +108,14 @@ class Fingerprints:
         identity = self._own_identity(items, index)
         nodes = self.document.get("nodes") if isinstance(self.document, Mapping) else None
         if items is nodes:
+            if self._parents is None:
+                self._parents = _parents(nodes)
             seen = {index}
-            parent = _parent(nodes, index)
+            parent = self._parents.get(index)
             while parent is not None and parent not in seen:
                 seen.add(parent)
                 identity = f"{self._own_identity(nodes, parent)}>{identity}"
-                parent = _parent(nodes, parent)
+                parent = self._parents.get(parent)
         return identity.replace("~", "~0").replace("/", "~1")
 
     def _own_identity(self, items: list[Any], index: int) -> str:
@@ -126,12 +130,43 @@ class Fingerprints:
             return f"name={name}"
         digests = self._digests.get(id(items))
         if digests is None:
-            digests = self._digests[id(items)] = [_content_digest(x) for x in items]
+            digests = self._digests[id(items)] = [self._digest(x) for x in items]
         identity = f"content={digests[index]}"
         if digests.count(digests[index]) > 1:
             twins = [i for i, digest in enumerate(digests) if digest == digests[index]]
-            identity += f"~{twins.index(index)}"
+            identity += f"+{twins.index(index)}"
         return identity
+
+    def _digest(self, item: Any) -> str:
+        """A digest (12 hex digits) of ``item`` as JSON, each reference replaced by the digest
+        of what it references."""
+        text = json.dumps(self._resolved(item, ""), sort_keys=True, ensure_ascii=False, default=str)
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+
+    def _resolved(self, value: Any, key: str) -> Any:
+        if isinstance(value, Mapping):
+            if key in _ACCESSOR_MAPS:
+                return {str(k): self._referenced("accessors", v) for k, v in value.items()}
+            return {
+                str(k): self._resolved(v, str(k)) for k, v in value.items() if k not in _POSITIONS
+            }
+        if isinstance(value, list):
+            return [self._resolved(item, key) for item in value]
+        if key in _REFERENCES:
+            return self._referenced(_REFERENCES[key], value)
+        return value
+
+    def _referenced(self, collection: str, index: Any) -> Any:
+        """The digest of ``document[collection][index]``; ``index`` itself when there is no
+        such item, or when it references itself through others (a malformed node cycle)."""
+        items = self.document.get(collection) if isinstance(self.document, Mapping) else None
+        if not isinstance(items, list) or type(index) is not int or not 0 <= index < len(items):
+            return index
+        key = (collection, index)
+        if key not in self._referents:
+            self._referents[key] = index  # what a cycle back to this item finds
+            self._referents[key] = self._digest(items[index])
+        return self._referents[key]
 
 
 def message_identity(message: str) -> str:
@@ -143,30 +178,13 @@ def _name(item: Any) -> Any:
     return item.get("name") if isinstance(item, Mapping) else None
 
 
-def _parent(nodes: list[Any], index: int) -> int | None:
-    """The node whose ``children`` list ``index`` (the first, in a malformed document)."""
+def _parents(nodes: list[Any]) -> dict[int, int]:
+    """Each node's parent: the first node whose ``children`` list it (a malformed document may
+    list it in several, or in its own)."""
+    parents: dict[int, int] = {}
     for number, node in enumerate(nodes):
         children = node.get("children") if isinstance(node, Mapping) else None
-        if isinstance(children, list) and index in children and number != index:
-            return number
-    return None
-
-
-def _content_digest(item: Any) -> str:
-    """A digest (12 hex digits) of ``item`` as JSON, references to positions left out."""
-    text = json.dumps(_without_references(item), sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
-
-
-def _without_references(value: Any, key: str = "") -> Any:
-    if isinstance(value, Mapping):
-        if key in _ACCESSOR_MAPS:
-            return sorted(map(str, value))
-        return {
-            str(k): _without_references(v, str(k)) for k, v in value.items() if k not in _REFERENCES
-        }
-    if isinstance(value, list):
-        if key == "targets":  # morph targets: maps from attribute names to accessors
-            return [_without_references(target, "attributes") for target in value]
-        return [_without_references(item, key) for item in value]
-    return value
+        for child in children if isinstance(children, list) else []:
+            if type(child) is int and child != number:
+                parents.setdefault(child, number)
+    return parents
