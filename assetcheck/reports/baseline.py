@@ -5,7 +5,8 @@ log. A finding is its file (as a SARIF artifact URI), its code and its fingerpri
 (:mod:`assetcheck.reports.fingerprints`); :func:`compare` pairs the findings of a run with a
 baseline's as multisets, so twins count. A code with more findings than a report lists (its
 ``count`` above its occurrences) has unlisted ones, known by file and code only: they pair with
-any finding of their code and file the other side could not pair otherwise.
+the listed findings of their file and code the other side could not pair by fingerprint, then
+with each other.
 """
 
 from __future__ import annotations
@@ -105,20 +106,20 @@ def compare(run: list[Known], baseline: list[Known]) -> Comparison:
     findings of a file the run did not check are left out: not checked is not fixed."""
     files = {known.file for known in run}
     baseline = [known for known in baseline if known.file in files]
-    unchanged, run_left, baseline_left = _pair(run, baseline, lambda known: known.key)
-    # Then an unlisted finding pairs with any finding of its file and code the other side has
-    # left (after exact pairing, only one side has unlisted findings of a file and code left).
-    new, fixed = [], []
-    for listed in (True, False):
-        paired, run_rest, baseline_rest = _pair(
-            [k for k in run_left if bool(k.fingerprint) is listed],
-            [k for k in baseline_left if bool(k.fingerprint) is not listed],
-            _kind,
-        )
-        unchanged += paired
-        new += run_rest
-        fixed += baseline_rest
-    return Comparison(new, unchanged, fixed)
+    run_listed = [known for known in run if known.fingerprint]
+    baseline_listed = [known for known in baseline if known.fingerprint]
+    unchanged, run_listed, baseline_listed = _pair(run_listed, baseline_listed, _key)
+    # Then unlisted findings, known by file and code only, pair with the listed ones the other
+    # side has left, and with each other last.
+    run_unlisted = [known for known in run if not known.fingerprint]
+    baseline_unlisted = [known for known in baseline if not known.fingerprint]
+    paired, new, baseline_unlisted = _pair(run_listed, baseline_unlisted, _kind)
+    unchanged += paired
+    paired, run_unlisted, fixed = _pair(run_unlisted, baseline_listed, _kind)
+    unchanged += paired
+    paired, run_unlisted, baseline_unlisted = _pair(run_unlisted, baseline_unlisted, _kind)
+    unchanged += paired
+    return Comparison(new + run_unlisted, unchanged, fixed + baseline_unlisted)
 
 
 def mark(comparison: Comparison) -> None:
@@ -188,6 +189,10 @@ def _sarif_findings(log: dict[str, Any]) -> Iterator[Known]:
                     yield replace(known, occurrence=None, group=None)
     except (KeyError, IndexError, TypeError) as error:
         raise BaselineError(f"a SARIF result lacks {error}") from error
+
+
+def _key(known: Known) -> tuple[str, str, str]:
+    return known.key
 
 
 def _kind(known: Known) -> tuple[str, str]:
