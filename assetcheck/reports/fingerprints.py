@@ -4,7 +4,7 @@ A finding's fingerprint (``issues[].occurrences[].fingerprint`` of the report) d
 
 * the file of the upload it is in (a ZIP member's name; the model file's own name otherwise);
 * where it points, as a *stable pointer*: its glTF JSON pointer with each array index replaced
-  by what identifies the item without its position (:func:`stable_pointer`);
+  by what identifies the item without its position (:meth:`Fingerprints.stable_pointer`);
 * its message with every number standing alone outside quotes left out: names (which messages
   quote) tell findings apart, counts and indices change with unrelated edits.
 
@@ -65,7 +65,7 @@ class Fingerprints:
         self._names: dict[int, Counter[Any]] = {}
         self._referents: dict[tuple[str, int], Any] = {}
         self._parents: dict[int, int] | None = None
-        self._digests: dict[int, list[str]] = {}
+        self._contents: dict[int, list[str]] = {}
 
     def of(self, message: str, pointer: str | None, file: str | None) -> str:
         """The fingerprint of a finding: 32 hex digits digesting ``file``, the stable form of
@@ -128,14 +128,23 @@ class Fingerprints:
         name = item.get("name")
         if isinstance(name, str) and names[name] == 1:
             return f"name={name}"
-        digests = self._digests.get(id(items))
-        if digests is None:
-            digests = self._digests[id(items)] = [self._digest(x) for x in items]
-        identity = f"content={digests[index]}"
-        if digests.count(digests[index]) > 1:
-            twins = [i for i, digest in enumerate(digests) if digest == digests[index]]
-            identity += f"+{twins.index(index)}"
-        return identity
+        identities = self._contents.get(id(items))
+        if identities is None:
+            identities = self._contents[id(items)] = self._content_identities(items)
+        return identities[index]
+
+    def _content_identities(self, items: list[Any]) -> list[str]:
+        """``content=DIGEST`` of each of ``items``, with ``+N`` where several share it."""
+        digests = [self._digest(item) for item in items]
+        shared = Counter(digests)
+        seen: Counter[str] = Counter()
+        identities = []
+        for digest in digests:
+            identities.append(
+                f"content={digest}" + (f"+{seen[digest]}" if shared[digest] > 1 else "")
+            )
+            seen[digest] += 1
+        return identities
 
     def _digest(self, item: Any) -> str:
         """A digest (12 hex digits) of ``item`` as JSON, each reference replaced by the digest
