@@ -12,6 +12,7 @@ import pytest
 from assetcheck.cli import main
 from assetcheck.reports.fingerprints import Fingerprints, message_identity
 from assetcheck.testing.gltf import GltfBuilder, Primitive
+from assetcheck.testing.zip import zip_of
 
 
 def scene(generator: str = "Exporter 1.0") -> GltfBuilder:
@@ -95,6 +96,21 @@ def test_a_reexport_with_arrays_reordered_and_another_generator_changes_no_findi
     assert sorted(o["fingerprint"] for o in after) == sorted(o["fingerprint"] for o in before)
     assert status == 0 and {o["baselineState"] for o in after} == {"unchanged"}
     assert err.endswith(f": 0 new, {len(after)} unchanged, 0 fixed.\n")
+
+
+def test_findings_in_a_zip_member_keep_their_identity_through_a_reexport(
+    capsys, tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
+    builder = scene()
+    Path("pack.zip").write_bytes(zip_of({"props/scene.glb": builder.glb()}))
+    _, before, _ = findings(capsys, Path("pack.zip"), "--baseline", "b.sarif", "--update-baseline")
+    again = reexported(builder, "Another exporter 7.2").glb()
+    Path("pack.zip").write_bytes(zip_of({"props/scene.glb": again}))
+    status, after, err = findings(capsys, Path("pack.zip"), "--baseline", "b.sarif")
+    assert {o["file"] for o in after} == {"props/scene.glb"} and len(after) >= 10
+    assert [o["pointer"] for o in after] != [o["pointer"] for o in before]
+    assert status == 0 and err.endswith(f": 0 new, {len(after)} unchanged, 0 fixed.\n")
 
 
 def test_a_changed_name_or_content_makes_another_finding(tmp_path):
