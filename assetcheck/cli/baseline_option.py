@@ -79,10 +79,13 @@ def judge(baseline: Baseline, reports: list[Report], update: bool, complete: boo
     only once written whole."""
     comparison = compare(report_findings(reports), baseline.findings)
     if update and complete:
-        baseline.path.parent.mkdir(parents=True, exist_ok=True)
         written = baseline.path.with_name(f".{baseline.path.name}.new")
-        written.write_text(baseline_text(reports, baseline.form), encoding="utf-8")
-        os.replace(written, baseline.path)
+        try:
+            baseline.path.parent.mkdir(parents=True, exist_ok=True)
+            written.write_text(baseline_text(reports, baseline.form), encoding="utf-8")
+            os.replace(written, baseline.path)
+        except OSError as error:
+            raise BaselineError(f"baseline {baseline.path} cannot be written: {error}") from error
     mark(comparison)
     return comparison
 

@@ -106,9 +106,13 @@ def run(args: argparse.Namespace, config: Config) -> int:
                 continue
             reports.append(outcome.report)
     complete = not unreadable
-    comparison = (
-        None if baseline is None else judge(baseline, reports, args.update_baseline, complete)
-    )
+    try:
+        comparison = (
+            None if baseline is None else judge(baseline, reports, args.update_baseline, complete)
+        )
+    except ValueError as error:  # BaselineError: the baseline file cannot be written
+        print(f"assetcheck validate: {error}", file=sys.stderr)
+        return EXIT_USAGE
     _print(reports, formats[args.output_format])
     if args.output_format == "text" and len(reports) + unreadable > 1:
         print(summary_line(reports, unreadable, args.fail_under))

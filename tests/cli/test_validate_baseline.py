@@ -186,3 +186,24 @@ def test_a_missing_or_foreign_baseline_is_a_usage_error_that_says_so(
     status, out, err = validate(capsys, "assets/set0/prop05.glb", *args)
     assert status == 2 and out == ""
     assert err.startswith("assetcheck validate: ") and message in err
+
+
+def test_update_baseline_leaves_the_baseline_as_it_was_when_a_path_cannot_be_read(
+    capsys, repository
+):
+    validate(capsys, "assets", "--baseline", "b.json", "--update-baseline")
+    before = Path("b.json").read_bytes()
+    (repository / "set3" / "prop03.glb").unlink()
+    status, out, err = validate(
+        capsys, "assets", "missing.glb", "--baseline", "b.json", "--update-baseline"
+    )
+    assert status == 2 and "missing.glb" in err
+    assert "; not written, as a path could not be read." in baseline_line(out)
+    assert Path("b.json").read_bytes() == before
+
+
+def test_a_baseline_that_cannot_be_written_is_a_usage_error_that_says_so(capsys, repository):
+    Path(".b.sarif.new").mkdir()  # where the new baseline is written before it replaces the old
+    status, _, err = validate(capsys, "assets/set0", "--baseline", "b.sarif", "--update-baseline")
+    assert status == 2 and "assetcheck validate: baseline b.sarif cannot be written" in err
+    assert not Path("b.sarif").exists()
