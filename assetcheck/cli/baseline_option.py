@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from assetcheck.reports import Report
+from assetcheck.reports import Report, visible
 from assetcheck.reports.baseline import (
     BaselineError,
     Comparison,
@@ -95,10 +95,9 @@ def print_comparison(
 ) -> None:
     """The new and the fixed findings, one a line, then the counts and what became of the
     baseline file."""
-    for known in comparison.new:
-        print(f"new: {known.describe()}", file=out)
-    for known in comparison.fixed:
-        print(f"fixed: {known.describe()}", file=out)
+    for state, findings in (("new", comparison.new), ("fixed", comparison.fixed)):
+        for known in findings:  # names from files, shown as the text report shows them
+            print(visible(f"{state}: {known.describe()}"), file=out)
     action = ""
     if update:
         action = "; written" if complete else "; not written, as a path could not be read"

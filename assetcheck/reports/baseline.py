@@ -23,13 +23,12 @@ from assetcheck.reports.fingerprints import Fingerprints
 from assetcheck.reports.json_text import render_json_list
 from assetcheck.reports.sarif import artifact_uri, issue_groups, render_sarif_combined
 
-#: The formats a baseline is written in.
-BASELINE_FORMATS = ("json", "sarif")
 _UNFINGERPRINTED = Fingerprints(None)
 
 
 class BaselineError(ValueError):
-    """A baseline that is neither a JSON report, a list of them, nor a SARIF log."""
+    """A baseline that is no JSON report, list of them or SARIF log AssetCheck wrote, or one
+    that cannot be read or written; the message says which, for people."""
 
 
 @dataclass(frozen=True)

@@ -207,3 +207,11 @@ def test_a_baseline_that_cannot_be_written_is_a_usage_error_that_says_so(capsys,
     status, _, err = validate(capsys, "assets/set0", "--baseline", "b.sarif", "--update-baseline")
     assert status == 2 and "assetcheck validate: baseline b.sarif cannot be written" in err
     assert not Path("b.sarif").exists()
+
+
+def test_names_from_a_file_are_printed_without_their_terminal_escapes(capsys, tmp_path):
+    model = quad_glb(tmp_path / "evil.glb", "\x1b[2Jwiped")
+    baseline = tmp_path / "b.json"
+    status, out, _ = validate(capsys, str(model), "--baseline", str(baseline), "--update-baseline")
+    (line,) = [line for line in out.splitlines() if line.startswith("new: ")]
+    assert status == 0 and "\x1b" not in out and "Mesh \\u001b[2Jwiped has no" in line
