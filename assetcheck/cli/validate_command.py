@@ -15,6 +15,7 @@ from assetcheck.reports import Report, ReportFormat, report_formats
 from assetcheck.sandbox.cores import available_cores
 from assetcheck.scoring.profiles import resolve_profile
 
+from .baseline_option import add_baseline_options, judge, open_baseline, print_comparison
 from .fail_under import add_fail_under, fail_under_problem, scores_under
 from .format_option import add_format_option
 from .inputs import add_selection_options, select_files
@@ -28,7 +29,8 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="validate files and print a report",
         description="Validate GLB, glTF, FBX and ZIP files, and the files of folders "
         "(recursively). Exit status: 0 no errors, 1 errors found or a score under "
-        "--fail-under, 2 usage error or unreadable path.",
+        "--fail-under, 2 usage error or unreadable path. With --baseline, only errors the "
+        "baseline does not hold count.",
     )
     parser.add_argument(
         "files",
@@ -54,6 +56,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="validate N files at a time in worker processes (default: the number of cores)",
     )
     add_selection_options(parser, "validate")
+    add_baseline_options(parser)
     parser.set_defaults(run=run)
     return parser
 
@@ -83,6 +86,11 @@ def run(args: argparse.Namespace, config: Config) -> int:
     except ValueError as error:  # an unknown engine, or a budget the config misspells
         print(f"assetcheck validate: {error}", file=sys.stderr)
         return EXIT_USAGE
+    try:
+        baseline = open_baseline(args.baseline, args.update_baseline)
+    except ValueError as error:  # BaselineError: a missing or foreign baseline file
+        print(f"assetcheck validate: {error}", file=sys.stderr)
+        return EXIT_USAGE
     selection = select_files(args.files, format_registry(pm), args.include, args.exclude)
     for problem in selection.problems:
         print(f"assetcheck validate: {problem}", file=sys.stderr)
@@ -97,12 +105,27 @@ def run(args: argparse.Namespace, config: Config) -> int:
                 unreadable += 1
                 continue
             reports.append(outcome.report)
+    complete = not unreadable
+    try:
+        comparison = (
+            None if baseline is None else judge(baseline, reports, args.update_baseline, complete)
+        )
+    except ValueError as error:  # BaselineError: the baseline file cannot be written
+        print(f"assetcheck validate: {error}", file=sys.stderr)
+        return EXIT_USAGE
     _print(reports, formats[args.output_format])
     if args.output_format == "text" and len(reports) + unreadable > 1:
         print(summary_line(reports, unreadable, args.fail_under))
+    if baseline is not None and comparison is not None:
+        out = sys.stdout if args.output_format == "text" else sys.stderr
+        print_comparison(comparison, baseline, args.update_baseline, complete, out)
     if unreadable:
         return EXIT_USAGE
-    failed = any(not _passes(r, args.fail_under) for r in reports)
+    if comparison is not None:  # only new errors fail, none once accepted into the baseline
+        failed = bool(comparison.new_at("error")) and not args.update_baseline
+        failed |= any(scores_under(r["health_score"], args.fail_under) for r in reports)
+    else:
+        failed = any(not _passes(r, args.fail_under) for r in reports)
     return EXIT_FAILED if failed else EXIT_OK
 
 

@@ -27,6 +27,7 @@ from assetcheck.issues import SEVERITIES
 from assetcheck.issues.names import MAX_NAME_LENGTH, cut_name, was_cut
 from assetcheck.reports import Report
 from assetcheck.reports.failures import failure_advice
+from assetcheck.reports.fingerprints import Fingerprints
 from assetcheck.scoring.profiles import EngineProfile
 
 REPORT_VERSION = 1
@@ -234,10 +235,14 @@ def group_issues(result: Result) -> list[dict[str, Any]]:
     A group's ``title`` is its code's plain title; an occurrence carries its ``headline`` (the
     title counting what it is about) when its code has a count phrase. A group's ``fix`` is its
     first occurrence's; an occurrence whose fix reads differently (the fix names the thing to
-    change) carries its own.
+    change) carries its own. Each occurrence carries its ``fingerprint``
+    (:mod:`assetcheck.reports.fingerprints`).
     """
     order = {severity: rank for rank, severity in enumerate(SEVERITIES)}
     groups: dict[str, dict[str, Any]] = {}
+    by_file = {asset.filename: Fingerprints(asset.document) for asset in result.assets}
+    # A finding without a file is about the upload: its one model file's, when it has one.
+    upload = next(iter(by_file.values())) if len(by_file) == 1 else Fingerprints(None)
     for issue in result.issues:
         group = groups.get(issue.code)
         if group is None:
@@ -258,6 +263,8 @@ def group_issues(result: Result) -> list[dict[str, Any]]:
             del occurrence["headline"]
         if occurrence["fix"] == group["fix"]:
             del occurrence["fix"]
+        fingerprints = by_file.get(issue.file or "", upload)
+        occurrence["fingerprint"] = fingerprints.of(issue.message, issue.pointer, issue.file)
         group["occurrences"].append(occurrence)
     return sorted(groups.values(), key=lambda g: (order[g["severity"]], g["code"]))
 

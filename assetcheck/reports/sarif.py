@@ -7,7 +7,8 @@ found (its plain title as ``shortDescription``, its message, its fix and a ``hel
 pointer (a logical location). Levels follow severities (``info`` and ``hint`` are ``note``).
 The health score and grade are run properties (the lowest of several files) and artifact
 properties (each file's own). A failed job's report is one ``error`` result carrying the job's
-error code and advice.
+error code and advice. A result's ``baselineState`` is its group's, set when ``validate
+--baseline`` compared the run with a baseline (``docs/ci.md``).
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def sarif_log(reports: list[Report]) -> dict[str, Any]:
     rules: dict[str, dict[str, Any]] = {}
     results: list[dict[str, Any]] = []
     for index, report in enumerate(reports):
-        for group in _groups(report):
+        for group in issue_groups(report):
             if group["code"] not in rules:
                 rules[group["code"]] = _rule(group)
             results.append(_result(group, list(rules).index(group["code"]), report, index))
@@ -93,7 +94,7 @@ def artifact_uri(filename: str) -> str:
     return f"file://{encoded}" if path.startswith("/") else encoded
 
 
-def _groups(report: Report) -> Iterable[dict[str, Any]]:
+def issue_groups(report: Report) -> Iterable[dict[str, Any]]:
     """The report's issue groups; a failed job's error as a group of its own."""
     error = failure(report)
     if error is None:
@@ -168,6 +169,7 @@ def _result(
         "message": {"text": message},
         "locations": [location],
         "partialFingerprints": {"assetcheckIssueGroup/v1": fingerprint},
+        **({"baselineState": group["baselineState"]} if "baselineState" in group else {}),
         "properties": {
             "severity": group["severity"],
             "count": group["count"],

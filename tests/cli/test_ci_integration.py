@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from assetcheck.cli import build_parser
+from assetcheck.cli import build_parser, main
 from assetcheck.testing.gltf import GltfBuilder, Primitive
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,3 +72,27 @@ def test_the_workflow_uploads_the_sarif_file_the_validation_step_writes():
     assert upload["with"]["sarif_file"] == target.strip()
     assert "failure()" in upload["if"]  # the findings are uploaded when validation fails too
     assert workflow()["permissions"]["security-events"] == "write"
+
+
+def test_the_workflow_gates_on_the_baseline_the_documented_command_writes(
+    tmp_path, monkeypatch, capsys
+):
+    text = (ROOT / "docs" / "ci.md").read_text()
+    (block,) = [b for b in re.findall(r"```sh\n(.*?)```", text, re.S) if "--update-baseline" in b]
+    commands = [shlex.split(line) for line in block.splitlines() if line.startswith("assetcheck")]
+    steps = workflow()["jobs"]["assetcheck"]["steps"]
+    (validation,) = [s for s in steps if "assetcheck validate" in s.get("run", "")]
+    workflow_args = shlex.split(validation["run"].split(">")[0])[1:]
+    at = workflow_args.index("--format")
+    without_format = workflow_args[:at] + workflow_args[at + 2 :]
+    # The same paths, engine and baseline as the workflow's, with the text format.
+    assert [c[1:] for c in commands] == [[*without_format, "--update-baseline"], without_format]
+    monkeypatch.chdir(tmp_path)
+    quad_glb(tmp_path / "assets" / "good.glb")
+    broken = tmp_path / "assets" / "broken.glb"
+    broken.write_bytes((tmp_path / "assets" / "good.glb").read_bytes()[:-10])
+    assert main([*commands[0][1:], "--jobs", "1"]) == 0
+    assert main([*workflow_args, "--jobs", "1"]) == 0  # known errors only
+    broken.with_name("worse.glb").write_bytes(broken.read_bytes())
+    assert main([*workflow_args, "--jobs", "1"]) == 1
+    assert "new: assets/worse.glb: error" in capsys.readouterr().err
