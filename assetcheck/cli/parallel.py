@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import marshal
 import os
+import pickle
 import signal
 import traceback
 from collections import deque
@@ -51,6 +53,8 @@ from .chunks import plan_chunks
 #: Signals held while forking, so that one arriving during the fork is raised in this process
 #: once it is done (``assetcheck.sandbox.child`` explains why).
 _HELD_DURING_FORK = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+#: The first byte of a worker's message: how the rest is serialised (see :func:`_pack`).
+_MARSHALLED, _PICKLED = b"m", b"p"
 
 
 @dataclass(frozen=True)
@@ -147,11 +151,12 @@ class _Pool:
         """Take one outcome from ``worker`` and give it its next chunk once it has finished its
         own; or, when it has died, what :meth:`_replace` says."""
         try:
-            index, outcome = worker.connection.recv()
+            message = worker.connection.recv_bytes()
         except (EOFError, OSError):
             self._replace(worker, arrived)
             return
-        arrived[index] = outcome
+        index, report, error = _unpack(message)
+        arrived[index] = Outcome(self._files[index], report, error)
         worker.unfinished.popleft()
         if not worker.unfinished:
             self._give_chunk(worker)
@@ -229,7 +234,25 @@ def _work(
     ``(index, outcome)``, until its parent dies (and takes it along) or kills it."""
     while True:
         for index in connection.recv():
-            connection.send((index, _validate_one(files[index], options, pm)))
+            outcome = _validate_one(files[index], options, pm)
+            connection.send_bytes(_pack(index, outcome.report, outcome.error))
+
+
+def _pack(index: int, report: Report | None, error: str | None) -> bytes:
+    """A file's outcome as a worker sends it: with ``marshal``, which writes and reads a
+    report's plain data several times faster than ``pickle`` (a fifth of the exchange's cost on
+    small files); with ``pickle`` when a plugin put in a type ``marshal`` refuses (a subclass
+    of a built-in type, any other class)."""
+    try:
+        return _MARSHALLED + marshal.dumps((index, report, error))
+    except ValueError:
+        return _PICKLED + pickle.dumps((index, report, error), pickle.HIGHEST_PROTOCOL)
+
+
+def _unpack(message: bytes) -> tuple[int, Report | None, str | None]:
+    """What :func:`_pack` packed."""
+    load = marshal.loads if message[:1] == _MARSHALLED else pickle.loads
+    return cast(tuple[int, "Report | None", "str | None"], load(memoryview(message)[1:]))
 
 
 def _size(path: Path) -> int:

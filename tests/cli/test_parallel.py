@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from assetcheck.cli.parallel import _pack, _unpack
 from assetcheck.testing.compressed import truncated_draco_glb
 from tests.process_tree import kill_all, wait_for_descendants, wait_until_gone
 
@@ -145,3 +146,15 @@ def test_ctrl_c_at_the_terminal_stops_workers_and_decoders_with_one_line(tmp_pat
         command.kill()
         command.wait()
     assert (command.returncode, errors, left) == (130, "assetcheck: interrupted\n", set())
+
+
+class Label(str):
+    """A type a plugin might put in a report, which ``marshal`` refuses."""
+
+
+@pytest.mark.parametrize(
+    "report", [{"valid": True, "issues": [{"code": "A", "count": 2.5}]}, {"name": Label("x")}]
+)
+def test_a_workers_outcome_crosses_whole_whatever_types_its_report_holds(report):
+    assert _unpack(_pack(7, report, None)) == (7, report, None)
+    assert _unpack(_pack(3, None, "No such file")) == (3, None, "No such file")
