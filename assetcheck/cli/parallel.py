@@ -36,9 +36,8 @@ import traceback
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection, Pipe, wait
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import pluggy
 
@@ -49,6 +48,9 @@ from assetcheck.reports.document import build_report
 from assetcheck.sandbox.containment import die_with_parent
 
 from .chunks import plan_chunks
+
+if TYPE_CHECKING:  # multiprocessing is imported by the pool alone: a one-file run never pays
+    from multiprocessing.connection import Connection
 
 #: Signals held while forking, so that one arriving during the fork is raised in this process
 #: once it is done (``assetcheck.sandbox.child`` explains why).
@@ -130,11 +132,13 @@ class _Pool:
 
     def outcomes(self) -> Iterator[Outcome]:
         """Every file's outcome in the order of the files, each once those before it are in."""
+        from multiprocessing.connection import wait
+
         arrived: dict[int, Outcome] = {}
         for index in range(len(self._files)):
             while index not in arrived:
                 for connection in wait(list(self._workers)):
-                    self._receive(self._workers[cast(Connection, connection)], arrived)
+                    self._receive(self._workers[cast("Connection", connection)], arrived)
             yield arrived.pop(index)
 
     def close(self) -> None:
@@ -187,6 +191,8 @@ class _Pool:
 
     def _fork(self) -> _Worker:
         """A new worker, waiting for its first chunk."""
+        from multiprocessing.connection import Pipe
+
         ours, theirs = Pipe()
         parent = os.getpid()
         held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_DURING_FORK)
