@@ -172,22 +172,24 @@ class _Pool:
         del self._workers[dead.connection]
         dead.connection.close()
         _, status = os.waitpid(dead.pid, 0)
-        if not dead.unfinished:  # it had no chunk (it cannot die of an idle wait, but still)
-            return
-        index = dead.unfinished.popleft()
-        arrived[index] = Outcome(
-            self._files[index], None, f"not validated: its worker process {_ending(status)}"
-        )
+        if dead.unfinished:  # else it died idle, killed from outside
+            index = dead.unfinished.popleft()
+            arrived[index] = Outcome(
+                self._files[index], None, f"not validated: its worker process {_ending(status)}"
+            )
         if dead.unfinished:
             self._chunks.appendleft(list(dead.unfinished))
         if self._chunks:
             self._give_chunk(self._fork())
 
     def _give_chunk(self, worker: _Worker) -> None:
+        """Send ``worker`` the next chunk, if any is left. A worker that died since its last
+        outcome is found at the next wait, its end of the connection closed."""
         if self._chunks:
             chunk = self._chunks.popleft()
             worker.unfinished.extend(chunk)
-            worker.connection.send(chunk)
+            with contextlib.suppress(OSError):
+                worker.connection.send(chunk)
 
     def _fork(self) -> _Worker:
         """A new worker, waiting for its first chunk."""
@@ -237,7 +239,7 @@ def _work(
     pm: pluggy.PluginManager,
 ) -> None:
     """A worker's life: validate the files of each chunk it is sent, sending back each file's
-    ``(index, outcome)``, until its parent dies (and takes it along) or kills it."""
+    outcome as :func:`_pack` packs it, until its parent dies (and takes it along) or kills it."""
     while True:
         for index in connection.recv():
             outcome = _validate_one(files[index], options, pm)
@@ -246,9 +248,9 @@ def _work(
 
 def _pack(index: int, report: Report | None, error: str | None) -> bytes:
     """A file's outcome as a worker sends it: with ``marshal``, which writes and reads a
-    report's plain data several times faster than ``pickle`` (a fifth of the exchange's cost on
-    small files); with ``pickle`` when a plugin put in a type ``marshal`` refuses (a subclass
-    of a built-in type, any other class)."""
+    report's plain data in about a sixth of ``pickle``'s time (``docs/performance.md``); with
+    ``pickle`` when a plugin put in a type ``marshal`` refuses (a subclass of a built-in type,
+    any other class)."""
     try:
         return _MARSHALLED + marshal.dumps((index, report, error))
     except ValueError:
