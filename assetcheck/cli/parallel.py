@@ -184,12 +184,14 @@ class _Pool:
 
     def _give_chunk(self, worker: _Worker) -> None:
         """Send ``worker`` the next chunk, if any is left. A worker that died since its last
-        outcome is found at the next wait, its end of the connection closed."""
+        outcome keeps none (its death is seen at the next wait, its connection closed)."""
         if self._chunks:
-            chunk = self._chunks.popleft()
-            worker.unfinished.extend(chunk)
-            with contextlib.suppress(OSError):
+            chunk = self._chunks[0]
+            try:
                 worker.connection.send(chunk)
+            except OSError:
+                return
+            worker.unfinished.extend(self._chunks.popleft())
 
     def _fork(self) -> _Worker:
         """A new worker, waiting for its first chunk."""
