@@ -1,5 +1,6 @@
 """Validating a file loads only what the file needs: a plain GLB never imports the FBX reader,
-the KTX2 parser, the Draco and meshopt decoders' sandbox, orjson (text output) or the service."""
+the KTX2 parser, the Draco and meshopt decoders' sandbox, orjson (text output), the service or
+the worker pool's multiprocessing."""
 
 import json
 import subprocess
@@ -20,6 +21,7 @@ NOT_FOR_A_PLAIN_GLB = (
     "assetcheck.sandbox.decoder",
     "assetcheck.sandbox.child",
     "assetcheck.service",
+    "multiprocessing",
     "orjson",
     "ufbx",
     "DracoPy",

@@ -1,72 +1,93 @@
 """Validating many files, in this process or in ``jobs`` worker processes, results in input order.
 
-Each worker builds its own plugin manager from the same plugin configuration once, then
-validates the files it is handed; what comes back is the JSON report (or why the file could
-not be opened), so only plain data crosses between processes. Workers are forked where the
-platform can (they start with everything already imported), spawned elsewhere.
+The workers are forked from this process once its plugin manager exists, and before any other
+thread runs (the progress display starts after them), so each starts with every plugin loaded
+and nothing to build. The files are handed out in chunks (:mod:`assetcheck.cli.chunks`: the
+largest files first, chunks shrinking toward the end), one chunk at a time to whichever worker
+is free; a worker sends each file's outcome back as soon as it has it (the JSON report, or why
+the file could not be opened: only plain data crosses between processes), and the outcomes are
+yielded in the order of the files, each as soon as those before it are in.
 
-An interrupted run leaves no process behind: leaving the pool in any way but its end (Ctrl-C,
-an error) kills the workers at once, and each worker, like each decoder child, is killed by
-the kernel when the process that started it dies, so SIGTERM or SIGKILL of the command takes
-the whole tree with it.
+A worker that dies part-way (a crash in native code, the out-of-memory killer) costs only the
+file it was validating, whose outcome says so; the rest of its chunk goes back to the front of
+the queue, and a new worker is forked in its place. Its decoder children die with it, as they
+die with their caller in a one-process run. (That replacement is the one fork that may happen
+while the progress display's thread runs, on a terminal; that thread holds no lock but the
+standard error stream's, for the moment of a write, and a worker writes there only to report a
+failure of its own.)
+
+An interrupted run leaves no process behind: leaving :func:`validate_files` in any way kills the
+workers and reaps them before it returns; each worker, like each decoder child, is killed by
+the kernel when the process that forked it dies, so SIGTERM or SIGKILL of the command takes the
+whole tree with it; and workers ignore SIGINT, so a Ctrl-C at the terminal, which reaches the
+whole process group, is handled by the command alone (one line, status 130). Workers need
+``os.fork``; where there is none, the files are validated in this process.
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import marshal
 import os
+import pickle
 import signal
+import traceback
+from collections import deque
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 import pluggy
 
 from assetcheck.asset.options import ValidationOptions
 from assetcheck.engine import validate
-from assetcheck.plugins.manager import PluginConfig, get_plugin_manager
 from assetcheck.reports import Report
 from assetcheck.reports.document import build_report
 from assetcheck.sandbox.containment import die_with_parent
 
+from .chunks import plan_chunks
+
+if TYPE_CHECKING:  # multiprocessing is imported by the pool alone: a one-file run never pays
+    from multiprocessing.connection import Connection
+
+#: Signals held while forking, so that one arriving during the fork is raised in this process
+#: once it is done (``assetcheck.sandbox.child`` explains why).
+_HELD_DURING_FORK = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+#: The first byte of a worker's message: how the rest is serialised (see :func:`_pack`).
+_MARSHALLED, _PICKLED = b"m", b"p"
+
 
 @dataclass(frozen=True)
 class Outcome:
-    """One file's report, or ``error`` (why the file could not be opened) and no report."""
+    """One file's report, or ``error`` (why the file could not be opened or validated) and no
+    report."""
 
     path: Path
     report: Report | None
     error: str | None = None
 
 
+@contextlib.contextmanager
 def validate_files(
-    files: Sequence[Path],
-    options: ValidationOptions,
-    pm: pluggy.PluginManager,
-    plugin_config: PluginConfig,
-    jobs: int,
-) -> Iterator[Outcome]:
-    """Validate ``files`` and yield their outcomes in the order of ``files``.
+    files: Sequence[Path], options: ValidationOptions, pm: pluggy.PluginManager, jobs: int
+) -> Iterator[Iterator[Outcome]]:
+    """The outcomes of validating ``files``, in the order of ``files``.
 
-    With ``jobs`` above 1 and more than one file, ``min(jobs, len(files))`` worker processes
-    validate them in parallel, each with a plugin manager built from ``plugin_config``;
-    otherwise they are validated here with ``pm``.
+    With ``jobs`` above 1 and more than one file, ``min(jobs, len(files))`` worker processes,
+    forked on entering the block, validate them in parallel with ``pm``; otherwise they are
+    validated here, one by one as the outcomes are taken. Leaving the block kills the workers.
     """
     workers = min(jobs, len(files))
-    if workers <= 1:
-        yield from (_validate_one(path, options, pm) for path in files)
+    if workers <= 1 or not hasattr(os, "fork"):
+        yield (_validate_one(path, options, pm) for path in files)
         return
-    # Imported here: a one-file run never pays for multiprocessing's imports.
-    import multiprocessing
-
-    context = multiprocessing.get_context(
-        "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    )
-    # Leaving the block terminates the pool: an interrupted run does not wait for the files
-    # being validated.
-    with context.Pool(
-        workers, initializer=_start_worker, initargs=(plugin_config, options, os.getpid())
-    ) as pool:
-        yield from pool.imap(_validate_in_worker, files)
+    pool = _Pool(files, options, pm, workers)
+    try:
+        yield pool.outcomes()
+    finally:
+        pool.close()
 
 
 def _validate_one(path: Path, options: ValidationOptions, pm: pluggy.PluginManager) -> Outcome:
@@ -77,17 +98,184 @@ def _validate_one(path: Path, options: ValidationOptions, pm: pluggy.PluginManag
     return Outcome(path, build_report(result))
 
 
-#: In a worker process: the options and the plugin manager its initializer set up.
-_worker: tuple[ValidationOptions, pluggy.PluginManager] | None = None
+@dataclass
+class _Worker:
+    """A forked worker: its process, its end of the connection, and the file indices of its
+    chunk whose outcomes it has not sent yet (in the order it validates them)."""
+
+    pid: int
+    connection: Connection
+    unfinished: deque[int] = field(default_factory=deque)
 
 
-def _start_worker(plugin_config: PluginConfig, options: ValidationOptions, parent: int) -> None:
-    global _worker
-    die_with_parent(parent, signal.SIGKILL)
-    _worker = (options, get_plugin_manager(plugin_config))
+class _Pool:
+    """Worker processes and the chunks they have not taken yet (see the module docstring)."""
+
+    def __init__(
+        self,
+        files: Sequence[Path],
+        options: ValidationOptions,
+        pm: pluggy.PluginManager,
+        workers: int,
+    ) -> None:
+        self._files = files
+        self._options = options
+        self._pm = pm
+        self._chunks = deque(plan_chunks([_size(path) for path in files], workers))
+        self._workers: dict[Connection, _Worker] = {}
+        try:
+            for _ in range(workers):
+                self._give_chunk(self._fork())
+        except BaseException:
+            self.close()
+            raise
+
+    def outcomes(self) -> Iterator[Outcome]:
+        """Every file's outcome in the order of the files, each once those before it are in."""
+        from multiprocessing.connection import wait
+
+        arrived: dict[int, Outcome] = {}
+        for index in range(len(self._files)):
+            while index not in arrived:
+                for connection in wait(list(self._workers)):
+                    self._receive(self._workers[cast("Connection", connection)], arrived)
+            yield arrived.pop(index)
+
+    def close(self) -> None:
+        """Kill every worker (an idle one waits for a chunk that will not come) and reap it."""
+        for worker in self._workers.values():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(worker.pid, signal.SIGKILL)
+        for worker in self._workers.values():
+            os.waitpid(worker.pid, 0)
+            worker.connection.close()
+        self._workers.clear()
+
+    def _receive(self, worker: _Worker, arrived: dict[int, Outcome]) -> None:
+        """Take one outcome from ``worker`` and give it its next chunk once it has finished its
+        own; or, when it has died, what :meth:`_replace` says."""
+        try:
+            message = worker.connection.recv_bytes()
+        except (EOFError, OSError):
+            self._replace(worker, arrived)
+            return
+        index, report, error = _unpack(message)
+        arrived[index] = Outcome(self._files[index], report, error)
+        worker.unfinished.popleft()
+        if not worker.unfinished:
+            self._give_chunk(worker)
+
+    def _replace(self, dead: _Worker, arrived: dict[int, Outcome]) -> None:
+        """The file ``dead`` was validating gets an outcome saying how the worker ended; the
+        rest of its chunk goes back to the front of the queue, for a worker forked in its
+        place."""
+        del self._workers[dead.connection]
+        dead.connection.close()
+        _, status = os.waitpid(dead.pid, 0)
+        if dead.unfinished:  # else it died idle, killed from outside
+            index = dead.unfinished.popleft()
+            arrived[index] = Outcome(
+                self._files[index], None, f"not validated: its worker process {_ending(status)}"
+            )
+        if dead.unfinished:
+            self._chunks.appendleft(list(dead.unfinished))
+        if self._chunks:
+            self._give_chunk(self._fork())
+
+    def _give_chunk(self, worker: _Worker) -> None:
+        """Send ``worker`` the next chunk, if any is left. A worker that died since its last
+        outcome keeps none (its death is seen at the next wait, its connection closed)."""
+        if self._chunks:
+            chunk = self._chunks[0]
+            try:
+                worker.connection.send(chunk)
+            except OSError:
+                return
+            worker.unfinished.extend(self._chunks.popleft())
+
+    def _fork(self) -> _Worker:
+        """A new worker, waiting for its first chunk."""
+        from multiprocessing.connection import Pipe
+
+        ours, theirs = Pipe()
+        parent = os.getpid()
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_DURING_FORK)
+        # What a worker inherits is never collected there: its collector neither walks (slowly)
+        # nor writes to (copying the pages of) what the plugin manager built.
+        gc.freeze()
+        try:
+            pid = os.fork()
+        except BaseException:
+            gc.unfreeze()
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            ours.close()
+            theirs.close()
+            raise
+        if pid == 0:
+            status = 1
+            try:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+                ours.close()
+                for other in self._workers:
+                    other.close()
+                die_with_parent(parent, signal.SIGKILL)
+                _work(theirs, self._files, self._options, self._pm)
+                status = 0
+            except BaseException:
+                traceback.print_exc()
+            finally:
+                os._exit(status)
+        gc.unfreeze()
+        theirs.close()
+        worker = _Worker(pid, ours)
+        self._workers[ours] = worker
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a held signal is raised here
+        return worker
 
 
-def _validate_in_worker(path: Path) -> Outcome:
-    assert _worker is not None, "the pool's initializer sets it up"
-    options, pm = _worker
-    return _validate_one(path, options, pm)
+def _work(
+    connection: Connection,
+    files: Sequence[Path],
+    options: ValidationOptions,
+    pm: pluggy.PluginManager,
+) -> None:
+    """A worker's life: validate the files of each chunk it is sent, sending back each file's
+    outcome as :func:`_pack` packs it, until its parent dies (and takes it along) or kills it."""
+    while True:
+        for index in connection.recv():
+            outcome = _validate_one(files[index], options, pm)
+            connection.send_bytes(_pack(index, outcome.report, outcome.error))
+
+
+def _pack(index: int, report: Report | None, error: str | None) -> bytes:
+    """A file's outcome as a worker sends it: with ``marshal``, which writes and reads a
+    report's plain data in about a sixth of ``pickle``'s time (``docs/performance.md``); with
+    ``pickle`` when a plugin put in a type ``marshal`` refuses (a subclass of a built-in type,
+    any other class)."""
+    try:
+        return _MARSHALLED + marshal.dumps((index, report, error))
+    except ValueError:
+        return _PICKLED + pickle.dumps((index, report, error), pickle.HIGHEST_PROTOCOL)
+
+
+def _unpack(message: bytes) -> tuple[int, Report | None, str | None]:
+    """What :func:`_pack` packed."""
+    load = marshal.loads if message[:1] == _MARSHALLED else pickle.loads
+    return cast(tuple[int, "Report | None", "str | None"], load(memoryview(message)[1:]))
+
+
+def _size(path: Path) -> int:
+    """The size of ``path``, 0 when it cannot be read (its outcome will say why)."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _ending(status: int) -> str:
+    """How a worker ended, from its wait status."""
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        return f"was killed by signal {number} ({signal.strsignal(number)})"
+    return f"exited with status {os.waitstatus_to_exitcode(status)}"

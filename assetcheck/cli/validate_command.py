@@ -96,8 +96,10 @@ def run(args: argparse.Namespace, config: Config) -> int:
         print(f"assetcheck validate: {problem}", file=sys.stderr)
     reports: list[Report] = []
     unreadable = len(selection.problems)
-    outcomes = validate_files(selection.files, options, pm, config.plugin_config(), args.jobs)
-    with Progress(len(selection.files)) as progress:
+    with (
+        validate_files(selection.files, options, pm, args.jobs) as outcomes,
+        Progress(len(selection.files)) as progress,
+    ):
         for index, outcome in enumerate(outcomes, start=1):
             progress.step(index, str(outcome.path))
             if outcome.report is None:
