@@ -2,15 +2,13 @@
 gates only on new ones, through the real CLI, with a JSON or a SARIF baseline."""
 
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from assetcheck.cli import main
 from assetcheck.testing.gltf import GltfBuilder, Primitive
-from tests.reports.test_sarif import MULTITOOL, schema_errors
+from tests.reports.test_sarif import multitool_findings, needs_multitool, schema_errors
 
 FILES = 50
 
@@ -109,37 +107,14 @@ def test_the_sarif_output_says_the_baseline_state_of_each_result_and_stays_valid
     assert all(r["partialFingerprints"] for r in log["runs"][0]["results"])
 
 
-@pytest.mark.skipif(
-    not os.access(MULTITOOL, os.X_OK),
-    reason="Microsoft's SARIF validator is not installed: "
-    "npm install --prefix bench (see bench/package.json)",
-)
+@needs_multitool
 def test_microsofts_sarif_validator_accepts_the_baseline_and_the_compared_run(
     capsys, repository, tmp_path
 ):
     _, log, _ = sarif_with_a_new_error(capsys, repository)
     compared = tmp_path / "compared.sarif"
     compared.write_text(json.dumps(log), encoding="utf-8")
-    output = tmp_path / "validation.sarif"
-    done = subprocess.run(
-        [
-            MULTITOOL,
-            "validate",
-            "baseline.sarif",
-            compared,
-            "--output",
-            output,
-            "--log",
-            "ForceOverwrite",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env={**os.environ, "DOTNET_SYSTEM_GLOBALIZATION_INVARIANT": "1"},
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    findings = [r for run in json.loads(output.read_text())["runs"] for r in run["results"]]
+    findings = multitool_findings([Path("baseline.sarif"), compared], tmp_path / "validation.sarif")
     assert findings == [], [r["message"] for r in findings]
 
 

@@ -33,6 +33,11 @@ VALIDATOR = jsonschema.validators.validator_for(SCHEMA)(
 MULTITOOL = (
     ROOT / "bench" / "node_modules" / "@microsoft" / "sarif-multitool-linux" / "Sarif.Multitool"
 )
+needs_multitool = pytest.mark.skipif(
+    not os.access(MULTITOOL, os.X_OK),
+    reason="Microsoft's SARIF validator is not installed: "
+    "npm install --prefix bench (see bench/package.json)",
+)
 ISSUES_DOC = (ROOT / "docs" / "issues.md").read_text()
 REGISTRY = {issue_type.code: issue_type for issue_type in builtin_issue_types()}
 
@@ -147,11 +152,7 @@ def test_the_cli_writes_one_sarif_log_for_a_folder_with_paths_as_artifacts(
     ]
 
 
-@pytest.mark.skipif(
-    not os.access(MULTITOOL, os.X_OK),
-    reason="Microsoft's SARIF validator is not installed: "
-    "npm install --prefix bench (see bench/package.json)",
-)
+@needs_multitool
 def test_microsofts_sarif_validator_finds_nothing_to_say(tmp_path, reports):
     paths = []
     for name, text in (
@@ -161,7 +162,13 @@ def test_microsofts_sarif_validator_finds_nothing_to_say(tmp_path, reports):
     ):
         paths.append(tmp_path / f"{name}.sarif")
         paths[-1].write_text(text, encoding="utf-8")
-    output = tmp_path / "validation.sarif"
+    findings = multitool_findings(paths, tmp_path / "validation.sarif")
+    assert findings == [], [r["message"] for r in findings]
+
+
+def multitool_findings(paths: list[Path], output: Path) -> list[dict]:
+    """What Microsoft's SARIF validator says of the SARIF files ``paths`` (its results, written
+    to ``output``); it must run to the end."""
     done = subprocess.run(
         [MULTITOOL, "validate", *paths, "--output", output, "--log", "ForceOverwrite"],
         capture_output=True,
@@ -171,5 +178,4 @@ def test_microsofts_sarif_validator_finds_nothing_to_say(tmp_path, reports):
         env={**os.environ, "DOTNET_SYSTEM_GLOBALIZATION_INVARIANT": "1"},
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    findings = [r for run in json.loads(output.read_text())["runs"] for r in run["results"]]
-    assert findings == [], [r["message"] for r in findings]
+    return [r for run in json.loads(output.read_text())["runs"] for r in run["results"]]
