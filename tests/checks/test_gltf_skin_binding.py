@@ -4,8 +4,8 @@
 import numpy as np
 import pytest
 
-from assetcheck.checks.gltf_skin_binding import pose_errors, singular_rows
 from assetcheck.engine import validate
+from assetcheck.mesh.bind_pose import pose_errors, singular_rows
 from assetcheck.testing.gltf import GltfBuilder
 from tests.checks.skinned import skinned_glb
 from tests.formats import codes, only_issue
