@@ -6,7 +6,15 @@ from __future__ import annotations
 import pytest
 
 from assetcheck.engine import validate
-from assetcheck.testing.fbx import ClusterSpec, MeshSpec, Scene, ascii_fbx, binary_fbx
+from assetcheck.testing.fbx import (
+    ClusterSpec,
+    MeshSpec,
+    Scene,
+    ascii_fbx,
+    binary_fbx,
+    scene_nodes,
+)
+from assetcheck.testing.fbx_nodes import encode_binary
 from tests.formats import codes, only_issue, validate_bytes
 
 SKIN_CODES = {
@@ -184,3 +192,14 @@ def test_a_cluster_indexing_by_fractions_is_unreadable_though_ufbx_reads_the_fil
         "Mesh Strip: its skin cannot be read (cluster Tip: Indexes holds indices that are not "
         "32-bit integers), so its weights were not checked."
     )
+
+
+def test_a_cluster_connected_twice_to_its_skin_weighs_once(tmp_path):
+    scene = Scene(meshes=[MeshSpec("Strip", STRIP, QUADS, skin=[ROOT, TIP])])
+    nodes = scene_nodes(scene, 7400, binary=True)
+    (connections,) = [node for node in nodes if node.name == "Connections"]
+    connections.children += connections.children  # every connection written twice
+    result = validate_bytes(tmp_path, "s.fbx", encode_binary(nodes, 7400))
+
+    assert skin_codes(result) == set()
+    assert result.assets[0].metrics["influences_per_vertex"] == 2

@@ -30,7 +30,7 @@ def skins_by_owner(
     deformers: Objects, links: list[tuple[Hashable, Hashable]]
 ) -> dict[Hashable, list[FbxNode]]:
     """Per geometry (or FBX 6 model) key, the cluster nodes of the skins deforming it, in
-    file order."""
+    the order of the connections, each once (a connection written twice counts once)."""
     skins = {key for key, node in deformers.items() if _subclass(node) == "Skin"}
     owners: dict[Hashable, list[Hashable]] = defaultdict(list)
     for child, parent in links:
@@ -42,7 +42,11 @@ def skins_by_owner(
         if parent in skins and node is not None and _subclass(node) == "Cluster":
             clusters[parent].append(node)
     return {
-        owner: [cluster for skin in dict.fromkeys(found) for cluster in clusters[skin]]
+        owner: list(
+            {
+                id(cluster): cluster for skin in dict.fromkeys(found) for cluster in clusters[skin]
+            }.values()
+        )
         for owner, found in owners.items()
     }
 
