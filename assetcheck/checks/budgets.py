@@ -54,7 +54,7 @@ def _over_influences(asset: Asset, context: CheckContext) -> None:
     if asset.fbx is not None:
         for mesh in asset.fbx.meshes:
             if mesh.skin is not None:
-                _report_influences(mesh.skin.influences, limit, context, name=mesh.name)
+                _report_influences(mesh.skin.influences, limit, context, f" of mesh {mesh.name}")
     if asset.gltf is None:
         return
     for primitive in asset.gltf.links.primitives:
@@ -65,20 +65,24 @@ def _over_influences(asset: Asset, context: CheckContext) -> None:
 
 
 def _report_influences(
-    counts: np.ndarray, limit: int, context: CheckContext, **where: str | None
+    counts: np.ndarray,
+    limit: int,
+    context: CheckContext,
+    of_mesh: str = "",
+    pointer: str | None = None,
 ) -> None:
-    """One finding when some of the vertices' influence ``counts`` are over ``limit``; ``where``
-    locates them (a glTF ``pointer`` or an FBX mesh ``name``)."""
+    """One finding when some of the vertices' influence ``counts`` are over ``limit``, located
+    by a glTF ``pointer`` or, after the first vertex's number, by ``of_mesh`` (FBX)."""
     over = np.flatnonzero(counts > limit)
     if over.size:
         context.issues.add(
             "BUDGET_INFLUENCES",
+            pointer=pointer,
             count=over.size,
-            first=int(over[0]),
+            first=f"{over[0]}{of_mesh}",
             used=int(counts.max()),
             limit=limit,
             engine=context.profile.name,
-            **where,
         )
 
 

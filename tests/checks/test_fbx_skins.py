@@ -177,7 +177,7 @@ def test_influences_per_vertex_come_from_the_clusters_for_the_budget(tmp_path):
     assert budget.severity == "error"
     assert budget.message.startswith(
         "6 vertices have more bone influences than the unity budget of 4 (up to 5); the first "
-        "is vertex 0."
+        "is vertex 0 of mesh Strip."
     )
 
 
