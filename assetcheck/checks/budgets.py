@@ -46,25 +46,44 @@ def over_budget(asset: Asset, context: CheckContext) -> None:
 
 
 def _over_influences(asset: Asset, context: CheckContext) -> None:
-    """Each glTF primitive with vertices influenced by more bones than the budget allows."""
+    """Each glTF primitive and FBX mesh with vertices influenced by more bones than the budget
+    allows."""
     limit = context.profile.budgets.influences_per_vertex
-    if asset.gltf is None or asset.metrics.get("influences_per_vertex", 0) <= limit:
+    if asset.metrics.get("influences_per_vertex", 0) <= limit:
+        return
+    if asset.fbx is not None:
+        for mesh in asset.fbx.meshes:
+            if mesh.skin is not None:
+                _report_influences(mesh.skin.influences, limit, context, f" of mesh {mesh.name}")
+    if asset.gltf is None:
         return
     for primitive in asset.gltf.links.primitives:
         influences = asset.gltf.influences(primitive)
-        if influences is None:
-            continue
-        over = np.flatnonzero(influences.counts > limit)
-        if over.size:
-            context.issues.add(
-                "BUDGET_INFLUENCES",
-                pointer=child(primitive.pointer, "attributes"),
-                count=over.size,
-                first=int(over[0]),
-                used=int(influences.counts.max()),
-                limit=limit,
-                engine=context.profile.name,
-            )
+        if influences is not None:
+            pointer = child(primitive.pointer, "attributes")
+            _report_influences(influences.counts, limit, context, pointer=pointer)
+
+
+def _report_influences(
+    counts: np.ndarray,
+    limit: int,
+    context: CheckContext,
+    of_mesh: str = "",
+    pointer: str | None = None,
+) -> None:
+    """One finding when some of the vertices' influence ``counts`` are over ``limit``, located
+    by a glTF ``pointer`` or, after the first vertex's number, by ``of_mesh`` (FBX)."""
+    over = np.flatnonzero(counts > limit)
+    if over.size:
+        context.issues.add(
+            "BUDGET_INFLUENCES",
+            pointer=pointer,
+            count=over.size,
+            first=f"{over[0]}{of_mesh}",
+            used=int(counts.max()),
+            limit=limit,
+            engine=context.profile.name,
+        )
 
 
 @hookimpl

@@ -1,15 +1,7 @@
 """Skin binding: inverse bind matrices that cannot be inverted or do not match the joints'
 pose in the node hierarchy, and joints that weigh on no vertex (``docs/skins.md``).
 
-Tolerances (documented in ``docs/skins.md``):
-
-- an inverse bind matrix cannot be inverted when a value is not finite, or the determinant of
-  its upper 3x3 is at most :data:`SINGULAR_RATIO` times the product of its column lengths (a
-  zero column included): its axes lie in one plane;
-- a joint is in its bind pose when ``world(joint) @ inverseBindMatrix`` is the identity within
-  :data:`POSE_TOLERANCE`: each element of the upper 3x3 within it, and the translation within
-  it times the skeleton's size (the largest distance of a joint from the scene origin, at
-  least 1e-6), so the rule holds for a model in millimetres as in metres.
+The tolerances are those of :mod:`assetcheck.mesh.bind_pose`, shared with FBX skins.
 """
 
 from __future__ import annotations
@@ -24,14 +16,8 @@ from assetcheck.formats.gltf.fields import child
 from assetcheck.formats.gltf.links import index_list, index_of, resolve
 from assetcheck.formats.gltf.model import GltfDocument
 from assetcheck.issues import FileIssues
+from assetcheck.mesh.bind_pose import POSE_TOLERANCE, pose_errors, singular_rows
 from assetcheck.plugins.hookspecs import hookimpl
-
-#: Determinant over the product of column lengths at or below which a matrix is singular.
-SINGULAR_RATIO = 1e-6
-#: Largest error of ``world @ inverse bind matrix`` from the identity in the bind pose.
-POSE_TOLERANCE = 1e-3
-#: The smallest skeleton size the translation tolerance scales with.
-MIN_SIZE = 1e-6
 
 CODES = ("SKIN_IBM_NOT_INVERTIBLE", "SKIN_IBM_BIND_POSE_MISMATCH", "SKIN_JOINT_UNUSED")
 
@@ -51,25 +37,6 @@ def inverse_bind_matrices(document: GltfDocument, skin: dict) -> np.ndarray | No
         return None
     # glTF stores each matrix column by column.
     return values[:joints].astype(np.float64).reshape(-1, 4, 4).transpose(0, 2, 1)
-
-
-def singular_rows(matrices: np.ndarray) -> np.ndarray:
-    """The indices of ``matrices`` whose affine part cannot be inverted (module docstring)."""
-    finite = np.isfinite(matrices).all(axis=(1, 2))
-    linear = np.where(finite[:, None, None], matrices, 0)[:, :3, :3]
-    lengths = np.linalg.norm(linear, axis=1).prod(axis=1)
-    determinants = np.abs(np.linalg.det(linear))
-    return np.flatnonzero(~finite | (lengths == 0) | (determinants <= SINGULAR_RATIO * lengths))
-
-
-def pose_errors(world: np.ndarray, matrices: np.ndarray) -> np.ndarray:
-    """Per joint, how far ``world @ matrix`` is from the identity, in units of the tolerance
-    (above 1: not in the bind pose); ``world`` holds the joints' world matrices."""
-    product = world @ matrices
-    size = max(float(np.abs(world[:, :3, 3]).max(initial=0.0)), MIN_SIZE)
-    linear = np.abs(product[:, :3, :3] - np.eye(3)).max(axis=(1, 2))
-    moved = np.abs(product[:, :3, 3]).max(axis=1) / size
-    return np.maximum(linear, moved) / POSE_TOLERANCE
 
 
 class _SkinChecker:

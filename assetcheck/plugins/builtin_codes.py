@@ -28,6 +28,7 @@ BUILTIN_AREAS = (
     "assetcheck.scoring.budget_codes",
     "assetcheck.issues.quality_codes",
     "assetcheck.formats.fbx.scene_codes",
+    "assetcheck.formats.fbx.skin_codes",
     "assetcheck.formats.gltf.codes.compression",
 )
 

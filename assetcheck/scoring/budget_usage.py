@@ -1,7 +1,8 @@
 """Measuring a model file against the engine budgets: one number per budget of ``Budgets``.
 
 ``measure(asset)`` reads what the reader kept (the glTF JSON, the FBX scene facts) and, for
-bone influences, the glTF document's skin weights (read once, shared with the skin checks).
+bone influences, the glTF document's skin weights and the FBX skin clusters (read once,
+shared with the skin checks).
 The budget check compares these numbers with the profile, and the report shows them as
 "used / limit".
 """
@@ -93,8 +94,10 @@ def _fbx_metrics(meshes: list[FbxMesh]) -> dict[str, int | bool]:
         # FBX splits a mesh into one draw call per material it uses.
         "draw_calls": sum(max(1, len(mesh.materials)) for mesh in meshes),
         "uv_sets": max((_fbx_uv_sets(mesh) for mesh in meshes), default=0),
-        # Not read from FBX skins (ufbx's binding does not give weights per vertex).
-        "influences_per_vertex": 0,
+        # The skin clusters' non-zero weights per control point (read from the node tree).
+        "influences_per_vertex": max(
+            (int(mesh.skin.influences.max(initial=0)) for mesh in meshes if mesh.skin), default=0
+        ),
         "bones": max((mesh.bones for mesh in meshes), default=0),
         # ufbx hands out 32-bit indices; an engine needs them once a mesh passes 65,535 vertices.
         "index_32bit": any(mesh.vertices > 0xFFFF for mesh in meshes),

@@ -133,8 +133,9 @@ BUDGET_COUNTS = {
     "bones": "Joints of the largest skin (glTF) or clusters of the most skinned mesh (FBX).",
     "influences_per_vertex": "The most bones any vertex is influenced by: its non-zero "
     "weights over every `JOINTS_n`/`WEIGHTS_n` set (glTF; a document without a readable "
-    "model: four per set). Each primitive with vertices over it is reported with the count "
-    "and the first vertex. Not measured for FBX yet (always 0).",
+    "model: four per set); FBX: the non-zero weights of a control point over the clusters "
+    "of its mesh's skins. Each primitive or mesh with vertices over it is reported with the "
+    "count and the first vertex.",
     "uv_sets": "Texture coordinate sets of the primitive or mesh that has the most.",
     "index_32bit": "Whether any primitive uses 32-bit indices (FBX: a mesh of more than 65,535 "
     "vertices).",
@@ -144,7 +145,7 @@ BUDGET_COUNTS = {
 _NPOT_MATTERS = {"IMAGE_NPOT_DIMENSIONS": "warning"}
 #: Engines with small bone budgets (a joint is a matrix uploaded every frame): a joint no
 #: vertex uses is worth removing.
-_EVERY_BONE_COSTS = {"SKIN_JOINT_UNUSED": "warning"}
+_EVERY_BONE_COSTS = {"SKIN_JOINT_UNUSED": "warning", "FBX_SKIN_BONE_UNUSED": "warning"}
 #: Engines that bake lightmaps from the file's second UV set: broken lightmap UVs show.
 _LIGHTMAPS_MATTER = {"MESH_LIGHTMAP_UV_OVERLAP": "warning", "MESH_LIGHTMAP_UV_OUTSIDE": "warning"}
 

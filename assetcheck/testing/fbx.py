@@ -20,6 +20,29 @@ PHYSICAL_MATERIAL_CLASS_ID = (0x3D6B1CEC, 0xDEADC001 - (1 << 32))  # stored as s
 
 
 @dataclass
+class ClusterSpec:
+    """A skin cluster: it weighs control points ``indexes`` by ``weights`` on the bone model
+    ``bone`` (a root ``LimbNode`` at ``translation``; None links the cluster to no bone).
+
+    Its ``TransformLink`` is the bone's translation (the bind pose), or ``bind_translation``
+    when given; ``transform_link`` replaces it with 16 values as written (column by column).
+    """
+
+    bone: str | None
+    indexes: Sequence[int]
+    weights: Sequence[float]
+    translation: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    bind_translation: tuple[float, float, float] | None = None
+    transform_link: Sequence[float] | None = None
+
+    def link_values(self) -> list[float]:
+        if self.transform_link is not None:
+            return list(self.transform_link)
+        x, y, z = self.translation if self.bind_translation is None else self.bind_translation
+        return [1.0, 0, 0, 0, 0, 1.0, 0, 0, 0, 0, 1.0, 0, x, y, z, 1.0]
+
+
+@dataclass
 class MeshSpec:
     """A mesh: control points, polygons (lists of control point indices) and its materials.
 
@@ -29,7 +52,7 @@ class MeshSpec:
     ``geometry_name`` names the geometry apart from its model (FBX 7 layout only); Asset Forge
     and Kenney's writer leave it empty. ``uv_index`` writes the UVs by polygon corner through
     that ``UVIndex`` (-1 for "none"); ``material_slots`` the ``Materials`` array (0 for every
-    polygon when None).
+    polygon when None). ``skin`` gives the mesh one skin deformer with these clusters.
     """
 
     name: str
@@ -45,6 +68,7 @@ class MeshSpec:
     geometry_name: str | None = None
     uv_index: Sequence[int] | None = None
     material_slots: Sequence[int] | None = None
+    skin: Sequence[ClusterSpec] = ()
 
 
 @dataclass
@@ -327,6 +351,7 @@ class _SceneWriter:
         if self.legacy:
             model.children += self._geometry_children(mesh)
             objects.children.append(model)
+            self._skin(objects, links, mesh, index, model_ref)
             return
         geometry_name = mesh.name if mesh.geometry_name is None else mesh.geometry_name
         geometry = Node(
@@ -336,6 +361,59 @@ class _SceneWriter:
         )
         objects.children += [geometry, model]
         links.append((self._id(1, index), model_ref))
+        self._skin(objects, links, mesh, index, self._id(1, index))
+
+    def _skin(
+        self, objects: Node, links: list[_Link], mesh: MeshSpec, index: int, owner: str | int
+    ) -> None:
+        """The mesh's skin deformer, connected to ``owner`` (its geometry; FBX 6: its model),
+        its clusters and their bones."""
+        if not mesh.skin:
+            return
+        skin_name = f"{mesh.name}Skin"
+        objects.children.append(
+            Node(
+                "Deformer",
+                self._head(skin_name, "Deformer", 10, index, "Skin"),
+                [Node("Version", [101]), Node("Link_DeformAcuracy", [50.0])],
+            )
+        )
+        skin_ref = self._ref(skin_name, "Deformer", 10, index)
+        links.append((skin_ref, owner))
+        scene_ref = self._name("Scene", "Model") if self.legacy else 0
+        for number, cluster in enumerate(mesh.skin):
+            key = index * 1000 + number
+            name = f"{mesh.name}Cluster{number}"
+            identity = [1.0, 0, 0, 0, 0, 1.0, 0, 0, 0, 0, 1.0, 0, 0, 0, 0, 1.0]
+            objects.children.append(
+                Node(
+                    "Deformer",
+                    self._head(name, "SubDeformer", 11, key, "Cluster"),
+                    [
+                        Node("Version", [100]),
+                        Node("UserData", ["", ""]),
+                        Node("Indexes", self._array("i", cluster.indexes)),
+                        Node("Weights", self._array("d", cluster.weights)),
+                        Node("Transform", self._array("d", identity)),
+                        Node("TransformLink", self._array("d", cluster.link_values())),
+                    ],
+                )
+            )
+            cluster_ref = self._ref(name, "SubDeformer", 11, key)
+            links.append((cluster_ref, skin_ref))
+            if cluster.bone is None:
+                continue
+            props = self._props([])
+            props.children.append(self._vector_prop("Lcl Translation", cluster.translation))
+            objects.children.append(
+                Node(
+                    "Model",
+                    self._head(cluster.bone, "Model", 12, key, "LimbNode"),
+                    [Node("Version", [232]), props],
+                )
+            )
+            bone_ref = self._ref(cluster.bone, "Model", 12, key)
+            links += [(bone_ref, scene_ref), (bone_ref, cluster_ref)]
 
     def _material(self, material: MaterialSpec, index: int) -> Node:
         props: list[tuple[str, str, object]] = [("DiffuseColor", "ColorRGB", 0.8)]

@@ -5,7 +5,8 @@ tree the walk kept (:mod:`assetcheck.formats.fbx.tree`): each mesh geometry is d
 (:mod:`assetcheck.formats.fbx.mesh_data`) and placed by the model hierarchy of the
 ``Connections`` (:mod:`assetcheck.formats.fbx.transforms`). FBX 7 connects objects by id
 (``C: "OO", child, parent``), FBX 6 by name (``Connect: "OO", "Model::a", "Model::b"``) and
-keeps each geometry inside its model.
+keeps each geometry inside its model. The skins deforming a geometry come with it
+(:mod:`assetcheck.formats.fbx.clusters`).
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from assetcheck.formats.fbx.clusters import SkinFault, bones_of, read_skin, skins_by_owner
 from assetcheck.formats.fbx.mesh_data import GeometryFault, decode_geometry
-from assetcheck.formats.fbx.model import FbxGeometry, FbxInstance, FbxUnsetValues
+from assetcheck.formats.fbx.model import FbxGeometry, FbxInstance, FbxSkin, FbxUnsetValues
 from assetcheck.formats.fbx.transforms import geometric_matrix, local_matrix, model_properties
 from assetcheck.formats.fbx.tree import FbxNode, FbxTree, FbxTreeError
 
@@ -34,6 +36,8 @@ class DecodedMesh:
     instances: list[FbxInstance] = field(default_factory=list)
     unset_values: list[FbxUnsetValues] = field(default_factory=list)
     uv_sets: int = 0
+    skin: FbxSkin | None = None
+    skin_fault: str | None = None
 
 
 def read_geometries(tree: FbxTree) -> list[DecodedMesh]:
@@ -51,17 +55,55 @@ def read_geometries(tree: FbxTree) -> list[DecodedMesh]:
     legacy = not any(node.name == "Geometry" for node in objects)
     models = {_key(node, legacy): node for node in objects if node.name == "Model"}
     hierarchy = _Hierarchy(models, links)
+    skins = _Skins(objects, models, links, legacy, hierarchy)
     meshes = []
     for node in objects:
+        key = _key(node, legacy)
         if legacy and node.name == "Model" and node.child("Vertices") is not None:
-            owners = [_key(node, legacy)]
+            owners = [key]
         elif node.name == "Geometry" and node.text(2) == "Mesh":
-            key = _key(node, legacy)
             owners = [parent for child, parent in links if child == key and parent in models]
         else:
             continue
-        meshes.append(_decode(node, [hierarchy.instance(owner) for owner in owners]))
+        mesh = _decode(node, [hierarchy.instance(owner) for owner in owners])
+        if mesh.geometry is not None:
+            skins.add(key, mesh)
+        meshes.append(mesh)
     return meshes
+
+
+class _Skins:
+    """The skins of the geometries, by the key of the geometry (FBX 6: its model)."""
+
+    def __init__(
+        self,
+        objects: list[FbxNode],
+        models: dict[Hashable, FbxNode],
+        links: list[tuple[Hashable, Hashable]],
+        legacy: bool,
+        hierarchy: _Hierarchy,
+    ) -> None:
+        deformers = {_key(node, legacy): node for node in objects if node.name == "Deformer"}
+        self.clusters = skins_by_owner(deformers, links)
+        self.bones = bones_of(deformers, models, links)
+        self.models = models
+        self.legacy = legacy
+        self.hierarchy = hierarchy
+
+    def add(self, key: Hashable, mesh: DecodedMesh) -> None:
+        """Give ``mesh`` (decoded) the skin of its geometry, or the reason it has none."""
+        clusters = self.clusters.get(key)
+        if not clusters:
+            return
+        bones = []
+        for number, cluster in enumerate(clusters):
+            bone = self.bones.get(_key(cluster, self.legacy))
+            node = cluster if bone is None else self.models[bone]
+            bones.append((_object_name(node) or f"cluster {number}", bone))
+        try:
+            mesh.skin = read_skin(clusters, bones, self.hierarchy.world_matrix, mesh.vertices)
+        except SkinFault as fault:
+            mesh.skin_fault = str(fault)
 
 
 def _decode(node: FbxNode, instances: list[FbxInstance]) -> DecodedMesh:
@@ -105,10 +147,11 @@ class _Hierarchy:
         self.props = {key: model_properties(node) for key, node in models.items()}
 
     def instance(self, key: Hashable) -> FbxInstance:
-        world = self._world(key) @ geometric_matrix(self.props[key])
+        world = self.world_matrix(key) @ geometric_matrix(self.props[key])
         return FbxInstance(_object_name(self.models[key]), world)
 
-    def _world(self, key: Hashable) -> np.ndarray:
+    def world_matrix(self, key: Hashable) -> np.ndarray:
+        """The model's world matrix in the default pose (without its geometric transform)."""
         chain = []
         seen = set()
         while key is not None and key not in self.world and key not in seen:

@@ -226,6 +226,94 @@ def unpack_geometry(
     )
 
 
+@dataclass
+class FbxSkin:
+    """The skin clusters deforming one mesh geometry, as compact arrays (``docs/skins.md``).
+
+    Cluster ``c`` weighs control points ``vertices[starts[c]:ends[c]]`` (int32, as written:
+    they may be out of range) by ``weights`` at the same rows (float64). ``names`` are the
+    bones' names (the cluster's where it has no bone); ``bound`` says whether a bone is
+    linked to it. ``bind_matrices`` are the ``TransformLink`` matrices (the bone's world
+    matrix when the mesh was bound, row-major ``(clusters, 4, 4)``, the identity where the
+    file gives none), ``bone_world`` the bones' world matrices in the scene's default pose
+    (NaN for a cluster without bone). ``points`` counts the geometry's control points.
+    """
+
+    names: list[str]
+    bound: np.ndarray
+    starts: np.ndarray
+    vertices: np.ndarray
+    weights: np.ndarray
+    bind_matrices: np.ndarray
+    bone_world: np.ndarray
+    points: int
+
+    @property
+    def ends(self) -> np.ndarray:
+        """Where each cluster's rows end (the next one's start)."""
+        return np.append(self.starts[1:], len(self.vertices)).astype(np.int32)
+
+    @cached_property
+    def clusters(self) -> np.ndarray:
+        """The cluster of each row of ``vertices`` and ``weights`` (int32)."""
+        return np.repeat(np.arange(len(self.names), dtype=np.int32), self.ends - self.starts)
+
+    @cached_property
+    def in_range(self) -> np.ndarray:
+        """Whether each row names a control point the geometry has."""
+        return (self.vertices >= 0) & (self.vertices < self.points)
+
+    @cached_property
+    def influences(self) -> np.ndarray:
+        """Per control point, how many bones weigh on it: its rows with a non-zero weight
+        (int32)."""
+        rows = self.in_range & (self.weights != 0)
+        counts = np.bincount(self.vertices[rows], minlength=self.points)
+        return counts.astype(np.int32, copy=False)
+
+    @cached_property
+    def sums(self) -> np.ndarray:
+        """Per control point, the sum of its weights (float64)."""
+        rows = self.in_range
+        return np.bincount(self.vertices[rows], self.weights[rows], minlength=self.points)
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Callable[..., FbxSkin], tuple]:
+        number = operator.index(protocol)
+        arrays = (
+            self.bound,
+            self.starts,
+            self.vertices,
+            self.weights,
+            self.bind_matrices,
+            self.bone_world,
+        )
+        packed = tuple(_packed_array(array, number) for array in arrays)
+        return unpack_skin, (list(map(str, self.names)), *packed, int(self.points))
+
+
+def unpack_skin(names: object, *values: object) -> FbxSkin:
+    """The skin :meth:`FbxSkin.__reduce_ex__` sent; ValueError for anything else (the child
+    parsed a hostile file)."""
+    *arrays, points = _items(values, 7)
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        raise ValueError("unexpected skin cluster names")
+    if not isinstance(points, int):
+        raise ValueError("unexpected skin control point count")
+    bound, starts, vertices, weights, bind, world = map(_unpacked, arrays)
+    clusters = len(names)
+    if (
+        bound.shape != (clusters,)
+        or starts.shape != (clusters,)
+        or vertices.shape != weights.shape
+        or bind.shape != (clusters, 4, 4)
+        or world.shape != (clusters, 4, 4)
+        or (clusters and (starts[0] != 0 or np.any(np.diff(starts) < 0)))
+        or (clusters and starts[-1] > len(vertices))
+    ):
+        raise ValueError("unexpected skin arrays")
+    return FbxSkin(names, bound, starts, vertices, weights, bind, world, points)
+
+
 @dataclass(frozen=True)
 class FbxUnsetValues:
     """Items of a mesh a layer gives no value: the file writes index -1, "none", for them.
@@ -273,6 +361,8 @@ class FbxMesh:
     be matched to the mesh). ``geometry`` is
     None when the geometry was not decoded; ``geometry_fault`` then says why, if it is damaged.
     ``unset_values`` lists the layers that leave some items without a value (index -1).
+    ``skin`` holds the clusters of the skins deforming its geometry (None without any);
+    ``skin_fault`` says why they could not be read, when they could not.
     """
 
     name: str
@@ -292,6 +382,8 @@ class FbxMesh:
     geometry_fault: str | None = None
     instances: list[FbxInstance] = field(default_factory=list)
     unset_values: list[FbxUnsetValues] = field(default_factory=list)
+    skin: FbxSkin | None = None
+    skin_fault: str | None = None
 
 
 @dataclass
@@ -352,9 +444,9 @@ class FbxScene:
                 )
 
     def drop_geometry(self) -> None:
-        """Let go of the geometry arrays (the counts and facts stay)."""
+        """Let go of the geometry and skin arrays (the counts and facts stay)."""
         for mesh in self.meshes:
-            mesh.geometry = None
+            mesh.geometry = mesh.skin = None
 
 
 def transform_points(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:

@@ -22,9 +22,11 @@ from assetcheck.formats.fbx.model import (
     FbxInstance,
     FbxMesh,
     FbxScene,
+    FbxSkin,
     FbxTexture,
     FbxUnsetValues,
     unpack_geometry,
+    unpack_skin,
 )
 from assetcheck.formats.fbx.tree import FbxTree, FbxTreeError
 from assetcheck.formats.images import image_info
@@ -88,6 +90,8 @@ RESULT_TYPES = (
     unpack_geometry,
     FbxInstance,
     FbxUnsetValues,
+    FbxSkin,
+    unpack_skin,
 )
 
 
@@ -197,8 +201,8 @@ def _parts(meshes: list[FbxMesh]) -> list[MeshPart]:
 
 
 def _add_geometry(meshes: list[FbxMesh], tree: FbxTree) -> None:
-    """Give each mesh its decoded geometry, its UV sets, and its quads and n-gons from the
-    geometry."""
+    """Give each mesh its decoded geometry, its UV sets, its skin, and its quads and n-gons
+    from the geometry."""
     try:
         decoded = read_geometries(tree)
     except FbxTreeError as error:
@@ -215,6 +219,7 @@ def _add_geometry(meshes: list[FbxMesh], tree: FbxTree) -> None:
             found.unset_values,
             found.uv_sets,
         )
+        mesh.skin, mesh.skin_fault = found.skin, found.skin_fault
         if found.geometry is not None:
             sizes = found.geometry.polygon_sizes
             mesh.quads = int(np.count_nonzero(sizes == 4))

@@ -13,7 +13,9 @@ from assetcheck.formats.fbx.model import (
     FbxInstance,
     FbxMesh,
     FbxScene,
+    FbxSkin,
     unpack_geometry,
+    unpack_skin,
 )
 from assetcheck.formats.fbx.scene import RESULT_TYPES
 from assetcheck.sandbox.child import ChildCrashed, run_in_child
@@ -165,3 +167,70 @@ def test_a_geometry_without_its_optional_layers_arrives_without_them():
     )
     assert back.normals is None and back.uvs is None and back.polygon_materials is None
     assert np.array_equal(back.corners, square_geometry().corners)
+
+
+def two_bone_skin() -> FbxSkin:
+    """Bone A weighs control points 0 and 1, bone B 1 (half each) and 7 (past the 5)."""
+    bind = np.stack([np.eye(4), np.eye(4)])
+    return FbxSkin(
+        names=["A", "B"],
+        bound=np.array([True, False]),
+        starts=np.array([0, 2], np.int32),
+        vertices=np.array([0, 1, 1, 7], np.int32),
+        weights=np.array([1.0, 0.5, 0.5, 1.0]),
+        bind_matrices=bind,
+        bone_world=np.stack([np.eye(4), np.full((4, 4), np.nan)]),
+        points=5,
+    )
+
+
+def test_a_skin_arrives_from_the_child_with_its_counts_per_control_point():
+    back = run_in_child(two_bone_skin, timeout=10, memory_limit_mb=256, result_types=RESULT_TYPES)
+
+    assert back.names == ["A", "B"]
+    assert back.clusters.tolist() == [0, 0, 1, 1]
+    assert back.in_range.tolist() == [True, True, True, False]
+    assert back.influences.tolist() == [1, 2, 0, 0, 0]
+    assert back.sums.tolist() == [1.0, 1.0, 0.0, 0.0, 0.0]
+
+
+class ForgedSkin:
+    """A skin's rebuilder called with arguments of a subverted child's choosing."""
+
+    def __init__(self, *arguments: object) -> None:
+        self.arguments = arguments
+
+    def __reduce_ex__(self, protocol):
+        return unpack_skin, self.arguments
+
+
+def forged_skin(index: int, value: object) -> ForgedSkin:
+    arguments = list(two_bone_skin().__reduce_ex__(4)[1])
+    arguments[index] = value
+    return ForgedSkin(*arguments)
+
+
+@pytest.mark.parametrize(
+    ("index", "value"),
+    [
+        (0, ["A", 2]),
+        (0, ["A"]),
+        (2, ("<i4", (2,), np.array([0, 9], np.int32).tobytes())),
+        (2, ("<i4", (2,), np.array([2, 0], np.int32).tobytes())),
+        (5, ("<f8", (2, 16), np.zeros(32).tobytes())),
+        (7, 5.5),
+    ],
+    ids=[
+        "a name that is not text",
+        "fewer names than clusters",
+        "a cluster starting past the weights",
+        "clusters out of order",
+        "bind matrices of the wrong shape",
+        "a fractional control point count",
+    ],
+)
+def test_a_skin_whose_arrays_do_not_fit_together_is_refused(index, value):
+    forged = forged_skin(index, value)
+
+    with pytest.raises(ChildCrashed, match="unexpected result"):
+        run_in_child(lambda: forged, timeout=10, memory_limit_mb=256, result_types=RESULT_TYPES)
