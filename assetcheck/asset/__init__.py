@@ -1,7 +1,8 @@
 """The asset model every reader produces.
 
-A reader turns one model file of the upload (a GLB, a glTF or an FBX, on its own or inside a ZIP)
-into one :class:`Asset`. ``Asset.to_dict`` is one entry of the interface's ``result.meshes``.
+A reader turns one model file of the upload (a GLB, a glTF, an FBX or an OBJ, on its own or
+inside a ZIP) into one :class:`Asset`. ``Asset.to_dict`` is one entry of the interface's
+``result.meshes``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ if TYPE_CHECKING:  # the format packages build on the asset model, not the other
     from assetcheck.formats.fbx.model import FbxScene
     from assetcheck.formats.gltf.image_data import ImageStructure
     from assetcheck.formats.gltf.model import GltfDocument
+    from assetcheck.formats.obj.model import ObjScene
 
 
 @dataclass
@@ -99,7 +101,8 @@ class Asset:
     ``details`` holds format-specific scalar facts for the report (for FBX: version, writer,
     units and axes). The format's typed model is ``gltf`` (the document resolved once and
     shared by every check: :class:`~assetcheck.formats.gltf.model.GltfDocument`) or ``fbx``
-    (the FBX reader's facts and geometry: :class:`~assetcheck.formats.fbx.model.FbxScene`).
+    (the FBX reader's facts and geometry: :class:`~assetcheck.formats.fbx.model.FbxScene`)
+    or ``obj`` (the OBJ reader's meshes: :class:`~assetcheck.formats.obj.model.ObjScene`).
     ``parsed`` is False when the reader could not read the file at all (not parseable,
     truncated, empty, not what its name says): such an asset carries only its name and format,
     and an upload with no parsed asset grades ``critical``. The engine sets ``byte_size`` (of
@@ -145,6 +148,9 @@ class Asset:
     #: textures, units and axes (``FbxScene``); None for glTF. The geometry arrays are let go
     #: once the checks have run.
     fbx: FbxScene | None = None
+    #: The OBJ reader's meshes, as polygon geometry of the FBX model's kind (``ObjScene``);
+    #: None for other formats. The geometry arrays are let go once the checks have run.
+    obj: ObjScene | None = None
     #: Bytes of the model file itself, set by the engine.
     byte_size: int = 0
     #: What the file uses of each engine budget (by budget key), set by the engine.

@@ -1,9 +1,9 @@
 """The file formats AssetCheck reads, as plugins register them, and deciding which one a file is.
 
 Every format arrives through the ``register_file_formats`` hook: the built-in ones from their
-packages (``formats/gltf``, ``formats/fbx``, ``formats/zip``), others from plugins, so nothing
-outside a format's package names it (``docs/architecture.md``, Adding a format). A file's
-content decides its format; its name only claims one.
+packages (``formats/gltf``, ``formats/fbx``, ``formats/obj``, ``formats/zip``), others from
+plugins, so nothing outside a format's package names it (``docs/architecture.md``, Adding a
+format). A file's content decides its format; its name only claims one.
 """
 
 from __future__ import annotations

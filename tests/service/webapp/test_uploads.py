@@ -127,7 +127,7 @@ def test_a_webhook_url_is_stored_with_the_job(url, key, glb):
 def test_content_that_is_no_3d_format_is_unsupported_whatever_its_name(url, key):
     response = upload(url, key, b"MZ\x90\x00 not a model at all", filename="model.glb")
     assert assert_error(response, 415, "UNSUPPORTED_FILE_TYPE")["error"] == (
-        "The file is not a GLB, glTF, FBX or ZIP file: its content matches none of them."
+        "The file is not a GLB, glTF, FBX, OBJ or ZIP file: its content matches none of them."
     )
 
 
@@ -153,7 +153,8 @@ def test_a_plugin_format_is_accepted_validated_and_named_in_the_415(local_config
     ]
     assert "MESH_DEGENERATE_TRIANGLE" in report.text
     assert assert_error(refused, 415, "UNSUPPORTED_FILE_TYPE")["error"] == (
-        "The file is not a GLB, glTF, FBX, ZIP or MESH1 file: its content matches none of them."
+        "The file is not a GLB, glTF, FBX, OBJ, ZIP or MESH1 file: its content matches none "
+        "of them."
     )
 
 
