@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the format packages build on the asset model, not the other way round
-    from assetcheck.formats.fbx.model import FbxScene
+    from assetcheck.formats.fbx.model import FbxScene, PolygonScene
     from assetcheck.formats.gltf.image_data import ImageStructure
     from assetcheck.formats.gltf.model import GltfDocument
     from assetcheck.formats.obj.model import ObjScene
@@ -158,6 +158,12 @@ class Asset:
     #: False when the reader could not read the file at all; such an asset has only its name
     #: and format.
     parsed: bool = True
+
+    @property
+    def polygon_scene(self) -> PolygonScene | None:
+        """The FBX or OBJ scene (polygon meshes placed by nodes), for the previews and the
+        viewer; None for other formats."""
+        return self.fbx if self.fbx is not None else self.obj
 
     @classmethod
     def unread(cls, filename: str, format: str) -> Asset:

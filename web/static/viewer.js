@@ -269,7 +269,7 @@ class ModelViewer {
     this.paint();
   }
 
-  /* Show one issue occurrence: isolate what its glTF pointer or its FBX mesh name names, and
+  /* Show one issue occurrence: isolate what its glTF pointer or its FBX or OBJ mesh name names, and
      mark its listed elements. */
   async showIssue(code, pointer, mesh) {
     await this.load();
@@ -298,7 +298,7 @@ class ModelViewer {
     }
     const entries = this.overlays.filter((entry) => entry.code === code
       && (pointer ? entry.pointer === pointer : Boolean(mesh) && entry.name === mesh));
-    if (mesh) {  // an FBX finding: the mesh it names (the viewer's GLB keeps FBX mesh names)
+    if (mesh) {  // an FBX or OBJ finding: the mesh it names (the viewer's GLB keeps mesh names)
       this.meshes.filter((part) => part.geometry.userData.name === mesh)
         .forEach((part) => meshes.add(part));
     }

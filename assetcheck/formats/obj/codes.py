@@ -121,8 +121,8 @@ ISSUE_TYPES = [
     declare(
         "OBJ_NONPLANAR_FACES",
         "warning",
-        "Faces of four or more corners of mesh {name} are not flat ({count:,} in all): each "
-        "importer splits them into triangles its own way, so the surface and its shading "
+        "Mesh {name} has faces of four or more corners that are not flat ({count:,} in all): "
+        "each importer splits them into triangles its own way, so the surface and its shading "
         "differ between engines.",
         "Triangulate the mesh before export (most exporters have a Triangulate Faces option).",
         title="Faces that are not flat",
@@ -131,8 +131,8 @@ ISSUE_TYPES = [
     declare(
         "OBJ_CONCAVE_FACES",
         "warning",
-        "Faces of mesh {name} are concave ({count:,} in all): importers that split faces as "
-        "fans make triangles outside them, so holes and overlaps appear.",
+        "Mesh {name} has concave faces ({count:,} in all): importers that split faces as fans "
+        "make triangles outside them, so holes and overlaps appear.",
         "Triangulate the mesh before export (most exporters have a Triangulate Faces option).",
         title="Concave faces",
         count_phrase="({count:,} {count:face|faces})",

@@ -1,11 +1,12 @@
 """The OBJ part of the asset model: the file's meshes as polygon geometry (``Asset.obj``).
 
 An OBJ mesh is one group or object (``g``/``o``) with one material (``usemtl``): the split
-engines and assimp make. Its geometry is the polygon model FBX's reader fills too
-(:class:`~assetcheck.formats.fbx.model.FbxGeometry`: control points, polygon corners, layers
-with a row per corner), so the shared geometry, topology and UV checks, the preview and the
-viewer measure both formats with one code path. OBJ has no units or axes: positions are taken
-as metres with +Y up, as assimp, Blender and three.js read them.
+engines and assimp make, drawn once where it is. Its geometry is the polygon model FBX's reader
+fills too (:class:`~assetcheck.formats.fbx.model.FbxGeometry`: control points, polygon corners,
+layers with a row per corner) and the scene is a
+:class:`~assetcheck.formats.fbx.model.PolygonScene`, so the shared geometry, topology and UV
+checks, the preview and the viewer measure both formats with one code path. OBJ has no units or
+axes: positions are taken as metres with +Y up, as assimp, Blender and three.js read them.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from assetcheck.formats.fbx.model import FbxGeometry
+from assetcheck.formats.fbx.model import FbxGeometry, FbxInstance
 
 
 @dataclass
@@ -36,6 +37,12 @@ class ObjMesh:
     nonplanar: int = 0
     concave: int = 0
     geometry: FbxGeometry | None = None
+    #: The one node drawing it, where it is (OBJ has no transforms): named after the mesh.
+    instances: list[FbxInstance] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.instances:
+            self.instances = [FbxInstance(self.name, np.eye(4))]
 
     @property
     def materials(self) -> list[str]:
@@ -60,6 +67,10 @@ class ObjScene:
             "points": sum(mesh.points for mesh in self.meshes),
             "material_libraries": len(self.libraries),
         }
+
+    def to_metres_y_up(self) -> np.ndarray:
+        """The identity: OBJ positions are taken as metres, +Y up (see the module)."""
+        return np.eye(4)
 
     def world_triangles(self) -> Iterator[tuple[str, np.ndarray, np.ndarray]]:
         """Per mesh with faces: its name, its control points (``(n, 3)`` float32, metres, +Y
