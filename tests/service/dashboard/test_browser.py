@@ -13,6 +13,7 @@ import pytest
 import requests
 
 from assetcheck.testing.shapes import pawn_glb
+from tests.formats.obj.test_obj_reader import CUBE
 from tests.service.dashboard.conftest import NO_PLAYWRIGHT, PASSWORD, TIMEOUT_MS, Site
 from tests.service.dashboard.receiver import start_receiver
 from tests.service.harness import bearer, release_held
@@ -139,6 +140,18 @@ def test_the_file_picker_uploads_several_files_each_as_its_own_job(
     page.get_by_label("Status").select_option("failed")
     page.get_by_role("button", name="Filter").click()
     expect(page.get_by_text("No failed jobs.")).to_be_visible()
+
+
+def test_an_obj_dropped_on_the_upload_page_completes_and_its_page_shows_it(site: Site, page: Page):
+    log_in(page, site.url, site.account())
+    expect(page.locator("#files")).to_have_attribute("accept", re.compile(r"\.obj"))
+    drop_files(page, {"cube.obj": CUBE})
+    item = page.locator(".upload-item", has_text="cube.obj")
+    expect(item).to_contain_text("Completed")
+    item.get_by_role("link").first.click()
+    expect(page.locator("main")).to_contain_text("OBJ_MISSING_MTL")  # it came alone
+    viewer = page.locator('.viewer[data-filename="cube.obj"]')
+    expect(viewer).to_have_attribute("data-state", "ready", timeout=60_000)
 
 
 def test_a_file_that_is_no_model_is_refused_next_to_its_name(site: Site, page: Page):
