@@ -44,7 +44,8 @@ ISSUE_TYPES = [
         "OBJ_SYNTAX_ERROR",
         "error",
         "{count:,} statements of {file} could not be read (the first, line {line}, is a "
-        "`{statement}` statement with missing or malformed values); they were left out.",
+        "`{statement}` statement with missing or malformed values): faces, lines and points "
+        "were left out, missing or malformed numbers read as 0, as assimp reads them.",
         "Export the model again; write `v X Y Z`, `vt U V`, `vn X Y Z` and faces as "
         "`f V/VT/VN ...` with whole-number indices.",
         title="Unreadable OBJ statements",

@@ -52,18 +52,39 @@ class Element(IntEnum):
     POINT = 2
 
 
+#: Written indices of a corner that gives no UV or no normal (no written index is this).
+ABSENT = -(1 << 63)
+#: The longest number word parsed in a batch (longer ones are parsed one by one, so a huge
+#: word never sizes a fixed-width array).
+MAX_FAST_NUMBER = 64
+#: Statements of numbers, and of elements with the element each makes.
+NUMBER_STATEMENTS = frozenset({b"v", b"vt", b"vn"})
+ELEMENT_STATEMENTS = {
+    b"f": Element.FACE,
+    b"fo": Element.FACE,
+    b"l": Element.LINE,
+    b"p": Element.POINT,
+}
+ELEMENT_NAMES = {Element.FACE: "f", Element.LINE: "l", Element.POINT: "p"}
+
+
 @dataclass
 class Tally:
-    """How often something happened, and the first line (1-based) it happened on."""
+    """On how many lines something happened (a line counts once), and the first of them
+    (1-based)."""
 
     count: int = 0
     line: int = 0
     example: str = ""
+    last: int = field(default=0, repr=False, compare=False)
 
     def add(self, line: int, example: str = "") -> None:
-        if not self.count:
+        if line == self.last:
+            return
+        if not self.count or line < self.line:
             self.line, self.example = line, example
         self.count += 1
+        self.last = line
 
 
 @dataclass
@@ -116,37 +137,130 @@ class StopReading(Exception):
 
 
 class _Columns:
-    """Values of one kind: Python lists until flushed, then numpy chunks."""
+    """Rows of numbers made into arrays: a list of chunks and how many rows they hold."""
 
     def __init__(self, dtype: type, width: int) -> None:
         self.dtype, self.width = dtype, width
-        self.pending: list = []
         self.chunks: list[np.ndarray] = []
         self.rows = 0
 
-    def flush(self) -> None:
-        if self.pending:
-            self.chunks.append(np.array(self.pending, self.dtype).reshape(-1, self.width))
-            self.pending = []
-
     def array(self) -> np.ndarray:
-        self.flush()
         if not self.chunks:
             return np.empty((0, self.width), self.dtype)
         return np.concatenate(self.chunks)
+
+
+class _Numbers(_Columns):
+    """``v``, ``vt`` or ``vn`` statements: their words until flushed, then float64 rows. Every
+    statement makes a row, so later indices name the rows the author meant: a number missing
+    or unreadable is read as 0 (``OBJ_SYNTAX_ERROR``), as assimp reads it."""
+
+    def __init__(self, statement: str, width: int, needed: int) -> None:
+        super().__init__(np.float64, width)
+        self.statement, self.needed = statement, needed
+        self.words: list[bytes] = []
+        self.lines: list[int] = []
+
+    def add(self, words: list[bytes], line: int) -> bool:
+        """Take a statement's first ``width`` numbers (0 for those it lacks); False when it
+        gives fewer than it must."""
+        given = words[1 : 1 + self.width]
+        self.words += given
+        if len(given) < self.width:
+            self.words += [b"0"] * (self.width - len(given))
+        self.lines.append(line)
+        self.rows += 1
+        return len(given) >= self.needed
+
+    def flush(self, reader: _Reader) -> None:
+        if not self.words:
+            return
+        values = None
+        if max(map(len, self.words)) <= MAX_FAST_NUMBER:  # never a huge fixed-width array
+            try:
+                values = np.array(self.words).astype(np.float64)
+            except ValueError:
+                values = None
+        if values is None:
+            values = np.array(
+                [
+                    reader.number(word, self.lines[i // self.width], self.statement)
+                    for i, word in enumerate(self.words)
+                ]
+            )
+        self.chunks.append(values.reshape(-1, self.width))
+        self.words, self.lines = [], []
+
+
+class _Elements:
+    """``f``, ``l`` and ``p`` statements: their corner words until flushed, then the rows of
+    ``corners`` and of ``elements`` (start, kind, part, line). A batch whose corners all have
+    one form (``v``, ``v/vt``, ``v//vn`` or ``v/vt/vn``) is parsed by numpy at once; any other
+    element by element."""
+
+    def __init__(self) -> None:
+        self.corners = _Columns(np.int64, 3)
+        self.elements = _Columns(np.int64, 4)
+        self.words: list[bytes] = []
+        #: Per element: corners, kind, part, line, and the position, UV and normal counts
+        #: its relative indices count back from.
+        self.pending: list[tuple[int, int, int, int, int, int, int]] = []
+
+    def add(self, kind: Element, part: int, words: list[bytes], line: int, counts: tuple) -> None:
+        self.words += words
+        self.pending.append((len(words), int(kind), part, line, *counts))
+
+    def flush(self, reader: _Reader) -> None:
+        if not self.pending:
+            return
+        pending = np.array(self.pending, np.int64)
+        written = _uniform_corners(b" ".join(self.words), len(self.words))
+        if written is None:
+            written, pending = self._one_by_one(pending, reader)
+        sizes = pending[:, 0]
+        counts = np.repeat(pending[:, 4:7], sizes, axis=0)
+        relative = counts + written
+        corners = np.where(
+            written > 0,
+            written - 1,
+            np.where((written < 0) & (relative >= 0), relative, NO_SUCH_INDEX),
+        )
+        corners[written == ABSENT] = -1
+        starts = self.corners.rows + np.cumsum(sizes) - sizes
+        self.corners.chunks.append(corners)
+        self.corners.rows += len(corners)
+        self.elements.chunks.append(np.column_stack([starts, pending[:, 1:4]]))
+        self.elements.rows += len(pending)
+        self.words, self.pending = [], []
+
+    def _one_by_one(self, pending: np.ndarray, reader: _Reader) -> tuple[np.ndarray, np.ndarray]:
+        """The written indices of each readable element (``ABSENT`` where a corner gives
+        none), and the elements kept; the others are syntax errors."""
+        rows: list[list[int]] = []
+        kept = []
+        start = 0
+        for number, (size, kind, _, line, *_counts) in enumerate(self.pending):
+            try:
+                corners = [_corner(word) for word in self.words[start : start + size]]
+            except ValueError:
+                reader.syntax_errors.add(line, ELEMENT_NAMES[Element(kind)])
+            else:
+                rows += corners
+                kept.append(number)
+            start += size
+        written = np.array(rows, np.int64).reshape(-1, 3)
+        return written, pending[kept]
 
 
 class _Reader:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.deadline = time.monotonic() + limits.parse_timeout
-        self.positions = _Columns(np.float64, 3)
-        self.texcoords = _Columns(np.float64, 2)
-        self.normals = _Columns(np.float64, 3)
-        self.corners = _Columns(np.int64, 3)
-        self.elements = _Columns(np.int64, 4)  # start, kind, part, line
+        self.positions = _Numbers("v", 3, 3)
+        self.texcoords = _Numbers("vt", 2, 1)
+        self.normals = _Numbers("vn", 3, 3)
+        self.elements = _Elements()
         self.pending_values = 0
-        self.kept_bytes = 0
         self.parts: dict[tuple[str, str | None], int] = {}
         self.group = "default"
         self.material: str | None = None
@@ -177,18 +291,13 @@ class _Reader:
         if not words:
             return
         key = words[0]
-        if key == b"v":
-            self._numbers(self.positions, words, 3)
-        elif key == b"vt":
-            self._numbers(self.texcoords, words, 1)
-        elif key == b"vn":
-            self._numbers(self.normals, words, 3)
-        elif key in (b"f", b"fo"):
-            self._element(Element.FACE, words)
-        elif key == b"l":
-            self._element(Element.LINE, words)
-        elif key == b"p":
-            self._element(Element.POINT, words)
+        if key in NUMBER_STATEMENTS:
+            columns = {b"v": self.positions, b"vt": self.texcoords, b"vn": self.normals}[key]
+            if not columns.add(words, self.line):
+                self.syntax_errors.add(self.line, _text(key))
+            self.pending_values += columns.width
+        elif key in ELEMENT_STATEMENTS:
+            self._element(ELEMENT_STATEMENTS[key], words)
         elif key in (b"g", b"o"):
             self.group = _text(b" ".join(words[1:])) or "default"
             self.part = None
@@ -200,62 +309,41 @@ class _Reader:
         elif key not in SKIPPED_STATEMENTS:
             self.unknown_statements.add(self.line, _text(key[:40]))
 
-    def _numbers(self, columns: _Columns, words: list[bytes], needed: int) -> None:
-        """The first ``columns.width`` numbers of a statement (missing ones beyond ``needed``
-        are 0, as for a ``vt`` with u only)."""
-        given = words[1 : 1 + columns.width]
-        if len(given) < needed:
-            self.syntax_errors.add(self.line, _text(words[0]))
-            return
+    def number(self, word: bytes, line: int, statement: str) -> float:
+        """One number read on its own: ``float``'s reading, else the number it starts with
+        (``OBJ_LOOSE_NUMBERS``), else 0 (``OBJ_SYNTAX_ERROR``)."""
         try:
-            values = [float(word) for word in given]
+            return float(word)
         except ValueError:
-            loose = [_NUMBER_PREFIX.match(word) for word in given]
-            if not all(loose):
-                self.syntax_errors.add(self.line, _text(words[0]))
-                return
-            self.loose_numbers.add(self.line)
-            values = [float(match.group()) for match in loose if match]
-        values += [0.0] * (columns.width - len(values))
-        columns.pending += values
-        columns.rows += 1
-        self.pending_values += len(values)
+            pass
+        loose = _NUMBER_PREFIX.match(word)
+        if loose is None:
+            self.syntax_errors.add(line, statement)
+            return 0.0
+        self.loose_numbers.add(line)
+        return float(loose.group())
 
     def _element(self, kind: Element, words: list[bytes]) -> None:
-        counts = (self.positions.rows, self.texcoords.rows, self.normals.rows)
-        corners: list[int] = []
-        try:
-            for word in words[1:]:
-                fields = word.split(b"/")
-                if len(fields) > 3 or not fields[0]:
-                    raise ValueError(word)
-                corners.append(_index(int(fields[0]), counts[0]))
-                for slot in (1, 2):
-                    given = len(fields) > slot and fields[slot]
-                    corners.append(_index(int(fields[slot]), counts[slot]) if given else -1)
-        except ValueError:
-            corners = []
-        if not corners:
-            self.syntax_errors.add(self.line, _text(words[0]))
+        if len(words) < 2:
+            self.syntax_errors.add(self.line, ELEMENT_NAMES[kind])
             return
         if self.part is None:
             key = (self.group, self.material)
             self.part = self.parts.setdefault(key, len(self.parts))
-        self.elements.pending += (self.corners.rows, int(kind), self.part, self.line)
-        self.elements.rows += 1
-        self.corners.pending += corners
-        self.corners.rows += len(corners) // 3
-        self.pending_values += len(corners)
+        counts = (self.positions.rows, self.texcoords.rows, self.normals.rows)
+        self.elements.add(kind, self.part, words[1:], self.line, counts)
+        self.pending_values += 3 * (len(words) - 1)
 
     def _flush(self) -> None:
-        for columns in (self.positions, self.texcoords, self.normals, self.corners, self.elements):
-            columns.flush()
+        for numbers in (self.positions, self.texcoords, self.normals):
+            numbers.flush(self)
+        self.elements.flush(self)
         self.pending_values = 0
         kept = (
             (self.positions.rows + self.normals.rows) * BYTES_PER_XYZ
             + self.texcoords.rows * BYTES_PER_UV
-            + self.corners.rows * BYTES_PER_CORNER
-            + self.elements.rows * BYTES_PER_ELEMENT
+            + self.elements.corners.rows * BYTES_PER_CORNER
+            + self.elements.elements.rows * BYTES_PER_ELEMENT
         )
         if kept > self.limits.memory_limit_mb << 20:
             raise StopReading(Stop("RESOURCE_LIMIT", {"limit_mb": self.limits.memory_limit_mb}))
@@ -263,8 +351,8 @@ class _Reader:
             raise StopReading(Stop("VALIDATION_TIMEOUT", {"seconds": self.limits.parse_timeout}))
 
     def _finish(self) -> ObjText:
-        corners = self.corners.array()
-        elements = self.elements.array()
+        corners = self.elements.corners.array()
+        elements = self.elements.elements.array()
         sizes = np.diff(elements[:, 0], append=len(corners))
         positions, texcoords, normals = (
             c.array() for c in (self.positions, self.texcoords, self.normals)
@@ -297,14 +385,60 @@ class _Reader:
         )
 
 
-def _index(written: int, count: int) -> int:
-    """The 0-based row a written index names: 1-based, or relative to the ``count`` rows so
-    far when negative; :data:`NO_SUCH_INDEX` for 0 and for a relative index before the first."""
-    if written > 0:
-        return min(written - 1, NO_SUCH_INDEX)
-    if written < 0 and count + written >= 0:
-        return count + written
-    return NO_SUCH_INDEX
+def _uniform_corners(text: bytes, count: int) -> np.ndarray | None:
+    """The written indices of ``count`` corners (``(count, 3)``, ``ABSENT`` where a form has
+    no UV or normal) when every corner of ``text`` (joined by spaces) has the same form;
+    None otherwise. Checked without a regular expression (too slow on megabytes): only
+    digits, signs, slashes and spaces; each corner the form's number of slashes; and the
+    numbers, parsed at once, as many as the form gives (an empty field gives fewer) and whole
+    numbers within what an index can be."""
+    slashes, doubled = text.count(b"/"), text.count(b"//")
+    forms = {
+        (0, 0): (False, False),
+        (count, 0): (True, False),
+        (2 * count, count): (False, True),
+        (2 * count, 0): (True, True),
+    }
+    form = forms.get((slashes, doubled))
+    if form is None or text.translate(None, b"0123456789+-/ "):
+        return None
+    raw = np.frombuffer(text, np.uint8)
+    starts = np.concatenate([[0], np.flatnonzero(raw == ord(" ")) + 1])
+    per_corner = np.add.reduceat((raw == ord("/")).astype(np.int32), starts)
+    if int(per_corner.min()) != int(per_corner.max()):
+        return None
+    width = 1 + sum(form)
+    try:
+        parsed = np.fromstring(text.replace(b"/", b" "), dtype=np.float64, sep=" ")
+    except ValueError:  # a sign alone, or a sign inside a number
+        return None
+    if len(parsed) != count * width or not (np.abs(parsed) < NO_SUCH_INDEX).all():
+        return None
+    numbers = parsed.astype(np.int64).reshape(count, width)
+    written = np.full((count, 3), ABSENT, np.int64)
+    written[:, 0] = numbers[:, 0]
+    if form[0]:
+        written[:, 1] = numbers[:, 1]
+    if form[1]:
+        written[:, 2] = numbers[:, -1]
+    return written
+
+
+def _corner(word: bytes) -> list[int]:
+    """One corner's written indices (``ABSENT`` for a UV or normal it does not give);
+    ValueError when it is not ``v``, ``v/vt``, ``v//vn`` or ``v/vt/vn`` in whole numbers."""
+    fields = word.split(b"/")
+    if len(fields) > 3 or not fields[0]:
+        raise ValueError(word)
+    corner = [_written(fields[0])]
+    for slot in (1, 2):
+        corner.append(_written(fields[slot]) if len(fields) > slot and fields[slot] else ABSENT)
+    return corner
+
+
+def _written(field: bytes) -> int:
+    """A written index, kept within what the arrays hold (beyond it, it names nothing)."""
+    return max(min(int(field), NO_SUCH_INDEX), -NO_SUCH_INDEX)
 
 
 def _text(value: bytes) -> str:

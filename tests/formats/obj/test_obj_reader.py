@@ -185,12 +185,28 @@ def test_the_memory_limit_stops_the_read():
 
 
 def test_malformed_statements_and_loose_numbers_are_counted_with_their_first_line():
-    text = read_obj_text(b"v 1 2\nv 1 2 3.1+e2\nvt x y\nfoo bar\nf 1 1 1\n", Limits())
+    text = read_obj_text(
+        b"v 1 2\nv 1 2 3.1+e2\nvt x y\nfoo bar\nf 1/1 -1/1\nf 1/x\nf -2 -1 1\n", Limits()
+    )
 
-    assert (text.syntax_errors.count, text.syntax_errors.line) == (2, 1)
+    assert (text.syntax_errors.count, text.syntax_errors.line) == (3, 1)
     assert (text.loose_numbers.count, text.loose_numbers.line) == (1, 2)
-    assert text.positions.tolist() == [[1.0, 2.0, 3.1]]
+    # every v keeps its row, so later indices name the vertices the author meant
+    assert text.positions.tolist() == [[1.0, 2.0, 0.0], [1.0, 2.0, 3.1]]
+    assert text.texcoords.tolist() == [[0.0, 0.0]]
     assert (text.unknown_statements.count, text.unknown_statements.example) == (1, "foo")
+    assert text.corners.tolist() == [[0, 0, -1], [1, 0, -1], [0, -1, -1], [1, -1, -1], [0, -1, -1]]
+    assert text.element_sizes.tolist() == [2, 3]
+
+
+def test_a_batch_of_mixed_corner_forms_reads_like_one_of_a_single_form():
+    uniform = b"v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvn 0 0 1\nf 1/1/1 2/1/1 3/1/1\n"
+    mixed = uniform + b"f 1 2//1 3/1\n"
+
+    one, other = read_obj_text(uniform, Limits()), read_obj_text(mixed, Limits())
+
+    assert other.corners[:3].tolist() == one.corners.tolist() == [[0, 0, 0], [1, 0, 0], [2, 0, 0]]
+    assert other.corners[3:].tolist() == [[0, -1, -1], [1, -1, 0], [2, 0, -1]]
 
 
 def test_obj_content_is_recognised_without_its_name_and_never_claims_other_formats(formats):
