@@ -57,6 +57,8 @@ ABSENT = -(1 << 63)
 #: The longest number word parsed in a batch (longer ones are parsed one by one, so a huge
 #: word never sizes a fixed-width array).
 MAX_FAST_NUMBER = 64
+#: What a UTF-8 text may start with (the first line is read without it).
+UTF8_BOM = b"\xef\xbb\xbf"
 #: Statements of numbers, and of elements with the element each makes.
 NUMBER_STATEMENTS = frozenset({b"v", b"vt", b"vn"})
 ELEMENT_STATEMENTS = {
@@ -276,7 +278,7 @@ class _Reader:
         try:
             for line in bounded_lines(data):
                 self.line += 1
-                self._statement(line)
+                self._statement(line if self.line > 1 else line.removeprefix(UTF8_BOM))
                 if self.pending_values >= FLUSH_VALUES:
                     self._flush()
             self._flush()

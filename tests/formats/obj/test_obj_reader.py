@@ -172,6 +172,12 @@ def test_a_line_over_the_limit_in_a_file_is_reported_and_nothing_is_read(tmp_pat
     assert not result.assets[0].parsed
 
 
+def test_a_byte_order_mark_and_windows_line_ends_are_read_as_text():
+    text = read_obj_text(b"\xef\xbb\xbfv 0 0 0\r\nv 1 0 0\r\nv 0 1 0\r\nf 1 2 3\r\n", Limits())
+
+    assert (len(text.positions), len(text.corners), text.unknown_statements.count) == (3, 3, 0)
+
+
 def test_the_time_limit_stops_the_read():
     text = read_obj_text(b"v 0 0 0\n" * 100, Limits(parse_timeout=0))
 
