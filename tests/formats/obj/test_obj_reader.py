@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 import tracemalloc
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,9 +14,10 @@ from assetcheck.asset.options import Limits, ValidationOptions
 from assetcheck.engine import validate
 from assetcheck.formats.obj.mtl import read_mtl, texture_path
 from assetcheck.formats.obj.parse import BLOCK_BYTES, MAX_LINE_BYTES, read_obj_text
-from assetcheck.formats.registry import format_registry
+from assetcheck.formats.registry import SNIFF_BYTES, format_registry
 from assetcheck.plugins.manager import get_plugin_manager
 from assetcheck.previews.png import encode_png
+from tests.formats.fbx.test_fbx_corpus import CORPUS
 
 CUBE = b"""# a unit cube, quads, with normals and UVs
 mtllib cube.mtl
@@ -224,6 +226,21 @@ def test_obj_content_is_recognised_without_its_name_and_never_claims_other_forma
     assert formats.sniff(b"newmtl a\nKd 1 1 1\n") is None  # an MTL is not a model
     assert formats.sniff(b"v 0 0 0\nhello world\n") is None
     assert formats.sniff(b"v 0 0 0\x00\n") is None
+
+
+def test_no_real_file_of_another_format_is_taken_for_obj(formats):
+    """Every file of Debian's assimp test models and of the shared corpus: only OBJ content
+    is OBJ (``.obj`` files that are not, the UTF-16 one and the empty one, are named so)."""
+    roots = [Path("/usr/share/assimp/models"), CORPUS.parent]
+    files = [p for root in roots if root.is_dir() for p in root.rglob("*") if p.is_file()]
+    if not files:
+        pytest.skip("neither assimp-testmodels nor the shared corpus is present")
+    taken = set()
+    for path in files:
+        with path.open("rb") as file:
+            if formats.sniff(file.read(SNIFF_BYTES)) == "obj":
+                taken.add(path.suffix.lower())
+    assert taken == {".obj"}
 
 
 @pytest.mark.parametrize(
