@@ -52,8 +52,10 @@ class Element(IntEnum):
     POINT = 2
 
 
-#: Written indices of a corner that gives no UV or no normal (no written index is this).
-ABSENT = -(1 << 63)
+#: Written indices of a corner that gives no UV or no normal: below any written index (those
+#: are kept within ``NO_SUCH_INDEX`` either way), and far enough from the int64 limits that
+#: arithmetic on it never wraps.
+ABSENT = -NO_SUCH_INDEX - 1
 #: The longest number word parsed in a batch (longer ones are parsed one by one, so a huge
 #: word never sizes a fixed-width array).
 MAX_FAST_NUMBER = 64

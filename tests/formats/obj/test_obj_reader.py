@@ -114,6 +114,24 @@ def test_negative_indices_count_back_from_the_last_element_read():
     assert text.out_of_range.count == 0
 
 
+@pytest.mark.parametrize(
+    "face",
+    [
+        b"f -4 -2 -1",
+        b"f 0 1 2",
+        b"f 1 2 4",
+        b"f 1/1 2/1 3/1",
+        b"f 1//2 2//1 3//1",
+        b"f 1 2 -99999999999999999999",
+    ],
+)
+def test_an_index_before_the_first_or_past_the_last_element_is_out_of_range(face):
+    text = read_obj_text(b"v 0 0 0\nv 1 0 0\nv 0 1 0\nvn 0 0 1\n" + face + b"\nf 1 2 3\n", Limits())
+
+    assert (text.out_of_range.count, text.out_of_range.line) == (1, 5)
+    assert text.corners.tolist() == [[0, -1, -1], [1, -1, -1], [2, -1, -1]]
+
+
 def test_the_shared_mesh_checks_run_on_obj_meshes(tmp_path):
     flat = b"v 0 0 0\nv 1 0 0\nv 2 0 0\nv 0 1 0\nf 1 2 3\nf 1 2 4\nf 1 2 4\n"
     (tmp_path / "flat.obj").write_bytes(flat)
