@@ -102,6 +102,8 @@ def validate(
         asset.gltf = None  # nor the glTF document's arrays, read from them
         if asset.fbx is not None:
             asset.fbx.drop_geometry()  # nor the FBX geometry arrays
+        if asset.obj is not None:
+            asset.obj.drop_geometry()  # nor the OBJ geometry arrays
     return _result(
         pm,
         root.name,

@@ -1,7 +1,8 @@
 """The asset model every reader produces.
 
-A reader turns one model file of the upload (a GLB, a glTF or an FBX, on its own or inside a ZIP)
-into one :class:`Asset`. ``Asset.to_dict`` is one entry of the interface's ``result.meshes``.
+A reader turns one model file of the upload (a GLB, a glTF, an FBX or an OBJ, on its own or
+inside a ZIP) into one :class:`Asset`. ``Asset.to_dict`` is one entry of the interface's
+``result.meshes``.
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the format packages build on the asset model, not the other way round
-    from assetcheck.formats.fbx.model import FbxScene
+    from assetcheck.formats.fbx.model import FbxScene, PolygonScene
     from assetcheck.formats.gltf.image_data import ImageStructure
     from assetcheck.formats.gltf.model import GltfDocument
+    from assetcheck.formats.obj.model import ObjScene
 
 
 @dataclass
@@ -99,7 +101,8 @@ class Asset:
     ``details`` holds format-specific scalar facts for the report (for FBX: version, writer,
     units and axes). The format's typed model is ``gltf`` (the document resolved once and
     shared by every check: :class:`~assetcheck.formats.gltf.model.GltfDocument`) or ``fbx``
-    (the FBX reader's facts and geometry: :class:`~assetcheck.formats.fbx.model.FbxScene`).
+    (the FBX reader's facts and geometry: :class:`~assetcheck.formats.fbx.model.FbxScene`)
+    or ``obj`` (the OBJ reader's meshes: :class:`~assetcheck.formats.obj.model.ObjScene`).
     ``parsed`` is False when the reader could not read the file at all (not parseable,
     truncated, empty, not what its name says): such an asset carries only its name and format,
     and an upload with no parsed asset grades ``critical``. The engine sets ``byte_size`` (of
@@ -145,6 +148,9 @@ class Asset:
     #: textures, units and axes (``FbxScene``); None for glTF. The geometry arrays are let go
     #: once the checks have run.
     fbx: FbxScene | None = None
+    #: The OBJ reader's meshes, as polygon geometry of the FBX model's kind (``ObjScene``);
+    #: None for other formats. The geometry arrays are let go once the checks have run.
+    obj: ObjScene | None = None
     #: Bytes of the model file itself, set by the engine.
     byte_size: int = 0
     #: What the file uses of each engine budget (by budget key), set by the engine.
@@ -152,6 +158,12 @@ class Asset:
     #: False when the reader could not read the file at all; such an asset has only its name
     #: and format.
     parsed: bool = True
+
+    @property
+    def polygon_scene(self) -> PolygonScene | None:
+        """The FBX or OBJ scene (polygon meshes placed by nodes), for the previews and the
+        viewer; None for other formats."""
+        return self.fbx if self.fbx is not None else self.obj
 
     @classmethod
     def unread(cls, filename: str, format: str) -> Asset:

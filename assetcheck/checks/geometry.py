@@ -2,10 +2,13 @@
 
 The measuring is shared by every format (:mod:`assetcheck.mesh.faults`). glTF primitives are
 the document model's prepared meshes (``asset.gltf``, shared with the topology and UV checks);
-FBX meshes come from the reader's decoded geometry (``asset.fbx``). In glTF, triangles whose
-corners repeat a vertex index are left to Khronos' ``ACCESSOR_INDEX_TRIANGLE_DEGENERATE`` (the
-glTF vertex data check) and indices past the last vertex to ``ACCESSOR_INDEX_OOB``; FBX has no
-such codes, so there a repeated corner counts as a zero-area triangle.
+FBX and OBJ meshes come from their readers' polygon geometry (``asset.fbx``, ``asset.obj``),
+measured alike (OBJ normals need not be of unit length: the format allows any). In glTF,
+triangles whose corners repeat a vertex index are left to Khronos'
+``ACCESSOR_INDEX_TRIANGLE_DEGENERATE`` (the glTF vertex data check) and indices past the last
+vertex to ``ACCESSOR_INDEX_OOB``; FBX and OBJ have no such codes, so there a repeated corner
+counts as a zero-area triangle. An OBJ mesh is made of the positions its faces use, so it has
+no unused vertices.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from assetcheck.mesh.vectors import UNIT_LENGTH_THRESHOLD_VEC3, non_unit_rows, v
 from assetcheck.plugins.hookspecs import hookimpl
 
 if TYPE_CHECKING:
-    from assetcheck.formats.fbx.model import FbxLayer, FbxMesh, FbxScene
+    from assetcheck.formats.fbx.model import FbxGeometry, FbxLayer, FbxScene
 
 UNLIT = "KHR_materials_unlit"
 
@@ -120,6 +123,10 @@ def check_geometry(asset: Asset, context: CheckContext) -> None:
         _GltfGeometry(asset.gltf, context.issues).check()
     elif asset.fbx is not None:
         check_fbx_geometry(asset.fbx, context.issues)
+    elif asset.obj is not None:
+        for mesh in asset.obj.meshes:
+            if mesh.geometry is not None:
+                check_polygon_geometry(mesh.name, mesh.geometry, context.issues)
 
 
 @hookimpl
@@ -143,24 +150,28 @@ def check_fbx_geometry(scene: FbxScene, issues: FileIssues) -> None:
             if mesh.geometry_fault is None and not mesh.has_normals:
                 issues.add("MESH_MISSING_NORMALS", name=mesh.name)
             continue
-        if geometry.normals is None:
-            issues.add("MESH_MISSING_NORMALS", name=mesh.name)
-        else:
-            _check_normals(mesh, geometry.normals, issues)
-        triangles = geometry.triangles()
-        if len(triangles):
-            faults = triangle_faults(
-                PreparedMesh(Vertices.of(geometry.positions), triangles), repeated_are_flat=True
-            )
-            report_triangle_faults(issues, faults, name=mesh.name)
-        unused = unused_vertices(geometry.corners, len(geometry.positions))
-        if unused:
-            issues.add(
-                "MESH_UNUSED_VERTICES", name=mesh.name, count=unused, total=len(geometry.positions)
-            )
+        if geometry.normals is not None:
+            _check_normals(mesh.name, geometry.normals, issues)
+        check_polygon_geometry(mesh.name, geometry, issues)
 
 
-def _check_normals(mesh: FbxMesh, normals: FbxLayer, issues: FileIssues) -> None:
+def check_polygon_geometry(name: str, geometry: FbxGeometry, issues: FileIssues) -> None:
+    """Report missing normals, zero-area and duplicate triangles and unused vertices of one
+    polygon mesh (FBX or OBJ) called ``name``."""
+    if geometry.normals is None:
+        issues.add("MESH_MISSING_NORMALS", name=name)
+    triangles = geometry.triangles()
+    if len(triangles):
+        faults = triangle_faults(
+            PreparedMesh(Vertices.of(geometry.positions), triangles), repeated_are_flat=True
+        )
+        report_triangle_faults(issues, faults, name=name)
+    unused = unused_vertices(geometry.corners, len(geometry.positions))
+    if unused:
+        issues.add("MESH_UNUSED_VERTICES", name=name, count=unused, total=len(geometry.positions))
+
+
+def _check_normals(name: str, normals: FbxLayer, issues: FileIssues) -> None:
     """Normals the polygons use that are not of unit length."""
     used = np.zeros(len(normals.values), bool)
     used[normals.corner_values] = True
@@ -169,7 +180,7 @@ def _check_normals(mesh: FbxMesh, normals: FbxLayer, issues: FileIssues) -> None
     if rows.size:
         issues.add(
             "FBX_NON_UNIT_NORMALS",
-            name=mesh.name,
+            name=name,
             count=int(rows.size),
             total=len(values),
             first=int(np.flatnonzero(used)[rows[0]]),

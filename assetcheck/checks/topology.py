@@ -1,9 +1,10 @@
 """Mesh topology and texture coordinates: how triangles meet, and what their UVs do.
 
-Both formats become :class:`Surface` objects, one per glTF primitive or FBX mesh: the format
+Every format becomes :class:`Surface` objects, one per glTF primitive or FBX or OBJ mesh: the format
 model's prepared mesh (shared with the geometry check, so positions are hashed and triangles
 filtered once) with one row per vertex for normals and UVs. An FBX mesh is read per polygon
-corner (its normals and UVs are), and the position weld joins the corners again. The
+corner (its normals and UVs are), and the position weld joins the corners again; an OBJ mesh
+likewise (an OBJ corner names its position, UV and normal apart). The
 measuring is :mod:`~assetcheck.mesh.topology` and :mod:`~assetcheck.mesh.uvs`; the engine
 profile's :class:`~assetcheck.scoring.profiles.MeshRules` decide which UV set is the lightmap,
 whether open meshes are findings and how much texel density may vary. In glTF, UVs that are
@@ -14,9 +15,9 @@ layer only).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -38,7 +39,7 @@ from assetcheck.mesh.uvs import (
 from assetcheck.plugins.hookspecs import hookimpl
 
 if TYPE_CHECKING:
-    from assetcheck.formats.fbx.model import FbxScene
+    from assetcheck.formats.fbx.model import FbxGeometry
 
 #: A mesh with at least this share of its triangles collapsed in UV space is palette-textured
 #: (each face samples one texel, as voxel and low-poly art does): deliberate, not reported.
@@ -170,7 +171,9 @@ def surfaces(asset: Asset) -> list[Surface]:
     if asset.gltf is not None:
         return list(_gltf_surfaces(asset.gltf))
     if asset.fbx is not None:
-        return list(_fbx_surfaces(asset, asset.fbx))
+        return list(_polygon_surfaces(asset, asset.fbx.meshes))
+    if asset.obj is not None:
+        return list(_polygon_surfaces(asset, asset.obj.meshes))
     return []
 
 
@@ -215,9 +218,20 @@ def _attribute(
     return values
 
 
-def _fbx_surfaces(asset: Asset, scene: FbxScene) -> Iterator[Surface]:
+class _PolygonMesh(Protocol):
+    """An FBX or OBJ mesh: its name, materials and polygon geometry."""
+
+    name: str
+    geometry: FbxGeometry | None
+
+    @property
+    def materials(self) -> list[str]: ...
+
+
+def _polygon_surfaces(asset: Asset, meshes: Sequence[_PolygonMesh]) -> Iterator[Surface]:
+    """FBX and OBJ meshes, one vertex per polygon corner (normals and UVs are per corner)."""
     textured_materials = {m.name for m in asset.materials if m.texture_count}
-    for mesh in scene.meshes:
+    for mesh in meshes:
         geometry = mesh.geometry
         if geometry is None or not len(geometry.corners):
             continue

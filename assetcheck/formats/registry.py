@@ -1,9 +1,9 @@
 """The file formats AssetCheck reads, as plugins register them, and deciding which one a file is.
 
 Every format arrives through the ``register_file_formats`` hook: the built-in ones from their
-packages (``formats/gltf``, ``formats/fbx``, ``formats/zip``), others from plugins, so nothing
-outside a format's package names it (``docs/architecture.md``, Adding a format). A file's
-content decides its format; its name only claims one.
+packages (``formats/gltf``, ``formats/fbx``, ``formats/obj``, ``formats/zip``), others from
+plugins, so nothing outside a format's package names it (``docs/architecture.md``, Adding a
+format). A file's content decides its format; its name only claims one.
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ MemberReader = Callable[["SourceFile", "ReadContext"], Iterator["SourceFile"]]
 class FormatNames(TypedDict):
     """The fields that name the formats in messages about an upload's type."""
 
-    #: Every format: ``GLB, glTF, FBX or ZIP``.
+    #: Every format: ``GLB, glTF, FBX, OBJ or ZIP``.
     formats: str
-    #: The model formats: ``GLB, glTF or FBX``.
+    #: The model formats: ``GLB, glTF, FBX or OBJ``.
     model_formats: str
     #: The container formats: ``ZIP``.
     container_formats: str
@@ -190,7 +190,7 @@ class FormatRegistry:
 
     def titles(self, *, models: bool = True, containers: bool = True) -> str:
         """The titles of the model formats, the container formats or both, as a message names
-        them: ``GLB, glTF, FBX or ZIP``."""
+        them: ``GLB, glTF, FBX, OBJ or ZIP``."""
         wanted = [f.title for f in self if (containers if f.is_container else models)]
         return " or ".join(filter(None, (", ".join(wanted[:-1]), *wanted[-1:])))
 

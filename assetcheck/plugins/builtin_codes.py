@@ -25,6 +25,7 @@ BUILTIN_AREAS = (
     "assetcheck.formats.ktx2.codes",
     "assetcheck.formats.zip.codes",
     "assetcheck.formats.fbx.codes",
+    "assetcheck.formats.obj.codes",
     "assetcheck.scoring.budget_codes",
     "assetcheck.issues.quality_codes",
     "assetcheck.formats.fbx.scene_codes",

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from assetcheck.asset import Asset
-from assetcheck.formats.fbx.model import FbxScene, transform_points
+from assetcheck.formats.fbx.model import PolygonScene, transform_points
 from assetcheck.formats.gltf.links import index_of
 from assetcheck.formats.gltf.model import GltfDocument
 from assetcheck.formats.gltf.node_transforms import world_matrices
@@ -42,7 +42,7 @@ from assetcheck.previews.viewer_files import write_viewer_files
 log = logging.getLogger(__name__)
 
 WIDTH, HEIGHT = 480, 360
-DRAWN_FORMATS = frozenset({"glb", "gltf", "fbx"})
+DRAWN_FORMATS = frozenset({"glb", "gltf", "fbx", "obj"})
 #: More triangles than this are thinned evenly: a preview needs the silhouette, not every face.
 MAX_TRIANGLES = 400_000
 #: What the report calls the picture when it is not kept.
@@ -98,8 +98,8 @@ def scene_triangles(asset: Asset) -> np.ndarray:
     """The triangles the asset's scene draws, in world space (metres, +Y up): shape
     ``(n, 3, 3)`` float32. Beyond :data:`MAX_TRIANGLES` they are thinned evenly."""
     placed: list[tuple[np.ndarray, np.ndarray]] = []
-    if asset.fbx is not None:
-        placed = list(_fbx_instances(asset.fbx))
+    if asset.polygon_scene is not None:
+        placed = list(_polygon_instances(asset.polygon_scene))
     elif asset.gltf is not None:
         placed = list(_gltf_instances(asset.gltf))
     total = sum(len(triangles) for _, triangles in placed)
@@ -128,9 +128,9 @@ def _gltf_instances(document: GltfDocument) -> Iterator[tuple[np.ndarray, np.nda
             yield transform_points(matrix, positions), triangles
 
 
-def _fbx_instances(scene: FbxScene) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """``(world positions, triangles)`` of each mesh instance of the FBX scene, with the
-    file's unit and axis system applied, so the model stands upright at its real size."""
+def _polygon_instances(scene: PolygonScene) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """``(world positions, triangles)`` of each mesh instance of the FBX or OBJ scene, with
+    the file's unit and axis system applied, so the model stands upright at its real size."""
     for _, positions, triangles in scene.world_triangles():
         yield positions, triangles
 
@@ -151,7 +151,7 @@ def _mesh_geometry(document: GltfDocument, mesh: int) -> Iterator[tuple[np.ndarr
 
 def _draw_picture(asset: Asset, source: SourceFile, job_folder: Path, budget: ByteBudget) -> bool:
     """Draw the picture of a model file; False when it has nothing to draw."""
-    if source.kind not in DRAWN_FORMATS or (asset.gltf is None and asset.fbx is None):
+    if source.kind not in DRAWN_FORMATS or (asset.gltf is None and asset.polygon_scene is None):
         return False
     triangles = scene_triangles(asset)
     if not len(triangles):

@@ -2,12 +2,12 @@
 worker with the report so the page does no validation of its own.
 
 One entry per finding that points at elements of a mesh: its issue ``code``, where the report
-puts it (the glTF ``pointer``, or the FBX mesh's ``name``), how many elements it has, what each
-mark stands for in plain words (``marks``: ``vertices``, ``corners``, ``triangle centres`` or
-``triangles``), and the first :data:`MAX_ELEMENTS` of them as ``points`` (flat x, y, z) and
-``triangles`` (flat x, y, z of three corners each). glTF coordinates are in the primitive's own
-space (the viewer places them with every node that draws the mesh); FBX ones in the scene's, as
-the viewer's GLB has it.
+puts it (the glTF ``pointer``, or the FBX or OBJ mesh's ``name``), how many elements it has,
+what each mark stands for in plain words (``marks``: ``vertices``, ``corners``, ``triangle
+centres`` or ``triangles``), and the first :data:`MAX_ELEMENTS` of them as ``points`` (flat x,
+y, z) and ``triangles`` (flat x, y, z of three corners each). glTF coordinates are in the
+primitive's own space (the viewer places them with every node that draws the mesh); FBX and OBJ
+ones in the scene's, as the viewer's GLB has it.
 
 - ``ACCESSOR_VECTOR3_NON_UNIT``: the vertices whose normal or tangent is not of unit length;
 - ``ACCESSOR_INDEX_OOB``: the corners that do exist of the triangles with an index past the
@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from assetcheck.asset import Asset
-from assetcheck.formats.fbx.model import FbxScene
+from assetcheck.formats.fbx.model import PolygonScene
 from assetcheck.formats.gltf.fields import child
 from assetcheck.formats.gltf.links import DocumentLinks, Primitive, uses
 from assetcheck.formats.gltf.model import GltfDocument
@@ -58,8 +58,8 @@ Entry = dict[str, Any]
 
 def model_overlays(asset: Asset) -> dict[str, Any]:
     """The overlays of one model file, as stored beside its viewer GLB."""
-    if asset.fbx is not None:
-        return {"maxElements": MAX_ELEMENTS, "entries": _fbx_entries(asset.fbx)}
+    if asset.polygon_scene is not None:
+        return {"maxElements": MAX_ELEMENTS, "entries": _polygon_entries(asset.polygon_scene)}
     if asset.gltf is not None:
         return {
             "maxElements": MAX_ELEMENTS,
@@ -231,8 +231,9 @@ def _triangle_faults(
     return entries
 
 
-def _fbx_entries(scene: FbxScene) -> list[Entry]:
-    """Per FBX mesh instance, its zero-area and duplicate triangles in the scene's space."""
+def _polygon_entries(scene: PolygonScene) -> list[Entry]:
+    """Per FBX or OBJ mesh instance, its zero-area and duplicate triangles in the scene's
+    space."""
     entries: list[Entry] = []
     convert = scene.to_metres_y_up()
     for mesh in scene.meshes:
@@ -249,7 +250,7 @@ def _fbx_entries(scene: FbxScene) -> list[Entry]:
                 positions,
                 triangles,
                 {"name": mesh.name},
-                repeated_are_flat=True,  # as the FBX check counts
+                repeated_are_flat=True,  # as the FBX and OBJ checks count
             )
     return entries
 

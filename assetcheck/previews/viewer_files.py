@@ -14,8 +14,8 @@ from assetcheck.previews.job_files import link_whole, model_file_path, write_who
 from assetcheck.previews.overlays import model_overlays
 from assetcheck.previews.viewer_glb import (
     VIEWER_MODEL,
-    fbx_viewer_glb,
     gltf_viewer_glb,
+    polygon_viewer_glb,
     shown_as_uploaded,
 )
 
@@ -27,7 +27,7 @@ def write_viewer_files(
     both or neither: :class:`~assetcheck.previews.budget.OverBudget`, with nothing written,
     when they do not fit ``budget``. A GLB the browser can load as uploaded is linked, not
     copied (it still counts in full: object storage keeps it as a copy). An asset with no
-    glTF or FBX model gets nothing."""
+    glTF, FBX or OBJ model gets nothing."""
     content = _viewer_model(asset, source, budget)
     if content is None:
         return
@@ -45,8 +45,8 @@ def write_viewer_files(
 def _viewer_model(asset: Asset, source: SourceFile, budget: ByteBudget) -> Path | bytes | None:
     """What the viewer loads: the upload's own file when the browser can load it as it is,
     else a GLB written from the asset's model; None without a model."""
-    if asset.fbx is not None:
-        return fbx_viewer_glb(asset.fbx, budget)
+    if asset.polygon_scene is not None:
+        return polygon_viewer_glb(asset.polygon_scene, budget)
     if asset.gltf is None:
         return None
     if source.path is not None and shown_as_uploaded(asset.gltf, source):

@@ -11,7 +11,8 @@ self-contained GLB per model file, with no URI in it and no compression extensio
   data through the document model the checks read (``asset.gltf``, whose accessor data
   layer decodes compressed primitives), images from the upload only; absolute and remote
   URIs are dropped, never passed on;
-- an FBX file becomes a GLB of the geometry the FBX reader decoded: :func:`fbx_viewer_glb`.
+- an FBX or OBJ file becomes a GLB of the polygon geometry its reader made:
+  :func:`polygon_viewer_glb`.
 
 Rewritten primitives are plain indexed triangle lists with POSITION, NORMAL, TEXCOORD_0 and
 COLOR_0; each carries ``extras.primitive``, its number in the uploaded mesh, and the meshes,
@@ -29,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from assetcheck.formats.fbx.model import FbxGeometry, FbxScene
+from assetcheck.formats.fbx.model import FbxGeometry, PolygonScene
 from assetcheck.formats.gltf.accessor_data import AccessorReader
 from assetcheck.formats.gltf.links import index_of
 from assetcheck.formats.gltf.model import GltfDocument
@@ -69,7 +70,7 @@ ACCESSOR_TYPES = {1: "SCALAR", 2: "VEC2", 3: "VEC3", 4: "VEC4"}
 GENERATOR = "AssetCheck viewer copy"
 #: What the report calls this file when it is not kept.
 VIEWER_MODEL = "The 3D viewer's model"
-#: The material of FBX meshes (their materials are not read): matte light grey, as the
+#: The material of FBX and OBJ meshes (their materials are not read): matte light grey, as the
 #: server-drawn picture.
 CLAY = {
     "name": "clay",
@@ -134,11 +135,11 @@ def gltf_viewer_glb(
     return writer.glb({key: value for key, value in out.items() if value != []})
 
 
-def fbx_viewer_glb(scene: FbxScene, budget: ByteBudget | None = None) -> bytes:
-    """A GLB of the FBX scene's decoded meshes, one node per drawn instance, already placed in
+def polygon_viewer_glb(scene: PolygonScene, budget: ByteBudget | None = None) -> bytes:
+    """A GLB of an FBX or OBJ scene's meshes, one node per drawn instance, already placed in
     metres with +Y up (:meth:`FbxScene.world_triangles`), with its first UV set (for the UV
-    checker), in :data:`CLAY`; ``extras.name`` is
-    the FBX mesh's name, as the report's FBX issues name it. :class:`OverBudget` as soon as
+    checker), in :data:`CLAY`; ``extras.name`` is the mesh's name, as the report's issues name
+    it. :class:`OverBudget` as soon as
     its binary data would not fit ``budget``."""
     writer = _GlbWriter(budget)
     nodes: list[dict[str, Any]] = []
@@ -146,7 +147,7 @@ def fbx_viewer_glb(scene: FbxScene, budget: ByteBudget | None = None) -> bytes:
     for mesh in scene.meshes:
         if mesh.geometry is None or not mesh.instances:
             continue
-        uvs, corners, triangles = _fbx_vertices(mesh.geometry)
+        uvs, corners, triangles = _polygon_vertices(mesh.geometry)
         convert = scene.to_metres_y_up()
         for instance in mesh.instances:
             matrix = convert @ instance.geometry_to_world
@@ -168,10 +169,10 @@ def fbx_viewer_glb(scene: FbxScene, budget: ByteBudget | None = None) -> bytes:
     )
 
 
-def _fbx_vertices(geometry: FbxGeometry) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
-    """The viewer's vertices of an FBX geometry: ``(uvs, control points, triangles)``. Without
-    UVs there is one vertex per control point (``uvs`` None); with them, one per pair of control
-    point and UV its corners use, its V turned to glTF's top-left origin."""
+def _polygon_vertices(geometry: FbxGeometry) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """The viewer's vertices of an FBX or OBJ geometry: ``(uvs, control points, triangles)``.
+    Without UVs there is one vertex per control point (``uvs`` None); with them, one per pair of
+    control point and UV its corners use, its V turned to glTF's top-left origin."""
     if geometry.uvs is None or geometry.uvs.values.shape[1] < 2:
         return None, np.arange(len(geometry.positions)), geometry.triangles()
     pairs = np.stack([geometry.corners, geometry.uvs.corner_values], axis=1)

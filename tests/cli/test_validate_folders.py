@@ -7,6 +7,7 @@ import pytest
 
 from assetcheck.cli import main
 from assetcheck.testing.gltf import GltfBuilder, Primitive
+from tests.formats.obj.test_obj_reader import CUBE, MTL, png
 
 
 def quad_glb(path: Path) -> Path:
@@ -113,7 +114,7 @@ def test_parallel_jobs_give_the_same_reports_in_the_order_of_the_inputs(capsys, 
 def test_a_folder_with_nothing_to_validate_is_a_usage_error(capsys, assets):
     status, reports, err = validate(capsys, "--exclude", "*.glb", str(assets))
     assert status == 2 and reports == []
-    assert "assets: no GLB, glTF, FBX or ZIP files match the patterns" in err
+    assert "assets: no GLB, glTF, FBX, OBJ or ZIP files match the patterns" in err
 
 
 def test_a_missing_path_is_named_and_the_others_still_validated(capsys, assets):
@@ -125,3 +126,20 @@ def test_a_missing_path_is_named_and_the_others_still_validated(capsys, assets):
 def test_jobs_must_be_at_least_one(capsys, assets):
     status, _, err = validate(capsys, "--jobs", "0", str(assets))
     assert status == 2 and "--jobs takes a number of processes, at least 1" in err
+
+
+def test_a_folder_yields_its_obj_files_read_with_their_mtl_and_textures(capsys, tmp_path):
+    folder = tmp_path / "objs"
+    (folder / "textures").mkdir(parents=True)
+    (folder / "cube.obj").write_bytes(CUBE)
+    (folder / "cube.mtl").write_bytes(MTL)  # a material library is no model file
+    (folder / "textures" / "albedo map.png").write_bytes(png())
+    (folder / "textures" / "normal.png").write_bytes(png())
+
+    status, reports, _ = validate(capsys, str(folder))
+
+    assert names(reports) == [f"{folder}/cube.obj"]
+    (mesh,) = reports[0]["result"]["meshes"]
+    assert (mesh["vertexCount"], mesh["triangleCount"], mesh["usesPBR"]) == (8, 12, True)
+    assert not [group for group in reports[0]["issues"] if group["code"].startswith("OBJ_")]
+    assert status == 0

@@ -21,9 +21,9 @@ def text_format(name: str, *extensions: str, container: bool = False) -> FileFor
 
 
 def test_the_builtin_formats_are_registered_in_the_order_they_were_sniffed_in():
-    assert [f.name for f in builtin_formats()] == ["glb", "gltf", "fbx", "zip"]
-    assert builtin_formats().model_formats == {"glb", "gltf", "fbx"}
-    assert builtin_formats().extensions == {".glb", ".gltf", ".fbx", ".zip"}
+    assert [f.name for f in builtin_formats()] == ["glb", "gltf", "fbx", "obj", "zip"]
+    assert builtin_formats().model_formats == {"glb", "gltf", "fbx", "obj"}
+    assert builtin_formats().extensions == {".glb", ".gltf", ".fbx", ".obj", ".zip"}
 
 
 def test_every_magic_is_tried_before_any_recognise_test():

@@ -360,16 +360,16 @@ class ModelViewer {
     this.paint();
   }
 
-  /* Show one issue occurrence: isolate what its glTF pointer or its FBX mesh name names, mark
-     its listed elements, and say in the legend what it is (``headline``, in plain words) and
-     what the colour marks. */
+  /* Show one issue occurrence: isolate what its glTF pointer or its FBX or OBJ mesh name
+     names, mark its listed elements, and say in the legend what it is (``headline``, in plain
+     words) and what the colour marks. */
   async showIssue({code, pointer, mesh, headline}) {
     await this.load();
     this.clearFocus();
     const {meshes, texture} = await this.pointedAt(pointer);
     const entries = this.overlays.filter((entry) => entry.code === code
       && (pointer ? entry.pointer === pointer : Boolean(mesh) && entry.name === mesh));
-    if (mesh) {  // an FBX finding: the mesh it names (the viewer's GLB keeps FBX mesh names)
+    if (mesh) {  // an FBX or OBJ finding: the mesh it names (the viewer's GLB keeps mesh names)
       this.meshes.filter((part) => part.geometry.userData.name === mesh)
         .forEach((part) => meshes.add(part));
     }

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import operator
 import pickle
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cached_property
-from typing import Any, SupportsIndex
+from typing import Any, Protocol, SupportsIndex
 
 import numpy as np
 
@@ -447,6 +447,32 @@ class FbxScene:
         """Let go of the geometry and skin arrays (the counts and facts stay)."""
         for mesh in self.meshes:
             mesh.geometry = mesh.skin = None
+
+
+class PolygonMesh(Protocol):
+    """A mesh of polygon geometry and the nodes that draw it: an :class:`FbxMesh`, or an OBJ
+    mesh (drawn once, where it is)."""
+
+    name: str
+    geometry: FbxGeometry | None
+    instances: list[FbxInstance]
+
+
+class PolygonScene(Protocol):
+    """A scene of :class:`PolygonMesh` es: an :class:`FbxScene`, or an OBJ scene; what the
+    previews and the viewer draw of both."""
+
+    @property
+    def meshes(self) -> Sequence[PolygonMesh]: ...
+
+    def to_metres_y_up(self) -> np.ndarray:
+        """The 4x4 matrix from scene coordinates to metres, +Y up, +Z front (as glTF)."""
+        ...
+
+    def world_triangles(self) -> Iterator[tuple[str, np.ndarray, np.ndarray]]:
+        """Per drawn mesh instance: its node's name, its positions in metres, +Y up, and its
+        triangles (:meth:`FbxScene.world_triangles`)."""
+        ...
 
 
 def transform_points(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:

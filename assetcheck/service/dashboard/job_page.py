@@ -30,6 +30,8 @@ MODEL_POINTER = re.compile(
 #: How the message template of a finding about one mesh begins: FBX findings have no pointer,
 #: their mesh is the ``name`` their message quotes.
 MESH_MESSAGE = "Mesh {name}"
+#: Formats whose mesh findings name their mesh (``Mesh {name} ...``) rather than point at it.
+MESH_NAMED_FORMATS = frozenset({"fbx", "obj"})
 #: What a number formatted by a message template looks like (``1,200``, ``-0.5``, ``1e-07``).
 NUMBER_TEXT = r"[-+0-9.,eE]+?"
 #: A budget used beyond this share is shown as close to its limit.
@@ -144,7 +146,8 @@ def security_warnings(report: Report) -> list[dict[str, Any]]:
 
 
 def file_formats(report: Report) -> dict[str, str]:
-    """Each model file's format (``glb``, ``gltf``, ``fbx``) by its name in the upload."""
+    """Each model file's format (``glb``, ``gltf``, ``fbx``, ``obj``) by its name in the
+    upload."""
     return {entry["filename"]: entry["format"] for entry in report.get("files", [])}
 
 
@@ -164,9 +167,9 @@ def model_target(
     """What the 3D viewer needs to show an occurrence of ``code`` in a file of
     ``file_format`` on the model, or None when it cannot: ``{"pointer": ...}`` when its glTF
     pointer names a mesh, primitive, node, material, image, texture, accessor or buffer view;
-    ``{"mesh": name}`` for an FBX mesh finding, which has no pointer and names its mesh only in
-    its message (read back through its code's template). Every severity alike."""
-    if file_format != "fbx":
+    ``{"mesh": name}`` for an FBX or OBJ mesh finding, which has no pointer and names its mesh
+    only in its message (read back through its code's template). Every severity alike."""
+    if file_format not in MESH_NAMED_FORMATS:
         pointer = occurrence.get("pointer") or ""
         return {"pointer": pointer} if MODEL_POINTER.match(pointer) else None
     template = registry[code].message if code in registry else ""

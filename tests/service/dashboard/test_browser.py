@@ -14,6 +14,7 @@ import requests
 
 from assetcheck.service.webapp.handlers import XSRF_MESSAGE
 from assetcheck.testing.shapes import pawn_glb
+from tests.formats.obj.test_obj_reader import CUBE
 from tests.service.dashboard.browser import log_in, sign_up
 from tests.service.dashboard.conftest import NO_PLAYWRIGHT, PASSWORD, TIMEOUT_MS, Site
 from tests.service.dashboard.receiver import start_receiver
@@ -126,11 +127,23 @@ def test_the_file_picker_uploads_several_files_each_as_its_own_job(
     expect(page.get_by_text("No failed jobs.")).to_be_visible()
 
 
+def test_an_obj_dropped_on_the_upload_page_completes_and_its_page_shows_it(site: Site, page: Page):
+    log_in(page, site.url, site.account())
+    expect(page.locator("#files")).to_have_attribute("accept", re.compile(r"\.obj"))
+    drop_files(page, {"cube.obj": CUBE})
+    item = page.locator(".upload-item", has_text="cube.obj")
+    expect(item).to_contain_text("Completed")
+    item.get_by_role("link").first.click()
+    expect(page.locator("main")).to_contain_text("OBJ_MISSING_MTL")  # it came alone
+    viewer = page.locator('.viewer[data-filename="cube.obj"]')
+    expect(viewer).to_have_attribute("data-state", "ready", timeout=60_000)
+
+
 def test_a_file_that_is_no_model_is_refused_next_to_its_name(site: Site, page: Page):
     log_in(page, site.url, site.account())
     drop_files(page, {"notes.txt": b"just some notes, not a model"})
     item = page.locator(".upload-item", has_text="notes.txt")
-    expect(item).to_contain_text("not a GLB, glTF, FBX or ZIP file")
+    expect(item).to_contain_text("not a GLB, glTF, FBX, OBJ or ZIP file")
     expect(item).to_have_class(re.compile("failed"))
 
 

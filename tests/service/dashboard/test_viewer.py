@@ -20,6 +20,7 @@ from assetcheck.testing.fbx import Scene, binary_fbx, cube, grid
 from assetcheck.testing.gltf import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, GltfBuilder
 from assetcheck.testing.shapes import lathe, pawn_glb
 from assetcheck.testing.zip import zip_of
+from tests.formats.obj.test_obj_reader import CUBE
 from tests.service.dashboard.browser import log_in, open_chromium
 from tests.service.dashboard.conftest import Site
 from tests.service.dashboard.test_accounts_http import Visitor
@@ -356,6 +357,23 @@ def test_an_fbx_is_drawn_from_the_geometry_the_reader_decoded(
     (artifacts / "viewer-fbx.png").write_bytes(shot)
     assert_drawn(summary)
     assert_spans_its_card(figure)
+
+
+def test_an_obj_is_drawn_and_its_finding_shown_on_the_mesh_it_names(
+    site: Site, page: Page, artifacts: Path
+):
+    strip = b"o strip\nv 0 0 0.5\nv 0.5 0 0.5\nv 1 0 0.5\nf -3 -2 -1\n"  # no area
+    open_job(site, page, CUBE + strip, "cube.obj")
+    figure = wait_for_view(page, "cube.obj")
+    before, summary = pixels(page, figure)
+    (artifacts / "viewer-obj.png").write_bytes(before)
+    assert_drawn(summary)
+    issue = page.locator("details.issue", has_text="MESH_ZERO_AREA_TRIANGLES")
+    issue.locator("summary").click()
+    occurrence = issue.locator("li", has_text="Mesh strip (plain):")  # its group and material
+    occurrence.get_by_role("button", name="Show on model").click()
+    expect(figure).to_have_attribute("data-focus", "strip (plain)")
+    expect(figure.locator(".viewer-status")).to_contain_text("1 element(s) marked")
 
 
 @pytest.mark.parametrize("name", ["pawn_draco.glb", "pawn_meshopt.glb"])

@@ -15,6 +15,7 @@ import requests
 from assetcheck.engine import validate
 from assetcheck.service.db.tables import Job
 from assetcheck.testing.zip import zip_of
+from tests.formats.obj.test_obj_reader import CUBE, MTL, png
 from tests.plugins import mesh_format
 from tests.plugins.test_plugin_format import FLAWED
 from tests.service.harness import (
@@ -79,6 +80,7 @@ def test_each_accepted_format_is_queued(url, key, glb):
         ("a.glb", glb),
         ("a.gltf", gltf),
         ("a.fbx", fbx),
+        ("model", CUBE),  # OBJ, known by its content alone
         ("a.zip", zip_of({"a.glb": glb})),
     ):
         assert upload(url, key, content, filename=name).status_code == 202, name
@@ -133,8 +135,8 @@ def test_a_null_webhook_url_leaves_the_account_default_to_apply(url, key, glb):
 def test_content_that_is_no_3d_format_is_unsupported_whatever_its_name(url, key):
     response = upload(url, key, b"MZ\x90\x00 not a model at all", filename="model.glb")
     assert assert_error(response, 415, "UNSUPPORTED_FILE_TYPE")["error"] == (
-        "model.glb is not a GLB, glTF, FBX or ZIP file (its content matches none of them). "
-        "Export the model as GLB, glTF or FBX, or pack such files in a ZIP."
+        "model.glb is not a GLB, glTF, FBX, OBJ or ZIP file (its content matches none of them). "
+        "Export the model as GLB, glTF, FBX or OBJ, or pack such files in a ZIP."
     )
 
 
@@ -152,6 +154,57 @@ def test_a_file_no_format_reads_is_refused_in_the_words_validate_reports_it(
     refused = assert_error(upload(url, key, content, filename="fake.glb"), status, code)
     assert issue.code == code
     assert refused["error"] == f"{issue.message} {issue.fix}"
+
+
+def test_obj_uploads_complete_with_their_reports_and_hostile_ones_leave_the_worker_unharmed(
+    local_config,
+):
+    config_path = local_config(workers={"processes": 1})
+    server = ServiceProcess(config_path).start()
+    packed = zip_of(
+        {
+            "cube/cube.obj": CUBE,
+            "cube/cube.mtl": MTL,
+            "cube/textures/albedo map.png": png(),
+            "cube/textures/normal.png": png(),
+        }
+    )
+    uploads = [
+        # a line over the reader's 1 MiB limit, in an upload under the plan's 2 MB
+        ("endless.obj", b"v 0 0 0\nv " + b"1" * (3 << 19)),
+        ("claim.obj", b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 1000000000\n"),
+        ("cube.zip", packed),
+        ("cube.obj", CUBE),
+    ]
+    try:
+        key = new_key(server.config)
+        jobs = {}
+        for name, content in uploads:
+            accepted = upload(server.url, key, content, filename=name)
+            assert accepted.status_code == 202, accepted.text
+            jobs[name] = wait_for_job(server.url, key, accepted.json()["job_id"], timeout=120)
+        report = requests.get(
+            f"{server.url}/api/v1/report/{jobs['cube.zip']['job_id']}/json",
+            headers=bearer(key),
+            timeout=10,
+        ).json()
+    finally:
+        server.stop()
+    assert {name: body["status"] for name, body in jobs.items()} == dict.fromkeys(jobs, "completed")
+    endless, claim = jobs["endless.obj"], jobs["claim.obj"]
+    assert "OBJ_LINE_TOO_LONG" in {w["code"] for w in endless["result"]["securityScan"]["warnings"]}
+    assert endless["result"]["meshes"][0]["triangleCount"] == 0
+    (cube,) = jobs["cube.zip"]["result"]["meshes"]
+    assert (cube["filename"], cube["vertexCount"], cube["triangleCount"]) == (
+        "cube/cube.obj",
+        8,
+        12,
+    )
+    assert cube["usesPBR"] and cube["materialCount"] == 2
+    assert [(f["filename"], f["format"]) for f in report["files"]] == [("cube/cube.obj", "obj")]
+    assert not [group for group in report["issues"] if group["code"].startswith("OBJ_")]
+    assert jobs["cube.obj"]["result"]["meshes"][0]["triangleCount"] == 12
+    assert claim["valid"] is False and claim["result"]["meshes"][0]["triangleCount"] == 0
 
 
 def test_a_plugin_format_is_accepted_validated_and_named_in_the_415(local_config, tmp_path):
@@ -176,8 +229,8 @@ def test_a_plugin_format_is_accepted_validated_and_named_in_the_415(local_config
     ]
     assert "MESH_DEGENERATE_TRIANGLE" in report.text
     assert assert_error(refused, 415, "UNSUPPORTED_FILE_TYPE")["error"] == (
-        "other.mesh is not a GLB, glTF, FBX, ZIP or MESH1 file (its content matches none of "
-        "them). Export the model as GLB, glTF, FBX or MESH1, or pack such files in a ZIP."
+        "other.mesh is not a GLB, glTF, FBX, OBJ, ZIP or MESH1 file (its content matches none "
+        "of them). Export the model as GLB, glTF, FBX, OBJ or MESH1, or pack such files in a ZIP."
     )
 
 
