@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from assetcheck.checks.fbx_skins import CODES
 from assetcheck.engine import validate
 from assetcheck.testing.fbx import (
     ClusterSpec,
@@ -17,17 +18,7 @@ from assetcheck.testing.fbx import (
 from assetcheck.testing.fbx_nodes import encode_binary
 from tests.formats import codes, only_issue, validate_bytes
 
-SKIN_CODES = {
-    "FBX_SKIN_UNREADABLE",
-    "FBX_SKIN_WEIGHTS_NOT_NORMALIZED",
-    "FBX_SKIN_WEIGHTS_NEGATIVE",
-    "FBX_SKIN_INDEX_OUT_OF_RANGE",
-    "FBX_SKIN_CLUSTER_WITHOUT_BONE",
-    "FBX_SKIN_BIND_MATRIX_NOT_INVERTIBLE",
-    "FBX_SKIN_BIND_POSE_MISMATCH",
-    "FBX_SKIN_BONE_UNUSED",
-    "BUDGET_INFLUENCES",
-}
+SKIN_CODES = {*CODES, "BUDGET_INFLUENCES"}
 #: A strip of two quads: control points 0-1 at x=0, 2-3 at x=1, 4-5 at x=2.
 STRIP = [(float(x), float(y), 0.0) for x in range(3) for y in range(2)]
 QUADS = [[0, 2, 3, 1], [2, 4, 5, 3]]
