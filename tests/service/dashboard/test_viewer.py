@@ -373,7 +373,10 @@ def test_an_obj_is_drawn_and_its_finding_shown_on_the_mesh_it_names(
     occurrence = issue.locator("li", has_text="Mesh strip (plain):")  # its group and material
     occurrence.get_by_role("button", name="Show on model").click()
     expect(figure).to_have_attribute("data-focus", "strip (plain)")
-    expect(figure.locator(".viewer-status")).to_contain_text("1 element(s) marked")
+    expect(figure.locator(".viewer-caption")).to_have_text(
+        "Zero-area triangles (1 of 1) — an orange dot marks the centre of the triangle."
+    )
+    expect(figure.locator(".viewer-legend")).to_contain_text("Faded grey: the rest of the model.")
 
 
 @pytest.mark.parametrize("name", ["pawn_draco.glb", "pawn_meshopt.glb"])
