@@ -334,3 +334,15 @@ def test_mtl_pbr_keys_make_a_material_physically_based():
 
     assert (materials["a"].pbr, materials["b"].pbr) == (False, True)
     assert materials["b"].images == [("map_pr", "rough.png")]
+
+
+def test_a_zip_member_named_obj_that_is_no_obj_text_gets_the_reader_s_words(tmp_path):
+    binary = validate(write_zip(tmp_path / "a.zip", {"model.obj": b"\x00\x01binary\n" * 8}))
+    unknown = validate(write_zip(tmp_path / "b.zip", {"cube.obj": b"shape box\n" + CUBE}))
+    long_mtl = b"newmtl plain\nmap_Kd " + b"x" * (MAX_LINE_BYTES + 1) + b"\n"
+    bad_mtl = validate(write_zip(tmp_path / "c.zip", {"cube.obj": CUBE, "cube.mtl": long_mtl}))
+
+    assert "OBJ_PARSE_ERROR" in codes(binary)
+    assert "OBJ_UNKNOWN_STATEMENT" in codes(unknown)
+    (issue,) = [i for i in bad_mtl.issues if i.code == "OBJ_BAD_MTL"]
+    assert "longer than the" in issue.message
