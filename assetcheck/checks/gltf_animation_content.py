@@ -28,7 +28,6 @@ from assetcheck.formats.gltf.fields import child
 from assetcheck.formats.gltf.links import (
     DocumentLinks,
     animation_samplers,
-    index_list,
     index_of,
     resolve,
 )
@@ -225,9 +224,12 @@ class _ContentChecker:
         self._times: dict[int, np.ndarray | None] = {}
 
     @cached_property
-    def shown(self) -> set[int] | None:
-        """The nodes some scene shows (:func:`_nodes_in_scenes`)."""
-        return _nodes_in_scenes(self.links)
+    def shown(self) -> dict[int, set[int]] | None:
+        """The nodes some scene shows (:attr:`DocumentLinks.node_scenes`); None in a document
+        with no scenes (a library of parts, which shows nothing on its own)."""
+        if not any(scene is not None for scene in self.links.items("scenes")):
+            return None
+        return self.links.node_scenes
 
     def check(self, index: int, animation: dict) -> None:
         at = child("/animations", index)
@@ -329,22 +331,6 @@ class _ContentChecker:
         if interpolation == CUBICSPLINE:
             return Track(path, CUBICSPLINE, times, keys[:, 1], keys[:, ::2], key_bytes)
         return Track(path, str(interpolation), times, keys[:, 0], None, key_bytes)
-
-
-def _nodes_in_scenes(links: DocumentLinks) -> set[int] | None:
-    """The nodes some scene shows (its roots and their descendants); None in a document with
-    no scenes (a library of parts, which shows nothing on its own)."""
-    scenes = [scene for scene in links.items("scenes") if scene is not None]
-    if not scenes:
-        return None
-    shown: set[int] = set()
-    stack = [node for scene in scenes for node in index_list(scene, "nodes")]
-    while stack:
-        node = stack.pop()
-        if node not in shown:
-            shown.add(node)
-            stack.extend(links.children.get(node, ()))
-    return shown
 
 
 def check_animation_content(asset: Asset, context: CheckContext) -> None:

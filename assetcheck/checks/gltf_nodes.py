@@ -152,7 +152,7 @@ class _NodeChecker:
                 self._check_mesh(node, child("/nodes", index))
         self._check_parents()
         self._check_scenes()
-        scenes = self._node_scenes()
+        scenes = self.links.node_scenes
         for index, node in enumerate(self.nodes):
             if node is not None:
                 self._check_node(index, node, scenes)
@@ -232,24 +232,6 @@ class _NodeChecker:
                         pointer=child(child(child("/scenes", number), "nodes"), position),
                         node=node,
                     )
-
-    def _node_scenes(self) -> dict[int, set[int]]:
-        """The scenes each node is shown in (through its scene's roots and their descendants)."""
-        found: dict[int, set[int]] = {}
-        for number, scene in enumerate(self.links.items("scenes")):
-            stack = [
-                n
-                for n in (index_list(scene, "nodes") if scene else [])
-                if n < len(self.nodes) and self.nodes[n] is not None
-            ]
-            seen: set[int] = set()
-            while stack:
-                node = stack.pop()
-                found.setdefault(node, set()).add(number)
-                if node not in seen:
-                    seen.add(node)
-                    stack.extend(self.links.children.get(node, ()))
-        return found
 
     def _check_node(self, index: int, node: dict, scenes: dict[int, set[int]]) -> None:
         at = child("/nodes", index)

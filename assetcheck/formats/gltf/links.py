@@ -207,6 +207,27 @@ class DocumentLinks:
         """The node hierarchy as :class:`NodeTree`, built on first use in linear time."""
         return NodeTree(self.parents, self.children)
 
+    @cached_property
+    def node_scenes(self) -> dict[int, set[int]]:
+        """The scenes each node is shown in (its scene's roots and their descendants); a node
+        no scene shows is absent. Built on first use, one walk per scene."""
+        nodes = self.items("nodes")
+        found: dict[int, set[int]] = {}
+        for number, scene in enumerate(self.items("scenes")):
+            stack = [
+                n
+                for n in (index_list(scene, "nodes") if scene else [])
+                if n < len(nodes) and nodes[n] is not None
+            ]
+            seen: set[int] = set()
+            while stack:
+                node = stack.pop()
+                found.setdefault(node, set()).add(number)
+                if node not in seen:
+                    seen.add(node)
+                    stack.extend(self.children.get(node, ()))
+        return found
+
     def mesh_primitives(self, mesh: int) -> list[Primitive]:
         """The primitives of ``mesh`` in order (an empty list for an unknown mesh)."""
         return self._primitives_by_mesh.get(mesh, [])
