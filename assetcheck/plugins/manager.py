@@ -233,8 +233,8 @@ def build_registry(pm: pluggy.PluginManager) -> IssueRegistry:
 
 def _issue_registry(hook: pluggy.HookCaller) -> IssueRegistry:
     registry = IssueRegistry()
-    for types in hook():
-        registry.add_all(types)
+    for plugin_types in hook():
+        registry.add_all(plugin_types)
     return registry
 
 
