@@ -72,21 +72,80 @@ def judge(tracks: Sequence[Track]) -> list[Judgement]:
     return [found[number] for number in range(len(tracks))]
 
 
+@dataclass(frozen=True)
+class LaidTracks:
+    """Tracks of one kind laid end to end, component by component: ``rows`` ``(width, keys)``
+    float64, ``times`` ``(keys,)``, ``starts`` the first key of each track (ascending from 0;
+    every track has a key), ``slopes`` the largest tangent magnitude of each track (None when
+    the tracks have no tangents)."""
+
+    rotation: bool
+    interpolation: str
+    times: np.ndarray
+    rows: np.ndarray
+    starts: np.ndarray
+    slopes: np.ndarray | None = None
+
+    @property
+    def owner(self) -> np.ndarray:
+        """The track of each key."""
+        lengths = np.diff(self.starts, append=self.times.shape[0])
+        return np.repeat(np.arange(len(self.starts)), lengths)
+
+
+@dataclass(frozen=True)
+class LaidJudgement:
+    """What the rules find in tracks laid end to end: whether each track is constant, and the
+    positions (in the keys laid end to end, ascending) of redundant keys and of flips."""
+
+    constant: np.ndarray
+    redundant: np.ndarray
+    flips: np.ndarray
+
+
 def _judge_kind(tracks: list[Track]) -> list[Judgement]:
-    """:func:`judge` for tracks of one kind, their keys laid end to end, component by
-    component (rows of ``(width, keys)``: numpy reduces across a few long rows far faster
-    than along many short ones). A key's neighbours are read through shifted views, and pairs
-    that straddle two tracks are dropped."""
-    rotation, interpolation = tracks[0].path == "rotation", tracks[0].interpolation
+    """:func:`judge` for tracks of one kind: :func:`judge_laid` on their keys laid end to
+    end."""
     lengths = np.array([len(track.values) for track in tracks])
-    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
-    owner = np.repeat(np.arange(len(tracks)), lengths)
-    rows = np.ascontiguousarray(np.concatenate([track.values for track in tracks]).T, np.float64)
-    times = np.concatenate([track.times for track in tracks]).astype(np.float64)
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.intp)
+    slopes = None
+    if any(track.tangents is not None for track in tracks):
+        slopes = np.array(
+            [0.0 if t.tangents is None else float(np.abs(t.tangents).max()) for t in tracks]
+        )
+    laid = LaidTracks(
+        tracks[0].path == "rotation",
+        tracks[0].interpolation,
+        np.concatenate([track.times for track in tracks]).astype(np.float64),
+        np.ascontiguousarray(np.concatenate([track.values for track in tracks]).T, np.float64),
+        starts,
+        slopes,
+    )
+    found = judge_laid(laid)
+    owner = laid.owner
+    return [
+        Judgement(bool(found.constant[number]), keys, turns)
+        for number, keys, turns in zip(
+            range(len(tracks)),
+            per_track(found.redundant, owner, starts),
+            per_track(found.flips, owner, starts),
+            strict=True,
+        )
+    ]
+
+
+def judge_laid(laid: LaidTracks) -> LaidJudgement:
+    """:func:`judge` for tracks of one kind laid end to end, component by component (rows of
+    ``(width, keys)``: numpy reduces across a few long rows far faster than along many short
+    ones). A key's neighbours are read through shifted views, and pairs that straddle two
+    tracks are dropped."""
+    rotation, interpolation = laid.rotation, laid.interpolation
+    rows, times, starts, owner = laid.rows, laid.times, laid.starts, laid.owner
+    lengths = np.diff(starts, append=len(times))
     low, high = np.minimum.reduceat(rows, starts, axis=1), np.maximum.reduceat(rows, starts, axis=1)
     tolerance = VALUE_TOLERANCE * np.maximum(np.maximum(-low, high).max(axis=0), 1.0)
     # Rotations Khronos finds not unit length are left to its rule.
-    judged = ~_non_unit(rows, starts) if rotation else np.ones(len(tracks), dtype=bool)
+    judged = ~_non_unit(rows, starts) if rotation else np.ones(len(starts), dtype=bool)
 
     empty = np.empty(0, dtype=np.intp)
     flips = empty
@@ -98,15 +157,14 @@ def _judge_kind(tracks: list[Track]) -> list[Judgement]:
     # whose keys flip sign is not judged constant (its flips are reported).
     spread = (high - low).max(axis=0)
     if rotation:
-        flipped = np.zeros(len(tracks), dtype=bool)
+        flipped = np.zeros(len(starts), dtype=bool)
         flipped[owner[flips]] = True
         constant = (spread <= ANGLE_TOLERANCE / 2) & ~flipped
     else:
         constant = spread <= tolerance
     constant &= (lengths >= 2) & judged
-    for number, track in enumerate(tracks):
-        if track.tangents is not None and np.abs(track.tangents).max() > tolerance[number]:
-            constant[number] = False
+    if laid.slopes is not None:
+        constant &= laid.slopes <= tolerance
 
     redundant = empty
     if interpolation != CUBICSPLINE and len(times) > 2:
@@ -125,15 +183,7 @@ def _judge_kind(tracks: list[Track]) -> list[Judgement]:
                 close = np.abs(deviation, out=deviation).max(axis=0) <= tolerance[owner[1:-1]]
         redundant = np.flatnonzero(close & (owner[:-2] == owner[2:])) + 1
         redundant = redundant[judged[owner[redundant]]]
-    return [
-        Judgement(bool(constant[number]), keys, turns)
-        for number, keys, turns in zip(
-            range(len(tracks)),
-            per_track(redundant, owner, starts),
-            per_track(flips, owner, starts),
-            strict=True,
-        )
-    ]
+    return LaidJudgement(constant, redundant, flips)
 
 
 def per_track(positions: np.ndarray, owner: np.ndarray, starts: np.ndarray) -> list[np.ndarray]:

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass
 from itertools import pairwise
 
 import numpy as np
 
-from assetcheck.animation.keys import CUBICSPLINE, STEP, Track, judge
+from assetcheck.animation.keys import CUBICSPLINE, STEP, LaidTracks, Track, judge, judge_laid
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.fbx.animation import CONSTANT, CUBIC, LINEAR, FbxCurves
@@ -51,35 +50,23 @@ def check_fbx_animation_content(asset: Asset, context: CheckContext) -> None:
     _CurveChecker(asset.fbx.curves, context.issues).check()
 
 
-@dataclass(frozen=True)
-class _Part:
-    """A track handed to the key rules: all of ``curve``'s keys (``whole``), or a run of its
-    keys from ``offset`` with one interpolation, judged for redundant keys only."""
-
-    curve: int
-    offset: int = 0
-    whole: bool = True
-
-
 class _CurveChecker:
     def __init__(self, curves: FbxCurves, issues: FileIssues) -> None:
         self.curves = curves
         self.issues = issues
         self.owner = curves.owner
         self.starts, self.ends = curves.starts, curves.ends
+        named = (curves.stack.tolist(), curves.target, curves.property_name)
+        self.channel_of = list(zip(*named, strict=True))
         self.channels: dict[tuple[int, str, str], list[int]] = defaultdict(list)
-        for curve in range(len(curves.starts)):
-            self.channels[self._channel(curve)].append(curve)
+        for curve, channel in enumerate(self.channel_of):
+            self.channels[channel].append(curve)
 
     def check(self) -> None:
         self._check_stacks()
         judged = self._check_keys()
         self._check_targets()
         self._judge(judged)
-
-    def _channel(self, curve: int) -> tuple[int, str, str]:
-        c = self.curves
-        return int(c.stack[curve]), c.target[curve], c.property_name[curve]
 
     def _fields(self, curve: int) -> dict[str, object]:
         c = self.curves
@@ -143,7 +130,7 @@ class _CurveChecker:
         """``items`` grouped by the animated property of their ``curves``."""
         found: dict[tuple, list[int]] = defaultdict(list)
         for curve, item in zip(curves.tolist(), items.tolist(), strict=True):
-            found[self._channel(curve)].append(item)
+            found[self.channel_of[curve]].append(item)
         return found
 
     def _check_targets(self) -> None:
@@ -162,18 +149,9 @@ class _CurveChecker:
 
     def _judge(self, good: np.ndarray) -> None:
         """The key rules on every readable curve with keys, then Euler jumps on rotations."""
-        parts, tracks = self._tracks(good)
-        constant: dict[tuple, list[int]] = defaultdict(list)
-        redundant: dict[tuple, list[int]] = defaultdict(list)
-        for part, judgement in zip(parts, judge(tracks), strict=True):
-            if part.whole and judgement.constant:
-                constant[self._channel(part.curve)].append(part.curve)
-            elif judgement.redundant.size:
-                keys = judgement.redundant + self.starts[part.curve] + part.offset
-                redundant[self._channel(part.curve)] += keys.tolist()
-        changing = good.copy()
-        for curves in constant.values():
-            changing[curves] = False
+        constant, redundant = self._judge_keys(good)
+        still = np.flatnonzero(constant)
+        for curves in self._by_channel(still, still).values():
             total = int((self.ends[curves] - self.starts[curves]).sum())
             self.issues.add(
                 "FBX_ANIMATION_CURVE_CONSTANT",
@@ -182,11 +160,11 @@ class _CurveChecker:
                 bytes=total * KEY_BYTES,
                 **self._fields(curves[0]),
             )
-        for found in redundant.values():
-            keys = [key for key in found if changing[self.owner[key]]]
-            if keys:
-                extra = {"bytes": len(keys) * KEY_BYTES}
-                self._report_count("FBX_ANIMATION_REDUNDANT_KEYS", keys, extra)
+        changing = good & ~constant
+        redundant = redundant[changing[self.owner[redundant]]]
+        for keys in self._by_channel(self.owner[redundant], redundant).values():
+            extra = {"bytes": len(keys) * KEY_BYTES}
+            self._report_count("FBX_ANIMATION_REDUNDANT_KEYS", keys, extra)
         self._check_jumps(changing)
 
     def _report_count(self, code: str, keys: list[int], extra: Mapping[str, object]) -> None:
@@ -194,7 +172,7 @@ class _CurveChecker:
         property: how many of the keys of its curves they are, and the first."""
         first = min(keys)
         curve = int(self.owner[first])
-        curves = self.channels[self._channel(curve)]
+        curves = self.channels[self.channel_of[curve]]
         total = int((self.ends[curves] - self.starts[curves]).sum())
         self.issues.add(
             code,
@@ -206,34 +184,66 @@ class _CurveChecker:
             **self._fields(curve),
         )
 
-    def _tracks(self, good: np.ndarray) -> tuple[list[_Part], list[Track]]:
-        """Each judged curve as a track: of its one interpolation (cubic keys with their
-        slopes); a curve that mixes interpolations is judged whole only for being constant
-        (as cubic), and its runs of linear or constant keys for redundant keys."""
+    def _judge_keys(self, good: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Which curves are constant (a mask), and the positions of redundant keys (ascending).
+
+        Curves of one interpolation are judged together as tracks of that kind (cubic ones
+        with their slopes, "constant next" ones as cubic: never redundant); a curve that mixes
+        interpolations is judged whole as cubic, for being constant, and its runs of linear or
+        constant keys for redundant keys (:meth:`_judge_runs`).
+        """
         c = self.curves
-        parts, tracks = [], []
-        for curve in np.flatnonzero(good & (self.ends > self.starts)).tolist():
+        keyed = good & (self.ends > self.starts)
+        last = np.zeros(len(c.times), dtype=bool)
+        last[self.ends[keyed] - 1] = True
+        first = np.full(len(c.starts), CUBIC)
+        first[keyed] = c.modes[self.starts[keyed]]
+        mixed = np.zeros(len(c.starts), dtype=bool)
+        mixed[self.owner[~last & (c.modes != first[self.owner])]] = True
+        mixed &= keyed
+        constant = np.zeros(len(c.starts), dtype=bool)
+        found = [self._judge_runs(np.flatnonzero(mixed))]
+        plain = keyed & ~mixed
+        for interpolation, chosen in (
+            ("LINEAR", plain & (first == LINEAR)),
+            (STEP, plain & (first == CONSTANT)),
+            (CUBICSPLINE, keyed & (mixed | ((first != LINEAR) & (first != CONSTANT)))),
+        ):
+            if chosen.any():
+                keys = np.flatnonzero(chosen[self.owner])
+                judgement = judge_laid(self._laid(chosen, keys, interpolation))
+                constant[chosen] = judgement.constant
+                found.append(keys[judgement.redundant])
+        return constant, np.sort(np.concatenate(found))
+
+    def _laid(self, chosen: np.ndarray, keys: np.ndarray, interpolation: str) -> LaidTracks:
+        """The ``chosen`` curves (a mask), whose ``keys`` these are, as tracks laid end to
+        end."""
+        c = self.curves
+        lengths = (self.ends - self.starts)[chosen]
+        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.intp)
+        slopes = None
+        if interpolation == CUBICSPLINE:
+            slopes = np.maximum.reduceat(np.abs(c.slopes[keys]).max(axis=1), starts)
+        return LaidTracks(False, interpolation, c.times[keys], c.values[keys][None], starts, slopes)
+
+    def _judge_runs(self, curves: np.ndarray) -> np.ndarray:
+        """The redundant keys of the runs of linear or constant keys of ``curves`` (which
+        mix interpolations), as positions."""
+        c = self.curves
+        tracks, offsets = [], []
+        for curve in curves.tolist():
             start, end = int(self.starts[curve]), int(self.ends[curve])
-            times, values = c.times[start:end], c.values[start:end, None]
-            modes = c.modes[start : end - 1]
-            first = int(modes[0]) if len(modes) else CUBIC
-            uniform = bool(np.all(modes == first))
-            path = c.property_name[curve]
-            if uniform and first in JUDGED:
-                tracks.append(Track(path, JUDGED[first], times, values, None, KEY_BYTES))
-                parts.append(_Part(curve))
-                continue
-            slopes = c.slopes[start:end, :, None]
-            tracks.append(Track(path, CUBICSPLINE, times, values, slopes, KEY_BYTES))
-            parts.append(_Part(curve))
-            if uniform:
-                continue
-            for run_start, run_end, mode in _runs(modes):
+            for run_start, run_end, mode in _runs(c.modes[start : end - 1]):
                 if mode in JUDGED and run_end - run_start >= 2:
-                    keys = slice(run_start, run_end + 1)
-                    tracks.append(Track(path, JUDGED[mode], times[keys], values[keys]))
-                    parts.append(_Part(curve, run_start, whole=False))
-        return parts, tracks
+                    keys = slice(start + run_start, start + run_end + 1)
+                    values = c.values[keys, None]
+                    tracks.append(
+                        Track(c.property_name[curve], JUDGED[mode], c.times[keys], values)
+                    )
+                    offsets.append(start + run_start)
+        found = [j.redundant + o for j, o in zip(judge(tracks), offsets, strict=True)]
+        return np.concatenate([np.empty(0, np.intp), *found])
 
     def _check_jumps(self, changing: np.ndarray) -> None:
         """Rotation keys more than half a turn from the key before, on a segment that

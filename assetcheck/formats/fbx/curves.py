@@ -68,13 +68,16 @@ def read_curves(objects: FbxObjects) -> FbxCurves:
     builder = _Builder(
         [object_name(n) for n in stacks.values()], [_span(n) for n in stacks.values()]
     )
+    labels: dict[Hashable, tuple[str, bool]] = {}
     for child, parent, name in objects.property_links:
         if child not in curves or parent not in curve_nodes or parent not in targets:
             continue
         target, prop = targets[parent]
-        node = everything.get(target)
-        label = object_name(node) if node is not None else f"object {target}"
-        in_scene = node is None or node.name != "Model" or target in shown
+        if target not in labels:
+            node = everything.get(target)
+            label = object_name(node) if node is not None else f"object {target}"
+            labels[target] = label, node is None or node.name != "Model" or target in shown
+        label, in_scene = labels[target]
         played = {numbers[s] for layer in node_layers[parent] for s in layer_stacks[layer]}
         for stack in sorted(played):
             builder.add(curves[child], stack, label, prop, name.removeprefix("d|"), in_scene)
@@ -163,16 +166,17 @@ def read_keys(node: FbxNode) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
     Raises :class:`CurveFault` (or FbxTreeError) when its arrays cannot be read or do not pair
     up. Key attributes may cover more keys than the curve has, as ufbx allows.
     """
-    times = _values(node, "KeyTime") / KTIME_PER_SECOND
-    values = _values(node, "KeyValueFloat")
+    arrays = {child.name: child for child in node.children}
+    times = _values(arrays, "KeyTime") / KTIME_PER_SECOND
+    values = _values(arrays, "KeyValueFloat")
     keys = len(times)
     if len(values) != keys:
         raise CurveFault(f"it has {keys} key times but {len(values)} values")
-    flags_node = node.child("KeyAttrFlags")
+    flags_node = arrays.get("KeyAttrFlags")
     if flags_node is None:
         return times, values, np.full(keys, CUBIC, np.int32), np.zeros((keys, 2))
     flags = flags_node.array("i4").tolist()
-    counts = _values(node, "KeyAttrRefCount").astype(np.int64).tolist()
+    counts = _values(arrays, "KeyAttrRefCount").astype(np.int64).tolist()
     if not counts and len(flags) == 1:
         counts = [keys]
     if len(counts) != len(flags) or min(counts, default=0) < 0 or sum(counts) < keys:
@@ -181,7 +185,7 @@ def read_keys(node: FbxNode) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
     modes = [_mode(flag) for flag in flags]
     slopes = np.zeros((keys, 2))
     if CUBIC in modes:
-        data = _values(node, "KeyAttrDataFloat")
+        data = _values(arrays, "KeyAttrDataFloat")
         if len(data) < DATA_PER_FLAG * len(flags):
             raise CurveFault(f"its {len(flags)} key attributes have {len(data)} data values")
         slopes = np.repeat(data[: DATA_PER_FLAG * len(flags)].reshape(-1, DATA_PER_FLAG), counts, 0)
@@ -211,7 +215,8 @@ def _mode(flag: int) -> int:
     return CUBIC
 
 
-def _values(node: FbxNode, name: str) -> np.ndarray:
-    """The array child ``name`` as float64 (empty when the curve has none)."""
-    found = node.child(name)
+def _values(arrays: dict[str, FbxNode], name: str) -> np.ndarray:
+    """The curve's array ``name`` (of its children ``arrays``) as float64 (empty when the curve
+    has none)."""
+    found = arrays.get(name)
     return np.empty(0) if found is None else found.array("f8")

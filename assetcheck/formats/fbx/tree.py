@@ -36,6 +36,17 @@ OBJECT_NODES = frozenset(
     }
 )
 
+#: What the animation reader reads below each animation object (a curve's keys, a stack's
+#: span); a rig's thousands of curves keep nothing else.
+ANIMATION_CHILDREN = {
+    "AnimationStack": frozenset({"Properties70"}),
+    "AnimationLayer": frozenset(),
+    "AnimationCurveNode": frozenset(),
+    "AnimationCurve": frozenset(
+        {"KeyTime", "KeyValueFloat", "KeyAttrFlags", "KeyAttrDataFloat", "KeyAttrRefCount"}
+    ),
+}
+
 #: Which nodes a walk keeps: called with a node's depth (1 at the top level), the name of its
 #: parent (kept, or '' at the top level) and its own name.
 KeepRule = Callable[[int, str, str], bool]
@@ -49,10 +60,15 @@ PROPERTY_COST = 64
 def geometry_nodes(depth: int, parent: str, name: str) -> bool:
     """The nodes the geometry and animation readers need: ``Objects`` with its models,
     geometries, deformers and animation objects, ``Connections`` and top-level models (FBX 5),
-    each with everything below it."""
+    each with everything below it but for the animation objects, of which only the keys of
+    curves are kept (:data:`ANIMATION_CHILDREN`)."""
     if depth == 1:
         return name in TOP_LEVEL
-    return depth != 2 or parent != "Objects" or name in OBJECT_NODES
+    if depth == 2 and parent == "Objects":
+        return name in OBJECT_NODES
+    if parent in ANIMATION_CHILDREN:
+        return name in ANIMATION_CHILDREN[parent]
+    return True
 
 
 class FbxTreeError(Exception):
