@@ -48,6 +48,7 @@ COMMANDS = {
     "webhooks": "assetcheck.cli.webhooks_command",
     "db": "assetcheck.cli.db_command",
     "daemon": "assetcheck.cli.daemon_command",
+    "diff": "assetcheck.cli.diff_command",
 }
 #: Commands that leave no thread, child or file behind, so their process may skip the teardown.
 EXIT_WITHOUT_TEARDOWN = frozenset({"validate"})
