@@ -148,20 +148,30 @@ def _file(path: Path, pair: Path, formats: FormatRegistry) -> Side:
     try:
         with path.open("rb") as stream:
             head = stream.read(SNIFF_BYTES)
-        if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"["):
-            text = path.read_text(encoding="utf-8-sig")
-            try:
-                return Side(path, read_snapshots(text), [], [])
-            except ReportInputError as error:
-                if formats.sniff(head) is None:  # JSON, and no glTF either
-                    raise UsageError(f"{path} is no report AssetCheck wrote: {error}") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(f"{path} cannot be read: {error}") from error
+        snapshots = _report(path, head, formats)
+    except OSError as error:
+        raise UsageError(f"{path} cannot be read: {error.strerror or error}") from error
+    if snapshots is not None:
+        return Side(path, snapshots, [], [])
     refusal = formats.refusal(head)
+    if refusal == "EMPTY_FILE":
+        raise UsageError(f"{path} is empty")
     if refusal is not None:
-        what = "empty" if refusal == "EMPTY_FILE" else f"neither a {formats.titles()} file"
-        raise UsageError(f"{path} is {what}" + ("" if refusal == "EMPTY_FILE" else " nor a report"))
+        raise UsageError(f"{path} is neither a {formats.titles()} file nor a report")
     return Side(path, [], [path], [pair.as_posix()])
+
+
+def _report(path: Path, head: bytes, formats: FormatRegistry) -> list[Snapshot] | None:
+    """The snapshots of a JSON report or SARIF log at ``path``; None for other content (a glTF
+    is JSON too). JSON that is neither a report nor a model is a usage error."""
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] not in (b"{", b"["):
+        return None
+    try:
+        return read_snapshots(path.read_text(encoding="utf-8-sig"))
+    except (ReportInputError, UnicodeDecodeError) as error:
+        if formats.sniff(head) is not None:
+            return None
+        raise UsageError(f"{path} is no report AssetCheck wrote: {error}") from None
 
 
 def _compare(

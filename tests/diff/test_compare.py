@@ -162,3 +162,11 @@ def test_the_comparison_core_loads_no_service_package():
         [sys.executable, "-c", CORE_PROGRAM], capture_output=True, text=True, check=True
     )
     assert {"tornado", "peewee"}.isdisjoint(done.stdout.split())
+
+
+def test_a_count_passing_a_thousand_in_a_message_leaves_the_finding_unchanged(tmp_path):
+    # MESH_SEPARATE_PIECES counts the pieces: "1,500 separate pieces", then "500".
+    old = report(glb(tmp_path / "old.glb", triangles=1500), "chair.glb")
+    new = report(glb(tmp_path / "new.glb", triangles=500), "chair.glb")
+    (entry,) = diff_reports([old], [new]).files
+    assert (entry.added, entry.fixed, entry.unchanged) == ([], [], 1)
