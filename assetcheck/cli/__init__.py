@@ -51,7 +51,7 @@ COMMANDS = {
     "diff": "assetcheck.cli.diff_command",
 }
 #: Commands that leave no thread, child or file behind, so their process may skip the teardown.
-EXIT_WITHOUT_TEARDOWN = frozenset({"validate"})
+EXIT_WITHOUT_TEARDOWN = frozenset({"validate", "diff"})
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

@@ -39,9 +39,10 @@ def report_snapshots(reports: Iterable[Report]) -> list[Snapshot]:
 
 def statistics(report: Report) -> dict[str, int | None]:
     """The report's statistics, totalled over its model files; each None when the report does
-    not say (a failed job's; textures in a report written before they were counted)."""
+    not say (a failed job's; one the service trimmed of model files; textures in a report
+    written before they were counted)."""
     result = report.get("result")
-    if failure(report) is not None or not result:
+    if failure(report) is not None or not result or _trimmed(report, "result.meshes"):
         return dict.fromkeys(METRICS)
     meshes, files = result["meshes"], report.get("files", [])
     return {
@@ -56,8 +57,11 @@ def statistics(report: Report) -> dict[str, int | None]:
 
 def budget_use(report: Report) -> dict[str, BudgetUse]:
     """Each budget's use: for a report of several model files (a ZIP), that of the file using
-    the most of it, over when any file is over it (budgets hold per model file)."""
+    the most of it, over when any file is over it (budgets hold per model file). None is known
+    of a report the service trimmed of some files' use."""
     uses: dict[str, BudgetUse] = {}
+    if _trimmed(report, "budgetUse"):
+        return uses
     for entry in report.get("budgetUse", []):
         for use in entry["usage"]:
             found = BudgetUse(use["used"], use["limit"], bool(use["over"]))
@@ -98,6 +102,13 @@ def read_snapshots(text: str) -> list[Snapshot]:
         raise ReportInputError(str(error)) from error
     except (KeyError, TypeError) as error:
         raise ReportInputError(f"a report lacks {error}") from error
+
+
+def _trimmed(report: Report, entries: str) -> bool:
+    """Whether the service left some of the report's ``entries`` out to bound its size
+    (:func:`assetcheck.reports.document.cap_report`)."""
+    omitted = (report["summary"].get("capped") or {}).get("omitted", [])
+    return any(name.startswith(f"{entries}[") for name in omitted)
 
 
 def _total(files: list[dict[str, Any]], key: str) -> int | None:

@@ -4,6 +4,8 @@ reports (JSON, SARIF); text, JSON and Markdown; the exit status and --fail-on.""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -273,3 +275,10 @@ def said(findings: dict) -> dict:
 def _write(path: Path, text: str) -> Path:
     path.write_text(text)
     return path
+
+
+def test_the_command_as_a_process_prints_everything_and_exits_with_its_status(tmp_path):
+    good, broken = glb(tmp_path / "good.glb"), glb(tmp_path / "broken.glb", texcoords=False)
+    command = [str(Path(sys.executable).with_name("assetcheck")), "diff", "--format", "json"]
+    done = subprocess.run([*command, good, broken], capture_output=True, text=True, check=False)
+    assert done.returncode == 1 and json.loads(done.stdout)["worse"] is True

@@ -8,7 +8,9 @@ import sys
 import pytest
 
 from assetcheck.diff import MetricChange, diff_reports, parse_threshold
-from tests.diff.models import glb, report
+from assetcheck.reports.document import cap_report, json_size
+from assetcheck.testing.zip import zip_of
+from tests.diff.models import glb, gltf_builder, report
 
 GLB_CHANGES = {"vertices", "triangles", "textures_gpu_memory", "file_size"}
 
@@ -172,3 +174,16 @@ def test_a_count_passing_a_thousand_in_a_message_leaves_the_finding_unchanged(tm
     assert any("1,500 separate pieces" in message for message in messages)
     (entry,) = diff_reports([old], [new]).files
     assert (entry.added, entry.fixed) == ([], [])
+
+
+def test_a_report_the_service_trimmed_of_model_files_has_unknown_statistics(tmp_path):
+    members = {f"model{n}.glb": gltf_builder(triangles=50 + n).glb() for n in range(8)}
+    (tmp_path / "pack.zip").write_bytes(zip_of(members))
+    whole = report(tmp_path / "pack.zip", "pack.zip")
+    trimmed = cap_report(whole, json_size(whole) // 3)
+    assert len(trimmed["result"]["meshes"]) < len(members)
+    (entry,) = diff_reports([trimmed], [whole]).files
+    triangles = next(change for change in entry.metrics if change.metric == "triangles")
+    assert triangles.old is None and triangles.new == sum(50 + n for n in range(8))
+    assert not triangles.changed
+    assert all(budget.old is None for budget in entry.budgets)
