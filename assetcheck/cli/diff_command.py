@@ -5,7 +5,8 @@ Each side is told by its content, not its name: a folder, a JSON report (or list
 SARIF log AssetCheck wrote, else a model file. Model files are validated with the ``validate``
 command's own function (:func:`~assetcheck.cli.parallel.validate_files`), each under the name
 that pairs it: a folder's files under their paths relative to the folder, two lone files both
-under NEW's path, so a finding's identity (its file is part of it) is the same on both sides.
+under NEW's path, a lone file compared with a one-file report under the report's name, so a
+finding's identity (its file is part of it) is the same on both sides.
 """
 
 from __future__ import annotations
@@ -131,7 +132,11 @@ def _sides(args: argparse.Namespace, formats: FormatRegistry) -> tuple[Side, Sid
         raise UsageError(f"{folder} is a folder and {file} is not: compare a folder with a folder")
     if old.is_dir():
         return _folder(old, formats, args), _folder(new, formats, args)
-    return _file(old, new, formats), _file(new, new, formats)
+    sides = _file(old, formats), _file(new, formats)
+    name = _common_name(*sides)
+    for side in sides:
+        side.names = [name] * len(side.models)
+    return sides
 
 
 def _folder(folder: Path, formats: FormatRegistry, args: argparse.Namespace) -> Side:
@@ -143,8 +148,19 @@ def _folder(folder: Path, formats: FormatRegistry, args: argparse.Namespace) -> 
     return Side(folder, [], selection.files, names)
 
 
-def _file(path: Path, pair: Path, formats: FormatRegistry) -> Side:
-    """A report's snapshots, or a model file to validate under the name of ``pair`` (NEW)."""
+def _common_name(old: Side, new: Side) -> str:
+    """The name a lone model file is validated under, so its findings are known as the other
+    side's: that of NEW's one-file report, else NEW's path, else that of OLD's one-file report.
+    """
+    if not new.models and len(new.snapshots) == 1:
+        return new.snapshots[0].name
+    if new.models or len(old.snapshots) != 1:
+        return new.path.as_posix()
+    return old.snapshots[0].name
+
+
+def _file(path: Path, formats: FormatRegistry) -> Side:
+    """A report's snapshots, or a model file to validate (named by :func:`_common_name`)."""
     try:
         with path.open("rb") as stream:
             head = stream.read(SNIFF_BYTES)
@@ -158,7 +174,7 @@ def _file(path: Path, pair: Path, formats: FormatRegistry) -> Side:
         raise UsageError(f"{path} is empty")
     if refusal is not None:
         raise UsageError(f"{path} is neither a {formats.titles()} file nor a report")
-    return Side(path, [], [path], [pair.as_posix()])
+    return Side(path, [], [path], [])
 
 
 def _report(path: Path, head: bytes, formats: FormatRegistry) -> list[Snapshot] | None:

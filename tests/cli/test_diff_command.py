@@ -191,6 +191,9 @@ def test_reports_compare_as_the_models_they_were_written_from(capsys, tmp_path, 
         "percent": None,
     }
     # A report against a model: the model is validated, the report read.
+    # A report against the model it was written from: nothing changed.
+    (same,) = diff_json(capsys, "v2.json", "v2/chair.glb")[1]["files"]
+    assert same["status"] == "unchanged" and same["findings"]["unchanged"] > 0
     mixed = diff_json(capsys, "v1.json", "v2/chair.glb")[1]["files"][0]["findings"]
     assert said(mixed) == said(entry["findings"])
 
