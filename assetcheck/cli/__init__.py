@@ -48,9 +48,10 @@ COMMANDS = {
     "webhooks": "assetcheck.cli.webhooks_command",
     "db": "assetcheck.cli.db_command",
     "daemon": "assetcheck.cli.daemon_command",
+    "diff": "assetcheck.cli.diff_command",
 }
 #: Commands that leave no thread, child or file behind, so their process may skip the teardown.
-EXIT_WITHOUT_TEARDOWN = frozenset({"validate"})
+EXIT_WITHOUT_TEARDOWN = frozenset({"validate", "diff"})
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
