@@ -99,6 +99,19 @@ ISSUE_TYPES = [
         title="Unusual axis orientation",
     ),
     declare(
+        "FBX_CONVERSION_ON_NODES",
+        "info",
+        "Every node drawing a mesh ({count}, {name} among them) carries {conversion}: the "
+        "exporter converted the axes or unit on the nodes instead of in the geometry, so "
+        "engines show each object with that rotation or scale on it (Unity: rotation -90 on "
+        "X, scale 100), which animation, physics and further edits inherit.",
+        "Export with the conversion applied to the geometry (Blender: Apply Scalings 'FBX "
+        "Units Scale' and Apply Transform; 3ds Max and Maya: reset or freeze the transforms), "
+        "or let the importer bake it (Unity: Bake Axis Conversion).",
+        title="Unit or axis conversion left on the nodes",
+        count_phrase="({count} {count:node|nodes})",
+    ),
+    declare(
         "FBX_NON_UNIT_NORMALS",
         "warning",
         "Mesh {name}: {count:,} of {total:,} normals are not of unit length; the first, "
