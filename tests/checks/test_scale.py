@@ -3,15 +3,20 @@ mistake, its origin against its base, and its dimensions against the product's."
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from assetcheck.asset.dimensions import ProductDimensions
 from assetcheck.asset.options import ValidationOptions
+from assetcheck.checks import scale
 from assetcheck.checks.scale import describe_length
 from assetcheck.engine import validate
 from assetcheck.testing.fbx import Scene, binary_fbx, cube
 from assetcheck.testing.gltf import GltfBuilder, Primitive
+from tests.checks.scale_cases import CASES, Case
 from tests.formats import codes, only_issue, validate_bytes
 
 SIZE_CODES = {"MODEL_EXTREMELY_LARGE", "MODEL_EXTREMELY_SMALL"}
@@ -228,3 +233,42 @@ def test_fbx_dimensions_are_compared_in_metres_y_up(tmp_path):
     )
     smaller = ProductDimensions(height=1.0)
     assert "MODEL_DIMENSIONS_MISMATCH" in codes(check(tmp_path, data, "m.fbx", dimensions=smaller))
+
+
+# Golden findings on crafted files (tests/assets/scale, from tests/checks/scale_cases.py).
+
+GOLDEN = Path(__file__).resolve().parents[1] / "assets" / "scale"
+GOLDEN_CODES = {*scale.CODES, "FBX_CONVERSION_ON_NODES"}
+
+
+def golden_findings(path: Path, case: Case) -> list[list]:
+    options = ValidationOptions(engine=case.engine, dimensions=case.dimensions)
+    return sorted(
+        [issue.code, issue.severity, issue.pointer]
+        for issue in validate(path, options=options).issues
+        if issue.code in GOLDEN_CODES
+    )
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_crafted_file_gives_its_golden_findings(name, update_golden):
+    case = CASES[name]
+    path, report = GOLDEN / f"{name}.{case.extension}", GOLDEN / f"{name}.report.json"
+    if update_golden:
+        GOLDEN.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(case.make())
+        report.write_text(json.dumps({"findings": golden_findings(path, case)}, indent=1) + "\n")
+    assert golden_findings(path, case) == json.loads(report.read_text())["findings"]
+
+
+def test_every_code_has_a_golden_case_named_after_it():
+    named = {name.upper().removesuffix("_OBJ").removesuffix("_FBX") for name in CASES}
+    assert named >= GOLDEN_CODES
+    for name in CASES:
+        findings = json.loads((GOLDEN / f"{name}.report.json").read_text())["findings"]
+        code = name.upper().removesuffix("_OBJ").removesuffix("_FBX")
+        assert (code in {found[0] for found in findings}) == (code in GOLDEN_CODES), name
+
+
+def test_golden_folder_holds_only_known_cases():
+    assert {path.name.split(".")[0] for path in GOLDEN.iterdir()} == set(CASES)
