@@ -14,7 +14,7 @@ import numpy as np
 
 from assetcheck.asset.dimensions import ProductDimensions
 from assetcheck.testing.fbx import Scene, binary_fbx, cube
-from assetcheck.testing.gltf import GltfBuilder
+from assetcheck.testing.shapes import box_glb
 
 
 @dataclass(frozen=True)
@@ -25,21 +25,6 @@ class Case:
     extension: str = "glb"
     engine: str = "generic"
     dimensions: ProductDimensions | None = None
-
-
-def box_glb(low, high, translation=(0.0, 0.0, 0.0)) -> bytes:
-    """One mesh whose POSITION bounds are ``low``..``high`` (metres), on a node at
-    ``translation``, the scene's one root."""
-    builder = GltfBuilder()
-    corners = np.array([low, high, [low[0], high[1], low[2]]], np.float32)
-    position = builder.add_accessor(corners, "VEC3", minmax=True)
-    builder.document["meshes"] = [{"primitives": [{"attributes": {"POSITION": position}}]}]
-    node = builder.add_node(0, name="product")
-    if any(translation):
-        builder.document["nodes"][node]["translation"] = list(translation)
-    builder.document["scenes"] = [{"nodes": [node]}]
-    builder.document["scene"] = 0
-    return builder.glb()
 
 
 def chair(scale: float = 1.0, translation=(0.0, 0.0, 0.0)) -> bytes:

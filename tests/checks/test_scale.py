@@ -16,6 +16,7 @@ from assetcheck.checks.scale import describe_length
 from assetcheck.engine import validate
 from assetcheck.testing.fbx import Scene, binary_fbx, cube
 from assetcheck.testing.gltf import GltfBuilder, Primitive
+from assetcheck.testing.shapes import box_glb
 from tests.checks.scale_cases import CASES, Case
 from tests.formats import codes, only_issue, validate_bytes
 
@@ -26,18 +27,6 @@ def placed_mesh_glb(**transform) -> bytes:
     """One mesh 3 m wide (the builder lays 4 vertices along x) on a node with ``transform``."""
     builder = GltfBuilder()
     node = builder.add_node(builder.add_mesh([Primitive(4, normals=True)]), name="wheel")
-    builder.document["nodes"][node].update(transform)
-    return builder.glb()
-
-
-def box_glb(low, high, **transform) -> bytes:
-    """One mesh whose POSITION bounds are ``low``..``high`` (metres), on a node with
-    ``transform``."""
-    builder = GltfBuilder()
-    corners = np.array([low, high, [low[0], high[1], low[2]]], np.float32)
-    position = builder.add_accessor(corners, "VEC3", minmax=True)
-    builder.document["meshes"] = [{"primitives": [{"attributes": {"POSITION": position}}]}]
-    node = builder.add_node(0, name="product")
     builder.document["nodes"][node].update(transform)
     return builder.glb()
 

@@ -5,23 +5,15 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 import requests
 
-from assetcheck.testing.gltf import GltfBuilder
+from assetcheck.testing.shapes import box_glb
 from tests.service.harness import bearer, upload, wait_for_job
 from tests.service.webapp.test_uploads import assert_error
 
-
-def product_glb() -> bytes:
-    """A model 0.6 m wide, 0.9 m high and 0.4 m deep, standing on its origin."""
-    builder = GltfBuilder()
-    corners = np.array([[-0.3, 0.0, -0.2], [0.3, 0.9, 0.2], [0.3, 0.0, 0.2]], np.float32)
-    position = builder.add_accessor(corners, "VEC3", minmax=True)
-    builder.document["meshes"] = [{"primitives": [{"attributes": {"POSITION": position}}]}]
-    builder.add_node(0, name="chair")
-    return builder.glb()
+#: A model 0.6 m wide, 0.9 m high and 0.4 m deep, standing on its origin.
+CHAIR = box_glb([-0.3, 0.0, -0.2], [0.3, 0.9, 0.2])
 
 
 @pytest.mark.parametrize(
@@ -45,7 +37,7 @@ def test_unusable_dimensions_are_refused_with_the_reason(url, key, glb, dimensio
 
 def test_dimensions_reach_the_check_of_the_job(url, key):
     options = json.dumps({"engine": "shopify", "dimensions": {"width": 0.6, "height": 1.2}})
-    accepted = upload(url, key, product_glb(), options=options)
+    accepted = upload(url, key, CHAIR, options=options)
     assert accepted.status_code == 202, accepted.text
     job_id = accepted.json()["job_id"]
     assert wait_for_job(url, key, job_id, timeout=60)["status"] == "completed"
@@ -58,7 +50,7 @@ def test_dimensions_reach_the_check_of_the_job(url, key):
 
 def test_matching_dimensions_raise_nothing(url, key):
     options = json.dumps({"dimensions": {"width": 0.6, "height": 0.9, "depth": 0.4}})
-    job_id = upload(url, key, product_glb(), options=options).json()["job_id"]
+    job_id = upload(url, key, CHAIR, options=options).json()["job_id"]
     assert wait_for_job(url, key, job_id, timeout=60)["status"] == "completed"
     report = requests.get(
         f"{url}/api/v1/report/{job_id}/json", headers=bearer(key), timeout=10
