@@ -13,7 +13,7 @@ import numpy as np
 from assetcheck.asset import Asset
 from assetcheck.asset.dimensions import ProductDimensions
 from assetcheck.checks import Check, CheckContext
-from assetcheck.formats.gltf.links import DocumentLinks, index_list, index_of
+from assetcheck.formats.gltf.links import DocumentLinks, index_list, index_of, resolve
 from assetcheck.formats.gltf.node_transforms import world_matrices
 from assetcheck.formats.gltf.scene_bounds import scene_box
 from assetcheck.mesh.bounds import Box, polygon_scene_box
@@ -86,10 +86,11 @@ def _model_box(asset: Asset) -> tuple[Box | None, str | None]:
 
 def _single_root(links: DocumentLinks) -> str | None:
     """``/nodes/<n>`` when the scene shown (the default, else the first) has one root node."""
-    scenes = [scene for scene in links.items("scenes") if scene is not None]
-    chosen = index_of(links.document, "scene")
-    scene = links.items("scenes")[chosen] if chosen is not None else None
-    roots = index_list(scene if scene is not None else (scenes[0] if scenes else None), "nodes")
+    scenes = links.items("scenes")
+    shown = resolve(index_of(links.document, "scene"), scenes)
+    if shown is None:
+        shown = next((scene for scene in scenes if scene is not None), None)
+    roots = index_list(shown, "nodes")
     return f"/nodes/{roots[0]}" if len(roots) == 1 else None
 
 

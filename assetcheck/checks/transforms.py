@@ -119,7 +119,8 @@ def _check_fbx_conversion(scene: FbxScene, context: CheckContext) -> None:
     scales = np.linalg.norm(matrices, axis=1)  # the length of each column, per node
     conversions = []
     if scene.axes.known and scene.axes.up != "+Z":
-        geometry_up = matrices[:, :, 2] / scales[:, 2:3]
+        with np.errstate(invalid="ignore", divide="ignore"):  # a node scaled to nothing
+            geometry_up = matrices[:, :, 2] / scales[:, 2:3]
         if np.allclose(geometry_up, scene.axes.up_vector, atol=CONVERSION_TOLERANCE):
             conversions.append("a rotation standing Z-up geometry upright (-90° about X)")
     first = float(scales[0, 0])

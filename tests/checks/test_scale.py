@@ -261,3 +261,13 @@ def test_every_code_has_a_golden_case_named_after_it():
 
 def test_golden_folder_holds_only_known_cases():
     assert {path.name.split(".")[0] for path in GOLDEN.iterdir()} == set(CASES)
+
+
+def test_a_default_scene_out_of_range_names_the_first_scenes_root(tmp_path):
+    builder = GltfBuilder()
+    node = builder.add_node(builder.add_mesh([Primitive(3, normals=True)]))
+    builder.document["nodes"][node]["translation"] = [100.0, 0.0, 0.0]
+    builder.document["scenes"] = [{"nodes": [node]}]
+    builder.document["scene"] = 7
+    result = validate_bytes(tmp_path, "m.glb", builder.glb())
+    assert only_issue(result, "MODEL_PIVOT_FAR_FROM_BASE").pointer == f"/nodes/{node}"

@@ -142,3 +142,9 @@ def test_other_scales_are_not_a_unit_conversion(tmp_path, scale):
 def test_z_up_geometry_in_a_z_up_file_needs_no_conversion(tmp_path):
     data = binary_fbx(Scene(meshes=[cube("Chair")], up_axis=2))
     assert "FBX_CONVERSION_ON_NODES" not in codes(validate_bytes(tmp_path, "m.fbx", data))
+
+
+def test_a_node_scaled_to_nothing_is_no_conversion_and_no_crash(tmp_path):
+    data = binary_fbx(Scene(meshes=[blender_cube("Chair", scale=(0.0, 0.0, 0.0))]))
+    found = codes(validate_bytes(tmp_path, "m.fbx", data))
+    assert "FBX_CONVERSION_ON_NODES" not in found and "CHECK_CRASHED" not in found
