@@ -56,6 +56,16 @@ def corners(low: Sequence[float] | np.ndarray, high: Sequence[float] | np.ndarra
     )
 
 
+def point_bounds(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The smallest and largest of each coordinate of ``(n, 3)`` points, NaN left out (NaN
+    where every value is): reduced column by column, which numpy does several times faster
+    than along the first axis (``bench/scale_check.py``)."""
+    columns = points.T
+    low = np.array([np.fmin.reduce(column) for column in columns])
+    high = np.array([np.fmax.reduce(column) for column in columns])
+    return low, high
+
+
 def placed_box(transforms: Sequence[np.ndarray], boxes: Sequence[np.ndarray]) -> Box | None:
     """The box around boxes (``(8, 4)`` corners each) placed by their 4x4 transforms; None
     when there are none, or the result is not finite or is flat to a point."""
@@ -79,8 +89,7 @@ def polygon_scene_box(scene: PolygonScene) -> Box | None:
         positions = mesh.geometry.positions if mesh.geometry is not None else None
         if positions is None or not len(positions):
             continue
-        with np.errstate(invalid="ignore"):
-            box = corners(np.nanmin(positions, axis=0), np.nanmax(positions, axis=0))
+        box = corners(*point_bounds(positions))
         for instance in mesh.instances:
             transforms.append(to_metres @ instance.geometry_to_world)
             boxes.append(box)
