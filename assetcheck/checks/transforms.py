@@ -43,7 +43,13 @@ UNIT_CONVERSION_SCALES = (100.0, 0.01)
 #: How close a node's rotation and scale must be to a conversion to be taken for one.
 CONVERSION_TOLERANCE = 1e-4
 
-CODES = ("NODE_NEGATIVE_SCALE", "FBX_UNUSUAL_UNIT", "FBX_UNUSUAL_AXES", "FBX_CONVERSION_ON_NODES")
+CODES = (
+    "NODE_NEGATIVE_SCALE",
+    "FBX_UNUSUAL_UNIT",
+    "FBX_UNUSUAL_AXES",
+    "FBX_Z_UP",
+    "FBX_CONVERSION_ON_NODES",
+)
 
 
 def check_transforms(asset: Asset, context: CheckContext) -> None:
@@ -100,6 +106,8 @@ def _check_fbx_unit(meters: float | None, context: CheckContext) -> None:
 def _check_fbx_axes(axes: FbxAxes, context: CheckContext) -> None:
     if not axes.known:
         return  # unknown: old files without an axis system
+    if axes.right_handed and axes.up == "+Z":
+        context.issues.add("FBX_Z_UP", right=axes.right, up=axes.up, front=axes.front)
     if axes.right_handed and axes.up in USUAL_UP_AXES:
         return
     system = f"{axes.up} up" if axes.right_handed else "left-handed"

@@ -198,11 +198,12 @@ BUILTIN_PROFILES: dict[str, EngineProfile] = {
             Budgets(1_000_000, 300_000, 32, 300, 8192, 255, 4, 8, True, 200),
             severity=_NPOT_MATTERS | _LIGHTMAPS_MATTER,
         ),
+        # Unreal is Z up itself: a Z-up FBX needs no conversion there.
         EngineProfile(
             "unreal",
             "Unreal Engine 5",
             Budgets(5_000_000, 2_000_000, 64, 1000, 8192, 1024, 8, 8, True, 500),
-            severity=_NPOT_MATTERS | _LIGHTMAPS_MATTER,
+            severity=_NPOT_MATTERS | _LIGHTMAPS_MATTER | {"FBX_Z_UP": "hint"},
         ),
         EngineProfile(
             "godot", "Godot 4", Budgets(1_000_000, 500_000, 32, 500, 8192, 256, 8, 2, True, 200)

@@ -62,4 +62,5 @@ CASES: dict[str, Case] = {
     "model_pivot_far_from_base_fbx": Case(far_fbx, extension="fbx"),
     "model_dimensions_mismatch": Case(chair, dimensions=ProductDimensions(0.6, 1.2, 0.4)),
     "fbx_conversion_on_nodes": Case(blender_fbx, extension="fbx"),
+    "fbx_z_up": Case(lambda: binary_fbx(Scene(meshes=[cube()], up_axis=2)), extension="fbx"),
 }

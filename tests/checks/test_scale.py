@@ -227,7 +227,7 @@ def test_fbx_dimensions_are_compared_in_metres_y_up(tmp_path):
 # Golden findings on crafted files (tests/assets/scale, from tests/checks/scale_cases.py).
 
 GOLDEN = Path(__file__).resolve().parents[1] / "assets" / "scale"
-GOLDEN_CODES = {*scale.CODES, "FBX_CONVERSION_ON_NODES"}
+GOLDEN_CODES = {*scale.CODES, "FBX_CONVERSION_ON_NODES", "FBX_Z_UP"}
 
 
 def golden_findings(path: Path, case: Case) -> list[list]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from assetcheck.asset.options import ValidationOptions
+from assetcheck.engine import validate
 from assetcheck.formats.gltf.node_transforms import local_matrix
 from assetcheck.testing.fbx import MeshSpec, Scene, binary_fbx, cube, scene_nodes
 from assetcheck.testing.fbx_nodes import encode_binary
@@ -148,3 +150,22 @@ def test_a_node_scaled_to_nothing_is_no_conversion_and_no_crash(tmp_path):
     data = binary_fbx(Scene(meshes=[blender_cube("Chair", scale=(0.0, 0.0, 0.0))]))
     found = codes(validate_bytes(tmp_path, "m.fbx", data))
     assert "FBX_CONVERSION_ON_NODES" not in found and "CHECK_CRASHED" not in found
+
+
+def test_a_z_up_file_was_not_converted_to_y_up(tmp_path):
+    data = binary_fbx(Scene(meshes=[cube()], up_axis=2))
+    issue = only_issue(validate_bytes(tmp_path, "m.fbx", data), "FBX_Z_UP")
+    assert issue.severity == "info"
+    assert issue.message.startswith("The file is Z up (right +X, up +Z, front -Y)")
+
+
+def test_a_z_up_file_is_only_a_hint_for_unreal(tmp_path):
+    path = tmp_path / "m.fbx"
+    path.write_bytes(binary_fbx(Scene(meshes=[cube()], up_axis=2)))
+    result = validate(path, options=ValidationOptions(engine="unreal"))
+    assert only_issue(result, "FBX_Z_UP").severity == "hint"
+
+
+def test_a_y_up_file_is_not_z_up(tmp_path):
+    data = binary_fbx(Scene(meshes=[cube()], up_axis=1))
+    assert "FBX_Z_UP" not in codes(validate_bytes(tmp_path, "m.fbx", data))

@@ -99,6 +99,18 @@ ISSUE_TYPES = [
         title="Unusual axis orientation",
     ),
     declare(
+        "FBX_Z_UP",
+        "info",
+        "The file is Z up (right {right}, up {up}, front {front}), as 3ds Max and Blender "
+        "work: its axes were not converted to Y up, so engines and formats that are Y up "
+        "(Unity, Godot, glTF) must turn it on import, Unity with a -90° rotation about X on "
+        "each root object.",
+        "Export with Y up (Blender: Up Y, Forward -Z; 3ds Max: Up Axis Y-up in the FBX "
+        "exporter's Axis Conversion), or let the importer bake the conversion (Unity: Bake "
+        "Axis Conversion). Unreal is Z up itself and needs nothing.",
+        title="Z-up file, axes not converted",
+    ),
+    declare(
         "FBX_CONVERSION_ON_NODES",
         "info",
         "Every node drawing a mesh ({count}, {name} among them) carries {conversion}: the "
