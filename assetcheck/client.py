@@ -21,7 +21,7 @@ import math
 import os
 import secrets
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -151,11 +151,15 @@ class Client:
         engine: str | None = None,
         webhook_url: str | None = None,
         filename: str | None = None,
+        dimensions: Mapping[str, float] | None = None,
     ) -> JobCreated:
         """Upload the file at ``path`` (streamed, never read whole into memory) and queue its
-        validation. ``filename`` is the name the service reports (default: the file's own)."""
+        validation. ``filename`` is the name the service reports (default: the file's own);
+        ``dimensions`` the product's ``width``, ``height`` and ``depth`` in metres, any of
+        them, which the model must match (``docs/scale.md``)."""
         path = Path(path)
-        options = {k: v for k, v in (("engine", engine), ("webhook_url", webhook_url)) if v}
+        given = (("engine", engine), ("webhook_url", webhook_url), ("dimensions", dimensions))
+        options: dict[str, Any] = {k: v for k, v in given if v}
         upload = _MultipartFile(path, filename or path.name, options)
         status, headers, body = self._request(
             "POST",
@@ -263,7 +267,7 @@ class _MultipartFile:
     streamed from disk. The name goes in ``filename`` (ASCII, for any server) and, when it is
     not ASCII, in ``filename*`` (RFC 5987) too."""
 
-    def __init__(self, path: Path, filename: str, options: dict[str, str]) -> None:
+    def __init__(self, path: Path, filename: str, options: dict[str, Any]) -> None:
         self.path = path
         boundary = f"assetcheck-{secrets.token_hex(16)}"
         self.content_type = f"multipart/form-data; boundary={boundary}"

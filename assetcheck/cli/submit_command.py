@@ -17,7 +17,9 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
+from assetcheck.asset.dimensions import DimensionsError, ProductDimensions
 from assetcheck.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from assetcheck.cli.fail_under import add_fail_under, fail_under_problem, scores_under
 from assetcheck.cli.format_option import add_format_option
@@ -89,6 +91,12 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--engine", help="engine profile whose budgets apply (default: the service's, generic)"
+    )
+    parser.add_argument(
+        "--dimensions",
+        metavar="WxHxD",
+        help="the real product's width, height (up) and depth in metres, such as 0.6x0.9x0.4 "
+        "(- for a side you do not know): the model must match them within 3%%",
     )
     add_format_option(
         parser, "one the service's plugins add (an unknown name gets the service's list)"
@@ -169,7 +177,16 @@ def _usage_problem(args: argparse.Namespace, key: str) -> str | None:
         return problem
     if args.jobs < 1:
         return "--jobs takes a number of uploads at a time, at least 1"
+    try:
+        _dimensions(args)
+    except DimensionsError as error:
+        return str(error)
     return None
+
+
+def _dimensions(args: argparse.Namespace) -> dict[str, float] | None:
+    """``--dimensions`` as the API takes them; a :class:`DimensionsError` when unusable."""
+    return ProductDimensions.from_text(args.dimensions).to_json() if args.dimensions else None
 
 
 def _submit_all(
@@ -183,7 +200,8 @@ def _submit_all(
     deadline = time.monotonic() + args.timeout
     pool = ThreadPoolExecutor(max(1, min(args.jobs, len(files))), thread_name_prefix="upload")
     try:
-        uploads = [pool.submit(_upload, client, path, args.engine, deadline) for path in files]
+        options = {"engine": args.engine, "dimensions": _dimensions(args)}
+        uploads = [pool.submit(_upload, client, path, options, deadline) for path in files]
         for path, upload in zip(files, uploads, strict=True):
             try:
                 job = upload.result()
@@ -200,12 +218,12 @@ def _submit_all(
     return submitted, refused
 
 
-def _upload(client: Client, path: Path, engine: str | None, deadline: float) -> JobCreated:
+def _upload(client: Client, path: Path, options: dict[str, Any], deadline: float) -> JobCreated:
     """Upload ``path``; a refusal of :data:`RETRY_LATER` is waited out (its ``Retry-After``)
     and the upload tried again, until ``deadline`` (``time.monotonic``) would pass."""
     while True:
         try:
-            return client.submit(path, engine=engine)
+            return client.submit(path, **options)
         except ApiError as error:
             pause = error.retry_after or DEFAULT_POLL_SECONDS
             if error.code not in RETRY_LATER or time.monotonic() + pause > deadline:

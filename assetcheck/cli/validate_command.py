@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
+from assetcheck.asset.dimensions import DimensionsError, ProductDimensions
 from assetcheck.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from assetcheck.config.settings import Config
 from assetcheck.daemon.client import NO_DAEMON_OPTION
@@ -45,6 +47,13 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         default="generic",
         help="engine profile whose budgets apply (default: generic; "
         "`assetcheck plugins` lists them)",
+    )
+    parser.add_argument(
+        "--dimensions",
+        metavar="WxHxD",
+        help="the real product's width, height (up) and depth in metres, such as 0.6x0.9x0.4 "
+        "(- for a side you do not know): the model must match them within 3%% "
+        "(MODEL_DIMENSIONS_MISMATCH)",
     )
     add_format_option(parser, "one your plugins add (`assetcheck plugins` lists them)")
     add_fail_under(parser)
@@ -86,7 +95,12 @@ def run(args: argparse.Namespace, config: Config) -> int:
             "assetcheck validate: --jobs takes a number of processes, at least 1", file=sys.stderr
         )
         return EXIT_USAGE
-    options = config.validation_options(args.engine)
+    try:
+        dimensions = ProductDimensions.from_text(args.dimensions) if args.dimensions else None
+    except DimensionsError as error:
+        print(f"assetcheck validate: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    options = replace(config.validation_options(args.engine), dimensions=dimensions)
     try:
         resolve_profile(pm, options.engine, options.budget_overrides)
     except ValueError as error:  # an unknown engine, or a budget the config misspells

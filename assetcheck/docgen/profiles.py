@@ -1,4 +1,5 @@
-"""``docs/profiles.md``: the budgets and default severities of the built-in engine profiles."""
+"""``docs/profiles.md``: the budgets and default severities of the built-in engine and store
+profiles, and where each store profile's limits come from."""
 
 from __future__ import annotations
 
@@ -13,6 +14,10 @@ from assetcheck.scoring.profiles import (
     EngineProfile,
     MeshRules,
 )
+from assetcheck.scoring.store_profiles import STORE_PROFILES
+
+#: Every built-in profile: the engines', then the stores'.
+PROFILES = {**BUILTIN_PROFILES, **STORE_PROFILES}
 
 
 def profiles_markdown() -> str:
@@ -20,8 +25,8 @@ def profiles_markdown() -> str:
     lines = [
         "# Engine profiles",
         "",
-        "Generated from `assetcheck/scoring/profiles.py` by `tools/generate_docs.py`; do not edit "
-        "by hand.",
+        "Generated from `assetcheck/scoring/profiles.py` and `store_profiles.py` by "
+        "`tools/generate_docs.py`; do not edit by hand.",
         "Any budget can be changed per engine in the `[engines.<name>]` config section, under",
         "its key (`texture_size = 1024`); `docs/model.md` describes the `Budgets` a plugin's",
         "profile must give in full.",
@@ -31,6 +36,8 @@ def profiles_markdown() -> str:
         *_mesh_rules(),
         "",
         *_default_severities(),
+        "",
+        *_sources(),
     ]
     return "\n".join(lines) + "\n"
 
@@ -43,7 +50,7 @@ def _budgets() -> list[str]:
             "Budget", ((BUDGET_LABELS[key], key) for key in keys), lambda p: p.budgets
         ),
         "",
-        *(f"- `{p.name}`: {p.title}" for p in BUILTIN_PROFILES.values()),
+        *(f"- `{p.name}`: {p.title}" for p in PROFILES.values()),
         "",
         "## What each budget counts",
         "",
@@ -78,13 +85,13 @@ def _settings_table(
 ) -> list[str]:
     """A row per ``(label, key)`` of ``rows``, a column per built-in profile: the value of
     ``key`` in that profile's ``settings``."""
-    names = list(BUILTIN_PROFILES)
+    names = list(PROFILES)
     lines = [
         f"| {heading} | Key | " + " | ".join(f"`{name}`" for name in names) + " |",
         "|---|---|" + "---:|" * len(names),
     ]
     for label, key in rows:
-        values = [_value(getattr(settings(BUILTIN_PROFILES[name]), key)) for name in names]
+        values = [_value(getattr(settings(PROFILES[name]), key)) for name in names]
         lines.append(f"| {label} | `{key}` | " + " | ".join(values) + " |")
     return lines
 
@@ -102,7 +109,7 @@ def _default_severities() -> list[str]:
         "Profiles give some codes another severity than the registry's default:",
         "",
     ]
-    for profile in BUILTIN_PROFILES.values():
+    for profile in PROFILES.values():
         by_severity: dict[str, list[str]] = {}
         for code, severity in sorted(profile.severity.items()):
             by_severity.setdefault(severity, []).append(f"`{code}`")
@@ -110,6 +117,36 @@ def _default_severities() -> list[str]:
             verb = "is" if len(codes) == 1 else "are"
             lines.append(f"- `{profile.name}`: {', '.join(codes)} {verb} {severity}")
     return lines
+
+
+def _sources() -> list[str]:
+    """Each store profile's documents, and the source of each of its limits."""
+    lines = [
+        "## Where the store profiles' limits come from",
+        "",
+        "The `3d-commerce`, `scene-viewer` and `shopify` profiles hold a file to the published "
+        "requirements\nof where it ships. Each limit below cites its document; where the "
+        "document gives no number,\nthe line says so and names the value used instead. "
+        'These documents recommend ("should"),\nso a budget overrun is a warning under '
+        "these profiles, as under `generic`.",
+    ]
+    for profile in STORE_PROFILES.values():
+        lines += ["", f"### `{profile.name}`: {profile.title}", ""]
+        lines += [f"- {document}" for document in profile.reference]
+        lines += ["", "| Limit | Key | Value | Source |", "|---|---|---:|---|"]
+        for key, citation in profile.sources.items():
+            label, value = _limit(profile, key)
+            lines.append(f"| {label} | `{key}` | {value} | {citation} |")
+    return lines
+
+
+def _limit(profile: EngineProfile, key: str) -> tuple[str, str]:
+    """A budget's, rule's or code's label and its value under ``profile``."""
+    if key in BUDGET_LABELS:
+        return BUDGET_LABELS[key], _value(getattr(profile.budgets, key))
+    if key in MESH_RULE_LABELS:
+        return MESH_RULE_LABELS[key][0], _value(getattr(profile.mesh_rules, key))
+    return "Severity", profile.severity[key]
 
 
 def _value(value: int | bool | float) -> str:

@@ -187,7 +187,7 @@ ISSUE_TYPES = [
         title="Textures use too much GPU memory",
         count_phrase="(about {megabytes:,} MB)",
     ),
-    # Transforms and scale.
+    # Transforms.
     declare(
         "NODE_NEGATIVE_SCALE",
         "warning",
@@ -198,11 +198,12 @@ ISSUE_TYPES = [
         "XForm; Maya: Freeze Transformations) so the node's scale is positive.",
         title="Mirrored object (negative scale)",
     ),
+    # Scale and placement (assetcheck/checks/scale.py, docs/scale.md).
     declare(
         "MODEL_EXTREMELY_LARGE",
         "warning",
-        "The model is {size} across, more than {limit}: it was most likely exported in the "
-        "wrong unit (millimetres or centimetres read as metres).",
+        "The model is {size} across, more than {limit}, the largest plausible for the "
+        "{engine} profile: {likely}.",
         "Set the scene unit or the exporter's scale so that the model has its real size "
         "in metres, and export again.",
         title="Model far too large, probably the wrong unit",
@@ -211,12 +212,34 @@ ISSUE_TYPES = [
     declare(
         "MODEL_EXTREMELY_SMALL",
         "warning",
-        "The model is {size} across, less than {limit}: it was most likely scaled down "
-        "twice or exported in the wrong unit, and cameras will clip it.",
+        "The model is {size} across, less than {limit}, the smallest plausible for the "
+        "{engine} profile: {likely}; cameras will clip it.",
         "Set the scene unit or the exporter's scale so that the model has its real size "
         "in metres, and export again.",
         title="Model far too small, probably the wrong unit",
         count_phrase="({size} across)",
+    ),
+    declare(
+        "MODEL_PIVOT_FAR_FROM_BASE",
+        "info",
+        "The model's origin, where engines and AR viewers place and turn it, is {distance} "
+        "from the centre of its base, more than the model's own size ({size}): placed on a "
+        "floor it floats or sinks out of view, and it swings around a distant point.",
+        "Move the origin (pivot) to the bottom centre of the model, or move the model so that "
+        "its base sits on the origin, and apply the transform before export.",
+        title="Origin far from the model",
+        count_phrase="({distance} away)",
+    ),
+    declare(
+        "MODEL_DIMENSIONS_MISMATCH",
+        "warning",
+        "The model measures {model} (width x height x depth), the product {product}: {sides} "
+        "more than the {tolerance} tolerance{hint}.",
+        "Model the product at its real size in metres (check the scene unit and the "
+        "exporter's scale), with Y up and the front facing +Z, or correct the dimensions "
+        "given.",
+        title="Model does not match the product's dimensions",
+        count_phrase="({sides})",
     ),
     # Animations.
     declare(

@@ -58,6 +58,7 @@ Built = TypeVar("Built")
 DEFAULT_PLUGINS: Mapping[str, str] = {
     "assetcheck.codes": "assetcheck.plugins.builtin_codes",
     "assetcheck.profiles": "assetcheck.scoring.profiles",
+    "assetcheck.profiles.stores": "assetcheck.scoring.store_profiles",
     "assetcheck.scoring": "assetcheck.scoring.score",
     "assetcheck.formats.glb": "assetcheck.formats.gltf.glb",
     "assetcheck.formats.gltf": "assetcheck.formats.gltf.reader",
@@ -71,6 +72,7 @@ DEFAULT_PLUGINS: Mapping[str, str] = {
     "assetcheck.checks.materials": "assetcheck.checks.materials",
     "assetcheck.checks.textures": "assetcheck.checks.textures",
     "assetcheck.checks.transforms": "assetcheck.checks.transforms",
+    "assetcheck.checks.scale": "assetcheck.checks.scale",
     "assetcheck.checks.animations": "assetcheck.checks.animations",
     "assetcheck.checks.fbx": "assetcheck.checks.fbx",
     "assetcheck.checks.fbx_skins": "assetcheck.checks.fbx_skins",

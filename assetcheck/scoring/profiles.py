@@ -1,7 +1,8 @@
-"""Engine profiles: the budgets an asset is held to for the engine it ships on.
+"""Engine profiles: the budgets an asset is held to for the engine or store it ships on.
 
-The numbers are documented in ``docs/profiles.md`` (generated) and can be changed per engine in
-the ``[engines.<name>]`` config section; plugins can add profiles.
+The numbers are documented in ``docs/profiles.md`` (generated, with the source of each limit of
+the store profiles, :data:`STORE_PROFILES`) and can be changed per engine in the
+``[engines.<name>]`` config section; plugins can add profiles.
 """
 
 from __future__ import annotations
@@ -49,8 +50,9 @@ class Budgets:
 
 @dataclass(frozen=True)
 class MeshRules:
-    """What an engine expects of mesh topology and texture coordinates (issue codes
-    ``MESH_OPEN_BOUNDARY``, ``MESH_LIGHTMAP_UV_*``, ``MESH_TEXEL_DENSITY_SPREAD``)."""
+    """What an engine expects of mesh topology, texture coordinates and the model's size (issue
+    codes ``MESH_OPEN_BOUNDARY``, ``MESH_LIGHTMAP_UV_*``, ``MESH_TEXEL_DENSITY_SPREAD``,
+    ``MODEL_EXTREMELY_LARGE`` and ``_SMALL``)."""
 
     #: The UV set lightmaps are baked from, counted from 0 (``TEXCOORD_<n>`` in glTF, the n-th
     #: UV layer in FBX); -1 when the engine bakes no lightmaps from the file's UVs.
@@ -60,6 +62,10 @@ class MeshRules:
     closed_meshes: bool = False
     #: The most the texel density may vary across a model's textured surface (a ratio).
     texel_density_spread: float = 32.0
+    #: The smallest and largest plausible model, in metres (the largest side of its world
+    #: bounding box): a model outside is most likely in the wrong unit (``docs/scale.md``).
+    smallest_size: float = 0.0001
+    largest_size: float = 1000.0
 
     def updated(self, overrides: Mapping[str, Any]) -> MeshRules:
         """These rules with some replaced (config values: each of its rule's type; the caller
@@ -80,8 +86,14 @@ class EngineProfile:
     budgets: Budgets
     #: Severities the profile gives some codes instead of the registry's: code -> severity.
     severity: Mapping[str, str] = field(default_factory=dict)
-    #: What it expects of topology and UVs; plugins' profiles get the defaults.
+    #: What it expects of topology, UVs and size; plugins' profiles get the defaults.
     mesh_rules: MeshRules = field(default_factory=MeshRules)
+    #: The public documents its limits come from (title, version or date, URL), for a profile
+    #: of a store or platform's published requirements; empty for an engine's.
+    reference: tuple[str, ...] = ()
+    #: Where each budget and rule comes from (its key -> the citation), with the profile's
+    #: :attr:`reference`; ``docs/profiles.md`` shows them.
+    sources: Mapping[str, str] = field(default_factory=dict)
 
 
 BUDGET_NAMES = frozenset(f.name for f in fields(Budgets))
@@ -103,6 +115,16 @@ MESH_RULE_LABELS = {
         "The largest ratio between the texel "
         "density of the most and the least detailed 5% of the textured "
         "surface (`MESH_TEXEL_DENSITY_SPREAD`).",
+    ),
+    "smallest_size": (
+        "Smallest plausible model (m)",
+        "The largest side of the model's world bounding box under which it is most likely in "
+        "the wrong unit (`MODEL_EXTREMELY_SMALL`, `docs/scale.md`).",
+    ),
+    "largest_size": (
+        "Largest plausible model (m)",
+        "The largest side of the model's world bounding box over which it is most likely in "
+        "the wrong unit (`MODEL_EXTREMELY_LARGE`, `docs/scale.md`).",
     ),
 }
 
@@ -176,11 +198,12 @@ BUILTIN_PROFILES: dict[str, EngineProfile] = {
             Budgets(1_000_000, 300_000, 32, 300, 8192, 255, 4, 8, True, 200),
             severity=_NPOT_MATTERS | _LIGHTMAPS_MATTER,
         ),
+        # Unreal is Z up itself: a Z-up FBX needs no conversion there.
         EngineProfile(
             "unreal",
             "Unreal Engine 5",
             Budgets(5_000_000, 2_000_000, 64, 1000, 8192, 1024, 8, 8, True, 500),
-            severity=_NPOT_MATTERS | _LIGHTMAPS_MATTER,
+            severity=_NPOT_MATTERS | _LIGHTMAPS_MATTER | {"FBX_Z_UP": "hint"},
         ),
         EngineProfile(
             "godot", "Godot 4", Budgets(1_000_000, 500_000, 32, 500, 8192, 256, 8, 2, True, 200)

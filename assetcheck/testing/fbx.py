@@ -83,7 +83,8 @@ class CurveSpec:
 class MeshSpec:
     """A mesh: control points, polygons (lists of control point indices) and its materials.
 
-    ``normal`` is the normal written at every corner; ``scale`` the model's ``Lcl Scaling``.
+    ``normal`` is the normal written at every corner; ``scale``, ``rotation`` (degrees) and
+    ``translation`` the model's ``Lcl Scaling``, ``Lcl Rotation`` and ``Lcl Translation``.
     ``raw_indices`` replaces the ``PolygonVertexIndex`` array as written (for damaged files).
     ``uv_values`` gives every UV set one UV per control point (all zero when None).
     ``geometry_name`` names the geometry apart from its model (FBX 7 layout only); Asset Forge
@@ -100,6 +101,8 @@ class MeshSpec:
     uv_sets: int = 1
     normal: tuple[float, float, float] = (0.0, 0.0, 1.0)
     scale: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    rotation: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    translation: tuple[float, float, float] = (0.0, 0.0, 0.0)
     raw_indices: Sequence[int] | None = None
     uv_values: Sequence[tuple[float, float]] | None = None
     geometry_name: str | None = None
@@ -383,6 +386,10 @@ class _SceneWriter:
             position = [m.name for m in self.scene.materials].index(material)
             links.append((self._ref(material, "Material", 3, position), model_ref))
         model_props = self._props([("Lcl Translation", "Lcl Translation", 0.0)])
+        if mesh.translation != (0.0, 0.0, 0.0):
+            model_props.children = [self._vector_prop("Lcl Translation", mesh.translation)]
+        if mesh.rotation != (0.0, 0.0, 0.0):
+            model_props.children.append(self._vector_prop("Lcl Rotation", mesh.rotation))
         if mesh.scale != (1.0, 1.0, 1.0):
             model_props.children.append(self._vector_prop("Lcl Scaling", mesh.scale))
         model = Node(

@@ -67,3 +67,23 @@ def pawn_glb(copies: int = 1) -> bytes:
         node = builder.add_node(mesh=0, name=f"Pawn {copy + 1}")
         builder.document["nodes"][node]["translation"] = [copy * 1.0, 0.0, 0.0]
     return builder.glb()
+
+
+def box_glb(
+    low: tuple[float, float, float] | list[float],
+    high: tuple[float, float, float] | list[float],
+    translation: tuple[float, float, float] | list[float] = (0.0, 0.0, 0.0),
+) -> bytes:
+    """A GLB whose one mesh spans ``low``..``high`` in metres (three points, so its POSITION
+    bounds are those corners), drawn by the scene's one root node at ``translation``: for the
+    size, origin and dimension checks."""
+    builder = GltfBuilder()
+    corners = np.array([low, high, [low[0], high[1], low[2]]], np.float32)
+    position = builder.add_accessor(corners, "VEC3", minmax=True)
+    builder.document["meshes"] = [{"primitives": [{"attributes": {"POSITION": position}}]}]
+    node = builder.add_node(0, name="product")
+    if any(translation):
+        builder.document["nodes"][node]["translation"] = list(translation)
+    builder.document["scenes"] = [{"nodes": [node]}]
+    builder.document["scene"] = 0
+    return builder.glb()

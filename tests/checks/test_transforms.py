@@ -1,18 +1,17 @@
-"""Transforms and scale: mirrored nodes, absurd model sizes, FBX units and axis systems."""
+"""Transforms: mirrored nodes, FBX units and axis systems, and FBX conversions left on nodes."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from assetcheck.checks.transforms import describe_length
+from assetcheck.asset.options import ValidationOptions
+from assetcheck.engine import validate
 from assetcheck.formats.gltf.node_transforms import local_matrix
-from assetcheck.testing.fbx import Scene, binary_fbx, cube, scene_nodes
+from assetcheck.testing.fbx import MeshSpec, Scene, binary_fbx, cube, scene_nodes
 from assetcheck.testing.fbx_nodes import encode_binary
 from assetcheck.testing.gltf import GltfBuilder, Primitive
 from tests.formats import codes, only_issue, validate_bytes
-
-SIZE_CODES = {"MODEL_EXTREMELY_LARGE", "MODEL_EXTREMELY_SMALL"}
 
 
 def placed_mesh_glb(**transform) -> bytes:
@@ -62,57 +61,6 @@ def test_rotation_is_not_a_mirror():
     assert np.linalg.det(half_turn[:3, :3]) == pytest.approx(8.0)
 
 
-def test_model_kilometres_wide_is_in_the_wrong_unit(tmp_path):
-    result = validate_bytes(tmp_path, "m.glb", placed_mesh_glb(scale=[1000.0, 1.0, 1.0]))
-    assert only_issue(result, "MODEL_EXTREMELY_LARGE").message.startswith(
-        "The model is 3 km across, more than 1 km"
-    )
-
-
-def test_model_a_hundredth_of_a_millimetre_wide_is_in_the_wrong_unit(tmp_path):
-    result = validate_bytes(tmp_path, "m.glb", placed_mesh_glb(scale=[1e-5, 1e-5, 1e-5]))
-    assert only_issue(result, "MODEL_EXTREMELY_SMALL").message.startswith(
-        "The model is 0.03 mm across, less than 0.1 mm"
-    )
-
-
-def test_human_sized_model_is_fine(tmp_path):
-    result = validate_bytes(tmp_path, "m.glb", placed_mesh_glb(translation=[500.0, 0.0, 0.0]))
-    assert SIZE_CODES.isdisjoint(codes(result))
-
-
-def test_size_spans_every_placed_instance(tmp_path):
-    builder = GltfBuilder()
-    mesh = builder.add_mesh([Primitive(3, normals=True)])
-    builder.add_node(mesh)
-    builder.document["nodes"][builder.add_node(mesh)]["translation"] = [1500.0, 0.0, 0.0]
-    assert "MODEL_EXTREMELY_LARGE" in codes(validate_bytes(tmp_path, "m.glb", builder.glb()))
-
-
-def test_skinned_mesh_is_sized_by_its_joints_not_its_own_node(tmp_path):
-    # Vertices in millimetres under a joint scaled to metres: 3 m, as skinning places them.
-    builder = GltfBuilder()
-    corners = np.array([[0, 0, 0], [3000, 0, 0], [0, 3000, 0]], np.float32)
-    position = builder.add_accessor(corners, "VEC3", minmax=True)
-    builder.document["meshes"] = [{"primitives": [{"attributes": {"POSITION": position}}]}]
-    joint = builder.add_node(name="hips")
-    builder.document["nodes"][joint]["scale"] = [0.001, 0.001, 0.001]
-    skinned = builder.add_node(0, name="body")
-    builder.document["skins"] = [{"joints": [joint]}]
-    unskinned = validate_bytes(tmp_path, "u.glb", builder.glb())
-    builder.document["nodes"][skinned]["skin"] = 0
-    skinned_result = validate_bytes(tmp_path, "s.glb", builder.glb())
-    assert "MODEL_EXTREMELY_LARGE" in codes(unskinned)
-    assert SIZE_CODES.isdisjoint(codes(skinned_result))
-
-
-@pytest.mark.parametrize(
-    ("meters", "text"), [(1500, "1.5 km"), (1.8, "1.8 m"), (0.04, "4 cm"), (0.00005, "0.05 mm")]
-)
-def test_lengths_read_in_the_best_unit(meters, text):
-    assert describe_length(meters) == text
-
-
 @pytest.mark.parametrize(
     ("scale_cm", "unit"), [(2.54, "inches"), (0.1, "millimetres"), (500.0, "units of 5 m")]
 )
@@ -146,3 +94,78 @@ def test_fbx_with_x_up_is_reported(tmp_path):
 def test_fbx_y_up_or_z_up_right_handed_is_fine(tmp_path, up_axis):
     data = binary_fbx(Scene(meshes=[cube()], up_axis=up_axis))
     assert "FBX_UNUSUAL_AXES" not in codes(validate_bytes(tmp_path, "m.fbx", data))
+
+
+def blender_cube(name: str, **transform) -> MeshSpec:
+    """A cube placed as Blender's FBX exporter places objects by default: Z-up geometry stood
+    upright by -90 degrees about X, scaled by 100 into the file's centimetres."""
+    mesh = cube(name)
+    mesh.rotation, mesh.scale = (-90.0, 0.0, 0.0), (100.0, 100.0, 100.0)
+    for key, value in transform.items():
+        setattr(mesh, key, value)
+    return mesh
+
+
+def test_conversion_on_every_node_is_reported_with_the_first_node(tmp_path):
+    data = binary_fbx(Scene(meshes=[blender_cube("Chair"), blender_cube("Table")]))
+    issue = only_issue(validate_bytes(tmp_path, "m.fbx", data), "FBX_CONVERSION_ON_NODES")
+    assert issue.message.startswith(
+        "Every node drawing a mesh (2, Chair among them) carries a rotation standing Z-up "
+        "geometry upright (-90° about X) and a scale of 100:"
+    )
+    assert issue.headline == "Unit or axis conversion left on the nodes (2 nodes)"
+
+
+@pytest.mark.parametrize(
+    ("transform", "conversion"),
+    [
+        ({"scale": (1.0, 1.0, 1.0)}, "a rotation standing Z-up geometry upright"),
+        ({"rotation": (0.0, 0.0, 0.0)}, "a scale of 100:"),
+        ({"rotation": (0.0, 0.0, 0.0), "scale": (0.01, 0.01, 0.01)}, "a scale of 0.01:"),
+    ],
+)
+def test_rotation_and_scale_are_each_a_conversion(tmp_path, transform, conversion):
+    data = binary_fbx(Scene(meshes=[blender_cube("Chair", **transform)]))
+    issue = only_issue(validate_bytes(tmp_path, "m.fbx", data), "FBX_CONVERSION_ON_NODES")
+    assert f"carries {conversion}" in issue.message
+
+
+def test_a_node_without_the_conversion_clears_the_file(tmp_path):
+    data = binary_fbx(Scene(meshes=[blender_cube("Chair"), cube("Table")]))
+    assert "FBX_CONVERSION_ON_NODES" not in codes(validate_bytes(tmp_path, "m.fbx", data))
+
+
+@pytest.mark.parametrize("scale", [(100.0, 100.0, 50.0), (10.0, 10.0, 10.0)])
+def test_other_scales_are_not_a_unit_conversion(tmp_path, scale):
+    data = binary_fbx(Scene(meshes=[blender_cube("Chair", rotation=(0.0, 0.0, 0.0), scale=scale)]))
+    assert "FBX_CONVERSION_ON_NODES" not in codes(validate_bytes(tmp_path, "m.fbx", data))
+
+
+def test_z_up_geometry_in_a_z_up_file_needs_no_conversion(tmp_path):
+    data = binary_fbx(Scene(meshes=[cube("Chair")], up_axis=2))
+    assert "FBX_CONVERSION_ON_NODES" not in codes(validate_bytes(tmp_path, "m.fbx", data))
+
+
+def test_a_node_scaled_to_nothing_is_no_conversion_and_no_crash(tmp_path):
+    data = binary_fbx(Scene(meshes=[blender_cube("Chair", scale=(0.0, 0.0, 0.0))]))
+    found = codes(validate_bytes(tmp_path, "m.fbx", data))
+    assert "FBX_CONVERSION_ON_NODES" not in found and "CHECK_CRASHED" not in found
+
+
+def test_a_z_up_file_was_not_converted_to_y_up(tmp_path):
+    data = binary_fbx(Scene(meshes=[cube()], up_axis=2))
+    issue = only_issue(validate_bytes(tmp_path, "m.fbx", data), "FBX_Z_UP")
+    assert issue.severity == "info"
+    assert issue.message.startswith("The file is Z up (right +X, up +Z, front -Y)")
+
+
+def test_a_z_up_file_is_only_a_hint_for_unreal(tmp_path):
+    path = tmp_path / "m.fbx"
+    path.write_bytes(binary_fbx(Scene(meshes=[cube()], up_axis=2)))
+    result = validate(path, options=ValidationOptions(engine="unreal"))
+    assert only_issue(result, "FBX_Z_UP").severity == "hint"
+
+
+def test_a_y_up_file_is_not_z_up(tmp_path):
+    data = binary_fbx(Scene(meshes=[cube()], up_axis=1))
+    assert "FBX_Z_UP" not in codes(validate_bytes(tmp_path, "m.fbx", data))

@@ -145,11 +145,32 @@ def test_missing_path_is_a_usage_error_naming_it(capsys, tmp_path, good_glb):
         ("--engine", "playstation1", "unknown engine 'playstation1': choose one of"),
         ("--format", "pdf", "unknown format 'pdf'"),
         ("--fail-under", "101", "--fail-under takes a score from 0 to 100"),
+        ("--dimensions", "0.6x0.9", "give width, height and depth in metres as WxHxD"),
+        ("--dimensions", "0.6xabcx0.4", "the height 'abc' is not a number of metres"),
+        ("--dimensions", "0x1x1", "width must be more than 0"),
+        ("--dimensions", "1x1x1e9", "at most 10,000 metres"),
     ],
 )
 def test_bad_options_are_usage_errors_that_say_why(capsys, good_glb, option, value, message):
     status, _, err = run(capsys, "validate", option, value, str(good_glb))
     assert status == 2 and message in err
+
+
+def test_dimensions_are_compared_with_the_model(capsys, good_glb):
+    # The quad is 3 m wide and flat: a width of 1 m is far off, its height is not given.
+    status, out, _ = run(
+        capsys, "validate", "--format", "json", "--dimensions", "1x-x-", str(good_glb)
+    )
+    (group,) = [g for g in json.loads(out)["issues"] if g["code"] == "MODEL_DIMENSIONS_MISMATCH"]
+    assert "width 3 m instead of 1 m" in json.dumps(group)
+    assert status == 0  # a warning
+
+
+def test_a_store_profile_is_chosen_by_its_name(capsys, good_glb):
+    _, out, _ = run(
+        capsys, "validate", "--format", "json", "--engine", "3d-commerce", str(good_glb)
+    )
+    assert json.loads(out)["engine"]["budgets"]["file_size_mb"] == 5
 
 
 def test_unreadable_config_is_a_usage_error(capsys, tmp_path, good_glb):

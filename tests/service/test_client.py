@@ -16,6 +16,7 @@ import pytest
 from assetcheck.cli import build_parser
 from assetcheck.cli.submit_command import _submit_all
 from assetcheck.client import ApiError, Client, ConnectionFailed, WaitTimedOut
+from assetcheck.testing.shapes import box_glb
 from tests.service.harness import ServiceProcess, assetcheck_command, new_key
 
 BROKEN_GLB = b"glTF\x02\x00\x00\x00\xff\xff\xff\x7f garbage"
@@ -112,6 +113,18 @@ def test_submit_prints_the_report_and_exits_0_for_a_valid_file(url, key, files, 
     assert done.returncode == 0, done.stderr
     assert "chair.glb" in done.stdout and "excellent" in done.stdout.lower()
     assert "queued as val_" in done.stderr and key not in done.stdout + done.stderr
+
+
+def test_submit_sends_the_products_dimensions_and_refuses_unusable_ones(url, key, files):
+    (path,) = files({"chair.glb": box_glb([-0.3, 0.0, -0.2], [0.3, 0.9, 0.2])})
+    done = submit(url, key, "--dimensions", "0.6x1.2x0.4", "--format", "json", str(path))
+    assert done.returncode == 0, done.stderr
+    (group,) = [
+        g for g in json.loads(done.stdout)["issues"] if g["code"] == "MODEL_DIMENSIONS_MISMATCH"
+    ]
+    assert "height 90 cm instead of 1.2 m" in json.dumps(group)
+    refused = submit(url, key, "--dimensions", "0x1x1", str(path))
+    assert refused.returncode == 2 and "width must be more than 0" in refused.stderr
 
 
 def test_submit_saves_one_json_list_for_several_files_and_exits_1_on_errors(

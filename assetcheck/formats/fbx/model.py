@@ -64,6 +64,11 @@ class FbxAxes:
             )
         )
 
+    @property
+    def up_vector(self) -> np.ndarray:
+        """The up axis as a unit vector (only meaningful when :attr:`known`)."""
+        return AXIS_VECTORS[self.up]
+
     def to_y_up(self) -> np.ndarray:
         """The 3x3 rotation (or mirror, for a left-handed system) taking the scene's axes to
         +X right, +Y up, +Z front; the identity when the axes are unknown or degenerate."""

@@ -99,6 +99,31 @@ ISSUE_TYPES = [
         title="Unusual axis orientation",
     ),
     declare(
+        "FBX_Z_UP",
+        "info",
+        "The file is Z up (right {right}, up {up}, front {front}), as 3ds Max and Blender "
+        "work: its axes were not converted to Y up, so engines and formats that are Y up "
+        "(Unity, Godot, glTF) must turn it on import, Unity with a -90° rotation about X on "
+        "each root object.",
+        "Export with Y up (Blender: Up Y, Forward -Z; 3ds Max: Up Axis Y-up in the FBX "
+        "exporter's Axis Conversion), or let the importer bake the conversion (Unity: Bake "
+        "Axis Conversion). Unreal is Z up itself and needs nothing.",
+        title="Z-up file, axes not converted",
+    ),
+    declare(
+        "FBX_CONVERSION_ON_NODES",
+        "info",
+        "Every node drawing a mesh ({count}, {name} among them) carries {conversion}: the "
+        "exporter converted the axes or unit on the nodes instead of in the geometry, so "
+        "engines show each object with that rotation or scale on it (Unity: rotation -90 on "
+        "X, scale 100), which animation, physics and further edits inherit.",
+        "Export with the conversion applied to the geometry (Blender: Apply Scalings 'FBX "
+        "Units Scale' and Apply Transform; 3ds Max and Maya: reset or freeze the transforms), "
+        "or let the importer bake it (Unity: Bake Axis Conversion).",
+        title="Unit or axis conversion left on the nodes",
+        count_phrase="({count} {count:node|nodes})",
+    ),
+    declare(
         "FBX_NON_UNIT_NORMALS",
         "warning",
         "Mesh {name}: {count:,} of {total:,} normals are not of unit length; the first, "

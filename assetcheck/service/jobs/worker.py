@@ -49,6 +49,7 @@ from typing import Any
 
 import pluggy
 
+from assetcheck.asset.dimensions import ProductDimensions
 from assetcheck.config.settings import Config
 from assetcheck.engine import validate
 from assetcheck.formats.registry import format_registry
@@ -170,6 +171,9 @@ class Worker:
 
     def _child_task(self, job: Job) -> dict[str, Any]:
         options = self.config.validation_options(job.engine)
+        dimensions = job.options.get("dimensions") if isinstance(job.options, dict) else None
+        if dimensions is not None:  # validated when the job was created
+            options = replace(options, dimensions=ProductDimensions.from_json(dimensions))
         return {
             "storage": self.storage,
             "stored_path": job.stored_path,

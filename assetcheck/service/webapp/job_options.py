@@ -1,4 +1,5 @@
-"""The ``options`` part of an upload: a JSON object with ``engine`` and ``webhook_url``."""
+"""The ``options`` part of an upload: a JSON object with ``engine``, ``webhook_url`` and
+``dimensions``."""
 
 from __future__ import annotations
 
@@ -6,19 +7,20 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from assetcheck.asset.dimensions import DimensionsError, ProductDimensions
 from assetcheck.service.webapp.errors import RequestError
 from assetcheck.service.webapp.json_input import JsonInputError, parse_json
 from assetcheck.service.webhooks.settings import has_webhooks
 from assetcheck.service.webhooks.urls import WebhookUrlError, check_webhook_url
 
 DEFAULT_ENGINE = "generic"
-KNOWN_OPTIONS = ("engine", "webhook_url")
+KNOWN_OPTIONS = ("engine", "webhook_url", "dimensions")
 WEBHOOK_URL_MAX_LENGTH = 2048
 
 
 def parse_job_options(raw: bytes | None, engines: Collection[str]) -> dict[str, Any]:
     """The job's options, with ``engine`` always set; raises 400 INVALID_OPTIONS,
-    UNKNOWN_ENGINE or INVALID_WEBHOOK_URL.
+    UNKNOWN_ENGINE, INVALID_WEBHOOK_URL or INVALID_DIMENSIONS.
 
     ``webhook_url`` is only checked to be an absolute http(s) URL here; where it may point
     is for :func:`check_webhook_option` to say. A null ``webhook_url`` is as if it were not
@@ -40,6 +42,8 @@ def parse_job_options(raw: bytes | None, engines: Collection[str]) -> dict[str, 
     parsed: dict[str, Any] = {"engine": engine}
     if options.get("webhook_url") is not None:
         parsed["webhook_url"] = _webhook_url(options["webhook_url"])
+    if options.get("dimensions") is not None:
+        parsed["dimensions"] = _dimensions(options["dimensions"])
     return parsed
 
 
@@ -87,6 +91,17 @@ def _webhook_url(value: object) -> str:
         "webhook_url must be an absolute http:// or "
         f"https:// URL of at most {WEBHOOK_URL_MAX_LENGTH} characters.",
     )
+
+
+def _dimensions(value: object) -> dict[str, float]:
+    """The product's dimensions as stored with the job (metres by side), validated."""
+    try:
+        return ProductDimensions.from_json(value).to_json()
+    except DimensionsError as error:
+        message = str(error)
+        raise RequestError(
+            400, "INVALID_DIMENSIONS", f"{message[:1].upper()}{message[1:]}."
+        ) from None
 
 
 def _is_http_url(value: str) -> bool:

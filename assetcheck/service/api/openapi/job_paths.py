@@ -107,6 +107,18 @@ def _upload(engines: list[str]) -> dict:
                         "description": "Receives this job's webhook instead of the account's "
                         "default; null, like no webhook_url, means the account's default.",
                     },
+                    "dimensions": {
+                        "type": ["object", "null"],
+                        "additionalProperties": False,
+                        "minProperties": 1,
+                        "properties": {
+                            side: {"type": "number", "exclusiveMinimum": 0, "maximum": 10000}
+                            for side in ("width", "height", "depth")
+                        },
+                        "description": "The real product's width (X), height (Y, up) and "
+                        "depth (Z) in metres, any of them; the model must match them within "
+                        "3 % (MODEL_DIMENSIONS_MISMATCH, docs/scale.md).",
+                    },
                 },
             },
         },
@@ -118,7 +130,7 @@ def _upload_refusals() -> dict:
     return {
         "400": error(
             "MISSING_FILE, EMPTY_FILE, PART_HEADERS_TOO_LARGE, INVALID_OPTIONS, "
-            "UNKNOWN_ENGINE or INVALID_WEBHOOK_URL"
+            "UNKNOWN_ENGINE, INVALID_WEBHOOK_URL or INVALID_DIMENSIONS"
         ),
         "413": error("FILE_TOO_LARGE: over the plan's upload limit"),
         "415": error("UNSUPPORTED_FILE_TYPE: the content is not GLB, glTF, FBX, OBJ or ZIP"),
