@@ -74,7 +74,8 @@ def stored_block_bytes(data_format: DataFormat) -> int | None:
 def gpu_format(header: Ktx2Header, data_format: DataFormat) -> tuple[str, Block, int] | None:
     """The format the GPU stores the texture in: name, texel block, bytes per block. Basis
     Universal's transcode target; a block-compressed ``vkFormat``'s own block; else the
-    descriptor's block and bytes (``VK_FORMAT_<vkFormat>``). None when none of them says."""
+    descriptor's block and bytes (named by the ``vkFormat`` number and its bytes per texel
+    block). None when none of them says."""
     if data_format.universal:
         return TRANSCODED_FORMAT, TRANSCODED_BLOCK, TRANSCODED_BLOCK_BYTES
     if header.vk_format in BLOCK_FORMATS:
@@ -82,7 +83,7 @@ def gpu_format(header: Ktx2Header, data_format: DataFormat) -> tuple[str, Block,
     block_bytes = stored_block_bytes(data_format)
     if block_bytes is None:
         return None
-    return f"vkFormat {header.vk_format}", data_format.block, block_bytes
+    return f"vkFormat {header.vk_format} ({block_bytes} B a block)", data_format.block, block_bytes
 
 
 def gpu_memory(header: Ktx2Header, data_format: DataFormat | None) -> GpuMemory | None:
