@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from assetcheck.engine import validate
-from assetcheck.reports.document import build_report
+from assetcheck.reports.document import build_report, cap_report, json_size
 from assetcheck.reports.junit import render_junit
 from assetcheck.reports.markdown import render_markdown
 from assetcheck.reports.sarif import render_sarif
@@ -105,3 +105,18 @@ def test_a_report_stored_before_the_figures_existed_renders_without_the_section(
         del entry["byteUsage"], entry["gpuMemory"]
     assert "Bytes and GPU memory" not in render_text(old) + render_markdown(old)
     assert "<properties>" not in render_junit(old)
+
+
+def test_a_capped_report_keeps_the_totals_and_drops_the_rows_first(glb_report):
+    report = json.loads(json.dumps(glb_report))
+    memory = report["files"][0]["gpuMemory"]
+    memory["textures"] *= 2000  # a model of 2,000 textures
+    capped = cap_report(report, json_size(report) // 10)
+    (entry,) = capped["files"]
+    assert entry["gpuMemory"] == {"totalBytes": memory["totalBytes"], "textures": []}
+    assert entry["byteUsage"]["largest"] == []
+    assert entry["byteUsage"]["categories"] == glb_report["files"][0]["byteUsage"]["categories"]
+    assert {"files[].gpuMemory.textures", "files[].byteUsage.largest"} <= set(
+        capped["summary"]["capped"]["omitted"]
+    )
+    VALIDATOR.validate(capped)

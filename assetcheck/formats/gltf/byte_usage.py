@@ -86,11 +86,13 @@ def gltf_byte_usage(asset: Asset, data: Any, links: DocumentLinks) -> ByteUsage:
         if index == first or not isinstance(buffer, dict):
             continue
         held = asset.buffers[index] if index < len(asset.buffers) else None
-        if held is None:
-            continue
         uri = buffer.get("uri")
-        if isinstance(uri, str) and uri.startswith("data:"):
-            tally.add(("container", "", "base64 of data: URIs"), len(uri) - len(held))
+        embedded = uri if isinstance(uri, str) and uri.startswith("data:") else ""
+        if held is None:  # its data: URI's text, if any, is all that is left of it
+            tally.add(("unreferenced", "", f"buffer {index} (unreadable)"), len(embedded))
+            continue
+        if embedded:
+            tally.add(("container", "", "base64 of data: URIs"), len(embedded) - len(held))
         sweep(len(held), spans.get(index, []), readers, tally, f"buffer {index}")
     external_images(document, asset.textures, tally)
     categories = dict(tally.categories)
@@ -182,7 +184,8 @@ class ViewReaders:
                 continue
             label = self.accessor_labels.get(index, ("other", "", f"accessor {index}"))
             stride = as_integer((self._view(layout.buffer_view) or {}).get("byteStride"))
-            self.shares[layout.buffer_view][label] += layout.span(layout.count, stride)
+            span = layout.span(layout.count, stride if stride and stride > 0 else None)
+            self.shares[layout.buffer_view][label] += max(1, span)
         for use in uses(links):
             if use.collection == "bufferViews" and "/sparse/" in use.pointer:
                 owner = int(use.pointer.split("/")[2])

@@ -182,3 +182,15 @@ def test_png_textures_get_ktx2_estimates_in_file_bytes_and_gpu_memory(tmp_path):
         uastc.estimated_bytes == uastc.estimated_gpu_bytes == 16 * (256 + 64 + 16 + 4 + 1 + 1 + 1)
     )
     assert etc1s.estimated_bytes == -(-sum(side * side for side in chain) * 5 // 32)
+
+
+def test_a_data_uri_buffer_that_does_not_decode_is_unreferenced_text(tmp_path):
+    builder = GltfBuilder()
+    builder.add_node(builder.add_mesh([Primitive(3)], "Tri"))
+    document = json.loads(builder.embedded_gltf())
+    uri = "data:application/octet-stream;base64,@@not base64@@"
+    document["buffers"][0]["uri"] = uri
+    data = json.dumps(document).encode()
+    usage = usage_of(tmp_path, "broken.gltf", data)
+    assert usage.total == len(data)
+    assert usage.categories["unreferenced"] == len(uri)
