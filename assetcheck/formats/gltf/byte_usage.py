@@ -23,6 +23,7 @@ from assetcheck.asset.memory import ByteUsage, largest
 from assetcheck.formats.gltf.accessor_data import accessor_layout
 from assetcheck.formats.gltf.byte_savings import Label, geometry_savings
 from assetcheck.formats.gltf.fields import as_integer
+from assetcheck.formats.gltf.glb_layout import BIN_CHUNK, HEADER_LENGTH, JSON_CHUNK
 from assetcheck.formats.gltf.links import DocumentLinks, collection, index_of, uses
 from assetcheck.formats.gltf.meshopt import EXTENSIONS as MESHOPT_EXTENSIONS
 from assetcheck.formats.texture_memory import ktx2_savings
@@ -32,9 +33,6 @@ from assetcheck.formats.texture_memory import ktx2_savings
 ALIGNMENT_GAP = 15
 DRACO = "KHR_draco_mesh_compression"
 _CHUNK = struct.Struct("<II")
-_GLB_HEADER = 12
-_JSON_CHUNK = 0x4E4F534A
-_BIN_CHUNK = 0x004E4942
 
 
 @dataclass
@@ -109,19 +107,19 @@ def glb_sections(data: Any, tally: Tally, spans: list[Span], readers: ViewReader
     """Count the GLB's header, chunk headers, JSON (its trailing spaces are padding), and the
     BIN chunk through ``spans``; bytes past the last whole chunk are unreferenced."""
     view = memoryview(data)
-    tally.add(("container", "", "GLB header"), min(_GLB_HEADER, len(view)))
-    offset = _GLB_HEADER
+    tally.add(("container", "", "GLB header"), min(HEADER_LENGTH, len(view)))
+    offset = HEADER_LENGTH
     while offset + _CHUNK.size <= len(view):
         length, kind = _CHUNK.unpack_from(view, offset)
         start = offset + _CHUNK.size
         end = min(start + length, len(view))
         tally.add(("container", "", "GLB chunk headers"), _CHUNK.size)
-        if kind == _JSON_CHUNK:
+        if kind == JSON_CHUNK:
             text = bytes(view[start:end])
             padding = len(text) - len(text.rstrip(b" "))
             tally.add(("json", "", "JSON"), end - start - padding)
             tally.add(("padding", "", "JSON chunk padding"), padding)
-        elif kind == _BIN_CHUNK:
+        elif kind == BIN_CHUNK:
             sweep(end - start, spans, readers, tally, "BIN chunk")
         else:
             tally.add(("unreferenced", "", "unknown GLB chunks"), end - start)
