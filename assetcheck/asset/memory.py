@@ -111,7 +111,7 @@ class ByteUsage:
     ``categories`` (by :data:`CATEGORIES`) add up to ``total``: the file's size, plus the
     external buffers and images a glTF loads. ``attributes`` splits ``geometry`` by vertex
     attribute; ``items`` are the largest named parts, largest first; ``savings`` what
-    compression would save, estimated; ``unbroken`` says what the breakdown could not split.
+    compression would save, estimated.
     """
 
     total: int
@@ -119,10 +119,9 @@ class ByteUsage:
     attributes: dict[str, int] = field(default_factory=dict)
     items: list[ByteItem] = field(default_factory=list)
     savings: list[Saving] = field(default_factory=list)
-    unbroken: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        found: dict[str, Any] = {
+        return {
             "totalBytes": self.total,
             "categories": [
                 {"name": name, "bytes": self.categories[name]}
@@ -133,9 +132,6 @@ class ByteUsage:
             "largest": [item.to_dict() for item in self.items],
             "savings": [saving.to_dict() for saving in self.savings],
         }
-        if self.unbroken:
-            found["notBrokenDown"] = self.unbroken
-        return found
 
 
 def largest(items: dict[tuple[str, str], int]) -> list[ByteItem]:

@@ -54,9 +54,9 @@ class Share:
 
 @dataclass(frozen=True)
 class FileCosts:
-    """The section for one model file: where its bytes go (empty ``categories`` when its
-    format is not broken down), its largest items, the estimated savings and its textures'
-    GPU memory."""
+    """The section for one model file: where its bytes go (empty ``categories`` when it is
+    not broken down: ``docs/statistics.md`` says which files are not), its largest items, the
+    estimated savings and its textures' GPU memory."""
 
     filename: str
     total: int
@@ -66,7 +66,12 @@ class FileCosts:
     savings: list[dict[str, Any]]
     gpu_total: int
     textures: list[dict[str, Any]]
-    not_broken_down: str | None
+    format: str
+
+    @property
+    def not_broken_down(self) -> str:
+        """What the reports say of a file that is not broken down."""
+        return f"{self.format.upper()} file, not broken down"
 
     @property
     def empty(self) -> bool:
@@ -95,8 +100,7 @@ def file_costs(report: Report) -> list[FileCosts]:
                 savings=usage.get("savings", []),
                 gpu_total=entry["gpuMemory"]["totalBytes"],
                 textures=entry["gpuMemory"]["textures"],
-                not_broken_down=usage.get("notBrokenDown")
-                or (None if usage else f"{entry['format'].upper()} files are not broken down"),
+                format=entry["format"],
             )
         )
     return found

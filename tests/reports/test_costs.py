@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from assetcheck.engine import validate
+from assetcheck.reports.costs import format_size
 from assetcheck.reports.document import build_report, cap_report, json_size
 from assetcheck.reports.junit import render_junit
 from assetcheck.reports.markdown import render_markdown
@@ -120,3 +121,13 @@ def test_a_capped_report_keeps_the_totals_and_drops_the_rows_first(glb_report):
         capped["summary"]["capped"]["omitted"]
     )
     VALIDATOR.validate(capped)
+
+
+def test_a_file_not_broken_down_still_shows_its_textures_gpu_memory(glb_report):
+    report = json.loads(json.dumps(glb_report))
+    report["files"][0]["byteUsage"] = None  # as for an OBJ, whose bytes are not broken down
+    size = report["files"][0]["byteSize"]
+    assert f"body.glb: {format_size(size)} (GLB file, not broken down)" in render_text(report)
+    markdown = render_markdown(report)
+    assert f"GLB file, not broken down: {format_size(size)}." in markdown
+    assert "| Albedo |" in markdown
