@@ -25,6 +25,8 @@ CATEGORIES = (
 )
 #: How many of the largest named items a breakdown keeps.
 LARGEST_ITEMS = 10
+#: Categories of bookkeeping, left out of the largest items (their totals are enough).
+BOOKKEEPING = frozenset({"container", "padding"})
 
 
 @dataclass(frozen=True)
@@ -79,13 +81,12 @@ class ByteItem:
 class Saving:
     """What one method would make of some of a file's bytes, estimated: ``bytes`` of
     ``target`` now, ``estimated_bytes`` after (and for textures their GPU memory now and
-    after); ``basis`` says how the estimate is made."""
+    after). How each method is estimated is in ``docs/statistics.md``, not in every report."""
 
     method: str
     target: str
     bytes: int
     estimated_bytes: int
-    basis: str
     gpu_bytes: int | None = None
     estimated_gpu_bytes: int | None = None
 
@@ -96,7 +97,6 @@ class Saving:
             "bytes": self.bytes,
             "estimatedBytes": self.estimated_bytes,
             "estimatedSaving": self.bytes - self.estimated_bytes,
-            "basis": self.basis,
         }
         if self.gpu_bytes is not None and self.estimated_gpu_bytes is not None:
             found["gpuBytes"] = self.gpu_bytes
@@ -123,21 +123,20 @@ class ByteUsage:
     def to_dict(self) -> dict[str, Any]:
         return {
             "totalBytes": self.total,
-            "categories": [
-                {"name": name, "bytes": self.categories[name]}
-                for name in CATEGORIES
-                if self.categories.get(name)
-            ],
-            "attributes": [{"name": name, "bytes": size} for name, size in self.attributes.items()],
+            "categories": {
+                name: self.categories[name] for name in CATEGORIES if self.categories.get(name)
+            },
+            "attributes": dict(self.attributes),
             "largest": [item.to_dict() for item in self.items],
             "savings": [saving.to_dict() for saving in self.savings],
         }
 
 
 def largest(items: dict[tuple[str, str], int]) -> list[ByteItem]:
-    """The :data:`LARGEST_ITEMS` largest of ``items`` (by (category, name)), largest first,
-    ties by name."""
-    ordered = sorted(items.items(), key=lambda entry: (-entry[1], entry[0][1]))
+    """The :data:`LARGEST_ITEMS` largest of ``items`` (by (category, name)) that hold data,
+    not :data:`BOOKKEEPING`, largest first, ties by name."""
+    held = [entry for entry in items.items() if entry[0][0] not in BOOKKEEPING]
+    ordered = sorted(held, key=lambda entry: (-entry[1], entry[0][1]))
     return [
         ByteItem(category, name, size) for (category, name), size in ordered[:LARGEST_ITEMS] if size
     ]

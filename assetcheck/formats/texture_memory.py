@@ -33,14 +33,6 @@ DECODED_IMAGES = frozenset({"image/png", "image/jpeg", "image/webp"})
 #: ETC1S: "common usable bitrates are .3-1.25 bits/texel" (Basis Universal's README); the
 #: estimate takes the high end.
 ETC1S_BITS_PER_TEXEL = 1.25
-UASTC_BASIS = (
-    "KTX2 UASTC: a 16-byte block per 4x4 texels with a full mip chain, before Zstandard; "
-    "transcoded to BC7 or ASTC 4x4 on the GPU"
-)
-ETC1S_BASIS = (
-    "KTX2 ETC1S: 1.25 bits per texel with a full mip chain (the high end of Basis "
-    "Universal's usable bitrates); transcoded to BC7 or ASTC 4x4 on the GPU"
-)
 
 
 def mip_chain(width: int, height: int, block: Block, block_bytes: int) -> tuple[int, ...]:
@@ -78,8 +70,11 @@ def texture_memory(asset: Asset) -> list[TextureMemory]:
 
 
 def ktx2_savings(textures: list[Texture]) -> list[Saving]:
-    """What KTX2 (UASTC, ETC1S) would make of the PNG, JPEG and WebP images of known size and
-    bytes, in file bytes and GPU memory, estimated; none when there are none."""
+    """What KTX2 would make of the PNG, JPEG and WebP images of known size and bytes, in file
+    bytes and GPU memory, estimated; none when there are none. UASTC stores a 16-byte block
+    per 4x4 texels over a full mip chain (before Zstandard: an upper bound); ETC1S
+    :data:`ETC1S_BITS_PER_TEXEL`. On the GPU both are transcoded to BC7 or ASTC 4x4, against
+    RGBA8 for the decoded images."""
     images = [
         t
         for t in textures
@@ -96,6 +91,6 @@ def ktx2_savings(textures: list[Texture]) -> list[Saving]:
         texels += sum(mip_chain(width, height, DECODED_BLOCK, 1))
     etc1s = math.ceil(texels * ETC1S_BITS_PER_TEXEL / 8)
     return [
-        Saving("ktx2-uastc", "images", stored, blocks, UASTC_BASIS, decoded, blocks),
-        Saving("ktx2-etc1s", "images", stored, etc1s, ETC1S_BASIS, decoded, blocks),
+        Saving("ktx2-uastc", "images", stored, blocks, decoded, blocks),
+        Saving("ktx2-etc1s", "images", stored, etc1s, decoded, blocks),
     ]

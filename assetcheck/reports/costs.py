@@ -22,6 +22,10 @@ METHOD_TITLES = {
     "ktx2-etc1s": "KTX2 ETC1S textures (KHR_texture_basisu)",
 }
 SECTION_TITLE = "Bytes and GPU memory"
+ESTIMATES_NOTE = (
+    "Savings are estimates, not encodings: how each is made is in the documentation "
+    "(docs/statistics.md, Estimated savings)."
+)
 
 
 def format_size(size: int) -> str:
@@ -78,11 +82,11 @@ class FileCosts:
         return not self.categories and not self.textures
 
 
-def file_costs(report: Report) -> list[FileCosts]:
-    """The section of each model file whose report entry has the figures (reports stored
-    before they existed have none), in the report's order."""
+def file_costs(entries: list[dict[str, Any]]) -> list[FileCosts]:
+    """The section of each of ``entries`` (the report's ``files``, or the page of them shown)
+    that has the figures (reports stored before they existed have none), in their order."""
     found = []
-    for entry in report.get("files", []):
+    for entry in entries:
         if "gpuMemory" not in entry:
             continue
         usage = entry.get("byteUsage") or {}
@@ -91,8 +95,8 @@ def file_costs(report: Report) -> list[FileCosts]:
             FileCosts(
                 filename=entry["filename"],
                 total=total,
-                categories=_shares(usage.get("categories", []), total),
-                attributes=_shares(usage.get("attributes", []), total),
+                categories=_shares(usage.get("categories", {}), total),
+                attributes=_shares(usage.get("attributes", {}), total),
                 largest=[
                     Share(item["name"], item["bytes"], item["bytes"] / total if total else 0.0)
                     for item in usage.get("largest", [])
@@ -119,10 +123,8 @@ def texture_shares(costs: FileCosts) -> list[Share]:
     ]
 
 
-def _shares(rows: list[dict[str, Any]], total: int) -> list[Share]:
-    return [
-        Share(row["name"], row["bytes"], row["bytes"] / total if total else 0.0) for row in rows
-    ]
+def _shares(sizes: dict[str, int], total: int) -> list[Share]:
+    return [Share(name, size, size / total if total else 0.0) for name, size in sizes.items()]
 
 
 def saving_title(saving: dict[str, Any]) -> str:
@@ -184,7 +186,7 @@ def junit_properties(report: Report) -> list[tuple[str, str]]:
     """The section as JUnit ``property`` (name, value) pairs: bytes in plain integers, the
     rest as the plain text reads it."""
     found = []
-    for costs in file_costs(report):
+    for costs in file_costs(report.get("files", [])):
         name = costs.filename
         found.append((f"bytes {name}", str(costs.total)))
         found += [(f"bytes {name} {s.label}", str(s.bytes)) for s in costs.categories]

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from assetcheck.issues import SECURITY_LEVELS, SEVERITIES
 from assetcheck.reports import Report, group_headline, titles_by_code, visible
 from assetcheck.reports.costs import (
+    ESTIMATES_NOTE,
     SECTION_TITLE,
     file_costs,
     format_size,
@@ -227,7 +228,7 @@ def _budgets(report: Report) -> str:
 def _costs(report: Report) -> str:
     """Where each file's bytes go, its largest items, the estimated savings and its
     textures' GPU memory (``docs/statistics.md``)."""
-    files = [costs for costs in file_costs(report) if not costs.empty]
+    files = [costs for costs in file_costs(report.get("files", [])) if not costs.empty]
     if not files:
         return ""
     parts = [f"## {SECTION_TITLE}"]
@@ -252,10 +253,7 @@ def _costs(report: Report) -> str:
                 for saving in costs.savings
             ]
             table = _table(["Estimated saving", "Applies to", "Estimate"], "---", rows)
-            basis = "; ".join(
-                f"{saving_title(saving)}: {escape(saving['basis'])}" for saving in costs.savings
-            )
-            parts.append(table + f"\n\n<sub>Estimates, not encodings. {basis}.</sub>")
+            parts.append(table + f"\n\n<sub>{ESTIMATES_NOTE}</sub>")
         if costs.textures:
             rows = [
                 [

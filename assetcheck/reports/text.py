@@ -56,7 +56,7 @@ def render_text(report: Report) -> str:
         lines += _occurrences(group)
     if report["summary"]["truncated"]:
         lines.append("  (more issues were found than a report keeps; counts include them all)")
-    costs = [file for file in file_costs(report) if not file.empty]
+    costs = [file for file in file_costs(report.get("files", [])) if not file.empty]
     if costs:
         lines += ["", f"{SECTION_TITLE} (~ marks estimates):"]
         lines += [f"  {line}" for file in costs for line in plain_lines(file)]

@@ -45,7 +45,7 @@ def test_the_json_report_has_each_files_bytes_and_gpu_memory(glb_report, fbx_rep
         (entry,) = report["files"]
         usage = entry["byteUsage"]
         assert usage["totalBytes"] == entry["byteSize"]
-        assert sum(row["bytes"] for row in usage["categories"]) == entry["byteSize"]
+        assert sum(usage["categories"].values()) == entry["byteSize"]
     (texture,) = glb_report["files"][0]["gpuMemory"]["textures"]
     assert texture == {
         "name": "Albedo",
@@ -75,7 +75,7 @@ def test_the_markdown_report_shows_the_section(glb_report, fbx_report):
     assert "## Bytes and GPU memory" in markdown
     assert "| mesh 'Body' POSITION | 1.2 KB |" in markdown
     assert "| Albedo | 64 \N{MULTIPLICATION SIGN} 64 | RGBA8 | 7 | 21.3 KB |" in markdown
-    assert "Estimates, not encodings." in markdown
+    assert "Savings are estimates, not encodings" in markdown
     assert "| geometry 'Box' |" in render_markdown(fbx_report)
 
 

@@ -44,19 +44,6 @@ MESHOPT_BITS_PER_INDEX = 4
 DRACO_RATIO = 99_085 / 550_812
 INDEX_BYTES = 4
 
-QUANTIZATION_BASIS = (
-    "KHR_mesh_quantization: float positions to 16-bit, normals and tangents to 8-bit, "
-    "UVs to 16-bit, each attribute padded to 4 bytes"
-)
-MESHOPT_BASIS = (
-    "meshopt on quantized data: vertices / 1.5, 4 bits per index "
-    "(meshoptimizer 0.8 release notes), before gzip or Zstandard"
-)
-DRACO_BASIS = (
-    "Draco, default settings: 18% of quantized vertices with 32-bit indices "
-    "(measured by meshoptimizer's author on nyra.obj)"
-)
-
 
 def geometry_savings(document: dict[str, Any], labels: dict[int, Label]) -> list[Saving]:
     """The estimated savings on the vertex attributes and indices stored uncompressed (not in
@@ -83,14 +70,12 @@ def geometry_savings(document: dict[str, Any], labels: dict[int, Label]) -> list
         return []
     savings = []
     if quantized < vertices:
-        savings.append(
-            Saving("quantization", "vertex attributes", vertices, quantized, QUANTIZATION_BASIS)
-        )
+        savings.append(Saving("quantization", "vertex attributes", vertices, quantized))
     meshopt = math.ceil(quantized / MESHOPT_VERTEX_RATIO + index_count * MESHOPT_BITS_PER_INDEX / 8)
     draco = math.ceil(DRACO_RATIO * (quantized + index_count * INDEX_BYTES))
     now = vertices + indices
-    savings.append(Saving("meshopt", "vertex attributes and indices", now, meshopt, MESHOPT_BASIS))
-    savings.append(Saving("draco", "vertex attributes and indices", now, draco, DRACO_BASIS))
+    savings.append(Saving("meshopt", "vertex attributes and indices", now, meshopt))
+    savings.append(Saving("draco", "vertex attributes and indices", now, draco))
     return savings
 
 

@@ -28,6 +28,7 @@ def make_environment() -> jinja2.Environment:
     environment.globals.update(
         budget_bars=job_page.budget_bars,
         file_costs=costs.file_costs,
+        estimates_note=costs.ESTIMATES_NOTE,
         saving_text=costs.saving_text,
         saving_title=costs.saving_title,
         texture_shares=costs.texture_shares,
