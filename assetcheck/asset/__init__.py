@@ -16,6 +16,8 @@ if TYPE_CHECKING:  # the format packages build on the asset model, not the other
     from assetcheck.formats.gltf.model import GltfDocument
     from assetcheck.formats.obj.model import ObjScene
 
+from assetcheck.asset.memory import ByteUsage
+
 
 @dataclass
 class MeshPart:
@@ -158,6 +160,9 @@ class Asset:
     #: False when the reader could not read the file at all; such an asset has only its name
     #: and format.
     parsed: bool = True
+    #: Where the file's bytes go (``docs/statistics.md``), set by its reader; None when the
+    #: reader does not break its format down.
+    byte_usage: ByteUsage | None = None
 
     @property
     def polygon_scene(self) -> PolygonScene | None:

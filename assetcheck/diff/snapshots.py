@@ -50,7 +50,9 @@ def statistics(report: Report) -> dict[str, int | None]:
         "triangles": sum(mesh["triangleCount"] for mesh in meshes),
         "materials": sum(mesh["materialCount"] for mesh in meshes),
         "textures": _total(files, "textureCount"),
-        "textures_gpu_memory": _total(files, "textureGpuBytes"),
+        "textures_gpu_memory": _total(
+            [entry.get("gpuMemory") or {} for entry in files], "totalBytes"
+        ),
         "file_size": _total(files, "byteSize"),
     }
 

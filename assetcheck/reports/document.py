@@ -22,8 +22,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from assetcheck import __version__
-from assetcheck.asset.gpu_memory import total_gpu_bytes
+from assetcheck.asset import Asset
 from assetcheck.asset.result import CheckRun, Result
+from assetcheck.formats.texture_memory import texture_memory
 from assetcheck.issues import SEVERITIES
 from assetcheck.issues.names import MAX_NAME_LENGTH, cut_name, was_cut
 from assetcheck.reports import Report
@@ -188,7 +189,11 @@ def _first_occurrences(report: Report, max_bytes: int) -> list[str]:
 def _drop_details(report: Report, max_bytes: int) -> list[str]:
     for entry in report["files"]:
         entry["details"] = {}
-    return ["files[].details"]
+        if entry.get("gpuMemory"):
+            entry["gpuMemory"]["textures"] = []
+        if entry.get("byteUsage"):
+            entry["byteUsage"]["largest"] = []
+    return ["files[].details", "files[].gpuMemory.textures", "files[].byteUsage.largest"]
 
 
 def _first_files(report: Report, max_bytes: int) -> list[str]:
@@ -295,9 +300,10 @@ def budget_use(result: Result) -> list[dict[str, Any]]:
 
 
 def file_metadata(result: Result) -> list[dict[str, Any]]:
-    """Per model file: its format, its size, its textures (how many, and the GPU memory those
-    of known size take: :func:`~assetcheck.asset.gpu_memory.total_gpu_bytes`) and what its
-    reader learned about it.
+    """Per model file: its format, its size, how many textures it has, what its reader
+    learned about it, where its bytes go (``byteUsage``, null when its reader does not break
+    its format down) and the GPU memory of its textures (``gpuMemory``), as
+    ``docs/statistics.md`` defines them.
 
     Only the reader's scalar facts are kept (version, generator, units...): its per-mesh and
     per-texture lists are for checks, and the meshes are already in ``result.meshes``.
@@ -308,11 +314,21 @@ def file_metadata(result: Result) -> list[dict[str, Any]]:
             "format": asset.format,
             "byteSize": asset.byte_size,
             "textureCount": len(asset.textures),
-            "textureGpuBytes": total_gpu_bytes(asset.textures),
             "details": {k: v for k, v in asset.details.items() if not isinstance(v, list)},
+            "byteUsage": asset.byte_usage.to_dict() if asset.byte_usage is not None else None,
+            "gpuMemory": gpu_memory(asset),
         }
         for asset in result.assets
     ]
+
+
+def gpu_memory(asset: Asset) -> dict[str, Any]:
+    """``totalBytes`` of GPU memory the textures of ``asset`` take, and each one's."""
+    textures = texture_memory(asset)
+    return {
+        "totalBytes": sum(texture.memory.bytes for texture in textures),
+        "textures": [texture.to_dict() for texture in textures],
+    }
 
 
 def plugins_that_ran(checks: Iterable[CheckRun]) -> list[dict[str, Any]]:

@@ -4,7 +4,9 @@ One document: a ``testsuites`` root with one test suite per report (per file), s
 of several files are one document CI parsers accept. One test case per check that ran, plus
 one for reading the files (readers and the security scan). Error-severity issues are failures
 of the case that reported them; warnings and the rest go to the case's ``system-out``. A
-failed job's report is one failing case, ``validation``, carrying the job's error.
+failed job's report is one failing case, ``validation``, carrying the job's error. The
+suite's ``properties`` hold where each file's bytes go and its textures' GPU memory
+(:func:`~assetcheck.reports.costs.junit_properties`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import xml.etree.ElementTree as ET
 from typing import NamedTuple
 
 from assetcheck.reports import Report, headline, visible
+from assetcheck.reports.costs import junit_properties
 from assetcheck.reports.document import failure
 
 READING = "reading and security scan"
@@ -67,6 +70,11 @@ def _suite(root: ET.Element, report: Report) -> tuple[int, int]:
         failures=str(failures),
         errors="0",
     )
+    properties = junit_properties(report) if error is None else []
+    if properties:
+        holder = ET.SubElement(suite, "properties")
+        for name, value in properties:
+            ET.SubElement(holder, "property", name=visible(name), value=visible(value))
     for name, lines in cases.items():
         case = ET.SubElement(suite, "testcase", classname=suite_name, name=visible(name))
         errors = _errors(lines)

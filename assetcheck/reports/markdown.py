@@ -1,8 +1,9 @@
 """The Markdown report: what a lead artist reads in a pull request (GitHub-flavoured Markdown).
 
 The verdict comes first (title, summary line), then security findings, what to fix first, the
-model files, budget use, and every issue by severity. Long lists fold into ``<details>``. Every
-finding leads with its plain title; its code follows, small, for engineers.
+model files, budget use, where the bytes go and the GPU memory, and every issue by severity.
+Long lists fold into ``<details>``. Every finding leads with its plain title; its code follows,
+small, for engineers.
 
 Every text that comes from the asset (file, mesh and material names, messages quoting them,
 JSON pointers) goes through :func:`escape`, so a name can never inject markup, break a table,
@@ -17,6 +18,14 @@ from collections.abc import Iterable, Sequence
 
 from assetcheck.issues import SECURITY_LEVELS, SEVERITIES
 from assetcheck.reports import Report, group_headline, titles_by_code, visible
+from assetcheck.reports.costs import (
+    ESTIMATES_NOTE,
+    SECTION_TITLE,
+    file_costs,
+    format_size,
+    saving_text,
+    saving_title,
+)
 from assetcheck.reports.document import failure
 from assetcheck.scoring.profiles import BUDGET_LABELS
 
@@ -86,6 +95,7 @@ def render_markdown(report: Report) -> str:
             _fix_first(report["issues"]),
             _files(report),
             _budgets(report),
+            _costs(report),
             _issues(report),
         ]
     return "\n\n".join(section for section in [*sections, _footer(report)] if section) + "\n"
@@ -212,6 +222,55 @@ def _budgets(report: Report) -> str:
             table = folded(f"Within all {len(rows)} budgets", table)
         title = f"**{escape(entry['file'])}**\n\n" if len(files) > 1 else ""
         parts.append(title + table)
+    return "\n\n".join(parts)
+
+
+def _costs(report: Report) -> str:
+    """Where each file's bytes go, its largest items, the estimated savings and its
+    textures' GPU memory (``docs/statistics.md``)."""
+    files = [costs for costs in file_costs(report.get("files", [])) if not costs.empty]
+    if not files:
+        return ""
+    parts = [f"## {SECTION_TITLE}"]
+    for costs in files:
+        if len(files) > 1:
+            parts.append(f"**{escape(costs.filename)}**")
+        if costs.categories:
+            rows = [[escape(s.label), s.size, s.percent] for s in costs.categories]
+            rows.append(["**total**", f"**{format_size(costs.total)}**", "100%"])
+            parts.append(
+                gfm_table(["Where the bytes go", "Bytes", "Share"], "-rr", rows, fold=False)
+            )
+        else:
+            parts.append(f"{escape(costs.not_broken_down)}: {format_size(costs.total)}.")
+        if costs.attributes:
+            rows = [[escape(s.label), s.size, s.percent] for s in costs.attributes]
+            parts.append(gfm_table(["Geometry by attribute", "Bytes", "Share"], "-rr", rows))
+        if costs.largest:
+            rows = [[escape(s.label), s.size, s.percent] for s in costs.largest]
+            parts.append(gfm_table(["Largest items", "Bytes", "Share"], "-rr", rows, fold=False))
+        if costs.savings:
+            rows = [
+                [saving_title(saving), escape(saving["target"]), saving_text(saving)]
+                for saving in costs.savings
+            ]
+            table = gfm_table(["Estimated saving", "Applies to", "Estimate"], "---", rows)
+            parts.append(table + f"\n\n<sub>{ESTIMATES_NOTE}</sub>")
+        if costs.textures:
+            rows = [
+                [
+                    escape(texture["name"]),
+                    f"{texture['width']:,} {TIMES} {texture['height']:,}",
+                    escape(texture["format"]) + (" (assumed)" if texture["assumedFormat"] else ""),
+                    str(len(texture["levels"])),
+                    format_size(texture["bytes"]),
+                ]
+                for texture in costs.textures
+            ]
+            rows.append(["**total**", "", "", "", f"**{format_size(costs.gpu_total)}**"])
+            parts.append(
+                gfm_table(["GPU memory", "Size", "Format", "Levels", "Bytes"], "-r-rr", rows)
+            )
     return "\n\n".join(parts)
 
 

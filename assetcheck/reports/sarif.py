@@ -81,6 +81,16 @@ def sarif_log(reports: list[Report]) -> dict[str, Any]:
             "grade": None if lowest is None else lowest["grade"],
             "valid": all(report["valid"] for report in reports),
             "engine": reports[0]["engine"]["name"] if reports else None,
+            "bytesAndGpuMemory": [
+                {
+                    "file": entry["filename"],
+                    "byteUsage": entry.get("byteUsage"),
+                    "gpuMemory": entry["gpuMemory"],
+                }
+                for report in reports
+                for entry in report.get("files", [])
+                if "gpuMemory" in entry
+            ],
         },
     }
     return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}

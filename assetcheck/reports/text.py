@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from assetcheck.reports import Report, group_headline, titles_by_code, visible
+from assetcheck.reports.costs import SECTION_TITLE, file_costs, plain_lines
 from assetcheck.reports.document import failure
 
 COLUMNS = (
@@ -16,7 +17,8 @@ COLUMNS = (
 
 
 def render_text(report: Report) -> str:
-    """A terminal-friendly summary: verdict line, statistics table, security findings, issues.
+    """A terminal-friendly summary: verdict line, statistics table, security findings, issues,
+    then where the bytes go and the textures' GPU memory.
 
     Each finding leads with its plain title; its code follows for engineers.
 
@@ -54,6 +56,10 @@ def render_text(report: Report) -> str:
         lines += _occurrences(group)
     if report["summary"]["truncated"]:
         lines.append("  (more issues were found than a report keeps; counts include them all)")
+    costs = [file for file in file_costs(report.get("files", [])) if not file.empty]
+    if costs:
+        lines += ["", f"{SECTION_TITLE} (~ marks estimates):"]
+        lines += [f"  {line}" for file in costs for line in plain_lines(file)]
     return "\n".join(map(visible, lines)) + "\n"
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from assetcheck.asset import Asset, Texture
-from assetcheck.asset.gpu_memory import gpu_bytes
 from assetcheck.asset.options import ValidationOptions
 from assetcheck.checks import CheckContext
 from assetcheck.checks.textures import check_textures, gpu_memory_limit
 from assetcheck.engine import validate
+from assetcheck.formats.texture_memory import gpu_memory
 from assetcheck.issues import IssueCollector
 from assetcheck.plugins.manager import build_registry, get_plugin_manager
 from assetcheck.scoring.profiles import BUILTIN_PROFILES
@@ -68,10 +68,13 @@ def test_gpu_memory_figure_is_in_megabytes():
     assert "the web profile allows (358 MB)" in issue.message
 
 
-def test_block_compressed_textures_take_a_quarter_of_decoded_ones():
-    decoded = Texture("a", mime_type="image/png", width=1024, height=1024)
-    compressed = Texture("a", mime_type=KTX2, width=1024, height=1024)
-    assert gpu_bytes(decoded) == 4 * gpu_bytes(compressed) == 4 * 1024 * 1024 * 4 / 3
+def test_block_compressed_textures_take_a_quarter_of_decoded_ones_but_whole_blocks():
+    decoded = gpu_memory(Texture("a", mime_type="image/png", width=1024, height=1024))
+    compressed = gpu_memory(Texture("a", mime_type=KTX2, width=1024, height=1024))
+    assert decoded is not None and compressed is not None
+    assert decoded.bytes == 4 * sum(4**k for k in range(11)) == 5_592_404
+    # The 2 x 2 and 1 x 1 levels still take a whole 16-byte block each.
+    assert compressed.bytes == 16 * (sum(4**k for k in range(9)) + 2) == 1_398_128
 
 
 @pytest.mark.parametrize(("side", "megabytes"), [(2048, 89), (4096, 358), (8192, 1432)])

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from assetcheck.asset import Asset
 from assetcheck.asset.options import Limits, ValidationOptions
+from assetcheck.formats.fbx.byte_usage import fbx_byte_usage
 from assetcheck.formats.fbx.plugin import FBX, SUPPORTED_VERSIONS
 from assetcheck.formats.fbx.scene import RESULT_TYPES, FbxParseError, read_scene
 from assetcheck.formats.fbx.tree import FbxTree
@@ -60,6 +61,7 @@ def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOption
     if not minimum <= version <= maximum:
         issues.add("FBX_UNSUPPORTED_VERSION", version=version, minimum=minimum, maximum=maximum)
     _size_external_images(asset, source)
+    asset.byte_usage = fbx_byte_usage(source.data)
     for mesh in scene.meshes:
         if mesh.geometry_fault is not None:
             issues.add("FBX_INVALID_GEOMETRY", name=mesh.name, reason=mesh.geometry_fault)

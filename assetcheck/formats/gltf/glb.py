@@ -14,19 +14,20 @@ from dataclasses import dataclass
 
 from assetcheck.asset import Asset
 from assetcheck.asset.options import ValidationOptions
+from assetcheck.formats.gltf.glb_layout import (
+    BIN_CHUNK,
+    CHUNK_HEADER_LENGTH,
+    HEADER_LENGTH,
+    JSON_CHUNK,
+    MAGIC,
+    VERSION,
+)
 from assetcheck.formats.gltf.json_decoding import parse_document
 from assetcheck.formats.gltf.reader import read_document
 from assetcheck.formats.registry import FileFormat
 from assetcheck.formats.source import FileData, SourceFile
 from assetcheck.issues import FileIssues
 from assetcheck.plugins.hookspecs import hookimpl
-
-MAGIC = 0x46546C67  # "glTF"
-VERSION = 2
-HEADER_LENGTH = 12
-CHUNK_HEADER_LENGTH = 8
-JSON_CHUNK = 0x4E4F534A  # "JSON"
-BIN_CHUNK = 0x004E4942  # "BIN\0"
 
 _CHUNK_NAMES = {JSON_CHUNK: "JSON", BIN_CHUNK: "BIN"}
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from assetcheck.asset import Asset
 from assetcheck.asset.options import ValidationOptions
+from assetcheck.formats.gltf.byte_usage import gltf_byte_usage
 from assetcheck.formats.gltf.compression import decode_compressed
 from assetcheck.formats.gltf.fields import FieldReader
 from assetcheck.formats.gltf.json_decoding import parse_document
@@ -113,6 +114,7 @@ def read_document(
     asset.material_count = len(materials)
     asset.animation_count = len(animations)
     asset.uses_pbr = any(material.pbr for material in asset.materials)
+    asset.byte_usage = gltf_byte_usage(asset, source.data, asset.gltf.links)
     return asset
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from assetcheck.asset.memory import GpuMemory
 from assetcheck.formats.ktx2.dfd import DataFormat, read_data_format
 from assetcheck.formats.ktx2.header import (
     IDENTIFIER,
@@ -19,7 +20,7 @@ from assetcheck.formats.ktx2.layout import (
     check_level_lengths,
     check_sections,
 )
-from assetcheck.formats.ktx2.sizes import gpu_bytes
+from assetcheck.formats.ktx2.sizes import gpu_memory
 from assetcheck.formats.ktx2.supercompression import check_global_data, check_zstandard_levels
 from assetcheck.issues.findings import Finding, Findings
 
@@ -28,13 +29,18 @@ from assetcheck.issues.findings import Finding, Findings
 class Ktx2Image:
     """What :func:`parse_ktx2` found: the header (None when it could not be read), the data
     format descriptor and key/value data when readable, the findings, and the GPU memory the
-    texture takes (``docs/statistics.md``), None when the descriptor does not tell."""
+    texture takes level by level (``docs/statistics.md``), None when its format is unknown."""
 
     header: Ktx2Header | None
     data_format: DataFormat | None = None
     key_values: dict[str, bytes] = field(default_factory=dict, hash=False)
     findings: tuple[Finding, ...] = ()
-    gpu_bytes: int | None = None
+    gpu_memory: GpuMemory | None = None
+
+    @property
+    def gpu_bytes(self) -> int | None:
+        """The GPU memory of all levels; None when the format is unknown."""
+        return self.gpu_memory.bytes if self.gpu_memory is not None else None
 
 
 def parse_ktx2(data: bytes | memoryview) -> Ktx2Image:
@@ -67,5 +73,5 @@ def parse_ktx2(data: bytes | memoryview) -> Ktx2Image:
     check_global_data(view, header, data_format, findings)
     check_zstandard_levels(view, header, findings)
     return Ktx2Image(
-        header, data_format, key_values, tuple(findings), gpu_bytes(header, data_format)
+        header, data_format, key_values, tuple(findings), gpu_memory(header, data_format)
     )

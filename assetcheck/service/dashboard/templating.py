@@ -6,7 +6,8 @@ from datetime import datetime
 
 import jinja2
 
-from assetcheck.reports import group_headline, group_title, headline
+from assetcheck.reports import costs, group_headline, group_title, headline
+from assetcheck.reports.costs import format_size
 from assetcheck.service.dashboard import WEB_ROOT, job_page
 
 TEMPLATES = WEB_ROOT / "templates"
@@ -26,6 +27,11 @@ def make_environment() -> jinja2.Environment:
     )
     environment.globals.update(
         budget_bars=job_page.budget_bars,
+        file_costs=costs.file_costs,
+        estimates_note=costs.ESTIMATES_NOTE,
+        saving_text=costs.saving_text,
+        saving_title=costs.saving_title,
+        texture_shares=costs.texture_shares,
         location=job_page.location,
         group_headline=group_headline,
         group_title=group_title,
@@ -37,15 +43,6 @@ def make_environment() -> jinja2.Environment:
 def format_utc(moment: datetime | None) -> str:
     """A stored (naive UTC) timestamp as people read it: ``2025-01-31 12:00 UTC``."""
     return "never" if moment is None else moment.strftime("%Y-%m-%d %H:%M UTC")
-
-
-def format_size(size: int) -> str:
-    """Bytes as ``812 B``, ``14.2 KB``, ``3.1 MB`` (powers of 1024, as upload limits are)."""
-    if size < 1024:
-        return f"{size} B"
-    if size < 1 << 20:
-        return f"{size / 1024:.1f} KB"
-    return f"{size / (1 << 20):.1f} MB"
 
 
 def plan_title(plan: str) -> str:
