@@ -1,4 +1,4 @@
-"""AssetCheck: validate 3D assets (GLB, glTF, FBX, OBJ and ZIP archives of them)."""
+"""AssetCheck: validate 3D assets (GLB, glTF, FBX, OBJ, USDZ and ZIP archives of them)."""
 
 from assetcheck.plugins.hookspecs import hookimpl
 

@@ -450,8 +450,8 @@ class FbxScene:
 
 
 class PolygonMesh(Protocol):
-    """A mesh of polygon geometry and the nodes that draw it: an :class:`FbxMesh`, or an OBJ
-    mesh (drawn once, where it is)."""
+    """A mesh of polygon geometry and the nodes that draw it: an :class:`FbxMesh`, an OBJ
+    mesh (drawn once, where it is) or a USD mesh."""
 
     name: str
     geometry: FbxGeometry | None
@@ -459,8 +459,8 @@ class PolygonMesh(Protocol):
 
 
 class PolygonScene(Protocol):
-    """A scene of :class:`PolygonMesh` es: an :class:`FbxScene`, or an OBJ scene; what the
-    previews and the viewer draw of both."""
+    """A scene of :class:`PolygonMesh` es: an :class:`FbxScene`, an OBJ or a USD scene; what
+    the previews and the viewer draw of them."""
 
     @property
     def meshes(self) -> Sequence[PolygonMesh]: ...
@@ -472,6 +472,10 @@ class PolygonScene(Protocol):
     def world_triangles(self) -> Iterator[tuple[str, np.ndarray, np.ndarray]]:
         """Per drawn mesh instance: its node's name, its positions in metres, +Y up, and its
         triangles (:meth:`FbxScene.world_triangles`)."""
+        ...
+
+    def drop_geometry(self) -> None:
+        """Let go of the geometry arrays (the counts and facts stay)."""
         ...
 
 

@@ -135,8 +135,8 @@ def test_a_null_webhook_url_leaves_the_account_default_to_apply(url, key, glb):
 def test_content_that_is_no_3d_format_is_unsupported_whatever_its_name(url, key):
     response = upload(url, key, b"MZ\x90\x00 not a model at all", filename="model.glb")
     assert assert_error(response, 415, "UNSUPPORTED_FILE_TYPE")["error"] == (
-        "model.glb is not a GLB, glTF, FBX, OBJ or ZIP file (its content matches none of them). "
-        "Export the model as GLB, glTF, FBX or OBJ, or pack such files in a ZIP."
+        "model.glb is not a GLB, glTF, FBX, OBJ, USD or ZIP file (its content matches none of "
+        "them). Export the model as GLB, glTF, FBX, OBJ or USD, or pack such files in a ZIP."
     )
 
 
@@ -229,8 +229,9 @@ def test_a_plugin_format_is_accepted_validated_and_named_in_the_415(local_config
     ]
     assert "MESH_DEGENERATE_TRIANGLE" in report.text
     assert assert_error(refused, 415, "UNSUPPORTED_FILE_TYPE")["error"] == (
-        "other.mesh is not a GLB, glTF, FBX, OBJ, ZIP or MESH1 file (its content matches none "
-        "of them). Export the model as GLB, glTF, FBX, OBJ or MESH1, or pack such files in a ZIP."
+        "other.mesh is not a GLB, glTF, FBX, OBJ, USD, ZIP or MESH1 file (its content matches "
+        "none of them). Export the model as GLB, glTF, FBX, OBJ, USD or MESH1, or pack such "
+        "files in a ZIP."
     )
 
 

@@ -1,0 +1,61 @@
+"""Pixar's validators (``pxr.UsdValidation``, in ``usd-core`` since 24.11) as AssetCheck codes.
+
+Every validator the registry of ``usd-core`` holds is named here once: either mapped to the
+code its errors are reported as (severity and fix are the code's, the message is Pixar's), or
+listed in :data:`COVERED` with the AssetCheck rule that judges the same thing on the package
+itself, before USD reads it (so nothing is reported twice, the rule holds where USD cannot open
+the package at all, and nothing outside the package is opened: Pixar's package and dependency
+validators open every dependency, those that leave the package too). A validator a newer
+``usd-core`` adds is run and reported as ``USD_SCHEMA_RULE`` until it is named here;
+``tests/formats/usd/test_usd_validators.py`` fails then, so that it is named. ``docs/usd.md``
+lists the table.
+"""
+
+from __future__ import annotations
+
+#: Validator name -> the code its errors are reported as.
+CODES: dict[str, str] = {
+    "usdValidation:StageMetadataChecker": "USD_MISSING_DEFAULT_PRIM",
+    "usdGeomValidators:StageMetadataChecker": "USD_MISSING_STAGE_METADATA",
+    "usdValidation:CompositionErrorTest": "USD_COMPOSITION_ERROR",
+    "usdValidation:AttributeTypeMismatch": "USD_ATTRIBUTE_TYPE_MISMATCH",
+    "usdShadeValidators:ShaderSdrCompliance": "USD_ATTRIBUTE_TYPE_MISMATCH",
+    "usdShadeValidators:MaterialBindingApiAppliedValidator": "USD_MATERIAL_BINDING",
+    "usdShadeValidators:MaterialBindingRelationships": "USD_MATERIAL_BINDING",
+    "usdShadeValidators:MaterialBindingCollectionValidator": "USD_MATERIAL_BINDING",
+    "usdShadeValidators:SubsetMaterialBindFamilyName": "USD_MATERIAL_BINDING",
+    "usdShadeValidators:SubsetsMaterialBindFamily": "USD_MATERIAL_BINDING",
+    "usdSkelValidators:SkelBindingApiValidator": "USD_SKEL_BINDING",
+    "usdSkelValidators:SkelBindingApiAppliedValidator": "USD_SKEL_BINDING",
+    "usdShadeValidators:NormalMapTextureValidator": "USD_NORMAL_MAP",
+    "usdGeomValidators:EncapsulationChecker": "USD_ENCAPSULATION",
+    "usdShadeValidators:EncapsulationMaterialValidator": "USD_ENCAPSULATION",
+    "usdShadeValidators:EncapsulationRulesValidator": "USD_ENCAPSULATION",
+    "usdLuxValidators:EncapsulationRulesValidator": "USD_ENCAPSULATION",
+    "usdGeomValidators:SubsetParentIsImageable": "USD_SCHEMA_RULE",
+    "usdGeomValidators:SubsetFamilies": "USD_SCHEMA_RULE",
+    "usdPhysicsValidators:ArticulationChecker": "USD_SCHEMA_RULE",
+    "usdPhysicsValidators:RigidBodyChecker": "USD_SCHEMA_RULE",
+    "usdPhysicsValidators:PhysicsJointChecker": "USD_SCHEMA_RULE",
+    "usdPhysicsValidators:ColliderChecker": "USD_SCHEMA_RULE",
+    "usdMediaValidators:ShadowedOrDuplicateAuthorship": "USD_SCHEMA_RULE",
+    "usdMediaValidators:AuthorshipInputsPaired": "USD_SCHEMA_RULE",
+}
+
+#: Validators not run, with the AssetCheck rule that covers them (``docs/usd.md``).
+COVERED: dict[str, str] = {
+    "usdUtilsValidators:RootPackageValidator": "USDZ_COMPRESSED_MEMBER, USDZ_UNALIGNED_MEMBER",
+    "usdUtilsValidators:UsdzPackageValidator": "USDZ_COMPRESSED_MEMBER, USDZ_UNALIGNED_MEMBER",
+    "usdUtilsValidators:FileExtensionValidator": "USDZ_FILE_TYPE_NOT_ALLOWED",
+    "usdUtilsValidators:PackageEncapsulationValidator": "USD_EXTERNAL_PATH, USD_PATH_TRAVERSAL",
+    # It opens every dependency to see whether it resolves, those leaving the package too.
+    "usdUtilsValidators:MissingReferenceValidator": "USD_MISSING_DEPENDENCY",
+}
+
+#: The code of a validator this table does not name yet.
+UNNAMED = "USD_SCHEMA_RULE"
+
+
+def code_for(validator: str) -> str:
+    """The code ``validator``'s errors are reported as."""
+    return CODES.get(validator, UNNAMED)
