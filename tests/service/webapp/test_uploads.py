@@ -16,6 +16,7 @@ from assetcheck.engine import validate
 from assetcheck.service.db.tables import Job
 from assetcheck.testing.zip import zip_of
 from tests.formats.obj.test_obj_reader import CUBE, MTL, png
+from tests.formats.usd.test_usd_reader import ASSETS as USD_ASSETS
 from tests.plugins import mesh_format
 from tests.plugins.test_plugin_format import FLAWED
 from tests.service.harness import (
@@ -205,6 +206,57 @@ def test_obj_uploads_complete_with_their_reports_and_hostile_ones_leave_the_work
     assert not [group for group in report["issues"] if group["code"].startswith("OBJ_")]
     assert jobs["cube.obj"]["result"]["meshes"][0]["triangleCount"] == 12
     assert claim["valid"] is False and claim["result"]["meshes"][0]["triangleCount"] == 0
+
+
+def test_usd_uploads_complete_with_their_reports_and_hostile_ones_leave_the_worker_unharmed(
+    local_config,
+):
+    config_path = local_config(workers={"processes": 1})
+    server = ServiceProcess(config_path).start()
+    hostile = {
+        "leaving.usdz": "USD_PATH_TRAVERSAL",
+        "absolute.usdz": "USD_EXTERNAL_PATH",
+        "compressed.usdz": "USDZ_COMPRESSED_MEMBER",
+        "misaligned.usdz": "USDZ_UNALIGNED_MEMBER",
+        "bomb.usdz": "ZIP_BOMB",
+    }
+    cube = (USD_ASSETS / "cube.usdz").read_bytes()
+    uploads = [
+        *((name, (USD_ASSETS / name).read_bytes()) for name in hostile),
+        ("cube.zip", zip_of({"models/cube.usdz": cube})),
+        ("cube.usdz", cube),
+    ]
+    try:
+        key = new_key(server.config)
+        jobs = {}
+        for name, content in uploads:
+            accepted = upload(server.url, key, content, filename=name)
+            assert accepted.status_code == 202, accepted.text
+            jobs[name] = wait_for_job(server.url, key, accepted.json()["job_id"], timeout=120)
+        reports = {
+            name: requests.get(
+                f"{server.url}/api/v1/report/{job['job_id']}/json",
+                headers=bearer(key),
+                timeout=10,
+            ).json()
+            for name, job in jobs.items()
+        }
+    finally:
+        server.stop()
+    assert {name: body["status"] for name, body in jobs.items()} == dict.fromkeys(jobs, "completed")
+    for name, code in hostile.items():
+        assert code in {group["code"] for group in reports[name]["issues"]}, name
+        assert jobs[name]["result"]["meshes"][0]["triangleCount"] == 1, name
+    report = reports["cube.zip"]
+    (packed,) = jobs["cube.zip"]["result"]["meshes"]
+    assert (packed["filename"], packed["vertexCount"], packed["triangleCount"]) == (
+        "models/cube.usdz",
+        8,
+        12,
+    )
+    assert [(f["filename"], f["format"]) for f in report["files"]] == [("models/cube.usdz", "usd")]
+    assert jobs["cube.usdz"]["result"]["meshes"][0]["triangleCount"] == 12
+    assert jobs["cube.usdz"]["valid"] is True
 
 
 def test_a_plugin_format_is_accepted_validated_and_named_in_the_415(local_config, tmp_path):
