@@ -3,6 +3,8 @@ layer that breaks their rules gets each mapped code."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pxr import UsdValidation
 
 from assetcheck.engine import validate
@@ -88,3 +90,12 @@ def test_a_layer_breaking_the_validators_rules_gets_each_mapped_code(tmp_path):
     assert "'./missing.usda' (a reference)" in found["USD_MISSING_DEPENDENCY"].message
     assert str(tmp_path) not in " ".join(issue.message for issue in result.issues)
     assert result.assets[0].triangle_count == 1
+
+
+def test_docs_list_every_validator_with_its_code():
+    text = (Path(__file__).resolve().parents[3] / "docs" / "usd.md").read_text()
+
+    for name, code in CODES.items():
+        assert f"| `{name}` | `{code}` |" in text
+    for name in COVERED:
+        assert f"| `{name}` |" in text
