@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import operator
 import pickle
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any, Protocol, SupportsIndex
@@ -431,17 +431,7 @@ class FbxScene:
         """Per drawn mesh instance: its node's name, the positions of its control points in
         metres, +Y up (``(n, 3)`` float32), and its triangles (``(m, 3)`` int32 indices into
         those positions). Meshes whose geometry was not decoded are left out."""
-        convert = self.to_metres_y_up()
-        for mesh in self.meshes:
-            if mesh.geometry is None or not mesh.instances:
-                continue
-            triangles = mesh.geometry.triangles()
-            for instance in mesh.instances:
-                yield (
-                    instance.node,
-                    transform_points(convert @ instance.geometry_to_world, mesh.geometry.positions),
-                    triangles,
-                )
+        return placed_triangles(self.meshes, self.to_metres_y_up())
 
     def drop_geometry(self) -> None:
         """Let go of the geometry and skin arrays (the counts and facts stay)."""
@@ -477,6 +467,20 @@ class PolygonScene(Protocol):
     def drop_geometry(self) -> None:
         """Let go of the geometry arrays (the counts and facts stay)."""
         ...
+
+
+def placed_triangles(
+    meshes: Iterable[PolygonMesh], convert: np.ndarray
+) -> Iterator[tuple[str, np.ndarray, np.ndarray]]:
+    """Per instance of each mesh with geometry: its node's name, its positions placed by the
+    instance then by ``convert`` (``(n, 3)`` float32), and its fan-triangulated polygons."""
+    for mesh in meshes:
+        if mesh.geometry is None or not mesh.instances:
+            continue
+        triangles = mesh.geometry.triangles()
+        for instance in mesh.instances:
+            matrix = convert @ instance.geometry_to_world
+            yield instance.node, transform_points(matrix, mesh.geometry.positions), triangles
 
 
 def transform_points(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from assetcheck.formats.fbx.model import FbxAxes, FbxGeometry, FbxInstance, transform_points
+from assetcheck.formats.fbx.model import FbxAxes, FbxGeometry, FbxInstance, placed_triangles
 
 #: The axis systems of the two up axes USD knows (right-handed, as USD is).
 UP_AXES = {"Y": FbxAxes("+X", "+Y", "+Z"), "Z": FbxAxes("+X", "+Z", "-Y")}
@@ -76,14 +76,7 @@ class UsdScene:
     def world_triangles(self) -> Iterator[tuple[str, np.ndarray, np.ndarray]]:
         """Per drawn mesh instance: its prim's path, its points in metres, +Y up (``(n, 3)``
         float32) and its fan-triangulated faces (``(m, 3)`` int32 indices into them)."""
-        convert = self.to_metres_y_up()
-        for mesh in self.meshes:
-            if mesh.geometry is None:
-                continue
-            triangles = mesh.geometry.triangles()
-            for instance in mesh.instances:
-                matrix = convert @ instance.geometry_to_world
-                yield instance.node, transform_points(matrix, mesh.geometry.positions), triangles
+        return placed_triangles(self.meshes, self.to_metres_y_up())
 
     def drop_geometry(self) -> None:
         """Let go of the geometry arrays (the counts and facts stay)."""

@@ -32,8 +32,6 @@ ALLOWED_EXTENSIONS = frozenset(
 )
 #: USD maps members in place: their data starts at a multiple of this.
 ALIGNMENT = 64
-#: The extensions of USD layers (what the first member must be).
-LAYER_EXTENSIONS = (".usd", ".usda", ".usdc")
 
 
 @dataclass
@@ -102,7 +100,7 @@ def _check_member(
         issues.add("USDZ_FILE_TYPE_NOT_ALLOWED", member=entry.name)
     if entry.method != STORED:
         issues.add("USDZ_COMPRESSED_MEMBER", member=entry.name)
-        if entry.data_offset is not None and not entry.is_encrypted:
+        if entry.data_offset is not None and not entry.is_encrypted and not budget.exceeded:
             try:
                 budget.inflate(data, entry.data_offset, entry.compressed_size, entry.method)
             except ZipBombError as bomb:

@@ -16,12 +16,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from assetcheck.asset import Animation, Asset, Material, MeshPart, Texture
 from assetcheck.formats.fbx.model import FbxGeometry, FbxInstance, unpack_geometry
 from assetcheck.formats.usd.dependencies import Dependencies, walk_dependencies
 from assetcheck.formats.usd.meshes import MeshFault, mesh_geometry
 from assetcheck.formats.usd.model import UsdMesh, UsdScene
-from assetcheck.formats.usd.validators import COVERED, code_for
+from assetcheck.formats.usd.validators import run_validators
 from assetcheck.issues.findings import Finding, Findings
 
 #: Surface shaders that are physically based: UsdPreviewSurface and MaterialX's standard
@@ -31,7 +33,6 @@ PBR_SHADERS = ("UsdPreviewSurface", "ND_standard_surface", "ND_open_pbr_surface"
 TEXTURE_SHADERS = ("UsdUVTexture", "ND_image_", "ND_tiledimage_", "ND_gltf_image")
 #: The stage metadata copied onto the in-memory root of a stage with muted layers.
 STAGE_METADATA = ("defaultPrim", "upAxis", "metersPerUnit", "timeCodesPerSecond")
-_QUOTED = re.compile(r"'([^']*)'")
 #: The reason in each ``Error in 'function' at line N in file F : 'reason'`` of a Tf error.
 _RAISED = re.compile(r" : '(.*?)'\s*(?:\n|$)", re.DOTALL)
 
@@ -83,8 +84,8 @@ def read_stage(path: str, name: str, encoding: str) -> UsdRead:
     scene = UsdScene(encoding)
     findings = Findings(dependencies.findings)
     asset = _statistics(stage, name, scene, findings)
-    names = (os.path.dirname(path) + os.sep, os.path.basename(path))
-    findings.extend(_validate(stage, dependencies, names, os.path.basename(name)))
+    private = (os.path.dirname(path) + os.sep, os.path.basename(path))
+    findings.extend(run_validators(stage, dependencies.escaping, private, os.path.basename(name)))
     return UsdRead(asset, list(findings))
 
 
@@ -177,11 +178,9 @@ def _mesh(mesh: Any, key: str, time: Any, findings: Findings) -> UsdMesh:
     )
 
 
-def _matrix(world: Any) -> Any:
+def _matrix(world: Any) -> np.ndarray:
     """A ``Gf.Matrix4d`` (row vectors, translation in the last row) as the column-vector 4x4
     matrix ``FbxInstance`` holds."""
-    import numpy as np
-
     return np.asarray(world, np.float64).reshape(4, 4).T
 
 
@@ -263,51 +262,6 @@ def _animations(stage: Any, time_codes_per_second: float) -> list[Animation]:
     if channels:
         animations.append(Animation("transforms", channels, (max(times) - min(times)) / rate))
     return animations
-
-
-def _validate(
-    stage: Any, dependencies: Dependencies, private: tuple[str, str], name: str
-) -> list[Finding]:
-    """Pixar's validators' errors, one finding per validator and error kind (its first
-    message, and how many more there are). Errors about a path already reported as leaving
-    the package are left out; messages name the file by its ``name``, never by the
-    ``private`` folder and file name it was copied to."""
-    from pxr import UsdValidation
-
-    registry = UsdValidation.ValidationRegistry()
-    names = [
-        m.name
-        for m in registry.GetAllValidatorMetadata()
-        if m.name not in COVERED and not m.isSuite
-    ]
-    validators = registry.GetOrLoadValidatorsByName(names)
-    grouped: dict[tuple[str, str], list[Any]] = {}
-    for error in UsdValidation.ValidationContext(validators).Validate(stage):
-        validator = error.GetValidator()
-        key = (validator.GetMetadata().name if validator else "", error.GetName())
-        grouped.setdefault(key, []).append(error)
-    findings = []
-    for (validator, _), errors in grouped.items():
-        first = errors[0]
-        message = first.GetMessage()
-        if any(path in message for path in dependencies.escaping):
-            continue
-        folder, copy = private
-        detail = " ".join(message.replace(folder, "").replace(copy, name).split())
-        quoted = _QUOTED.search(detail)
-        path = quoted.group(1) if quoted else ""
-        if len(errors) > 1:
-            detail += f" ({len(errors) - 1:,} more like it)"
-        findings.append(Finding(code_for(validator), site=_site(first), detail=detail, path=path))
-    return findings
-
-
-def _site(error: Any) -> str:
-    """Where an error is: its first prim's path, else its layer."""
-    for site in error.GetSites():
-        if site.IsPrim():
-            return str(site.GetPrim().GetPath())
-    return "the root layer"
 
 
 def _clean(message: str, path: str) -> str:

@@ -13,6 +13,10 @@ lists the table.
 
 from __future__ import annotations
 
+from typing import Any
+
+from assetcheck.issues.findings import Finding
+
 #: Validator name -> the code its errors are reported as.
 CODES: dict[str, str] = {
     "usdValidation:StageMetadataChecker": "USD_MISSING_DEFAULT_PRIM",
@@ -59,3 +63,47 @@ UNNAMED = "USD_SCHEMA_RULE"
 def code_for(validator: str) -> str:
     """The code ``validator``'s errors are reported as."""
     return CODES.get(validator, UNNAMED)
+
+
+def run_validators(
+    stage: Any, escaping: set[str], private: tuple[str, str], name: str
+) -> list[Finding]:
+    """Pixar's validators' errors on ``stage`` (all but the :data:`COVERED` ones), one finding
+    per validator and error kind: its first message, and how many more there are. Errors about
+    a path already reported as leaving the package (``escaping``) are left out; messages name
+    the file by its ``name``, never by the ``private`` folder and file name it was copied to.
+    Runs in the reader's child, with ``pxr`` loaded."""
+    from pxr import UsdValidation
+
+    registry = UsdValidation.ValidationRegistry()
+    names = [
+        m.name
+        for m in registry.GetAllValidatorMetadata()
+        if m.name not in COVERED and not m.isSuite
+    ]
+    validators = registry.GetOrLoadValidatorsByName(names)
+    grouped: dict[tuple[str, str], list[Any]] = {}
+    for error in UsdValidation.ValidationContext(validators).Validate(stage):
+        validator = error.GetValidator()
+        key = (validator.GetMetadata().name if validator else "", error.GetName())
+        grouped.setdefault(key, []).append(error)
+    findings = []
+    for (validator, _), errors in grouped.items():
+        first = errors[0]
+        message = first.GetMessage()
+        if any(path in message for path in escaping):
+            continue
+        folder, copy = private
+        detail = " ".join(message.replace(folder, "").replace(copy, name).split())
+        if len(errors) > 1:
+            detail += f" ({len(errors) - 1:,} more like it)"
+        findings.append(Finding(code_for(validator), site=_site(first), detail=detail))
+    return findings
+
+
+def _site(error: Any) -> str:
+    """Where an error is: its first prim's path, else its layer."""
+    for site in error.GetSites():
+        if site.IsPrim():
+            return str(site.GetPrim().GetPath())
+    return "the root layer"
