@@ -15,7 +15,9 @@ from pxr import Usd, UsdUtils
 from assetcheck.asset.options import Limits, ValidationOptions
 from assetcheck.engine import validate
 from assetcheck.formats.usd import reader as usd_reader
+from assetcheck.formats.usd.plugin import encoding
 from assetcheck.formats.usd.stage import UsdRead
+from tests.builtin_formats import builtin_formats
 from tools.make_usd_fixtures import LAYER, cube_stage, stored
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets" / "usd"
@@ -69,6 +71,21 @@ def test_a_layer_alone_is_read_in_each_encoding(tmp_path, suffix):
     assert (asset.vertex_count, asset.triangle_count, asset.material_count) == (8, 12, 1)
     assert asset.details["encoding"] == ("usda" if suffix == ".usda" else "usdc")
     assert codes(result) == {"USD_MISSING_DEPENDENCY"}  # the texture is not in the upload
+
+
+@pytest.mark.parametrize(
+    ("head", "expected"),
+    [
+        (b"PXR-USDC\x00\x08", "usdc"),
+        (b"\xef\xbb\xbf\n  #usda 1.0\n", "usda"),
+        ((ASSETS / "cube.usdz").read_bytes()[:64], "usdz"),
+        (b"PK\x03\x04" + bytes(22) + b"\x09\x00\x00\x00" + b"model.glb", None),
+        (b"#usd is not a layer", None),
+    ],
+)
+def test_content_is_usd_by_its_magic_its_text_header_or_its_first_member(head, expected):
+    assert encoding(head) == expected
+    assert (builtin_formats().sniff(head) == "usd") is (expected is not None)
 
 
 def test_content_decides_a_layer_named_otherwise_is_read_as_usd(tmp_path):

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 
 import pytest
 
+from assetcheck.cli import main
 from assetcheck.engine import validate
 from assetcheck.plugins.manager import get_plugin_manager
 from assetcheck.reports import render, report_formats
 from assetcheck.reports.document import build_report
-from tests.formats.usd.test_usd_reader import ASSETS
+from tests.formats.usd.test_usd_reader import ASSETS, TRIANGLE
 
 PM = get_plugin_manager()
 #: The formats that present statistics; the others (badge, JUnit, SARIF) show the grade and
@@ -64,3 +66,18 @@ def test_the_command_line_validates_a_usdz_and_a_hostile_one_fails_it():
     warnings = json.loads(hostile.stdout)["result"]["securityScan"]["warnings"]
     assert [w["code"] for w in warnings] == ["USD_PATH_TRAVERSAL"]
     assert b"Warning" not in clean.stderr + hostile.stderr  # USD's own diagnostics stay quiet
+
+
+def test_a_folder_yields_its_usd_files_by_their_extensions(capsys, tmp_path):
+    shutil.copy(ASSETS / "cube.usdz", tmp_path / "cube.usdz")
+    (tmp_path / "tri.usda").write_bytes(TRIANGLE)
+    (tmp_path / "notes.txt").write_text("not a model")
+
+    status = main(["validate", "--format", "json", str(tmp_path)])
+
+    reports = json.loads(capsys.readouterr().out)
+    assert status == 0
+    assert [(r["filename"], r["result"]["meshes"][0]["triangleCount"]) for r in reports] == [
+        (f"{tmp_path}/cube.usdz", 12),
+        (f"{tmp_path}/tri.usda", 1),
+    ]
