@@ -10,7 +10,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from pxr import Usd, UsdUtils
+from pxr import Sdf, Usd, UsdGeom, UsdShade, UsdUtils
 
 from assetcheck.asset.options import Limits, ValidationOptions
 from assetcheck.engine import validate
@@ -235,3 +235,32 @@ def test_a_reader_crash_is_reported_and_the_next_file_still_reads(monkeypatch):
 def test_usd_itself_opens_the_committed_packages():
     for path in sorted(ASSETS.glob("*.usdz")):
         assert Usd.Stage.Open(str(path)) is not None, path.name
+
+
+def test_a_materialx_standard_surface_is_physically_based_and_a_bare_material_is_not(tmp_path):
+    stage = Usd.Stage.CreateNew(str(tmp_path / "shaded.usda"))
+    UsdGeom.SetStageUpAxis(stage, UsdGeom.Tokens.y)
+    UsdGeom.SetStageMetersPerUnit(stage, 1.0)
+    stage.SetDefaultPrim(UsdGeom.Xform.Define(stage, "/Root").GetPrim())
+    standard = UsdShade.Material.Define(stage, "/Root/Standard")
+    surface = UsdShade.Shader.Define(stage, "/Root/Standard/Surface")
+    surface.CreateIdAttr("ND_standard_surface_surfaceshader")
+    output = surface.CreateOutput("out", Sdf.ValueTypeNames.Token)
+    standard.CreateSurfaceOutput("mtlx").ConnectToSource(output)
+    bare = UsdShade.Material.Define(stage, "/Root/Bare")
+    for name, material in (("A", standard), ("B", bare)):
+        mesh = UsdGeom.Mesh.Define(stage, f"/Root/{name}")
+        mesh.CreatePointsAttr([(0, 0, 0), (1, 0, 0), (0, 1, 0)])
+        mesh.CreateNormalsAttr([(0, 0, 1)] * 3)
+        mesh.CreateFaceVertexCountsAttr([3])
+        mesh.CreateFaceVertexIndicesAttr([0, 1, 2])
+        UsdShade.MaterialBindingAPI.Apply(mesh.GetPrim()).Bind(material)
+    stage.GetRootLayer().Save()
+
+    result = validate(tmp_path / "shaded.usda")
+
+    assert [(m.name, m.shading, m.pbr) for m in result.assets[0].materials] == [
+        ("/Root/Standard", "ND_standard_surface_surfaceshader", True),
+        ("/Root/Bare", "unknown", False),
+    ]
+    assert result.assets[0].uses_pbr
