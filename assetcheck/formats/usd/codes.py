@@ -98,11 +98,21 @@ ISSUE_TYPES = [
     declare(
         "USD_MISSING_DEPENDENCY",
         "error",
-        "{file} names '{path}' (a {kind}), which the package does not hold: viewers show the "
-        "model without it.",
+        "{file} names '{path}' (a {kind}), which the package or upload does not hold: viewers "
+        "show the model without it.",
         "Package the missing layer or texture with the model (`UsdUtils.CreateNewUsdzPackage` "
         "gathers every dependency).",
         title="USD dependency missing",
+    ),
+    declare(
+        "USD_LAYER_NOT_COMPOSED",
+        "warning",
+        "{file} names the layer '{path}' (a {kind}), which the upload holds but which was not "
+        "composed: a layer on its own is read alone, so what that layer brings is not counted "
+        "or checked.",
+        "Package the asset as a USDZ (`usdzip`, `UsdUtils.CreateNewUsdzPackage`), so that it "
+        "travels, and is validated, whole.",
+        title="Layer not composed",
     ),
     declare(
         "USD_COMPOSITION_ERROR",

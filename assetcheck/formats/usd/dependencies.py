@@ -2,9 +2,11 @@
 the stage is composed: runs in the reader's child, with ``pxr`` loaded.
 
 A path that leaves the package (or, for a layer on its own, the folder it is read from) is a
-security finding; the layers such paths name are muted, so USD never opens them. A path inside
-that resolves to nothing is ``USD_MISSING_DEPENDENCY``; layers named by paths inside are
-followed, so their own paths are judged too. (Pixar's MissingReferenceValidator judges the
+security finding; the layers such paths name are muted, so USD never opens them. In a package,
+a path inside that resolves to nothing is ``USD_MISSING_DEPENDENCY``, and layers named by paths
+inside are followed, so their own paths are judged too. A layer on its own is read alone: the
+relative paths it names are handed to the reader, which looks them up in the upload, and the
+layers they name are muted too (``docs/usd.md``). (Pixar's MissingReferenceValidator judges the
 same, but opens every dependency, those that leave the package included: it is not run.)
 """
 
@@ -27,9 +29,12 @@ class Dependencies:
     """What the walk of the layers found: the layer identifiers to mute, and the findings."""
 
     muted: list[str] = field(default_factory=list)
-    #: The paths reported as leaving the package, as written.
-    escaping: set[str] = field(default_factory=set)
+    #: The paths the findings or the reader report, as written (validator errors naming them
+    #: are not reported again).
+    reported: set[str] = field(default_factory=set)
     findings: Findings = field(default_factory=Findings)
+    #: For a layer on its own: the relative paths it names, as ``(kind, path)``.
+    beside: list[tuple[str, str]] = field(default_factory=list)
 
 
 def leaving_reason(path: str, folder: str) -> str | None:
@@ -43,9 +48,9 @@ def leaving_reason(path: str, folder: str) -> str | None:
     return None
 
 
-def walk_dependencies(root: Any) -> Dependencies:
-    """Judge every path of the ``Sdf.Layer`` ``root`` and of the layers it reaches inside the
-    package, each layer once."""
+def walk_dependencies(root: Any, packaged: bool) -> Dependencies:
+    """Judge every path of the ``Sdf.Layer`` ``root`` and, when it is a ``packaged`` one, of
+    the layers it reaches inside the package, each layer once."""
     from pxr import Ar, Sdf, UsdUtils
 
     found = Dependencies()
@@ -60,15 +65,19 @@ def walk_dependencies(root: Any) -> Dependencies:
         named += [("reference" if p in composed else "asset path", p) for p in references]
         for kind, path in named:
             code = leaving_reason(path, folder)
-            if code is not None:
-                found.findings.add(code, path=path, kind=kind)
-                found.escaping.add(path)
-                if kind != "asset path":
-                    found.muted.append(layer.ComputeAbsolutePath(path))
-                continue
             identifier = layer.ComputeAbsolutePath(path)
+            if code is not None or not packaged:
+                if code is not None:
+                    found.findings.add(code, path=path, kind=kind)
+                else:
+                    found.beside.append((kind, path))
+                found.reported.add(path)
+                if kind != "asset path":
+                    found.muted.append(identifier)
+                continue
             if "<UDIM>" not in path and not Ar.GetResolver().Resolve(identifier):
                 found.findings.add("USD_MISSING_DEPENDENCY", path=path, kind=kind)
+                found.reported.add(path)
                 continue
             if kind == "asset path" or not path.lower().endswith(LAYER_EXTENSIONS):
                 continue

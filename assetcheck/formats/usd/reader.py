@@ -6,9 +6,10 @@ its own, named after its encoding (USD picks a reader by the name; the upload's 
 reaches a path), and ``usd-core`` reads it in a forked child (:mod:`assetcheck.sandbox.decoder`)
 limited by ``options.limits``: a hang becomes ``VALIDATION_TIMEOUT``, a blow-up
 ``RESOURCE_LIMIT``, a crash ``USD_PARSER_CRASHED``, and the caller carries on. Alone in its
-folder, a layer reaches only what its package holds; a ``.usda``/``.usdc`` layer's relative
-dependencies are reported missing (``docs/usd.md``: ship the asset as a USDZ). Images its
-materials name are sized from the package, or from the upload for a layer on its own.
+folder, a layer reaches only what its package holds; a ``.usda``/``.usdc`` layer on its own is
+composed alone, and the relative paths it names are looked up in the upload here (missing, or
+a layer not composed: ``docs/usd.md``, ship the asset as a USDZ). Images its materials name are
+sized from the package, or from the upload for a layer on its own.
 """
 
 from __future__ import annotations
@@ -58,6 +59,11 @@ def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOption
         return Asset.unread(source.name, USD.name)
     for finding in read.findings:
         finding.report_to(issues)
+    for kind, path in read.beside:
+        if source.read_resource(path) is None:
+            issues.add("USD_MISSING_DEPENDENCY", path=path, kind=kind)
+        elif kind != "asset path":
+            issues.add("USD_LAYER_NOT_COMPOSED", path=path, kind=kind)
     _size_images(read.asset, source, package)
     return read.asset
 

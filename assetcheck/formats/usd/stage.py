@@ -43,10 +43,12 @@ class UsdParseError(Exception):
 
 @dataclass
 class UsdRead:
-    """What the child sends back: the asset (with its ``usd`` scene) and the findings."""
+    """What the child sends back: the asset (with its ``usd`` scene), the findings, and the
+    relative paths a layer on its own names, as ``(kind, path)``, for the reader to look up."""
 
     asset: Asset
     findings: list[Finding] = field(default_factory=list)
+    beside: list[tuple[str, str]] = field(default_factory=list)
 
 
 RESULT_TYPES = (
@@ -79,14 +81,14 @@ def read_stage(path: str, name: str, encoding: str) -> UsdRead:
         raise UsdParseError(_clean(str(error).strip(), path)) from None
     if root is None:
         raise UsdParseError("USD found no layer in it")
-    dependencies = walk_dependencies(root)
+    dependencies = walk_dependencies(root, packaged=encoding == "usdz")
     stage = _compose(root, dependencies)
     scene = UsdScene(encoding)
     findings = Findings(dependencies.findings)
     asset = _statistics(stage, name, scene, findings)
     private = (os.path.dirname(path) + os.sep, os.path.basename(path))
-    findings.extend(run_validators(stage, dependencies.escaping, private, os.path.basename(name)))
-    return UsdRead(asset, list(findings))
+    findings.extend(run_validators(stage, dependencies.reported, private, os.path.basename(name)))
+    return UsdRead(asset, list(findings), dependencies.beside)
 
 
 def _silence_diagnostics() -> None:

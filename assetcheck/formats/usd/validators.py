@@ -13,6 +13,7 @@ lists the table.
 
 from __future__ import annotations
 
+import posixpath
 from typing import Any
 
 from assetcheck.issues.findings import Finding
@@ -66,11 +67,12 @@ def code_for(validator: str) -> str:
 
 
 def run_validators(
-    stage: Any, escaping: set[str], private: tuple[str, str], name: str
+    stage: Any, reported: set[str], private: tuple[str, str], name: str
 ) -> list[Finding]:
     """Pixar's validators' errors on ``stage`` (all but the :data:`COVERED` ones), one finding
     per validator and error kind: its first message, and how many more there are. Errors about
-    a path already reported as leaving the package (``escaping``) are left out; messages name
+    a path reported otherwise (``reported``: leaving the package, or looked up in the upload)
+    are left out; messages name
     the file by its ``name``, never by the ``private`` folder and file name it was copied to.
     Runs in the reader's child, with ``pxr`` loaded."""
     from pxr import UsdValidation
@@ -82,23 +84,32 @@ def run_validators(
         if m.name not in COVERED and not m.isSuite
     ]
     validators = registry.GetOrLoadValidatorsByName(names)
-    grouped: dict[tuple[str, str], list[Any]] = {}
+    folder, copy = private
+    named = _asset_references(reported)
+    grouped: dict[tuple[str, str], list[tuple[Any, str]]] = {}
     for error in UsdValidation.ValidationContext(validators).Validate(stage):
+        detail = " ".join(error.GetMessage().replace(folder, "").replace(copy, name).split())
+        if any(reference in detail for reference in named):
+            continue
         validator = error.GetValidator()
         key = (validator.GetMetadata().name if validator else "", error.GetName())
-        grouped.setdefault(key, []).append(error)
+        grouped.setdefault(key, []).append((error, detail))
     findings = []
     for (validator, _), errors in grouped.items():
-        first = errors[0]
-        message = first.GetMessage()
-        if any(path in message for path in escaping):
-            continue
-        folder, copy = private
-        detail = " ".join(message.replace(folder, "").replace(copy, name).split())
+        first, detail = errors[0]
         if len(errors) > 1:
             detail += f" ({len(errors) - 1:,} more like it)"
         findings.append(Finding(code_for(validator), site=_site(first), detail=detail))
     return findings
+
+
+def _asset_references(paths: set[str]) -> set[str]:
+    """How USD's messages write an asset path of ``paths``: ``@path@`` as written or
+    normalised, and at the end of an anchored one (``@pkg.usdz[path]@``, ``@folder/path@``)."""
+    written = paths | {posixpath.normpath(path) for path in paths}
+    return {f"{lead}{path}@" for path in written for lead in ("@", "/")} | {
+        f"[{path}]@" for path in written
+    }
 
 
 def _site(error: Any) -> str:

@@ -114,6 +114,26 @@ def test_packages_and_layers_inside_a_zip_are_read_and_a_zip_is_not_a_package(tm
     assert refused.file == "models/broken.usda" and "neither a USDZ package" in refused.message
 
 
+def test_a_layer_on_its_own_has_its_neighbours_looked_up_in_the_upload_not_composed(tmp_path):
+    layer = (
+        (LAYER % "(references = @parts/wheel.usda@)")
+        .encode()
+        .replace(b'upAxis = "Y"', b'upAxis = "Y"\n    subLayers = [@gone.usda@]')
+    )
+    with zipfile.ZipFile(tmp_path / "layered.zip", "w") as archive:
+        archive.writestr("car/README.txt", b"a ZIP whose first member is a layer is a USDZ")
+        archive.writestr("car/car.usda", layer)
+        archive.writestr("car/parts/wheel.usda", TRIANGLE)
+
+    result = validate(tmp_path / "layered.zip")
+
+    assert sorted((i.code, i.message.split("'")[1]) for i in result.issues) == [
+        ("USD_LAYER_NOT_COMPOSED", "parts/wheel.usda"),
+        ("USD_MISSING_DEPENDENCY", "gone.usda"),
+    ]
+    assert [a.triangle_count for a in result.assets] == [1, 1]  # each layer alone
+
+
 def test_a_layer_usd_cannot_parse_gets_its_reason(tmp_path):
     (tmp_path / "bad.usda").write_bytes(b'#usda 1.0\ndef Mesh "A" {\n')
 

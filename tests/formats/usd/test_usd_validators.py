@@ -31,6 +31,11 @@ def Xform "Root"
         {
         }
     }
+    def "Ghost" (
+        references = </Nowhere>
+    )
+    {
+    }
     def Sphere "S"
     {
         int radius = 3
@@ -88,6 +93,7 @@ def test_a_layer_breaking_the_validators_rules_gets_each_mapped_code(tmp_path):
     assert "</Root/S.radius>" in found["USD_ATTRIBUTE_TYPE_MISMATCH"].message
     assert "(/Root/A)" in found["USD_SKEL_BINDING"].message
     assert "'./missing.usda' (a reference)" in found["USD_MISSING_DEPENDENCY"].message
+    assert "/Nowhere" in found["USD_COMPOSITION_ERROR"].message
     assert str(tmp_path) not in " ".join(issue.message for issue in result.issues)
     assert result.assets[0].triangle_count == 1
 
