@@ -1,6 +1,8 @@
 """AssetCheck: validate 3D assets (GLB, glTF, FBX, OBJ, USDZ and ZIP archives of them)."""
 
-from assetcheck.plugins.hookspecs import hookimpl
+TYPE_CHECKING = False  # typing itself costs the daemon's client (docs/daemon.md) ~5 ms
+if TYPE_CHECKING:
+    from assetcheck.plugins.hookspecs import hookimpl
 
 # The one place the version is written: pyproject.toml reads it from here at build time, and
 # reading it here costs nothing at start-up (importlib.metadata would cost ~50 ms per command).
@@ -10,3 +12,13 @@ __version__ = "0.1.0"
 DOCS_URL = "https://github.com/assetcheck/assetcheck/blob/main/docs"
 
 __all__ = ["DOCS_URL", "__version__", "hookimpl"]
+
+
+def __getattr__(name: str) -> object:
+    """``hookimpl``, imported (with pluggy) only when asked for: ``assetcheck validate``
+    handing its work to the daemon (``docs/daemon.md``) never needs it."""
+    if name == "hookimpl":
+        from assetcheck.plugins.hookspecs import hookimpl
+
+        return hookimpl
+    raise AttributeError(f"module 'assetcheck' has no attribute {name!r}")

@@ -6,7 +6,8 @@ server's memory while one very large upload streams in.
     python bench/service_load.py --storage s3          # the local directory, then object storage
 
 It starts ``assetcheck serve`` on 127.0.0.1 (a free port) with ``--workers`` worker processes,
-then: ``--clients`` concurrent clients each upload ``--uploads`` GLBs of ``--upload-mb`` MB
+then: ``--clients`` concurrent clients each upload ``--uploads`` GLBs of ``--upload-mb`` MB (or
+the ``--model`` file)
 while the workers validate them (submit latency p50/p99, jobs completed per second); then one
 client streams a ``--big-mb`` MB upload while the server's RSS is sampled every 50 ms.
 Targets (issue 6): submit p99 under 100 ms; server RSS under 200 MB during the 1 GB upload.
@@ -246,10 +247,13 @@ def run_load(args: argparse.Namespace, label: str, storage_keys: str = "") -> di
         key = issue_key(account)[1]
         done = Job.select().where(Job.status == "completed").count()  # a reused database
 
-        content = padded_glb(int(args.upload_mb * MIB))
+        if args.model is None:
+            content, what = padded_glb(int(args.upload_mb * MIB)), f"{args.upload_mb:g} MB"
+        else:
+            content, what = args.model.read_bytes(), args.model.name
         print(
             f"[{label}] {args.clients} clients x {args.uploads} uploads of "
-            f"{args.upload_mb:g} MB, {args.workers} workers, "
+            f"{what}, {args.workers} workers, "
             f"{'PostgreSQL' if args.database_url else 'SQLite'}"
         )
         accepted = 0
@@ -313,6 +317,12 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--uploads", type=int, default=10, help="uploads per client")
     parser.add_argument("--upload-mb", type=float, default=1.0)
+    parser.add_argument(
+        "--model",
+        type=Path,
+        help="upload this model file instead of --upload-mb of a GLB without meshes (whose "
+        "job draws no preview): what a job costs end to end on real content",
+    )
     parser.add_argument("--big-mb", type=int, default=1024)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--database-url", default="")

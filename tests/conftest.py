@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from assetcheck.daemon.protocol import NO_DAEMON_VARIABLE
 from tests import network_guard
 from tests.network_guard import NetworkAccessBlockedError
 
@@ -24,6 +25,15 @@ def no_network() -> Iterator[type[NetworkAccessBlockedError]]:
     with pytest.MonkeyPatch.context() as patch:
         network_guard.install(patch.setattr)
         yield NetworkAccessBlockedError
+
+
+@pytest.fixture(autouse=True, scope="session")
+def no_daemon() -> Iterator[None]:
+    """The commands the tests run validate in their own processes, whatever daemon the
+    machine runs (``tests/daemon`` starts its own, and lets them use it)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(NO_DAEMON_VARIABLE, "1")
+        yield
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

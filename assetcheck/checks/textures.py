@@ -2,44 +2,23 @@
 
 Sizes come from image headers (:mod:`assetcheck.formats.images`), never from decoding pixels; a KTX2
 image's GPU memory is the one its structural parse computes from its levels
-(:func:`assetcheck.formats.ktx2.sizes.gpu_bytes`, ``docs/statistics.md``). glTF images with
+(:mod:`assetcheck.asset.gpu_memory`, ``docs/statistics.md``). glTF images with
 non-power-of-two sizes are reported by the glTF image check, as Khronos does; this check
 reports them for the other formats.
 """
 
 from __future__ import annotations
 
-from assetcheck.asset import Asset, Texture
+from assetcheck.asset import Asset
+from assetcheck.asset.gpu_memory import DECODED_BYTES_PER_PIXEL, MIPMAPS, gpu_bytes, sized
 from assetcheck.checks import Check, CheckContext
 from assetcheck.plugins.hookspecs import hookimpl
 
 MB = 1_000_000
-#: GPU bytes per pixel: PNG, JPEG and WebP are decoded to RGBA8; KTX2 and DDS stay in a block
-#: format (BC7 or ASTC 4x4 at most, 1 byte per pixel).
-DECODED_BYTES_PER_PIXEL = 4
-BLOCK_COMPRESSED_BYTES_PER_PIXEL = 1
-BLOCK_COMPRESSED = frozenset({"image/ktx2", "image/vnd-ms.dds"})
-#: A full mipmap chain adds a third to the base level.
-MIPMAPS = 4 / 3
 #: Base colour, normal, metallic-roughness and occlusion/emission: one full PBR material.
 PBR_SET = 4
 
 CODES = ("IMAGE_NPOT_DIMENSIONS", "TEXTURE_GPU_MEMORY")
-
-
-def gpu_bytes(texture: Texture) -> float:
-    """The GPU memory a texture of known size takes, with its mipmaps: for a KTX2 image whose
-    descriptor could be read, that of the levels it has; else its size times bytes per pixel,
-    with a full mip chain."""
-    ktx2 = texture.structure.ktx2 if texture.structure is not None else None
-    if ktx2 is not None and ktx2.gpu_bytes is not None:
-        return ktx2.gpu_bytes
-    per_pixel = (
-        BLOCK_COMPRESSED_BYTES_PER_PIXEL
-        if texture.mime_type in BLOCK_COMPRESSED
-        else DECODED_BYTES_PER_PIXEL
-    )
-    return (texture.width or 0) * (texture.height or 0) * per_pixel * MIPMAPS
 
 
 def gpu_memory_limit(texture_size: int) -> float:
@@ -50,20 +29,20 @@ def gpu_memory_limit(texture_size: int) -> float:
 
 
 def check_textures(asset: Asset, context: CheckContext) -> None:
-    sized = [texture for texture in asset.textures if texture.width and texture.height]
+    known = sized(asset.textures)
     if asset.document is None:
-        for texture in sized:
+        for texture in known:
             width, height = texture.width, texture.height
             if width and height and not (_power_of_two(width) and _power_of_two(height)):
                 context.issues.add("IMAGE_NPOT_DIMENSIONS", width=width, height=height)
-    used = sum(gpu_bytes(texture) for texture in sized)
+    used = sum(gpu_bytes(texture) for texture in known)
     size = context.profile.budgets.texture_size
     limit = gpu_memory_limit(size)
     if used > limit:
         context.issues.add(
             "TEXTURE_GPU_MEMORY",
             megabytes=round(used / MB),
-            images=len(sized),
+            images=len(known),
             size=size,
             engine=context.profile.name,
             limit=round(limit / MB),

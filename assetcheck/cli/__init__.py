@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from assetcheck import __version__
 from assetcheck.config.loading import find_config_file, load_config
 from assetcheck.config.values import ConfigError
+from assetcheck.daemon.client import command_name
 from assetcheck.plugins.errors import PluginError
 
 from .fast_exit import exit_now
@@ -46,9 +47,11 @@ COMMANDS = {
     "keys": "assetcheck.cli.keys_command",
     "webhooks": "assetcheck.cli.webhooks_command",
     "db": "assetcheck.cli.db_command",
+    "daemon": "assetcheck.cli.daemon_command",
+    "diff": "assetcheck.cli.diff_command",
 }
 #: Commands that leave no thread, child or file behind, so their process may skip the teardown.
-EXIT_WITHOUT_TEARDOWN = frozenset({"validate"})
+EXIT_WITHOUT_TEARDOWN = frozenset({"validate", "diff"})
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -76,8 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     whole_process = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
-    command = next((arg for arg in argv if not arg.startswith("-")), None)
-    args = build_parser(command).parse_args(argv)
+    args = build_parser(command_name(argv)).parse_args(argv)
     status: int = _run_command(args)
     if whole_process and args.command in EXIT_WITHOUT_TEARDOWN:
         exit_now(status)

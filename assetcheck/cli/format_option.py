@@ -4,21 +4,27 @@ whose help names the formats the report registry holds rather than a list writte
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 DEFAULT_FORMAT = "text"
 
 
-def add_format_option(parser: argparse.ArgumentParser, more: str) -> None:
+def add_format_option(
+    parser: argparse.ArgumentParser, more: str = "", names: Sequence[str] | None = None
+) -> None:
     """Add ``--format`` (into ``args.output_format``, default ``text``); its help lists the
     built-in report formats, then ``more`` says which plugins may add others and where they are
-    listed (which plugins run is known only once the configuration is read, after parsing)."""
+    listed (which plugins run is known only once the configuration is read, after parsing).
+    A command with formats of its own (``diff``) gives their ``names``: only those are taken."""
+    listed = ", ".join(builtin_format_names() if names is None else names)
     parser.add_argument(
         "--format",
         default=DEFAULT_FORMAT,
         dest="output_format",
         metavar="NAME",
-        help=f"report format: {', '.join(builtin_format_names())} (default: {DEFAULT_FORMAT}), "
-        f"or {more}",
+        choices=names,
+        help=f"{'report' if names is None else 'output'} format: {listed} "
+        f"(default: {DEFAULT_FORMAT})" + (f", or {more}" if more else ""),
     )
 
 

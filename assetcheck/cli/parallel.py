@@ -71,28 +71,38 @@ class Outcome:
 
 @contextlib.contextmanager
 def validate_files(
-    files: Sequence[Path], options: ValidationOptions, pm: pluggy.PluginManager, jobs: int
+    files: Sequence[Path],
+    options: ValidationOptions,
+    pm: pluggy.PluginManager,
+    jobs: int,
+    names: Sequence[str] | None = None,
 ) -> Iterator[Iterator[Outcome]]:
-    """The outcomes of validating ``files``, in the order of ``files``.
+    """The outcomes of validating ``files``, in the order of ``files``; each report names its
+    file by ``names`` (one per file; default: the path as given).
 
     With ``jobs`` above 1 and more than one file, ``min(jobs, len(files))`` worker processes,
     forked on entering the block, validate them in parallel with ``pm``; otherwise they are
     validated here, one by one as the outcomes are taken. Leaving the block kills the workers.
     """
+    named = list(names) if names is not None else [path.as_posix() for path in files]
     workers = min(jobs, len(files))
     if workers <= 1 or not hasattr(os, "fork"):
-        yield (_validate_one(path, options, pm) for path in files)
+        yield (
+            _validate_one(path, name, options, pm) for path, name in zip(files, named, strict=True)
+        )
         return
-    pool = _Pool(files, options, pm, workers)
+    pool = _Pool(files, named, options, pm, workers)
     try:
         yield pool.outcomes()
     finally:
         pool.close()
 
 
-def _validate_one(path: Path, options: ValidationOptions, pm: pluggy.PluginManager) -> Outcome:
+def _validate_one(
+    path: Path, name: str, options: ValidationOptions, pm: pluggy.PluginManager
+) -> Outcome:
     try:
-        result = validate(path, options=options, filename=path.as_posix(), plugin_manager=pm)
+        result = validate(path, options=options, filename=name, plugin_manager=pm)
     except OSError as error:
         return Outcome(path, None, error.strerror or str(error))
     return Outcome(path, build_report(result))
@@ -114,11 +124,13 @@ class _Pool:
     def __init__(
         self,
         files: Sequence[Path],
+        names: Sequence[str],
         options: ValidationOptions,
         pm: pluggy.PluginManager,
         workers: int,
     ) -> None:
         self._files = files
+        self._names = names
         self._options = options
         self._pm = pm
         self._chunks = deque(plan_chunks([_size(path) for path in files], workers))
@@ -220,7 +232,7 @@ class _Pool:
                 for other in self._workers:
                     other.close()
                 die_with_parent(parent, signal.SIGKILL)
-                _work(theirs, self._files, self._options, self._pm)
+                _work(theirs, self._files, self._names, self._options, self._pm)
                 status = 0
             except BaseException:
                 traceback.print_exc()
@@ -237,6 +249,7 @@ class _Pool:
 def _work(
     connection: Connection,
     files: Sequence[Path],
+    names: Sequence[str],
     options: ValidationOptions,
     pm: pluggy.PluginManager,
 ) -> None:
@@ -244,7 +257,7 @@ def _work(
     outcome as :func:`_pack` packs it, until its parent dies (and takes it along) or kills it."""
     while True:
         for index in connection.recv():
-            outcome = _validate_one(files[index], options, pm)
+            outcome = _validate_one(files[index], names[index], options, pm)
             connection.send_bytes(_pack(index, outcome.report, outcome.error))
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from assetcheck.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from assetcheck.config.settings import Config
+from assetcheck.daemon.client import NO_DAEMON_OPTION
 from assetcheck.formats.registry import format_registry
 from assetcheck.plugins.manager import get_plugin_manager
 from assetcheck.reports import Report, ReportFormat, report_formats
@@ -58,6 +59,11 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     add_selection_options(parser, "validate")
     add_baseline_options(parser)
+    parser.add_argument(
+        NO_DAEMON_OPTION,
+        action="store_true",
+        help="validate in this process even when `assetcheck daemon` runs",
+    )
     parser.set_defaults(run=run)
     return parser
 

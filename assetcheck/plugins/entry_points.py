@@ -14,11 +14,19 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from typing import NamedTuple
 
 from assetcheck.plugins.disabled_names import normalized
 
 _METADATA_FILES = {".dist-info": "METADATA", ".egg-info": "PKG-INFO"}
+
+
+class _MetadataDir(NamedTuple):
+    """A ``.dist-info`` or ``.egg-info`` folder: its path and its name. (Plain strings: ~100
+    of them are looked at on every command, where ``pathlib`` would cost milliseconds.)"""
+
+    path: str
+    name: str
 
 
 @dataclass(frozen=True)
@@ -55,14 +63,14 @@ def entry_points(group: str, path: Sequence[str] | None = None) -> list[PluginEn
             if key in seen:
                 continue
             seen.add(key)
-            entries = list(_section(_read_lines(metadata_dir / "entry_points.txt"), group))
+            entries = list(_section(_read_lines(metadata_dir, "entry_points.txt", group), group))
             if entries:
                 name, version = _name_and_version(metadata_dir, suffix)
                 found += [PluginEntryPoint(entry, value, name, version) for entry, value in entries]
     return found
 
 
-def _distribution_dirs(folder: str) -> Iterator[tuple[Path, str]]:
+def _distribution_dirs(folder: str) -> Iterator[tuple[_MetadataDir, str]]:
     try:
         entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
     except OSError:  # a missing folder or a zip file on sys.path
@@ -70,13 +78,13 @@ def _distribution_dirs(folder: str) -> Iterator[tuple[Path, str]]:
     for entry in entries:
         suffix = next((s for s in _METADATA_FILES if entry.name.endswith(s)), None)
         if suffix is not None and entry.is_dir():
-            yield Path(entry.path), suffix
+            yield _MetadataDir(entry.path, entry.name), suffix
 
 
-def _name_and_version(metadata_dir: Path, suffix: str) -> tuple[str, str | None]:
+def _name_and_version(metadata_dir: _MetadataDir, suffix: str) -> tuple[str, str | None]:
     """``Name`` and ``Version`` from the metadata headers; the folder name when they are absent."""
     headers: dict[str, str] = {}
-    for line in _read_lines(metadata_dir / _METADATA_FILES[suffix]):
+    for line in _read_lines(metadata_dir, _METADATA_FILES[suffix]):
         if not line.strip():
             break  # the headers end at the first blank line; the long description follows
         key, colon, value = line.partition(":")
@@ -98,8 +106,14 @@ def _section(lines: list[str], group: str) -> Iterator[tuple[str, str]]:
             yield name.strip(), value.split("[", 1)[0].strip()
 
 
-def _read_lines(path: Path) -> list[str]:
+def _read_lines(metadata_dir: _MetadataDir, name: str, needle: str = "") -> list[str]:
+    """The lines of the file ``name`` in ``metadata_dir``; none if it is missing or does not
+    hold ``needle`` (most distributions' entry points name no AssetCheck group)."""
     try:
-        return path.read_text(encoding="utf-8", errors="replace").splitlines()
+        with open(os.path.join(metadata_dir.path, name), "rb") as file:
+            data = file.read()
     except OSError:
         return []
+    if needle.encode() not in data:
+        return []
+    return data.decode("utf-8", errors="replace").splitlines()

@@ -40,19 +40,25 @@ def render_clay(triangles: np.ndarray, width: int, height: int) -> np.ndarray:
         return np.zeros((height, width, 4), np.uint8)
     big_w, big_h = width * SUPERSAMPLE, height * SUPERSAMPLE
     screen = _project(triangles, big_w, big_h)
-    shade = _shade(screen)
-    colour = np.zeros((big_h * big_w, 3), np.float32)
+    # The triangle seen at each sample (-1: none), shaded once at the end: the last row of
+    # ``shades`` is the background's (no colour, no coverage).
+    shades = np.zeros((len(screen) + 1, 4), np.float32)
+    shades[:-1, :3], shades[:-1, 3] = _shade(screen), 1.0
+    seen = np.full(big_h * big_w, -1, np.int64)
     depth = np.full(big_h * big_w, np.inf)
     for pixels, owners, depths in _fragments(screen, big_w, big_h):
-        _keep_nearest(depth, colour, pixels, depths, shade[owners])
-    covered = np.isfinite(depth).astype(np.float32)
-    # Average each 2x2 block: coverage becomes alpha, colour is averaged over covered samples.
-    blocks = (height, SUPERSAMPLE, width, SUPERSAMPLE)
-    alpha = covered.reshape(blocks).mean(axis=(1, 3))
-    summed = (colour * covered[:, None]).reshape(*blocks, 3).sum(axis=(1, 3))
-    rgb = summed / np.maximum(alpha * SUPERSAMPLE * SUPERSAMPLE, 1e-6)[..., None]
-    picture = np.concatenate([rgb, alpha[..., None]], axis=2)
-    return np.clip(np.rint(picture * 255), 0, 255).astype(np.uint8)
+        _keep_nearest(depth, seen, pixels, depths, owners)
+    samples = shades[seen].reshape(big_h, big_w, 4)
+    # Sum each SUPERSAMPLE² block: coverage becomes alpha, colour the mean of covered samples.
+    # (Sums of strided slices: numpy reduces the short block axes of a reshape ~20x slower.)
+    summed = np.zeros((height, width, 4), np.float32)
+    for dy in range(SUPERSAMPLE):
+        for dx in range(SUPERSAMPLE):
+            summed += samples[dy::SUPERSAMPLE, dx::SUPERSAMPLE]
+    alpha = summed[..., 3] / (SUPERSAMPLE * SUPERSAMPLE)
+    summed[..., :3] /= np.maximum(summed[..., 3:], 1e-6)
+    summed[..., 3] = alpha
+    return np.clip(np.rint(summed * 255), 0, 255).astype(np.uint8)
 
 
 def _project(triangles: np.ndarray, width: int, height: int) -> np.ndarray:
@@ -166,17 +172,13 @@ def _ranks(counts: np.ndarray) -> np.ndarray:
 
 def _keep_nearest(
     depth: np.ndarray,
-    colour: np.ndarray,
+    seen: np.ndarray,
     pixels: np.ndarray,
     depths: np.ndarray,
-    shades: np.ndarray,
+    owners: np.ndarray,
 ) -> None:
-    """Write the fragments that are nearer than what each pixel holds (nearest per pixel)."""
-    order = np.lexsort((depths, pixels))
-    pixels, depths, shades = pixels[order], depths[order], shades[order]
-    first = np.ones(len(pixels), bool)
-    first[1:] = pixels[1:] != pixels[:-1]
-    pixels, depths, shades = pixels[first], depths[first], shades[first]
-    nearer = depths < depth[pixels]
-    depth[pixels[nearer]] = depths[nearer]
-    colour[pixels[nearer]] = shades[nearer]
+    """Record the triangle of the fragment nearest at each pixel, this chunk's and what the
+    buffers hold from earlier ones taken together (a per-pixel minimum: no sort)."""
+    np.minimum.at(depth, pixels, depths)
+    nearest = depths == depth[pixels]
+    seen[pixels[nearest]] = owners[nearest]

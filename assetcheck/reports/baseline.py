@@ -75,19 +75,33 @@ class Comparison:
 
 def read_baseline(text: str) -> tuple[list[Known], str]:
     """The findings of a baseline's ``text``, and its format (``json`` or ``sarif``)."""
+    document = parse_report_text(text)
+    if is_sarif(document):
+        return list(sarif_findings(document)), "sarif"
+    try:
+        return report_findings(document if isinstance(document, list) else [document]), "json"
+    except (KeyError, TypeError) as error:
+        raise BaselineError(f"a report lacks {error}") from error
+
+
+def parse_report_text(text: str) -> Any:
+    """The JSON of ``text``, which AssetCheck wrote: a JSON report, a list of them, or a SARIF
+    log (:func:`is_sarif`). Raises :class:`BaselineError` saying why it is not."""
     try:
         document = json.loads(text)
     except ValueError as error:
         raise BaselineError(f"not JSON ({error})") from error
-    if isinstance(document, dict) and isinstance(document.get("runs"), list):
-        return list(_sarif_findings(document)), "sarif"
+    if is_sarif(document):
+        return document
     reports = document if isinstance(document, list) else [document]
     if not all(isinstance(r, dict) and isinstance(r.get("filename"), str) for r in reports):
         raise BaselineError("neither an AssetCheck JSON report, a list of them, nor a SARIF log")
-    try:
-        return report_findings(reports), "json"
-    except (KeyError, TypeError) as error:
-        raise BaselineError(f"a report lacks {error}") from error
+    return document
+
+
+def is_sarif(document: Any) -> bool:
+    """Whether parsed JSON is a SARIF log rather than AssetCheck's own reports."""
+    return isinstance(document, dict) and isinstance(document.get("runs"), list)
 
 
 def report_findings(reports: Iterable[Report]) -> list[Known]:
@@ -107,16 +121,16 @@ def compare(run: list[Known], baseline: list[Known]) -> Comparison:
     baseline = [known for known in baseline if known.file in files]
     run_listed = [known for known in run if known.fingerprint]
     baseline_listed = [known for known in baseline if known.fingerprint]
-    unchanged, run_listed, baseline_listed = _pair(run_listed, baseline_listed, _key)
+    unchanged, run_listed, baseline_listed = pair(run_listed, baseline_listed, _key)
     # Then unlisted findings, known by file and code only, pair with the listed ones the other
     # side has left, and with each other last.
     run_unlisted = [known for known in run if not known.fingerprint]
     baseline_unlisted = [known for known in baseline if not known.fingerprint]
-    paired, new, baseline_unlisted = _pair(run_listed, baseline_unlisted, _kind)
+    paired, new, baseline_unlisted = pair(run_listed, baseline_unlisted, _kind)
     unchanged += paired
-    paired, run_unlisted, fixed = _pair(run_unlisted, baseline_listed, _kind)
+    paired, run_unlisted, fixed = pair(run_unlisted, baseline_listed, _kind)
     unchanged += paired
-    paired, run_unlisted, baseline_unlisted = _pair(run_unlisted, baseline_unlisted, _kind)
+    paired, run_unlisted, baseline_unlisted = pair(run_unlisted, baseline_unlisted, _kind)
     unchanged += paired
     return Comparison(new + run_unlisted, unchanged, fixed + baseline_unlisted)
 
@@ -169,7 +183,7 @@ def _group_findings(uri: str, group: dict[str, Any]) -> Iterator[Known]:
         yield Known(uri, group["code"], "", group["severity"], "(not listed)", group=group)
 
 
-def _sarif_findings(log: dict[str, Any]) -> Iterator[Known]:
+def sarif_findings(log: dict[str, Any]) -> Iterator[Known]:
     """The findings of a SARIF log AssetCheck wrote: each result's occurrences (its
     ``properties``) in the file of its first location."""
     try:
@@ -198,7 +212,7 @@ def _kind(known: Known) -> tuple[str, str]:
     return (known.file, known.code)
 
 
-def _pair(
+def pair(
     run: list[Known], baseline: list[Known], key: Callable[[Known], Hashable]
 ) -> tuple[list[Known], list[Known], list[Known]]:
     """Pair ``run``'s findings with ``baseline``'s of the same ``key``, each at most once: the

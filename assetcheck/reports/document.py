@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from assetcheck import __version__
+from assetcheck.asset.gpu_memory import total_gpu_bytes
 from assetcheck.asset.result import CheckRun, Result
 from assetcheck.issues import SEVERITIES
 from assetcheck.issues.names import MAX_NAME_LENGTH, cut_name, was_cut
@@ -294,7 +295,9 @@ def budget_use(result: Result) -> list[dict[str, Any]]:
 
 
 def file_metadata(result: Result) -> list[dict[str, Any]]:
-    """Per model file: its format, its size and what its reader learned about it.
+    """Per model file: its format, its size, its textures (how many, and the GPU memory those
+    of known size take: :func:`~assetcheck.asset.gpu_memory.total_gpu_bytes`) and what its
+    reader learned about it.
 
     Only the reader's scalar facts are kept (version, generator, units...): its per-mesh and
     per-texture lists are for checks, and the meshes are already in ``result.meshes``.
@@ -304,6 +307,8 @@ def file_metadata(result: Result) -> list[dict[str, Any]]:
             "filename": asset.filename,
             "format": asset.format,
             "byteSize": asset.byte_size,
+            "textureCount": len(asset.textures),
+            "textureGpuBytes": total_gpu_bytes(asset.textures),
             "details": {k: v for k, v in asset.details.items() if not isinstance(v, list)},
         }
         for asset in result.assets

@@ -48,10 +48,12 @@ _ACCESSOR_MAPS = frozenset({"attributes", "targets"})
 #: view's ``byteOffset`` moves when an earlier one does; ``sampler`` and ``scene`` index arrays
 #: whose items have no content of their own worth telling apart).
 _POSITIONS = frozenset({"buffer", "byteOffset", "sampler", "scene"})
-#: A quoted text (kept whole), or a number standing alone (``12``, ``-0.5``, ``1e-7``; not the
-#: ``001`` of ``Cube.001`` nor the ``2`` of ``lod2``, which are parts of names).
+#: A quoted text (kept whole), or a number standing alone (``12``, ``-0.5``, ``1e-7``, ``40,000``
+#: with its thousands separators; not the ``001`` of ``Cube.001`` nor the ``2`` of ``lod2``,
+#: which are parts of names).
 _QUOTED_OR_NUMBER = re.compile(
-    r"'[^']*'|\"[^\"]*\"|(?<![\w.])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?!\w)"
+    r"'[^']*'|\"[^\"]*\"|(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?"
+    r"(?:[eE][-+]?\d+)?(?!\w)"
 )
 
 

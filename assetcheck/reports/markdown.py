@@ -116,7 +116,7 @@ def _security(warnings: list[dict], titles: dict[str, str]) -> str:
         ]
         for w in warnings
     ]
-    table = _table(["Level", "Finding", "File", "Code"], "----", rows)
+    table = gfm_table(["Level", "Finding", "File", "Code"], "----", rows)
     return f"## 🛡️ Security findings ({len(warnings)})\n\n{table}"
 
 
@@ -163,7 +163,7 @@ def _files(report: Report) -> str:
         ]
         for mesh in meshes
     ]
-    table = _table(
+    table = gfm_table(
         ["File", "Format", "Vertices", "Triangles", "Materials", "PBR", "Animations"],
         "--rrrcr",
         rows,
@@ -189,7 +189,7 @@ def _parts(meshes: list[dict]) -> str:
         return ""
     headers = [*(["File"] if several else []), "Mesh", "Vertices", "Triangles", "Materials"]
     aligns = ("-" if several else "") + "-rrr"
-    return "\n\n" + _folded(f"Meshes ({len(rows)})", _table(headers, aligns, rows, fold=False))
+    return "\n\n" + folded(f"Meshes ({len(rows)})", gfm_table(headers, aligns, rows, fold=False))
 
 
 def _budgets(report: Report) -> str:
@@ -207,9 +207,9 @@ def _budgets(report: Report) -> str:
             ]
             for use in entry["usage"]
         ]
-        table = _table(["Budget", "Used", "Limit", ""], "-rrc", rows, fold=False)
+        table = gfm_table(["Budget", "Used", "Limit", ""], "-rrc", rows, fold=False)
         if not any(use["over"] for use in entry["usage"]):  # nothing to act on: fold it
-            table = _folded(f"Within all {len(rows)} budgets", table)
+            table = folded(f"Within all {len(rows)} budgets", table)
         title = f"**{escape(entry['file'])}**\n\n" if len(files) > 1 else ""
         parts.append(title + table)
     return "\n\n".join(parts)
@@ -246,7 +246,7 @@ def _issue_group(group: dict) -> str:
     if len(places) > FOLD_AFTER:
         hidden = "\n".join(places[FOLD_AFTER:])
         lines.append(
-            "  " + _folded(f"{len(places) - FOLD_AFTER} more locations", hidden, indent="  ")
+            "  " + folded(f"{len(places) - FOLD_AFTER} more locations", hidden, indent="  ")
         )
     unkept = group["count"] - len(occurrences)
     if unkept > 0:
@@ -283,7 +283,9 @@ def _footer(report: Report) -> str:
     return "---\n\n<sub>" + " · ".join(facts) + "</sub>"
 
 
-def _table(headers: Sequence[str], aligns: str, rows: list[list[str]], *, fold: bool = True) -> str:
+def gfm_table(
+    headers: Sequence[str], aligns: str, rows: list[list[str]], *, fold: bool = True
+) -> str:
     """A GFM table; ``aligns`` has one of ``-`` (left), ``r``, ``c`` per column. With ``fold``,
     rows beyond :data:`FOLD_ROWS` continue in a folded table of their own."""
     marks = {"-": "---", "r": "---:", "c": ":---:"}
@@ -292,14 +294,14 @@ def _table(headers: Sequence[str], aligns: str, rows: list[list[str]], *, fold: 
         return "\n".join([*head, *map(_row, rows)])
     shown = "\n".join([*head, *map(_row, rows[:FOLD_ROWS])])
     rest = "\n".join([*head, *map(_row, rows[FOLD_ROWS:])])
-    return shown + "\n\n" + _folded(f"{len(rows) - FOLD_ROWS} more", rest)
+    return shown + "\n\n" + folded(f"{len(rows) - FOLD_ROWS} more", rest)
 
 
 def _row(cells: Iterable[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def _folded(summary: str, body: str, indent: str = "") -> str:
+def folded(summary: str, body: str, indent: str = "") -> str:
     """``body`` inside ``<details>``; the blank lines make GitHub parse it as Markdown."""
     return f"<details><summary>{summary}</summary>\n\n{body}\n\n{indent}</details>"
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from assetcheck.asset import Asset, Texture
+from assetcheck.asset.gpu_memory import gpu_bytes
 from assetcheck.asset.options import ValidationOptions
 from assetcheck.checks import CheckContext
-from assetcheck.checks.textures import check_textures, gpu_bytes, gpu_memory_limit
+from assetcheck.checks.textures import check_textures, gpu_memory_limit
 from assetcheck.engine import validate
 from assetcheck.issues import IssueCollector
 from assetcheck.plugins.manager import build_registry, get_plugin_manager

@@ -96,3 +96,32 @@ def test_the_workflow_gates_on_the_baseline_the_documented_command_writes(
     broken.with_name("worse.glb").write_bytes(broken.read_bytes())
     assert main([*workflow_args, "--jobs", "1"]) == 1
     assert "new: assets/worse.glb: error" in capsys.readouterr().err
+
+
+def pull_request_steps() -> list[dict]:
+    """The steps of docs/ci.md's "Pull-request comment"."""
+    text = (ROOT / "docs" / "ci.md").read_text()
+    (block,) = [b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if "assetcheck diff" in b]
+    return yaml.safe_load(block)
+
+
+def test_the_pull_request_comment_is_the_markdown_the_documented_diff_writes(
+    tmp_path, monkeypatch, capsys
+):
+    steps = pull_request_steps()
+    (comparison,) = [s for s in steps if "assetcheck diff" in s.get("run", "")]
+    (comment,) = [s for s in steps if "gh pr comment" in s.get("run", "")]
+    command, target = comparison["run"].split(">")
+    assert f"--body-file {target.strip()}" in comment["run"] and "failure()" in comment["if"]
+    base = tmp_path / "runner"
+    script, *arguments = shlex.split(command.replace("$RUNNER_TEMP", str(base)))
+    args = build_parser("diff").parse_args(arguments)
+    assert script in SCRIPTS and args.output_format == "markdown"
+    monkeypatch.chdir(tmp_path)
+    quad_glb(base / "base" / "assets" / "quad.glb")
+    quad_glb(tmp_path / "assets" / "quad.glb")
+    assert main([*arguments, "--jobs", "1"]) == 0
+    assert "no changes" in capsys.readouterr().out
+    quad_glb(tmp_path / "assets" / "new.glb")
+    assert main([*arguments, "--jobs", "1"]) == 0
+    assert "| new.glb | 🆕 added |" in capsys.readouterr().out

@@ -15,6 +15,7 @@ from assetcheck.plugins.hookspecs import hookimpl
 from assetcheck.plugins.manager import PluginConfig, get_plugin_manager
 from assetcheck.reports.document import build_failure_report, build_report, failure
 from assetcheck.scoring.profiles import BUILTIN_PROFILES
+from assetcheck.testing.gltf import GltfBuilder, Primitive, png_bytes
 from tests.reports.cases import STORED_HOSTILE, UPLOADS, hostile_report
 
 STUDIO_PLUGIN = """
@@ -161,3 +162,15 @@ def test_nuls_and_lone_surrogates_from_a_file_become_replacement_characters(tmp_
     report = report_of(tmp_path, "hostile_glb")
     assert report["result"]["meshes"][0]["parts"][0]["name"] == STORED_HOSTILE
     assert report["files"][0]["details"]["generator"] == STORED_HOSTILE
+
+
+def test_file_metadata_counts_the_textures_and_the_gpu_memory_they_take(tmp_path):
+    builder = GltfBuilder()
+    for side in (64, 32):
+        builder.add_texture(builder.add_image(png_bytes(side, side)))
+    builder.add_node(builder.add_mesh([Primitive(3)]))
+    path = builder.write_glb(tmp_path / "textured.glb")
+    (file,) = build_report(validate(path))["files"]
+    # RGBA8 with a full mip chain: width x height x 4 bytes, plus a third.
+    assert file["textureCount"] == 2
+    assert file["textureGpuBytes"] == round((64 * 64 + 32 * 32) * 4 * 4 / 3)

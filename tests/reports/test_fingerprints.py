@@ -159,6 +159,10 @@ def test_an_unnamed_node_is_known_by_where_it_hangs():
     ("message", "identity"),
     [
         ("Mesh 12 has 40000 triangles, over 1.5e4.", "Mesh # has # triangles, over #."),
+        (
+            "Mesh Body has 1,000 pieces, 12,345.5 m, 1,2 and 1,0000",
+            "Mesh Body has # pieces, # m, #,# and #,#",
+        ),
         ("Mesh Cube.001 of lod2 has -3 keys", "Mesh Cube.001 of lod2 has # keys"),
         ("Property 'uv 2' is 7 long", "Property 'uv 2' is # long"),
     ],
