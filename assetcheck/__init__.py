@@ -1,4 +1,4 @@
-"""AssetCheck: validate 3D assets (GLB, glTF, FBX, OBJ and ZIP archives of them)."""
+"""AssetCheck: validate 3D assets (GLB, glTF, FBX, OBJ, USDZ and ZIP archives of them)."""
 
 TYPE_CHECKING = False  # typing itself costs the daemon's client (docs/daemon.md) ~5 ms
 if TYPE_CHECKING:

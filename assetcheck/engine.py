@@ -100,10 +100,8 @@ def validate(
     for asset in assets:
         asset.buffers = []  # the result keeps the model, not the bytes (they may be mapped)
         asset.gltf = None  # nor the glTF document's arrays, read from them
-        if asset.fbx is not None:
-            asset.fbx.drop_geometry()  # nor the FBX geometry arrays
-        if asset.obj is not None:
-            asset.obj.drop_geometry()  # nor the OBJ geometry arrays
+        if asset.polygon_scene is not None:
+            asset.polygon_scene.drop_geometry()  # nor the FBX, OBJ or USD geometry arrays
     return _result(
         pm,
         root.name,

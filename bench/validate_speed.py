@@ -3,8 +3,14 @@
     python bench/grid_glb.py bench/out          # ~2, 25 and 100 MB grid GLBs
     python bench/big_fbx.py bench/out           # ~50 MB FBX
     python bench/compressed_glb.py bench/out    # ~25 MB Draco and meshopt GLBs, with twins
+    python bench/big_usd_obj.py bench/out       # ~25 MB OBJ and USDZ grids
     npm install --prefix bench gltf-validator   # the reference, for the GLB rows
     python bench/validate_speed.py bench/out
+
+Each file is compared with a reference reader, whole process (the ``ref`` column): the Khronos
+validator for GLB and glTF, ``assimp info`` (Debian's assimp-utils) for OBJ (issue 32). assimp
+has no USD reader ("No suitable reader found"), so a USDZ is compared with usd-core opening
+the stage and reading every mesh's points and face indices, the least any USD reader does.
 
 Each command runs ``--runs`` times, AssetCheck's and the validator's runs taking turns (the
 machine may be shared); the median wall time and the largest peak RSS are printed. The package
@@ -64,6 +70,26 @@ def run_in_turns(commands: list[list[str]], runs: int) -> list[tuple[float, floa
     ]
 
 
+#: Reads every mesh of a USD stage with usd-core, the USDZ rows' reference.
+_USD_OPEN = (
+    "import sys; from pxr import Usd, UsdGeom; stage = Usd.Stage.Open(sys.argv[1]); "
+    "[(m.GetPointsAttr().Get(), m.GetFaceVertexIndicesAttr().Get()) "
+    "for m in map(UsdGeom.Mesh, stage.Traverse()) if m]"
+)
+
+
+def reference(path: Path, node: str | None) -> tuple[str, list[str]] | None:
+    """The reference reader for ``path`` (its name and command), None where there is none."""
+    suffix = path.suffix.lower()
+    if suffix in (".glb", ".gltf") and node and (HERE / "node_modules" / "gltf-validator").is_dir():
+        return "khronos", [node, str(HERE / "khronos_validate.mjs"), str(path)]
+    if suffix == ".obj" and shutil.which("assimp"):
+        return "assimp", ["assimp", "info", str(path)]
+    if suffix == ".usdz":
+        return "usd-core", [sys.executable, "-c", _USD_OPEN, str(path)]
+    return None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", type=Path)
@@ -71,27 +97,26 @@ def main() -> None:
     args = parser.parse_args()
     compileall.compile_dir(HERE.parent / "assetcheck", quiet=1)
     node = shutil.which("node")
-    have_khronos = node and (HERE / "node_modules" / "gltf-validator").is_dir()
     header = (
         f"{'file':<22}{'MB':>7}{'ours s':>9}{'MB/s':>8}{'Mtri/s':>8}{'RSS MB':>8}"
-        f"{'RSS cap':>9}{'khronos s':>11}{'k RSS':>7}{'speedup':>9}{'target':>8}"
+        f"{'RSS cap':>9}{'ref':>10}{'ref s':>8}{'ref RSS':>8}{'speedup':>9}{'target':>8}"
     )
     print(header)
     times: dict[str, float] = {}
     without_topology: dict[str, float] = {}
     for path in sorted(args.folder.iterdir()):
-        if path.suffix.lower() not in (".glb", ".gltf", ".fbx"):
+        if path.suffix.lower() not in (".glb", ".gltf", ".fbx", ".obj", ".usdz"):
             continue
         size_mb = path.stat().st_size / 1e6
         commands = [[str(ASSETCHECK), "validate", "--format", "json", str(path)]]
-        if have_khronos and path.suffix.lower() != ".fbx":
-            commands.append([node, str(HERE / "khronos_validate.mjs"), str(path)])
+        compared = reference(path, node)
+        if compared is not None:
+            commands.append(compared[1])
         if path.name.startswith("grid_"):
             commands.append(commands[0] + ["--config", str(WITHOUT_TOPOLOGY)])
         (seconds, rss, output), *others = run_in_turns(commands, args.runs)
         if path.name.startswith("grid_"):
             without_topology[path.name] = others.pop()[0]
-        khronos = others
         report = json.loads(output)
         times[path.name] = seconds
         triangles = sum(m["triangleCount"] for m in report["result"]["meshes"])
@@ -99,10 +124,10 @@ def main() -> None:
             f"{path.name:<22}{size_mb:>7.1f}{seconds:>9.3f}{size_mb / seconds:>8.0f}"
             f"{triangles / seconds / 1e6:>8.2f}{rss:>8.0f}{2 * size_mb + 150:>9.0f}"
         )
-        if khronos:
-            ((k_seconds, k_rss, _),) = khronos
+        if compared is not None:
+            ((k_seconds, k_rss, _),) = others
             speedup = k_seconds / seconds
-            line += f"{k_seconds:>11.3f}{k_rss:>7.0f}{speedup:>8.2f}x"
+            line += f"{compared[0]:>10}{k_seconds:>8.3f}{k_rss:>8.0f}{speedup:>8.2f}x"
             target = TARGETS.get(path.name)
             if target is not None:
                 line += f"{target:>6.1f}x {'met' if speedup >= target else 'MISSED'}"

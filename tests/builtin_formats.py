@@ -10,5 +10,5 @@ from assetcheck.plugins.manager import PluginConfig, get_plugin_manager
 
 @cache
 def builtin_formats() -> FormatRegistry:
-    """What the built-in plugins register: GLB, glTF, FBX and ZIP."""
+    """What the built-in plugins register: GLB, glTF, FBX, OBJ, USD and ZIP."""
     return format_registry(get_plugin_manager(PluginConfig(entry_points=False)))

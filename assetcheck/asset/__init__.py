@@ -1,6 +1,6 @@
 """The asset model every reader produces.
 
-A reader turns one model file of the upload (a GLB, a glTF, an FBX or an OBJ, on its own or
+A reader turns one model file of the upload (a GLB, a glTF, an FBX, an OBJ or a USD, on its own or
 inside a ZIP) into one :class:`Asset`. ``Asset.to_dict`` is one entry of the interface's
 ``result.meshes``.
 """
@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # the format packages build on the asset model, not the other
     from assetcheck.formats.gltf.image_data import ImageStructure
     from assetcheck.formats.gltf.model import GltfDocument
     from assetcheck.formats.obj.model import ObjScene
+    from assetcheck.formats.usd.model import UsdScene
 
 from assetcheck.asset.memory import ByteUsage
 
@@ -104,7 +105,8 @@ class Asset:
     units and axes). The format's typed model is ``gltf`` (the document resolved once and
     shared by every check: :class:`~assetcheck.formats.gltf.model.GltfDocument`) or ``fbx``
     (the FBX reader's facts and geometry: :class:`~assetcheck.formats.fbx.model.FbxScene`)
-    or ``obj`` (the OBJ reader's meshes: :class:`~assetcheck.formats.obj.model.ObjScene`).
+    or ``obj`` (the OBJ reader's meshes: :class:`~assetcheck.formats.obj.model.ObjScene`)
+    or ``usd`` (the USD reader's meshes: :class:`~assetcheck.formats.usd.model.UsdScene`).
     ``parsed`` is False when the reader could not read the file at all (not parseable,
     truncated, empty, not what its name says): such an asset carries only its name and format,
     and an upload with no parsed asset grades ``critical``. The engine sets ``byte_size`` (of
@@ -153,6 +155,9 @@ class Asset:
     #: The OBJ reader's meshes, as polygon geometry of the FBX model's kind (``ObjScene``);
     #: None for other formats. The geometry arrays are let go once the checks have run.
     obj: ObjScene | None = None
+    #: The USD reader's meshes, as polygon geometry of the FBX model's kind (``UsdScene``);
+    #: None for other formats. The geometry arrays are let go once the checks have run.
+    usd: UsdScene | None = None
     #: Bytes of the model file itself, set by the engine.
     byte_size: int = 0
     #: What the file uses of each engine budget (by budget key), set by the engine.
@@ -166,9 +171,10 @@ class Asset:
 
     @property
     def polygon_scene(self) -> PolygonScene | None:
-        """The FBX or OBJ scene (polygon meshes placed by nodes), for the previews and the
-        viewer; None for other formats."""
-        return self.fbx if self.fbx is not None else self.obj
+        """The FBX, OBJ or USD scene (polygon meshes placed by nodes), for the checks, the
+        previews and the viewer; None for other formats."""
+        scenes = (self.fbx, self.obj, self.usd)
+        return next((scene for scene in scenes if scene is not None), None)
 
     @classmethod
     def unread(cls, filename: str, format: str) -> Asset:

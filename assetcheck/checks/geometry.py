@@ -2,7 +2,7 @@
 
 The measuring is shared by every format (:mod:`assetcheck.mesh.faults`). glTF primitives are
 the document model's prepared meshes (``asset.gltf``, shared with the topology and UV checks);
-FBX and OBJ meshes come from their readers' polygon geometry (``asset.fbx``, ``asset.obj``),
+FBX, OBJ and USD meshes come from their readers' polygon geometry (``asset.polygon_scene``),
 measured alike (OBJ normals need not be of unit length: the format allows any). In glTF,
 triangles whose corners repeat a vertex index are left to Khronos'
 ``ACCESSOR_INDEX_TRIANGLE_DEGENERATE`` (the glTF vertex data check) and indices past the last
@@ -123,8 +123,8 @@ def check_geometry(asset: Asset, context: CheckContext) -> None:
         _GltfGeometry(asset.gltf, context.issues).check()
     elif asset.fbx is not None:
         check_fbx_geometry(asset.fbx, context.issues)
-    elif asset.obj is not None:
-        for mesh in asset.obj.meshes:
+    elif asset.polygon_scene is not None:  # OBJ and USD
+        for mesh in asset.polygon_scene.meshes:
             if mesh.geometry is not None:
                 check_polygon_geometry(mesh.name, mesh.geometry, context.issues)
 

@@ -165,15 +165,17 @@ def _check_lightmap(surface: Surface, number: int, uvs: np.ndarray, issues: File
 
 
 def surfaces(asset: Asset) -> list[Surface]:
-    """The surfaces of a glTF or FBX asset (none for others or without usable geometry). Each
-    check builds its own list, cheaply: the arrays in it are the format model's, computed once
-    per asset for every check."""
+    """The surfaces of a glTF, FBX, OBJ or USD asset (none for others or without usable
+    geometry). Each check builds its own list, cheaply: the arrays in it are the format
+    model's, computed once per asset for every check."""
     if asset.gltf is not None:
         return list(_gltf_surfaces(asset.gltf))
     if asset.fbx is not None:
         return list(_polygon_surfaces(asset, asset.fbx.meshes))
     if asset.obj is not None:
         return list(_polygon_surfaces(asset, asset.obj.meshes))
+    if asset.usd is not None:
+        return list(_polygon_surfaces(asset, asset.usd.meshes))
     return []
 
 
@@ -219,7 +221,7 @@ def _attribute(
 
 
 class _PolygonMesh(Protocol):
-    """An FBX or OBJ mesh: its name, materials and polygon geometry."""
+    """An FBX, OBJ or USD mesh: its name, materials and polygon geometry."""
 
     name: str
     geometry: FbxGeometry | None
@@ -229,7 +231,7 @@ class _PolygonMesh(Protocol):
 
 
 def _polygon_surfaces(asset: Asset, meshes: Sequence[_PolygonMesh]) -> Iterator[Surface]:
-    """FBX and OBJ meshes, one vertex per polygon corner (normals and UVs are per corner)."""
+    """FBX, OBJ and USD meshes, one vertex per polygon corner (normals and UVs are per corner)."""
     textured_materials = {m.name for m in asset.materials if m.texture_count}
     for mesh in meshes:
         geometry = mesh.geometry

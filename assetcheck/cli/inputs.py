@@ -1,7 +1,8 @@
 """The files ``assetcheck validate`` is given: files as named, folders searched recursively.
 
 A folder yields the files under it with the extension of a registered file format (``.glb``,
-``.gltf``, ``.fbx``, ``.obj``, ``.zip`` and those of plugins: ``formats.registry``), in sorted
+``.gltf``, ``.fbx``, ``.obj``, ``.usdz``, ``.usd``, ``.usda``, ``.usdc``, ``.zip`` and those of
+plugins: ``formats.registry``), in sorted
 order, skipping hidden folders (``.git``...) and never following symbolic links to folders.
 ``--include`` and ``--exclude`` glob patterns filter what a folder yields: a pattern without
 ``/`` matches the file name (``*_lod?.glb``), one with ``/`` the path relative to the folder

@@ -40,7 +40,8 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         nargs="+",
         metavar="PATH",
         type=Path,
-        help="a file, or a folder whose .glb, .gltf, .fbx, .obj and .zip files to validate",
+        help="a file, or a folder whose .glb, .gltf, .fbx, .obj, .usdz/.usd* and .zip files "
+        "to validate",
     )
     parser.add_argument(
         "--engine",

@@ -1,7 +1,8 @@
 """The file formats AssetCheck reads, as plugins register them, and deciding which one a file is.
 
 Every format arrives through the ``register_file_formats`` hook: the built-in ones from their
-packages (``formats/gltf``, ``formats/fbx``, ``formats/obj``, ``formats/zip``), others from
+packages (``formats/gltf``, ``formats/fbx``, ``formats/obj``, ``formats/usd``,
+``formats/zip``), others from
 plugins, so nothing outside a format's package names it (``docs/architecture.md``, Adding a
 format). A file's content decides its format; its name only claims one.
 """
@@ -30,9 +31,9 @@ MemberReader = Callable[["SourceFile", "ReadContext"], Iterator["SourceFile"]]
 class FormatNames(TypedDict):
     """The fields that name the formats in messages about an upload's type."""
 
-    #: Every format: ``GLB, glTF, FBX, OBJ or ZIP``.
+    #: Every format: ``GLB, glTF, FBX, OBJ, USD or ZIP``.
     formats: str
-    #: The model formats: ``GLB, glTF, FBX or OBJ``.
+    #: The model formats: ``GLB, glTF, FBX, OBJ or USD``.
     model_formats: str
     #: The container formats: ``ZIP``.
     container_formats: str
@@ -70,6 +71,10 @@ class FileFormat:
     #: Inside an archive, content of this format is a model file only when its name claims
     #: some registered format (JSON beside the models, ``meta.json``, is data, not a glTF).
     named_in_archives: bool = False
+    #: The name of a format whose content is of this one when this one's ``recognise`` accepts
+    #: it too: a special case decided by content (a USDZ package is a ZIP whose first member is
+    #: a USD layer).
+    refines: str | None = None
 
     def __post_init__(self) -> None:
         if not self.name or self.name != self.name.lower():
@@ -83,6 +88,8 @@ class FileFormat:
             )
         if not self.magic and self.recognise is None:
             raise ValueError(f"file format {self.name!r}: give its magic or a recognise test")
+        if self.refines is not None and self.recognise is None:
+            raise ValueError(f"file format {self.name!r} refines another: give its recognise test")
 
     @property
     def is_container(self) -> bool:
@@ -143,15 +150,23 @@ class FormatRegistry:
     def sniff(self, head: bytes) -> str | None:
         """The format of content starting with ``head`` (at least its first ``SNIFF_BYTES``),
         or None: the first format whose magic starts it, else the first whose ``recognise``
-        accepts it, each in registration order."""
+        accepts it, each in registration order; then a format that ``refines`` the one found,
+        if its ``recognise`` accepts the content too."""
         head = head[:SNIFF_BYTES]
-        for file_format in self:
-            if head.startswith(file_format.magic):
-                return file_format.name
-        for file_format in self:
-            if file_format.recognise is not None and file_format.recognise(head):
-                return file_format.name
-        return None
+        found = next((f.name for f in self if head.startswith(f.magic)), None)
+        if found is None:
+            found = next(
+                (f.name for f in self if f.recognise is not None and f.recognise(head)), None
+            )
+        refined = (
+            f.name
+            for f in self
+            if found is not None
+            and f.refines == found
+            and f.recognise is not None
+            and f.recognise(head)
+        )
+        return next(refined, found)
 
     def from_name(self, name: str) -> str | None:
         """The format a file name claims by its extension, or None."""
@@ -190,7 +205,7 @@ class FormatRegistry:
 
     def titles(self, *, models: bool = True, containers: bool = True) -> str:
         """The titles of the model formats, the container formats or both, as a message names
-        them: ``GLB, glTF, FBX, OBJ or ZIP``."""
+        them: ``GLB, glTF, FBX, OBJ, USD or ZIP``."""
         wanted = [f.title for f in self if (containers if f.is_container else models)]
         return " or ".join(filter(None, (", ".join(wanted[:-1]), *wanted[-1:])))
 

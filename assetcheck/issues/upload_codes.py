@@ -2,7 +2,8 @@
 
 The formats these messages name are the registered ones (``formats.registry``), filled in as
 the fields ``formats``, ``model_formats`` and ``container_formats``
-(``FormatRegistry.message_fields``): ``GLB, glTF, FBX, OBJ or ZIP`` with the built-in formats alone.
+(``FormatRegistry.message_fields``): ``GLB, glTF, FBX, OBJ, USD or ZIP`` with the built-in
+formats alone.
 """
 
 from assetcheck.issues import IssueArea

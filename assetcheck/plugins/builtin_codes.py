@@ -26,6 +26,7 @@ BUILTIN_AREAS = (
     "assetcheck.formats.zip.codes",
     "assetcheck.formats.fbx.codes",
     "assetcheck.formats.obj.codes",
+    "assetcheck.formats.usd.codes",
     "assetcheck.scoring.budget_codes",
     "assetcheck.issues.quality_codes",
     "assetcheck.formats.fbx.scene_codes",

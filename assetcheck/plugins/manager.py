@@ -64,6 +64,7 @@ DEFAULT_PLUGINS: Mapping[str, str] = {
     "assetcheck.formats.gltf": "assetcheck.formats.gltf.reader",
     "assetcheck.formats.fbx": "assetcheck.formats.fbx.plugin",
     "assetcheck.formats.obj": "assetcheck.formats.obj.plugin",
+    "assetcheck.formats.usd": "assetcheck.formats.usd.plugin",
     "assetcheck.formats.zip": "assetcheck.formats.zip.reader",
     "assetcheck.reports.builtin": "assetcheck.reports.builtin",
     "assetcheck.checks.budgets": "assetcheck.checks.budgets",

@@ -42,7 +42,7 @@ from assetcheck.previews.viewer_files import write_viewer_files
 log = logging.getLogger(__name__)
 
 WIDTH, HEIGHT = 480, 360
-DRAWN_FORMATS = frozenset({"glb", "gltf", "fbx", "obj"})
+DRAWN_FORMATS = frozenset({"glb", "gltf", "fbx", "obj", "usd"})
 #: More triangles than this are thinned evenly: a preview needs the silhouette, not every face.
 MAX_TRIANGLES = 400_000
 #: What the report calls the picture when it is not kept.

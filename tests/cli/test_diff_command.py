@@ -249,7 +249,7 @@ def test_no_changes_in_markdown_says_so(capsys, tmp_path):
         ),
         (
             lambda tmp: (_write(tmp / "fake.glb", "hello"), glb(tmp / "a.glb")),
-            "fake.glb is neither a GLB, glTF, FBX, OBJ or ZIP file nor a report",
+            "fake.glb is neither a GLB, glTF, FBX, OBJ, USD or ZIP file nor a report",
         ),
         (lambda tmp: (_write(tmp / "empty.glb", ""), glb(tmp / "a.glb")), "empty.glb is empty"),
     ],

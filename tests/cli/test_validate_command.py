@@ -97,7 +97,11 @@ def test_help_lists_every_built_in_report_format(capsys):
 @pytest.mark.parametrize(
     ("content", "code", "message"),
     [
-        (b"hello", "UNSUPPORTED_FILE_TYPE", "fake.glb is not a GLB, glTF, FBX, OBJ or ZIP file"),
+        (
+            b"hello",
+            "UNSUPPORTED_FILE_TYPE",
+            "fake.glb is not a GLB, glTF, FBX, OBJ, USD or ZIP file",
+        ),
         (b"", "EMPTY_FILE", "fake.glb is empty: it has no bytes to read."),
     ],
     ids=["fake", "empty"],

@@ -114,7 +114,7 @@ def test_parallel_jobs_give_the_same_reports_in_the_order_of_the_inputs(capsys, 
 def test_a_folder_with_nothing_to_validate_is_a_usage_error(capsys, assets):
     status, reports, err = validate(capsys, "--exclude", "*.glb", str(assets))
     assert status == 2 and reports == []
-    assert "assets: no GLB, glTF, FBX, OBJ or ZIP files match the patterns" in err
+    assert "assets: no GLB, glTF, FBX, OBJ, USD or ZIP files match the patterns" in err
 
 
 def test_a_missing_path_is_named_and_the_others_still_validated(capsys, assets):

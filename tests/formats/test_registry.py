@@ -21,9 +21,19 @@ def text_format(name: str, *extensions: str, container: bool = False) -> FileFor
 
 
 def test_the_builtin_formats_are_registered_in_the_order_they_were_sniffed_in():
-    assert [f.name for f in builtin_formats()] == ["glb", "gltf", "fbx", "obj", "zip"]
-    assert builtin_formats().model_formats == {"glb", "gltf", "fbx", "obj"}
-    assert builtin_formats().extensions == {".glb", ".gltf", ".fbx", ".obj", ".zip"}
+    assert [f.name for f in builtin_formats()] == ["glb", "gltf", "fbx", "obj", "usd", "zip"]
+    assert builtin_formats().model_formats == {"glb", "gltf", "fbx", "obj", "usd"}
+    assert builtin_formats().extensions == {
+        ".glb",
+        ".gltf",
+        ".fbx",
+        ".obj",
+        ".usdz",
+        ".usd",
+        ".usda",
+        ".usdc",
+        ".zip",
+    }
 
 
 def test_every_magic_is_tried_before_any_recognise_test():
@@ -32,6 +42,19 @@ def test_every_magic_is_tried_before_any_recognise_test():
     formats = FormatRegistry([everything, strict])
     assert formats.sniff(b"STRICT 1") == "strict"
     assert formats.sniff(b"anything else") == "any"
+
+
+def test_a_format_that_refines_another_takes_the_content_its_test_accepts():
+    container = FileFormat("box", "Box", (".box",), magic=(b"BOX",))
+    special = FileFormat(
+        "gift", "Gift", (".gift",), recognise=lambda head: b"bow" in head, refines="box"
+    )
+    formats = FormatRegistry([special, container])
+    assert formats.sniff(b"BOX with a bow") == "gift"
+    assert formats.sniff(b"BOX of tools") == "box"
+    assert formats.sniff(b"a bow alone") == "gift"
+    with pytest.raises(ValueError, match="refines another"):
+        FileFormat("gift", "Gift", (".gift",), magic=(b"G",), refines="box")
 
 
 @pytest.mark.parametrize("clash", [text_format("glb", ".glb2"), text_format("glb2", ".glb")])

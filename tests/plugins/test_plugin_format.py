@@ -123,15 +123,15 @@ def test_the_upload_messages_name_it_and_do_not_without_the_plugin(tmp_path, pm)
     other = write(tmp_path, "model.bin", "MESH2\n")
     (issue,) = validate(other, plugin_manager=pm).issues
     assert issue.message == (
-        "model.bin is not a GLB, glTF, FBX, OBJ, ZIP or MESH1 file (its content matches none "
+        "model.bin is not a GLB, glTF, FBX, OBJ, USD, ZIP or MESH1 file (its content matches none "
         "of them)."
     )
     assert issue.fix == (
-        "Export the model as GLB, glTF, FBX, OBJ or MESH1, or pack such files in a ZIP."
+        "Export the model as GLB, glTF, FBX, OBJ, USD or MESH1, or pack such files in a ZIP."
     )
     without = get_plugin_manager(PluginConfig(entry_points=False))
     (issue,) = validate(write(tmp_path, "triangle.mesh", TRIANGLE), plugin_manager=without).issues
-    assert issue.message.startswith("triangle.mesh is not a GLB, glTF, FBX, OBJ or ZIP file")
+    assert issue.message.startswith("triangle.mesh is not a GLB, glTF, FBX, OBJ, USD or ZIP file")
 
 
 def validate_command(tmp_path: Path, *args: str, plugins: bool = True) -> int:
@@ -168,4 +168,4 @@ def test_the_command_line_picks_its_files_out_of_folders_and_reports_them(tmp_pa
 
 def test_without_the_plugin_the_command_line_finds_no_files_in_the_folder(tmp_path, assets, capsys):
     assert validate_command(tmp_path, str(assets), plugins=False) == 2
-    assert f"{assets}: no GLB, glTF, FBX, OBJ or ZIP files" in capsys.readouterr().err
+    assert f"{assets}: no GLB, glTF, FBX, OBJ, USD or ZIP files" in capsys.readouterr().err

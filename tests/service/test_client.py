@@ -175,7 +175,7 @@ def test_submit_walks_folders_as_validate_does_and_prints_one_junit_document(
     (tmp_path / "empty").mkdir()
     nothing = submit(url, key, "empty", cwd=tmp_path)
     assert nothing.returncode == 2
-    assert "empty: no GLB, glTF, FBX, OBJ or ZIP files" in nothing.stderr
+    assert "empty: no GLB, glTF, FBX, OBJ, USD or ZIP files" in nothing.stderr
 
 
 def test_submit_uploads_jobs_files_at_a_time(url, key, files, glb):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import operator
 import pickle
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol, SupportsIndex
@@ -441,17 +441,7 @@ class FbxScene:
         """Per drawn mesh instance: its node's name, the positions of its control points in
         metres, +Y up (``(n, 3)`` float32), and its triangles (``(m, 3)`` int32 indices into
         those positions). Meshes whose geometry was not decoded are left out."""
-        convert = self.to_metres_y_up()
-        for mesh in self.meshes:
-            if mesh.geometry is None or not mesh.instances:
-                continue
-            triangles = mesh.geometry.triangles()
-            for instance in mesh.instances:
-                yield (
-                    instance.node,
-                    transform_points(convert @ instance.geometry_to_world, mesh.geometry.positions),
-                    triangles,
-                )
+        return placed_triangles(self.meshes, self.to_metres_y_up())
 
     def drop_geometry(self) -> None:
         """Let go of the geometry, skin and curve arrays (the counts and facts stay)."""
@@ -461,8 +451,8 @@ class FbxScene:
 
 
 class PolygonMesh(Protocol):
-    """A mesh of polygon geometry and the nodes that draw it: an :class:`FbxMesh`, or an OBJ
-    mesh (drawn once, where it is)."""
+    """A mesh of polygon geometry and the nodes that draw it: an :class:`FbxMesh`, an OBJ
+    mesh (drawn once, where it is) or a USD mesh."""
 
     name: str
     geometry: FbxGeometry | None
@@ -470,8 +460,8 @@ class PolygonMesh(Protocol):
 
 
 class PolygonScene(Protocol):
-    """A scene of :class:`PolygonMesh` es: an :class:`FbxScene`, or an OBJ scene; what the
-    previews and the viewer draw of both."""
+    """A scene of :class:`PolygonMesh` es: an :class:`FbxScene`, an OBJ or a USD scene; what
+    the previews and the viewer draw of them."""
 
     @property
     def meshes(self) -> Sequence[PolygonMesh]: ...
@@ -484,6 +474,24 @@ class PolygonScene(Protocol):
         """Per drawn mesh instance: its node's name, its positions in metres, +Y up, and its
         triangles (:meth:`FbxScene.world_triangles`)."""
         ...
+
+    def drop_geometry(self) -> None:
+        """Let go of the geometry arrays (the counts and facts stay)."""
+        ...
+
+
+def placed_triangles(
+    meshes: Iterable[PolygonMesh], convert: np.ndarray
+) -> Iterator[tuple[str, np.ndarray, np.ndarray]]:
+    """Per instance of each mesh with geometry: its node's name, its positions placed by the
+    instance then by ``convert`` (``(n, 3)`` float32), and its fan-triangulated polygons."""
+    for mesh in meshes:
+        if mesh.geometry is None or not mesh.instances:
+            continue
+        triangles = mesh.geometry.triangles()
+        for instance in mesh.instances:
+            matrix = convert @ instance.geometry_to_world
+            yield instance.node, transform_points(matrix, mesh.geometry.positions), triangles
 
 
 def transform_points(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:

@@ -57,9 +57,10 @@ def find_embedded_zip(data: Buffer) -> EmbeddedZip | None:
 
 
 def report_embedded_zip(data: Buffer, file: str, issues: IssueCollector) -> None:
-    """Report ``POLYGLOT_FILE`` on ``file`` when its ``data`` (not itself a ZIP) hides one."""
+    """Report ``POLYGLOT_FILE`` on ``file`` when its ``data`` hides a ZIP. An archive whose
+    first member starts the data is the file itself (a USDZ package), not hidden in it."""
     found = find_embedded_zip(data)
-    if found is not None:
+    if found is not None and found.start > 0:
         issues.add(
             "POLYGLOT_FILE",
             file=file,

@@ -31,7 +31,7 @@ MODEL_POINTER = re.compile(
 #: their mesh is the ``name`` their message quotes.
 MESH_MESSAGE = "Mesh {name}"
 #: Formats whose mesh findings name their mesh (``Mesh {name} ...``) rather than point at it.
-MESH_NAMED_FORMATS = frozenset({"fbx", "obj"})
+MESH_NAMED_FORMATS = frozenset({"fbx", "obj", "usd"})
 #: What a number formatted by a message template looks like (``1,200``, ``-0.5``, ``1e-07``).
 NUMBER_TEXT = r"[-+0-9.,eE]+?"
 #: A budget used beyond this share is shown as close to its limit.

@@ -143,7 +143,7 @@ def test_a_file_that_is_no_model_is_refused_next_to_its_name(site: Site, page: P
     log_in(page, site.url, site.account())
     drop_files(page, {"notes.txt": b"just some notes, not a model"})
     item = page.locator(".upload-item", has_text="notes.txt")
-    expect(item).to_contain_text("not a GLB, glTF, FBX, OBJ or ZIP file")
+    expect(item).to_contain_text("not a GLB, glTF, FBX, OBJ, USD or ZIP file")
     expect(item).to_have_class(re.compile("failed"))
 
 

@@ -131,7 +131,7 @@ def test_a_refused_upload_shows_a_red_bar_and_all_bars_have_one_width(
         },
     )
     refused = page.locator(".upload-item", has_text="notes.txt")
-    expect(refused).to_contain_text("not a GLB, glTF, FBX, OBJ or ZIP file")
+    expect(refused).to_contain_text("not a GLB, glTF, FBX, OBJ, USD or ZIP file")
     for name in ("p.glb", "a-pawn-with-a-much-longer-name-than-the-others.glb"):
         expect(page.locator(".upload-item", has_text=name)).to_contain_text("Completed")
     bars = page.locator(".upload-item progress")

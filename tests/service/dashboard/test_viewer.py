@@ -21,6 +21,7 @@ from assetcheck.testing.gltf import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, GltfBuil
 from assetcheck.testing.shapes import lathe, pawn_glb
 from assetcheck.testing.zip import zip_of
 from tests.formats.obj.test_obj_reader import CUBE
+from tests.formats.usd.test_usd_reader import ASSETS as USD_ASSETS
 from tests.service.dashboard.browser import log_in, open_chromium
 from tests.service.dashboard.conftest import Site
 from tests.service.dashboard.test_accounts_http import Visitor
@@ -377,6 +378,15 @@ def test_an_obj_is_drawn_and_its_finding_shown_on_the_mesh_it_names(
         "Zero-area triangles (1 of 1) — an orange dot marks the centre of the triangle."
     )
     expect(figure.locator(".viewer-legend")).to_contain_text("Faded grey: the rest of the model.")
+
+
+def test_a_usdz_is_drawn_from_the_meshes_usd_composed(site: Site, page: Page, artifacts: Path):
+    open_job(site, page, (USD_ASSETS / "cube.usdz").read_bytes(), "cube.usdz")
+    figure = wait_for_view(page, "cube.usdz")
+    shot, summary = pixels(page, figure)
+    (artifacts / "viewer-usdz.png").write_bytes(shot)
+    assert_drawn(summary)
+    assert_spans_its_card(figure)
 
 
 @pytest.mark.parametrize("name", ["pawn_draco.glb", "pawn_meshopt.glb"])

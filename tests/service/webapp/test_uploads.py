@@ -16,6 +16,7 @@ from assetcheck.engine import validate
 from assetcheck.service.db.tables import Job
 from assetcheck.testing.zip import zip_of
 from tests.formats.obj.test_obj_reader import CUBE, MTL, png
+from tests.formats.usd.test_usd_reader import ASSETS as USD_ASSETS
 from tests.plugins import mesh_format
 from tests.plugins.test_plugin_format import FLAWED
 from tests.service.harness import (
@@ -135,8 +136,8 @@ def test_a_null_webhook_url_leaves_the_account_default_to_apply(url, key, glb):
 def test_content_that_is_no_3d_format_is_unsupported_whatever_its_name(url, key):
     response = upload(url, key, b"MZ\x90\x00 not a model at all", filename="model.glb")
     assert assert_error(response, 415, "UNSUPPORTED_FILE_TYPE")["error"] == (
-        "model.glb is not a GLB, glTF, FBX, OBJ or ZIP file (its content matches none of them). "
-        "Export the model as GLB, glTF, FBX or OBJ, or pack such files in a ZIP."
+        "model.glb is not a GLB, glTF, FBX, OBJ, USD or ZIP file (its content matches none of "
+        "them). Export the model as GLB, glTF, FBX, OBJ or USD, or pack such files in a ZIP."
     )
 
 
@@ -207,6 +208,57 @@ def test_obj_uploads_complete_with_their_reports_and_hostile_ones_leave_the_work
     assert claim["valid"] is False and claim["result"]["meshes"][0]["triangleCount"] == 0
 
 
+def test_usd_uploads_complete_with_their_reports_and_hostile_ones_leave_the_worker_unharmed(
+    local_config,
+):
+    config_path = local_config(workers={"processes": 1})
+    server = ServiceProcess(config_path).start()
+    hostile = {
+        "leaving.usdz": "USD_PATH_TRAVERSAL",
+        "absolute.usdz": "USD_EXTERNAL_PATH",
+        "compressed.usdz": "USDZ_COMPRESSED_MEMBER",
+        "misaligned.usdz": "USDZ_UNALIGNED_MEMBER",
+        "bomb.usdz": "ZIP_BOMB",
+    }
+    cube = (USD_ASSETS / "cube.usdz").read_bytes()
+    uploads = [
+        *((name, (USD_ASSETS / name).read_bytes()) for name in hostile),
+        ("cube.zip", zip_of({"models/cube.usdz": cube})),
+        ("cube.usdz", cube),
+    ]
+    try:
+        key = new_key(server.config)
+        jobs = {}
+        for name, content in uploads:
+            accepted = upload(server.url, key, content, filename=name)
+            assert accepted.status_code == 202, accepted.text
+            jobs[name] = wait_for_job(server.url, key, accepted.json()["job_id"], timeout=120)
+        reports = {
+            name: requests.get(
+                f"{server.url}/api/v1/report/{job['job_id']}/json",
+                headers=bearer(key),
+                timeout=10,
+            ).json()
+            for name, job in jobs.items()
+        }
+    finally:
+        server.stop()
+    assert {name: body["status"] for name, body in jobs.items()} == dict.fromkeys(jobs, "completed")
+    for name, code in hostile.items():
+        assert code in {group["code"] for group in reports[name]["issues"]}, name
+        assert jobs[name]["result"]["meshes"][0]["triangleCount"] == 1, name
+    report = reports["cube.zip"]
+    (packed,) = jobs["cube.zip"]["result"]["meshes"]
+    assert (packed["filename"], packed["vertexCount"], packed["triangleCount"]) == (
+        "models/cube.usdz",
+        8,
+        12,
+    )
+    assert [(f["filename"], f["format"]) for f in report["files"]] == [("models/cube.usdz", "usd")]
+    assert jobs["cube.usdz"]["result"]["meshes"][0]["triangleCount"] == 12
+    assert jobs["cube.usdz"]["valid"] is True
+
+
 def test_a_plugin_format_is_accepted_validated_and_named_in_the_415(local_config, tmp_path):
     config_path = local_config(workers={"processes": 1})
     shutil.copy(mesh_format.__file__, tmp_path / "plugins" / "mesh_format.py")
@@ -229,8 +281,9 @@ def test_a_plugin_format_is_accepted_validated_and_named_in_the_415(local_config
     ]
     assert "MESH_DEGENERATE_TRIANGLE" in report.text
     assert assert_error(refused, 415, "UNSUPPORTED_FILE_TYPE")["error"] == (
-        "other.mesh is not a GLB, glTF, FBX, OBJ, ZIP or MESH1 file (its content matches none "
-        "of them). Export the model as GLB, glTF, FBX, OBJ or MESH1, or pack such files in a ZIP."
+        "other.mesh is not a GLB, glTF, FBX, OBJ, USD, ZIP or MESH1 file (its content matches "
+        "none of them). Export the model as GLB, glTF, FBX, OBJ, USD or MESH1, or pack such "
+        "files in a ZIP."
     )
 
 

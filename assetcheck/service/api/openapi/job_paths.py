@@ -17,8 +17,9 @@ from assetcheck.service.jobs.queue import STATES
 #: How the content of an upload starts, for each built-in format (decided from the bytes,
 #: never the name: ``assetcheck.formats.registry``): GLB, ZIP, binary FBX, glTF JSON (after an
 #: optional byte order mark and blanks) or ASCII FBX: the interface's four types. OBJ, which has
-#: no fixed start (its content is OBJ when its first lines are OBJ statements), is accepted too
-#: but left out of the pattern, as are the formats of plugins (``docs/api.md``).
+#: no fixed start (its content is OBJ when its first lines are OBJ statements), and USD layers
+#: (``PXR-USDC``, ``#usda``) are accepted too but left out of the pattern, as are the formats of
+#: plugins (``docs/api.md``); a USDZ package is a ZIP and matches it.
 MODEL_CONTENT_PATTERN = (
     r"^(glTF|PK\u0003\u0004|PK\u0005\u0006|Kaydara FBX Binary  \u0000|"
     r"\ufeff?[ \t\n\r\u000b\u000c]*(\{|; FBX))"
@@ -87,7 +88,8 @@ def _upload(engines: list[str]) -> dict:
                 "examples": ['{"asset": {"version": "2.0"}}'],
                 "description": "A GLB, glTF, FBX or ZIP file, told apart by how "
                 "its content starts (the pattern), never by its name. The service also "
-                "accepts OBJ (recognised by its statements) and the formats of its plugins; "
+                "accepts OBJ (recognised by its statements), USD layers and packages, and the "
+                "formats of its plugins; "
                 "see docs/api.md.",
             },
             "options": {
@@ -133,7 +135,7 @@ def _upload_refusals() -> dict:
             "UNKNOWN_ENGINE, INVALID_WEBHOOK_URL or INVALID_DIMENSIONS"
         ),
         "413": error("FILE_TOO_LARGE: over the plan's upload limit"),
-        "415": error("UNSUPPORTED_FILE_TYPE: the content is not GLB, glTF, FBX, OBJ or ZIP"),
+        "415": error("UNSUPPORTED_FILE_TYPE: the content is not GLB, glTF, FBX, OBJ, USD or ZIP"),
         **authenticated(),
         "403": _quota_exceeded(),
         "503": _storage_unavailable(),
