@@ -28,6 +28,7 @@ BUILTIN_AREAS = (
     "assetcheck.formats.obj.codes",
     "assetcheck.scoring.budget_codes",
     "assetcheck.issues.quality_codes",
+    "assetcheck.issues.texture_codes",
     "assetcheck.formats.fbx.scene_codes",
     "assetcheck.formats.fbx.skin_codes",
     "assetcheck.formats.gltf.codes.compression",
