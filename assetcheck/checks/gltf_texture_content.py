@@ -13,23 +13,25 @@ broken are left to it.
 
 from __future__ import annotations
 
-import posixpath
-from dataclasses import dataclass, field
 from functools import partial
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.gltf import GLTF_FORMATS
 from assetcheck.formats.gltf.fields import child
-from assetcheck.formats.gltf.links import (
-    NORMAL_TEXTURE_KEYS,
-    DocumentLinks,
-    index_of,
-    linked_extensions,
-    resolve,
-    texture_infos,
-)
+from assetcheck.formats.gltf.links import resolve
 from assetcheck.formats.gltf.model import GltfDocument
+from assetcheck.formats.gltf.texture_uses import (
+    BASE_COLOR,
+    METALLIC_ROUGHNESS,
+    NORMAL,
+    SampledImage,
+    Use,
+    image_label,
+    image_structures,
+    material_label,
+    sampled_images,
+)
 from assetcheck.formats.image_content import (
     RESULT_TYPES,
     UNIT_LENGTH_TOLERANCE,
@@ -76,67 +78,12 @@ CODES = (
     "TEXTURE_ALPHA_IGNORED",
 )
 
-BASE_COLOR, METALLIC_ROUGHNESS, NORMAL = "baseColorTexture", "metallicRoughnessTexture", "normal"
-
-
-@dataclass(frozen=True)
-class Use:
-    """One material's use of an image: the texture info's pointer, the material, its role
-    (:data:`BASE_COLOR`, :data:`METALLIC_ROUGHNESS`, :data:`NORMAL` or the texture info's key)."""
-
-    pointer: str
-    material: int
-    role: str
-
-
-@dataclass
-class SampledImage:
-    """An image some material samples, and every use of it."""
-
-    index: int
-    uses: list[Use] = field(default_factory=list)
-
-    def used_as(self, role: str) -> list[Use]:
-        return [use for use in self.uses if use.role == role]
-
-
-def sampled_images(links: DocumentLinks) -> dict[int, SampledImage]:
-    """Every image a material samples through a texture's ``source`` (or ``EXT_texture_webp``),
-    with its uses, by image index."""
-    extensions = linked_extensions(links.document)
-    textures, images = links.items("textures"), links.items("images")
-    found: dict[int, SampledImage] = {}
-    for number, material in enumerate(links.items("materials")):
-        if material is None:
-            continue
-        for pointer, key, info in texture_infos(material, child("/materials", number), extensions):
-            image = _source(resolve(index_of(info, "index"), textures))
-            if image is None or resolve(image, images) is None:
-                continue
-            role = NORMAL if key in NORMAL_TEXTURE_KEYS else key
-            found.setdefault(image, SampledImage(image)).uses.append(Use(pointer, number, role))
-    return found
-
-
-def _source(texture: dict | None) -> int | None:
-    source = index_of(texture, "source")
-    if source is not None:
-        return source
-    extensions = texture.get("extensions") if texture is not None else None
-    webp = extensions.get("EXT_texture_webp") if isinstance(extensions, dict) else None
-    return index_of(webp, "source")
-
 
 class _ContentChecker:
     def __init__(self, asset: Asset, document: GltfDocument, context: CheckContext) -> None:
         self.document = document
         self.links = document.links
-        # asset.textures holds one Texture per image that is an object, in order.
-        present = [n for n, image in enumerate(self.links.items("images")) if image is not None]
-        self.structures = {
-            number: texture.structure
-            for number, texture in zip(present, asset.textures, strict=False)
-        }
+        self.structures = image_structures(asset, self.links)
         self.issues: FileIssues = context.issues
         self.limits = context.options.limits
         self.limit = decodable_pixels(self.limits.memory_limit_mb)
@@ -210,21 +157,13 @@ class _ContentChecker:
         )
 
     def image_name(self, index: int) -> str:
-        """An image as messages quote it: its name, else its file's name, else its index."""
-        image = resolve(index, self.links.items("images")) or {}
-        name, uri = image.get("name"), image.get("uri")
-        if isinstance(name, str) and name:
-            return repr(name)
-        if isinstance(uri, str) and uri and not uri.startswith("data:"):
-            return repr(posixpath.basename(uri))
-        return f"#{index}"
+        return image_label(self.links, index)
 
     def material(self, number: int) -> dict:
         return resolve(number, self.links.items("materials")) or {}
 
     def material_name(self, number: int) -> str:
-        name = self.material(number).get("name")
-        return repr(name) if isinstance(name, str) and name else f"#{number}"
+        return material_label(self.links, number)
 
 
 class _ImageRules:

@@ -101,7 +101,7 @@ def _check_gltf(links: DocumentLinks, context: CheckContext) -> None:
                 pointer=f"/nodes/{index}",
                 name=name if isinstance(name, str) and name else f"{index}",
             )
-    _check_size(_model_size(links, world), context)
+    _check_size(model_size(links, world), context)
 
 
 def _check_size(size: float | None, context: CheckContext) -> None:
@@ -125,7 +125,7 @@ def _mesh(links: DocumentLinks, node: dict | None) -> int | None:
     return mesh if mesh is not None and mesh < len(links.items("meshes")) else None
 
 
-def _model_size(links: DocumentLinks, world: dict[int, np.ndarray]) -> float | None:
+def model_size(links: DocumentLinks, world: dict[int, np.ndarray]) -> float | None:
     """The largest side of the world-space bounding box of every drawn mesh, or None when
     nothing drawn has usable bounds (or they are flat to a point)."""
     boxes = _mesh_boxes(links)

@@ -134,4 +134,16 @@ ISSUE_TYPES = [
         title="Transparent texels on an opaque material",
         count_phrase="({percent}% of texels)",
     ),
+    declare(
+        "TEXTURE_DENSITY_EXCESSIVE",
+        "info",
+        "Image {image} ({width:,} x {height:,}), used by material {material}, puts "
+        "{density:,} texels per metre on the surface it covers: {ratio:.3g} times the "
+        "{needed:,} a screen of {screen:,} px shows when the whole model ({size} across) "
+        "fills it. Its detail is never seen, and it takes GPU memory and download time.",
+        "Scale the image down to about {suggested:,} px on its longer side (or give the "
+        "surfaces that use it more UV space on a shared texture), and export again.",
+        title="Texture far larger than the model needs",
+        count_phrase="({ratio:.3g}x the density needed)",
+    ),
 ]

@@ -96,6 +96,22 @@ def uv_triangle_faults(vertices: Vertices, uvs: np.ndarray, corners: np.ndarray)
     return UvFaults(corners.shape[1], non_finite, zero_uv, densities, surface[usable])
 
 
+def mapped_areas(vertices: Vertices, uvs: np.ndarray, corners: np.ndarray) -> tuple[float, float]:
+    """The UV area and the surface area of the triangles ``corners`` (``(3, n)``) in the UV
+    set ``uvs``, summed over every triangle (a chunk at a time); a triangle with a corner that
+    is not finite counts in neither."""
+    rows = np.ascontiguousarray(np.asarray(uvs, np.float64).T)
+    uv_total = surface_total = 0.0
+    for start in range(0, corners.shape[1], CHUNK_TRIANGLES):
+        chunk = corners[:, start : start + CHUNK_TRIANGLES]
+        uv = np.abs(_signed_twice_area(np.take(rows, chunk, axis=1))) / 2
+        surface = _areas(np.take(vertices.coords, chunk, axis=1).astype(np.float64))
+        usable = np.isfinite(uv) & np.isfinite(surface)
+        uv_total += float(uv[usable].sum())
+        surface_total += float(surface[usable].sum())
+    return uv_total, surface_total
+
+
 def density_spread(samples: list[UvFaults]) -> float | None:
     """How many times the texel density at the top :data:`DENSITY_PERCENTILE` of the surface
     exceeds the one at the bottom, over the samples of every mesh; None without samples."""

@@ -85,6 +85,7 @@ DEFAULT_PLUGINS: Mapping[str, str] = {
     "assetcheck.checks.gltf_animations": "assetcheck.checks.gltf_animations",
     "assetcheck.checks.gltf_animation_content": "assetcheck.checks.gltf_animation_content",
     "assetcheck.checks.gltf_texture_content": "assetcheck.checks.gltf_texture_content",
+    "assetcheck.checks.gltf_texel_density": "assetcheck.checks.gltf_texel_density",
     "assetcheck.checks.gltf_cameras": "assetcheck.checks.gltf_cameras",
     "assetcheck.checks.gltf_materials": "assetcheck.checks.gltf_materials",
     "assetcheck.checks.gltf_material_extensions": "assetcheck.checks.gltf_material_extensions",

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from PIL import Image, PngImagePlugin
 
-from assetcheck.testing.gltf import GltfBuilder
+from assetcheck.testing.gltf import GltfBuilder, Primitive
 from tests.formats.gltf.cases import Case, Document, accessor, attributes, primitive
 
 SIDE = 16
@@ -51,8 +51,10 @@ def unit_normals(tilt: float) -> np.ndarray:
     return np.round((np.stack([x, y, z], axis=-1) + 1) * 127.5).astype(np.uint8)
 
 
-def _textured(data: bytes, key: str, **material: Any) -> Callable[[GltfBuilder, Document], None]:
-    """A change giving the triangle UVs and a material whose ``key`` texture (a
+def _textured(
+    data: bytes, key: str, uvs: tuple = ((0, 0), (1, 0), (0, 1)), **material: Any
+) -> Callable[[GltfBuilder, Document], None]:
+    """A change giving the triangle ``uvs`` and a material whose ``key`` texture (a
     ``pbrMetallicRoughness`` key, or ``normalTexture``) is an image of ``data``."""
 
     def change(builder: GltfBuilder, document: Document) -> None:
@@ -66,13 +68,23 @@ def _textured(data: bytes, key: str, **material: Any) -> Callable[[GltfBuilder, 
         json["pbrMetallicRoughness"]["metallicFactor"] = 0.0
         json.update(material)
         primitive(document)["material"] = index
-        uvs = np.array([[0, 0], [1, 0], [0, 1]], np.float32)
-        attributes(document)["TEXCOORD_0"] = accessor(builder, uvs, "VEC2")
+        coordinates = np.array(uvs, np.float32)
+        attributes(document)["TEXCOORD_0"] = accessor(builder, coordinates, "VEC2")
         if key == "normalTexture":  # a normal map needs tangents
             tangents = np.tile(np.array([1, 0, 0, 1], np.float32), (3, 1))
             attributes(document)["TANGENT"] = accessor(builder, tangents, "VEC4")
 
     return change
+
+
+def _tiled_on_a_large_model(builder: GltfBuilder, document: Document) -> None:
+    """A mid-grey noise base colour tiled 100 times across the triangle, which is one part of
+    a model a hundred times larger (an untextured triangle scaled by 100)."""
+    grey = (NOISE // 2 + 64).astype(np.uint8)
+    tiled = ((0, 0), (100, 0), (0, 100))
+    _textured(encoded(channels(grey, grey, grey)), BASE, tiled)(builder, document)
+    large = builder.add_node(builder.add_mesh([Primitive(3, index_count=3, normals=True)]))
+    document["nodes"][large]["scale"] = [100.0, 100.0, 100.0]
 
 
 def _png_chunk(kind: bytes, payload: bytes) -> bytes:
@@ -138,6 +150,7 @@ TEXTURE_CASES = {
     "texture_alpha_opaque": Case(
         "triangle", _textured(encoded(channels(ramp(60, 200), 120, 90, 255)), BASE)
     ),
+    "texture_density_excessive": Case("triangle", _tiled_on_a_large_model),
     "texture_alpha_ignored": Case(
         "triangle", _textured(encoded(channels(ramp(60, 200), 120, 90, ramp(0, 255))), BASE)
     ),
