@@ -105,9 +105,7 @@ def test_colour_space_hints_are_read():
     info = PngImagePlugin.PngInfo()
     info.add(b"sRGB", b"\0")
     pixels = np.full((2, 2, 3), 128, np.uint8)
-    assert measure(ContentRequest(png(pixels, pnginfo=info)), LIMIT).colour_hints == (
-        "sRGB chunk",
-    )
+    assert measure(ContentRequest(png(pixels, pnginfo=info)), LIMIT).colour_hints == ("sRGB chunk",)
     gamma = PngImagePlugin.PngInfo()
     gamma.add(b"gAMA", struct.pack(">I", 45455))
     assert measure(ContentRequest(png(pixels, pnginfo=gamma)), LIMIT).colour_hints == (
