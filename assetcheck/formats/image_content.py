@@ -19,10 +19,14 @@ from __future__ import annotations
 
 import io
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+from assetcheck.sandbox.cores import available_cores
 
 if TYPE_CHECKING:  # Pillow is loaded only where images are decoded
     from PIL.Image import Image as PillowImage
@@ -39,7 +43,7 @@ JPEG_STATISTICS_SIDE = 1024
 #: A normal vector whose length is off 1 by more than this counts as not unit length: 8-bit
 #: storage alone moves a unit vector's length by under 0.01.
 UNIT_LENGTH_TOLERANCE = 0.1
-#: Rows of texels whose normal vectors are measured at once (bounds the integers' memory).
+#: Texels whose normal vectors are measured at once (bounds the integers' memory).
 NORMAL_BAND_TEXELS = 1 << 20
 
 #: The modes Pillow gives images with an alpha channel.
@@ -124,33 +128,48 @@ def decodable_pixels(memory_limit_mb: int) -> int:
 
 def measure_all(requests: list[ContentRequest], limit: int) -> list[ImageContent | Exception]:
     """:func:`measure` of each request, in order; an image that cannot be measured gives its
-    :class:`ImageDecodeError` or :class:`ImageTooLarge`. Runs in the child."""
-    found: list[ImageContent | Exception] = []
-    for request in requests:
-        try:
-            found.append(measure(request, limit))
-        except (ImageDecodeError, ImageTooLarge) as error:
-            found.append(error)
-    return found
+    :class:`ImageDecodeError` or :class:`ImageTooLarge`. Runs in the child, several images at
+    a time on the cores there are (Pillow's decoders and numpy release the GIL)."""
+    from PIL import Image
+
+    workers = min(len(requests), available_cores())
+    # Pillow warns of images between the limit and twice it: measure refuses them itself.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        if workers > 1:
+            try:
+                with ThreadPoolExecutor(workers) as pool:
+                    return list(pool.map(partial(_outcome, limit=limit), requests))
+            except RuntimeError:  # no room for a thread's stack under the memory limit
+                pass
+        return [_outcome(request, limit) for request in requests]
+
+
+def _outcome(request: ContentRequest, limit: int) -> ImageContent | Exception:
+    try:
+        return measure(request, limit)
+    except (ImageDecodeError, ImageTooLarge) as error:
+        return error
 
 
 def measure(request: ContentRequest, limit: int) -> ImageContent:
     """The content of the image in ``request``, decoded once (JPEG at a reduced scale).
 
-    Raises :class:`ImageTooLarge` for an image of more than ``limit`` pixels (Pillow's bomb
-    guard, set to ``limit``, refuses it before decoding) and :class:`ImageDecodeError` for one
+    Raises :class:`ImageTooLarge` for an image of more than ``limit`` pixels, before decoding
+    it (Pillow's bomb guard is set to ``limit`` too), and :class:`ImageDecodeError` for one
     Pillow cannot read.
     """
     from PIL import Image, ImageChops
 
     Image.MAX_IMAGE_PIXELS = limit
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            opened = Image.open(io.BytesIO(request.data))
-            opened.draft("RGB", _draft_size(opened.size))
-            hints = _colour_hints(opened.info)
-            image, has_alpha = _as_rgba_or_rgb(opened)
+        opened = Image.open(io.BytesIO(request.data))
+        pixels = opened.width * opened.height
+        if pixels > limit:
+            raise ImageTooLarge(f"{pixels} pixels, more than the {limit} decoded")
+        opened.draft("RGB", _draft_size(opened.size))
+        hints = _colour_hints(opened.info)
+        image, has_alpha = _as_rgba_or_rgb(opened)
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as error:
         raise ImageTooLarge(str(error)) from None
     except (OSError, ValueError, SyntaxError) as error:  # Pillow's ways of saying "broken"
@@ -160,12 +179,12 @@ def measure(request: ContentRequest, limit: int) -> ImageContent:
     if not has_alpha:
         bands.append((0,) * 255 + (image.width * image.height,))
     brightest = darkest = None
-    red, green, blue = image.split()[:3]
     if request.colour:  # texels fully transparent show no colour and are not counted
+        red, green, blue = image.split()[:3]
         seen = image.getchannel("A") if has_alpha else None
         brightest = tuple(ImageChops.lighter(ImageChops.lighter(red, green), blue).histogram(seen))
         darkest = tuple(ImageChops.darker(ImageChops.darker(red, green), blue).histogram(seen))
-    normals = _normal_statistics(image) if request.normal else None
+    normals = _normal_statistics(image, bands) if request.normal else None
     return ImageContent(
         image.width, image.height, has_alpha, tuple(bands), hints, brightest, darkest, normals
     )
@@ -194,35 +213,42 @@ def _colour_hints(info: dict) -> tuple[str, ...]:
 
 
 def _as_rgba_or_rgb(image: PillowImage) -> tuple[PillowImage, bool]:
-    """The image as 8-bit RGBA (with an alpha channel or transparency) or RGB, and which.
-    16-bit grey keeps its high byte."""
+    """The image decoded, as 8-bit RGBA (with an alpha channel or transparency) or RGB, and
+    which. 16-bit grey keeps its high byte."""
     from PIL import Image
 
     if image.mode in ("I", "I;16", "I;16B", "I;16L"):
         high = (np.asarray(image, dtype=np.uint32) >> 8).astype(np.uint8)
         image = Image.fromarray(high, "L")
     has_alpha = image.mode in _ALPHA_MODES or "transparency" in image.info
-    return image.convert("RGBA" if has_alpha else "RGB"), has_alpha
+    mode = "RGBA" if has_alpha else "RGB"
+    if image.mode == mode:
+        image.load()
+        return image, has_alpha
+    return image.convert(mode), has_alpha
 
 
-def _normal_statistics(image: PillowImage) -> NormalStatistics:
-    """The vectors of a normal map, measured a band of rows at a time in integers: a texel
-    ``(r, g, b)`` is the vector ``(2r - 255, 2g - 255, 2b - 255) / 255``."""
+#: ``(2v - 255)^2`` for each 8-bit value ``v``: a vector component squared, in 255ths.
+_SQUARED = (np.arange(256, dtype=np.int32) * 2 - 255) ** 2
+
+
+def _normal_statistics(image: PillowImage, bands: list[tuple[int, ...]]) -> NormalStatistics:
+    """The vectors of a normal map: a texel ``(r, g, b)`` is ``(2r - 255, 2g - 255, 2b - 255) /
+    255``. The direction and the means come from the channels' histograms; the lengths are
+    measured a band of rows at a time, in integers."""
     width, height = image.size
+    texels = max(width * height, 1)
+    levels = np.arange(256) * 2 - 255
+    mean_x, mean_y = (float(np.dot(bands[c], levels)) / texels / 255 for c in (0, 1))
+    below = sum(bands[2][:128])
     rows = max(1, NORMAL_BAND_TEXELS // max(width, 1))
     low = round((255 * (1 - UNIT_LENGTH_TOLERANCE)) ** 2)
     high = round((255 * (1 + UNIT_LENGTH_TOLERANCE)) ** 2)
-    not_unit = below = 0
-    sum_x = sum_y = 0
+    not_unit = 0
     for top in range(0, height, rows):
-        band = np.asarray(image.crop((0, top, width, min(height, top + rows))), dtype=np.int32)
-        vectors = band[..., :3] * 2 - 255
-        lengths = (vectors * vectors).sum(axis=-1)
+        band = np.asarray(image.crop((0, top, width, min(height, top + rows))))
+        lengths = _SQUARED[band[..., 0]]
+        lengths += _SQUARED[band[..., 1]]
+        lengths += _SQUARED[band[..., 2]]
         not_unit += int(np.count_nonzero((lengths < low) | (lengths > high)))
-        below += int(np.count_nonzero(vectors[..., 2] < 0))
-        sum_x += int(vectors[..., 0].sum())
-        sum_y += int(vectors[..., 1].sum())
-    texels = max(width * height, 1)
-    return NormalStatistics(
-        width * height, not_unit, below, sum_x / texels / 255, sum_y / texels / 255
-    )
+    return NormalStatistics(width * height, not_unit, below, mean_x, mean_y)
