@@ -96,7 +96,7 @@ class _ContentChecker:
             return
         requests = [
             ContentRequest(
-                bytes(self.document.images[image.index]),
+                self.document.images[image.index],  # the child reads it where it lies
                 normal=bool(image.used_as(NORMAL)),
                 colour=bool(image.used_as(BASE_COLOR)),
             )

@@ -54,7 +54,7 @@ _ALPHA_MODES = frozenset({"RGBA", "LA", "PA", "RGBa", "La"})
 class ContentRequest:
     """One image to measure: its encoded bytes, and which statistics its uses need."""
 
-    data: bytes
+    data: bytes | memoryview
     #: It is a normal map: measure its vectors.
     normal: bool = False
     #: It is a base colour: histogram its texels' brightest and darkest channels.
