@@ -97,6 +97,7 @@ class _ContentChecker:
         requests = [
             ContentRequest(
                 self.document.images[image.index],  # the child reads it where it lies
+                self._pixels(image.index),
                 normal=bool(image.used_as(NORMAL)),
                 colour=bool(image.used_as(BASE_COLOR)),
             )
@@ -139,10 +140,15 @@ class _ContentChecker:
             or not structure.height
         ):
             return False
-        if structure.width * structure.height > self.limit:
+        if self._pixels(index) > self.limit:
             self._refuse(index)
             return False
         return True
+
+    def _pixels(self, index: int) -> int:
+        """The pixels of image ``index`` as its header gives them (0 when unknown)."""
+        structure = self.structures.get(index)
+        return (structure.width or 0) * (structure.height or 0) if structure else 0
 
     def _refuse(self, index: int) -> None:
         structure = self.structures.get(index)

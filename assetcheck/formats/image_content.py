@@ -55,6 +55,8 @@ class ContentRequest:
     """One image to measure: its encoded bytes, and which statistics its uses need."""
 
     data: bytes | memoryview
+    #: Its pixels, as its header gives them (what decoding it will take).
+    pixels: int = 0
     #: It is a normal map: measure its vectors.
     normal: bool = False
     #: It is a base colour: histogram its texels' brightest and darkest channels.
@@ -129,10 +131,13 @@ def decodable_pixels(memory_limit_mb: int) -> int:
 def measure_all(requests: list[ContentRequest], limit: int) -> list[ImageContent | Exception]:
     """:func:`measure` of each request, in order; an image that cannot be measured gives its
     :class:`ImageDecodeError` or :class:`ImageTooLarge`. Runs in the child, several images at
-    a time on the cores there are (Pillow's decoders and numpy release the GIL)."""
+    a time on the cores there are (Pillow's decoders and numpy release the GIL) when all of
+    them together have no more than ``limit`` pixels, one at a time otherwise: the memory
+    decoding takes stays what one image of ``limit`` pixels takes."""
     from PIL import Image
 
-    workers = min(len(requests), available_cores())
+    together = sum(request.pixels for request in requests) <= limit
+    workers = min(len(requests), available_cores()) if together else 1
     # Pillow warns of images between the limit and twice it: measure refuses them itself.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)

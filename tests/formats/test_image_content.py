@@ -151,12 +151,14 @@ def test_the_memory_limit_bounds_the_pixels_decoded():
     assert decodable_pixels(256) == (256 << 20) // 16
 
 
-def test_measure_all_runs_in_a_child_and_gives_each_image_its_outcome():
+@pytest.mark.parametrize("pixels", [0, LIMIT])  # together under the limit (threads), or not
+def test_measure_all_runs_in_a_child_and_gives_each_image_its_outcome(pixels):
     from assetcheck.formats.image_content import RESULT_TYPES, ImageContent
 
     registry = IssueRegistry([IssueType("DECODER_CRASHED", "warning", "{reason}", "", "test")])
     issues = IssueCollector(registry).for_file("t.gltf")
-    requests = [ContentRequest(png(np.zeros((2, 2, 3), np.uint8))), ContentRequest(b"junk")]
+    image = png(np.zeros((2, 2, 3), np.uint8))
+    requests = [ContentRequest(image, pixels), ContentRequest(b"junk", pixels)]
     found = run_decoder(
         lambda: measure_all(requests, LIMIT),
         Limits(parse_timeout=30, memory_limit_mb=512),
