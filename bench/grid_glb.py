@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import struct
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -32,10 +33,14 @@ def grid_triangles(height: int, width: int) -> np.ndarray:
     ).reshape(-1, 3)
 
 
-def grid_glb(n: int, *, textured: bool = False) -> bytes:
+def grid_glb(
+    n: int, *, textured: bool = False, material_images: Sequence[tuple[str, bytes]] = ()
+) -> bytes:
     """A valid GLB holding one n x n grid mesh (2 (n-1)^2 triangles). ``textured`` gives its
     material a base colour texture and the grid a lightmap UV set (``TEXCOORD_1``, the same
-    UVs as ``TEXCOORD_0``), so that every UV check has work to do."""
+    UVs as ``TEXCOORD_0``), so that every UV check has work to do. ``material_images`` gives
+    the material textures of its own instead, stored in the binary chunk: (texture info key,
+    PNG or JPEG bytes) pairs, keys of ``pbrMetallicRoughness`` or ``normalTexture``."""
     axis = np.linspace(0, 1, n, dtype=np.float32)
     u, v = np.meshgrid(axis, axis)
     positions = np.stack([u.ravel(), np.sin(u.ravel() * 6) * 0.1, v.ravel()], axis=1)
@@ -47,11 +52,12 @@ def grid_glb(n: int, *, textured: bool = False) -> bytes:
         normals.tobytes(),
         uvs.astype(np.float32).tobytes(),
         indices.tobytes(),
+        *(image for _, image in material_images),
     ]
     views, offset = [], 0
     for blob in blobs:
         views.append({"buffer": 0, "byteOffset": offset, "byteLength": len(blob)})
-        offset += len(blob)
+        offset += len(blob) + (-len(blob) % 4)
     count = n * n
     document = {
         "asset": {"version": "2.0", "generator": "assetcheck bench"},
@@ -77,6 +83,7 @@ def grid_glb(n: int, *, textured: bool = False) -> bytes:
             dict(views[1], target=34962),
             dict(views[2], target=34962),
             dict(views[3], target=34963),
+            *views[4:],
         ],
         "accessors": [
             {
@@ -97,9 +104,16 @@ def grid_glb(n: int, *, textured: bool = False) -> bytes:
         document["images"] = [{"uri": data_uri(png_bytes(64, 64), "image/png")}]
         document["textures"] = [{"source": 0}]
         document["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"] = {"index": 0}
+    for number, (key, image) in enumerate(material_images):
+        mime = "image/jpeg" if image.startswith(b"\xff\xd8") else "image/png"
+        document.setdefault("images", []).append({"bufferView": 4 + number, "mimeType": mime})
+        document.setdefault("textures", []).append({"source": number})
+        material = document["materials"][0]
+        slot = material if key == "normalTexture" else material["pbrMetallicRoughness"]
+        slot[key] = {"index": number}
     json_chunk = json.dumps(document).encode()
     json_chunk += b" " * (-len(json_chunk) % 4)
-    bin_chunk = b"".join(blobs)
+    bin_chunk = b"".join(blob + b"\0" * (-len(blob) % 4) for blob in blobs)
     bin_chunk += b"\0" * (-len(bin_chunk) % 4)
     length = 12 + 8 + len(json_chunk) + 8 + len(bin_chunk)
     return b"".join(

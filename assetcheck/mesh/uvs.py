@@ -96,6 +96,26 @@ def uv_triangle_faults(vertices: Vertices, uvs: np.ndarray, corners: np.ndarray)
     return UvFaults(corners.shape[1], non_finite, zero_uv, densities, surface[usable])
 
 
+def mapped_areas(vertices: Vertices, uvs: np.ndarray, corners: np.ndarray) -> tuple[float, float]:
+    """The UV area and the surface area of the triangles ``corners`` (``(3, n)``) in the UV
+    set ``uvs``, summed over every triangle (a chunk at a time, in float32 with float64
+    sums); a triangle with a corner that is not finite counts in neither."""
+    rows = np.ascontiguousarray(np.asarray(uvs, np.float32).T)
+    uv_total = surface_total = 0.0
+    with np.errstate(invalid="ignore", over="ignore"):
+        for start in range(0, corners.shape[1], CHUNK_TRIANGLES):
+            chunk = corners[:, start : start + CHUNK_TRIANGLES]
+            uv = np.abs(_signed_twice_area(np.take(rows, chunk, axis=1)))
+            points = np.take(vertices.coords, chunk, axis=1)
+            ab, ac = points[:, 1] - points[:, 0], points[:, 2] - points[:, 0]
+            cross = ab[[1, 2, 0]] * ac[[2, 0, 1]] - ab[[2, 0, 1]] * ac[[1, 2, 0]]
+            surface = np.sqrt(np.einsum("ij,ij->j", cross, cross))
+            usable = np.isfinite(uv) & np.isfinite(surface)
+            uv_total += float(uv.sum(where=usable, dtype=np.float64)) / 2
+            surface_total += float(surface.sum(where=usable, dtype=np.float64)) / 2
+    return uv_total, surface_total
+
+
 def density_spread(samples: list[UvFaults]) -> float | None:
     """How many times the texel density at the top :data:`DENSITY_PERCENTILE` of the surface
     exceeds the one at the bottom, over the samples of every mesh; None without samples."""

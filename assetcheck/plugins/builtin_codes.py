@@ -29,6 +29,7 @@ BUILTIN_AREAS = (
     "assetcheck.formats.usd.codes",
     "assetcheck.scoring.budget_codes",
     "assetcheck.issues.quality_codes",
+    "assetcheck.issues.texture_codes",
     "assetcheck.formats.fbx.scene_codes",
     "assetcheck.formats.fbx.skin_codes",
     "assetcheck.formats.fbx.animation_codes",

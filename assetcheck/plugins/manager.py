@@ -89,6 +89,8 @@ DEFAULT_PLUGINS: Mapping[str, str] = {
     "assetcheck.checks.gltf_skin_binding": "assetcheck.checks.gltf_skin_binding",
     "assetcheck.checks.gltf_animations": "assetcheck.checks.gltf_animations",
     "assetcheck.checks.gltf_animation_content": "assetcheck.checks.gltf_animation_content",
+    "assetcheck.checks.gltf_texture_content": "assetcheck.checks.gltf_texture_content",
+    "assetcheck.checks.gltf_texel_density": "assetcheck.checks.gltf_texel_density",
     "assetcheck.checks.gltf_cameras": "assetcheck.checks.gltf_cameras",
     "assetcheck.checks.gltf_materials": "assetcheck.checks.gltf_materials",
     "assetcheck.checks.gltf_material_extensions": "assetcheck.checks.gltf_material_extensions",

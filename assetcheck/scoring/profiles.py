@@ -171,6 +171,14 @@ _EVERY_BONE_COSTS = {"SKIN_JOINT_UNUSED": "warning", "FBX_SKIN_BONE_UNUSED": "wa
 #: Engines that bake lightmaps from the file's second UV set: broken lightmap UVs show.
 _LIGHTMAPS_MATTER = {"MESH_LIGHTMAP_UV_OVERLAP": "warning", "MESH_LIGHTMAP_UV_OUTSIDE": "warning"}
 
+#: Engines on a download and memory budget (web pages, phones): a texture larger than the
+#: model shows, a one-colour texture or an alpha channel that holds nothing is worth fixing.
+_TEXTURE_BYTES_MATTER = {
+    "TEXTURE_DENSITY_EXCESSIVE": "warning",
+    "TEXTURE_SINGLE_COLOR": "warning",
+    "TEXTURE_ALPHA_OPAQUE": "warning",
+}
+
 #: Under ``generic`` a budget is advice: an overrun is a warning and never makes a file invalid.
 #: A profile for the engine the user ships on keeps the registry's severity (error).
 _BUDGETS_ARE_ADVICE = {issue_type.code: "warning" for issue_type in BUDGET_ISSUE_TYPES}
@@ -188,7 +196,7 @@ BUILTIN_PROFILES: dict[str, EngineProfile] = {
             "web",
             "Web viewers: three.js, Babylon.js, model-viewer",
             Budgets(500_000, 200_000, 32, 100, 4096, 128, 4, 2, True, 50),
-            severity=_EVERY_BONE_COSTS,
+            severity=_EVERY_BONE_COSTS | _TEXTURE_BYTES_MATTER,
             mesh_rules=MeshRules(lightmap_uv_set=-1, texel_density_spread=16.0),
         ),
         # Unity rescales NPOT textures on import; Unreal neither mipmaps nor streams them.
@@ -213,7 +221,7 @@ BUILTIN_PROFILES: dict[str, EngineProfile] = {
             "mobile",
             "Mobile GPUs (phones, standalone headsets)",
             Budgets(100_000, 50_000, 8, 50, 2048, 64, 4, 2, False, 20),
-            severity=_NPOT_MATTERS | _EVERY_BONE_COSTS,
+            severity=_NPOT_MATTERS | _EVERY_BONE_COSTS | _TEXTURE_BYTES_MATTER,
             mesh_rules=MeshRules(texel_density_spread=16.0),
         ),
     )

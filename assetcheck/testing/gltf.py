@@ -97,7 +97,8 @@ def padded_glb(size: int) -> bytes:
 
 
 def png_bytes(width: int = 2, height: int = 2) -> bytes:
-    """A valid grey PNG of the given size."""
+    """A valid grey PNG of the given size: mid greys in a checker of two levels (not one
+    colour, which the texture content check would report)."""
 
     def block(kind: bytes, payload: bytes) -> bytes:
         return (
@@ -107,7 +108,9 @@ def png_bytes(width: int = 2, height: int = 2) -> bytes:
             + struct.pack(">I", zlib.crc32(kind + payload))
         )
 
-    rows = b"".join(b"\0" + b"\x80" * width for _ in range(height))
+    pair = b"\x70\x90" * (width // 2 + 1)
+    even, odd = pair[:width], pair[1 : width + 1]
+    rows = b"".join(b"\0" + (odd if y % 2 else even) for y in range(height))
     header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
     return (
         b"\x89PNG\r\n\x1a\n"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from assetcheck.mesh.uvs import OVERLAP_GRID, _Coverage, _rasterise, lightmap_faults
+from assetcheck.mesh.prepared import Vertices
+from assetcheck.mesh.uvs import OVERLAP_GRID, _Coverage, _rasterise, lightmap_faults, mapped_areas
 
 
 def scanned_cells(
@@ -92,3 +93,11 @@ def test_centres_within_rounding_of_an_edge_are_settled_as_the_scan_settles_them
         _rasterise(triangle.T[:, :, None].copy(), coverage)
         covered = int(np.count_nonzero(coverage.counts()))
         assert covered == scanned_cells(uvs, np.array([[0], [1], [2]]), OVERLAP_GRID, 64)[0]
+
+
+def test_mapped_areas_sum_every_triangle_and_skip_those_not_finite():
+    square = np.array([[0, 0, 0], [2, 0, 0], [2, 0, 3], [0, 0, 3], [9, 9, 9]], np.float32)
+    uvs = np.array([[0, 0], [4, 0], [4, 4], [0, 4], [np.nan, 0]], np.float32)
+    corners = np.array([[0, 1, 2], [0, 2, 3], [0, 1, 4]]).T
+    uv, surface = mapped_areas(Vertices.of(square), uvs, corners)
+    assert (uv, surface) == pytest.approx((16.0, 6.0))

@@ -11,6 +11,8 @@ and kept until the engine lets go of the asset's data:
   served decoded (:mod:`.compression`);
 - :meth:`GltfDocument.influences`: per skinned primitive, its vertices' bone influences
   (:mod:`.skins`), which the skin checks, the engine budgets and the overlays read;
+- :attr:`GltfDocument.images`: the encoded bytes of each image that has them (the reader
+  sets them), for the texture content check;
 - :attr:`GltfDocument.world_matrices`: every node's world transform in the default pose;
 - :meth:`GltfDocument.mesh`: per primitive, a :class:`PrimitiveMesh`: its triangles, its
   positions hashed (once per POSITION accessor, which primitives may share) and the
@@ -32,6 +34,7 @@ from assetcheck.formats.gltf.accessor_data import (
     DecodedPayloads,
     primitive_triangles,
 )
+from assetcheck.formats.gltf.layout import Bytes
 from assetcheck.formats.gltf.links import DocumentLinks, Primitive, link_document
 from assetcheck.formats.gltf.meshes import TRIANGLE_MODES
 from assetcheck.formats.gltf.node_transforms import world_matrices
@@ -50,6 +53,9 @@ class GltfDocument:
         self.json = json
         self.buffers = buffers
         self.decoded = decoded or DecodedPayloads()
+        #: The encoded bytes of each image that has them, by image index (``/images/<i>``):
+        #: a buffer view's, a ``data:`` URI's or a file's of the upload.
+        self.images: dict[int, Bytes] = {}
         self._vertices: dict[int, Vertices | None] = {}
         self._meshes: dict[tuple[int, int], PrimitiveMesh] = {}
         self._influences: dict[tuple[int, int], Influences | None] = {}

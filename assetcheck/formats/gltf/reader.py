@@ -108,7 +108,9 @@ def read_document(
     asset.parts = count_meshes(fields.elements(document, "meshes"), accessors, materials, fields)
     asset.materials = read_materials(materials)
     asset.animations = read_animations(animations, accessors)
-    asset.textures = load_images(fields.elements(document, "images"), views, buffers, loader)
+    asset.textures, asset.gltf.images = load_images(
+        fields.elements(document, "images"), views, buffers, loader
+    )
     asset.vertex_count = sum(part.vertex_count for part in asset.parts)
     asset.triangle_count = sum(part.triangle_count for part in asset.parts)
     asset.material_count = len(materials)

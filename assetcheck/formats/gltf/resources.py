@@ -130,10 +130,12 @@ def load_images(
     buffer_views: list[dict | None],
     buffers: list[Buffer | None],
     loader: ResourceLoader,
-) -> list[Texture]:
-    """A :class:`Texture` per image, with its size in bytes and pixels when they are known."""
+) -> tuple[list[Texture], dict[int, Bytes]]:
+    """A :class:`Texture` per image, with its size in bytes and pixels when they are known,
+    and the bytes of each image that has them, by image index (for the content checks)."""
     fields = loader.fields
     textures = []
+    found: dict[int, Bytes] = {}
     for index, image in enumerate(images):
         if image is None:
             continue
@@ -158,7 +160,9 @@ def load_images(
             if view is not None:
                 data = view_bytes(view, buffers)
         textures.append(_texture(index, image, external_uri, media_type, data))
-    return textures
+        if data is not None:
+            found[index] = data
+    return textures, found
 
 
 def _texture(

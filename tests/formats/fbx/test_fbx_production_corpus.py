@@ -12,9 +12,11 @@ import csv
 import pytest
 
 from assetcheck.engine import validate
+from assetcheck.issues.texture_codes import ISSUE_TYPES as TEXTURE_ISSUE_TYPES
 from tests.formats.fbx.test_fbx_corpus import CORPUS, error_codes
 
 PRODUCTION = CORPUS.parent / "fbx-production"
+TEXTURE_CODES = frozenset(issue_type.code for issue_type in TEXTURE_ISSUE_TYPES)
 
 
 def _rows() -> list:
@@ -42,14 +44,14 @@ def test_production_file_reads_without_error_and_with_its_expected_triangles(nam
 
 
 @pytest.mark.parametrize("engine", ["generic", "web", "unity", "unreal", "godot", "mobile"])
-def test_no_skin_finding_is_an_error_on_production_files_under_any_profile(engine):
+def test_no_skin_or_texture_finding_is_an_error_on_production_files_under_any_profile(engine):
     if not PRODUCTION.is_dir():
         pytest.skip(f"the production FBX corpus is absent (looked in {PRODUCTION})")
     found = {
         (path.name, issue.code, issue.severity)
         for path in sorted(PRODUCTION.glob("*.fbx"))
         for issue in validate(path, engine=engine).issues
-        if issue.code.startswith("FBX_SKIN_")
+        if issue.code.startswith("FBX_SKIN_") or issue.code in TEXTURE_CODES
     }
     assert {finding for finding in found if finding[2] == "error"} == set()
     # The check ran: the animated woman's skin lists seven end bones no vertex is weighted to.

@@ -20,6 +20,9 @@ import pytest
 
 from assetcheck.asset.result import Result
 from assetcheck.engine import validate
+from assetcheck.issues.texture_codes import ISSUE_TYPES as TEXTURE_ISSUE_TYPES
+from assetcheck.plugins.manager import build_registry, get_plugin_manager
+from assetcheck.scoring.profiles import engine_profiles
 
 CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus" / "gltf"
 DOCS = Path(__file__).resolve().parents[3] / "docs"
@@ -135,3 +138,28 @@ def test_no_error_on_a_khronos_valid_file_unless_documented_as_stricter(name, ex
     if expected.errors:
         pytest.skip("Khronos calls this file invalid")
     assert error_codes(_result(name)) <= stricter_codes()
+
+
+def test_texture_content_findings_are_never_errors_on_the_corpus():
+    """The texture content and texel density rules read every image of the corpus a material
+    samples, and none of what they find is an error, under any profile: a finding's severity
+    is its code's in the profile (``docs/textures.md``)."""
+    rows = [param.values[0] for param in _rows() if param.values[0] is not None]
+    if not rows:
+        pytest.skip(f"the shared glTF corpus is absent (looked in {CORPUS})")
+    texture_codes = {issue_type.code for issue_type in TEXTURE_ISSUE_TYPES}
+    found = [
+        (name, issue.code, issue.severity)
+        for name in rows
+        for issue in _result(name).issues
+        if issue.code in texture_codes
+    ]
+    assert [finding for finding in found if finding[2] == "error"] == []
+    # The rules ran: the Khronos sample's textured box has a fully opaque alpha channel.
+    box = "gltftransform/packages/core/test/in/BoxTextured_glTF/BoxTextured.gltf"
+    assert (box, "TEXTURE_ALPHA_OPAQUE", "info") in found
+    pm = get_plugin_manager()
+    registry = build_registry(pm)
+    for profile in engine_profiles(pm).values():
+        severities = {profile.severity.get(code, registry[code].severity) for code in texture_codes}
+        assert "error" not in severities, profile.name

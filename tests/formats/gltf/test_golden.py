@@ -4,7 +4,8 @@ findings, and together they trigger every code the glTF checks can report.
 The golden part of a report is the sorted list of ``[code, severity, pointer]``: no messages
 or timings, so rewording a message does not churn the files. ``--update-golden`` rewrites the
 crafted files from :mod:`tests.formats.gltf.cases`, :mod:`tests.formats.gltf.extension_cases`,
-:mod:`tests.formats.gltf.ktx2_cases` and :mod:`tests.formats.gltf.skin_cases` and their
+:mod:`tests.formats.gltf.ktx2_cases`, :mod:`tests.formats.gltf.skin_cases` and
+:mod:`tests.formats.gltf.texture_cases` and their
 reports from the current results.
 """
 
@@ -21,8 +22,9 @@ from tests.formats.gltf.cases import CASES as CORE_CASES
 from tests.formats.gltf.extension_cases import EXTENSION_CASES
 from tests.formats.gltf.ktx2_cases import KTX2_CASES
 from tests.formats.gltf.skin_cases import SKIN_CASES
+from tests.formats.gltf.texture_cases import TEXTURE_CASES
 
-CASES = {**CORE_CASES, **EXTENSION_CASES, **KTX2_CASES, **SKIN_CASES}
+CASES = {**CORE_CASES, **EXTENSION_CASES, **KTX2_CASES, **SKIN_CASES, **TEXTURE_CASES}
 
 GOLDEN = Path(__file__).resolve().parents[2] / "assets" / "gltf"
 GLTF_CHECK_PLUGINS = [name for name in DEFAULT_PLUGINS if name.startswith("assetcheck.checks.gltf")]
