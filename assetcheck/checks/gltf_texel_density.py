@@ -21,7 +21,6 @@ import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.checks.scale import describe_length
 from assetcheck.formats.gltf import GLTF_FORMATS
 from assetcheck.formats.gltf.links import index_of
 from assetcheck.formats.gltf.model import GltfDocument
@@ -32,6 +31,7 @@ from assetcheck.formats.gltf.texture_uses import (
     material_label,
     sampled_images,
 )
+from assetcheck.mesh.bounds import describe_length
 from assetcheck.mesh.uvs import mapped_areas
 from assetcheck.plugins.hookspecs import hookimpl
 

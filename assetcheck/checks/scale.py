@@ -16,7 +16,7 @@ from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.gltf.links import DocumentLinks, index_list, index_of, resolve
 from assetcheck.formats.gltf.node_transforms import world_matrices
 from assetcheck.formats.gltf.scene_bounds import scene_box
-from assetcheck.mesh.bounds import Box, polygon_scene_box
+from assetcheck.mesh.bounds import Box, describe_length, polygon_scene_box
 from assetcheck.plugins.hookspecs import hookimpl
 
 #: The unit mistakes that make a model too large, most common first: how many times too large
@@ -49,15 +49,6 @@ CODES = (
     "MODEL_PIVOT_FAR_FROM_BASE",
     "MODEL_DIMENSIONS_MISMATCH",
 )
-_LENGTH_UNITS = (("km", 1000.0), ("m", 1.0), ("cm", 0.01))
-
-
-def describe_length(meters: float) -> str:
-    """``meters`` in the unit that reads best: ``1.8 km``, ``2.5 m``, ``4 cm``, ``0.05 mm``."""
-    for unit, size in _LENGTH_UNITS:
-        if meters >= size:
-            return f"{meters / size:.3g} {unit}"
-    return f"{meters * 1000:.2g} mm"
 
 
 def describe_box(sides: np.ndarray | list[float]) -> str:

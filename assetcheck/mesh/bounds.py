@@ -20,6 +20,17 @@ if TYPE_CHECKING:
     from assetcheck.formats.fbx.model import PolygonScene
 
 
+_LENGTH_UNITS = (("km", 1000.0), ("m", 1.0), ("cm", 0.01))
+
+
+def describe_length(meters: float) -> str:
+    """``meters`` in the unit that reads best: ``1.8 km``, ``2.5 m``, ``4 cm``, ``0.05 mm``."""
+    for unit, size in _LENGTH_UNITS:
+        if meters >= size:
+            return f"{meters / size:.3g} {unit}"
+    return f"{meters * 1000:.2g} mm"
+
+
 @dataclass(frozen=True)
 class Box:
     """An axis-aligned box in metres: ``low`` and ``high`` corners, ``(3,)`` each."""

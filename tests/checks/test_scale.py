@@ -12,8 +12,8 @@ import pytest
 from assetcheck.asset.dimensions import ProductDimensions
 from assetcheck.asset.options import ValidationOptions
 from assetcheck.checks import scale
-from assetcheck.checks.scale import describe_length
 from assetcheck.engine import validate
+from assetcheck.mesh.bounds import describe_length
 from assetcheck.testing.fbx import Scene, binary_fbx, cube
 from assetcheck.testing.gltf import GltfBuilder, Primitive
 from assetcheck.testing.shapes import box_glb
