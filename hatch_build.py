@@ -5,6 +5,7 @@ meson-python or setuptools: docs/performance.md, "Compiled kernels"."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -38,12 +39,21 @@ class KernelsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             for built, name in _compile(root, Path(scratch)):
                 relative = Path(*name.split(".")[:-1]) / built.name
                 if version == "editable":
-                    shutil.copyfile(built, root / relative)
+                    _replace(built, root / relative)
                 else:
                     kept = Path(self.directory) / "kernels" / relative
                     kept.parent.mkdir(parents=True, exist_ok=True)
                     shutil.copyfile(built, kept)
                     build_data["force_include"][str(kept)] = str(relative)
+
+
+def _replace(built: Path, target: Path) -> None:
+    """Put ``built`` at ``target`` as a new file: a process that has the old library loaded
+    keeps its copy (overwriting a mapped library in place crashes it), and the folder's
+    modification time changes, which a running ``assetcheck daemon`` reads as changed code."""
+    staged = target.with_name(f".{target.name}.new")
+    shutil.copyfile(built, staged)
+    os.replace(staged, target)
 
 
 def _compile(root: Path, scratch: Path) -> list[tuple[Path, str]]:

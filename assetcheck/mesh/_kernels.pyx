@@ -10,7 +10,7 @@ kernels".
 from libc.math cimport ceil, floor, sqrtf
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort
-from libc.string cimport memcpy
+from libc.string cimport memset
 
 import numpy as np
 
@@ -27,6 +27,8 @@ ctypedef fused index_t:
 cdef enum:
     # Buckets of the edge table at most this long are sorted by insertion, longer by qsort.
     SHORT_BUCKET = 16
+    # Values a part of the duplicate search holds, about: its hash set (32 KB) stays cached.
+    PART_VALUES = 2048
 
 # Fibonacci hashing's multiplier (2^64 / golden ratio), spreading values over the hash set.
 cdef uint64_t SPREAD = 0x9E3779B97F4A7C15ULL
@@ -58,7 +60,7 @@ def edge_counts(const uint32_t[:, :] corners, Py_ssize_t vertex_count, starts=No
     then sorted and read as runs, the edge table of ``docs/topology.md``."""
     cdef _Owners owners = _Owners(starts)
     result = np.zeros((4, owners.meshes), np.int64)
-    cdef int64_t[:, :] counts = result
+    cdef int64_t[:, ::1] counts = result
     cdef Py_ssize_t n = corners.shape[1], t, side, v, begin, end, run
     cdef uint32_t a, b, lower
     if vertex_count >= 1 << 31:
@@ -86,7 +88,7 @@ def edge_counts(const uint32_t[:, :] corners, Py_ssize_t vertex_count, starts=No
             end = offsets[v]
             if end > begin:
                 _sort(entries + begin, end - begin)
-                _tally_runs(entries, begin, end, counts, owners.of(v))
+                _tally_runs(entries, begin, end, &counts[0, 0], owners.meshes, owners.of(v))
             begin = end
     finally:
         free(offsets)
@@ -95,22 +97,23 @@ def edge_counts(const uint32_t[:, :] corners, Py_ssize_t vertex_count, starts=No
 
 
 cdef void _tally_runs(
-    const uint32_t *entries, Py_ssize_t begin, Py_ssize_t end, int64_t[:, :] counts,
-    Py_ssize_t mesh
+    const uint32_t *entries, Py_ssize_t begin, Py_ssize_t end, int64_t *counts,
+    Py_ssize_t meshes, Py_ssize_t mesh
 ) noexcept:
-    """Tally the runs of equal higher vertices in the sorted ``entries[begin:end]``."""
+    """Tally the runs of equal higher vertices in the sorted ``entries[begin:end]`` into
+    ``counts`` (``(4, meshes)``, row by row) at ``mesh``."""
     cdef Py_ssize_t first = begin, last
     while first < end:
         last = first + 1
         while last < end and entries[last] >> 1 == entries[first] >> 1:
             last += 1
-        counts[0, mesh] += 1
+        counts[mesh] += 1
         if last - first == 1:
-            counts[1, mesh] += 1
+            counts[meshes + mesh] += 1
         elif last - first >= 3:
-            counts[2, mesh] += 1
+            counts[2 * meshes + mesh] += 1
         elif entries[first] == entries[first + 1]:
-            counts[3, mesh] += 1
+            counts[3 * meshes + mesh] += 1
         first = last
 
 
@@ -179,8 +182,8 @@ cdef inline void _join(uint32_t *parent, uint32_t a, uint32_t b) noexcept:
 
 
 def triangle_marks(
-    const float[:, :] coords,
-    const uint64_t[:] keys,
+    const float[:, ::1] coords,
+    const uint64_t[::1] keys,
     const index_t[:, :] corners,
     float flat_ratio,
     uint8_t[:] flat=None,
@@ -191,43 +194,112 @@ def triangle_marks(
     ``flat`` and ``repeated`` (one byte per triangle) are set where a triangle is flat or
     repeats an earlier one. The rules are :func:`assetcheck.mesh.faults.triangle_faults`'s:
     flat when twice its area is at most ``flat_ratio`` times its longest side squared (NaN is
-    never flat), a duplicate when a flat-free earlier triangle has its winding hash."""
-    cdef Py_ssize_t n = corners.shape[1], count = keys.shape[0], t, zero_area = 0
-    cdef Py_ssize_t duplicates = 0
-    cdef _HashSet seen = _HashSet(n)
+    never flat), a duplicate when an earlier triangle that is not flat has its winding hash."""
+    cdef Py_ssize_t n = corners.shape[1], count = keys.shape[0], t, zero_area = 0, solid = 0
     cdef index_t a, b, c
     cdef uint64_t ka, kb, kc
     if coords.shape[1] != count:
         raise ValueError("one position hash per vertex")
-    for t in range(n):
-        a, b, c = corners[0, t], corners[1, t], corners[2, t]
-        if not (_within(a, count) and _within(b, count) and _within(c, count)):
-            raise IndexError(f"triangle {t} points past the {count} vertices")
-        if _is_flat(coords, a, b, c, flat_ratio):
-            zero_area += 1
-            if flat is not None:
-                flat[t] = 1
-            continue
-        ka, kb, kc = keys[a], keys[b], keys[c]
-        if not seen.add((ka ^ (kb >> 1)) + (kb ^ (kc >> 1)) + (kc ^ (ka >> 1))):
-            duplicates += 1
-            if repeated is not None:
-                repeated[t] = 1
-    return zero_area, duplicates
+    if not n:
+        return 0, 0
+    cdef _Rows rows = _rows_of(coords)
+    cdef uint64_t *windings = <uint64_t *>malloc(n * sizeof(uint64_t))
+    cdef uint32_t *numbers = <uint32_t *>malloc(n * sizeof(uint32_t)) if repeated is not None else NULL
+    try:
+        if windings == NULL or (repeated is not None and numbers == NULL):
+            raise MemoryError()
+        for t in range(n):
+            a, b, c = corners[0, t], corners[1, t], corners[2, t]
+            if not (_within(a, count) and _within(b, count) and _within(c, count)):
+                raise IndexError(f"triangle {t} points past the {count} vertices")
+            if _is_flat(rows, a, b, c, flat_ratio):
+                zero_area += 1
+                if flat is not None:
+                    flat[t] = 1
+                continue
+            ka, kb, kc = keys[a], keys[b], keys[c]
+            windings[solid] = (ka ^ (kb >> 1)) + (kb ^ (kc >> 1)) + (kc ^ (ka >> 1))
+            if numbers != NULL:
+                numbers[solid] = <uint32_t>t
+            solid += 1
+        return zero_area, _repeats(windings, numbers, solid, repeated)
+    finally:
+        free(windings)
+        free(numbers)
 
 
-def flat_count(
-    const float[:, :] coords, const index_t[:, :] corners, float flat_ratio
-):
+cdef Py_ssize_t _repeats(
+    const uint64_t *values, const uint32_t *numbers, Py_ssize_t count, uint8_t[:] repeated
+) except -1:
+    """How many of ``values`` equal an earlier one; those are marked in ``repeated`` at their
+    ``numbers`` when given. The values are first split by their top bits into parts of about
+    :data:`PART_VALUES`, keeping their order, and each part is searched with a hash set that
+    stays in the CPU caches: one hash set over all the values would miss them on every probe."""
+    cdef int bits = 0
+    while (count >> bits) > PART_VALUES:
+        bits += 1
+    cdef Py_ssize_t parts = <Py_ssize_t>1 << bits, i, part, largest = 0, found = 0
+    cdef int shift = 64 - bits
+    cdef int64_t *starts = <int64_t *>calloc(parts + 1, sizeof(int64_t))
+    cdef uint64_t *split = <uint64_t *>malloc(max(count, 1) * sizeof(uint64_t))
+    cdef uint32_t *split_numbers = NULL
+    cdef _HashSet seen
+    try:
+        if numbers != NULL:
+            split_numbers = <uint32_t *>malloc(max(count, 1) * sizeof(uint32_t))
+        if starts == NULL or split == NULL or (numbers != NULL and split_numbers == NULL):
+            raise MemoryError()
+        for i in range(count):
+            starts[(values[i] >> shift if bits else 0) + 1] += 1
+        for part in range(parts):
+            largest = max(largest, starts[part + 1])
+            starts[part + 1] += starts[part]
+        for i in range(count):
+            part = values[i] >> shift if bits else 0
+            split[starts[part]] = values[i]
+            if numbers != NULL:
+                split_numbers[starts[part]] = numbers[i]
+            starts[part] += 1
+        seen = _HashSet(largest)
+        for part in range(parts):
+            seen.clear()
+            for i in range(starts[part - 1] if part else 0, starts[part]):
+                if not seen.add(split[i]):
+                    found += 1
+                    if numbers != NULL:
+                        repeated[split_numbers[i]] = 1
+        return found
+    finally:
+        free(starts)
+        free(split)
+        free(split_numbers)
+
+
+cdef struct _Rows:
+    const float *x
+    const float *y
+    const float *z
+
+
+cdef inline _Rows _rows_of(const float[:, ::1] coords) noexcept:
+    cdef _Rows rows
+    rows.x, rows.y, rows.z = &coords[0, 0], &coords[1, 0], &coords[2, 0]
+    return rows
+
+
+def flat_count(const float[:, ::1] coords, const index_t[:, :] corners, float flat_ratio):
     """How many of the triangles ``corners`` (``(3, n)`` indices of the vertices ``coords``)
     are flat, by the rule of :func:`triangle_marks`."""
     cdef Py_ssize_t n = corners.shape[1], count = coords.shape[1], t, flat = 0
     cdef index_t a, b, c
+    if not (n and count):
+        return 0
+    cdef _Rows rows = _rows_of(coords)
     for t in range(n):
         a, b, c = corners[0, t], corners[1, t], corners[2, t]
         if not (_within(a, count) and _within(b, count) and _within(c, count)):
             raise IndexError(f"triangle {t} points past the {count} vertices")
-        flat += _is_flat(coords, a, b, c, flat_ratio)
+        flat += _is_flat(rows, a, b, c, flat_ratio)
     return flat
 
 
@@ -245,15 +317,10 @@ cdef inline float _greater(float a, float b) noexcept:
     return a if a >= b else b
 
 
-cdef inline bint _is_flat(
-    const float[:, :] coords, Py_ssize_t a, Py_ssize_t b, Py_ssize_t c, float ratio
-) noexcept:
-    cdef float abx = coords[0, b] - coords[0, a], aby = coords[1, b] - coords[1, a]
-    cdef float abz = coords[2, b] - coords[2, a]
-    cdef float acx = coords[0, c] - coords[0, a], acy = coords[1, c] - coords[1, a]
-    cdef float acz = coords[2, c] - coords[2, a]
-    cdef float bcx = coords[0, c] - coords[0, b], bcy = coords[1, c] - coords[1, b]
-    cdef float bcz = coords[2, c] - coords[2, b]
+cdef inline bint _is_flat(_Rows p, Py_ssize_t a, Py_ssize_t b, Py_ssize_t c, float ratio) noexcept:
+    cdef float abx = p.x[b] - p.x[a], aby = p.y[b] - p.y[a], abz = p.z[b] - p.z[a]
+    cdef float acx = p.x[c] - p.x[a], acy = p.y[c] - p.y[a], acz = p.z[c] - p.z[a]
+    cdef float bcx = p.x[c] - p.x[b], bcy = p.y[c] - p.y[b], bcz = p.z[c] - p.z[b]
     cdef float cross_x = aby * acz - abz * acy
     cdef float cross_y = abz * acx - abx * acz
     cdef float cross_z = abx * acy - aby * acx
@@ -287,6 +354,10 @@ cdef class _HashSet:
 
     def __dealloc__(self):
         free(self.slots)
+
+    cdef void clear(self) noexcept:
+        memset(self.slots, 0, (self.mask + 1) * sizeof(uint64_t))
+        self.has_zero = False
 
     cdef inline bint add(self, uint64_t value) noexcept:
         """Add ``value``; whether it was new."""

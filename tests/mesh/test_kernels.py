@@ -180,3 +180,18 @@ def test_lightmap_cells_are_those_a_scan_of_every_centre_finds(triangles):
     faults = lightmap_faults(uvs, corners)
     scanned = scanned_cells(uvs, corners, faults.grid)
     assert (faults.covered_cells, faults.overlapped_cells) == scanned
+
+
+def test_duplicates_of_a_mesh_searched_in_many_parts_are_those_a_loop_finds():
+    # Enough triangles that the kernel splits their hashes into several parts by their top
+    # bits; few positions, so many triangles repeat one another.
+    rng = np.random.default_rng(5)
+    positions = rng.choice(GRID, (40, 3)).astype(np.float32)
+    triangles = rng.integers(0, 40, (30_000, 3)).astype(np.uint32)
+    flat, duplicates, _ = reference_faults(positions, triangles)
+    mesh = PreparedMesh(Vertices.of(positions), triangles)
+    faults = triangle_faults(mesh)
+    assert (faults.zero_area, faults.duplicates) == (len(flat), len(duplicates))
+    assert 2048 < len(triangles) - len(flat) - len(duplicates) < len(duplicates)
+    marked_flat, marked_duplicates = faulty_triangles(mesh.vertices, triangles, 30_000)
+    assert (marked_flat.tolist(), marked_duplicates.tolist()) == (flat, duplicates)
