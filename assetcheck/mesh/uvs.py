@@ -40,9 +40,9 @@ SMALLEST_GRID = 128
 #: Cell centres tested per mesh at most (estimated): a finer grid than that allows is halved.
 RASTER_SAMPLES = 1 << 21
 #: Triangles at most this many cells wide have each centre of their bounds tested; wider ones
-#: are drawn a row at a time, as runs of cells (``bench/lightmap_raster.py``: runs are faster
-#: from 2 cells wide, 40x and more from 32).
-NARROW_CELLS = 2
+#: are drawn a row at a time, as runs of cells (``bench/lightmap_raster.py``: in the compiled
+#: rasteriser, runs are as fast from about 8 cells wide, and 3x faster from 64).
+NARROW_CELLS = 4
 #: The share of the surface area left out at each end when comparing texel densities, so a few
 #: slivers do not decide the spread.
 DENSITY_PERCENTILE = 5.0
