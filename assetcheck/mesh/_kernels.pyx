@@ -73,6 +73,8 @@ def edge_counts(const uint32_t[:, :] corners, Py_ssize_t vertex_count, starts=No
         for t in range(n):
             for side in range(3):
                 a, b = corners[side, t], corners[(side + 1) % 3, t]
+                if a >= vertex_count or b >= vertex_count:
+                    raise IndexError(f"triangle {t} points past the {vertex_count} vertices")
                 offsets[(a if a < b else b) + 1] += 1
         for v in range(vertex_count):
             offsets[v + 1] += offsets[v]
@@ -145,6 +147,8 @@ def piece_counts(const uint32_t[:, :] corners, Py_ssize_t vertex_count, starts=N
     cdef int64_t[:] pieces = result
     cdef Py_ssize_t n = corners.shape[1], t, v
     cdef uint32_t a, b, c
+    if vertex_count >= 1 << 32:
+        raise ValueError("pieces are counted among fewer than 2**32 vertices")
     cdef uint32_t *parent = <uint32_t *>malloc(max(vertex_count, 1) * sizeof(uint32_t))
     cdef uint8_t *used = <uint8_t *>calloc(max(vertex_count, 1), 1)
     try:
@@ -154,6 +158,8 @@ def piece_counts(const uint32_t[:, :] corners, Py_ssize_t vertex_count, starts=N
             parent[v] = <uint32_t>v
         for t in range(n):
             a, b, c = corners[0, t], corners[1, t], corners[2, t]
+            if a >= vertex_count or b >= vertex_count or c >= vertex_count:
+                raise IndexError(f"triangle {t} points past the {vertex_count} vertices")
             used[a] = used[b] = used[c] = 1
             _join(parent, a, b)
             _join(parent, a, c)
@@ -202,6 +208,8 @@ def triangle_marks(
         raise ValueError("one position hash per vertex")
     if not n:
         return 0, 0
+    if n >= 1 << 32:
+        raise ValueError("triangles are numbered below 2**32")
     cdef _Rows rows = _rows_of(coords)
     cdef uint64_t *windings = <uint64_t *>malloc(n * sizeof(uint64_t))
     cdef uint32_t *numbers = <uint32_t *>malloc(n * sizeof(uint32_t)) if repeated is not None else NULL

@@ -9,9 +9,11 @@ edges and separate pieces all come up often.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from assetcheck.mesh._kernels import triangle_marks
 from assetcheck.mesh.faults import FLAT_RATIO, faulty_triangles, triangle_faults, unused_vertices
 from assetcheck.mesh.prepared import PreparedMesh, Vertices
 from assetcheck.mesh.topology import Topology, meshes_topology, welded_corners
@@ -195,3 +197,12 @@ def test_duplicates_of_a_mesh_searched_in_many_parts_are_those_a_loop_finds():
     assert 2048 < len(triangles) - len(flat) - len(duplicates) < len(duplicates)
     marked_flat, marked_duplicates = faulty_triangles(mesh.vertices, triangles, 30_000)
     assert (marked_flat.tolist(), marked_duplicates.tolist()) == (flat, duplicates)
+
+
+def test_kernels_refuse_corners_past_the_vertices_instead_of_reading_past_them():
+    corners = np.array([[0], [1], [3]], np.uint32)
+    vertices = Vertices.of(np.zeros((3, 3), np.float32))
+    with pytest.raises(IndexError, match="past the 3 vertices"):
+        meshes_topology([(corners, 3)])
+    with pytest.raises(IndexError, match="past the 3 vertices"):
+        triangle_marks(vertices.coords, vertices.keys, corners, float(FLAT_RATIO))
