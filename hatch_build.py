@@ -26,7 +26,7 @@ DIRECTIVES = {
 }
 
 
-class KernelsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
+class KernelsBuildHook(BuildHookInterface):
     PLUGIN_NAME = "custom"
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
