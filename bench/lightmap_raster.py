@@ -2,11 +2,12 @@
 
     python bench/lightmap_raster.py            # up to 20,000 triangles a width, 5 runs each
 
-For triangles 1 to 128 cells wide (and as tall), the time per triangle of testing every cell
-centre of its bounds and of drawing it a row at a time in runs of cells; then the whole
-``lightmap_faults`` on a 12-triangle box whose faces each fill the unit square and on 200,000
-small triangles. The crossover sets ``assetcheck.mesh.uvs.NARROW_CELLS``: triangles at most
-that wide have their centres tested, wider ones are drawn in runs.
+For triangles 1 to 128 cells wide (and as tall), the CPU time per triangle of the compiled
+rasteriser (``assetcheck.mesh._kernels.rasterise``) testing every cell centre of its bounds and
+drawing it a row at a time in runs of cells; then the whole ``lightmap_faults`` on a 12-triangle
+box whose faces each fill the unit square and on 200,000 small triangles. The crossover sets
+``assetcheck.mesh.uvs.NARROW_CELLS``: triangles at most that wide have their centres tested,
+wider ones are drawn in runs.
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from assetcheck.mesh import uvs
+from assetcheck.mesh._kernels import rasterise
 
 GRID = uvs.OVERLAP_GRID
+#: Cell centres tested per width at most, which bounds the time of the widest.
 MAX_CENTRES = 20_000_000
 
 
@@ -42,23 +45,22 @@ def triangles(width: int, count: int) -> np.ndarray:
 def seconds(run: Callable[[], object], runs: int) -> float:
     times = []
     for _ in range(runs):
-        started = time.perf_counter()
+        started = time.process_time()
         run()
-        times.append(time.perf_counter() - started)
+        times.append(time.process_time() - started)
     return statistics.median(times)
 
 
 def by_width(count: int, runs: int) -> None:
     print(f"{'width':>6} {'centres µs/tri':>15} {'runs µs/tri':>12} {'runs faster':>12}")
+    counts = np.zeros(GRID * GRID, np.int32)
     for width in (1, 2, 3, 4, 8, 16, 32, 64, 128):
-        count = min(count, MAX_CENTRES // width**2)  # every centre is tested at once
+        count = min(count, MAX_CENTRES // width**2)
         points = triangles(width, count)
-        sign = np.sign(uvs._signed_twice_area(points))
-        low, high = uvs._cell_bounds(points, GRID)
-        centres = seconds(partial(uvs._centres_inside, points, sign, low, high - low, GRID), runs)
-        rows = seconds(partial(uvs._row_runs, points, sign, low, high, GRID), runs)
+        centres = seconds(partial(rasterise, points, GRID, counts, GRID), runs)
+        rows = seconds(partial(rasterise, points, GRID, counts, 0), runs)
         print(
-            f"{width:>6} {centres / count * 1e6:>15.2f} {rows / count * 1e6:>12.2f}"
+            f"{width:>6} {centres / count * 1e6:>15.3f} {rows / count * 1e6:>12.3f}"
             f" {centres / rows:>11.1f}x"
         )
 

@@ -23,7 +23,12 @@ from assetcheck.formats.gltf.links import Primitive
 from assetcheck.formats.gltf.meshes import TRIANGLE_MODES, primitive_label
 from assetcheck.formats.gltf.model import GltfDocument
 from assetcheck.issues import FileIssues
-from assetcheck.mesh.faults import report_triangle_faults, triangle_faults, unused_vertices
+from assetcheck.mesh.faults import (
+    mark_used_vertices,
+    report_triangle_faults,
+    triangle_faults,
+    unused_vertices,
+)
 from assetcheck.mesh.prepared import PreparedMesh, Vertices
 from assetcheck.mesh.vectors import UNIT_LENGTH_THRESHOLD_VEC3, non_unit_rows, vector_length
 from assetcheck.plugins.hookspecs import hookimpl
@@ -103,9 +108,7 @@ class _GltfGeometry:
             if values is None:  # drawn without indices, or unreadable: count every vertex
                 drawn_whole.add(accessor)
                 continue
-            if len(values) and int(values.max()) >= len(vertices):
-                values = values[values < len(vertices)]
-            used.setdefault(accessor, np.zeros(len(vertices), bool))[values] = True
+            mark_used_vertices(used.setdefault(accessor, np.zeros(len(vertices), np.uint8)), values)
         for accessor, mask in used.items():
             unused = mask.size - int(np.count_nonzero(mask))
             if unused and accessor not in drawn_whole:

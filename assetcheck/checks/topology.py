@@ -106,7 +106,7 @@ def check_topology(asset: Asset, context: CheckContext) -> None:
                 engine=context.profile.name,
                 **fields,
             )
-        if topology.pieces is not None and topology.pieces > 1:
+        if topology.pieces > 1:
             issues.add("MESH_SEPARATE_PIECES", count=topology.pieces, **fields)
         _check_inside_out(surface, issues)
 

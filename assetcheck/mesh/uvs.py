@@ -8,14 +8,14 @@ square or overlap.
 :data:`OVERLAP_GRID` x :data:`OVERLAP_GRID` cells: a cell is covered by a triangle when the
 cell's centre lies strictly inside it, and overlapped when two or more triangles cover it (a
 triangle is drawn a row of cells at a time, or centre by centre when it is narrow: the same
-cells either way). So
-an overlap is seen only where it covers a cell centre: overlaps thinner than a cell (1/1024 of
-the square, a texel of a 1024 px lightmap) can be missed, and a centre exactly on a triangle's
-edge counts for no triangle, so neighbours sharing an edge never read as overlapping. That is
-the resolution lightmappers pack at, and the miss is the same as theirs. The time is bounded:
-a mesh whose triangles would test more than :data:`RASTER_SAMPLES` cell centres gets a coarser
-grid (halved down to :data:`SMALLEST_GRID` cells a side), and if even that is too many, an
-evenly spread subset of its triangles is rasterised (overlaps among them are still found).
+cells either way; the compiled kernel ``_kernels.rasterise``). So an overlap is seen only
+where it covers a cell centre: overlaps thinner than a cell (1/1024 of the square, a texel of
+a 1024 px lightmap) can be missed, and a centre exactly on a triangle's edge counts for no
+triangle, so neighbours sharing an edge never read as overlapping. That is the resolution
+lightmappers pack at, and the miss is the same as theirs. The time is bounded: a mesh whose
+triangles would test more than :data:`RASTER_SAMPLES` cell centres gets a coarser grid
+(halved down to :data:`SMALLEST_GRID` cells a side), and if even that is too many, an evenly
+spread subset of its triangles is rasterised (overlaps among them are still found).
 
 **Texel density** is measured as UV units per metre (the square root of a triangle's UV area
 over its surface area) on at most 65,536 triangles per mesh, spread evenly, and
@@ -24,11 +24,11 @@ compared across the model weighted by surface area (:func:`density_spread`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
+from assetcheck.mesh._kernels import rasterise
 from assetcheck.mesh.faults import CHUNK_TRIANGLES, FLAT_RATIO, flat_triangles
 from assetcheck.mesh.prepared import Vertices
 from assetcheck.mesh.topology import evenly_sampled
@@ -39,13 +39,10 @@ OVERLAP_GRID = 1024
 SMALLEST_GRID = 128
 #: Cell centres tested per mesh at most (estimated): a finer grid than that allows is halved.
 RASTER_SAMPLES = 1 << 21
-#: Cell centres tested, or rows of cells drawn, at once: bounds the temporary arrays (about 60
-#: bytes a centre, 200 a row).
-RASTER_BATCH = 1 << 18
 #: Triangles at most this many cells wide have each centre of their bounds tested; wider ones
-#: are drawn a row at a time, as runs of cells (``bench/lightmap_raster.py``: runs are faster
-#: from 2 cells wide, 40x and more from 32).
-NARROW_CELLS = 2
+#: are drawn a row at a time, as runs of cells (``bench/lightmap_raster.py``: in the compiled
+#: rasteriser, runs are as fast from about 8 cells wide, and 3x faster from 64).
+NARROW_CELLS = 4
 #: The share of the surface area left out at each end when comparing texel densities, so a few
 #: slivers do not decide the spread.
 DENSITY_PERCENTILE = 5.0
@@ -85,8 +82,7 @@ def uv_triangle_faults(vertices: Vertices, uvs: np.ndarray, corners: np.ndarray)
         chunk = corners[:, start : start + CHUNK_TRIANGLES]
         flat = np.flatnonzero(_flat_2d(np.take(rows, chunk, axis=1)))
         if len(flat):  # a UV triangle is a fault only when its surface triangle has area
-            points = np.take(vertices.coords, chunk[:, flat], axis=1)
-            zero_uv += int(np.count_nonzero(~flat_triangles(points)))
+            zero_uv += len(flat) - flat_triangles(vertices, chunk[:, flat])
     sample = evenly_sampled(corners)
     surface = _areas(np.take(vertices.coords, sample, axis=1).astype(np.float64))
     uv_area = np.abs(_signed_twice_area(np.take(rows, sample, axis=1).astype(np.float64))) / 2
@@ -140,7 +136,7 @@ def lightmap_faults(uvs: np.ndarray, corners: np.ndarray) -> LightmapFaults:
     rows = np.ascontiguousarray(np.asarray(uvs, np.float32).T)
     cells, stride = _grid_size(rows, corners)
     corners = corners[:, ::stride]
-    coverage = _Coverage(cells)
+    counts = np.zeros(cells * cells, np.int32)
     outside = 0
     for start in range(0, corners.shape[1], CHUNK_TRIANGLES):
         chunk = np.take(rows, corners[:, start : start + CHUNK_TRIANGLES], axis=1)
@@ -148,8 +144,7 @@ def lightmap_faults(uvs: np.ndarray, corners: np.ndarray) -> LightmapFaults:
         flat = points.reshape(6, -1)
         outside += int(np.count_nonzero((flat.min(axis=0) < 0) | (flat.max(axis=0) > 1)))
         points *= cells
-        _rasterise(points, coverage)
-    counts = coverage.counts()
+        rasterise(points, cells, counts, NARROW_CELLS)
     return LightmapFaults(
         corners.shape[1],
         outside,
@@ -157,40 +152,6 @@ def lightmap_faults(uvs: np.ndarray, corners: np.ndarray) -> LightmapFaults:
         int(np.count_nonzero(counts > 1)),
         cells,
     )
-
-
-class _Coverage:
-    """How many triangles cover each cell of a ``cells`` x ``cells`` grid: cells added one by
-    one (numbered ``row * cells + column``) or in runs along a row (each run as its first and
-    past-the-last cell, numbered ``row * (cells + 1) + column``)."""
-
-    def __init__(self, cells: int) -> None:
-        self.cells = cells
-        self._cells: list[np.ndarray] = []
-        self._firsts: list[np.ndarray] = []
-        self._pasts: list[np.ndarray] = []
-
-    def add_cells(self, cells: np.ndarray) -> None:
-        self._cells.append(cells)
-
-    def add_runs(self, firsts: np.ndarray, pasts: np.ndarray) -> None:
-        self._firsts.append(firsts)
-        self._pasts.append(pasts)
-
-    def counts(self) -> np.ndarray:
-        """The count of each cell, row by row."""
-        cells = self.cells
-        counts = np.bincount(_joined(self._cells), minlength=cells * cells)
-        if self._firsts:
-            size = cells * (cells + 1)
-            steps = np.bincount(_joined(self._firsts), minlength=size)
-            steps -= np.bincount(_joined(self._pasts), minlength=size)
-            counts += np.cumsum(steps.reshape(cells, cells + 1), axis=1)[:, :cells].ravel()
-        return counts
-
-
-def _joined(parts: list[np.ndarray]) -> np.ndarray:
-    return np.concatenate(parts) if parts else np.empty(0, np.int64)
 
 
 def _finite(points: np.ndarray) -> np.ndarray:
@@ -227,133 +188,6 @@ def _cell_bounds(points: np.ndarray, cells: int) -> tuple[np.ndarray, np.ndarray
     low = np.clip(np.floor(smallest - 0.5) + 1, 0, cells).astype(np.int64)
     high = np.clip(np.ceil(largest - 0.5), 0, cells).astype(np.int64)
     return low, np.maximum(high, low)
-
-
-def _rasterise(points: np.ndarray, coverage: _Coverage) -> None:
-    """Add to ``coverage`` the cells whose centres lie strictly inside a triangle of
-    ``points`` (``(2, 3, n)`` in cell units), once per triangle covering them: the centres of
-    a narrow triangle's bounds are tested one by one, a wider triangle is drawn a row at a
-    time (:data:`NARROW_CELLS`); in batches that bound the memory."""
-    cells = coverage.cells
-    twice_area = _signed_twice_area(points)
-    drawn = twice_area != 0
-    if not drawn.all():  # compress keeps the triangles axis contiguous, as fast reductions need
-        points, twice_area = points.compress(drawn, axis=2), twice_area[drawn]
-    sign = np.sign(twice_area)
-    low, high = _cell_bounds(points, cells)
-    size = high - low
-    narrow = size[0] <= NARROW_CELLS
-    for batch in _batches(np.flatnonzero(narrow), size[0] * size[1]):
-        coverage.add_cells(
-            _centres_inside(
-                points.take(batch, axis=2), sign[batch], low[:, batch], size[:, batch], cells
-            )
-        )
-    for batch in _batches(np.flatnonzero(~narrow), size[1]):
-        coverage.add_runs(
-            *_row_runs(
-                points.take(batch, axis=2), sign[batch], low[:, batch], high[:, batch], cells
-            )
-        )
-
-
-def _batches(triangles: np.ndarray, costs: np.ndarray) -> Iterator[np.ndarray]:
-    """``triangles`` of a non-zero cost (``costs`` of every triangle), in consecutive batches
-    of about :data:`RASTER_BATCH` cost each (a single triangle may cost more)."""
-    keep = triangles[costs[triangles] > 0]
-    ends = np.cumsum(costs[keep])
-    first = 0
-    while first < len(keep):
-        done = ends[first - 1] if first else 0
-        last = max(int(np.searchsorted(ends, done + RASTER_BATCH, side="right")), first + 1)
-        yield keep[first:last]
-        first = last
-
-
-def _centres_inside(
-    points: np.ndarray, sign: np.ndarray, low: np.ndarray, size: np.ndarray, cells: int
-) -> np.ndarray:
-    """Test every cell centre of the triangles' bounds (``low`` and ``size``, ``(2, n)``
-    each) against their three edges; the cells (``row * cells + column``) whose centres are
-    inside."""
-    width = size[0]
-    triangle, offset = _numbered(size[0] * size[1])
-    x = low[0][triangle] + offset % width[triangle]
-    y = low[1][triangle] + offset // width[triangle]
-    inside = _Edges(points, sign, triangle, y + 0.5).inside(x)
-    return y[inside] * cells + x[inside]
-
-
-def _row_runs(
-    points: np.ndarray, sign: np.ndarray, low: np.ndarray, high: np.ndarray, cells: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """For each triangle and each row of cells its bounds span, the run of cells whose centres
-    are inside it (see :func:`_rasterise`). Each run's ends are solved from the three edges,
-    then settled by the test of a centre against the edges that a cell-by-cell scan makes, so
-    the runs cover exactly the cells such a scan finds."""
-    triangle, row = _numbered(high[1] - low[1])
-    y = low[1][triangle] + row
-    edges = _Edges(points, sign, triangle, y + 0.5)
-    left, right = low[0][triangle], high[0][triangle]
-    start, stop = edges.solved_run(left, right)
-    start -= (start > left) & edges.inside(start - 1)
-    start += (start < stop) & ~edges.inside(start)
-    stop += (stop < right) & edges.inside(stop)
-    stop -= (stop > start) & ~edges.inside(stop - 1)
-    drawn = start < stop
-    first = y[drawn] * (cells + 1)
-    return first + start[drawn], first + stop[drawn]
-
-
-def _numbered(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For ``counts[i]`` items of each triangle ``i``: each item's triangle, and its number
-    among the triangle's items."""
-    triangle = np.repeat(np.arange(len(counts)), counts)
-    return triangle, np.arange(len(triangle)) - np.repeat(np.cumsum(counts) - counts, counts)
-
-
-class _Edges:
-    """The three edges of the triangles ``points`` (``(2, 3, n)``, with the ``sign`` of their
-    area) along rows of cell centres: row ``i`` crosses triangle ``triangle[i]`` at height
-    ``centre_y[i]``."""
-
-    def __init__(
-        self, points: np.ndarray, sign: np.ndarray, triangle: np.ndarray, centre_y: np.ndarray
-    ) -> None:
-        self.sign = sign[triangle]
-        self.centre_y = centre_y
-        self.corners = [(points[0, k][triangle], points[1, k][triangle]) for k in range(3)]
-
-    def _edges(self) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-        for start in range(3):
-            (ax, ay), (bx, by) = self.corners[start], self.corners[(start + 1) % 3]
-            yield ax, ay, bx, by
-
-    def inside(self, x: np.ndarray) -> np.ndarray:
-        """Whether the centre of cell ``x`` of each row is strictly inside its triangle."""
-        centre_x = x + 0.5
-        inside = np.ones(len(x), bool)
-        for ax, ay, bx, by in self._edges():
-            edge = (bx - ax) * (self.centre_y - ay) - (by - ay) * (centre_x - ax)
-            inside &= edge * self.sign > 0
-        return inside
-
-    def solved_run(self, left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per row, the first and past-the-last cell (within ``left`` .. ``right``) whose
-        centres the three edges leave inside, solved in floating point: exact up to one cell
-        at each end."""
-        start, stop = left.astype(np.float64), right.astype(np.float64)
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            for ax, ay, bx, by in self._edges():
-                # Inside where across - slope * (centre_x - ax) > 0.
-                across = self.sign * (bx - ax) * (self.centre_y - ay)
-                slope = self.sign * (by - ay)
-                crossing = ax + across / slope - 0.5  # the cell x whose centre is on the edge
-                start = np.where(slope < 0, np.maximum(start, np.floor(crossing) + 1), start)
-                stop = np.where(slope > 0, np.minimum(stop, np.ceil(crossing)), stop)
-                stop = np.where((slope == 0) & ~(across > 0), start, stop)
-        start = np.clip(start, left, right).astype(np.int64)
-        return start, np.clip(stop, start, right).astype(np.int64)
 
 
 def _flat_2d(points: np.ndarray) -> np.ndarray:

@@ -47,7 +47,6 @@ def test_batches_end_at_their_triangle_limit_with_the_same_result(monkeypatch):
     meshes = crafted_meshes()
     together = meshes_topology(meshes)
     monkeypatch.setattr(topology_module, "BATCH_TRIANGLES", 13)
-    monkeypatch.setattr(topology_module, "EDGE_TABLE_KEYS", 16)
     assert meshes_topology(meshes) == together
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from assetcheck.mesh._kernels import rasterise
 from assetcheck.mesh.prepared import Vertices
-from assetcheck.mesh.uvs import OVERLAP_GRID, _Coverage, _rasterise, lightmap_faults, mapped_areas
+from assetcheck.mesh.uvs import OVERLAP_GRID, lightmap_faults, mapped_areas
 
 
 def scanned_cells(
@@ -78,8 +79,8 @@ def test_neighbours_sharing_an_edge_do_not_overlap():
 def test_centres_within_rounding_of_an_edge_are_settled_as_the_scan_settles_them():
     # Edges computed to pass through a cell centre, each off it by a rounding error: solving
     # a run's ends in floating point misplaces about a third of them by a cell, which the
-    # settling test must put back. Wide triangles (drawn in runs), in cell units, as the
-    # rasteriser takes them.
+    # settling test must put back. Every triangle drawn in runs (none is narrow enough to have
+    # its centres tested), in cell units, as the rasteriser takes them.
     rng = np.random.default_rng(7)
     centres = rng.integers(10, 1000, (40, 2)) + 0.5
     directions = rng.normal(size=(40, 2))
@@ -89,9 +90,9 @@ def test_centres_within_rounding_of_an_edge_are_settled_as_the_scan_settles_them
     triangles = np.stack([first, second, third], axis=1)  # (n, 3 corners, 2 axes)
     for triangle in triangles:
         uvs = triangle / OVERLAP_GRID
-        coverage = _Coverage(OVERLAP_GRID)
-        _rasterise(triangle.T[:, :, None].copy(), coverage)
-        covered = int(np.count_nonzero(coverage.counts()))
+        counts = np.zeros(OVERLAP_GRID * OVERLAP_GRID, np.int32)
+        rasterise(triangle.T[:, :, None].copy(), OVERLAP_GRID, counts, 0)
+        covered = int(np.count_nonzero(counts))
         assert covered == scanned_cells(uvs, np.array([[0], [1], [2]]), OVERLAP_GRID, 64)[0]
 
 

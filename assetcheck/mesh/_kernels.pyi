@@ -1,0 +1,21 @@
+"""Types of the compiled mesh kernels (``_kernels.pyx``: contracts in its docstrings)."""
+
+import numpy as np
+
+def edge_counts(
+    corners: np.ndarray, vertex_count: int, starts: np.ndarray | None = None
+) -> np.ndarray: ...
+def piece_counts(
+    corners: np.ndarray, vertex_count: int, starts: np.ndarray | None = None
+) -> np.ndarray: ...
+def triangle_marks(
+    coords: np.ndarray,
+    keys: np.ndarray,
+    corners: np.ndarray,
+    flat_ratio: float,
+    flat: np.ndarray | None = None,
+    repeated: np.ndarray | None = None,
+) -> tuple[int, int]: ...
+def flat_count(coords: np.ndarray, corners: np.ndarray, flat_ratio: float) -> int: ...
+def mark_used(used: np.ndarray, indices: np.ndarray) -> None: ...
+def rasterise(points: np.ndarray, cells: int, counts: np.ndarray, narrow_cells: int) -> None: ...

@@ -1,0 +1,208 @@
+"""The compiled mesh kernels count what straightforward Python counts, on random meshes.
+
+Each reference below is the rule of ``docs/topology.md`` written the plainest way (dicts, sets,
+a loop per triangle): slow, obviously right, and kept only here. Meshes are drawn on a coarse
+grid of positions, so welded corners, flat and repeated triangles, shared and non-manifold
+edges and separate pieces all come up often.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from assetcheck.mesh._kernels import triangle_marks
+from assetcheck.mesh.faults import FLAT_RATIO, faulty_triangles, triangle_faults, unused_vertices
+from assetcheck.mesh.prepared import PreparedMesh, Vertices
+from assetcheck.mesh.topology import Topology, meshes_topology, welded_corners
+from assetcheck.mesh.uvs import OVERLAP_GRID, lightmap_faults
+from tests.mesh.test_uvs import scanned_cells
+
+#: Coordinates meshes are drawn from: few, so positions repeat and corners line up.
+GRID = [-1.0, -0.0, 0.0, 0.5, 1.0, 2.0]
+ODD = [float("nan"), float("inf"), 1e-30, 3.0e38]
+
+
+@st.composite
+def meshes(draw: st.DrawFn, odd: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """``(positions (count, 3) float32, triangles (n, 3) uint32)``; some triangles repeat a
+    corner, repeat an earlier triangle (in any rotation) or point past the vertices."""
+    values = st.sampled_from(GRID + ODD if odd else GRID)
+    count = draw(st.integers(3, 24))
+    positions = np.array(draw(st.lists(values, min_size=3 * count, max_size=3 * count)))
+    corner = st.integers(0, count if odd else count - 1)
+    triangles = draw(st.lists(st.tuples(corner, corner, corner), max_size=40))
+    repeats = draw(st.lists(st.tuples(st.integers(0, 39), st.integers(0, 2)), max_size=8))
+    for index, turn in repeats:
+        if index < len(triangles):
+            a, b, c = triangles[index]
+            triangles.append(((a, b, c), (b, c, a), (c, a, b))[turn])
+    return (
+        positions.reshape(count, 3).astype(np.float32),
+        np.array(triangles, np.uint32).reshape(-1, 3),
+    )
+
+
+def reference_topology(corners: np.ndarray) -> tuple[int, int, int, int, int]:
+    """Distinct, boundary, non-manifold and misoriented edges and pieces, from a dict of each
+    edge's directions and a union-find of plain dicts."""
+    directions: dict[tuple[int, int], list[bool]] = {}
+    parent: dict[int, int] = {}
+
+    def root(vertex: int) -> int:
+        while parent.setdefault(vertex, vertex) != vertex:
+            vertex = parent[vertex]
+        return vertex
+
+    for a, b, c in corners.T.tolist():
+        for start, end in ((a, b), (b, c), (c, a)):
+            directions.setdefault((min(start, end), max(start, end)), []).append(start > end)
+        for other in (b, c):
+            parent[root(other)] = root(a)
+    runs = list(directions.values())
+    return (
+        len(runs),
+        sum(len(run) == 1 for run in runs),
+        sum(len(run) >= 3 for run in runs),
+        sum(len(run) == 2 and run[0] == run[1] for run in runs),
+        len({root(vertex) for vertex in list(parent)}),
+    )
+
+
+def counted(topology: Topology) -> tuple[int, int, int, int, int]:
+    return (
+        topology.edges,
+        topology.boundary_edges,
+        topology.non_manifold_edges,
+        topology.misoriented_edges,
+        topology.pieces,
+    )
+
+
+def reference_flat(points: np.ndarray) -> bool:
+    """Whether the triangle ``points`` (3 corners x 3 axes, float32) is flat: twice its area
+    at most FLAT_RATIO times its longest side squared, in float32 as the kernel computes it;
+    NaN is never flat."""
+    a, b, c = points
+    with np.errstate(invalid="ignore", over="ignore"):
+        ab, ac, bc = b - a, c - a, c - b
+        cross = np.array(
+            [
+                ab[1] * ac[2] - ab[2] * ac[1],
+                ab[2] * ac[0] - ab[0] * ac[2],
+                ab[0] * ac[1] - ab[1] * ac[0],
+            ],
+            np.float32,
+        )
+        twice_area = np.sqrt((cross[0] * cross[0] + cross[1] * cross[1]) + cross[2] * cross[2])
+        lengths = [(v[0] * v[0] + v[1] * v[1]) + v[2] * v[2] for v in (ab, ac, bc)]
+        longest = np.float32(np.nan) if np.isnan(lengths).any() else max(lengths)
+        return bool(twice_area <= FLAT_RATIO * longest)
+
+
+def reference_faults(
+    positions: np.ndarray, triangles: np.ndarray
+) -> tuple[list[int], list[int], int]:
+    """The numbers of the flat and of the duplicate triangles among the usable ones (distinct
+    corners, all existing), and how many triangles repeat a corner."""
+    vertices = Vertices.of(positions)
+    count = len(positions)
+    flat, duplicates, repeated_corner = [], [], 0
+    seen: set[tuple[int, int, int]] = set()
+    for number, (a, b, c) in enumerate(triangles.tolist()):
+        if len({a, b, c}) < 3:
+            repeated_corner += 1
+            continue
+        if max(a, b, c) >= count:
+            continue
+        if reference_flat(vertices.coords[:, [a, b, c]].T):
+            flat.append(number)
+            continue
+        ka, kb, kc = (int(vertices.keys[i]) for i in (a, b, c))
+        winding = min((ka, kb, kc), (kb, kc, ka), (kc, ka, kb))  # the same in every rotation
+        if winding in seen:
+            duplicates.append(number)
+        seen.add(winding)
+    return flat, duplicates, repeated_corner
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(meshes(), min_size=1, max_size=4))
+def test_edges_and_pieces_are_those_of_a_dict_and_a_plain_union_find(drawn):
+    prepared = [PreparedMesh(Vertices.of(p), t) for p, t in drawn]
+    welded = [(welded_corners(mesh), len(mesh.vertices)) for mesh in prepared]
+    expected = [reference_topology(corners) for corners, _ in welded]
+    assert [counted(topology) for topology in meshes_topology(welded)] == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(meshes(odd=True))
+def test_flat_and_duplicate_triangles_are_those_a_loop_over_the_triangles_finds(drawn):
+    positions, triangles = drawn
+    flat, duplicates, repeated_corner = reference_faults(positions, triangles)
+    mesh = PreparedMesh(Vertices.of(positions), triangles)
+    faults = triangle_faults(mesh)
+    assert (faults.total, faults.zero_area, faults.duplicates) == (
+        len(triangles),
+        len(flat),
+        len(duplicates),
+    )
+    assert triangle_faults(mesh, repeated_are_flat=True).zero_area == len(flat) + repeated_corner
+    marked_flat, marked_duplicates = faulty_triangles(mesh.vertices, triangles, 1000)
+    assert (marked_flat.tolist(), marked_duplicates.tolist()) == (flat, duplicates)
+
+
+@given(
+    st.integers(0, 30),
+    st.lists(st.integers(-5, 40), max_size=60),
+    st.sampled_from([np.uint8, np.uint16, np.uint32, np.int32, np.int64]),
+)
+def test_unused_vertices_are_those_no_index_in_range_names(count, indices, dtype):
+    info = np.iinfo(dtype)
+    values = np.array([i for i in indices if info.min <= i <= info.max], dtype)
+    used = {i for i in values.tolist() if 0 <= i < count}
+    assert unused_vertices(values, count) == count - len(used)
+
+
+#: Lightmap UVs: anywhere around the unit square, or on a cell's centre or corner (so edges
+#: run along rows of centres and through them).
+UV = st.one_of(
+    st.floats(-0.125, 1.125, width=32),
+    st.integers(-8, 2 * OVERLAP_GRID + 8).map(lambda half_cells: half_cells / (2 * OVERLAP_GRID)),
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(*[UV] * 6), min_size=1, max_size=12))
+def test_lightmap_cells_are_those_a_scan_of_every_centre_finds(triangles):
+    uvs = np.array(triangles, np.float64).reshape(-1, 2)
+    corners = np.arange(len(uvs)).reshape(-1, 3).T
+    faults = lightmap_faults(uvs, corners)
+    scanned = scanned_cells(uvs, corners, faults.grid)
+    assert (faults.covered_cells, faults.overlapped_cells) == scanned
+
+
+def test_duplicates_of_a_mesh_searched_in_many_parts_are_those_a_loop_finds():
+    # Enough triangles that the kernel splits their hashes into several parts by their top
+    # bits; few positions, so many triangles repeat one another.
+    rng = np.random.default_rng(5)
+    positions = rng.choice(GRID, (40, 3)).astype(np.float32)
+    triangles = rng.integers(0, 40, (30_000, 3)).astype(np.uint32)
+    flat, duplicates, _ = reference_faults(positions, triangles)
+    mesh = PreparedMesh(Vertices.of(positions), triangles)
+    faults = triangle_faults(mesh)
+    assert (faults.zero_area, faults.duplicates) == (len(flat), len(duplicates))
+    assert 2048 < len(triangles) - len(flat) - len(duplicates) < len(duplicates)
+    marked_flat, marked_duplicates = faulty_triangles(mesh.vertices, triangles, 30_000)
+    assert (marked_flat.tolist(), marked_duplicates.tolist()) == (flat, duplicates)
+
+
+def test_kernels_refuse_corners_past_the_vertices_instead_of_reading_past_them():
+    corners = np.array([[0], [1], [3]], np.uint32)
+    vertices = Vertices.of(np.zeros((3, 3), np.float32))
+    with pytest.raises(IndexError, match="past the 3 vertices"):
+        meshes_topology([(corners, 3)])
+    with pytest.raises(IndexError, match="past the 3 vertices"):
+        triangle_marks(vertices.coords, vertices.keys, corners, float(FLAT_RATIO))
