@@ -10,6 +10,7 @@ weighted to. Bone influences per vertex are the budget check's (``BUDGET_INFLUEN
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -49,6 +50,60 @@ def check_fbx_skins(asset: Asset, context: CheckContext) -> None:
             _SkinChecker(mesh, mesh.skin, context.issues).check()
 
 
+@dataclass(frozen=True)
+class SkinFaults:
+    """What breaks the rules in one mesh's skin, as :func:`skin_faults` finds it: weight rows
+    (of ``FbxSkin.vertices``) ``outside`` the mesh and ``negative``; control points
+    ``unnormalized``; per cluster (masks) ``without_bone``, ``unused``, ``singular`` and
+    ``off_pose``, with ``pose_error`` (relative to the tolerance) of each ``off_pose``
+    cluster in order."""
+
+    outside: np.ndarray
+    negative: np.ndarray
+    unnormalized: np.ndarray
+    without_bone: np.ndarray
+    unused: np.ndarray
+    singular: np.ndarray
+    off_pose: np.ndarray
+    pose_error: np.ndarray
+
+
+def skin_faults(skin: FbxSkin) -> SkinFaults:
+    """The faults of ``skin`` under the rules of ``docs/skins.md``; the check reports them
+    and the viewer marks them (:mod:`assetcheck.previews.overlays`)."""
+    weighted = skin.influences > 0
+    rows = skin.in_range & (skin.weights != 0)
+    used = np.zeros(len(skin.names), dtype=bool)
+    used[skin.clusters[rows]] = True
+    singular, off_pose, pose_error = _bind_faults(skin)
+    return SkinFaults(
+        outside=np.flatnonzero(~skin.in_range),
+        negative=np.flatnonzero(skin.weights < 0),
+        unnormalized=np.flatnonzero(weighted & ~(np.abs(skin.sums - 1) <= WEIGHT_SUM_TOLERANCE)),
+        without_bone=used & ~skin.bound,
+        unused=~used,
+        singular=singular,
+        off_pose=off_pose,
+        pose_error=pose_error,
+    )
+
+
+def _bind_faults(skin: FbxSkin) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Bound clusters whose TransformLink cannot be inverted, then those whose bone is
+    elsewhere in the scene's default pose (singular matrices and unplaced bones skipped),
+    with how far off they are."""
+    bound = np.flatnonzero(skin.bound)
+    singular = bound[singular_rows(skin.bind_matrices[bound])]
+    placed = np.isfinite(skin.bone_world).all(axis=(1, 2))
+    rows = np.setdiff1d(bound[placed[bound]], singular)
+    off, errors = np.empty(0, np.intp), np.empty(0)
+    if rows.size:
+        errors = pose_errors(skin.bone_world[rows], np.linalg.inv(skin.bind_matrices[rows]))
+        wrong = ~(errors <= 1)
+        off, errors = rows[wrong], errors[wrong]
+    return _mask(singular, skin), _mask(off, skin), errors
+
+
 class _SkinChecker:
     def __init__(self, mesh: FbxMesh, skin: FbxSkin, issues: FileIssues) -> None:
         self.name = mesh.name
@@ -56,73 +111,37 @@ class _SkinChecker:
         self.issues = issues
 
     def check(self) -> None:
-        self._check_rows()
-        self._check_sums()
-        self._check_clusters()
-        self._check_bind_matrices()
-
-    def _check_rows(self) -> None:
-        """Weights on control points the mesh does not have; negative weights."""
-        skin = self.skin
-        outside = np.flatnonzero(~skin.in_range)
-        if outside.size:
+        skin, faults = self.skin, skin_faults(self.skin)
+        if faults.outside.size:
             self._add(
                 "FBX_SKIN_INDEX_OUT_OF_RANGE",
-                outside,
-                first=int(skin.vertices[outside[0]]),
+                faults.outside,
+                first=int(skin.vertices[faults.outside[0]]),
                 total=skin.points,
             )
-        negative = np.flatnonzero(skin.weights < 0)
-        if negative.size:
+        if faults.negative.size:
             self._add(
                 "FBX_SKIN_WEIGHTS_NEGATIVE",
-                negative,
-                first=int(skin.vertices[negative[0]]),
-                weight=float(skin.weights[negative[0]]),
+                faults.negative,
+                first=int(skin.vertices[faults.negative[0]]),
+                weight=float(skin.weights[faults.negative[0]]),
             )
-
-    def _check_sums(self) -> None:
-        """Control points with weights whose sum is not 1; unweighted ones stay with the
-        mesh's node and are not counted."""
-        skin = self.skin
-        weighted = skin.influences > 0
-        off = np.flatnonzero(weighted & ~(np.abs(skin.sums - 1) <= WEIGHT_SUM_TOLERANCE))
+        off = faults.unnormalized
         if off.size:
             self.issues.add(
                 "FBX_SKIN_WEIGHTS_NOT_NORMALIZED",
                 name=self.name,
                 count=off.size,
-                total=int(np.count_nonzero(weighted)),
+                total=int(np.count_nonzero(skin.influences > 0)),
                 first=int(off[0]),
                 sum=float(skin.sums[off[0]]),
             )
-
-    def _check_clusters(self) -> None:
-        """Clusters whose weights go to no bone; clusters that weigh on nothing."""
-        skin = self.skin
-        rows = skin.in_range & (skin.weights != 0)
-        used = np.zeros(len(skin.names), dtype=bool)
-        used[skin.clusters[rows]] = True
-        self._report_clusters("FBX_SKIN_CLUSTER_WITHOUT_BONE", used & ~skin.bound)
-        self._report_clusters("FBX_SKIN_BONE_UNUSED", ~used)
-
-    def _check_bind_matrices(self) -> None:
-        """Bound clusters whose TransformLink cannot be inverted, then those whose bone is
-        elsewhere in the scene's default pose."""
-        skin = self.skin
-        bound = np.flatnonzero(skin.bound)
-        singular = bound[singular_rows(skin.bind_matrices[bound])]
-        self._report_clusters("FBX_SKIN_BIND_MATRIX_NOT_INVERTIBLE", _mask(singular, skin))
-        placed = np.isfinite(skin.bone_world).all(axis=(1, 2))
-        rows = np.setdiff1d(bound[placed[bound]], singular)
-        if not rows.size:
-            return
-        errors = pose_errors(skin.bone_world[rows], np.linalg.inv(skin.bind_matrices[rows]))
-        off = ~(errors <= 1)
-        if off.any():
-            first = float(errors[off][0] * POSE_TOLERANCE)
-            mask = _mask(rows[off], skin)
-            self._report_clusters("FBX_SKIN_BIND_POSE_MISMATCH", mask, error=first)
+        self._report_clusters("FBX_SKIN_CLUSTER_WITHOUT_BONE", faults.without_bone)
+        self._report_clusters("FBX_SKIN_BONE_UNUSED", faults.unused)
+        self._report_clusters("FBX_SKIN_BIND_MATRIX_NOT_INVERTIBLE", faults.singular)
+        if faults.pose_error.size:
+            first = float(faults.pose_error[0] * POSE_TOLERANCE)
+            self._report_clusters("FBX_SKIN_BIND_POSE_MISMATCH", faults.off_pose, error=first)
 
     def _report_clusters(self, code: str, clusters: np.ndarray, **fields: object) -> None:
         """One finding for the clusters marked in ``clusters`` (a mask), naming the first."""

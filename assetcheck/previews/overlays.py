@@ -36,7 +36,8 @@ from typing import Any
 import numpy as np
 
 from assetcheck.asset import Asset
-from assetcheck.formats.fbx.model import PolygonScene
+from assetcheck.checks.fbx_skins import skin_faults
+from assetcheck.formats.fbx.model import FbxSkin, PolygonScene, transform_points
 from assetcheck.formats.gltf.fields import child
 from assetcheck.formats.gltf.links import DocumentLinks, Primitive, uses
 from assetcheck.formats.gltf.model import GltfDocument
@@ -144,7 +145,13 @@ def _skin_faults(
         columns = [c for c, s in enumerate(influences.set_of_column) if s == number]
         for code, semantic, rows in (
             ("ACCESSOR_JOINTS_INDEX_OOB", "JOINTS", faults.outside[:, columns].any(axis=1)),
+            ("ACCESSOR_JOINTS_INDEX_DUPLICATE", "JOINTS", faults.repeated[:, columns].any(axis=1)),
             ("ACCESSOR_WEIGHTS_NEGATIVE", "WEIGHTS", faults.negative[:, columns].any(axis=1)),
+            (
+                "ACCESSOR_JOINTS_USED_ZERO_WEIGHT",
+                "JOINTS",
+                faults.zero_weight[:, columns].any(axis=1),
+            ),
             ("ACCESSOR_WEIGHTS_NON_NORMALIZED", "WEIGHTS", unnormalized),
         ):
             hits = np.flatnonzero(rows)
@@ -233,24 +240,66 @@ def _triangle_faults(
 
 def _polygon_entries(scene: PolygonScene) -> list[Entry]:
     """Per FBX or OBJ mesh instance, its zero-area and duplicate triangles in the scene's
-    space."""
+    space; per skinned FBX mesh, its skin's faults."""
     entries: list[Entry] = []
     convert = scene.to_metres_y_up()
     for mesh in scene.meshes:
         if mesh.geometry is None or not mesh.instances:
             continue
         triangles = mesh.geometry.triangles()
-        if not len(triangles):
-            continue
-        for instance in mesh.instances:
-            matrix = convert @ instance.geometry_to_world
-            positions = mesh.geometry.positions @ matrix[:3, :3].T + matrix[:3, 3]
+        placed = [
+            transform_points(convert @ instance.geometry_to_world, mesh.geometry.positions)
+            for instance in mesh.instances
+        ]
+        for positions in placed if len(triangles) else []:
             entries += _triangle_faults(
                 Vertices.of(positions),
                 positions,
                 triangles,
                 {"name": mesh.name},
                 repeated_are_flat=True,  # as the FBX and OBJ checks count
+            )
+        skin = getattr(mesh, "skin", None)  # FBX meshes have one (None when unskinned)
+        if skin is not None:
+            entries += _fbx_skin_entries(mesh.name, skin, placed, convert)
+    return entries
+
+
+def _fbx_skin_entries(
+    name: str, skin: FbxSkin, placed: list[np.ndarray], convert: np.ndarray
+) -> list[Entry]:
+    """The faults of one FBX mesh's skin (:func:`~assetcheck.checks.fbx_skins.skin_faults`):
+    the control points at fault, at each instance's positions ``placed``, and the bones at
+    fault where the scene places them. Weights on control points the mesh lacks have nothing
+    to mark (the viewer shows the mesh)."""
+    faults = skin_faults(skin)
+    where = {"name": name}
+    in_range = skin.in_range
+    unbound = in_range & (skin.weights != 0) & faults.without_bone[skin.clusters]
+    entries = []
+    for code, points in (
+        ("FBX_SKIN_WEIGHTS_NEGATIVE", skin.vertices[faults.negative[in_range[faults.negative]]]),
+        ("FBX_SKIN_WEIGHTS_NOT_NORMALIZED", faults.unnormalized),
+        ("FBX_SKIN_CLUSTER_WITHOUT_BONE", skin.vertices[unbound]),
+    ):
+        points = np.unique(points)
+        if points.size:
+            entries += [
+                _entry(
+                    code, where, points.size, "vertices", points=positions[points[:MAX_ELEMENTS]]
+                )
+                for positions in placed
+            ]
+    bones = transform_points(convert, skin.bone_world[:, :3, 3])
+    for code, clusters in (
+        ("FBX_SKIN_BIND_MATRIX_NOT_INVERTIBLE", faults.singular),
+        ("FBX_SKIN_BIND_POSE_MISMATCH", faults.off_pose),
+        ("FBX_SKIN_BONE_UNUSED", faults.unused),
+    ):
+        shown = clusters & np.isfinite(bones).all(axis=1)  # a cluster without bone has no place
+        if shown.any():
+            entries.append(
+                _entry(code, where, int(np.count_nonzero(clusters)), "bones", points=bones[shown])
             )
     return entries
 

@@ -17,10 +17,11 @@ from assetcheck.previews.drawing import PreviewWriter
 from assetcheck.previews.job_files import model_file_path
 from assetcheck.previews.overlays import MAX_ELEMENTS
 from assetcheck.testing.compressed import shared_zeros_meshopt_glb
-from assetcheck.testing.fbx import Scene, binary_fbx, cube, grid
+from assetcheck.testing.fbx import ClusterSpec, MeshSpec, Scene, binary_fbx, cube, grid
 from assetcheck.testing.gltf import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, GltfBuilder, png_bytes
 from assetcheck.testing.shapes import lathe, pawn_glb
 from assetcheck.testing.zip import zip_of
+from tests.checks.test_fbx_skins import QUADS, ROOT, STRIP
 from tests.previews import draw_previews
 
 
@@ -293,4 +294,42 @@ def test_skinned_vertices_at_fault_are_listed_at_the_set_the_finding_names(
         "ACCESSOR_WEIGHTS_NEGATIVE": (at + "WEIGHTS_0", [0, 0, 0]),
         "ACCESSOR_JOINTS_INDEX_OOB": (at + "JOINTS_0", [0, 1, 0]),
         "ACCESSOR_WEIGHTS_NON_NORMALIZED": (at + "WEIGHTS_0", [0, 0, 0, 1, 0, 0, 0, 1, 0]),
+    }
+
+
+def test_skin_weights_at_fault_mark_their_control_points_and_unused_bones_their_place(
+    tmp_path: Path, plugin_manager
+):
+    heavy = ClusterSpec("Tip", [2, 3, 4, 5], [0.6, 0.5, 1.2, 1.0], translation=(2.0, 0, 0))
+    brace = ClusterSpec("Brace", [4], [-0.2], translation=(1.0, 0, 0))
+    end = ClusterSpec("End", [4, 5], [0.0, 0.0], translation=(3.0, 0, 0))
+    strip = MeshSpec("Strip", STRIP, QUADS, skin=[ROOT, heavy, brace, end])
+    content = binary_fbx(Scene(meshes=[strip]))
+    _, _, overlays = viewer_files(tmp_path, plugin_manager, "strip.fbx", content)
+
+    marked = {
+        e["code"]: (e["name"], e["count"], e["marks"], e["points"]) for e in overlays["entries"]
+    }
+    assert marked == {  # in metres (the file's centimetres), where the viewer's GLB has them
+        "FBX_SKIN_WEIGHTS_NOT_NORMALIZED": ("Strip", 1, "vertices", [0.01, 0, 0]),  # sums 1.1
+        "FBX_SKIN_WEIGHTS_NEGATIVE": ("Strip", 1, "vertices", [0.02, 0, 0]),
+        "FBX_SKIN_BONE_UNUSED": ("Strip", 1, "bones", [0.03, 0, 0]),
+    }
+
+
+def test_skin_clusters_without_bone_mark_their_vertices_and_misplaced_bones_their_place(
+    tmp_path: Path, plugin_manager
+):
+    loose = ClusterSpec(None, [4, 5], [0.5, 0.5])
+    moved = ClusterSpec("Tip", [2, 3, 4, 5], [0.5, 0.5, 0.5, 0.5], (2.0, 0, 0), (2.0, 0.5, 0))
+    beyond = ClusterSpec("Past", [9], [1.0], translation=(1.0, 0, 0))
+    strip = MeshSpec("Strip", STRIP, QUADS, skin=[ROOT, moved, loose, beyond])
+    content = binary_fbx(Scene(meshes=[strip]))
+    _, _, overlays = viewer_files(tmp_path, plugin_manager, "strip.fbx", content)
+
+    marked = {e["code"]: (e["count"], e["marks"], e["points"]) for e in overlays["entries"]}
+    assert marked == {  # control point 9 is past the mesh: nothing marks where it is not
+        "FBX_SKIN_CLUSTER_WITHOUT_BONE": (2, "vertices", [0.02, 0, 0, 0.02, 0.01, 0]),
+        "FBX_SKIN_BIND_POSE_MISMATCH": (1, "bones", [0.02, 0, 0]),
+        "FBX_SKIN_BONE_UNUSED": (1, "bones", [0.01, 0, 0]),  # Past weighs no control point
     }

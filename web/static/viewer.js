@@ -27,11 +27,14 @@ const MARKED = {
   "corners": (n) => `orange dots mark the ${n} corners that exist`,
   "triangle centres": (n) => `an orange dot marks the centre of each of the ${n} triangles`,
   "triangles": (n) => `orange marks the ${n} triangles`,
+  "joints": (n) => `orange dots mark the ${n} joints`,
+  "bones": (n) => `orange dots mark the ${n} bones`,
 };
 const ONE_MARKED = {
   "vertices": "an orange dot marks the vertex", "corners": "an orange dot marks the corner",
   "triangle centres": "an orange dot marks the centre of the triangle",
   "triangles": "orange marks the triangle",
+  "joints": "an orange dot marks the joint", "bones": "an orange dot marks the bone",
 };
 const TEXTURE_SLOTS = ["map", "normalMap", "roughnessMap", "metalnessMap", "emissiveMap",
                        "aoMap", "alphaMap"];
