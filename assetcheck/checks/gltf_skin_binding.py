@@ -6,6 +6,8 @@ The tolerances are those of :mod:`assetcheck.mesh.bind_pose`, shared with FBX sk
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from assetcheck.asset import Asset
@@ -39,91 +41,117 @@ def inverse_bind_matrices(document: GltfDocument, skin: dict) -> np.ndarray | No
     return values[:joints].astype(np.float64).reshape(-1, 4, 4).transpose(0, 2, 1)
 
 
-class _SkinChecker:
-    def __init__(self, document: GltfDocument, issues: FileIssues) -> None:
-        self.document = document
-        self.issues = issues
+@dataclass(frozen=True)
+class BindingFaults:
+    """What :func:`binding_faults` finds in one skin: its ``joints`` (node indices), then
+    rows of that list: ``singular`` inverse bind matrices, joints ``off_pose`` with each one's
+    ``pose_error`` (relative to the tolerance), and ``unused`` joints (None when not decided:
+    no mesh is drawn with the skin, or one's influences cannot be read). ``pointer`` is where
+    the matrices' findings are reported (the accessor, or the skin without one)."""
 
-    def check(self, index: int, skin: dict) -> None:
-        at = child("/skins", index)
-        joints = index_list(skin, "joints")
-        listed = skin.get("joints")
-        if not isinstance(listed, list) or len(joints) != len(listed):
-            return  # no list, or an entry that is not a node index: the schema check reports it
-        matrices = inverse_bind_matrices(self.document, skin)
-        pointer = child(at, "inverseBindMatrices") if "inverseBindMatrices" in skin else at
-        if matrices is not None and joints:
-            singular = singular_rows(matrices)
-            self._report("SKIN_IBM_NOT_INVERTIBLE", pointer, joints, singular)
-            self._check_pose(pointer, joints, matrices, singular)
-        self._check_use(at, index, joints)
+    joints: list[int]
+    pointer: str
+    singular: np.ndarray
+    off_pose: np.ndarray
+    pose_error: np.ndarray
+    unused: np.ndarray | None
 
-    def _check_pose(
-        self, pointer: str, joints: list[int], matrices: np.ndarray, singular: np.ndarray
-    ) -> None:
-        placed, skipped = self.document.world_matrices, set(singular.tolist())
-        rows = np.array(
-            [row for row, node in enumerate(joints) if node in placed and row not in skipped],
-            dtype=np.intp,
+
+def binding_faults(document: GltfDocument, index: int, skin: dict) -> BindingFaults | None:
+    """The faults of skin ``index`` (its JSON ``skin``) under the rules of ``docs/skins.md``,
+    which the check reports and the viewer marks (:mod:`assetcheck.previews.overlays`); None
+    when its joint list is not a list of node indices (the schema check reports it)."""
+    at = child("/skins", index)
+    joints = index_list(skin, "joints")
+    listed = skin.get("joints")
+    if not isinstance(listed, list) or len(joints) != len(listed):
+        return None
+    matrices = inverse_bind_matrices(document, skin)
+    singular = off = errors = np.empty(0, np.intp)
+    if matrices is not None and joints:
+        singular = singular_rows(matrices)
+        off, errors = _pose_faults(document, joints, matrices, singular)
+    return BindingFaults(
+        joints,
+        child(at, "inverseBindMatrices") if "inverseBindMatrices" in skin else at,
+        singular,
+        off,
+        errors,
+        _unused(document, index, joints),
+    )
+
+
+def _pose_faults(
+    document: GltfDocument, joints: list[int], matrices: np.ndarray, singular: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The joints whose world matrix times inverse bind matrix is not the identity, and how
+    far off each is; joints outside every scene and singular matrices are skipped."""
+    placed, skipped = document.world_matrices, set(singular.tolist())
+    rows = np.array(
+        [row for row, node in enumerate(joints) if node in placed and row not in skipped],
+        dtype=np.intp,
+    )
+    if not rows.size:
+        return rows, np.empty(0)
+    world = np.stack([placed[joints[row]] for row in rows])
+    errors = pose_errors(world, matrices[rows])
+    off = np.flatnonzero(~(errors <= 1))
+    return rows[off], errors[off]
+
+
+def _unused(document: GltfDocument, index: int, joints: list[int]) -> np.ndarray | None:
+    """Joints no vertex of the meshes drawn with skin ``index`` weighs on; None when not
+    decided."""
+    used = np.zeros(len(joints), dtype=bool)
+    links = document.links
+    meshes = {
+        index_of(node, "mesh") for node in links.items("nodes") if index_of(node, "skin") == index
+    } - {None}
+    primitives = [p for mesh in meshes if mesh is not None for p in links.mesh_primitives(mesh)]
+    if not primitives:
+        return None
+    for primitive in primitives:
+        influences = document.influences(primitive)
+        if influences is None:
+            return None
+        weighted = influences.joints[influences.weights != 0]
+        used[weighted[(weighted >= 0) & (weighted < len(joints))]] = True
+    return np.flatnonzero(~used)
+
+
+def _report(
+    issues: FileIssues,
+    code: str,
+    pointer: str,
+    joints: list[int],
+    rows: np.ndarray,
+    **fields: object,
+) -> None:
+    if rows.size:
+        first = int(rows[0])
+        issues.add(
+            code, pointer=pointer, count=rows.size, first=first, node=joints[first], **fields
         )
-        if not rows.size:
-            return
-        world = np.stack([placed[joints[row]] for row in rows])
-        errors = pose_errors(world, matrices[rows])
-        off = np.flatnonzero(~(errors <= 1))
-        if off.size:
-            self._report(
-                "SKIN_IBM_BIND_POSE_MISMATCH",
-                pointer,
-                joints,
-                rows[off],
-                error=float(errors[off[0]] * POSE_TOLERANCE),
-            )
-
-    def _check_use(self, at: str, index: int, joints: list[int]) -> None:
-        """Joints no vertex of the skinned meshes weighs on; not decided when a mesh's
-        influences cannot be read."""
-        used = np.zeros(len(joints), dtype=bool)
-        meshes = {
-            index_of(node, "mesh")
-            for node in self.document.links.items("nodes")
-            if index_of(node, "skin") == index
-        } - {None}
-        links = self.document.links
-        primitives = [p for mesh in meshes if mesh is not None for p in links.mesh_primitives(mesh)]
-        if not primitives:
-            return
-        for primitive in primitives:
-            influences = self.document.influences(primitive)
-            if influences is None:
-                return
-            weighted = influences.joints[influences.weights != 0]
-            used[weighted[(weighted >= 0) & (weighted < len(joints))]] = True
-        self._report(
-            "SKIN_JOINT_UNUSED",
-            child(at, "joints"),
-            joints,
-            np.flatnonzero(~used),
-            total=len(joints),
-        )
-
-    def _report(
-        self, code: str, pointer: str, joints: list[int], rows: np.ndarray, **fields: object
-    ) -> None:
-        if rows.size:
-            first = int(rows[0])
-            self.issues.add(
-                code, pointer=pointer, count=rows.size, first=first, node=joints[first], **fields
-            )
 
 
 def check_skin_binding(asset: Asset, context: CheckContext) -> None:
     if asset.gltf is None:
         return
-    checker = _SkinChecker(asset.gltf, context.issues)
+    issues = context.issues
     for index, skin in enumerate(asset.gltf.links.items("skins")):
-        if skin is not None:
-            checker.check(index, skin)
+        faults = None if skin is None else binding_faults(asset.gltf, index, skin)
+        if faults is None:
+            continue
+        joints, pointer = faults.joints, faults.pointer
+        _report(issues, "SKIN_IBM_NOT_INVERTIBLE", pointer, joints, faults.singular)
+        if faults.pose_error.size:
+            error = float(faults.pose_error[0] * POSE_TOLERANCE)
+            _report(
+                issues, "SKIN_IBM_BIND_POSE_MISMATCH", pointer, joints, faults.off_pose, error=error
+            )
+        if faults.unused is not None:
+            at = child(child("/skins", index), "joints")
+            _report(issues, "SKIN_JOINT_UNUSED", at, joints, faults.unused, total=len(joints))
 
 
 @hookimpl

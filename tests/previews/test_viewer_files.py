@@ -333,3 +333,32 @@ def test_skin_clusters_without_bone_mark_their_vertices_and_misplaced_bones_thei
         "FBX_SKIN_BIND_POSE_MISMATCH": (1, "bones", [0.02, 0, 0]),
         "FBX_SKIN_BONE_UNUSED": (1, "bones", [0.01, 0, 0]),  # Past weighs no control point
     }
+
+
+def test_joints_at_fault_are_listed_where_the_scene_places_them_and_their_skin_shows_its_mesh(
+    tmp_path: Path, plugin_manager
+):
+    builder = GltfBuilder()
+    joints = [builder.add_node(name="hips"), builder.add_node(name="spine")]
+    for joint, height in zip(joints, (1.0, 2.0), strict=True):
+        builder.document["nodes"][joint]["translation"] = [0.0, height, 0.0]
+    weights = np.array([[1, 0, 0, 0], [0.5, 0.5, 0, 0], [1, 0, 0, 0]], np.float32)
+    indices = np.array([[0, 0, 0, 0], [0, 0, 0, 0], [0, 1, 0, 0]], np.uint16)
+    builder.add_skinned_triangle(joints, weights, indices)  # identity inverse bind matrices
+    _, _, overlays = viewer_files(tmp_path, plugin_manager, "skinned.glb", builder.glb())
+
+    marked = {
+        entry["code"]: (entry["pointer"], entry["marks"], entry["points"], entry.get("space"))
+        for entry in overlays["entries"]
+    }
+    at = "/meshes/0/primitives/0/attributes/JOINTS_0"
+    assert marked["ACCESSOR_JOINTS_INDEX_DUPLICATE"] == (at, "vertices", [1, 0, 0], None)
+    assert marked["ACCESSOR_JOINTS_USED_ZERO_WEIGHT"] == (at, "vertices", [0, 1, 0], None)
+    assert marked["SKIN_IBM_BIND_POSE_MISMATCH"] == (  # both joints are away from the origin
+        "/skins/0/inverseBindMatrices",
+        "joints",
+        [0, 1, 0, 0, 2, 0],
+        "scene",
+    )
+    assert marked["SKIN_JOINT_UNUSED"] == ("/skins/0/joints", "joints", [0, 2, 0], "scene")
+    assert overlays["uses"]["/skins/0"] == ["/meshes/0/primitives/0"]

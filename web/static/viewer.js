@@ -413,11 +413,12 @@ class ModelViewer {
   }
 
   /* The meshes (and the texture, for an image or texture) a glTF pointer names; an accessor
-     or buffer view names the mesh primitives and images it feeds (the overlays' "uses"). */
+     or buffer view names the mesh primitives and images it feeds, a skin the primitives drawn
+     with it (the overlays' "uses"). */
   async pointedAt(pointer) {
     const meshes = new Set();
     let texture = null;
-    const used = /^\/(accessors|bufferViews)\/\d+/.exec(pointer || "");
+    const used = /^\/(accessors|bufferViews|skins)\/\d+/.exec(pointer || "");
     if (used) {
       for (const user of this.uses[used[0]] || []) {
         const found = await this.pointedAt(user);
@@ -470,9 +471,10 @@ class ModelViewer {
     return TEXTURE_SLOTS.some((slot) => material[slot] && material[slot].source === texture.source);
   }
 
-  /* Warning-colour markers, drawn over the model: glTF ones in each primitive's own space. */
+  /* Warning-colour markers, drawn over the model: glTF ones in each primitive's own space,
+     but for joints (``space: "scene"``), placed in the scene as FBX and OBJ ones are. */
   mark(entry, meshes) {
-    const parents = entry.pointer ? [...meshes] : [this.model];
+    const parents = entry.pointer && entry.space !== "scene" ? [...meshes] : [this.model];
     for (const parent of parents) {
       if (entry.points && entry.points.length) {
         const geometry = new BufferGeometry();

@@ -484,11 +484,13 @@ def skinned_pawn_glb() -> bytes:
     matrices): the 32 vertices of its foot's upper rim weigh 0.5 in all
     (ACCESSOR_WEIGHTS_NON_NORMALIZED), the 32 of a ring of its crown 1.5 and -0.5
     (ACCESSOR_WEIGHTS_NEGATIVE, and not normalized either: Khronos leaves negative weights out
-    of the sum)."""
+    of the sum). A third joint, inside the pawn, weighs on no vertex (SKIN_JOINT_UNUSED)."""
     builder = GltfBuilder()
-    joints = [builder.add_node(name="root"), len(builder.document["nodes"])]
-    builder.document["nodes"] += [{"name": "brace"}]
-    builder.document["nodes"][joints[0]]["children"] = [joints[1]]
+    root = builder.add_node(name="root")
+    nodes = builder.document["nodes"]
+    nodes += [{"name": "brace"}, {"name": "tip", "translation": [0.0, 0.5, 0.0]}]
+    nodes[root]["children"] = [root + 1, root + 2]
+    joints = [root, root + 1, root + 2]
     positions, indices = lathe()
     weights = np.tile(np.array([1, 0, 0, 0], np.float32), (len(positions), 1))
     joint_indices = np.zeros(weights.shape, np.uint16)
@@ -556,6 +558,14 @@ def test_a_glb_skin_finding_marks_the_vertices_whose_weights_are_at_fault(
         "ACCESSOR_WEIGHTS_NEGATIVE",
         at,
         "Negative skin weights (32) — orange dots mark the 32 vertices.",
+    )
+    show_on_model(
+        page,
+        figure,
+        "SKIN_JOINT_UNUSED",
+        "/skins/0/joints",
+        "Bones no vertex is weighted to (1 of 3) — an orange dot marks the joint.",
+        artifacts / "viewer-skin-glb-joint.png",
     )
 
 
