@@ -1,32 +1,29 @@
 """FBX skins: the clusters' weights and bind matrices under the rules of glTF skins
 (``docs/skins.md``).
 
-Per mesh, from the clusters the reader kept (``FbxMesh.skin``): weights that do not sum to 1
-within :data:`WEIGHT_SUM_TOLERANCE`, negative weights, weights on control points the mesh does
-not have or on clusters linked to no bone, bind matrices (``TransformLink``) that cannot be
-inverted or are not the bone's world matrix in the scene, and bones no control point is
-weighted to. Bone influences per vertex are the budget check's (``BUDGET_INFLUENCES``).
+Per mesh, from the clusters the reader kept (``FbxMesh.skin``), as
+:func:`~assetcheck.formats.fbx.skin_faults.skin_faults` finds them: weights that do not sum
+to 1, negative weights, weights on control points the mesh does not have or on clusters
+linked to no bone, bind matrices (``TransformLink``) that cannot be inverted or are not the
+bone's world matrix in the scene, and bones no control point is weighted to. Bone influences
+per vertex are the budget check's (``BUDGET_INFLUENCES``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
+from assetcheck.formats.fbx.skin_faults import skin_faults
 from assetcheck.issues import FileIssues
-from assetcheck.mesh.bind_pose import POSE_TOLERANCE, pose_errors, singular_rows
+from assetcheck.mesh.bind_pose import POSE_TOLERANCE
 from assetcheck.plugins.hookspecs import hookimpl
 
 if TYPE_CHECKING:  # a glTF validation loads nothing of FBX
     from assetcheck.formats.fbx.model import FbxMesh, FbxSkin
-
-#: How far a control point's weights may sum from 1: one step of an 8-bit weight, the
-#: precision engines keep weights at (``docs/skins.md``).
-WEIGHT_SUM_TOLERANCE = 1 / 255
 
 CODES = (
     "FBX_SKIN_UNREADABLE",
@@ -48,60 +45,6 @@ def check_fbx_skins(asset: Asset, context: CheckContext) -> None:
             context.issues.add("FBX_SKIN_UNREADABLE", name=mesh.name, reason=mesh.skin_fault)
         elif mesh.skin is not None:
             _SkinChecker(mesh, mesh.skin, context.issues).check()
-
-
-@dataclass(frozen=True)
-class SkinFaults:
-    """What breaks the rules in one mesh's skin, as :func:`skin_faults` finds it: weight rows
-    (of ``FbxSkin.vertices``) ``outside`` the mesh and ``negative``; control points
-    ``unnormalized``; per cluster (masks) ``without_bone``, ``unused``, ``singular`` and
-    ``off_pose``, with ``pose_error`` (relative to the tolerance) of each ``off_pose``
-    cluster in order."""
-
-    outside: np.ndarray
-    negative: np.ndarray
-    unnormalized: np.ndarray
-    without_bone: np.ndarray
-    unused: np.ndarray
-    singular: np.ndarray
-    off_pose: np.ndarray
-    pose_error: np.ndarray
-
-
-def skin_faults(skin: FbxSkin) -> SkinFaults:
-    """The faults of ``skin`` under the rules of ``docs/skins.md``; the check reports them
-    and the viewer marks them (:mod:`assetcheck.previews.overlays`)."""
-    weighted = skin.influences > 0
-    rows = skin.in_range & (skin.weights != 0)
-    used = np.zeros(len(skin.names), dtype=bool)
-    used[skin.clusters[rows]] = True
-    singular, off_pose, pose_error = _bind_faults(skin)
-    return SkinFaults(
-        outside=np.flatnonzero(~skin.in_range),
-        negative=np.flatnonzero(skin.weights < 0),
-        unnormalized=np.flatnonzero(weighted & ~(np.abs(skin.sums - 1) <= WEIGHT_SUM_TOLERANCE)),
-        without_bone=used & ~skin.bound,
-        unused=~used,
-        singular=singular,
-        off_pose=off_pose,
-        pose_error=pose_error,
-    )
-
-
-def _bind_faults(skin: FbxSkin) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Bound clusters whose TransformLink cannot be inverted, then those whose bone is
-    elsewhere in the scene's default pose (singular matrices and unplaced bones skipped),
-    with how far off they are."""
-    bound = np.flatnonzero(skin.bound)
-    singular = bound[singular_rows(skin.bind_matrices[bound])]
-    placed = np.isfinite(skin.bone_world).all(axis=(1, 2))
-    rows = np.setdiff1d(bound[placed[bound]], singular)
-    off, errors = np.empty(0, np.intp), np.empty(0)
-    if rows.size:
-        errors = pose_errors(skin.bone_world[rows], np.linalg.inv(skin.bind_matrices[rows]))
-        wrong = ~(errors <= 1)
-        off, errors = rows[wrong], errors[wrong]
-    return _mask(singular, skin), _mask(off, skin), errors
 
 
 class _SkinChecker:
@@ -165,12 +108,6 @@ class _SkinChecker:
             bone=self.skin.names[self.skin.clusters[rows[0]]],
             **fields,
         )
-
-
-def _mask(clusters: np.ndarray, skin: FbxSkin) -> np.ndarray:
-    mask = np.zeros(len(skin.names), dtype=bool)
-    mask[clusters] = True
-    return mask
 
 
 @hookimpl

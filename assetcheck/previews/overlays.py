@@ -35,8 +35,8 @@ primitives and images that use it), so a finding about one of them can be shown 
 feeds.
 
 The same rules as the checks decide (:mod:`assetcheck.checks.gltf_vertex_data`,
-:mod:`assetcheck.mesh.faults`, :mod:`assetcheck.checks.gltf_skin_binding`,
-:mod:`assetcheck.checks.fbx_skins`), through the same functions.
+:mod:`assetcheck.mesh.faults`, :mod:`assetcheck.formats.gltf.skin_binding`,
+:mod:`assetcheck.formats.fbx.skin_faults`), through the same functions.
 """
 
 from __future__ import annotations
@@ -47,12 +47,12 @@ from typing import Any
 import numpy as np
 
 from assetcheck.asset import Asset
-from assetcheck.checks.fbx_skins import skin_faults
-from assetcheck.checks.gltf_skin_binding import binding_faults
-from assetcheck.formats.fbx.model import FbxSkin, PolygonScene, transform_points
+from assetcheck.formats.fbx.model import FbxMesh, FbxSkin, PolygonScene, transform_points
+from assetcheck.formats.fbx.skin_faults import skin_faults
 from assetcheck.formats.gltf.fields import child
 from assetcheck.formats.gltf.links import DocumentLinks, Primitive, index_of, uses
 from assetcheck.formats.gltf.model import GltfDocument
+from assetcheck.formats.gltf.skin_binding import binding_faults
 from assetcheck.formats.gltf.skins import influence_faults, joint_limits
 from assetcheck.mesh.faults import faulty_triangles
 from assetcheck.mesh.prepared import Vertices
@@ -108,7 +108,7 @@ def _skinned_primitives(links: DocumentLinks) -> dict[str, list[str]]:
 
 
 def _joint_entries(document: GltfDocument) -> list[Entry]:
-    """The joints at fault of each skin (:func:`~.gltf_skin_binding.binding_faults`) where
+    """The joints at fault of each skin (:func:`~.skin_binding.binding_faults`) where
     the default pose places them, in the scene's space; joints outside every scene have no
     place and are left out."""
     entries = []
@@ -146,7 +146,7 @@ def _gltf_entries(document: GltfDocument) -> list[Entry]:
             continue
         entries += _non_unit(links, primitive, positions)
         if limits.get(primitive.mesh, (0, 0))[0] >= 1:
-            entries += _skin_faults(document, primitive, positions, limits[primitive.mesh][0])
+            entries += _influence_entries(document, primitive, positions, limits[primitive.mesh][0])
         triangles = mesh.triangles
         if triangles is not None and len(triangles):
             entries += _index_faults(primitive, positions, triangles)
@@ -178,7 +178,7 @@ def _non_unit(links: DocumentLinks, primitive: Primitive, positions: np.ndarray)
     return entries
 
 
-def _skin_faults(
+def _influence_entries(
     document: GltfDocument, primitive: Primitive, positions: np.ndarray, joint_count: int
 ) -> list[Entry]:
     """The vertices whose influences break a rule of :func:`~.skins.influence_faults`, at each
@@ -309,16 +309,15 @@ def _polygon_entries(scene: PolygonScene) -> list[Entry]:
                 {"name": mesh.name},
                 repeated_are_flat=True,  # as the FBX and OBJ checks count
             )
-        skin = getattr(mesh, "skin", None)  # FBX meshes have one (None when unskinned)
-        if skin is not None:
-            entries += _fbx_skin_entries(mesh.name, skin, placed, convert)
+        if isinstance(mesh, FbxMesh) and mesh.skin is not None:
+            entries += _fbx_skin_entries(mesh.name, mesh.skin, placed, convert)
     return entries
 
 
 def _fbx_skin_entries(
     name: str, skin: FbxSkin, placed: list[np.ndarray], convert: np.ndarray
 ) -> list[Entry]:
-    """The faults of one FBX mesh's skin (:func:`~assetcheck.checks.fbx_skins.skin_faults`):
+    """The faults of one FBX mesh's skin (:func:`~.fbx.skin_faults.skin_faults`):
     the control points at fault, at each instance's positions ``placed``, and the bones at
     fault where the scene places them. Weights on control points the mesh lacks have nothing
     to mark (the viewer shows the mesh)."""
