@@ -362,3 +362,15 @@ def test_joints_at_fault_are_listed_where_the_scene_places_them_and_their_skin_s
     )
     assert marked["SKIN_JOINT_UNUSED"] == ("/skins/0/joints", "joints", [0, 2, 0], "scene")
     assert overlays["uses"]["/skins/0"] == ["/meshes/0/primitives/0"]
+
+
+def test_a_bone_whose_bind_matrix_cannot_be_inverted_is_marked_where_it_stands(
+    tmp_path: Path, plugin_manager
+):
+    flat = [1.0, 0, 0, 0, 0, 1.0, 0, 0, 0, 0, 0, 0, 2.0, 0, 0, 1.0]  # Z scaled to zero
+    tip = ClusterSpec("Tip", [2, 3, 4, 5], [0.5, 0.5, 1, 1], (2.0, 0, 0), transform_link=flat)
+    content = binary_fbx(Scene(meshes=[MeshSpec("Strip", STRIP, QUADS, skin=[ROOT, tip])]))
+    _, _, overlays = viewer_files(tmp_path, plugin_manager, "strip.fbx", content)
+
+    marked = {e["code"]: (e["count"], e["marks"], e["points"]) for e in overlays["entries"]}
+    assert marked == {"FBX_SKIN_BIND_MATRIX_NOT_INVERTIBLE": (1, "bones", [0.02, 0, 0])}
