@@ -1,11 +1,12 @@
 """FBX skins: the clusters' weights and bind matrices under the rules of glTF skins
 (``docs/skins.md``).
 
-Per mesh, from the clusters the reader kept (``FbxMesh.skin``): weights that do not sum to 1
-within :data:`WEIGHT_SUM_TOLERANCE`, negative weights, weights on control points the mesh does
-not have or on clusters linked to no bone, bind matrices (``TransformLink``) that cannot be
-inverted or are not the bone's world matrix in the scene, and bones no control point is
-weighted to. Bone influences per vertex are the budget check's (``BUDGET_INFLUENCES``).
+Per mesh, from the clusters the reader kept (``FbxMesh.skin``), as
+:func:`~assetcheck.formats.fbx.skin_faults.skin_faults` finds them: weights that do not sum
+to 1, negative weights, weights on control points the mesh does not have or on clusters
+linked to no bone, bind matrices (``TransformLink``) that cannot be inverted or are not the
+bone's world matrix in the scene, and bones no control point is weighted to. Bone influences
+per vertex are the budget check's (``BUDGET_INFLUENCES``).
 """
 
 from __future__ import annotations
@@ -16,16 +17,13 @@ import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
+from assetcheck.formats.fbx.skin_faults import skin_faults
 from assetcheck.issues import FileIssues
-from assetcheck.mesh.bind_pose import POSE_TOLERANCE, pose_errors, singular_rows
+from assetcheck.mesh.bind_pose import POSE_TOLERANCE
 from assetcheck.plugins.hookspecs import hookimpl
 
 if TYPE_CHECKING:  # a glTF validation loads nothing of FBX
     from assetcheck.formats.fbx.model import FbxMesh, FbxSkin
-
-#: How far a control point's weights may sum from 1: one step of an 8-bit weight, the
-#: precision engines keep weights at (``docs/skins.md``).
-WEIGHT_SUM_TOLERANCE = 1 / 255
 
 CODES = (
     "FBX_SKIN_UNREADABLE",
@@ -56,73 +54,37 @@ class _SkinChecker:
         self.issues = issues
 
     def check(self) -> None:
-        self._check_rows()
-        self._check_sums()
-        self._check_clusters()
-        self._check_bind_matrices()
-
-    def _check_rows(self) -> None:
-        """Weights on control points the mesh does not have; negative weights."""
-        skin = self.skin
-        outside = np.flatnonzero(~skin.in_range)
-        if outside.size:
+        skin, faults = self.skin, skin_faults(self.skin)
+        if faults.outside.size:
             self._add(
                 "FBX_SKIN_INDEX_OUT_OF_RANGE",
-                outside,
-                first=int(skin.vertices[outside[0]]),
+                faults.outside,
+                first=int(skin.vertices[faults.outside[0]]),
                 total=skin.points,
             )
-        negative = np.flatnonzero(skin.weights < 0)
-        if negative.size:
+        if faults.negative.size:
             self._add(
                 "FBX_SKIN_WEIGHTS_NEGATIVE",
-                negative,
-                first=int(skin.vertices[negative[0]]),
-                weight=float(skin.weights[negative[0]]),
+                faults.negative,
+                first=int(skin.vertices[faults.negative[0]]),
+                weight=float(skin.weights[faults.negative[0]]),
             )
-
-    def _check_sums(self) -> None:
-        """Control points with weights whose sum is not 1; unweighted ones stay with the
-        mesh's node and are not counted."""
-        skin = self.skin
-        weighted = skin.influences > 0
-        off = np.flatnonzero(weighted & ~(np.abs(skin.sums - 1) <= WEIGHT_SUM_TOLERANCE))
+        off = faults.unnormalized
         if off.size:
             self.issues.add(
                 "FBX_SKIN_WEIGHTS_NOT_NORMALIZED",
                 name=self.name,
                 count=off.size,
-                total=int(np.count_nonzero(weighted)),
+                total=int(np.count_nonzero(skin.influences > 0)),
                 first=int(off[0]),
                 sum=float(skin.sums[off[0]]),
             )
-
-    def _check_clusters(self) -> None:
-        """Clusters whose weights go to no bone; clusters that weigh on nothing."""
-        skin = self.skin
-        rows = skin.in_range & (skin.weights != 0)
-        used = np.zeros(len(skin.names), dtype=bool)
-        used[skin.clusters[rows]] = True
-        self._report_clusters("FBX_SKIN_CLUSTER_WITHOUT_BONE", used & ~skin.bound)
-        self._report_clusters("FBX_SKIN_BONE_UNUSED", ~used)
-
-    def _check_bind_matrices(self) -> None:
-        """Bound clusters whose TransformLink cannot be inverted, then those whose bone is
-        elsewhere in the scene's default pose."""
-        skin = self.skin
-        bound = np.flatnonzero(skin.bound)
-        singular = bound[singular_rows(skin.bind_matrices[bound])]
-        self._report_clusters("FBX_SKIN_BIND_MATRIX_NOT_INVERTIBLE", _mask(singular, skin))
-        placed = np.isfinite(skin.bone_world).all(axis=(1, 2))
-        rows = np.setdiff1d(bound[placed[bound]], singular)
-        if not rows.size:
-            return
-        errors = pose_errors(skin.bone_world[rows], np.linalg.inv(skin.bind_matrices[rows]))
-        off = ~(errors <= 1)
-        if off.any():
-            first = float(errors[off][0] * POSE_TOLERANCE)
-            mask = _mask(rows[off], skin)
-            self._report_clusters("FBX_SKIN_BIND_POSE_MISMATCH", mask, error=first)
+        self._report_clusters("FBX_SKIN_CLUSTER_WITHOUT_BONE", faults.without_bone)
+        self._report_clusters("FBX_SKIN_BONE_UNUSED", faults.unused)
+        self._report_clusters("FBX_SKIN_BIND_MATRIX_NOT_INVERTIBLE", faults.singular)
+        if faults.pose_error.size:
+            first = float(faults.pose_error[0] * POSE_TOLERANCE)
+            self._report_clusters("FBX_SKIN_BIND_POSE_MISMATCH", faults.off_pose, error=first)
 
     def _report_clusters(self, code: str, clusters: np.ndarray, **fields: object) -> None:
         """One finding for the clusters marked in ``clusters`` (a mask), naming the first."""
@@ -146,12 +108,6 @@ class _SkinChecker:
             bone=self.skin.names[self.skin.clusters[rows[0]]],
             **fields,
         )
-
-
-def _mask(clusters: np.ndarray, skin: FbxSkin) -> np.ndarray:
-    mask = np.zeros(len(skin.names), dtype=bool)
-    mask[clusters] = True
-    return mask
 
 
 @hookimpl

@@ -17,10 +17,11 @@ from assetcheck.previews.drawing import PreviewWriter
 from assetcheck.previews.job_files import model_file_path
 from assetcheck.previews.overlays import MAX_ELEMENTS
 from assetcheck.testing.compressed import shared_zeros_meshopt_glb
-from assetcheck.testing.fbx import Scene, binary_fbx, cube, grid
+from assetcheck.testing.fbx import ClusterSpec, MeshSpec, Scene, binary_fbx, cube, grid
 from assetcheck.testing.gltf import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, GltfBuilder, png_bytes
 from assetcheck.testing.shapes import lathe, pawn_glb
 from assetcheck.testing.zip import zip_of
+from tests.checks.test_fbx_skins import QUADS, ROOT, STRIP
 from tests.previews import draw_previews
 
 
@@ -294,3 +295,82 @@ def test_skinned_vertices_at_fault_are_listed_at_the_set_the_finding_names(
         "ACCESSOR_JOINTS_INDEX_OOB": (at + "JOINTS_0", [0, 1, 0]),
         "ACCESSOR_WEIGHTS_NON_NORMALIZED": (at + "WEIGHTS_0", [0, 0, 0, 1, 0, 0, 0, 1, 0]),
     }
+
+
+def test_skin_weights_at_fault_mark_their_control_points_and_unused_bones_their_place(
+    tmp_path: Path, plugin_manager
+):
+    heavy = ClusterSpec("Tip", [2, 3, 4, 5], [0.6, 0.5, 1.2, 1.0], translation=(2.0, 0, 0))
+    brace = ClusterSpec("Brace", [4], [-0.2], translation=(1.0, 0, 0))
+    end = ClusterSpec("End", [4, 5], [0.0, 0.0], translation=(3.0, 0, 0))
+    strip = MeshSpec("Strip", STRIP, QUADS, skin=[ROOT, heavy, brace, end])
+    content = binary_fbx(Scene(meshes=[strip]))
+    _, _, overlays = viewer_files(tmp_path, plugin_manager, "strip.fbx", content)
+
+    marked = {
+        e["code"]: (e["name"], e["count"], e["marks"], e["points"]) for e in overlays["entries"]
+    }
+    assert marked == {  # in metres (the file's centimetres), where the viewer's GLB has them
+        "FBX_SKIN_WEIGHTS_NOT_NORMALIZED": ("Strip", 1, "vertices", [0.01, 0, 0]),  # sums 1.1
+        "FBX_SKIN_WEIGHTS_NEGATIVE": ("Strip", 1, "vertices", [0.02, 0, 0]),
+        "FBX_SKIN_BONE_UNUSED": ("Strip", 1, "bones", [0.03, 0, 0]),
+    }
+
+
+def test_skin_clusters_without_bone_mark_their_vertices_and_misplaced_bones_their_place(
+    tmp_path: Path, plugin_manager
+):
+    loose = ClusterSpec(None, [4, 5], [0.5, 0.5])
+    moved = ClusterSpec("Tip", [2, 3, 4, 5], [0.5, 0.5, 0.5, 0.5], (2.0, 0, 0), (2.0, 0.5, 0))
+    beyond = ClusterSpec("Past", [9], [1.0], translation=(1.0, 0, 0))
+    strip = MeshSpec("Strip", STRIP, QUADS, skin=[ROOT, moved, loose, beyond])
+    content = binary_fbx(Scene(meshes=[strip]))
+    _, _, overlays = viewer_files(tmp_path, plugin_manager, "strip.fbx", content)
+
+    marked = {e["code"]: (e["count"], e["marks"], e["points"]) for e in overlays["entries"]}
+    assert marked == {  # control point 9 is past the mesh: nothing marks where it is not
+        "FBX_SKIN_CLUSTER_WITHOUT_BONE": (2, "vertices", [0.02, 0, 0, 0.02, 0.01, 0]),
+        "FBX_SKIN_BIND_POSE_MISMATCH": (1, "bones", [0.02, 0, 0]),
+        "FBX_SKIN_BONE_UNUSED": (1, "bones", [0.01, 0, 0]),  # Past weighs no control point
+    }
+
+
+def test_joints_at_fault_are_listed_where_the_scene_places_them_and_their_skin_shows_its_mesh(
+    tmp_path: Path, plugin_manager
+):
+    builder = GltfBuilder()
+    joints = [builder.add_node(name="hips"), builder.add_node(name="spine")]
+    for joint, height in zip(joints, (1.0, 2.0), strict=True):
+        builder.document["nodes"][joint]["translation"] = [0.0, height, 0.0]
+    weights = np.array([[1, 0, 0, 0], [0.5, 0.5, 0, 0], [1, 0, 0, 0]], np.float32)
+    indices = np.array([[0, 0, 0, 0], [0, 0, 0, 0], [0, 1, 0, 0]], np.uint16)
+    builder.add_skinned_triangle(joints, weights, indices)  # identity inverse bind matrices
+    _, _, overlays = viewer_files(tmp_path, plugin_manager, "skinned.glb", builder.glb())
+
+    marked = {
+        entry["code"]: (entry["pointer"], entry["marks"], entry["points"], entry.get("space"))
+        for entry in overlays["entries"]
+    }
+    at = "/meshes/0/primitives/0/attributes/JOINTS_0"
+    assert marked["ACCESSOR_JOINTS_INDEX_DUPLICATE"] == (at, "vertices", [1, 0, 0], None)
+    assert marked["ACCESSOR_JOINTS_USED_ZERO_WEIGHT"] == (at, "vertices", [0, 1, 0], None)
+    assert marked["SKIN_IBM_BIND_POSE_MISMATCH"] == (  # both joints are away from the origin
+        "/skins/0/inverseBindMatrices",
+        "joints",
+        [0, 1, 0, 0, 2, 0],
+        "scene",
+    )
+    assert marked["SKIN_JOINT_UNUSED"] == ("/skins/0/joints", "joints", [0, 2, 0], "scene")
+    assert overlays["uses"]["/skins/0"] == ["/meshes/0/primitives/0"]
+
+
+def test_a_bone_whose_bind_matrix_cannot_be_inverted_is_marked_where_it_stands(
+    tmp_path: Path, plugin_manager
+):
+    flat = [1.0, 0, 0, 0, 0, 1.0, 0, 0, 0, 0, 0, 0, 2.0, 0, 0, 1.0]  # Z scaled to zero
+    tip = ClusterSpec("Tip", [2, 3, 4, 5], [0.5, 0.5, 1, 1], (2.0, 0, 0), transform_link=flat)
+    content = binary_fbx(Scene(meshes=[MeshSpec("Strip", STRIP, QUADS, skin=[ROOT, tip])]))
+    _, _, overlays = viewer_files(tmp_path, plugin_manager, "strip.fbx", content)
+
+    marked = {e["code"]: (e["count"], e["marks"], e["points"]) for e in overlays["entries"]}
+    assert marked == {"FBX_SKIN_BIND_MATRIX_NOT_INVERTIBLE": (1, "bones", [0.02, 0, 0])}

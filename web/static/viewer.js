@@ -27,11 +27,14 @@ const MARKED = {
   "corners": (n) => `orange dots mark the ${n} corners that exist`,
   "triangle centres": (n) => `an orange dot marks the centre of each of the ${n} triangles`,
   "triangles": (n) => `orange marks the ${n} triangles`,
+  "joints": (n) => `orange dots mark the ${n} joints`,
+  "bones": (n) => `orange dots mark the ${n} bones`,
 };
 const ONE_MARKED = {
   "vertices": "an orange dot marks the vertex", "corners": "an orange dot marks the corner",
   "triangle centres": "an orange dot marks the centre of the triangle",
   "triangles": "orange marks the triangle",
+  "joints": "an orange dot marks the joint", "bones": "an orange dot marks the bone",
 };
 const TEXTURE_SLOTS = ["map", "normalMap", "roughnessMap", "metalnessMap", "emissiveMap",
                        "aoMap", "alphaMap"];
@@ -410,11 +413,12 @@ class ModelViewer {
   }
 
   /* The meshes (and the texture, for an image or texture) a glTF pointer names; an accessor
-     or buffer view names the mesh primitives and images it feeds (the overlays' "uses"). */
+     or buffer view names the mesh primitives and images it feeds, a skin the primitives drawn
+     with it (the overlays' "uses"). */
   async pointedAt(pointer) {
     const meshes = new Set();
     let texture = null;
-    const used = /^\/(accessors|bufferViews)\/\d+/.exec(pointer || "");
+    const used = /^\/(accessors|bufferViews|skins)\/\d+/.exec(pointer || "");
     if (used) {
       for (const user of this.uses[used[0]] || []) {
         const found = await this.pointedAt(user);
@@ -467,9 +471,10 @@ class ModelViewer {
     return TEXTURE_SLOTS.some((slot) => material[slot] && material[slot].source === texture.source);
   }
 
-  /* Warning-colour markers, drawn over the model: glTF ones in each primitive's own space. */
+  /* Warning-colour markers, drawn over the model: glTF ones in each primitive's own space,
+     but for joints (``space: "scene"``), placed in the scene as FBX and OBJ ones are. */
   mark(entry, meshes) {
-    const parents = entry.pointer ? [...meshes] : [this.model];
+    const parents = entry.pointer && entry.space !== "scene" ? [...meshes] : [this.model];
     for (const parent of parents) {
       if (entry.points && entry.points.length) {
         const geometry = new BufferGeometry();

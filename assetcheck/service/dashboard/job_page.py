@@ -25,7 +25,7 @@ VIEWER_AUTOLOAD_BYTES = 16 * 1024 * 1024
 #: Report pointers the 3D viewer can show on the model: accessors and buffer views through the
 #: mesh primitives and images they feed (the overlays' ``uses``).
 MODEL_POINTER = re.compile(
-    r"^/(meshes|nodes|materials|images|textures|accessors|bufferViews)/\d+(/|$)"
+    r"^/(meshes|nodes|materials|images|textures|accessors|bufferViews|skins)/\d+(/|$)"
 )
 #: How the message template of a finding about one mesh begins: FBX findings have no pointer,
 #: their mesh is the ``name`` their message quotes.
@@ -166,9 +166,10 @@ def model_target(
 ) -> dict[str, str] | None:
     """What the 3D viewer needs to show an occurrence of ``code`` in a file of
     ``file_format`` on the model, or None when it cannot: ``{"pointer": ...}`` when its glTF
-    pointer names a mesh, primitive, node, material, image, texture, accessor or buffer view;
-    ``{"mesh": name}`` for an FBX or OBJ mesh finding, which has no pointer and names its mesh
-    only in its message (read back through its code's template). Every severity alike."""
+    pointer names a mesh, primitive, node, material, image, texture, accessor, buffer view or
+    skin; ``{"mesh": name}`` for an FBX or OBJ mesh finding, which has no pointer and names
+    its mesh only in its message (read back through its code's template). Every severity
+    alike."""
     if file_format not in MESH_NAMED_FORMATS:
         pointer = occurrence.get("pointer") or ""
         return {"pointer": pointer} if MODEL_POINTER.match(pointer) else None

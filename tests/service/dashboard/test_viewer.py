@@ -8,6 +8,7 @@ import base64
 import re
 import struct
 import zlib
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +17,7 @@ import requests
 
 from assetcheck.service.accounts.store import find_account, issue_key
 from assetcheck.service.dashboard.handlers.base import CONTENT_SECURITY_POLICY
-from assetcheck.testing.fbx import Scene, binary_fbx, cube, grid
+from assetcheck.testing.fbx import ClusterSpec, Scene, binary_fbx, cube, grid
 from assetcheck.testing.gltf import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, GltfBuilder
 from assetcheck.testing.shapes import lathe, pawn_glb
 from assetcheck.testing.zip import zip_of
@@ -486,3 +487,129 @@ def test_an_fbx_finding_is_shown_on_the_mesh_it_names(site: Site, page: Page, ar
     figure.get_by_role("button", name="Wireframe").click()
     expect(figure.locator(".viewer-caption")).to_have_text(["UV checker", "Wireframe"])
     assert_spans_its_card(figure)
+
+
+def skinned_pawn_glb() -> bytes:
+    """A pawn skinned to a joint and its child at the origin (identity inverse bind
+    matrices): the 32 vertices of its foot's upper rim weigh 0.5 in all
+    (ACCESSOR_WEIGHTS_NON_NORMALIZED), the 32 of a ring of its crown 1.5 and -0.5
+    (ACCESSOR_WEIGHTS_NEGATIVE, and not normalized either: Khronos leaves negative weights out
+    of the sum). A third joint, inside the pawn, weighs on no vertex (SKIN_JOINT_UNUSED)."""
+    builder = GltfBuilder()
+    root = builder.add_node(name="root")
+    nodes = builder.document["nodes"]
+    nodes += [{"name": "brace"}, {"name": "tip", "translation": [0.0, 0.5, 0.0]}]
+    nodes[root]["children"] = [root + 1, root + 2]
+    joints = [root, root + 1, root + 2]
+    positions, indices = lathe()
+    weights = np.tile(np.array([1, 0, 0, 0], np.float32), (len(positions), 1))
+    joint_indices = np.zeros(weights.shape, np.uint16)
+    weights[64:96, 0] = 0.5
+    weights[-96:-64, :2] = (1.5, -0.5)
+    joint_indices[-96:-64, 1] = 1
+    primitive = {
+        "attributes": {
+            "POSITION": builder.add_accessor(positions, "VEC3", minmax=True, target=ARRAY_BUFFER),
+            "JOINTS_0": builder.add_accessor(joint_indices, "VEC4", target=ARRAY_BUFFER),
+            "WEIGHTS_0": builder.add_accessor(weights, "VEC4", target=ARRAY_BUFFER),
+        },
+        "indices": builder.add_accessor(indices.reshape(-1), "SCALAR", target=ELEMENT_ARRAY_BUFFER),
+    }
+    builder.document["meshes"] = [{"name": "Pawn", "primitives": [primitive]}]
+    matrices = np.tile(np.identity(4, np.float32).reshape(1, 16), (len(joints), 1))
+    builder.document["skins"] = [
+        {"joints": joints, "inverseBindMatrices": builder.add_accessor(matrices, "MAT4")}
+    ]
+    pawn = builder.add_node(mesh=0, name="Pawn")
+    builder.document["nodes"][pawn]["skin"] = 0
+    return builder.glb()
+
+
+def show_on_model(
+    page: Page, figure, code: str, expected_focus: str, caption: str, shot: Path | None = None
+) -> None:
+    """Click "Show on model" on the first occurrence of ``code``; the view focuses on
+    ``expected_focus``, says ``caption``, and its pixels change (saved to ``shot``); then
+    Reset view."""
+    before, _ = pixels(page, figure)
+    issue = page.locator("details.issue", has_text=code)
+    if issue.get_attribute("open") is None:  # errors are listed open
+        issue.locator("summary").click()
+    issue.get_by_role("button", name="Show on model").first.click()
+    expect(figure).to_have_attribute("data-focus", expected_focus)
+    expect(figure.locator(".viewer-caption")).to_have_text(caption)
+    expect(figure.locator(".viewer-legend")).to_contain_text("Orange: what this finding is about.")
+    marked, summary = pixels(page, figure)
+    assert_drawn(summary)
+    assert marked != before
+    if shot is not None:
+        figure.screenshot(path=shot)
+    figure.get_by_role("button", name="Reset view").click()
+    expect(figure).to_have_attribute("data-focus", "")
+
+
+def test_a_glb_skin_finding_marks_the_vertices_whose_weights_are_at_fault(
+    site: Site, page: Page, artifacts: Path
+):
+    open_job(site, page, skinned_pawn_glb(), "skinned.glb")
+    figure = wait_for_view(page, "skinned.glb")
+    at = "/meshes/0/primitives/0/attributes/WEIGHTS_0"
+    show_on_model(
+        page,
+        figure,
+        "ACCESSOR_WEIGHTS_NON_NORMALIZED",
+        at,
+        "Skin weights that do not add up to 1 on 64 vertices — orange dots mark the 64 vertices.",
+        artifacts / "viewer-skin-glb.png",
+    )
+    show_on_model(
+        page,
+        figure,
+        "ACCESSOR_WEIGHTS_NEGATIVE",
+        at,
+        "Negative skin weights (32) — orange dots mark the 32 vertices.",
+    )
+    show_on_model(
+        page,
+        figure,
+        "SKIN_JOINT_UNUSED",
+        "/skins/0/joints",
+        "Bones no vertex is weighted to (1 of 3) — an orange dot marks the joint.",
+        artifacts / "viewer-skin-glb-joint.png",
+    )
+
+
+def test_an_fbx_skin_finding_marks_the_control_points_or_the_bones_at_fault(
+    site: Site, page: Page, artifacts: Path
+):
+    """A cube weighed on bone Root: control point 6 by 0.7 (FBX_SKIN_WEIGHTS_NOT_NORMALIZED),
+    7 by 1.2 and -0.2 on Brace (FBX_SKIN_WEIGHTS_NEGATIVE); bone End weighs nothing
+    (FBX_SKIN_BONE_UNUSED)."""
+    root = ClusterSpec("Root", range(8), [1.0] * 6 + [0.7, 1.2])
+    brace = ClusterSpec("Brace", [7], [-0.2], translation=(1.0, 1.0, 1.0))
+    end = ClusterSpec("End", [0], [0.0], translation=(0.0, 0.5, 0.0))
+    skinned = replace(cube(), skin=[root, brace, end])
+    open_job(site, page, binary_fbx(Scene(meshes=[skinned])), "skinned.fbx")
+    figure = wait_for_view(page, "skinned.fbx")
+    show_on_model(
+        page,
+        figure,
+        "FBX_SKIN_WEIGHTS_NOT_NORMALIZED",
+        "Cube",
+        "Bone weights that do not sum to 1 (1 of 8) — an orange dot marks the vertex.",
+        artifacts / "viewer-skin-fbx.png",
+    )
+    show_on_model(
+        page,
+        figure,
+        "FBX_SKIN_WEIGHTS_NEGATIVE",
+        "Cube",
+        "Negative bone weights (1) — an orange dot marks the vertex.",
+    )
+    show_on_model(
+        page,
+        figure,
+        "FBX_SKIN_BONE_UNUSED",
+        "Cube",
+        "Clusters no vertex is weighted to (1 of 3) — an orange dot marks the bone.",
+    )
