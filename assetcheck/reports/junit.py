@@ -4,7 +4,8 @@ One document: a ``testsuites`` root with one test suite per report (per file), s
 of several files are one document CI parsers accept. One test case per check that ran, plus
 one for reading the files (readers and the security scan). Error-severity issues are failures
 of the case that reported them; warnings and the rest go to the case's ``system-out``. A
-failed job's report is one failing case, ``validation``, carrying the job's error.
+failed job's report is one failing case, ``validation``, carrying the job's error. A job
+compared with a baseline job has its comparison's verdict and counts as suite properties.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import xml.etree.ElementTree as ET
 from typing import NamedTuple
 
 from assetcheck.reports import Report, headline, visible
+from assetcheck.reports.comparison import comparison_facts
 from assetcheck.reports.document import failure
 
 READING = "reading and security scan"
@@ -67,6 +69,7 @@ def _suite(root: ET.Element, report: Report) -> tuple[int, int]:
         failures=str(failures),
         errors="0",
     )
+    _comparison_properties(suite, report)
     for name, lines in cases.items():
         case = ET.SubElement(suite, "testcase", classname=suite_name, name=visible(name))
         errors = _errors(lines)
@@ -79,6 +82,18 @@ def _suite(root: ET.Element, report: Report) -> tuple[int, int]:
         if others:
             ET.SubElement(case, "system-out").text = "\n".join(f.line for f in others)
     return len(cases), failures
+
+
+def _comparison_properties(suite: ET.Element, report: Report) -> None:
+    """A job compared with a baseline job: its suite's ``properties``, one
+    ``comparison.<fact>`` each (``baselineJob``, ``worse``, ``findingsAdded``...)."""
+    facts = comparison_facts(report)
+    if facts is None:
+        return
+    properties = ET.SubElement(suite, "properties")
+    for name, value in facts.items():
+        shown = str(value).lower() if isinstance(value, bool) else str(value)
+        ET.SubElement(properties, "property", name=f"comparison.{name}", value=visible(shown))
 
 
 def _cases(report: Report) -> dict[str, list[CaseLine]]:

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 
 from assetcheck.issues import SECURITY_LEVELS, SEVERITIES
 from assetcheck.reports import Report, group_headline, titles_by_code, visible
+from assetcheck.reports.comparison import comparison_markdown
 from assetcheck.reports.document import failure
 from assetcheck.scoring.profiles import BUDGET_LABELS
 
@@ -87,6 +88,7 @@ def render_markdown(report: Report) -> str:
             _files(report),
             _budgets(report),
             _issues(report),
+            comparison_markdown(report),
         ]
     return "\n\n".join(section for section in [*sections, _footer(report)] if section) + "\n"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from assetcheck.reports import Report, group_headline, titles_by_code, visible
+from assetcheck.reports.comparison import comparison_text
 from assetcheck.reports.document import failure
 
 COLUMNS = (
@@ -16,7 +17,8 @@ COLUMNS = (
 
 
 def render_text(report: Report) -> str:
-    """A terminal-friendly summary: verdict line, statistics table, security findings, issues.
+    """A terminal-friendly summary: verdict line, statistics table, security findings, issues,
+    and the comparison with the job's baseline job when it has one.
 
     Each finding leads with its plain title; its code follows for engineers.
 
@@ -54,6 +56,7 @@ def render_text(report: Report) -> str:
         lines += _occurrences(group)
     if report["summary"]["truncated"]:
         lines.append("  (more issues were found than a report keeps; counts include them all)")
+    lines += comparison_text(report)
     return "\n".join(map(visible, lines)) + "\n"
 
 
