@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from assetcheck.cli import main
+from assetcheck.reports.markdown import WORD_JOINER
 from tests.diff.models import fbx, glb, gltf
 from tests.reports.test_markdown import rendered
 
@@ -285,3 +286,14 @@ def test_the_command_as_a_process_prints_everything_and_exits_with_its_status(tm
     command = [str(Path(sys.executable).with_name("assetcheck")), "diff", "--format", "json"]
     done = subprocess.run([*command, good, broken], capture_output=True, text=True, check=False)
     assert done.returncode == 1 and json.loads(done.stdout)["worse"] is True
+
+
+def test_names_in_the_markdown_stay_text_and_keep_the_table_whole(capsys, tmp_path):
+    name = "<b>x</b>|*y*_@team.glb"
+    glb(tmp_path / "old" / name)
+    glb(tmp_path / "new" / name, triangles=100)
+    _, out, _ = diff(capsys, tmp_path / "old", tmp_path / "new", "--format", "markdown")
+    page = rendered(out)
+    (files, _) = page.tables
+    assert files[1][0].replace(WORD_JOINER, "") == name and len(files[1]) == len(files[0])
+    assert {"b", "em", "a"}.isdisjoint(page.tags)
