@@ -30,6 +30,7 @@ BUILTIN_AREAS = (
     "assetcheck.issues.quality_codes",
     "assetcheck.formats.fbx.scene_codes",
     "assetcheck.formats.fbx.skin_codes",
+    "assetcheck.formats.fbx.animation_codes",
     "assetcheck.formats.gltf.codes.compression",
 )
 

@@ -74,6 +74,7 @@ DEFAULT_PLUGINS: Mapping[str, str] = {
     "assetcheck.checks.animations": "assetcheck.checks.animations",
     "assetcheck.checks.fbx": "assetcheck.checks.fbx",
     "assetcheck.checks.fbx_skins": "assetcheck.checks.fbx_skins",
+    "assetcheck.checks.fbx_animation_content": "assetcheck.checks.fbx_animation_content",
     "assetcheck.checks.gltf_schema": "assetcheck.checks.gltf_schema",
     "assetcheck.checks.gltf_references": "assetcheck.checks.gltf_references",
     "assetcheck.checks.gltf_buffers": "assetcheck.checks.gltf_buffers",

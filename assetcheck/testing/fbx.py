@@ -14,6 +14,9 @@ from assetcheck.testing.fbx_nodes import Array, Node, encode_ascii, encode_binar
 
 #: FBX time units per second (``KTime``).
 KTIME_PER_SECOND = 46_186_158_000
+#: ``KeyAttrFlags`` of a key interpolating linearly, cubically, or holding its value (the FBX
+#: SDK's ``FbxAnimCurveDef``).
+LINEAR_KEY, CUBIC_KEY, CONSTANT_KEY = 0x4, 0x8, 0x2
 
 #: ``3dsMax|ClassIDa/b`` of the 3ds Max Physical Material, a PBR shading model.
 PHYSICAL_MATERIAL_CLASS_ID = (0x3D6B1CEC, 0xDEADC001 - (1 << 32))  # stored as signed int32
@@ -40,6 +43,40 @@ class ClusterSpec:
             return list(self.transform_link)
         x, y, z = self.translation if self.bind_translation is None else self.bind_translation
         return [1.0, 0, 0, 0, 0, 1.0, 0, 0, 0, 0, 1.0, 0, x, y, z, 1.0]
+
+
+@dataclass
+class CurveSpec:
+    """An animation curve (FBX 7 layouts only): ``values`` at ``times`` (seconds) on the
+    ``component`` of property ``prop`` of the model ``model`` (a mesh's, else a bone made for
+    it, connected to the scene unless ``in_scene`` is False), in stack ``stack`` of
+    :attr:`Scene.animations`. ``flags`` are each key's ``KeyAttrFlags`` (all linear when None)
+    and ``slopes`` each key's cubic right and next-left slopes (zero when None);
+    ``ref_counts`` replaces the ``KeyAttrRefCount`` written (for damaged curves).
+    """
+
+    model: str
+    times: Sequence[float]
+    values: Sequence[float]
+    prop: str = "Lcl Translation"
+    component: str = "X"
+    flags: Sequence[int] | None = None
+    slopes: Sequence[tuple[float, float]] | None = None
+    stack: int = 0
+    in_scene: bool = True
+    ref_counts: Sequence[int] | None = None
+
+    def attributes(self) -> tuple[list[int], list[int], list[float]]:
+        """``KeyAttrFlags``, ``KeyAttrRefCount`` and ``KeyAttrDataFloat`` as written: one
+        entry for all keys when they are linear, else one per key."""
+        keys = len(self.times)
+        if self.flags is None:
+            flags, counts, data = [LINEAR_KEY], [keys], [0.0, 0.0, 0.0, 0.0]
+        else:
+            slopes = self.slopes or [(0.0, 0.0)] * keys
+            data = [value for right, left in slopes for value in (right, left, 0.0, 0.0)]
+            flags, counts = list(self.flags), [1] * keys
+        return flags, counts if self.ref_counts is None else list(self.ref_counts), data
 
 
 @dataclass
@@ -99,6 +136,7 @@ class Scene:
     meshes: Sequence[MeshSpec] = ()
     materials: Sequence[MaterialSpec] = ()
     animations: Sequence[tuple[str, float]] = ()
+    curves: Sequence[CurveSpec] = ()
     videos: Sequence[VideoSpec] = ()
     creator: str = "AssetCheck test builder"
     unit_scale_cm: float = 1.0
@@ -179,11 +217,15 @@ class _SceneWriter:
         if not self.legacy:
             for index, (name, seconds) in enumerate(self.scene.animations):
                 objects.children += self._anim_stack(links, name, seconds, index)
+        property_links = [] if self.legacy else self._curves(objects, links)
         connections = Node(
             "Connections",
             children=[
-                Node("Connect" if self.legacy else "C", ["OO", child, parent])
-                for child, parent in links
+                *(
+                    Node("Connect" if self.legacy else "C", ["OO", child, parent])
+                    for child, parent in links
+                ),
+                *(Node("C", ["OP", *link]) for link in property_links),
             ],
         )
         top += [objects, connections]
@@ -481,6 +523,50 @@ class _SceneWriter:
             ),
             Node("AnimationLayer", self._head("BaseLayer", "AnimLayer", 8, index)),
         ]
+
+    def _curves(self, objects: Node, links: list[_Link]) -> list[tuple[int, int, str]]:
+        """The curves of :attr:`Scene.curves`, one curve node per model, property and stack,
+        and the bones they animate; their property connections (child, parent, property)."""
+        models = {mesh.name: self._id(2, index) for index, mesh in enumerate(self.scene.meshes)}
+        nodes: dict[tuple[str, str, int], int] = {}
+        property_links: list[tuple[int, int, str]] = []
+        for number, curve in enumerate(self.scene.curves):
+            if curve.model not in models:
+                models[curve.model] = self._id(15, number)
+                objects.children.append(
+                    Node("Model", self._head(curve.model, "Model", 15, number, "LimbNode"))
+                )
+                if curve.in_scene:
+                    links.append((models[curve.model], 0))
+            channel = (curve.model, curve.prop, curve.stack)
+            if channel not in nodes:
+                nodes[channel] = self._id(13, number)
+                objects.children.append(
+                    Node("AnimationCurveNode", self._head(curve.prop, "AnimCurveNode", 13, number))
+                )
+                links.append((nodes[channel], self._id(8, curve.stack)))
+                property_links.append((nodes[channel], models[curve.model], curve.prop))
+            flags, counts, data = curve.attributes()
+            objects.children.append(
+                Node(
+                    "AnimationCurve",
+                    self._head("", "AnimCurve", 14, number),
+                    [
+                        Node("Default", [0.0]),
+                        Node("KeyVer", [4009]),
+                        Node(
+                            "KeyTime",
+                            [Array("l", [round(t * KTIME_PER_SECOND) for t in curve.times])],
+                        ),
+                        Node("KeyValueFloat", [Array("f", curve.values, self.compress)]),
+                        Node("KeyAttrFlags", [Array("i", flags)]),
+                        Node("KeyAttrDataFloat", [Array("f", data)]),
+                        Node("KeyAttrRefCount", [Array("i", counts)]),
+                    ],
+                )
+            )
+            property_links.append((self._id(14, number), nodes[channel], f"d|{curve.component}"))
+        return property_links
 
     def _takes(self) -> Node:
         takes = [

@@ -19,6 +19,7 @@ import numpy as np
 from assetcheck.formats.fbx.clusters import SkinFault, bones_of, read_skin, skins_by_owner
 from assetcheck.formats.fbx.mesh_data import GeometryFault, decode_geometry
 from assetcheck.formats.fbx.model import FbxGeometry, FbxInstance, FbxSkin, FbxUnsetValues
+from assetcheck.formats.fbx.objects import FbxObjects, object_name
 from assetcheck.formats.fbx.transforms import geometric_matrix, local_matrix, model_properties
 from assetcheck.formats.fbx.tree import FbxNode, FbxTree, FbxTreeError
 
@@ -47,18 +48,14 @@ def read_geometries(tree: FbxTree) -> list[DecodedMesh]:
     Raises FbxTreeError when the node structure itself cannot be read; a damaged geometry is a
     :class:`DecodedMesh` with a ``fault`` instead.
     """
-    top_level = tree.top_level()
-    nodes = {node.name: node for node in top_level}
-    objects = nodes.get("Objects", FbxNode("Objects")).children
-    objects = objects + [node for node in top_level if node.name == "Model"]  # FBX 5
-    links = _links(nodes.get("Connections", FbxNode("Connections")))
-    legacy = not any(node.name == "Geometry" for node in objects)
-    models = {_key(node, legacy): node for node in objects if node.name == "Model"}
+    found = FbxObjects.of(tree)
+    objects, links, legacy = found.nodes, found.links, found.legacy
+    models = found.named("Model")
     hierarchy = _Hierarchy(models, links)
-    skins = _Skins(objects, models, links, legacy, hierarchy)
+    skins = _Skins(found, models, hierarchy)
     meshes = []
     for node in objects:
-        key = _key(node, legacy)
+        key = found.key(node)
         if legacy and node.name == "Model" and node.child("Vertices") is not None:
             owners = [key]
         elif node.name == "Geometry" and node.text(2) == "Mesh":
@@ -77,17 +74,15 @@ class _Skins:
 
     def __init__(
         self,
-        objects: list[FbxNode],
+        objects: FbxObjects,
         models: dict[Hashable, FbxNode],
-        links: list[tuple[Hashable, Hashable]],
-        legacy: bool,
         hierarchy: _Hierarchy,
     ) -> None:
-        deformers = {_key(node, legacy): node for node in objects if node.name == "Deformer"}
-        self.clusters = skins_by_owner(deformers, links)
-        self.bones = bones_of(deformers, models, links)
+        deformers = objects.named("Deformer")
+        self.clusters = skins_by_owner(deformers, objects.links)
+        self.bones = bones_of(deformers, models, objects.links)
         self.models = models
-        self.legacy = legacy
+        self.objects = objects
         self.hierarchy = hierarchy
 
     def add(self, key: Hashable, mesh: DecodedMesh) -> None:
@@ -97,9 +92,9 @@ class _Skins:
             return
         bones = []
         for number, cluster in enumerate(clusters):
-            bone = self.bones.get(_key(cluster, self.legacy))
+            bone = self.bones.get(self.objects.key(cluster))
             node = cluster if bone is None else self.models[bone]
-            bones.append((_object_name(node) or f"cluster {number}", bone))
+            bones.append((object_name(node) or f"cluster {number}", bone))
         try:
             mesh.skin = read_skin(clusters, bones, self.hierarchy.world_matrix, mesh.vertices)
         except SkinFault as fault:
@@ -121,20 +116,6 @@ def _decode(node: FbxNode, instances: list[FbxInstance]) -> DecodedMesh:
     )
 
 
-def _key(node: FbxNode, legacy: bool) -> Hashable:
-    """How connections name an object: its id (FBX 7) or its full name (FBX 6)."""
-    return node.text(0) if legacy else node.props[0] if node.props else None
-
-
-def _links(connections: FbxNode) -> list[tuple[Hashable, Hashable]]:
-    """The object-to-object connections as (child, parent)."""
-    return [
-        (c.props[1], c.props[2])
-        for c in connections.children
-        if c.name in ("C", "Connect") and len(c.props) >= 3 and c.props[0] == "OO"
-    ]
-
-
 class _Hierarchy:
     """World matrices of the models, from their parents (computed once each)."""
 
@@ -148,7 +129,7 @@ class _Hierarchy:
 
     def instance(self, key: Hashable) -> FbxInstance:
         world = self.world_matrix(key) @ geometric_matrix(self.props[key])
-        return FbxInstance(_object_name(self.models[key]), world)
+        return FbxInstance(object_name(self.models[key]), world)
 
     def world_matrix(self, key: Hashable) -> np.ndarray:
         """The model's world matrix in the default pose (without its geometric transform)."""
@@ -163,12 +144,3 @@ class _Hierarchy:
             matrix = matrix @ local_matrix(self.props[link])
             self.world[link] = matrix
         return self.world[chain[0]] if chain else matrix
-
-
-def _object_name(node: FbxNode) -> str:
-    """An object's name without its class: ``Model::Cube`` (ASCII) and ``Cube\\x00\\x01Model``
-    (binary) are both ``Cube``."""
-    name = node.text(0 if isinstance(node.props[0], str) else 1) if node.props else ""
-    if "\x00\x01" in name:
-        return name.split("\x00\x01", 1)[0]
-    return name.split("::", 1)[1] if "::" in name else name

@@ -19,11 +19,14 @@ import pickle
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cached_property
-from typing import Any, Protocol, SupportsIndex
+from typing import TYPE_CHECKING, Any, Protocol, SupportsIndex
 
 import numpy as np
 
 from assetcheck.mesh.prepared import PreparedMesh, Vertices, read_only
+
+if TYPE_CHECKING:  # animation.py packs its arrays with this module's functions
+    from assetcheck.formats.fbx.animation import FbxCurves
 
 #: The dtypes geometry arrays may have; anything else is refused when unpickled.
 ARRAY_DTYPES = frozenset({"<f8", "<f4", "<i4", "<u4", "|b1"})
@@ -172,27 +175,27 @@ def _packed(
     """An array (or a layer's two arrays) as (dtype, shape, data); the data is a pickle buffer
     (sent out of band where the pickler takes them) from protocol 5 on, else bytes."""
     if isinstance(value, FbxLayer):
-        return (_packed_array(value.values, protocol), _packed_array(value.corner_values, protocol))
-    return None if value is None else _packed_array(value, protocol)
+        return (packed_array(value.values, protocol), packed_array(value.corner_values, protocol))
+    return None if value is None else packed_array(value, protocol)
 
 
-def _packed_array(value: np.ndarray, protocol: int) -> PackedArray:
+def packed_array(value: np.ndarray, protocol: int) -> PackedArray:
     array = np.ascontiguousarray(value)
     # numpy's stubs give ndarray its buffer protocol (__buffer__) only from Python 3.12 on.
     data = pickle.PickleBuffer(array) if protocol >= 5 else array.tobytes()  # type: ignore[arg-type]
     return (array.dtype.str, array.shape, data)
 
 
-def _items(value: object, count: int) -> tuple[Any, ...]:
+def packed_items(value: object, count: int) -> tuple[Any, ...]:
     """``value`` as the tuple of ``count`` items :func:`_packed` sends; ValueError otherwise."""
     if not isinstance(value, tuple) or len(value) != count:
         raise ValueError(f"unexpected packed value of type {type(value).__name__}")
     return value
 
 
-def _unpacked(value: object) -> np.ndarray:
+def unpacked_array(value: object) -> np.ndarray:
     """The array :func:`_packed` sent; ValueError for anything but a plain numeric array."""
-    dtype, shape, data = _items(value, 3)
+    dtype, shape, data = packed_items(value, 3)
     if dtype not in ARRAY_DTYPES or not all(isinstance(n, int) and n >= 0 for n in shape):
         raise ValueError(f"unexpected array of dtype {dtype!r}")
     return np.frombuffer(data, dtype=np.dtype(dtype)).reshape(shape)
@@ -213,13 +216,13 @@ def unpack_geometry(
     """
 
     def layer(value: object) -> FbxLayer | None:
-        return None if value is None else FbxLayer(*map(_unpacked, _items(value, 2)))
+        return None if value is None else FbxLayer(*map(unpacked_array, packed_items(value, 2)))
 
-    materials = None if polygon_materials is None else _unpacked(polygon_materials)
+    materials = None if polygon_materials is None else unpacked_array(polygon_materials)
     return FbxGeometry(
-        _unpacked(positions),
-        _unpacked(corners),
-        _unpacked(polygon_starts),
+        unpacked_array(positions),
+        unpacked_array(corners),
+        unpacked_array(polygon_starts),
         layer(normals),
         layer(uvs),
         materials,
@@ -287,19 +290,19 @@ class FbxSkin:
             self.bind_matrices,
             self.bone_world,
         )
-        packed = tuple(_packed_array(array, number) for array in arrays)
+        packed = tuple(packed_array(array, number) for array in arrays)
         return unpack_skin, (list(map(str, self.names)), *packed, int(self.points))
 
 
 def unpack_skin(names: object, *values: object) -> FbxSkin:
     """The skin :meth:`FbxSkin.__reduce_ex__` sent; ValueError for anything else (the child
     parsed a hostile file)."""
-    *arrays, points = _items(values, 7)
+    *arrays, points = packed_items(values, 7)
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
         raise ValueError("unexpected skin cluster names")
     if not isinstance(points, int):
         raise ValueError("unexpected skin control point count")
-    bound, starts, vertices, weights, bind, world = map(_unpacked, arrays)
+    bound, starts, vertices, weights, bind, world = map(unpacked_array, arrays)
     clusters = len(names)
     if (
         bound.shape != (clusters,)
@@ -391,7 +394,8 @@ class FbxScene:
     """What the FBX reader learned about a scene beyond the format-neutral ``Asset`` fields.
 
     ``unit_meters`` is the length of one scene unit in metres; ``axes`` the scene's axis
-    system. ``meshes`` follow ufbx's order.
+    system. ``meshes`` follow ufbx's order. ``curves`` are the animation curves of its
+    stacks (None when its node tree could not be read).
     """
 
     version: int
@@ -405,6 +409,7 @@ class FbxScene:
     bone_count: int
     meshes: list[FbxMesh] = field(default_factory=list)
     textures: list[FbxTexture] = field(default_factory=list)
+    curves: FbxCurves | None = None
 
     def summary(self) -> dict[str, object]:
         """The scalar facts, for the report's per-file metadata."""
@@ -444,7 +449,8 @@ class FbxScene:
                 )
 
     def drop_geometry(self) -> None:
-        """Let go of the geometry and skin arrays (the counts and facts stay)."""
+        """Let go of the geometry, skin and curve arrays (the counts and facts stay)."""
+        self.curves = None
         for mesh in self.meshes:
             mesh.geometry = mesh.skin = None
 

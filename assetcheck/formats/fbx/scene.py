@@ -1,9 +1,11 @@
 """Turning a ufbx scene into the asset model: runs in the parser's child process.
 
-ufbx gives the counts, materials, textures, animations, units and axes. Its Python binding's
+ufbx gives the counts, materials, textures, animation stacks, units and axes. Its Python binding's
 vertex arrays are not reliable, so the geometry (and the UV set count, which the binding does
 not give) comes from this project's own decoder of the node tree the walk kept
-(:mod:`assetcheck.formats.fbx.geometry`), matched to ufbx's meshes by order and counts.
+(:mod:`assetcheck.formats.fbx.geometry`), matched to ufbx's meshes by order and counts. The
+animation curves come from it too (:mod:`assetcheck.formats.fbx.curves`): the binding gives no
+keys.
 Everything returned is picklable data of the asset model: ufbx objects and the arrays it lends
 out die with the scene, so nothing of them is kept.
 """
@@ -15,6 +17,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from assetcheck.asset import Animation, Asset, Material, MeshPart, Texture
+from assetcheck.formats.fbx.animation import FbxCurves, unpack_curves
+from assetcheck.formats.fbx.curves import CurveFault, read_curves
 from assetcheck.formats.fbx.geometry import DecodedMesh, read_geometries
 from assetcheck.formats.fbx.model import (
     FbxAxes,
@@ -28,6 +32,7 @@ from assetcheck.formats.fbx.model import (
     unpack_geometry,
     unpack_skin,
 )
+from assetcheck.formats.fbx.objects import FbxObjects
 from assetcheck.formats.fbx.tree import FbxTree, FbxTreeError
 from assetcheck.formats.images import image_info
 
@@ -92,6 +97,8 @@ RESULT_TYPES = (
     FbxUnsetValues,
     FbxSkin,
     unpack_skin,
+    FbxCurves,
+    unpack_curves,
 )
 
 
@@ -116,6 +123,7 @@ def read_scene(path: str, filename: str, tree: FbxTree) -> Asset:
     finally:
         scene.close()
     _add_geometry(facts.meshes, tree)
+    facts.curves = _curves(tree)
     _name_unnamed(facts.meshes)
     asset.parts = _parts(facts.meshes)
     return asset
@@ -224,6 +232,16 @@ def _add_geometry(meshes: list[FbxMesh], tree: FbxTree) -> None:
             sizes = found.geometry.polygon_sizes
             mesh.quads = int(np.count_nonzero(sizes == 4))
             mesh.ngons = int(np.count_nonzero(sizes > 4))
+
+
+def _curves(tree: FbxTree) -> FbxCurves | None:
+    """The animation curves of the stacks, or None when they cannot be read: the node tree is
+    broken (the meshes' geometry fault says why), or a curve is one ufbx read and
+    :func:`read_curves` cannot (none is known); the curves' rules then judge nothing."""
+    try:
+        return read_curves(FbxObjects.of(tree))
+    except (FbxTreeError, CurveFault):
+        return None
 
 
 def match_meshes(meshes: list[FbxMesh], decoded: list[DecodedMesh]) -> list[DecodedMesh | None]:

@@ -1,13 +1,13 @@
 """The FBX node tree the reader works on, and how the walk keeps it.
 
 The one walk of a file (:mod:`assetcheck.formats.fbx.walk`) checks every node and keeps, as
-:class:`FbxNode` objects, the ones its :data:`KeepRule` asks for: for the geometry reader,
-``Objects`` (models, geometries and deformers only), ``Connections`` and FBX 5's top-level models
-(:func:`geometry_nodes`). Every node's extent, every array's size and every zlib stream's
-inflated size has been checked against the file and the limits by then; arrays are decoded only
-when asked for (:meth:`FbxNode.array`), and what does not add up still raises
-:class:`FbxTreeError`. The kept nodes count against the parser's memory limit
-(:class:`TreeBuilder`), so a file cannot make the walk hold more than its parse could.
+:class:`FbxNode` objects, the ones its :data:`KeepRule` asks for: for the geometry and
+animation readers, ``Objects`` (models, geometries, deformers and animation objects only),
+``Connections`` and FBX 5's top-level models (:func:`geometry_nodes`). Every node's extent,
+every array's size and every zlib stream's inflated size has been checked against the file and
+the limits by then; arrays are decoded only when asked for (:meth:`FbxNode.array`), and what
+does not add up still raises :class:`FbxTreeError`. The kept nodes count against the parser's
+memory limit (:class:`TreeBuilder`), so a file cannot make the walk hold more than its parse could.
 """
 
 from __future__ import annotations
@@ -21,9 +21,31 @@ from dataclasses import dataclass, field
 import numpy as np
 
 #: The top-level nodes geometry reads (FBX 5 and older keep their models at the top level), and
-#: the object nodes it reads whole inside ``Objects`` (deformers for the skins' clusters).
+#: the object nodes it reads whole inside ``Objects`` (deformers for the skins' clusters, the
+#: animation objects for the curves).
 TOP_LEVEL = frozenset({"Objects", "Connections", "Model"})
-OBJECT_NODES = frozenset({"Model", "Geometry", "Deformer"})
+OBJECT_NODES = frozenset(
+    {
+        "Model",
+        "Geometry",
+        "Deformer",
+        "AnimationStack",
+        "AnimationLayer",
+        "AnimationCurveNode",
+        "AnimationCurve",
+    }
+)
+
+#: What the animation reader reads below each animation object (a curve's keys, a stack's
+#: span); a rig's thousands of curves keep nothing else.
+ANIMATION_CHILDREN = {
+    "AnimationStack": frozenset({"Properties70"}),
+    "AnimationLayer": frozenset(),
+    "AnimationCurveNode": frozenset(),
+    "AnimationCurve": frozenset(
+        {"KeyTime", "KeyValueFloat", "KeyAttrFlags", "KeyAttrDataFloat", "KeyAttrRefCount"}
+    ),
+}
 
 #: Which nodes a walk keeps: called with a node's depth (1 at the top level), the name of its
 #: parent (kept, or '' at the top level) and its own name.
@@ -36,11 +58,17 @@ PROPERTY_COST = 64
 
 
 def geometry_nodes(depth: int, parent: str, name: str) -> bool:
-    """The nodes the geometry reader needs: ``Objects`` with its models, geometries and
-    deformers, ``Connections`` and top-level models (FBX 5), each with everything below it."""
+    """The nodes the geometry and animation readers need: ``Objects`` with its models,
+    geometries, deformers and animation objects, ``Connections`` and top-level models (FBX 5),
+    each with everything below it but for the animation objects, of which only the keys of
+    curves are kept (:data:`ANIMATION_CHILDREN`)."""
     if depth == 1:
         return name in TOP_LEVEL
-    return depth != 2 or parent != "Objects" or name in OBJECT_NODES
+    if depth == 2 and parent == "Objects":
+        return name in OBJECT_NODES
+    if parent in ANIMATION_CHILDREN:
+        return name in ANIMATION_CHILDREN[parent]
+    return True
 
 
 class FbxTreeError(Exception):

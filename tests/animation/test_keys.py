@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from assetcheck.checks.gltf_animation_content import (
+from assetcheck.animation.keys import (
     ANGLE_TOLERANCE,
     VALUE_TOLERANCE,
     Track,

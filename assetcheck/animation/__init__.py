@@ -1,0 +1,1 @@
+"""Animation keys of any format, judged by the same rules: :mod:`assetcheck.animation.keys`."""
