@@ -57,6 +57,7 @@ def test_schemathesis_finds_the_server_answering_exactly_as_its_document_says(
         )
     finally:
         server.stop()
+    Path("/tmp/x/st.out").write_text(run.stdout)
     assert run.returncode == 0, run.stdout[-20_000:] + run.stderr[-5_000:]
     for phase in ("Examples", "Coverage", "Fuzzing", "Stateful"):
         assert f"✅  {phase}" in run.stdout, run.stdout[-5_000:]
