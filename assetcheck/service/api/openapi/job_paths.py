@@ -66,11 +66,7 @@ def _submit(engines: list[str]) -> dict:
                 "links": {
                     "GetValidation": link("getValidation", jobId="$response.body#/job_id"),
                     "GetReport": link("getReport", jobId="$response.body#/job_id"),
-                    "CompareValidations": link(
-                        "compareValidations",
-                        jobId="$response.body#/job_id",
-                        otherJobId="$response.body#/job_id",
-                    ),
+                    "CompareValidations": _compare_with_itself(),
                     "GetBadge": link(
                         "getBadge", jobId="$response.body#/job_id", token=_BADGE_TOKEN
                     ),
@@ -188,12 +184,21 @@ def _status() -> dict:
                         "schema": {"type": "integer", "minimum": 1, "maximum": 30},
                     }
                 },
-                "links": {"GetReport": link("getReport", jobId="$response.body#/job_id")},
+                "links": {
+                    "GetReport": link("getReport", jobId="$response.body#/job_id"),
+                    "CompareValidations": _compare_with_itself(),
+                },
             },
             "404": error("JOB_NOT_FOUND"),
             **authenticated(),
         },
     }
+
+
+def _compare_with_itself() -> dict:
+    """The link to the comparison of the job in the answer with itself."""
+    job_id = "$response.body#/job_id"
+    return link("compareValidations", jobId=job_id, otherJobId=job_id)
 
 
 def _compare() -> dict:
