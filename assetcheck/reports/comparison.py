@@ -3,8 +3,10 @@ named (``docs/api.md``, Comparing jobs), a diff document (``docs/diff.md``) stor
 report, or, when the baseline had gone by the time the job completed, the two job ids and why
 there is no diff (``unavailable``).
 
-The text and Markdown reports end with the comparison as ``assetcheck diff`` writes it; SARIF
-and JUnit carry its verdict and counts as properties.
+The text and Markdown reports end with a short section read from the document (the verdict,
+the statistics that changed, what got worse, the findings added and fixed); SARIF and JUnit
+carry its verdict and counts as properties. ``assetcheck diff`` and the compare endpoint
+render the whole comparison.
 """
 
 from __future__ import annotations
@@ -14,16 +16,11 @@ from typing import Any
 from assetcheck.reports import Report
 
 
-def comparison_of(report: Report) -> dict[str, Any] | None:
-    """The report's ``comparison``, or None when the job was compared with nothing."""
-    return report.get("comparison")
-
-
 def comparison_facts(report: Report) -> dict[str, Any] | None:
     """The comparison's verdict and counts, for formats that carry properties (SARIF, JUnit):
     ``baselineJob`` and either ``unavailable`` or ``worse``, ``findingsAdded``,
-    ``findingsFixed`` and ``regressions`` (their number)."""
-    comparison = comparison_of(report)
+    ``findingsFixed`` and ``regressions`` (their number); None without a comparison."""
+    comparison = report.get("comparison")
     if comparison is None:
         return None
     facts: dict[str, Any] = {"baselineJob": comparison["old"]}
@@ -39,35 +36,44 @@ def comparison_facts(report: Report) -> dict[str, Any] | None:
     }
 
 
-def comparison_text(report: Report) -> list[str]:
-    """The comparison as the text report ends with it (no lines without one)."""
-    # assetcheck.diff builds on this package (baselines, the Markdown helpers): imported when
-    # a report has a comparison to render, never while this package loads.
-    from assetcheck.diff.document import read_diff
-    from assetcheck.diff.text import render_text
-
-    comparison = comparison_of(report)
+def comparison_heading(report: Report) -> str | None:
+    """The section's first line: the baseline job and the verdict; None without a comparison."""
+    comparison = report.get("comparison")
     if comparison is None:
+        return None
+    compared = f"Compared with the baseline job {comparison['old']}"
+    if "unavailable" in comparison:
+        return f"{compared}: {comparison['unavailable']}"
+    summary = comparison["summary"]
+    verdict = "worse" if comparison["worse"] else "nothing got worse"
+    return (
+        f"{compared}: {verdict}; findings {summary['findingsAdded']} added, "
+        f"{summary['findingsFixed']} fixed."
+    )
+
+
+def comparison_lines(report: Report) -> list[str]:
+    """The section's other lines, plain text: each statistic that changed (``triangles: 872 →
+    832 (-40, -4.6%)``), what got worse, each finding added (``+``) and fixed (``-``)."""
+    comparison = report.get("comparison")
+    if comparison is None or "unavailable" in comparison:
         return []
-    heading = f"Compared with the baseline job {comparison['old']}:"
-    if "unavailable" in comparison:
-        return ["", heading, f"  {comparison['unavailable']}"]
-    body = render_text(read_diff(comparison)).splitlines()
-    return ["", heading, *(f"  {line}" if line else "" for line in body)]
+    lines = []
+    for entry in comparison["files"]:
+        for metric, change in entry["statistics"].items():
+            if change["change"]:
+                lines.append(f"{metric}: {_change(change)}")
+    lines += [f"worse: {regression['message']}" for regression in comparison["regressions"]]
+    for entry in comparison["files"]:
+        lines += [f"+ {_finding(found)}" for found in entry["findings"]["added"]]
+        lines += [f"- {_finding(found)} (fixed)" for found in entry["findings"]["fixed"]]
+    return lines
 
 
-def comparison_markdown(report: Report) -> str:
-    """The comparison as the Markdown report ends with it ("" without one)."""
-    from assetcheck.diff.document import read_diff  # see comparison_text
-    from assetcheck.diff.markdown import render_markdown
-    from assetcheck.reports.markdown import escape
+def _change(change: dict[str, Any]) -> str:
+    percent = "" if change["percent"] is None else f", {change['percent']:+g}%"
+    return f"{change['old']:,} → {change['new']:,} ({change['change']:+,}{percent})"
 
-    comparison = comparison_of(report)
-    if comparison is None:
-        return ""
-    if "unavailable" in comparison:
-        return (
-            f"## Comparison with the baseline job {escape(comparison['old'])}\n\n"
-            f"{escape(comparison['unavailable'])}"
-        )
-    return render_markdown(read_diff(comparison)).rstrip("\n")
+
+def _finding(found: dict[str, str]) -> str:
+    return f"{found['severity']} {found['code']}: {found['message']}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from assetcheck.reports import Report, group_headline, titles_by_code, visible
-from assetcheck.reports.comparison import comparison_text
+from assetcheck.reports.comparison import comparison_heading, comparison_lines
 from assetcheck.reports.document import failure
 
 COLUMNS = (
@@ -56,7 +56,9 @@ def render_text(report: Report) -> str:
         lines += _occurrences(group)
     if report["summary"]["truncated"]:
         lines.append("  (more issues were found than a report keeps; counts include them all)")
-    lines += comparison_text(report)
+    heading = comparison_heading(report)
+    if heading is not None:
+        lines += ["", heading, *(f"  {line}" for line in comparison_lines(report))]
     return "\n".join(map(visible, lines)) + "\n"
 
 

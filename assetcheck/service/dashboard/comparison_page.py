@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from assetcheck.diff import Diff
-from assetcheck.diff.document import read_diff
 from assetcheck.diff.figures import change_text
 from assetcheck.diff.model import METRIC_LABELS
 from assetcheck.previews.job_files import model_file_name
@@ -63,15 +62,9 @@ def previous_upload(account_id: int, job: Job) -> Job | None:
 def page_comparison(
     previous: Job, previous_report: Report, job: Job, report: Report, storage: JobStorage
 ) -> PageComparison:
-    """The comparison of ``job`` with ``previous``: the one ``job`` carries when its upload
-    named ``previous`` as its baseline job, else computed from the two reports. Reads what the
-    two jobs stored: call it off the event loop."""
-    carried = report.get("comparison")
-    diff = (
-        read_diff(carried)
-        if carried is not None and carried.get("old") == previous.id and "files" in carried
-        else compare_reports(previous.id, previous_report, job.id, report)
-    )
+    """The comparison of ``job`` with ``previous``, from their two reports (as the compare
+    endpoint makes it). Reads what the two jobs stored: call it off the event loop."""
+    diff = compare_reports(previous.id, previous_report, job.id, report)
     statistics = [
         (METRIC_LABELS[change.metric], change_text(change))
         for entry in diff.files

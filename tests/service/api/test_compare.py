@@ -67,9 +67,11 @@ def test_the_comparison_is_in_every_report_format(url, key, versions):
     jsonschema.validate(report, SCHEMA)
     assert report["comparison"]["old"] == old
     text = get(url, f"/api/v1/report/{new}/text", key).text
-    assert f"Compared with the baseline job {old}:" in text and "200 → 100" in text
+    assert f"Compared with the baseline job {old}: nothing got worse" in text
+    assert "  triangles: 200 → 100 (-100, -50%)" in text
     markdown = get(url, f"/api/v1/report/{new}/markdown", key).text
-    assert "AssetCheck diff" in markdown and f"{escaped(old)} → {escaped(new)}" in markdown
+    assert "## Comparison" in markdown and f"baseline job {escaped(old)}" in markdown
+    assert "- triangles: 200 → 100 (-100, -50%)" in markdown
     sarif = get(url, f"/api/v1/report/{new}/sarif", key).json()
     (artifact,) = sarif["runs"][0]["artifacts"]
     assert artifact["properties"]["comparison"]["baselineJob"] == old
