@@ -6,7 +6,8 @@ one for reading the files (readers and the security scan). Error-severity issues
 of the case that reported them; warnings and the rest go to the case's ``system-out``. A
 failed job's report is one failing case, ``validation``, carrying the job's error. The
 suite's ``properties`` hold where each file's bytes go and its textures' GPU memory
-(:func:`~assetcheck.reports.costs.junit_properties`).
+(:func:`~assetcheck.reports.costs.junit_properties`) and, for a job compared with a baseline
+job, the comparison's verdict and counts.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import xml.etree.ElementTree as ET
 from typing import NamedTuple
 
 from assetcheck.reports import Report, headline, visible
+from assetcheck.reports.comparison import comparison_facts
 from assetcheck.reports.costs import junit_properties
 from assetcheck.reports.document import failure
 
@@ -71,7 +73,8 @@ def _suite(root: ET.Element, report: Report) -> tuple[int, int]:
         errors="0",
     )
     properties = junit_properties(report) if error is None else []
-    if properties:
+    properties += _comparison_properties(report)
+    if properties:  # one element: JUnit's schema allows a suite a single ``properties``
         holder = ET.SubElement(suite, "properties")
         for name, value in properties:
             ET.SubElement(holder, "property", name=visible(name), value=visible(value))
@@ -87,6 +90,16 @@ def _suite(root: ET.Element, report: Report) -> tuple[int, int]:
         if others:
             ET.SubElement(case, "system-out").text = "\n".join(f.line for f in others)
     return len(cases), failures
+
+
+def _comparison_properties(report: Report) -> list[tuple[str, str]]:
+    """A job compared with a baseline job: one ``comparison.<fact>`` property each
+    (``baselineJob``, ``worse``, ``findingsAdded``...); none without a comparison."""
+    facts = comparison_facts(report) or {}
+    return [
+        (f"comparison.{name}", str(value).lower() if isinstance(value, bool) else str(value))
+        for name, value in facts.items()
+    ]
 
 
 def _cases(report: Report) -> dict[str, list[CaseLine]]:

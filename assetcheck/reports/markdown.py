@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 
 from assetcheck.issues import SECURITY_LEVELS, SEVERITIES
 from assetcheck.reports import Report, group_headline, titles_by_code, visible
+from assetcheck.reports.comparison import comparison_heading, comparison_lines
 from assetcheck.reports.costs import (
     ESTIMATES_NOTE,
     SECTION_TITLE,
@@ -97,6 +98,7 @@ def render_markdown(report: Report) -> str:
             _budgets(report),
             _costs(report),
             _issues(report),
+            _comparison(report),
         ]
     return "\n\n".join(section for section in [*sections, _footer(report)] if section) + "\n"
 
@@ -325,6 +327,15 @@ def _location(occurrence: dict, headline: str) -> str:
     if "fix" in occurrence:
         text += f" (fix: {escape(occurrence['fix'])})"
     return text
+
+
+def _comparison(report: Report) -> str:
+    """A service job's comparison with its baseline job: the verdict, then what changed."""
+    heading = comparison_heading(report)
+    if heading is None:
+        return ""
+    lines = [f"- {escape(line)}" for line in comparison_lines(report)]
+    return "\n".join(["## Comparison", "", escape(heading), *([""] if lines else []), *lines])
 
 
 def _code(code: str) -> str:

@@ -6,9 +6,10 @@ found (its plain title as ``shortDescription``, its message, its fix and a ``hel
 (``artifactLocation``: the report's ``filename``) and, for each occurrence kept, at its JSON
 pointer (a logical location). Levels follow severities (``info`` and ``hint`` are ``note``).
 The health score and grade are run properties (the lowest of several files) and artifact
-properties (each file's own). A failed job's report is one ``error`` result carrying the job's
-error code and advice. A result's ``baselineState`` is its group's, set when ``validate
---baseline`` compared the run with a baseline (``docs/ci.md``).
+properties (each file's own), with a job's comparison with its baseline job (its verdict and
+counts, ``comparison``) when it has one. A failed job's report is one ``error`` result
+carrying the job's error code and advice. A result's ``baselineState`` is its group's, set
+when ``validate --baseline`` compared the run with a baseline (``docs/ci.md``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from assetcheck import DOCS_URL, __version__
 from assetcheck.issues import IssueType
 from assetcheck.plugins.builtin_codes import builtin_issue_types
 from assetcheck.reports import Report, group_title
+from assetcheck.reports.comparison import comparison_facts
 from assetcheck.reports.document import failure
 from assetcheck.reports.json_text import render_json
 
@@ -197,13 +199,18 @@ def _logical_location(occurrence: dict[str, Any], filename: str) -> dict[str, st
 
 
 def _artifact(report: Report) -> dict[str, Any]:
-    """A file of the run, with its own score: ``healthScore``, ``grade``, ``valid``."""
+    """A file of the run, with its own score: ``healthScore``, ``grade``, ``valid``; and
+    ``comparison``, the verdict of its comparison with a baseline job, when it has one."""
+    properties = {
+        "healthScore": report.get("health_score"),
+        "grade": report.get("grade"),
+        "valid": report["valid"],
+    }
+    facts = comparison_facts(report)
+    if facts is not None:
+        properties["comparison"] = facts
     return {
         "location": {"uri": artifact_uri(report["filename"])},
         "roles": ["analysisTarget"],
-        "properties": {
-            "healthScore": report.get("health_score"),
-            "grade": report.get("grade"),
-            "valid": report["valid"],
-        },
+        "properties": properties,
     }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from assetcheck.reports import Report, group_headline, titles_by_code, visible
+from assetcheck.reports.comparison import comparison_heading, comparison_lines
 from assetcheck.reports.costs import SECTION_TITLE, file_costs, plain_lines
 from assetcheck.reports.document import failure
 
@@ -18,7 +19,8 @@ COLUMNS = (
 
 def render_text(report: Report) -> str:
     """A terminal-friendly summary: verdict line, statistics table, security findings, issues,
-    then where the bytes go and the textures' GPU memory.
+    then where the bytes go and the textures' GPU memory, and the comparison with the job's
+    baseline job when it has one.
 
     Each finding leads with its plain title; its code follows for engineers.
 
@@ -60,6 +62,9 @@ def render_text(report: Report) -> str:
     if costs:
         lines += ["", f"{SECTION_TITLE} (~ marks estimates):"]
         lines += [f"  {line}" for file in costs for line in plain_lines(file)]
+    heading = comparison_heading(report)
+    if heading is not None:
+        lines += ["", heading, *(f"  {line}" for line in comparison_lines(report))]
     return "\n".join(map(visible, lines)) + "\n"
 
 

@@ -114,6 +114,8 @@ class ModelViewer {
     this.progress = figure.querySelector(".viewer-progress");
     this.legendBox = figure.querySelector(".viewer-legend");
     this.loading = null;
+    this.linked = [];  // viewers whose cameras move with this one's (the comparison's views)
+    this.following = false;
     figure.querySelectorAll("[data-action]").forEach((button) => {
       button.addEventListener("click", () => this.act(button));
     });
@@ -160,7 +162,7 @@ class ModelViewer {
     const canvas = document.createElement("canvas");
     canvas.tabIndex = 0;
     canvas.setAttribute("role", "img");
-    canvas.setAttribute("aria-label", "3D view of " + this.figure.dataset.filename);
+    canvas.setAttribute("aria-label", this.figure.dataset.label || "3D view of " + this.figure.dataset.filename);
     this.renderer = new WebGLRenderer({canvas, antialias: true, alpha: true});
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     this.stage.replaceChildren(canvas);
@@ -184,11 +186,33 @@ class ModelViewer {
     });
     this.camera = new PerspectiveCamera(40, width / height, 0.001, 1000);
     this.controls = new OrbitControls(this.camera, canvas);
-    this.controls.addEventListener("change", () => this.render());
+    this.controls.addEventListener("change", () => { this.render(); this.lead(); });
     canvas.addEventListener("keydown", (event) => this.key(event));
     this.figure.querySelector(".viewer-tools").hidden = false;
     this.frame();
+    const shown = this.linked.find((other) => other.camera);
+    if (shown) this.follow(shown);  // the view shown first sets where both look from
     new ResizeObserver(() => this.resize()).observe(this.stage);
+  }
+
+  /* Move the linked viewers' cameras to this one's: turning, zooming or panning one view
+     moves the others the same way. */
+  lead() {
+    if (this.following) return;
+    for (const other of this.linked) if (other.camera) other.follow(this);
+  }
+
+  follow(leader) {
+    this.following = true;
+    this.camera.position.copy(leader.camera.position);
+    this.camera.quaternion.copy(leader.camera.quaternion);
+    this.camera.near = leader.camera.near;
+    this.camera.far = leader.camera.far;
+    this.camera.updateProjectionMatrix();
+    this.controls.target.copy(leader.controls.target);
+    this.controls.update();
+    this.following = false;
+    this.render();
   }
 
   /* The view's size in CSS pixels: its card's width, and a height from it and the window. */
@@ -223,7 +247,13 @@ class ModelViewer {
     this.render();
   }
 
-  render() { this.renderer.render(this.scene, this.camera); }
+  render() {
+    this.renderer.render(this.scene, this.camera);
+    if (this.linked.length) {  // where a linked view looks from, for people's tools and tests
+      this.figure.dataset.camera = [...this.camera.position.toArray(), ...this.controls.target.toArray()]
+        .map((n) => n.toFixed(4)).join(" ");
+    }
+  }
 
   key(event) {
     const offset = this.camera.position.clone().sub(this.controls.target);
@@ -512,9 +542,16 @@ function setUp() {
     });
     return;
   }
-  const viewers = new Map(figures.map((figure) => [figure.dataset.filename, new ModelViewer(figure)]));
-  for (const figure of figures) {
-    if (figure.dataset.autoload === "true") viewers.get(figure.dataset.filename).load();
+  const own = figures.filter((figure) => !figure.dataset.compare);
+  const viewers = new Map(own.map((figure) => [figure.dataset.filename, new ModelViewer(figure)]));
+  const all = [...viewers.values()];
+  document.querySelectorAll("[data-linked-cameras]").forEach((views) => {
+    const linked = [...views.querySelectorAll(".viewer[data-model]")].map((f) => new ModelViewer(f));
+    linked.forEach((viewer) => { viewer.linked = linked.filter((other) => other !== viewer); });
+    all.push(...linked);
+  });
+  for (const viewer of all) {
+    if (viewer.figure.dataset.autoload === "true") viewer.load();
   }
   document.querySelectorAll("button.show-on-model").forEach((button) => {
     button.hidden = false;

@@ -66,6 +66,7 @@ from assetcheck.sandbox.child import Child, ChildFailure, ChildTimeout, start_ch
 from assetcheck.sandbox.containment import is_allocation_failure
 from assetcheck.scoring.profiles import UnknownEngineError
 from assetcheck.service.db.tables import Job, iso
+from assetcheck.service.jobs.comparison import baseline_comparison
 from assetcheck.service.jobs.queue import COMPLETED, JobQueue
 from assetcheck.service.jobs.quota import DerivedLimit, job_budget
 from assetcheck.service.jobs.storage import JobStorage, StorageUnavailable, open_storage
@@ -214,9 +215,8 @@ class Worker:
         """Store how the job ended; False when its lease was lost."""
         if outcome.status == COMPLETED:
             assert outcome.report is not None
-            recorded = self.queue.complete(
-                job.id, self.owner, outcome.report, derived_bytes=outcome.derived_bytes
-            )
+            report, derived_bytes = _with_comparison(job, outcome)
+            recorded = self.queue.complete(job.id, self.owner, report, derived_bytes=derived_bytes)
         elif outcome.status == "crashed":
             status = self.queue.record_crash(job.id, self.owner, outcome.message)
             recorded = status is not None
@@ -228,6 +228,18 @@ class Worker:
         else:
             log.warning("job %s: lease lost before the result was stored", job.id)
         return recorded
+
+
+def _with_comparison(job: Job, outcome: Outcome) -> tuple[dict[str, Any], int]:
+    """The completed job's report, with its ``comparison`` when the upload named a baseline
+    job, and the bytes the job stores beside its upload, the comparison included."""
+    assert outcome.report is not None
+    comparison = baseline_comparison(job, outcome.report)
+    if comparison is None:
+        return outcome.report, outcome.derived_bytes
+    return {**outcome.report, "comparison": comparison}, outcome.derived_bytes + json_size(
+        comparison
+    )
 
 
 def outcome_of(child: Child[Outcome], job_timeout: float) -> Outcome:

@@ -1,5 +1,5 @@
-"""The ``options`` part of an upload: a JSON object with ``engine``, ``webhook_url`` and
-``dimensions``."""
+"""The ``options`` part of an upload: a JSON object with ``engine``, ``webhook_url``,
+``dimensions`` and ``baseline_job``."""
 
 from __future__ import annotations
 
@@ -14,13 +14,18 @@ from assetcheck.service.webhooks.settings import has_webhooks
 from assetcheck.service.webhooks.urls import WebhookUrlError, check_webhook_url
 
 DEFAULT_ENGINE = "generic"
-KNOWN_OPTIONS = ("engine", "webhook_url", "dimensions")
+KNOWN_OPTIONS = ("engine", "webhook_url", "dimensions", "baseline_job")
+JOB_ID_MAX_LENGTH = 64  # the length of the job table's id column
 WEBHOOK_URL_MAX_LENGTH = 2048
 
 
 def parse_job_options(raw: bytes | None, engines: Collection[str]) -> dict[str, Any]:
     """The job's options, with ``engine`` always set; raises 400 INVALID_OPTIONS,
     UNKNOWN_ENGINE, INVALID_WEBHOOK_URL or INVALID_DIMENSIONS.
+
+    ``baseline_job`` is only checked to be a job id's string here; whether the account has
+    that job, completed, is for :func:`assetcheck.service.webapp.baselines.check_baseline` to
+    say. A null ``baseline_job`` is as if it were not given.
 
     ``webhook_url`` is only checked to be an absolute http(s) URL here; where it may point
     is for :func:`check_webhook_option` to say. A null ``webhook_url`` is as if it were not
@@ -44,6 +49,8 @@ def parse_job_options(raw: bytes | None, engines: Collection[str]) -> dict[str, 
         parsed["webhook_url"] = _webhook_url(options["webhook_url"])
     if options.get("dimensions") is not None:
         parsed["dimensions"] = _dimensions(options["dimensions"])
+    if options.get("baseline_job") is not None:
+        parsed["baseline_job"] = _baseline_job(options["baseline_job"])
     return parsed
 
 
@@ -102,6 +109,15 @@ def _dimensions(value: object) -> dict[str, float]:
         raise RequestError(
             400, "INVALID_DIMENSIONS", f"{message[:1].upper()}{message[1:]}."
         ) from None
+
+
+def _baseline_job(value: object) -> str:
+    if isinstance(value, str) and 0 < len(value) <= JOB_ID_MAX_LENGTH:
+        return value
+    raise _invalid(
+        f"baseline_job must be the id of one of your jobs (a string of 1 to {JOB_ID_MAX_LENGTH} "
+        "characters, the job_id an upload answered)."
+    )
 
 
 def _is_http_url(value: str) -> bool:

@@ -127,6 +127,8 @@ def status_body(job: Job) -> dict[str, Any]:
         withheld = (report.get("job") or {}).get("previews_withheld")
         if withheld:
             body["previews_withheld"] = withheld
+        if "comparison" in report:
+            body["comparison"] = report["comparison"]
         return body
     body.update(
         progress=min(job.progress, 99), filename=job.filename, created_at=iso(job.created_at)

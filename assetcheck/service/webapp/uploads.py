@@ -20,6 +20,7 @@ from assetcheck.plugins.manager import build_registry
 from assetcheck.service.db.tables import Job, iso
 from assetcheck.service.jobs.queue import JobQueue, QueueFull, QuotaExceeded, new_job_id
 from assetcheck.service.jobs.storage import StorageUnavailable, UploadFile
+from assetcheck.service.webapp.baselines import check_baseline
 from assetcheck.service.webapp.errors import RequestError
 from assetcheck.service.webapp.handlers import AccountHandler
 from assetcheck.service.webapp.job_options import check_webhook_option, parse_job_options
@@ -143,6 +144,10 @@ class UploadHandler(AccountHandler):
             self.principal.plan,
             self.config.webhooks.allowed_cidrs,
         )
+        if "baseline_job" in options:
+            await self.run_blocking(
+                check_baseline, self.principal.account_id, options["baseline_job"]
+            )
         await self._refuse_when_over_quota(file.size)
         try:
             job = await self.run_blocking(

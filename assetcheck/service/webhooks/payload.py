@@ -18,20 +18,18 @@ PING = "ping"
 
 def completed_event(job_id: str, report: Mapping[str, Any]) -> bytes:
     """``{"event": "validation.completed", "job_id", "result": {valid, health_score, grade,
-    meshes, securityScan}}`` from a stored JSON report (see ``assetcheck.reports.document``)."""
-    return _serialise(
-        {
-            "event": COMPLETED,
-            "job_id": job_id,
-            "result": {
-                "valid": report["valid"],
-                "health_score": report["health_score"],
-                "grade": report["grade"],
-                "meshes": report["result"]["meshes"],
-                "securityScan": report["result"]["securityScan"],
-            },
-        }
-    )
+    meshes, securityScan}}`` from a stored JSON report (see ``assetcheck.reports.document``);
+    ``result.comparison`` too when the job was compared with a baseline job."""
+    result = {
+        "valid": report["valid"],
+        "health_score": report["health_score"],
+        "grade": report["grade"],
+        "meshes": report["result"]["meshes"],
+        "securityScan": report["result"]["securityScan"],
+    }
+    if "comparison" in report:
+        result["comparison"] = report["comparison"]
+    return _serialise({"event": COMPLETED, "job_id": job_id, "result": result})
 
 
 def failed_event(job_id: str, code: str, message: str) -> bytes:

@@ -66,3 +66,10 @@ def test_a_value_json_cannot_express_is_refused(stored_report):
     stored_report["health_score"] = math.nan
     with pytest.raises(ValueError):
         completed_event("job_1", stored_report)
+
+
+def test_a_job_compared_with_a_baseline_job_carries_the_comparison_in_its_result(stored_report):
+    comparison = {"old": "val_old", "new": "job_1", "unavailable": "The baseline job was deleted."}
+    event = json.loads(completed_event("job_1", {**stored_report, "comparison": comparison}))
+    assert event["result"]["comparison"] == comparison
+    assert "comparison" not in json.loads(completed_event("job_1", stored_report))["result"]

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from assetcheck.service.api.handlers import jobs, meta, metrics, reports, webhook_settings, webhooks
+from assetcheck.service.api.handlers import (
+    compare,
+    jobs,
+    meta,
+    metrics,
+    reports,
+    webhook_settings,
+    webhooks,
+)
 
 default_handlers = [
     *meta.default_handlers,
     *metrics.default_handlers,
     *jobs.default_handlers,
+    *compare.default_handlers,
     *reports.default_handlers,
     *webhooks.default_handlers,
     *webhook_settings.default_handlers,

@@ -1,4 +1,4 @@
-"""The operations on jobs: upload a file, list the jobs, read and delete one."""
+"""The operations on jobs: upload a file, list the jobs, read and delete one, compare two."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ from assetcheck.service.api.openapi.fragments import (
     schema_ref,
 )
 from assetcheck.service.api.openapi.responses import authenticated
+from assetcheck.service.jobs.comparison import COMPARISON_FORMATS
 from assetcheck.service.jobs.queue import STATES
+from assetcheck.service.webapp.job_options import JOB_ID_MAX_LENGTH
 
 #: How the content of an upload starts, for each built-in format (decided from the bytes,
 #: never the name: ``assetcheck.formats.registry``): GLB, ZIP, binary FBX, glTF JSON (after an
@@ -35,6 +37,7 @@ def job_paths(engines: list[str]) -> dict:
     return {
         "/api/v1/validate": {"post": _submit(engines), "get": _list()},
         "/api/v1/validate/{jobId}": {"get": _status(), "delete": _delete()},
+        "/api/v1/validate/{jobId}/compare/{otherJobId}": {"get": _compare()},
     }
 
 
@@ -64,6 +67,7 @@ def _submit(engines: list[str]) -> dict:
                 "links": {
                     "GetValidation": link("getValidation", jobId="$response.body#/job_id"),
                     "GetReport": link("getReport", jobId="$response.body#/job_id"),
+                    "CompareValidations": _compare_with_itself(),
                     "GetBadge": link(
                         "getBadge", jobId="$response.body#/job_id", token=_BADGE_TOKEN
                     ),
@@ -121,6 +125,14 @@ def _upload(engines: list[str]) -> dict:
                         "depth (Z) in metres, any of them; the model must match them within "
                         "3 % (MODEL_DIMENSIONS_MISMATCH, docs/scale.md).",
                     },
+                    "baseline_job": {
+                        "type": ["string", "null"],
+                        "minLength": 1,
+                        "maxLength": JOB_ID_MAX_LENGTH,
+                        "description": "One of the account's completed jobs: the completed "
+                        "job then carries its comparison with it (comparison). null, like no "
+                        "baseline_job, compares with nothing.",
+                    },
                 },
             },
         },
@@ -132,7 +144,12 @@ def _upload_refusals() -> dict:
     return {
         "400": error(
             "MISSING_FILE, EMPTY_FILE, PART_HEADERS_TOO_LARGE, INVALID_OPTIONS, "
-            "UNKNOWN_ENGINE, INVALID_WEBHOOK_URL or INVALID_DIMENSIONS"
+            "UNKNOWN_ENGINE, INVALID_WEBHOOK_URL, INVALID_DIMENSIONS or BASELINE_NOT_FOUND "
+            "(baseline_job names no job of the account)"
+        ),
+        "409": error(
+            "BASELINE_NOT_COMPLETED: the baseline job is queued, processing or failed; or "
+            "BASELINE_EXPIRED: retention removed its report"
         ),
         "413": error("FILE_TOO_LARGE: over the plan's upload limit"),
         "415": error("UNSUPPORTED_FILE_TYPE: the content is not GLB, glTF, FBX, OBJ, USD or ZIP"),
@@ -181,9 +198,57 @@ def _status() -> dict:
                         "schema": {"type": "integer", "minimum": 1, "maximum": 30},
                     }
                 },
-                "links": {"GetReport": link("getReport", jobId="$response.body#/job_id")},
+                "links": {
+                    "GetReport": link("getReport", jobId="$response.body#/job_id"),
+                    "CompareValidations": _compare_with_itself(),
+                },
             },
             "404": error("JOB_NOT_FOUND"),
+            **authenticated(),
+        },
+    }
+
+
+def _compare_with_itself() -> dict:
+    """The link to the comparison of the job in the answer with itself."""
+    job_id = "$response.body#/job_id"
+    return link("compareValidations", jobId=job_id, otherJobId=job_id)
+
+
+def _compare() -> dict:
+    text = {"schema": {"type": "string"}}
+    return {
+        "operationId": "compareValidations",
+        "summary": "What changed from the job otherJobId (old) to the job jobId (new)",
+        "parameters": [
+            job_id_parameter(),
+            {"name": "otherJobId", "in": "path", "required": True, "schema": {"type": "string"}},
+            {
+                "name": "format",
+                "in": "query",
+                "schema": {"type": "string", "enum": list(COMPARISON_FORMATS), "default": "json"},
+            },
+        ],
+        "responses": {
+            "200": {
+                "description": "The comparison: the diff document (docs/diff.md), or its "
+                "Markdown or text",
+                "content": {
+                    **json_content("Comparison"),
+                    "text/markdown": text,
+                    "text/plain": text,
+                },
+            },
+            "400": error("INVALID_PARAMETER: an unknown format"),
+            "404": error("JOB_NOT_FOUND: either job is not the account's"),
+            "409": {
+                **error(
+                    "JOB_NOT_READY: a job is queued or processing (with Retry-After); or "
+                    "JOB_FAILED: a job failed and has no report"
+                ),
+                "headers": retry_after(),
+            },
+            "410": error("JOB_EXPIRED: the plan's retention removed a job's report"),
             **authenticated(),
         },
     }

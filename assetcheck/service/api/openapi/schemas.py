@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import re
+from importlib.resources import files
+
 from assetcheck.scoring.score import GRADES
 from assetcheck.service.api.openapi.fragments import (
     ISO,
@@ -31,6 +35,7 @@ def component_schemas() -> dict:
         **_webhook_schemas(),
         "EngineList": _engine_list(),
         **_storage_schemas(),
+        **comparison_schemas(),
     }
 
 
@@ -85,6 +90,7 @@ def _job_completed() -> dict:
             "completed_at": ISO,
             "badge_url": {"type": "string", "pattern": "^/badge/val_"},
             "stored_bytes": count(),
+            "comparison": schema_ref("Comparison"),
             "previews_withheld": {
                 "type": "array",
                 "items": object_schema(
@@ -174,6 +180,32 @@ def _result_schemas() -> dict:
                 "file": {"type": ["string", "null"]},
             },
         ),
+    }
+
+
+#: The report schema's definitions of a comparison, by the name they have as components.
+_COMPARISON_DEFINITIONS = {
+    "comparison": "Comparison",
+    "comparedFile": "ComparedFile",
+    "comparedFinding": "ComparedFinding",
+    "budgetUse": "BudgetUse",
+}
+
+
+def comparison_schemas() -> dict:
+    """A comparison (the diff document, ``docs/diff.md``) and its parts, as the JSON report's
+    schema defines them (``assetcheck/reports/report.schema.json``), with its references
+    made references to components."""
+    text = files("assetcheck.reports").joinpath("report.schema.json").read_text()
+    definitions = json.loads(text)["$defs"]
+    chosen = json.dumps({name: definitions[name] for name in _COMPARISON_DEFINITIONS})
+    as_components = re.sub(
+        r'"#/\$defs/(\w+)"',
+        lambda found: json.dumps("#/components/schemas/" + _COMPARISON_DEFINITIONS[found[1]]),
+        chosen,
+    )
+    return {
+        _COMPARISON_DEFINITIONS[name]: schema for name, schema in json.loads(as_components).items()
     }
 
 

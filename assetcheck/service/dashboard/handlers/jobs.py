@@ -3,6 +3,7 @@ its preview pictures, its 3D viewer's models and overlays, and its reports; dele
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -16,7 +17,7 @@ from assetcheck.previews.job_files import CONTENT_TYPES, model_file_name
 from assetcheck.reports import ReportFormat
 from assetcheck.reports.failures import failure_advice
 from assetcheck.service.accounts.credentials import is_fresh_install
-from assetcheck.service.dashboard import job_page, report_pages
+from assetcheck.service.dashboard import comparison_page, job_page, report_pages
 from assetcheck.service.dashboard.handlers.base import (
     DashboardHandler,
     DashboardJsonHandler,
@@ -162,8 +163,28 @@ class JobPageHandler(DashboardHandler):
                 report_html=await self._report_part(job),
                 badge_path=badge_path(self.server_secret, job.id),
                 site_url=f"{self.request.protocol}://{self.request.host}",
+                comparison=await self._comparison(job),
+                viewer_autoload_bytes=job_page.VIEWER_AUTOLOAD_BYTES,
             )
         self.render_page("job.html", **context)
+
+    async def _comparison(self, job: Job) -> comparison_page.PageComparison | None:
+        """The comparison with the previous upload of the same file, when there is one."""
+        previous = await self.run_blocking(
+            comparison_page.previous_upload, self.logged_in_account.id, job
+        )
+        if previous is None:
+            return None
+        return await self.run_blocking(self._compare, previous, job)
+
+    def _compare(self, previous: Job, job: Job) -> comparison_page.PageComparison:
+        return comparison_page.page_comparison(
+            previous,
+            json.loads(completed_report_text(previous)),
+            job,
+            json.loads(completed_report_text(job)),
+            self.storage,
+        )
 
     async def _report_part(self, job: Job) -> Markup:
         stored = await self.run_blocking(self.storage.preview_sizes, job.id)
