@@ -27,12 +27,11 @@ from assetcheck.diff.snapshots import read_snapshots, report_snapshots
 from assetcheck.diff.text import render_text
 from assetcheck.formats.registry import SNIFF_BYTES, FormatRegistry, format_registry
 from assetcheck.plugins.manager import get_plugin_manager
-from assetcheck.sandbox.cores import available_cores
 from assetcheck.scoring.profiles import resolve_profile
 
 from .format_option import add_format_option
 from .inputs import add_selection_options, select_files
-from .parallel import validate_files
+from .parallel import add_jobs_option, validate_files
 
 #: The output formats, by name: what renders a comparison.
 RENDERERS = {
@@ -71,14 +70,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "+2MB); METRIC is vertices, triangles, materials, textures, textures_gpu_memory or "
         "file_size; repeatable",
     )
-    parser.add_argument(
-        "--jobs",
-        "-j",
-        type=int,
-        default=available_cores(),
-        metavar="N",
-        help="validate N files at a time in worker processes (default: the number of cores)",
-    )
+    add_jobs_option(parser)
     add_selection_options(parser, "compare")
     parser.set_defaults(run=run)
     return parser

@@ -26,6 +26,7 @@ whole process group, is handled by the command alone (one line, status 130). Wor
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import gc
 import marshal
@@ -46,6 +47,7 @@ from assetcheck.engine import validate
 from assetcheck.reports import Report
 from assetcheck.reports.document import build_report
 from assetcheck.sandbox.containment import die_with_parent
+from assetcheck.sandbox.cores import available_cores
 
 from .chunks import plan_chunks
 
@@ -67,6 +69,18 @@ class Outcome:
     path: Path
     report: Report | None
     error: str | None = None
+
+
+def add_jobs_option(parser: argparse.ArgumentParser) -> None:
+    """``--jobs N``: how many files a command validates at a time (:func:`validate_files`)."""
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=available_cores(),
+        metavar="N",
+        help="validate N files at a time in worker processes (default: the number of cores)",
+    )
 
 
 @contextlib.contextmanager

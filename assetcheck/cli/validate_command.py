@@ -15,14 +15,13 @@ from assetcheck.daemon.client import NO_DAEMON_OPTION
 from assetcheck.formats.registry import format_registry
 from assetcheck.plugins.manager import get_plugin_manager
 from assetcheck.reports import Report, ReportFormat, report_formats
-from assetcheck.sandbox.cores import available_cores
 from assetcheck.scoring.profiles import resolve_profile
 
 from .baseline_option import add_baseline_options, judge, open_baseline, print_comparison
 from .fail_under import add_fail_under, fail_under_problem, scores_under
 from .format_option import add_format_option
 from .inputs import add_selection_options, select_files
-from .parallel import validate_files
+from .parallel import add_jobs_option, validate_files
 from .progress import Progress
 
 
@@ -58,14 +57,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     add_format_option(parser, "one your plugins add (`assetcheck plugins` lists them)")
     add_fail_under(parser)
-    parser.add_argument(
-        "--jobs",
-        "-j",
-        type=int,
-        default=available_cores(),
-        metavar="N",
-        help="validate N files at a time in worker processes (default: the number of cores)",
-    )
+    add_jobs_option(parser)
     add_selection_options(parser, "validate")
     add_baseline_options(parser)
     parser.add_argument(
