@@ -12,17 +12,12 @@ from assetcheck.testing.fbx import (
     LINEAR_KEY,
     CurveSpec,
     Scene,
-    ascii_fbx,
     binary_fbx,
     cube,
 )
 from tests.formats import codes, only_issue, validate_bytes
+from tests.formats.fbx import WRITERS
 
-WRITERS = {
-    "binary 7400": lambda scene: binary_fbx(scene),
-    "compressed binary 7500": lambda scene: binary_fbx(scene, 7500, compress=True),
-    "ascii 7400": lambda scene: ascii_fbx(scene),
-}
 #: Five keys a quarter of a second apart.
 TIMES = [0.0, 0.25, 0.5, 0.75, 1.0]
 #: Motion no key of which is redundant: each key leaves the line between its neighbours.

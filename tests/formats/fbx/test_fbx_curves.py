@@ -16,16 +16,11 @@ from assetcheck.testing.fbx import (
     LINEAR_KEY,
     CurveSpec,
     Scene,
-    ascii_fbx,
     binary_fbx,
     cube,
 )
+from tests.formats.fbx import WRITERS
 
-WRITERS = {
-    "binary 7400": lambda scene: binary_fbx(scene),
-    "compressed binary 7500": lambda scene: binary_fbx(scene, 7500, compress=True),
-    "ascii 7400": lambda scene: ascii_fbx(scene),
-}
 FLAGS = [CUBIC_KEY, LINEAR_KEY, CONSTANT_KEY, CONSTANT_KEY | 0x100]
 
 
