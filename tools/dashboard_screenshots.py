@@ -91,7 +91,9 @@ def shoot_pages(page, url: str, width: int, out: Path) -> list[Path]:
     page.locator("#upload-list li", has_text=shown).get_by_role(
         "link", name="Open the report"
     ).click()
-    figure = page.locator(f'.viewer[data-filename="{shown}"]')
+    # The job's own view: from the second width on, the file was uploaded before, and the
+    # page also shows the comparison's two views (data-compare).
+    figure = page.locator(f'.viewer[data-filename="{shown}"]:not([data-compare])')
     figure.and_(page.locator("[data-state=ready]")).wait_for()
     code, occurrence = SHOWN[shown]
     issue = page.locator("details.issue", has_text=code)

@@ -138,7 +138,9 @@ def open_job(site: Site, page: Page, content: bytes, filename: str) -> str:
 
 
 def wait_for_view(page: Page, name: str):
-    figure = page.locator(f'.viewer[data-filename="{name}"]')
+    """The job's own view of ``name`` (not a comparison's, shown when the name was uploaded
+    before), once ready."""
+    figure = page.locator(f'.viewer[data-filename="{name}"]:not([data-compare])')
     expect(figure).to_have_attribute("data-state", "ready", timeout=60_000)
     return figure
 
