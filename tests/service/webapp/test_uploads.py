@@ -179,11 +179,7 @@ def test_obj_uploads_complete_with_their_reports_and_hostile_ones_leave_the_work
     ]
     try:
         key = new_key(server.config)
-        jobs = {}
-        for name, content in uploads:
-            accepted = upload(server.url, key, content, filename=name)
-            assert accepted.status_code == 202, accepted.text
-            jobs[name] = wait_for_job(server.url, key, accepted.json()["job_id"], timeout=120)
+        jobs = finished_jobs(server.url, key, uploads)
         report = requests.get(
             f"{server.url}/api/v1/report/{jobs['cube.zip']['job_id']}/json",
             headers=bearer(key),
@@ -208,6 +204,16 @@ def test_obj_uploads_complete_with_their_reports_and_hostile_ones_leave_the_work
     assert claim["valid"] is False and claim["result"]["meshes"][0]["triangleCount"] == 0
 
 
+def finished_jobs(url: str, key: str, uploads: list[tuple[str, bytes]]) -> dict[str, dict]:
+    """Upload each ``(name, content)`` in turn and wait for its job; the job bodies by name."""
+    jobs = {}
+    for name, content in uploads:
+        accepted = upload(url, key, content, filename=name)
+        assert accepted.status_code == 202, accepted.text
+        jobs[name] = wait_for_job(url, key, accepted.json()["job_id"], timeout=120)
+    return jobs
+
+
 def test_usd_uploads_complete_with_their_reports_and_hostile_ones_leave_the_worker_unharmed(
     local_config,
 ):
@@ -228,11 +234,7 @@ def test_usd_uploads_complete_with_their_reports_and_hostile_ones_leave_the_work
     ]
     try:
         key = new_key(server.config)
-        jobs = {}
-        for name, content in uploads:
-            accepted = upload(server.url, key, content, filename=name)
-            assert accepted.status_code == 202, accepted.text
-            jobs[name] = wait_for_job(server.url, key, accepted.json()["job_id"], timeout=120)
+        jobs = finished_jobs(server.url, key, uploads)
         reports = {
             name: requests.get(
                 f"{server.url}/api/v1/report/{job['job_id']}/json",
