@@ -80,6 +80,15 @@ class BaseHandler(RequestHandler):
         self.set_header("X-Content-Type-Options", "nosniff")
         self.set_header("Content-Security-Policy", API_CONTENT_SECURITY_POLICY)
 
+    def decode_argument(self, value: bytes, name: str | None = None) -> str:
+        """An argument as text (Tornado's rule: UTF-8, else 400). A part of the path (``name``
+        None) that holds a NUL character names nothing the service stores: 404 NOT_FOUND,
+        before any lookup (PostgreSQL refuses NUL in a query's text)."""
+        text = super().decode_argument(value, name)
+        if name is None and "\0" in text:
+            raise RequestError(404, "NOT_FOUND", "Nothing here: the path holds a NUL character.")
+        return text
+
     def check_xsrf_cookie(self) -> None:
         """On handlers that need it, refuse a state-changing request without the XSRF token
         (403 XSRF_MISSING) or whose token is not this browser's (403 XSRF_INVALID): a form sent

@@ -155,6 +155,9 @@ def test_a_baseline_job_of_no_job_or_another_account_is_baseline_not_found(url, 
     for baseline in ("val_doesnotexist", theirs):
         response = upload(url, key, DECIMATED, "chair.glb", json.dumps({"baseline_job": baseline}))
         assert refusal(response) == (400, "BASELINE_NOT_FOUND")
+    for baseline in ("val_\x00", "\udb50"):  # no text a job id could be: the options are bad
+        response = upload(url, key, DECIMATED, "chair.glb", json.dumps({"baseline_job": baseline}))
+        assert refusal(response) == (400, "INVALID_OPTIONS")
     assert get(url, "/api/v1/validate", key).json()["jobs"] == []  # nothing was queued
 
 

@@ -114,10 +114,23 @@ def test_another_accounts_job_is_not_found(url, key, make_key, glb):
     assert get(url, "/api/v1/validate", stranger).json()["jobs"] == []
 
 
-def test_an_unknown_job_is_not_found(url, key):
-    response = get(url, "/api/v1/validate/val_doesnotexist", key)
-    assert response.status_code == 404
-    assert response.json() == {"error": response.json()["error"], "code": "JOB_NOT_FOUND"}
+@pytest.mark.parametrize(
+    ("job_id", "code"),
+    [
+        ("val_doesnotexist", "JOB_NOT_FOUND"),
+        ("%F4%88%82%8E%C2%91", "JOB_NOT_FOUND"),
+        ("val_%00nul", "NOT_FOUND"),  # a NUL names nothing, whatever the route
+    ],
+)
+def test_an_unknown_job_is_not_found(url, key, job_id, code):
+    for path in (
+        f"/api/v1/validate/{job_id}",
+        f"/api/v1/report/{job_id}/json",
+        f"/api/v1/validate/{job_id}/compare/{job_id}",
+    ):
+        response = get(url, path, key)
+        assert response.status_code == 404
+        assert response.json() == {"error": response.json()["error"], "code": code}
 
 
 def test_the_job_list_is_newest_first_paginated_and_filtered(url, make_key, glb):

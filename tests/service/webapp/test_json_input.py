@@ -18,6 +18,7 @@ from assetcheck.service.webapp.json_input import JsonInputError, parse_json
         b'"[[[[ brackets in a string are text ]"',
         b"[" * 32 + b"]" * 32,
         b'{"quote \\" [": [[]]}',
+        b'{"pair": "\\ud83d\\ude00", "tab": "\\t"}',
     ],
 )
 def test_json_within_the_limits_reads_as_json_loads_reads_it(raw):
@@ -36,6 +37,9 @@ def test_json_within_the_limits_reads_as_json_loads_reads_it(raw):
         (b"[Infinity]", "not valid JSON"),
         (b'{"a": "\xff"}', "not UTF-8"),
         (b"1" * 5000, "not valid JSON"),  # past Python's limit on digits in an int
+        (b'{"baseline_job": "val_\\u0000"}', "NUL character"),
+        (b'{"\\u0000": 1}', "NUL character"),
+        (b'["ok", {"name": "\\udb50"}]', "lone surrogate"),
     ],
     ids=[
         "deep-arrays",
@@ -47,6 +51,9 @@ def test_json_within_the_limits_reads_as_json_loads_reads_it(raw):
         "infinity",
         "not-utf8",
         "huge-number",
+        "nul-in-a-value",
+        "nul-in-a-key",
+        "lone-surrogate",
     ],
 )
 def test_input_too_long_too_deep_or_malformed_is_refused_saying_why(raw, reason):

@@ -113,6 +113,8 @@ def test_another_accounts_delivery_is_not_found(api, new_customer, pinged_custom
         response = api(method, path, stranger.key)
         assert response.status_code == 404, path
         assert response.json()["code"] == "DELIVERY_NOT_FOUND"
+    for method, path in (("GET", "/deliveries/whd_%00"), ("POST", "/deliveries/%00/redeliver")):
+        assert api(method, path, stranger.key).status_code == 404, path
     assert api("GET", "/deliveries", stranger.key).json()["deliveries"] == []
     assert len(receiver.requests) == 2
 
