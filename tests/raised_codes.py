@@ -6,6 +6,10 @@ spawned children, the services the tests run) record the codes they raise there.
 a whole-suite run (pytest given no paths, nothing deselected, not stopped early) the run fails,
 naming each built-in code that no process raised: a code nothing can trigger is dead, and a
 code no test triggers can silently stop firing. ``tests/conftest.py`` loads it.
+
+Under pytest-xdist (``-n``), the controlling process names the folder and judges the run; its
+workers inherit the variable, record into the same folder and judge nothing. The workers
+collect and deselect, so the controller reads the deselecting options themselves.
 """
 
 from __future__ import annotations
@@ -33,9 +37,11 @@ def unraised_builtin_codes(folder: Path) -> list[str]:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    config.stash[DESELECTED] = 0
+    if _is_xdist_worker(config):
+        return
     folder = Path(tempfile.mkdtemp(prefix="raised-issue-codes-"))
     config.stash[FOLDER] = folder
-    config.stash[DESELECTED] = 0
     os.environ[RECORD_VARIABLE] = str(folder)
 
 
@@ -68,15 +74,25 @@ def pytest_terminal_summary(
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    if _is_xdist_worker(config):
+        return
     os.environ.pop(RECORD_VARIABLE, None)
     shutil.rmtree(config.stash[FOLDER], ignore_errors=True)
 
 
+def _is_xdist_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
+
+
 def _whole_suite_ran(session: pytest.Session, exitstatus: int) -> bool:
     config = session.config
+    option = config.option
     return (
-        config.args_source == pytest.Config.ArgsSource.TESTPATHS
+        not _is_xdist_worker(config)
+        and config.args_source == pytest.Config.ArgsSource.TESTPATHS
         and config.stash[DESELECTED] == 0
+        and not (option.keyword or option.markexpr or option.deselect)
+        and not getattr(option, "lf", False)  # --last-failed, when the cache plugin is on
         and not config.option.collectonly
         and session.testscollected > 0
         and not session.shouldstop

@@ -94,8 +94,9 @@ def run_suite(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.slow
-def test_a_whole_suite_run_fails_naming_each_built_in_code_no_test_raised(tmp_path):
-    run = run_suite(tmp_path)
+@pytest.mark.parametrize("workers", [(), ("-n", "2")], ids=["one-process", "xdist"])
+def test_a_whole_suite_run_fails_naming_each_built_in_code_no_test_raised(tmp_path, workers):
+    run = run_suite(tmp_path, *workers)
     assert run.returncode == pytest.ExitCode.TESTS_FAILED, run.stdout
     assert "2 passed" in run.stdout
     unraised = run.stdout.split("issue codes no test raised", 1)[1].split()
@@ -105,7 +106,14 @@ def test_a_whole_suite_run_fails_naming_each_built_in_code_no_test_raised(tmp_pa
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "subset", [("suite/test_one_code.py",), ("-k", "nothing"), ("--collect-only",)]
+    "subset",
+    [
+        ("suite/test_one_code.py",),
+        ("-k", "nothing"),
+        ("-n", "2", "-k", "nothing"),
+        ("-m", "not slow"),
+        ("--collect-only",),
+    ],
 )
 def test_a_run_of_part_of_the_suite_does_not_check_the_codes(tmp_path, subset):
     run = run_suite(tmp_path, *subset)
