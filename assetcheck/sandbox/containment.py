@@ -56,7 +56,7 @@ def limit_address_space(limit_mb: int) -> None:
     interpreter, its libraries, what it inherited from its parent), within any limit already
     in force. Soft and hard limits both: nothing this process runs can raise it again, and a
     child it forks gets at most what is left of it."""
-    limit = _address_space_in_use() + (limit_mb << 20)
+    limit = address_space_in_use() + (limit_mb << 20)
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)
@@ -80,7 +80,7 @@ def limit_cpu_time(seconds: int) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds))
 
 
-def _address_space_in_use() -> int:
+def address_space_in_use() -> int:
     """This process's current virtual size; 0 where /proc is missing (the limit is absolute)."""
     try:
         with open("/proc/self/statm") as statm:
