@@ -94,7 +94,8 @@ def run_in_helper(
     fresh child), as :func:`~assetcheck.sandbox.child.run_in_child` says: the same result, the
     same exceptions, the same limits."""
     types = tuple(result_types)
-    stream = _request(function, types, cpu_time_limit(timeout), memory_limit_mb)
+    cpu_seconds = cpu_time_limit(timeout)
+    stream = _request(function, types, cpu_seconds, memory_limit_mb)
     if (
         stream is not None
         and threading.current_thread() is threading.main_thread()
@@ -102,7 +103,7 @@ def run_in_helper(
     ):
         try:
             for _ in range(2):  # a helper that retires is replaced once
-                helper = _ready_helper(cpu_time_limit(timeout))
+                helper = _ready_helper(cpu_seconds)
                 if helper is None:
                     break
                 with contextlib.suppress(_Retired):
@@ -283,12 +284,12 @@ def _start(cpu_limit: int) -> _Helper | None:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
             ours.close()
-    try:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a held signal is raised here
-    except BaseException:
-        if helper is not None:
-            helper.end()
-        raise
+        try:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a held signal is raised here
+        except BaseException:
+            if helper is not None:
+                helper.end()
+            raise
     return helper
 
 

@@ -224,3 +224,30 @@ def test_the_helper_dies_with_the_process_that_started_it(signal_number):
         kill_all(started)
         caller.kill()
         caller.wait()
+
+
+#: Calls ``run_in_helper`` after registering an at-fork hook that sends the process SIGINT, as
+#: Ctrl-C pressed while the helper is forked; prints what the call did and what is left.
+SIGINT_DURING_FORK = """
+import os, signal
+from functools import partial
+from assetcheck.sandbox import helper
+
+os.register_at_fork(after_in_parent=lambda: os.kill(os.getpid(), signal.SIGINT))
+try:
+    helper.run_in_helper(partial(int, 1), timeout=60, memory_limit_mb=256)
+except KeyboardInterrupt:
+    try:
+        os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG)
+    except ChildProcessError:
+        print("interrupted, no helper left", helper._current)
+else:
+    print("returned")
+"""
+
+
+def test_ctrl_c_pressed_while_the_helper_is_forked_interrupts_the_caller_and_ends_it():
+    run = subprocess.run(
+        [sys.executable, "-c", SIGINT_DURING_FORK], capture_output=True, text=True, timeout=60
+    )
+    assert run.stdout == "interrupted, no helper left None\n", run.stderr
