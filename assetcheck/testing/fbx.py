@@ -115,21 +115,27 @@ class MeshSpec:
 class MaterialSpec:
     """A material: ``shading_model`` as written (``lambert``, ``phong``, ``unknown``...).
 
-    ``physical`` marks it a 3ds Max Physical Material (PBR), as 3ds Max writes it.
+    ``physical`` marks it a 3ds Max Physical Material (PBR), as 3ds Max writes it;
+    ``properties`` adds numeric properties as (name, type, value): ``("Opacity", "double",
+    0.5)``.
     """
 
     name: str
     shading_model: str = "phong"
     physical: bool = False
+    properties: Sequence[tuple[str, str, object]] = ()
 
 
 @dataclass
 class VideoSpec:
-    """An image (a ``Video``, embedded when ``content`` is not empty) and its texture."""
+    """An image (a ``Video``, embedded when ``content`` is not empty) and its texture,
+    connected to each (material, property) of ``slots`` (FBX 7 layouts only):
+    ``("Wood", "NormalMap")``."""
 
     name: str
     filename: str
     content: bytes
+    slots: Sequence[tuple[str, str]] = ()
 
 
 @dataclass
@@ -221,6 +227,8 @@ class _SceneWriter:
             for index, (name, seconds) in enumerate(self.scene.animations):
                 objects.children += self._anim_stack(links, name, seconds, index)
         property_links = [] if self.legacy else self._curves(objects, links)
+        if not self.legacy:
+            property_links += self._texture_slots()
         connections = Node(
             "Connections",
             children=[
@@ -466,6 +474,7 @@ class _SceneWriter:
 
     def _material(self, material: MaterialSpec, index: int) -> Node:
         props: list[tuple[str, str, object]] = [("DiffuseColor", "ColorRGB", 0.8)]
+        props += material.properties
         if material.physical:
             class_a, class_b = PHYSICAL_MATERIAL_CLASS_ID
             props += [
@@ -509,6 +518,15 @@ class _SceneWriter:
         links.append(
             (self._ref(video.name, "Video", 5, index), self._ref(video.name, "Texture", 6, index))
         )
+
+    def _texture_slots(self) -> list[tuple[int, int, str]]:
+        """The connections of the videos' textures to material properties."""
+        names = [m.name for m in self.scene.materials]
+        return [
+            (self._id(6, index), self._id(3, names.index(material)), prop)
+            for index, video in enumerate(self.scene.videos)
+            for material, prop in video.slots
+        ]
 
     def _anim_stack(self, links: list[_Link], name: str, seconds: float, index: int) -> list[Node]:
         stop = round(seconds * KTIME_PER_SECOND)

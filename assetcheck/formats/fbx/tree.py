@@ -12,6 +12,8 @@ memory limit (:class:`TreeBuilder`), so a file cannot make the walk hold more th
 
 from __future__ import annotations
 
+import base64
+import binascii
 import contextlib
 import re
 import zlib
@@ -33,6 +35,10 @@ OBJECT_NODES = frozenset(
         "AnimationLayer",
         "AnimationCurveNode",
         "AnimationCurve",
+        "Material",
+        "Texture",
+        "LayeredTexture",
+        "Video",
     }
 )
 
@@ -71,6 +77,11 @@ def geometry_nodes(depth: int, parent: str, name: str) -> bool:
     return True
 
 
+#: What ASCII ``Content`` strings hold besides base64 data: padding (a writer may pad each
+#: string it splits the data into) and spaces.
+_NOT_BASE64 = re.compile(rb"[^A-Za-z0-9+/]")
+
+
 class FbxTreeError(Exception):
     """The node structure cannot be read; the message says where and why."""
 
@@ -87,10 +98,20 @@ class ArrayRef:
     encoding: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class BlobRef:
+    """A raw (``R``) property not yet read, by its span in the file: the bytes themselves
+    (binary), or one of the base64 strings an ASCII ``Content`` is written as."""
+
+    start: int
+    end: int
+
+
 @dataclass(slots=True)
 class FbxNode:
-    """One node: its name, its properties (str, bytes, int, float, bool, :class:`ArrayRef`, or
-    one numpy array for an FBX 6 run of scalars) and its kept children."""
+    """One node: its name, its properties (str, int, float, bool, :class:`ArrayRef`,
+    :class:`BlobRef` for raw bytes, or one numpy array for an FBX 6 run of scalars) and its
+    kept children."""
 
     name: str
     props: list[object] = field(default_factory=list)
@@ -108,6 +129,10 @@ class FbxNode:
         """Property ``index`` as text ('' when missing)."""
         value = self.props[index] if index < len(self.props) else ""
         return value if isinstance(value, str) else str(value)
+
+    def blob_spans(self) -> tuple[tuple[int, int], ...]:
+        """The spans of the node's raw properties (:class:`BlobRef`), in order."""
+        return tuple((p.start, p.end) for p in self.props if isinstance(p, BlobRef))
 
     def array(self, dtype: str = "f8") -> np.ndarray:
         """The node's numeric values as one array of ``dtype`` (an array property, or the
@@ -161,6 +186,25 @@ class FbxSource:
         if len(raw) != size:
             raise FbxTreeError(f"an array of {ref.count} values holds {len(raw)} bytes")
         return np.frombuffer(raw, dtype=dtype)
+
+    def blob(self, spans: tuple[tuple[int, int], ...]) -> bytes | memoryview:
+        """The bytes of a raw property kept as ``spans`` (:meth:`FbxNode.blob_spans`): a view
+        of the file (binary, one span), or the base64 strings decoded each on its own, as
+        writers pad each (ASCII); FbxTreeError when they are not base64."""
+        if self.binary:
+            if len(spans) == 1:
+                return self.data[spans[0][0] : spans[0][1]]
+            return b"".join(self.data[start:end] for start, end in spans)
+        return b"".join(_base64(self.data[start:end]) for start, end in spans)
+
+
+def _base64(text: memoryview) -> bytes:
+    """One base64 string decoded, its padding made whole."""
+    data = _NOT_BASE64.sub(b"", bytes(text))
+    try:
+        return base64.b64decode(data + b"=" * (-len(data) % 4))
+    except binascii.Error as error:
+        raise FbxTreeError(f"embedded content is not base64 ({error})") from None
 
 
 @dataclass
