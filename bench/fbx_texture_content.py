@@ -1,0 +1,76 @@
+"""What the FBX texture content check costs: validation with and without it, and what reading
+the materials' texture slots adds to the reader (which runs whether the check does or not).
+
+    python bench/fbx_texture_content.py [--rounds 5]
+
+Files: the three largest of the production corpus (``../shared/corpus/fbx-production``: their
+textures are image files beside the model, not embedded, so the check decodes nothing), and
+the largest embedded texture of Debian's assimp-testmodels (a 1.3 MB ASCII FBX whose 968 KB
+PNG is base64 in two strings, on two material properties). Medians of wall and CPU time (the
+decoding child's included), the contenders in turns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from assetcheck.asset.options import Limits
+from assetcheck.formats.fbx.materials import read_materials
+from assetcheck.formats.fbx.objects import FbxObjects
+from assetcheck.formats.fbx.walk import walk_fbx
+from assetcheck.plugins.manager import PluginConfig, get_plugin_manager
+from bench.texture_content import seconds
+
+CHECK = "assetcheck.checks.fbx_texture_content"
+PRODUCTION = Path(__file__).resolve().parent.parent.parent / "shared/corpus/fbx-production"
+EMBEDDED = Path("/usr/share/assimp/models/FBX/embedded_ascii/box_embedded_texture_fragmented.fbx")
+
+
+def files() -> list[Path]:
+    largest = sorted(PRODUCTION.glob("*.fbx"), key=lambda p: p.stat().st_size)[-3:]
+    return [*reversed(largest), *([EMBEDDED] if EMBEDDED.is_file() else [])]
+
+
+def slot_reading(path: Path, rounds: int) -> float:
+    """Median seconds of reading the texture slots from the walked tree."""
+    objects = FbxObjects.of(walk_fbx(path.read_bytes(), Limits()).tree)
+    times = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        read_materials(objects)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    with_check = get_plugin_manager()
+    without = get_plugin_manager(PluginConfig(disabled=(CHECK,)))
+    print(f"{'file':<48}{'MB':>6}{'wall with/without':>20}{'cpu with/without':>19}{'slots ms':>10}")
+    for path in files():
+        seconds(path, with_check)  # warm: imports, page cache
+        runs: dict[str, list[tuple[float, float]]] = {"with": [], "without": []}
+        for _ in range(args.rounds):
+            runs["with"].append(seconds(path, with_check))
+            runs["without"].append(seconds(path, without))
+        (wall_on, cpu_on), (wall_off, cpu_off) = (
+            (statistics.median(w for w, _ in runs[key]), statistics.median(c for _, c in runs[key]))
+            for key in ("with", "without")
+        )
+        print(
+            f"{path.name:<48}{path.stat().st_size / 1e6:>6.2f}"
+            f"{f'{wall_on:.2f} / {wall_off:.2f}':>20}{f'{cpu_on:.2f} / {cpu_off:.2f}':>19}"
+            f"{slot_reading(path, args.rounds) * 1000:>10.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
