@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.formats.fbx.model import FbxMaterial, FbxScene, FbxTextureSlot
 from assetcheck.formats.image_content import (
     ContentRequest,
     ImageContent,
@@ -37,6 +37,9 @@ from assetcheck.formats.texture_rules import (
     transparent_share,
 )
 from assetcheck.plugins.hookspecs import hookimpl
+
+if TYPE_CHECKING:  # a run without FBX files never loads the FBX model
+    from assetcheck.formats.fbx.model import FbxMaterial, FbxScene, FbxTextureSlot
 
 #: The material properties whose texture is a base colour: FBX's own (Lambert, Phong, and
 #: Blender's export), Maya's Standard Surface and Stingray PBS, 3ds Max's PBR and Physical
