@@ -42,11 +42,12 @@ if TYPE_CHECKING:  # a run without FBX files never loads the FBX model
     from assetcheck.formats.fbx.model import FbxMaterial, FbxScene, FbxTextureSlot
 
 #: The material properties whose texture is a base colour: FBX's own (Lambert, Phong, and
-#: Blender's export), Maya's Standard Surface and Stingray PBS, 3ds Max's PBR and Physical
-#: materials.
+#: Blender's export; ``Diffuse`` is FBX 6's layer), Maya's Standard Surface and Stingray PBS,
+#: 3ds Max's PBR and Physical materials.
 BASE_COLOR_SLOTS = frozenset(
     {
         "DiffuseColor",
+        "Diffuse",
         "Maya|baseColor",
         "Maya|TEX_color_map",
         "3dsMax|main|base_color_map",
@@ -69,6 +70,7 @@ OPACITY_SLOTS = frozenset(
     {
         "TransparentColor",
         "TransparencyFactor",
+        "Transparent",
         "Maya|opacity",
         "Maya|transmission",
         "3dsMax|main|opacity_map",

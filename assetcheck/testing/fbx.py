@@ -129,8 +129,10 @@ class MaterialSpec:
 @dataclass
 class VideoSpec:
     """An image (a ``Video``, embedded when ``content`` is not empty) and its texture,
-    connected to each (material, property) of ``slots`` (FBX 7 layouts only):
-    ``("Wood", "NormalMap")``."""
+    connected to each (material, property) of ``slots``: ``("Wood", "NormalMap")``. The FBX 6
+    layout connects the texture to each model drawn with the material and names it in a
+    texture layer element of the property (``LayerElementNormalMap_Textures``;
+    ``LayerElementTexture`` for ``Diffuse``) on the polygons of that material."""
 
     name: str
     filename: str
@@ -294,7 +296,25 @@ class _SceneWriter:
             return [float(v) if kind == "d" else int(v) for v in values]
         return [Array(kind, values, compress=self.compress)]
 
-    def _geometry_children(self, mesh: MeshSpec) -> list[Node]:
+    def _legacy_textures(self, mesh: MeshSpec, links: list[_Link]) -> list[tuple[int, int, str]]:
+        """FBX 6: connect the textures of the mesh's materials to its model; (texture number
+        in the model, material slot, property) of each."""
+        model_ref = self._ref(mesh.name, "Model", 2, self.scene.meshes.index(mesh))
+        found: list[tuple[int, int, str]] = []
+        numbers: dict[int, int] = {}
+        for index, video in enumerate(self.scene.videos):
+            for material, prop in video.slots:
+                if material not in mesh.materials:
+                    continue
+                if index not in numbers:
+                    numbers[index] = len(numbers)
+                    links.append((self._ref(video.name, "Texture", 6, index), model_ref))
+                found.append((numbers[index], list(mesh.materials).index(material), prop))
+        return found
+
+    def _geometry_children(
+        self, mesh: MeshSpec, textures: Sequence[tuple[int, int, str]] = ()
+    ) -> list[Node]:
         points = [c for vertex in mesh.vertices for c in vertex]
         indices = (
             list(mesh.raw_indices)
@@ -349,6 +369,12 @@ class _SceneWriter:
                 )
             )
             layer.append(("LayerElementMaterial", 0))
+        for texture, slot, prop in textures:
+            name = "LayerElementTexture" if prop == "Diffuse" else f"LayerElement{prop}_Textures"
+            used = [0] * len(mesh.polygons) if mesh.material_slots is None else mesh.material_slots
+            ids = [texture if polygon_slot == slot else -1 for polygon_slot in used]
+            children.append(self._layer_element(name, 0, "TextureId", ids, "ByPolygon", kind="i"))
+            layer.append((name, 0))
         children.append(
             Node(
                 "Layer",
@@ -406,7 +432,7 @@ class _SceneWriter:
             [Node("Version", [232]), model_props],
         )
         if self.legacy:
-            model.children += self._geometry_children(mesh)
+            model.children += self._geometry_children(mesh, self._legacy_textures(mesh, links))
             objects.children.append(model)
             self._skin(objects, links, mesh, index, model_ref)
             return

@@ -1,6 +1,7 @@
 """FBX texture content: embedded images decoded and judged against the material property each
 is connected to, on files the FBX writers of ``assetcheck.testing`` build (binary, compressed
-binary and ASCII FBX 7), with the images of the glTF texture cases."""
+binary and ASCII FBX 7; binary and ASCII FBX 6, whose textures are bound by layer elements),
+with the images of the glTF texture cases."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ WRITERS = {
     "binary 7400": lambda scene: binary_fbx(scene),
     "compressed binary 7500": lambda scene: binary_fbx(scene, 7500, compress=True),
     "ascii 7400": lambda scene: ascii_fbx(scene),
+    "binary 6100": lambda scene: binary_fbx(scene, 6100),
+    "ascii 6100": lambda scene: ascii_fbx(scene, 6100),
 }
 #: A base colour well inside the PBR range, varying, without alpha: no finding.
 GOOD_COLOUR = encoded(channels(ramp(60, 200), ramp(80, 180), 120))
@@ -85,7 +88,7 @@ def test_an_object_space_normal_map_names_its_material_and_slot_in_any_layout(tm
         (_png(12000, 12000, b"\0" * 64), "DiffuseColor", "TEXTURE_DECODE_REFUSED"),
         (_png(16, 16, b"\0" * 7), "DiffuseColor", "TEXTURE_DECODE_FAILED"),
     ],
-    ids=lambda value: value if isinstance(value, str) else "",
+    ids=lambda value: value if isinstance(value, str) and value.isupper() else None,
 )
 def test_each_rule_is_found_on_the_slot_it_applies_to(tmp_path, image, slot, code):
     result = validate_bytes(tmp_path, "cube.fbx", binary_fbx(textured(image, slot)))

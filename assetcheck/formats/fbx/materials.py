@@ -6,15 +6,21 @@ connection (``C: "OP", texture, material, "DiffuseColor"``); a ``LayeredTexture`
 for the textures connected to it, each of which feeds the property. A texture shows the
 ``Video`` connected to it, whose ``Content`` is the embedded image; the walk kept only where
 those bytes lie (:class:`~assetcheck.formats.fbx.tree.BlobRef`), so no image is read here.
-FBX 6 and older name their textures' uses through the geometry's layer elements
-(``LayerElementTexture``...) rather than connections: their materials get no slots
-(``docs/textures.md``).
+FBX 6 and older say which texture a polygon shows through its geometry's layer elements
+instead (``LayerElementTexture`` for the diffuse colour, ``LayerElementEmissive_Textures``,
+``LayerElementNormalMapTextures``...: a ``TextureId`` per polygon, or one for all, numbering
+the textures connected to the model), and which material through ``LayerElementMaterial``:
+each pair a polygon shows gives the material a slot named as ufbx names it (``Diffuse``,
+``Emissive``, ``NormalMap``...).
 """
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
+
+import numpy as np
 
 from assetcheck.formats.fbx.model import FbxImage, FbxMaterial, FbxTextureSlot
 from assetcheck.formats.fbx.objects import FbxObjects, object_name
@@ -23,6 +29,9 @@ from assetcheck.formats.fbx.tree import FbxNode
 
 #: The children that name a texture's or a video's image file, the relative one first.
 FILENAME_NODES = ("RelativeFilename", "FileName", "Filename")
+#: An FBX 6 texture layer element, and the material property it feeds (its middle part;
+#: ``LayerElementTexture`` feeds the diffuse colour).
+TEXTURE_LAYER = re.compile(r"^LayerElement(?:Texture|(\w+?)_?Textures)$")
 
 
 def read_materials(objects: FbxObjects) -> tuple[list[FbxMaterial], list[FbxImage]]:
@@ -64,9 +73,14 @@ def read_materials(objects: FbxObjects) -> tuple[list[FbxMaterial], list[FbxImag
         return image_of[video]
 
     slots: dict[Hashable, list[FbxTextureSlot]] = defaultdict(list)
-    for child, parent, prop in objects.property_links:
-        if parent not in materials:
-            continue
+    connected = [
+        (child, parent, prop)
+        for child, parent, prop in objects.property_links
+        if parent in materials
+    ]
+    if objects.legacy:
+        connected += _layer_slots(objects, materials, textures)
+    for child, parent, prop in connected:
         for texture in [child] if child in textures else layers.get(child, []):
             node = textures[texture]
             filename = _filename(node) or _filename(videos.get(video_of.get(texture)))
@@ -76,6 +90,47 @@ def read_materials(objects: FbxObjects) -> tuple[list[FbxMaterial], list[FbxImag
         for key, node in materials.items()
     ]
     return found, images
+
+
+def _layer_slots(
+    objects: FbxObjects, materials: dict[Hashable, FbxNode], textures: dict[Hashable, FbxNode]
+) -> Iterator[tuple[Hashable, Hashable, str]]:
+    """FBX 6: (texture, material, property) for each pair a model's polygons show through its
+    texture and material layer elements, each once."""
+    seen = set()
+    for key, model in objects.named("Model").items():
+        owned = [child for child, parent in objects.links if parent == key]
+        model_materials = [child for child in owned if child in materials]
+        model_textures = [child for child in owned if child in textures]
+        element = model.child("LayerElementMaterial")
+        material_ids = _ids(element, "Materials") if element is not None else np.zeros(1, int)
+        for layer in model.children:
+            found = TEXTURE_LAYER.match(layer.name)
+            if found is None:
+                continue
+            prop = found[1] or "Diffuse"
+            for material, texture in _pairs(material_ids, _ids(layer, "TextureId")):
+                if 0 <= material < len(model_materials) and 0 <= texture < len(model_textures):
+                    link = (model_textures[texture], model_materials[material], prop)
+                    if link not in seen:
+                        seen.add(link)
+                        yield link
+
+
+def _ids(element: FbxNode, name: str) -> np.ndarray:
+    """A layer element's indices: one for every polygon (``AllSame``) or one per polygon."""
+    found = element.child(name)
+    return found.array("i8") if found is not None else np.empty(0, np.int64)
+
+
+def _pairs(materials: np.ndarray, textures: np.ndarray) -> list[tuple[int, int]]:
+    """The (material, texture) pairs polygons show: per polygon, or every pair of a single
+    value with the other's values."""
+    if len(materials) == 1 or len(textures) == 1:
+        return [(int(m), int(t)) for m in np.unique(materials) for t in np.unique(textures)]
+    length = min(len(materials), len(textures))
+    pairs = np.unique(np.stack([materials[:length], textures[:length]], axis=1), axis=0)
+    return [(int(m), int(t)) for m, t in pairs]
 
 
 def _content(video: FbxNode) -> tuple[tuple[int, int], ...]:

@@ -1,10 +1,10 @@
-"""FBX materials' texture slots against ufbx, an independent reader, on every real FBX 7 file
+"""FBX materials' texture slots against ufbx, an independent reader, on every real FBX file
 with textures (the shared corpus, the production corpus, Debian's assimp-testmodels).
 
 pyufbx gives, per material, each texture connected to a property (``material_prop``) and the
 texture's embedded bytes (``content``): our slots must be the same (material, property,
-texture) triples, and each embedded image ours points at must hold ufbx's bytes. FBX 6 files
-name their textures' uses through layer elements, which are not read (``docs/textures.md``).
+texture) triples, FBX 7's connections and FBX 6's layer elements alike, and each embedded
+image ours points at must hold ufbx's bytes.
 """
 
 from __future__ import annotations
@@ -21,10 +21,12 @@ from assetcheck.formats.fbx.walk import walk_fbx
 from tests.formats.fbx.test_fbx_corpus import ASSIMP_FBX, CORPUS
 from tests.formats.fbx.test_fbx_production_corpus import PRODUCTION
 
-#: Textured FBX 7 files each corpus must hold (the test proves nothing if they are gone):
-#: binary, ASCII, split and fragmented embedded content, 3ds Max PBR slot names.
+#: Textured files each corpus must hold (the test proves nothing if they are gone): binary,
+#: ASCII, split and fragmented embedded content, 3ds Max PBR slot names, FBX 6 layers.
 TEXTURED = {
     CORPUS: {
+        "maya_textured_cube_6100_ascii.fbx",
+        "maya_material_chart_6100_binary.fbx",
         "maya_textured_cube_7500_ascii.fbx",
         "synthetic_texture_split_7500_binary.fbx",
         "max_pbr_spec_gloss_material_7700_ascii.fbx",
@@ -65,8 +67,6 @@ def test_texture_slots_and_embedded_bytes_equal_ufbx(path: Path):
     except ufbx.UfbxError:
         pytest.skip("ufbx cannot read this file")
     try:
-        if scene.metadata.version < 7000:
-            pytest.skip("FBX 6 textures are bound through layer elements, which are not read")
         theirs = sorted(
             (material.name, slot.material_prop, slot.texture.name)
             for material in scene.materials
