@@ -296,10 +296,11 @@ class _SceneWriter:
             return [float(v) if kind == "d" else int(v) for v in values]
         return [Array(kind, values, compress=self.compress)]
 
-    def _legacy_textures(self, mesh: MeshSpec, links: list[_Link]) -> list[tuple[int, int, str]]:
-        """FBX 6: connect the textures of the mesh's materials to its model; (texture number
-        in the model, material slot, property) of each."""
-        model_ref = self._ref(mesh.name, "Model", 2, self.scene.meshes.index(mesh))
+    def _legacy_textures(
+        self, mesh: MeshSpec, model_ref: str | int, links: list[_Link]
+    ) -> list[tuple[int, int, str]]:
+        """FBX 6: connect the textures of the mesh's materials to its model ``model_ref``;
+        (texture number in the model, material slot, property) of each."""
         found: list[tuple[int, int, str]] = []
         numbers: dict[int, int] = {}
         for index, video in enumerate(self.scene.videos):
@@ -432,7 +433,9 @@ class _SceneWriter:
             [Node("Version", [232]), model_props],
         )
         if self.legacy:
-            model.children += self._geometry_children(mesh, self._legacy_textures(mesh, links))
+            model.children += self._geometry_children(
+                mesh, self._legacy_textures(mesh, model_ref, links)
+            )
             objects.children.append(model)
             self._skin(objects, links, mesh, index, model_ref)
             return
