@@ -144,3 +144,10 @@ def test_an_external_texture_is_not_read(tmp_path):
     result = validate_bytes(tmp_path, "cube.fbx", binary_fbx(textured(b"", "NormalMap")))
     assert content_codes(result) == set()
     assert "FBX_EXTERNAL_TEXTURE" in codes(result)
+
+
+def test_an_embedded_image_of_a_format_not_decoded_is_left_alone(tmp_path):
+    targa = bytes([0, 0, 2]) + b"\0" * 15 + b"\x80" * 48  # a TGA header and pixels
+    result = validate_bytes(tmp_path, "cube.fbx", binary_fbx(textured(targa, "NormalMap")))
+
+    assert content_codes(result) == set()
