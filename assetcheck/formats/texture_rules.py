@@ -6,6 +6,7 @@ sandboxed child (``docs/textures.md`` gives each rule, its threshold and source)
 
 from __future__ import annotations
 
+import math
 from functools import partial
 
 from assetcheck.asset.options import Limits
@@ -32,6 +33,10 @@ REPORTED_SHARE = 0.05
 SRGB_LEAN = 0.25
 #: Texels with alpha below this are transparent enough to matter on an opaque material.
 TRANSPARENT = 250
+
+#: How many times denser than needed a texture may be before it is reported: room for
+#: zooming in to a quarter of the model, and one mip level of sharpness to spare.
+DENSITY_MARGIN = 8.0
 
 #: A finding: its code and its message fields.
 Finding = tuple[str, dict[str, object]]
@@ -140,3 +145,31 @@ def percent(share: float) -> str:
 def gpu_megabytes(width: int, height: int) -> float:
     """The GPU memory of an image as engines store it: RGBA8 with its mip chain."""
     return width * height * 4 * 4 / 3 / 1e6
+
+
+def density_fields(
+    width: int, height: int, uv: float, surface: float, size: float, screen: int
+) -> dict[str, object] | None:
+    """``TEXTURE_DENSITY_EXCESSIVE``'s fields (but the image's and material's names) when an
+    image of ``width`` x ``height`` covering ``uv`` texture units on ``surface`` square
+    metres is more than :data:`DENSITY_MARGIN` times denser than a screen of ``screen``
+    pixels showing the whole model, ``size`` metres across, shows; else None."""
+    if uv <= 0 or surface <= 0 or size <= 0:
+        return None
+    needed = screen / size
+    density = math.sqrt(width * height * uv / surface)
+    if not math.isfinite(density) or density <= DENSITY_MARGIN * needed:
+        return None
+    return {
+        "width": width,
+        "height": height,
+        "density": round(density),
+        "needed": round(needed),
+        "ratio": density / needed,
+        "screen": screen,
+        "suggested": _power_of_two_at_least(max(width, height) * needed / density),
+    }
+
+
+def _power_of_two_at_least(value: float) -> int:
+    return 1 << max(0, math.ceil(math.log2(max(value, 1.0))))

@@ -151,3 +151,26 @@ def test_an_embedded_image_of_a_format_not_decoded_is_left_alone(tmp_path):
     result = validate_bytes(tmp_path, "cube.fbx", binary_fbx(textured(targa, "NormalMap")))
 
     assert content_codes(result) == set()
+
+
+@pytest.mark.parametrize("writer", WRITERS.values(), ids=WRITERS.keys())
+@pytest.mark.parametrize(("tiles", "reported"), [(100.0, True), (1.0, False)])
+def test_a_texture_tiled_densely_on_a_small_part_of_a_large_model_is_excessive(
+    tmp_path, writer, tiles, reported
+):
+    # A 2 cm cube whose two faces facing z carry the 16 px texture `tiles` x `tiles` times,
+    # beside an untextured cube 2 m across: 16 * tiles texels per 2 cm against the 4,096 per
+    # metre a 8,192 px screen shows of the model.
+    small = cube("Small", ["Wood"])
+    small.uv_values = [(tiles * (x + 1) / 2, tiles * (y + 1) / 2) for x, y, _ in small.vertices]
+    large = cube("Large")
+    large.scale = (100.0, 100.0, 100.0)
+    scene = textured(GOOD_COLOUR)
+    scene.meshes = [small, large]
+
+    result = validate_bytes(tmp_path, "parts.fbx", writer(scene))
+
+    found = [issue for issue in result.issues if issue.code == "TEXTURE_DENSITY_EXCESSIVE"]
+    assert bool(found) is reported
+    if reported:
+        assert "material Wood (slot DiffuseColor)" in found[0].message
