@@ -1,5 +1,6 @@
-"""What the FBX texture content check costs: validation with and without it, and what reading
-the materials' texture slots adds to the reader (which runs whether the check does or not).
+"""What the FBX texture checks cost (content and texel density): validation with and without
+them, and what reading the materials' texture slots adds to the reader (which runs whether
+the checks do or not).
 
     python bench/fbx_texture_content.py [--rounds 5]
 
@@ -31,7 +32,7 @@ from assetcheck.plugins.manager import PluginConfig, get_plugin_manager
 from assetcheck.testing.fbx import MaterialSpec, Scene, VideoSpec, binary_fbx, grid
 from bench.texture_content import pbr_set, seconds
 
-CHECK = "assetcheck.checks.fbx_texture_content"
+CHECKS = ("assetcheck.checks.fbx_texture_content", "assetcheck.checks.fbx_texel_density")
 PRODUCTION = Path(__file__).resolve().parent.parent.parent / "shared/corpus/fbx-production"
 EMBEDDED = Path("/usr/share/assimp/models/FBX/embedded_ascii/box_embedded_texture_fragmented.fbx")
 
@@ -71,7 +72,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     with_check = get_plugin_manager()
-    without = get_plugin_manager(PluginConfig(disabled=(CHECK,)))
+    without = get_plugin_manager(PluginConfig(disabled=CHECKS))
     print(f"{'file':<48}{'MB':>6}{'wall with/without':>20}{'cpu with/without':>19}{'slots ms':>10}")
     for path in files(Path(tempfile.mkdtemp())):
         seconds(path, with_check)  # warm: imports, page cache
