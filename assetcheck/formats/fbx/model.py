@@ -460,8 +460,9 @@ class FbxScene:
 
     def image_data(self, index: int) -> bytes | memoryview | None:
         """The encoded bytes of embedded image ``index`` (a view of the file where it can
-        be), or None when the file's bytes are gone or they cannot be read."""
-        if self.source is None:
+        be), or None when the file's bytes are gone, there is no such image (only a parser
+        child subverted by the file sends that) or its bytes cannot be read."""
+        if self.source is None or not 0 <= index < len(self.images):
             return None
         try:
             return self.source.blob(self.images[index].spans)
