@@ -1,12 +1,14 @@
 """The FBX node tree the reader works on, and how the walk keeps it.
 
 The one walk of a file (:mod:`assetcheck.formats.fbx.walk`) checks every node and keeps, as
-:class:`FbxNode` objects, the ones its :data:`KeepRule` asks for: for the geometry and
-animation readers, ``Objects`` (models, geometries, deformers and animation objects only),
-``Connections`` and FBX 5's top-level models (:func:`geometry_nodes`). Every node's extent,
-every array's size and every zlib stream's inflated size has been checked against the file and
-the limits by then; arrays are decoded only when asked for (:meth:`FbxNode.array`), and what
-does not add up still raises :class:`FbxTreeError`. The kept nodes count against the parser's
+:class:`FbxNode` objects, the ones its :data:`KeepRule` asks for: for the geometry, animation
+and material readers, ``Objects`` (models, geometries, deformers, animation objects,
+materials, textures and videos only), ``Connections`` and FBX 5's top-level models
+(:func:`geometry_nodes`). Every node's extent, every array's size and every zlib stream's
+inflated size has been checked against the file and the limits by then; arrays are decoded
+only when asked for (:meth:`FbxNode.array`), raw bytes (a video's embedded image) are kept as
+where they lie (:class:`BlobRef`), and what does not add up still raises
+:class:`FbxTreeError`. The kept nodes count against the parser's
 memory limit (:class:`TreeBuilder`), so a file cannot make the walk hold more than its parse could.
 """
 
@@ -24,7 +26,7 @@ import numpy as np
 
 #: The top-level nodes geometry reads (FBX 5 and older keep their models at the top level), and
 #: the object nodes it reads whole inside ``Objects`` (deformers for the skins' clusters, the
-#: animation objects for the curves).
+#: animation objects for the curves, materials, textures and videos for the texture slots).
 TOP_LEVEL = frozenset({"Objects", "Connections", "Model"})
 OBJECT_NODES = frozenset(
     {
@@ -64,8 +66,9 @@ PROPERTY_COST = 64
 
 
 def geometry_nodes(depth: int, parent: str, name: str) -> bool:
-    """The nodes the geometry and animation readers need: ``Objects`` with its models,
-    geometries, deformers and animation objects, ``Connections`` and top-level models (FBX 5),
+    """The nodes the geometry, animation and material readers need: ``Objects`` with its
+    models, geometries, deformers, animation objects, materials, textures and videos,
+    ``Connections`` and top-level models (FBX 5),
     each with everything below it but for the animation objects, of which only the keys of
     curves are kept (:data:`ANIMATION_CHILDREN`)."""
     if depth == 1:

@@ -105,6 +105,7 @@ def test_embedded_images_are_read_from_the_file_until_the_scene_lets_go_of_it():
     scene.source = FbxSource(memoryview(b"..PNG.."), binary=True)
 
     assert bytes(scene.image_data(0)) == b"PNG"
+    assert scene.image_data(1) is None  # an index the parser child did not send
     scene.drop_geometry()
     assert scene.image_data(0) is None
 
