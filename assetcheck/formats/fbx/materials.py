@@ -98,10 +98,13 @@ def _layer_slots(
     """FBX 6: (texture, material, property) for each pair a model's polygons show through its
     texture and material layer elements, each once."""
     seen = set()
+    owned: dict[Hashable, list[Hashable]] = defaultdict(list)
+    for child, parent in objects.links:
+        if child in materials or child in textures:
+            owned[parent].append(child)
     for key, model in objects.named("Model").items():
-        owned = [child for child, parent in objects.links if parent == key]
-        model_materials = [child for child in owned if child in materials]
-        model_textures = [child for child in owned if child in textures]
+        model_materials = [child for child in owned[key] if child in materials]
+        model_textures = [child for child in owned[key] if child in textures]
         element = model.child("LayerElementMaterial")
         material_ids = _ids(element, "Materials") if element is not None else np.zeros(1, int)
         for layer in model.children:
