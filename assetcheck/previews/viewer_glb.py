@@ -12,7 +12,8 @@ self-contained GLB per model file, with no URI in it and no compression extensio
   layer decodes compressed primitives), images from the upload only; absolute and remote
   URIs are dropped, never passed on;
 - an FBX or OBJ file becomes a GLB of the polygon geometry its reader made:
-  :func:`polygon_viewer_glb`.
+  :func:`polygon_viewer_glb`; an FBX file's with its polygons split by material and the
+  images its materials sample (:mod:`assetcheck.previews.fbx_materials`).
 
 Rewritten primitives are plain indexed triangle lists with POSITION, NORMAL, TEXCOORD_0 and
 COLOR_0; each carries ``extras.primitive``, its number in the uploaded mesh, and the meshes,
@@ -26,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import struct
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -39,6 +40,9 @@ from assetcheck.formats.gltf.uris import UriKind, classify_uri, decode_data_uri
 from assetcheck.formats.images import image_info
 from assetcheck.formats.source import SourceFile
 from assetcheck.previews.budget import ByteBudget
+
+if TYPE_CHECKING:  # it imports this module's BROWSER_IMAGES
+    from assetcheck.previews.fbx_materials import ViewerMaterials
 
 #: Extensions whose data the browser would have to decode or fetch itself.
 COMPRESSION_EXTENSIONS = frozenset(
@@ -70,8 +74,8 @@ ACCESSOR_TYPES = {1: "SCALAR", 2: "VEC2", 3: "VEC3", 4: "VEC4"}
 GENERATOR = "AssetCheck viewer copy"
 #: What the report calls this file when it is not kept.
 VIEWER_MODEL = "The 3D viewer's model"
-#: The material of FBX and OBJ meshes (their materials are not read): matte light grey, as the
-#: server-drawn picture.
+#: The material FBX and OBJ meshes are drawn in (their materials' colours are not read): matte
+#: light grey, as the server-drawn picture.
 CLAY = {
     "name": "clay",
     "pbrMetallicRoughness": {
@@ -135,38 +139,77 @@ def gltf_viewer_glb(
     return writer.glb({key: value for key, value in out.items() if value != []})
 
 
-def polygon_viewer_glb(scene: PolygonScene, budget: ByteBudget | None = None) -> bytes:
+def polygon_viewer_glb(
+    scene: PolygonScene,
+    budget: ByteBudget | None = None,
+    materials: ViewerMaterials | None = None,
+) -> bytes:
     """A GLB of an FBX or OBJ scene's meshes, one node per drawn instance, already placed in
     metres with +Y up (:meth:`FbxScene.world_triangles`), with its first UV set (for the UV
     checker), in :data:`CLAY`; ``extras.name`` is the mesh's name, as the report's issues name
-    it. :class:`OverBudget` as soon as
-    its binary data would not fit ``budget``."""
+    it. With an FBX file's ``materials``, each instance has a primitive per material its
+    polygons use, in a clay material of that name, and the GLB carries their images (as
+    textures no material samples: the viewer shows them when asked). :class:`OverBudget` as
+    soon as its binary data would not fit ``budget``."""
     writer = _GlbWriter(budget)
     nodes: list[dict[str, Any]] = []
     meshes: list[dict[str, Any]] = []
+    convert = scene.to_metres_y_up()
     for mesh in scene.meshes:
         if mesh.geometry is None or not mesh.instances:
             continue
         uvs, corners, triangles = _polygon_vertices(mesh.geometry)
-        convert = scene.to_metres_y_up()
+        chosen = materials.triangle_materials(mesh) if materials is not None else None
+        parts = _by_material(triangles, chosen)
         for instance in mesh.instances:
             matrix = convert @ instance.geometry_to_world
             positions = mesh.geometry.positions[corners] @ matrix[:3, :3].T + matrix[:3, 3]
             arrays = {"POSITION": positions, "TEXCOORD_0": uvs}
-            primitive = _primitive_arrays(writer, arrays, triangles)
-            if primitive is None:
-                continue
-            primitive.update(material=0, extras={"name": mesh.name})
-            nodes.append({"name": instance.node, "mesh": len(meshes)})
-            meshes.append({"name": mesh.name, "primitives": [primitive]})
+            primitives = []
+            for material, part in parts:
+                primitive = _primitive_arrays(writer, arrays, part)
+                if primitive is not None:
+                    primitive.update(material=material, extras={"name": mesh.name})
+                    primitives.append(primitive)
+            if primitives:
+                nodes.append({"name": instance.node, "mesh": len(meshes)})
+                meshes.append({"name": mesh.name, "primitives": primitives})
+    names = materials.names if materials is not None else []
+    images = [
+        {"bufferView": writer.view(data), "mimeType": mime_type}
+        for data, mime_type in (materials.images if materials is not None else [])
+    ]
     return writer.glb(
         {
             "asset": {"version": "2.0", "generator": GENERATOR},
             "scene": 0,
             "scenes": [{"nodes": list(range(len(nodes)))}],
-            **({"nodes": nodes, "meshes": meshes, "materials": [CLAY]} if nodes else {}),
+            **(
+                {
+                    "nodes": nodes,
+                    "meshes": meshes,
+                    "materials": [CLAY, *({**CLAY, "name": name} for name in names)],
+                }
+                if nodes
+                else {}
+            ),
+            **(
+                {"images": images, "textures": [{"source": i} for i in range(len(images))]}
+                if images
+                else {}
+            ),
         }
     )
+
+
+def _by_material(
+    triangles: np.ndarray, materials: np.ndarray | None
+) -> list[tuple[int, np.ndarray]]:
+    """``triangles`` grouped by their GLB material (``materials``, one per triangle; all in
+    material 0 when None), in the order of the materials."""
+    if materials is None:
+        return [(0, triangles)]
+    return [(int(m), triangles[materials == m]) for m in np.unique(materials)]
 
 
 def _polygon_vertices(geometry: FbxGeometry) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
