@@ -165,12 +165,12 @@ def polygon_viewer_glb(
             matrix = convert @ instance.geometry_to_world
             positions = mesh.geometry.positions[corners] @ matrix[:3, :3].T + matrix[:3, 3]
             arrays = {"POSITION": positions, "TEXCOORD_0": uvs}
-            primitives = []
-            for material, part in parts:
-                primitive = _primitive_arrays(writer, arrays, part)
-                if primitive is not None:
-                    primitive.update(material=material, extras={"name": mesh.name})
-                    primitives.append(primitive)
+            written = _primitive_arrays(writer, arrays, *(part for _, part in parts))
+            primitives = [
+                {**primitive, "material": material, "extras": {"name": mesh.name}}
+                for (material, _), primitive in zip(parts, written, strict=True)
+                if primitive is not None
+            ]
             if primitives:
                 nodes.append({"name": instance.node, "mesh": len(meshes)})
                 meshes.append({"name": mesh.name, "primitives": primitives})
@@ -313,7 +313,7 @@ def _mesh(
             for name in ATTRIBUTES
             if name in primitive.attributes
         }
-        written = _primitive_arrays(writer, arrays, triangles)
+        [written] = _primitive_arrays(writer, arrays, triangles)
         if written is None:
             continue
         if primitive.material is not None:
@@ -327,20 +327,23 @@ def _mesh(
 
 
 def _primitive_arrays(
-    writer: _GlbWriter, arrays: dict[str, np.ndarray | None], triangles: np.ndarray
-) -> dict[str, Any] | None:
-    """A triangle-list primitive of the vertex ``arrays`` (POSITION first) and the triangles
-    that stay within them; None without usable positions or triangles."""
+    writer: _GlbWriter, arrays: dict[str, np.ndarray | None], *parts: np.ndarray
+) -> list[dict[str, Any] | None]:
+    """Triangle-list primitives of the vertex ``arrays`` (POSITION first), one per set of
+    triangles in ``parts``, sharing the vertex data (written once): each keeps the triangles
+    that stay within the vertices, at finite positions. None for a part with none left, and
+    for every part without usable positions."""
     positions = arrays.get("POSITION")
     if positions is None or positions.ndim != 2 or positions.shape[1] != 3 or not len(positions):
-        return None
+        return [None] * len(parts)
     count = len(positions)
-    triangles = triangles[(triangles < count).all(axis=1)]
     finite = np.isfinite(positions).all(axis=1)
-    if not finite.all():
-        triangles = triangles[finite[triangles].all(axis=1)]
-    if not len(triangles):
-        return None
+    kept = []
+    for triangles in parts:
+        triangles = triangles[(triangles < count).all(axis=1)]
+        kept.append(triangles if finite.all() else triangles[finite[triangles].all(axis=1)])
+    if not any(len(triangles) for triangles in kept):
+        return [None] * len(parts)
     attributes = {}
     for name, width in ATTRIBUTES.items():
         values = arrays.get(name)
@@ -350,12 +353,18 @@ def _primitive_arrays(
         if values.shape[1] < width:  # RGB colours get an opaque alpha
             values = np.hstack([values, np.ones((count, width - values.shape[1]), np.float32)])
         attributes[name] = writer.accessor(values, ARRAY_BUFFER)
-    indices = np.ascontiguousarray(triangles, dtype=np.uint32).ravel()
-    return {
-        "attributes": attributes,
-        "indices": writer.accessor(indices, ELEMENT_ARRAY_BUFFER),
-        "mode": TRIANGLES,
-    }
+    return [
+        {
+            "attributes": attributes,
+            "indices": writer.accessor(
+                np.ascontiguousarray(triangles, dtype=np.uint32).ravel(), ELEMENT_ARRAY_BUFFER
+            ),
+            "mode": TRIANGLES,
+        }
+        if len(triangles)
+        else None
+        for triangles in kept
+    ]
 
 
 def _image(

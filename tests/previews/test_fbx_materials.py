@@ -172,3 +172,21 @@ def test_other_formats_list_no_texture_uses_and_obj_meshes_stay_in_clay(
     if name.endswith(".obj"):
         assert document["materials"] == [CLAY]
         assert {p["material"] for m in document["meshes"] for p in m["primitives"]} == {0}
+
+
+def test_a_material_whose_polygons_have_no_finite_corner_gets_no_primitive(
+    tmp_path: Path, plugin_manager
+):
+    nan = float("nan")
+    quads = MeshSpec(
+        "Quads",
+        [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (1.0, 1.0, 0.0), (0.0, 1.0, 0.0)] + [(nan,) * 3] * 4,
+        [[0, 1, 2, 3], [4, 5, 6, 7]],
+        ["Wood", "Stone"],
+        material_slots=[0, 1],
+    )
+    scene = Scene(meshes=[quads], materials=[MaterialSpec("Wood"), MaterialSpec("Stone")])
+    _, document, _ = viewer_files(tmp_path, plugin_manager, "quads.fbx", binary_fbx(scene))
+    [primitive] = document["meshes"][0]["primitives"]
+    assert primitive["material"] == 1
+    assert document["accessors"][primitive["indices"]]["count"] == 6
