@@ -23,6 +23,8 @@ FACING_SLOTS = [1, 0, 1, 0, 1, 0]
 #: A base colour whose alpha an opaque material ignores (TEXTURE_ALPHA_IGNORED): red
 #: from 60 to 200 on green and blue 100.
 SEE_THROUGH = encoded(channels(ramp(60, 200), 100, 100, ramp(0, 255)))
+#: A base colour with an alpha channel that is fully opaque (TEXTURE_ALPHA_OPAQUE).
+OPAQUE_ALPHA = encoded(channels(ramp(60, 200), 100, 100, 255))
 
 
 def textured_box(name: str = "Box") -> MeshSpec:
@@ -39,19 +41,21 @@ def textured_parts_fbx() -> bytes:
     """:func:`textured_box` beside an untextured cube ``Crate``: ``Wood`` embeds an
     object-space normal map (NORMAL_MAP_NOT_TANGENT_SPACE), a base colour with transparent
     texels though it is opaque (TEXTURE_ALPHA_IGNORED) and a one-colour specular map
-    (TEXTURE_SINGLE_COLOR); ``Stone`` has no texture. The textures of
-    ``tests/reports/cases.py``'s ``textured_fbx``."""
+    (TEXTURE_SINGLE_COLOR), the textures of ``tests/reports/cases.py``'s ``textured_fbx``;
+    ``Stone`` has no texture; ``Spare``, which no polygon is drawn with, a base colour with
+    an alpha channel that is fully opaque (TEXTURE_ALPHA_OPAQUE)."""
     crate = replace(cube("Crate"), translation=(3.0, 0.0, 0.0))
     return binary_fbx(
         Scene(
             meshes=[textured_box(), crate],
-            materials=[MaterialSpec("Wood"), MaterialSpec("Stone")],
+            materials=[MaterialSpec("Wood"), MaterialSpec("Stone"), MaterialSpec("Spare")],
             videos=[
                 VideoSpec("bumps", "bumps.png", encoded(OBJECT_SPACE), [("Wood", "NormalMap")]),
                 VideoSpec("wood", "wood.png", SEE_THROUGH, [("Wood", "DiffuseColor")]),
                 VideoSpec(
                     "shine", "shine.png", encoded(channels(90, 90, 90)), [("Wood", "SpecularColor")]
                 ),
+                VideoSpec("glass", "glass.png", OPAQUE_ALPHA, [("Spare", "DiffuseColor")]),
             ],
         )
     )
@@ -69,7 +73,7 @@ def test_each_material_gets_its_primitives_and_the_images_it_samples_come_inside
         tmp_path, plugin_manager, "wood.fbx", textured_parts_fbx()
     )
     names = [material["name"] for material in document["materials"]]
-    assert names == ["clay", "Wood", "Stone"]
+    assert names == ["clay", "Wood", "Stone", "Spare"]
     assert all(
         m["pbrMetallicRoughness"] == CLAY["pbrMetallicRoughness"] for m in document["materials"]
     )
@@ -79,8 +83,8 @@ def test_each_material_gets_its_primitives_and_the_images_it_samples_come_inside
     assert counts == [3 * 2 * 3, 3 * 2 * 3]  # three quads each
     assert all(p["extras"] == {"name": "Box"} for p in box["primitives"])
     assert [p["material"] for p in crate["primitives"]] == [0]
-    assert [image["mimeType"] for image in document["images"]] == ["image/png"] * 3
-    assert document["textures"] == [{"source": 0}, {"source": 1}, {"source": 2}]
+    assert [image["mimeType"] for image in document["images"]] == ["image/png"] * 4
+    assert document["textures"] == [{"source": n} for n in range(4)]
     binary = model.read_bytes()
     second = document["bufferViews"][document["images"][1]["bufferView"]]
     start = len(binary) - document["buffers"][0]["byteLength"] + second["byteOffset"]
@@ -104,6 +108,12 @@ def test_each_material_gets_its_primitives_and_the_images_it_samples_come_inside
             "images": ["shine (shine.png)"],
             "viewerMaterial": 1,
             "viewerImage": 2,
+        },
+        {
+            "material": "Spare (slot DiffuseColor)",
+            "images": ["glass (glass.png)"],
+            "viewerMaterial": 3,
+            "viewerImage": 3,
         },
     ]
 

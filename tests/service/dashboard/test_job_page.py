@@ -200,22 +200,28 @@ def dense_fbx() -> bytes:
 
 
 @pytest.mark.parametrize(
-    ("content", "codes"),
+    ("content", "materials"),
     [
         (
             textured_parts_fbx(),
-            {"NORMAL_MAP_NOT_TANGENT_SPACE", "TEXTURE_ALPHA_IGNORED", "TEXTURE_SINGLE_COLOR"},
+            {
+                "NORMAL_MAP_NOT_TANGENT_SPACE": 1,
+                "TEXTURE_ALPHA_IGNORED": 1,
+                "TEXTURE_SINGLE_COLOR": 1,
+                "TEXTURE_ALPHA_OPAQUE": 3,
+            },
         ),
-        (dense_fbx(), {"TEXTURE_DENSITY_EXCESSIVE", "TEXTURE_ALPHA_IGNORED"}),
+        (dense_fbx(), {"TEXTURE_DENSITY_EXCESSIVE": 1, "TEXTURE_ALPHA_IGNORED": 1}),
     ],
     ids=["content", "texel density"],
 )
 def test_an_fbx_texture_finding_names_the_uses_its_viewer_overlays_list(
-    tmp_path, registry, content, codes
+    tmp_path, registry, content, materials
 ):
     """Each FBX texture finding's target (the image, and the material property when it names
     one) finds its texture uses in the overlays as the viewer looks them up (viewer.js,
-    ``textureNamed``): the textured material's polygons, and its image."""
+    ``textureNamed``): the viewer material of the textured material's polygons
+    (``materials``, by code), and its image."""
     upload = tmp_path / "upload"
     upload.write_bytes(content)
     result = validate(upload, filename="parts.fbx", on_checked=PreviewWriter(tmp_path))
@@ -224,7 +230,7 @@ def test_an_fbx_texture_finding_names_the_uses_its_viewer_overlays_list(
     for group in build_report(result)["issues"]:
         for occurrence in group["occurrences"]:
             target = model_target(registry, group["code"], occurrence, "fbx")
-            if group["code"] not in codes:
+            if group["code"] not in materials:
                 assert target is None or "image" not in target
                 continue
             uses = [
@@ -233,11 +239,13 @@ def test_an_fbx_texture_finding_names_the_uses_its_viewer_overlays_list(
                 if target["image"] in use["images"]
                 and target.get("material", use["material"]) == use["material"]
             ]
-            assert {use["viewerMaterial"] for use in uses} == {1}, occurrence["message"]
+            viewer_materials = {use["viewerMaterial"] for use in uses}
+            assert viewer_materials == {materials[group["code"]]}, occurrence["message"]
             assert all("viewerImage" in use for use in uses)
-            assert ("material" in target) is (group["code"] != "TEXTURE_SINGLE_COLOR")
+            about_image = group["code"] in ("TEXTURE_SINGLE_COLOR", "TEXTURE_ALPHA_OPAQUE")
+            assert ("material" in target) is not about_image
             found.add(group["code"])
-    assert found == codes
+    assert found == set(materials)
 
 
 def test_only_an_fbx_texture_finding_is_read_back_from_its_message(registry):

@@ -509,9 +509,12 @@ RED_SHARE = """async (data) => {
 }"""
 
 
-def show_texture_finding(page: Page, figure, code: str, image: str, material: str | None):
+def show_texture_finding(
+    page: Page, figure, code: str, image: str, material: str | None, *, shown: bool = True
+):
     """Click "Show on model" on the occurrence of the FBX texture finding ``code``, which
-    names ``image`` (and ``material``, a material property); the view focuses on it."""
+    names ``image`` (and ``material``, a material property); the view focuses on it, or on
+    nothing when it is not ``shown``."""
     issue = page.locator("details.issue", has_text=code)
     if issue.get_attribute("open") is None:
         issue.locator("summary").click()
@@ -522,7 +525,7 @@ def show_texture_finding(page: Page, figure, code: str, image: str, material: st
     else:
         expect(button).to_have_attribute("data-material", material)
     button.click()
-    expect(figure).to_have_attribute("data-focus", material or image)
+    expect(figure).to_have_attribute("data-focus", (material or image) if shown else "")
 
 
 def test_an_fbx_texture_finding_shows_its_texture_on_the_parts_drawn_with_its_material(
@@ -566,6 +569,16 @@ def test_an_fbx_texture_finding_shows_its_texture_on_the_parts_drawn_with_its_ma
     expect(figure).to_have_attribute("data-focus-meshes", "1")
     expect(figure.locator(".viewer-caption")).to_contain_text(
         "Texture of one colour — the texture it is about is shown alone on the meshes that use it."
+    )
+
+    # Spare's image: no polygon is drawn with Spare, so there is nothing to show.
+    show_texture_finding(
+        page, figure, "TEXTURE_ALPHA_OPAQUE", "glass (glass.png)", None, shown=False
+    )
+    expect(figure).to_have_attribute("data-focus-meshes", "0")
+    expect(figure.locator(".viewer-status")).to_have_text(
+        "Alpha channel that is fully opaque: this finding has nothing that can be shown on the "
+        "model."
     )
     figure.get_by_role("button", name="Reset view").click()
     expect(figure).to_have_attribute("data-focus", "")
