@@ -25,7 +25,7 @@ from assetcheck.mesh.uvs import mapped_areas
 from assetcheck.plugins.hookspecs import hookimpl
 
 if TYPE_CHECKING:  # a run without FBX files never loads the FBX model
-    from assetcheck.formats.fbx.model import FbxGeometry, FbxScene
+    from assetcheck.formats.fbx.model import FbxScene
 
 CODES = ("TEXTURE_DENSITY_EXCESSIVE",)
 
@@ -44,7 +44,7 @@ def mapped_surfaces(scene: FbxScene) -> dict[str, tuple[float, float]]:
             for instance in mesh.instances
         )
         triangles = geometry.corner_triangles()
-        slots = _triangle_slots(geometry)
+        slots = geometry.triangle_slots()
         vertices, uvs = geometry.corner_mesh.vertices, geometry.uvs.per_corner
         for slot in np.unique(slots):
             if not 0 <= slot < len(mesh.materials):
@@ -55,16 +55,6 @@ def mapped_surfaces(scene: FbxScene) -> dict[str, tuple[float, float]]:
             known_uv, known_surface = totals[name]
             totals[name] = (known_uv + uv * len(mesh.instances), known_surface + surface * scale)
     return dict(totals)
-
-
-def _triangle_slots(geometry: FbxGeometry) -> np.ndarray:
-    """The material slot of each of the geometry's fan triangles (its polygon's; 0 when the
-    file assigns none)."""
-    sizes = geometry.polygon_sizes
-    polygon = np.repeat(np.arange(len(sizes)), np.maximum(sizes - 2, 0))
-    if geometry.polygon_materials is None:
-        return np.zeros(len(polygon), np.int32)
-    return geometry.polygon_materials[polygon]
 
 
 def check_texel_density(asset: Asset, context: CheckContext) -> None:
@@ -90,8 +80,8 @@ def check_texel_density(asset: Asset, context: CheckContext) -> None:
             if fields is not None:
                 context.issues.add(
                     "TEXTURE_DENSITY_EXCESSIVE",
-                    image=f"{slot.texture} ({slot.filename})" if slot.filename else slot.texture,
-                    material=f"{material.name} (slot {slot.slot})",
+                    image=slot.label,
+                    material=material.slot_label(slot),
                     size=describe_length(box.size),
                     **fields,
                 )

@@ -105,7 +105,7 @@ class _Use:
     @property
     def label(self) -> str:
         """The material and the property, as an artist finds them: ``Wood (slot NormalMap)``."""
-        return f"{self.material.name} (slot {self.slot.slot})"
+        return self.material.slot_label(self.slot)
 
 
 def check_texture_content(asset: Asset, context: CheckContext) -> None:
@@ -144,19 +144,14 @@ def check_texture_content(asset: Asset, context: CheckContext) -> None:
     measured = decode_contents(requests, limit, context.options.limits, context.issues)
     for (index, size), content in zip(decoded, measured or [], strict=False):
         if isinstance(content, ImageContent):
-            _ImageRules(context, _image_label(scene, index), size, uses[index], content).report()
+            _ImageRules(context, scene.images[index].label, size, uses[index], content).report()
         elif isinstance(content, ImageTooLarge):
             _refuse(context, scene, index, size, limit)
         else:
             context.issues.add(
                 "TEXTURE_DECODE_FAILED",
-                reason=f"image {_image_label(scene, index)} does not decode ({content})",
+                reason=f"image {scene.images[index].label} does not decode ({content})",
             )
-
-
-def _image_label(scene: FbxScene, index: int) -> str:
-    image = scene.images[index]
-    return f"{image.name} ({image.filename})" if image.filename else image.name
 
 
 def _refuse(
@@ -164,7 +159,7 @@ def _refuse(
 ) -> None:
     context.issues.add(
         "TEXTURE_DECODE_REFUSED",
-        image=_image_label(scene, index),
+        image=scene.images[index].label,
         width=size[0],
         height=size[1],
         limit=limit,

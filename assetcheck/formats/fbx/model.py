@@ -107,6 +107,11 @@ class FbxImage:
     filename: str
     spans: tuple[tuple[int, int], ...]
 
+    @property
+    def label(self) -> str:
+        """The image as the texture content findings name it: ``bumps (bumps.png)``."""
+        return f"{self.name} ({self.filename})" if self.filename else self.name
+
 
 @dataclass(frozen=True)
 class FbxTextureSlot:
@@ -120,6 +125,11 @@ class FbxTextureSlot:
     filename: str
     image: int | None = None
 
+    @property
+    def label(self) -> str:
+        """The texture as the texel density findings name it: ``wood_tex (wood.png)``."""
+        return f"{self.texture} ({self.filename})" if self.filename else self.texture
+
 
 @dataclass
 class FbxMaterial:
@@ -130,6 +140,11 @@ class FbxMaterial:
     name: str
     slots: list[FbxTextureSlot] = field(default_factory=list)
     properties: dict[str, list[float]] = field(default_factory=dict)
+
+    def slot_label(self, slot: FbxTextureSlot) -> str:
+        """The material and the property ``slot`` feeds, as the texture findings name them
+        and an artist finds them: ``Wood (slot NormalMap)``."""
+        return f"{self.name} (slot {slot.slot})"
 
 
 @dataclass
@@ -180,6 +195,15 @@ class FbxGeometry:
         :meth:`corner_triangles`, as the topology and UV checks measure it (with the layers'
         :attr:`~FbxLayer.per_corner` values); prepared once for both."""
         return PreparedMesh(Vertices.of(self.positions[self.corners]), self.corner_triangles())
+
+    def triangle_slots(self) -> np.ndarray:
+        """The material slot of each of :meth:`triangles` (its polygon's; 0 for every one
+        when the file assigns none), int32."""
+        sizes = self.polygon_sizes
+        polygon = np.repeat(np.arange(len(sizes)), np.maximum(sizes - 2, 0))
+        if self.polygon_materials is None:
+            return np.zeros(len(polygon), np.int32)
+        return self.polygon_materials[polygon]
 
     def corner_triangles(self) -> np.ndarray:
         """The same triangles as :meth:`triangles`, as ``(n, 3)`` polygon corner numbers
