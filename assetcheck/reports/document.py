@@ -146,7 +146,8 @@ def _storable_value(value: Any, key: str, cut: list[str]) -> Any:
         return {
             (
                 name
-                if type(name) is str and not _UNSTORABLE.search(name)
+                if type(name) is str
+                and ((name.isascii() and "\x00" not in name) or not _UNSTORABLE.search(name))
                 else _UNSTORABLE.sub("\ufffd", name)
             ): _storable_value(item, name, cut)
             for name, item in value.items()
