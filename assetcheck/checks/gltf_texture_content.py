@@ -39,6 +39,7 @@ from assetcheck.formats.image_content import (
     ImageContent,
     ImageTooLarge,
     decodable_pixels,
+    load_decoders,
     measure_all,
 )
 from assetcheck.issues import FileIssues
@@ -103,9 +104,7 @@ class _ContentChecker:
             )
             for image in sampled
         ]
-        # Loaded before the fork: the child's memory limit is for decoding.
-        import PIL.Image  # noqa: F401
-
+        load_decoders()
         from assetcheck.sandbox.decoder import run_decoder
 
         measured = run_decoder(

@@ -128,6 +128,18 @@ def decodable_pixels(memory_limit_mb: int) -> int:
     return min(MAX_DECODED_PIXELS, (memory_limit_mb << 20) // BYTES_PER_DECODED_PIXEL)
 
 
+def load_decoders() -> None:
+    """Load in this process what decoding images takes, so that a child forked afterwards to
+    run :func:`measure_all` imports nothing: Pillow, the plugins ``Image.open`` tries first
+    (BMP, GIF, JPEG, PPM, PNG), WebP's (without it ``Image.open`` would load every plugin
+    Pillow has; about 1 ms) and ``ImageChops``. A child left to import them spends about 20 ms
+    on it, more than decoding a small texture takes, for every file; and its memory limit is
+    then for decoding only."""
+    from PIL import Image, ImageChops, WebPImagePlugin  # noqa: F401
+
+    Image.preinit()
+
+
 def measure_all(requests: list[ContentRequest], limit: int) -> list[ImageContent | Exception]:
     """:func:`measure` of each request, in order; an image that cannot be measured gives its
     :class:`ImageDecodeError` or :class:`ImageTooLarge`. Runs in the child, several images at
