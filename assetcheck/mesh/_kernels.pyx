@@ -347,6 +347,25 @@ def mapped_areas(
         surface_areas[t] = sqrtf(cross_x * cross_x + cross_y * cross_y + cross_z * cross_z)
 
 
+def count_off_length(const uint8_t[:, :, ::1] texels, int64_t low, int64_t high):
+    """How many of the ``texels`` (rows x columns x channels, at least 3) read as vectors,
+    ``(2 * value - 255)`` for each of the first three channels, have a squared length (in
+    255ths, squared) below ``low`` or above ``high``: a normal map's texels whose vectors are
+    not unit length."""
+    cdef Py_ssize_t rows = texels.shape[0], columns = texels.shape[1], y, x
+    cdef int64_t found = 0, length, r, g, b
+    if texels.shape[2] < 3:
+        raise ValueError("a vector needs three channels")
+    for y in range(rows):
+        for x in range(columns):
+            r = 2 * <int64_t>texels[y, x, 0] - 255
+            g = 2 * <int64_t>texels[y, x, 1] - 255
+            b = 2 * <int64_t>texels[y, x, 2] - 255
+            length = r * r + g * g + b * b
+            found += length < low or length > high
+    return found
+
+
 cdef inline bint _within(index_t value, Py_ssize_t count) noexcept:
     """Whether ``value`` numbers one of ``count`` items (64-bit values past 2^63 do not)."""
     return 0 <= <int64_t>value < count

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from assetcheck.mesh._kernels import count_off_length, triangle_marks
 from assetcheck.mesh._kernels import mapped_areas as kernel_areas
-from assetcheck.mesh._kernels import triangle_marks
 from assetcheck.mesh.faults import (
     CHUNK_TRIANGLES,
     FLAT_RATIO,
@@ -276,3 +276,26 @@ def test_mapped_areas_sum_each_chunk_of_triangles_in_float64():
         for number, twice in enumerate(areas):
             expected[number] += float(twice.sum(where=usable, dtype=np.float64)) / 2
     assert mapped_areas(vertices, uvs, corners) == tuple(expected)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(1, 6),
+    st.integers(1, 6),
+    st.sampled_from([3, 4]),
+    st.integers(0, 200_000),
+    st.integers(0, 200_000),
+    st.data(),
+)
+def test_vectors_off_length_are_those_numpy_counts(rows, columns, channels, low, high, data):
+    values = data.draw(st.lists(st.integers(0, 255), min_size=rows * columns * channels))
+    texels = np.array(values[: rows * columns * channels], np.uint8)
+    texels = texels.reshape(rows, columns, channels)
+    lengths = ((texels[..., :3].astype(np.int64) * 2 - 255) ** 2).sum(axis=-1)
+    expected = int(np.count_nonzero((lengths < low) | (lengths > high)))
+    assert count_off_length(texels, low, high) == expected
+
+
+def test_a_vector_needs_three_channels():
+    with pytest.raises(ValueError, match="three channels"):
+        count_off_length(np.zeros((2, 2, 2), np.uint8), 0, 1)
