@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol, SupportsIndex
 
 import numpy as np
 
+from assetcheck.formats.fbx.tree import FbxSource, FbxTreeError
 from assetcheck.mesh.prepared import PreparedMesh, Vertices, read_only
 
 if TYPE_CHECKING:  # animation.py packs its arrays with this module's functions
@@ -93,6 +94,42 @@ class FbxTexture:
     def path(self) -> str:
         """The file name to report: the relative one, else the absolute one ('' for none)."""
         return self.relative_filename or self.absolute_filename
+
+
+@dataclass(frozen=True)
+class FbxImage:
+    """An image embedded in the file (a ``Video``'s ``Content``): the video's name, its file
+    name as written, and where its bytes lie in the file (``spans``: one raw span in a binary
+    file, the base64 strings of an ASCII one), read only when its content is checked
+    (:meth:`FbxScene.image_data`)."""
+
+    name: str
+    filename: str
+    spans: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class FbxTextureSlot:
+    """A texture connected to a property of a material (``DiffuseColor``, ``NormalMap``,
+    ``Maya|baseColor``, ``3dsMax|main|norm_map``...): the property, the texture's name, the
+    image file name it gives, and the embedded image it shows (an index into
+    :attr:`FbxScene.images`; None when the image is a file of its own)."""
+
+    slot: str
+    texture: str
+    filename: str
+    image: int | None = None
+
+
+@dataclass
+class FbxMaterial:
+    """A material as the node tree gives it: its name, the textures connected to its
+    properties (in the order of the connections), and its numeric properties (``Opacity``,
+    ``TransparencyFactor``, ``Maya|metalness``...: each property's values)."""
+
+    name: str
+    slots: list[FbxTextureSlot] = field(default_factory=list)
+    properties: dict[str, list[float]] = field(default_factory=dict)
 
 
 @dataclass
@@ -415,6 +452,22 @@ class FbxScene:
     meshes: list[FbxMesh] = field(default_factory=list)
     textures: list[FbxTexture] = field(default_factory=list)
     curves: FbxCurves | None = None
+    materials: list[FbxMaterial] = field(default_factory=list)
+    images: list[FbxImage] = field(default_factory=list)
+    #: The file's bytes, which :attr:`images` point into: given by the reader in the parent
+    #: process (never sent by the parser child), let go of by :meth:`drop_geometry`.
+    source: FbxSource | None = field(default=None, repr=False, compare=False)
+
+    def image_data(self, index: int) -> bytes | memoryview | None:
+        """The encoded bytes of embedded image ``index`` (a view of the file where it can
+        be), or None when the file's bytes are gone, there is no such image (only a parser
+        child subverted by the file sends that) or its bytes cannot be read."""
+        if self.source is None or not 0 <= index < len(self.images):
+            return None
+        try:
+            return self.source.blob(self.images[index].spans)
+        except FbxTreeError:
+            return None
 
     def summary(self) -> dict[str, object]:
         """The scalar facts, for the report's per-file metadata."""
@@ -444,8 +497,9 @@ class FbxScene:
         return placed_triangles(self.meshes, self.to_metres_y_up())
 
     def drop_geometry(self) -> None:
-        """Let go of the geometry, skin and curve arrays (the counts and facts stay)."""
-        self.curves = None
+        """Let go of the geometry, skin and curve arrays and of the file's bytes (the counts
+        and facts stay)."""
+        self.curves = self.source = None
         for mesh in self.meshes:
             mesh.geometry = mesh.skin = None
 
