@@ -15,6 +15,7 @@ from assetcheck.formats.image_content import (
     UNIT_LENGTH_TOLERANCE,
     ContentRequest,
     ImageContent,
+    load_decoders,
     measure_all,
 )
 from assetcheck.issues import FileIssues
@@ -48,9 +49,7 @@ def decode_contents(
     """Each request measured in one sandboxed child under ``limits`` (images of more than
     ``limit`` pixels refused there too); None when the child failed, which is reported as
     ``TEXTURE_DECODE_FAILED`` (or the limit it hit)."""
-    # Loaded before the fork: the child's memory limit is for decoding.
-    import PIL.Image  # noqa: F401
-
+    load_decoders()  # before the fork: the child imports nothing
     from assetcheck.sandbox.decoder import run_decoder
 
     return run_decoder(
