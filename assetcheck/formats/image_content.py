@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from assetcheck.mesh._kernels import count_off_length
-from assetcheck.sandbox.cores import available_cores
+from assetcheck.sandbox.containment import worker_threads
 
 if TYPE_CHECKING:  # Pillow is loaded only where images are decoded
     from PIL.Image import Image as PillowImage
@@ -145,12 +145,13 @@ def measure_all(requests: list[ContentRequest], limit: int) -> list[ImageContent
     """:func:`measure` of each request, in order; an image that cannot be measured gives its
     :class:`ImageDecodeError` or :class:`ImageTooLarge`. Runs in the child, several images at
     a time on the cores there are (Pillow's decoders and numpy release the GIL) when all of
-    them together have no more than ``limit`` pixels, one at a time otherwise: the memory
-    decoding takes stays what one image of ``limit`` pixels takes."""
+    them together have no more than ``limit`` pixels and the address space left holds the
+    threads (:func:`~assetcheck.sandbox.containment.worker_threads`), one at a time otherwise:
+    the memory decoding takes stays what one image of ``limit`` pixels takes."""
     from PIL import Image
 
     together = sum(request.pixels for request in requests) <= limit
-    workers = min(len(requests), available_cores()) if together else 1
+    workers = worker_threads(len(requests)) if together else 1
     # Pillow warns of images between the limit and twice it: measure refuses them itself.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)

@@ -56,7 +56,7 @@ def limit_address_space(limit_mb: int) -> None:
     interpreter, its libraries, what it inherited from its parent), within any limit already
     in force. Soft and hard limits both: nothing this process runs can raise it again, and a
     child it forks gets at most what is left of it."""
-    limit = _address_space_in_use() + (limit_mb << 20)
+    limit = address_space_in_use() + (limit_mb << 20)
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)
@@ -80,7 +80,27 @@ def limit_cpu_time(seconds: int) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds))
 
 
-def _address_space_in_use() -> int:
+#: The address space each thread beyond the first may take: its stack (the stack size limit,
+#: 8 MiB by default) and the malloc arena glibc reserves for a new thread (64 MiB).
+THREAD_ADDRESS_SPACE = 72 << 20
+
+
+def worker_threads(wanted: int) -> int:
+    """How many threads to spread ``wanted`` pieces of work over: at most one per core and, under
+    an address-space limit, only as many extra threads as the space left holds
+    (:data:`THREAD_ADDRESS_SPACE` each). The room is checked first, never found out by trying:
+    a thread started without it may reuse a stack its parent left cached and then fail where
+    no Python code sees it (glibc ends the process with status 127 when it cannot allocate a
+    thread's thread-local data)."""
+    workers = min(wanted, available_cores())
+    limit, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if limit != resource.RLIM_INFINITY:
+        left = max(limit - address_space_in_use(), 0)
+        workers = min(workers, 1 + left // THREAD_ADDRESS_SPACE)
+    return max(workers, 1)
+
+
+def address_space_in_use() -> int:
     """This process's current virtual size; 0 where /proc is missing (the limit is absolute)."""
     try:
         with open("/proc/self/statm") as statm:
