@@ -89,9 +89,10 @@ def worker_threads(wanted: int) -> int:
     """How many threads to spread ``wanted`` pieces of work over: at most one per core and, under
     an address-space limit, only as many extra threads as the space left holds
     (:data:`THREAD_ADDRESS_SPACE` each). The room is checked first, never found out by trying:
-    a thread started without it may reuse a stack its parent left cached and then fail where
-    no Python code sees it (glibc ends the process with status 127 when it cannot allocate a
-    thread's thread-local data)."""
+    a thread can start without it (on a stack glibc cached in the parent) and then fail where
+    no Python code sees it, glibc ending the process with status 127 when it cannot allocate
+    the thread's thread-local data; a child decoding under 8 MB did, depending on what its
+    parent had run before."""
     workers = min(wanted, available_cores())
     limit, _ = resource.getrlimit(resource.RLIMIT_AS)
     if limit != resource.RLIM_INFINITY:
