@@ -6,7 +6,9 @@ animated rig built here and on each FILE given.
 
 - **rig**: a cube and 60 bones, each with translation (a smooth path), rotation (a random walk
   in degrees) and scale (constant, as exporters bake it) curves of 200 linear keys on X, Y and
-  Z: 540 curves, 108,000 keys, binary FBX 7400, about 1.5 MB;
+  Z: 540 curves, 108,000 keys, binary FBX 7400, about 1.5 MB (``rig(skinned=True)``, which
+  ``bench/validate_speed.py`` times, puts a skinned grid in the cube's place, as
+  :func:`bench.fbx_skins.built` skins it, on the animated bones);
 - each FILE given (the largest real animated one: the production corpus'
   ``Characters-and-Animals_Animated-Woman_smooth.fbx``, 10 stacks, 3,780 curves).
 
@@ -36,14 +38,17 @@ from assetcheck.formats.fbx.tree import geometry_nodes
 from assetcheck.formats.fbx.walk import walk_fbx
 from assetcheck.plugins.manager import PluginConfig, get_plugin_manager
 from assetcheck.testing.fbx import CurveSpec, Scene, binary_fbx, cube
-from bench.fbx_skins import cpu_seconds
+from bench.fbx_skins import cpu_seconds, skinned_grid
 
 CHECK = "assetcheck.checks.fbx_animation_content"
 BONES, KEYS = 60, 200
+#: The skinned grid's quads per side: 1,681 control points, 4 bones each.
+SKINNED_SIDE = 40
 ANIMATION = frozenset({"AnimationStack", "AnimationLayer", "AnimationCurveNode", "AnimationCurve"})
 
 
-def rig() -> bytes:
+def rig(*, skinned: bool = False) -> bytes:
+    """The animated rig; ``skinned`` puts a grid skinned to its bones in the cube's place."""
     rng = np.random.default_rng(7)
     times = (np.arange(KEYS) / 30).tolist()
     steps = np.linspace(0, 2 * np.pi, KEYS)
@@ -60,7 +65,8 @@ def rig() -> bytes:
                 curves.append(
                     CurveSpec(f"Bone{bone}", times, rows[:, axis].tolist(), prop, component)
                 )
-    scene = Scene(meshes=[cube()], animations=[("Take", KEYS / 30)], curves=curves)
+    mesh = skinned_grid(SKINNED_SIDE, BONES) if skinned else cube()
+    scene = Scene(meshes=[mesh], animations=[("Take", KEYS / 30)], curves=curves)
     return binary_fbx(scene)
 
 

@@ -33,25 +33,31 @@ from assetcheck.formats.fbx.geometry import read_geometries
 from assetcheck.formats.fbx.tree import geometry_nodes
 from assetcheck.formats.fbx.walk import walk_fbx
 from assetcheck.plugins.manager import PluginConfig, get_plugin_manager
-from assetcheck.testing.fbx import ClusterSpec, Scene, binary_fbx, grid
+from assetcheck.testing.fbx import ClusterSpec, MeshSpec, Scene, binary_fbx, grid
 
 CHECK = "assetcheck.checks.fbx_skins"
 SIDE, BONES, INFLUENCES = 200, 64, 4
 
 
 def built() -> bytes:
-    mesh = grid("Sheet", SIDE, SIDE)
-    points = (SIDE + 1) ** 2
-    columns = [index % (SIDE + 1) for index in range(points)]
-    band = (SIDE + 1) / (BONES - INFLUENCES + 1)
+    return binary_fbx(Scene(meshes=[skinned_grid(SIDE, BONES)]))
+
+
+def skinned_grid(side: int, bones: int) -> MeshSpec:
+    """A grid of ``side`` x ``side`` quads skinned by bones ``Bone0``.. in bands across it,
+    every control point weighted on :data:`INFLUENCES` of them."""
+    mesh = grid("Sheet", side, side)
+    points = (side + 1) ** 2
+    columns = [index % (side + 1) for index in range(points)]
+    band = (side + 1) / (bones - INFLUENCES + 1)
     clusters = []
-    for bone in range(BONES):
+    for bone in range(bones):
         rows = [p for p in range(points) if 0 <= bone - int(columns[p] / band) < INFLUENCES]
         clusters.append(
             ClusterSpec(f"Bone{bone}", rows, [1 / INFLUENCES] * len(rows), (bone * band, 0, 0))
         )
     mesh.skin = clusters
-    return binary_fbx(Scene(meshes=[mesh]))
+    return mesh
 
 
 def cpu_seconds(path: Path, plugin_manager) -> float:

@@ -61,6 +61,9 @@ class _CurveChecker:
         self.channels: dict[tuple[int, str, str], list[int]] = defaultdict(list)
         for curve, channel in enumerate(self.channel_of):
             self.channels[channel].append(curve)
+        numbers = {channel: number for number, channel in enumerate(self.channels)}
+        #: Each curve's animated property, numbered.
+        self.channel_number = np.array([numbers[ch] for ch in self.channel_of], dtype=np.intp)
 
     def check(self) -> None:
         self._check_stacks()
@@ -133,6 +136,15 @@ class _CurveChecker:
             found[self.channel_of[curve]].append(item)
         return found
 
+    def _first_and_count(self, items: np.ndarray) -> list[tuple[int, int]]:
+        """Per animated property the ``items`` (ascending key positions) fall in, the first
+        and how many, in the order of their first items."""
+        at, counts = np.unique(
+            self.channel_number[self.owner[items]], return_index=True, return_counts=True
+        )[1:]
+        order = np.argsort(at)
+        return list(zip(items[at[order]].tolist(), counts[order].tolist(), strict=True))
+
     def _check_targets(self) -> None:
         """Models not connected to the scene: one finding per model and stack."""
         c = self.curves
@@ -162,21 +174,21 @@ class _CurveChecker:
             )
         changing = good & ~constant
         redundant = redundant[changing[self.owner[redundant]]]
-        for keys in self._by_channel(self.owner[redundant], redundant).values():
-            extra = {"bytes": len(keys) * KEY_BYTES}
-            self._report_count("FBX_ANIMATION_REDUNDANT_KEYS", keys, extra)
+        for first, count in self._first_and_count(redundant):
+            extra = {"bytes": count * KEY_BYTES}
+            self._report_count("FBX_ANIMATION_REDUNDANT_KEYS", first, count, extra)
         self._check_jumps(changing)
 
-    def _report_count(self, code: str, keys: list[int], extra: Mapping[str, object]) -> None:
-        """One finding for ``keys`` (positions in the keys laid end to end) of one animated
-        property: how many of the keys of its curves they are, and the first."""
-        first = min(keys)
+    def _report_count(self, code: str, first: int, count: int, extra: Mapping[str, object]) -> None:
+        """One finding for ``count`` keys of one animated property, the ``first`` of them
+        (positions in the keys laid end to end): how many of the keys of its curves they are,
+        and the first."""
         curve = int(self.owner[first])
         curves = self.channels[self.channel_of[curve]]
         total = int((self.ends[curves] - self.starts[curves]).sum())
         self.issues.add(
             code,
-            count=len(keys),
+            count=count,
             keys=total,
             first=int(first - self.starts[curve]),
             component=self.curves.component[curve],
@@ -255,9 +267,9 @@ class _CurveChecker:
         interpolated = (c.modes[:-1] == LINEAR) | (c.modes[:-1] == CUBIC)
         same = self.owner[1:] == self.owner[:-1]
         jumps = np.flatnonzero(same & judged[1:] & interpolated & (step > HALF_TURN)) + 1
-        for keys in self._by_channel(self.owner[jumps], jumps).values():
-            extra = {"degrees": round(float(step[min(keys) - 1]), 1)}
-            self._report_count("FBX_ANIMATION_ROTATION_JUMP", keys, extra)
+        for first, count in self._first_and_count(jumps):
+            extra = {"degrees": round(float(step[first - 1]), 1)}
+            self._report_count("FBX_ANIMATION_ROTATION_JUMP", first, count, extra)
 
 
 def _runs(modes: np.ndarray) -> list[tuple[int, int, int]]:

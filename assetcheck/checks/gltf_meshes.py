@@ -84,7 +84,7 @@ class _MeshChecker:
             self._check_targets(primitive)
 
     def _check_targets_counts(self, index: int, mesh: dict) -> None:
-        primitives = [p for p in self.links.primitives if p.mesh == index]
+        primitives = self.links.mesh_primitives(index)
         counts = [_target_count(p.json) for p in primitives]
         for primitive, count in zip(primitives[1:], counts[1:], strict=True):
             if count != counts[0]:

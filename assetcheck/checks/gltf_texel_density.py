@@ -14,7 +14,6 @@ from the image headers are read, never the pixels.
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 
 import numpy as np
@@ -31,13 +30,10 @@ from assetcheck.formats.gltf.texture_uses import (
     material_label,
     sampled_images,
 )
+from assetcheck.formats.texture_rules import density_fields
 from assetcheck.mesh.bounds import describe_length
 from assetcheck.mesh.uvs import mapped_areas
 from assetcheck.plugins.hookspecs import hookimpl
-
-#: How many times denser than needed a texture may be before it is reported: room for
-#: zooming in to a quarter of the model, and one mip level of sharpness to spare.
-DENSITY_MARGIN = 8.0
 
 CODES = ("TEXTURE_DENSITY_EXCESSIVE",)
 
@@ -92,7 +88,6 @@ def check_texel_density(asset: Asset, context: CheckContext) -> None:
         return
     size = box.size
     screen = context.profile.budgets.texture_size
-    needed = screen / size
     surfaces = mapped_surfaces(document)
     structures = image_structures(asset, links)
     for image in sampled.values():
@@ -104,29 +99,17 @@ def check_texel_density(asset: Asset, context: CheckContext) -> None:
             need = links.materials[use.material]
             number = need.texcoords.get(use.pointer, -1) if need is not None else -1
             uv, surface = surfaces.get((use.material, number), (0.0, 0.0))
-            if uv <= 0 or surface <= 0:
-                continue
-            density = math.sqrt(width * height * uv / surface)
-            if not math.isfinite(density) or density <= DENSITY_MARGIN * needed:
+            fields = density_fields(width, height, uv, surface, size, screen)
+            if fields is None:
                 continue
             context.issues.add(
                 "TEXTURE_DENSITY_EXCESSIVE",
                 pointer=use.pointer,
                 image=image_label(links, image.index),
                 material=material_label(links, use.material),
-                width=width,
-                height=height,
-                density=round(density),
-                needed=round(needed),
-                ratio=density / needed,
-                screen=screen,
                 size=describe_length(size),
-                suggested=_power_of_two_at_least(max(width, height) * needed / density),
+                **fields,
             )
-
-
-def _power_of_two_at_least(value: float) -> int:
-    return 1 << max(0, math.ceil(math.log2(max(value, 1.0))))
 
 
 @hookimpl

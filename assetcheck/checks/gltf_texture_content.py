@@ -13,8 +13,6 @@ broken are left to it.
 
 from __future__ import annotations
 
-from functools import partial
-
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.gltf import GLTF_FORMATS
@@ -33,35 +31,30 @@ from assetcheck.formats.gltf.texture_uses import (
     sampled_images,
 )
 from assetcheck.formats.image_content import (
-    RESULT_TYPES,
-    UNIT_LENGTH_TOLERANCE,
     ContentRequest,
     ImageContent,
     ImageTooLarge,
     decodable_pixels,
-    measure_all,
+)
+from assetcheck.formats.texture_rules import (
+    DECODED,
+    REPORTED_SHARE,
+    base_color_findings,
+    decode_contents,
+    gpu_megabytes,
+    normal_map_findings,
+    opaque_alpha,
+    percent,
+    single_color,
+    transparent_share,
 )
 from assetcheck.issues import FileIssues
 from assetcheck.plugins.hookspecs import hookimpl
 
-#: The formats decoded; KTX2 (Basis Universal) would need transcoding and stays structural.
-DECODED = frozenset({"image/png", "image/jpeg", "image/webp"})
-#: Khronos 3D Commerce Real-time Asset Creation Guidelines 1.0: base colours from 30 to 240
-#: in sRGB (a texel's brightest channel at least 30; its darkest at most 240, for non-metals).
-PBR_DARKEST, PBR_BRIGHTEST = 30, 240
-#: The share of texels past a rule's line before it is reported, so that a few texels
-#: (seams, padding, anti-aliased edges) decide nothing.
-REPORTED_SHARE = 0.05
-#: A normal map whose vectors average at least this far along +x and along +y is taken for
-#: one saved in sRGB: the flat vector, stored 128, 128, 255, averages 0; sRGB-encoded it is
-#: 188, 188, 255, 0.47 along each.
-SRGB_LEAN = 0.25
 #: Values a metalness map is made of: a channel with this share of texels within
 #: :data:`PURE` of black or white is "pure" (metal or not), as metalness is and roughness is
 #: not.
 PURE_SHARE, PURE = 0.9, 25
-#: Texels with alpha below this are transparent enough to matter under alphaMode OPAQUE.
-TRANSPARENT = 250
 
 CODES = (
     "TEXTURE_DECODE_REFUSED",
@@ -103,18 +96,7 @@ class _ContentChecker:
             )
             for image in sampled
         ]
-        # Loaded before the fork: the child's memory limit is for decoding.
-        import PIL.Image  # noqa: F401
-
-        from assetcheck.sandbox.decoder import run_decoder
-
-        measured = run_decoder(
-            partial(measure_all, requests, self.limit),
-            self.limits,
-            self.issues,
-            "TEXTURE_DECODE_FAILED",
-            result_types=RESULT_TYPES,
-        )
+        measured = decode_contents(requests, self.limit, self.limits, self.issues)
         for image, content in zip(sampled, measured or [], strict=False):
             if isinstance(content, ImageContent):
                 _ImageRules(self, image, content).report()
@@ -201,85 +183,36 @@ class _ImageRules:
         self._add(code, use.pointer, material=self.checker.material_name(use.material), **fields)
 
     def _check_single_color(self) -> bool:
-        content = self.content
-        extremes = [content.extremes(channel) for channel in range(4)]
-        if any(low != high for low, high in extremes):
+        colour = single_color(self.content)
+        if colour is None:
             return False
-        red, green, blue, alpha = (low for low, _ in extremes)
         self._add(
             "TEXTURE_SINGLE_COLOR",
             child("/images", self.image.index),
-            red=red,
-            green=green,
-            blue=blue,
-            alpha=alpha,
             megabytes=f"{_gpu_megabytes(self.checker, self.image.index):.2g}",
+            **colour,
         )
         return True
 
     def _check_opaque_alpha(self) -> None:
-        if self.content.has_alpha and self.content.extremes(3)[0] == 255:
+        if opaque_alpha(self.content):
             self._add("TEXTURE_ALPHA_OPAQUE", child("/images", self.image.index))
 
     def _check_normal_map(self, use: Use) -> None:
-        normals = self.content.normals
-        if normals is None or not normals.texels:
-            return
-        below = normals.below_surface / normals.texels
-        if below > REPORTED_SHARE:
-            self._add_use("NORMAL_MAP_NOT_TANGENT_SPACE", use, percent=_percent(below))
-            return
-        not_unit = normals.not_unit / normals.texels
-        if normals.mean_x >= SRGB_LEAN and normals.mean_y >= SRGB_LEAN:
-            self._add_use(
-                "NORMAL_MAP_SRGB_ENCODED", use, mean_x=normals.mean_x, mean_y=normals.mean_y
-            )
-        elif not_unit > REPORTED_SHARE:
-            self._add_use(
-                "NORMAL_MAP_NOT_UNIT_LENGTH",
-                use,
-                percent=_percent(not_unit),
-                tolerance=UNIT_LENGTH_TOLERANCE,
-            )
-        if self.content.colour_hints:
-            self._add_use(
-                "NORMAL_MAP_COLOR_PROFILE", use, hints=", ".join(self.content.colour_hints)
-            )
+        for code, fields in normal_map_findings(self.content):
+            self._add_use(code, use, **fields)
 
     def _check_base_color(self, use: Use) -> None:
-        content = self.content
-        if content.brightest is None or content.darkest is None:
-            return
-        counted = sum(content.brightest)
-        if not counted:
-            return
-        dark = sum(content.brightest[:PBR_DARKEST]) / counted
         # Metals may be brighter: the upper line is for materials that say they are not metal.
         metallic = _number(self.checker.material(use.material), "metallicFactor", 1.0)
-        bright = sum(content.darkest[PBR_BRIGHTEST + 1 :]) / counted if metallic == 0 else 0.0
-        for share, direction, look in (
-            (dark, "darker", "flat and dirty"),
-            (bright, "brighter", "glowing"),
-        ):
-            if share > REPORTED_SHARE:
-                self._add_use(
-                    "BASE_COLOR_OUTSIDE_PBR_RANGE",
-                    use,
-                    percent=_percent(share),
-                    direction=direction,
-                    look=look,
-                    low=PBR_DARKEST,
-                    high=PBR_BRIGHTEST,
-                )
+        for code, fields in base_color_findings(self.content, non_metal=metallic == 0):
+            self._add_use(code, use, **fields)
 
     def _check_ignored_alpha(self, use: Use) -> None:
-        content = self.content
         mode = self.checker.material(use.material).get("alphaMode", "OPAQUE")
-        if not content.has_alpha or mode != "OPAQUE":
-            return
-        transparent = content.share(3, 0, TRANSPARENT - 1)
-        if transparent > REPORTED_SHARE:
-            self._add_use("TEXTURE_ALPHA_IGNORED", use, percent=_percent(transparent))
+        transparent = transparent_share(self.content)
+        if mode == "OPAQUE" and transparent > REPORTED_SHARE:
+            self._add_use("TEXTURE_ALPHA_IGNORED", use, percent=percent(transparent))
 
     def _check_metallic_roughness(self, use: Use) -> None:
         content = self.content
@@ -306,8 +239,8 @@ class _ImageRules:
             self._add_use(
                 "METALLIC_ROUGHNESS_SWAPPED",
                 use,
-                green=_percent(green),
-                blue=_percent(blue),
+                green=percent(green),
+                blue=percent(blue),
             )
 
 
@@ -328,15 +261,11 @@ def _number(json: dict, key: str, default: float) -> float:
     return float(value) if number else default
 
 
-def _percent(share: float) -> str:
-    return f"{share * 100:.3g}"
-
-
 def _gpu_megabytes(checker: _ContentChecker, index: int) -> float:
     """The GPU memory of the image as engines store it: RGBA8 with its mip chain."""
     structure = checker.structures.get(index)
     width, height = (structure.width or 0, structure.height or 0) if structure else (0, 0)
-    return width * height * 4 * 4 / 3 / 1e6
+    return gpu_megabytes(width, height)
 
 
 def check_texture_content(asset: Asset, context: CheckContext) -> None:

@@ -28,7 +28,7 @@ from assetcheck.formats.gltf.meshes import primitive_label
 from assetcheck.formats.gltf.model import GltfDocument
 from assetcheck.issues import FileIssues
 from assetcheck.mesh.prepared import PreparedMesh
-from assetcheck.mesh.topology import inside_out, meshes_topology, welded_corners
+from assetcheck.mesh.topology import meshes_inside_out, meshes_topology, welded_corners
 from assetcheck.mesh.uvs import (
     DENSITY_PERCENTILE,
     UvFaults,
@@ -82,7 +82,7 @@ def check_topology(asset: Asset, context: CheckContext) -> None:
     topologies = meshes_topology(
         [(welded_corners(surface.mesh), len(surface.mesh.vertices)) for surface in found]
     )
-    for surface, topology in zip(found, topologies, strict=True):
+    for surface, topology, verdict in zip(found, topologies, _inside_out(found), strict=True):
         issues, fields = context.issues, surface.fields
         if topology.non_manifold_edges:
             issues.add(
@@ -108,15 +108,23 @@ def check_topology(asset: Asset, context: CheckContext) -> None:
             )
         if topology.pieces > 1:
             issues.add("MESH_SEPARATE_PIECES", count=topology.pieces, **fields)
-        _check_inside_out(surface, issues)
+        if verdict is not None:
+            issues.add("MESH_INSIDE_OUT", count=verdict[0], total=verdict[1], **fields)
 
 
-def _check_inside_out(surface: Surface, issues: FileIssues) -> None:
-    if surface.normals is None:
-        return
-    verdict = inside_out(surface.mesh.vertices, surface.normals, surface.mesh.corners)
-    if verdict is not None:
-        issues.add("MESH_INSIDE_OUT", count=verdict[0], total=verdict[1], **surface.fields)
+def _inside_out(found: list[Surface]) -> list[tuple[int, int] | None]:
+    """The inside-out verdict of each surface (None for those without normals)."""
+    judged = [
+        (index, (surface.mesh.vertices, surface.normals, surface.mesh.corners))
+        for index, surface in enumerate(found)
+        if surface.normals is not None
+    ]
+    verdicts: list[tuple[int, int] | None] = [None] * len(found)
+    for (index, _), verdict in zip(
+        judged, meshes_inside_out([mesh for _, mesh in judged]), strict=True
+    ):
+        verdicts[index] = verdict
+    return verdicts
 
 
 def check_uvs(asset: Asset, context: CheckContext) -> None:

@@ -16,7 +16,6 @@ import numpy as np
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.gltf.links import DocumentLinks, index_of
-from assetcheck.formats.gltf.node_transforms import world_matrices
 from assetcheck.formats.gltf.scene_bounds import drawn_mesh
 from assetcheck.plugins.hookspecs import hookimpl
 
@@ -54,7 +53,7 @@ CODES = (
 
 def check_transforms(asset: Asset, context: CheckContext) -> None:
     if asset.gltf is not None:
-        _check_gltf(asset.gltf.links, context)
+        _check_gltf(asset.gltf.links, asset.gltf.world_matrices, context)
     elif asset.fbx is not None:
         _check_fbx_nodes(asset.fbx, context)
         _check_fbx_unit(asset.fbx.unit_meters, context)
@@ -62,8 +61,7 @@ def check_transforms(asset: Asset, context: CheckContext) -> None:
         _check_fbx_conversion(asset.fbx, context)
 
 
-def _check_gltf(links: DocumentLinks, context: CheckContext) -> None:
-    world = world_matrices(links)
+def _check_gltf(links: DocumentLinks, world: dict[int, np.ndarray], context: CheckContext) -> None:
     nodes = links.items("nodes")
     drawn = [
         (index, node)

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from assetcheck.sandbox.cores import available_cores
+from assetcheck.mesh._kernels import count_off_length
+from assetcheck.sandbox.containment import worker_threads
 
 if TYPE_CHECKING:  # Pillow is loaded only where images are decoded
     from PIL.Image import Image as PillowImage
@@ -35,7 +36,7 @@ if TYPE_CHECKING:  # Pillow is loaded only where images are decoded
 #: engine profile allows); the job's memory limit may lower it (:func:`decodable_pixels`).
 MAX_DECODED_PIXELS = 8192 * 8192
 #: Bytes of memory one decoded pixel may take at once: the decoded image, its RGBA copy, one
-#: channel image and the band of integers the normal statistics work on.
+#: channel image and the band of texels the normal statistics read.
 BYTES_PER_DECODED_PIXEL = 16
 #: JPEG images are decoded at the smallest DCT scale that keeps this many texels on their
 #: longer side (or whole when smaller).
@@ -43,7 +44,7 @@ JPEG_STATISTICS_SIDE = 1024
 #: A normal vector whose length is off 1 by more than this counts as not unit length: 8-bit
 #: storage alone moves a unit vector's length by under 0.01.
 UNIT_LENGTH_TOLERANCE = 0.1
-#: Texels whose normal vectors are measured at once (bounds the integers' memory).
+#: Texels whose normal vectors are measured at once (bounds the memory of the band's copy).
 NORMAL_BAND_TEXELS = 1 << 20
 
 #: The modes Pillow gives images with an alpha channel.
@@ -128,16 +129,29 @@ def decodable_pixels(memory_limit_mb: int) -> int:
     return min(MAX_DECODED_PIXELS, (memory_limit_mb << 20) // BYTES_PER_DECODED_PIXEL)
 
 
+def load_decoders() -> None:
+    """Load in this process what decoding images takes, so that a child forked afterwards to
+    run :func:`measure_all` imports nothing: Pillow, the plugins ``Image.open`` tries first
+    (BMP, GIF, JPEG, PPM, PNG), WebP's (without it ``Image.open`` would load every plugin
+    Pillow has; about 1 ms) and ``ImageChops``. A child left to import them spends about 20 ms
+    on it, more than decoding a small texture takes, for every file; and its memory limit is
+    then for decoding only."""
+    from PIL import Image, ImageChops, WebPImagePlugin  # noqa: F401
+
+    Image.preinit()
+
+
 def measure_all(requests: list[ContentRequest], limit: int) -> list[ImageContent | Exception]:
     """:func:`measure` of each request, in order; an image that cannot be measured gives its
     :class:`ImageDecodeError` or :class:`ImageTooLarge`. Runs in the child, several images at
     a time on the cores there are (Pillow's decoders and numpy release the GIL) when all of
-    them together have no more than ``limit`` pixels, one at a time otherwise: the memory
-    decoding takes stays what one image of ``limit`` pixels takes."""
+    them together have no more than ``limit`` pixels and the address space left holds the
+    threads (:func:`~assetcheck.sandbox.containment.worker_threads`), one at a time otherwise:
+    the memory decoding takes stays what one image of ``limit`` pixels takes."""
     from PIL import Image
 
     together = sum(request.pixels for request in requests) <= limit
-    workers = min(len(requests), available_cores()) if together else 1
+    workers = worker_threads(len(requests)) if together else 1
     # Pillow warns of images between the limit and twice it: measure refuses them itself.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
@@ -233,14 +247,10 @@ def _as_rgba_or_rgb(image: PillowImage) -> tuple[PillowImage, bool]:
     return image.convert(mode), has_alpha
 
 
-#: ``(2v - 255)^2`` for each 8-bit value ``v``: a vector component squared, in 255ths.
-_SQUARED = (np.arange(256, dtype=np.int32) * 2 - 255) ** 2
-
-
 def _normal_statistics(image: PillowImage, bands: list[tuple[int, ...]]) -> NormalStatistics:
     """The vectors of a normal map: a texel ``(r, g, b)`` is ``(2r - 255, 2g - 255, 2b - 255) /
     255``. The direction and the means come from the channels' histograms; the lengths are
-    measured a band of rows at a time, in integers."""
+    counted a band of rows at a time, in integers (the compiled ``count_off_length``)."""
     width, height = image.size
     texels = max(width * height, 1)
     levels = np.arange(256) * 2 - 255
@@ -252,8 +262,5 @@ def _normal_statistics(image: PillowImage, bands: list[tuple[int, ...]]) -> Norm
     not_unit = 0
     for top in range(0, height, rows):
         band = np.asarray(image.crop((0, top, width, min(height, top + rows))))
-        lengths = _SQUARED[band[..., 0]]
-        lengths += _SQUARED[band[..., 1]]
-        lengths += _SQUARED[band[..., 2]]
-        not_unit += int(np.count_nonzero((lengths < low) | (lengths > high)))
+        not_unit += count_off_length(band, low, high)
     return NormalStatistics(width * height, not_unit, below, mean_x, mean_y)

@@ -39,9 +39,10 @@ ISSUE_TYPES = [
         "NORMAL_MAP_NOT_TANGENT_SPACE",
         "warning",
         "Image {image}, the normal map of material {material}: {percent}% of its texels "
-        "have a blue channel under 128 (a vector pointing into the surface). glTF normal "
-        "maps are in tangent space, where blue stays at 128 and above: this looks like an "
-        "object-space or world-space normal map, which shades the model wrongly.",
+        "have a blue channel under 128 (a vector pointing into the surface). Materials "
+        "(glTF's, and engines' reading FBX) take normal maps in tangent space, where blue "
+        "stays at 128 and above: this looks like an object-space or world-space normal map, "
+        "which shades the model wrongly.",
         "Bake the normal map in tangent space (the 'Tangent' or 'MikkTSpace' option of the "
         "baker) and export the model again.",
         title="Normal map not in tangent space",
@@ -64,8 +65,8 @@ ISSUE_TYPES = [
         "info",
         "Image {image}, the normal map of material {material}, carries colour-space "
         "information ({hints}). glTF viewers ignore it, but tools that import the image on "
-        "its own (engines' texture importers, image editors) may treat the normal map as an "
-        "sRGB colour image.",
+        "its own (engines' texture and FBX importers, image editors) may treat the normal "
+        "map as an sRGB colour image.",
         "Save the normal map without a colour profile, sRGB chunk or gamma (in the image "
         "editor: do not embed a colour profile), and export the model again.",
         title="Normal map with an sRGB colour profile",
@@ -126,11 +127,13 @@ ISSUE_TYPES = [
         "TEXTURE_ALPHA_IGNORED",
         "warning",
         "Image {image}, the base colour of material {material}: {percent}% of its texels "
-        "are transparent, but the material's alphaMode is OPAQUE, so viewers draw them "
-        "opaque and the transparency the artist painted is lost.",
-        "Set the material's alpha mode to MASK (cut-outs: leaves, fences) or BLEND (glass, "
-        "fades), or remove the alpha channel if the transparency is not meant, then export "
-        "again.",
+        "are transparent, but the material is opaque (glTF: alphaMode OPAQUE; FBX: no "
+        "texture on an opacity property, no TransparencyFactor, full Opacity), so viewers "
+        "draw them opaque and the transparency the artist painted is lost.",
+        "Make the material transparent (glTF: alpha mode MASK for cut-outs such as leaves "
+        "and fences, BLEND for glass and fades; FBX: connect the texture to the material's "
+        "opacity or transparency too), or remove the alpha channel if the transparency is "
+        "not meant, then export again.",
         title="Transparent texels on an opaque material",
         count_phrase="({percent}% of texels)",
     ),

@@ -7,7 +7,7 @@ are the same, evaluated in the same order and precision (compiled without fused 
 kernels".
 """
 
-from libc.math cimport ceil, floor, sqrtf
+from libc.math cimport ceil, fabsf, floor, sqrtf
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort
 from libc.string cimport memset
@@ -309,6 +309,61 @@ def flat_count(const float[:, ::1] coords, const index_t[:, :] corners, float fl
             raise IndexError(f"triangle {t} points past the {count} vertices")
         flat += _is_flat(rows, a, b, c, flat_ratio)
     return flat
+
+
+def mapped_areas(
+    const float[:, ::1] coords,
+    const float[:, ::1] uvs,
+    const index_t[:, :] corners,
+    float[::1] uv_areas,
+    float[::1] surface_areas,
+):
+    """Per triangle of ``corners`` (``(3, n)`` indices of the vertices ``coords``, ``(3,
+    count)``, and of their texture coordinates ``uvs``, ``(2, count)``): twice its area in UV
+    space (its magnitude) into ``uv_areas`` and twice its area on the surface into
+    ``surface_areas`` (``n`` each), float32 as numpy computes them (NaN or infinite where a
+    corner is not finite)."""
+    cdef Py_ssize_t n = corners.shape[1], count = coords.shape[1], t
+    cdef index_t a, b, c
+    if uvs.shape[1] != count or uv_areas.shape[0] < n or surface_areas.shape[0] < n:
+        raise ValueError("the UVs, or the arrays of areas, do not match the mesh")
+    if not (n and count):
+        return
+    cdef _Rows rows = _rows_of(coords)
+    cdef const float *u = &uvs[0, 0]
+    cdef const float *v = &uvs[1, 0]
+    cdef float abu, abv, acu, acv, abx, aby, abz, acx, acy, acz, cross_x, cross_y, cross_z
+    for t in range(n):
+        a, b, c = corners[0, t], corners[1, t], corners[2, t]
+        if not (_within(a, count) and _within(b, count) and _within(c, count)):
+            raise IndexError(f"triangle {t} points past the {count} vertices")
+        abu, abv, acu, acv = u[b] - u[a], v[b] - v[a], u[c] - u[a], v[c] - v[a]
+        uv_areas[t] = fabsf(abu * acv - abv * acu)
+        abx, aby, abz = rows.x[b] - rows.x[a], rows.y[b] - rows.y[a], rows.z[b] - rows.z[a]
+        acx, acy, acz = rows.x[c] - rows.x[a], rows.y[c] - rows.y[a], rows.z[c] - rows.z[a]
+        cross_x = aby * acz - abz * acy
+        cross_y = abz * acx - abx * acz
+        cross_z = abx * acy - aby * acx
+        surface_areas[t] = sqrtf(cross_x * cross_x + cross_y * cross_y + cross_z * cross_z)
+
+
+def count_off_length(const uint8_t[:, :, ::1] texels, int64_t low, int64_t high):
+    """How many of the ``texels`` (rows x columns x channels, at least 3) read as vectors,
+    ``(2 * value - 255)`` for each of the first three channels, have a squared length (in
+    255ths, squared) below ``low`` or above ``high``: a normal map's texels whose vectors are
+    not unit length."""
+    cdef Py_ssize_t rows = texels.shape[0], columns = texels.shape[1], y, x
+    cdef int64_t found = 0, length, r, g, b
+    if texels.shape[2] < 3:
+        raise ValueError("a vector needs three channels")
+    for y in range(rows):
+        for x in range(columns):
+            r = 2 * <int64_t>texels[y, x, 0] - 255
+            g = 2 * <int64_t>texels[y, x, 1] - 255
+            b = 2 * <int64_t>texels[y, x, 2] - 255
+            length = r * r + g * g + b * b
+            found += length < low or length > high
+    return found
 
 
 cdef inline bint _within(index_t value, Py_ssize_t count) noexcept:

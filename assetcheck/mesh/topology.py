@@ -144,15 +144,54 @@ def inside_out(
     the ``sampled`` triangles whose normals are decided (neither across the face nor
     unreadable), more than half, ``against``. None when the normals agree with the winding
     (or nothing could be judged)."""
-    corners = evenly_sampled(corners)
-    points = np.take(vertices.coords, corners, axis=1).astype(np.float64)
+    return meshes_inside_out([(vertices, normals, corners)])[0]
+
+
+def meshes_inside_out(
+    meshes: Sequence[tuple[Vertices, np.ndarray, np.ndarray]],
+) -> list[tuple[int, int] | None]:
+    """:func:`inside_out` of each of ``meshes`` (vertices, normals, corners). Their sampled
+    triangles are judged together, up to :data:`BATCH_TRIANGLES` at a time, each by the same
+    arithmetic as alone, and the votes counted per mesh: a document of many small primitives
+    costs a few passes, not one per primitive."""
+    verdicts: list[tuple[int, int] | None] = []
+    batch: list[tuple[Vertices, np.ndarray, np.ndarray]] = []
+    triangles = 0
+    for vertices, normals, corners in meshes:
+        sampled = evenly_sampled(corners)
+        if batch and triangles + sampled.shape[1] > BATCH_TRIANGLES:
+            verdicts += _votes(batch)
+            batch, triangles = [], 0
+        batch.append((vertices, normals, sampled))
+        triangles += sampled.shape[1]
+    return verdicts + (_votes(batch) if batch else [])
+
+
+def _votes(meshes: list[tuple[Vertices, np.ndarray, np.ndarray]]) -> list[tuple[int, int] | None]:
+    """The inside-out verdict of each of ``meshes`` (vertices, normals, sampled corners): each
+    triangle's face normal against the sum of its corners' normals, in double precision."""
+    points = np.concatenate(
+        [np.take(vertices.coords, corners, axis=1) for vertices, _, corners in meshes], axis=2
+    ).astype(np.float64)
     with np.errstate(invalid="ignore", over="ignore"):  # NaN or infinite data: undecided
-        corner_normals = np.take(normals, corners, axis=0).astype(np.float64).sum(axis=0)
+        corner_normals = (
+            np.concatenate(
+                [np.take(normals, corners, axis=0) for _, normals, corners in meshes], axis=1
+            )
+            .astype(np.float64)
+            .sum(axis=0)
+        )
         face = np.cross((points[:, 1] - points[:, 0]).T, (points[:, 2] - points[:, 0]).T)
         agreement = np.einsum("ij,ij->i", face, corner_normals)
-    against = int(np.count_nonzero(agreement < 0))
-    decided = against + int(np.count_nonzero(agreement > 0))
-    return (against, decided) if 2 * against > decided else None
+    ends = np.cumsum([corners.shape[1] for _, _, corners in meshes]).tolist()
+    against = np.concatenate([[0], np.cumsum(agreement < 0)])[[0, *ends]].tolist()
+    agreeing = np.concatenate([[0], np.cumsum(agreement > 0)])[[0, *ends]].tolist()
+    verdicts: list[tuple[int, int] | None] = []
+    for index in range(len(meshes)):
+        count = against[index + 1] - against[index]
+        decided = count + agreeing[index + 1] - agreeing[index]
+        verdicts.append((count, decided) if 2 * count > decided else None)
+    return verdicts
 
 
 def evenly_sampled(corners: np.ndarray) -> np.ndarray:

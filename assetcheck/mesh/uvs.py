@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from assetcheck.mesh._kernels import mapped_areas as kernel_areas
 from assetcheck.mesh._kernels import rasterise
 from assetcheck.mesh.faults import CHUNK_TRIANGLES, FLAT_RATIO, flat_triangles
 from assetcheck.mesh.prepared import Vertices
@@ -94,21 +95,20 @@ def uv_triangle_faults(vertices: Vertices, uvs: np.ndarray, corners: np.ndarray)
 
 def mapped_areas(vertices: Vertices, uvs: np.ndarray, corners: np.ndarray) -> tuple[float, float]:
     """The UV area and the surface area of the triangles ``corners`` (``(3, n)``) in the UV
-    set ``uvs``, summed over every triangle (a chunk at a time, in float32 with float64
-    sums); a triangle with a corner that is not finite counts in neither."""
+    set ``uvs``, summed over every triangle (each triangle's in float32, by the compiled kernel
+    ``_kernels.mapped_areas``; a chunk of them at a time summed in float64); a triangle with a
+    corner that is not finite counts in neither."""
     rows = np.ascontiguousarray(np.asarray(uvs, np.float32).T)
+    size = min(corners.shape[1], CHUNK_TRIANGLES)
+    uv, surface = np.empty(size, np.float32), np.empty(size, np.float32)
     uv_total = surface_total = 0.0
-    with np.errstate(invalid="ignore", over="ignore"):
-        for start in range(0, corners.shape[1], CHUNK_TRIANGLES):
-            chunk = corners[:, start : start + CHUNK_TRIANGLES]
-            uv = np.abs(_signed_twice_area(np.take(rows, chunk, axis=1)))
-            points = np.take(vertices.coords, chunk, axis=1)
-            ab, ac = points[:, 1] - points[:, 0], points[:, 2] - points[:, 0]
-            cross = ab[[1, 2, 0]] * ac[[2, 0, 1]] - ab[[2, 0, 1]] * ac[[1, 2, 0]]
-            surface = np.sqrt(np.einsum("ij,ij->j", cross, cross))
-            usable = np.isfinite(uv) & np.isfinite(surface)
-            uv_total += float(uv.sum(where=usable, dtype=np.float64)) / 2
-            surface_total += float(surface.sum(where=usable, dtype=np.float64)) / 2
+    for start in range(0, corners.shape[1], CHUNK_TRIANGLES):
+        chunk = corners[:, start : start + CHUNK_TRIANGLES]
+        count = chunk.shape[1]
+        kernel_areas(vertices.coords, rows, chunk, uv, surface)
+        usable = np.isfinite(uv[:count]) & np.isfinite(surface[:count])
+        uv_total += float(uv[:count].sum(where=usable, dtype=np.float64)) / 2
+        surface_total += float(surface[:count].sum(where=usable, dtype=np.float64)) / 2
     return uv_total, surface_total
 
 

@@ -76,6 +76,8 @@ DEFAULT_PLUGINS: Mapping[str, str] = {
     "assetcheck.checks.scale": "assetcheck.checks.scale",
     "assetcheck.checks.animations": "assetcheck.checks.animations",
     "assetcheck.checks.fbx": "assetcheck.checks.fbx",
+    "assetcheck.checks.fbx_texture_content": "assetcheck.checks.fbx_texture_content",
+    "assetcheck.checks.fbx_texel_density": "assetcheck.checks.fbx_texel_density",
     "assetcheck.checks.fbx_skins": "assetcheck.checks.fbx_skins",
     "assetcheck.checks.fbx_animation_content": "assetcheck.checks.fbx_animation_content",
     "assetcheck.checks.gltf_schema": "assetcheck.checks.gltf_schema",

@@ -12,7 +12,8 @@ self-contained GLB per model file, with no URI in it and no compression extensio
   layer decodes compressed primitives), images from the upload only; absolute and remote
   URIs are dropped, never passed on;
 - an FBX or OBJ file becomes a GLB of the polygon geometry its reader made:
-  :func:`polygon_viewer_glb`.
+  :func:`polygon_viewer_glb`; an FBX file's with its polygons split by material and the
+  images its materials sample (:mod:`assetcheck.previews.fbx_materials`).
 
 Rewritten primitives are plain indexed triangle lists with POSITION, NORMAL, TEXCOORD_0 and
 COLOR_0; each carries ``extras.primitive``, its number in the uploaded mesh, and the meshes,
@@ -26,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import struct
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -39,6 +40,9 @@ from assetcheck.formats.gltf.uris import UriKind, classify_uri, decode_data_uri
 from assetcheck.formats.images import image_info
 from assetcheck.formats.source import SourceFile
 from assetcheck.previews.budget import ByteBudget
+
+if TYPE_CHECKING:  # it imports this module's BROWSER_IMAGES
+    from assetcheck.previews.fbx_materials import ViewerMaterials
 
 #: Extensions whose data the browser would have to decode or fetch itself.
 COMPRESSION_EXTENSIONS = frozenset(
@@ -70,8 +74,8 @@ ACCESSOR_TYPES = {1: "SCALAR", 2: "VEC2", 3: "VEC3", 4: "VEC4"}
 GENERATOR = "AssetCheck viewer copy"
 #: What the report calls this file when it is not kept.
 VIEWER_MODEL = "The 3D viewer's model"
-#: The material of FBX and OBJ meshes (their materials are not read): matte light grey, as the
-#: server-drawn picture.
+#: The material FBX and OBJ meshes are drawn in (their materials' colours are not read): matte
+#: light grey, as the server-drawn picture.
 CLAY = {
     "name": "clay",
     "pbrMetallicRoughness": {
@@ -135,38 +139,77 @@ def gltf_viewer_glb(
     return writer.glb({key: value for key, value in out.items() if value != []})
 
 
-def polygon_viewer_glb(scene: PolygonScene, budget: ByteBudget | None = None) -> bytes:
+def polygon_viewer_glb(
+    scene: PolygonScene,
+    budget: ByteBudget | None = None,
+    materials: ViewerMaterials | None = None,
+) -> bytes:
     """A GLB of an FBX or OBJ scene's meshes, one node per drawn instance, already placed in
     metres with +Y up (:meth:`FbxScene.world_triangles`), with its first UV set (for the UV
     checker), in :data:`CLAY`; ``extras.name`` is the mesh's name, as the report's issues name
-    it. :class:`OverBudget` as soon as
-    its binary data would not fit ``budget``."""
+    it. With an FBX file's ``materials``, each instance has a primitive per material its
+    polygons use, in a clay material of that name, and the GLB carries their images (as
+    textures no material samples: the viewer shows them when asked). :class:`OverBudget` as
+    soon as its binary data would not fit ``budget``."""
     writer = _GlbWriter(budget)
     nodes: list[dict[str, Any]] = []
     meshes: list[dict[str, Any]] = []
+    convert = scene.to_metres_y_up()
     for mesh in scene.meshes:
         if mesh.geometry is None or not mesh.instances:
             continue
         uvs, corners, triangles = _polygon_vertices(mesh.geometry)
-        convert = scene.to_metres_y_up()
+        chosen = materials.triangle_materials(mesh) if materials is not None else None
+        parts = _by_material(triangles, chosen)
         for instance in mesh.instances:
             matrix = convert @ instance.geometry_to_world
             positions = mesh.geometry.positions[corners] @ matrix[:3, :3].T + matrix[:3, 3]
             arrays = {"POSITION": positions, "TEXCOORD_0": uvs}
-            primitive = _primitive_arrays(writer, arrays, triangles)
-            if primitive is None:
-                continue
-            primitive.update(material=0, extras={"name": mesh.name})
-            nodes.append({"name": instance.node, "mesh": len(meshes)})
-            meshes.append({"name": mesh.name, "primitives": [primitive]})
+            written = _primitive_arrays(writer, arrays, *(part for _, part in parts))
+            primitives = [
+                {**primitive, "material": material, "extras": {"name": mesh.name}}
+                for (material, _), primitive in zip(parts, written, strict=True)
+                if primitive is not None
+            ]
+            if primitives:
+                nodes.append({"name": instance.node, "mesh": len(meshes)})
+                meshes.append({"name": mesh.name, "primitives": primitives})
+    names = materials.names if materials is not None else []
+    images = [
+        {"bufferView": writer.view(data), "mimeType": mime_type}
+        for data, mime_type in (materials.images if materials is not None else [])
+    ]
     return writer.glb(
         {
             "asset": {"version": "2.0", "generator": GENERATOR},
             "scene": 0,
             "scenes": [{"nodes": list(range(len(nodes)))}],
-            **({"nodes": nodes, "meshes": meshes, "materials": [CLAY]} if nodes else {}),
+            **(
+                {
+                    "nodes": nodes,
+                    "meshes": meshes,
+                    "materials": [CLAY, *({**CLAY, "name": name} for name in names)],
+                }
+                if nodes
+                else {}
+            ),
+            **(
+                {"images": images, "textures": [{"source": i} for i in range(len(images))]}
+                if images
+                else {}
+            ),
         }
     )
+
+
+def _by_material(
+    triangles: np.ndarray, materials: np.ndarray | None
+) -> list[tuple[int, np.ndarray]]:
+    """``triangles`` grouped by their GLB material (``materials``, one per triangle; all in
+    material 0 when None), in the order of the materials."""
+    if materials is None:
+        return [(0, triangles)]
+    return [(int(m), triangles[materials == m]) for m in np.unique(materials)]
 
 
 def _polygon_vertices(geometry: FbxGeometry) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
@@ -270,7 +313,7 @@ def _mesh(
             for name in ATTRIBUTES
             if name in primitive.attributes
         }
-        written = _primitive_arrays(writer, arrays, triangles)
+        [written] = _primitive_arrays(writer, arrays, triangles)
         if written is None:
             continue
         if primitive.material is not None:
@@ -284,20 +327,23 @@ def _mesh(
 
 
 def _primitive_arrays(
-    writer: _GlbWriter, arrays: dict[str, np.ndarray | None], triangles: np.ndarray
-) -> dict[str, Any] | None:
-    """A triangle-list primitive of the vertex ``arrays`` (POSITION first) and the triangles
-    that stay within them; None without usable positions or triangles."""
+    writer: _GlbWriter, arrays: dict[str, np.ndarray | None], *parts: np.ndarray
+) -> list[dict[str, Any] | None]:
+    """Triangle-list primitives of the vertex ``arrays`` (POSITION first), one per set of
+    triangles in ``parts``, sharing the vertex data (written once): each keeps the triangles
+    that stay within the vertices, at finite positions. None for a part with none left, and
+    for every part without usable positions."""
     positions = arrays.get("POSITION")
     if positions is None or positions.ndim != 2 or positions.shape[1] != 3 or not len(positions):
-        return None
+        return [None] * len(parts)
     count = len(positions)
-    triangles = triangles[(triangles < count).all(axis=1)]
     finite = np.isfinite(positions).all(axis=1)
-    if not finite.all():
-        triangles = triangles[finite[triangles].all(axis=1)]
-    if not len(triangles):
-        return None
+    kept = []
+    for triangles in parts:
+        triangles = triangles[(triangles < count).all(axis=1)]
+        kept.append(triangles if finite.all() else triangles[finite[triangles].all(axis=1)])
+    if not any(len(triangles) for triangles in kept):
+        return [None] * len(parts)
     attributes = {}
     for name, width in ATTRIBUTES.items():
         values = arrays.get(name)
@@ -307,12 +353,18 @@ def _primitive_arrays(
         if values.shape[1] < width:  # RGB colours get an opaque alpha
             values = np.hstack([values, np.ones((count, width - values.shape[1]), np.float32)])
         attributes[name] = writer.accessor(values, ARRAY_BUFFER)
-    indices = np.ascontiguousarray(triangles, dtype=np.uint32).ravel()
-    return {
-        "attributes": attributes,
-        "indices": writer.accessor(indices, ELEMENT_ARRAY_BUFFER),
-        "mode": TRIANGLES,
-    }
+    return [
+        {
+            "attributes": attributes,
+            "indices": writer.accessor(
+                np.ascontiguousarray(triangles, dtype=np.uint32).ravel(), ELEMENT_ARRAY_BUFFER
+            ),
+            "mode": TRIANGLES,
+        }
+        if len(triangles)
+        else None
+        for triangles in kept
+    ]
 
 
 def _image(

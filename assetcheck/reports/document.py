@@ -130,23 +130,29 @@ def _storable_value(value: Any, key: str, cut: list[str]) -> Any:
     each string value cut: a sentence (under a key of :data:`_SENTENCE_KEYS`) to
     :data:`MAX_SENTENCE_LENGTH`, any other text to a name's length. Each string value that is
     (or quotes) a cut name is appended to ``cut``, so one walk both cleans and counts."""
-    if type(value) is str:
+    kind = type(value)
+    if kind is str:
+        if value.isascii() and len(value) <= MAX_NAME_LENGTH and "\x00" not in value:
+            # The common case: no NUL, no surrogate (not ASCII), too short to cut at any limit,
+            # and no CUT_MARK (whose ellipsis is not ASCII either).
+            return value
         limit = MAX_SENTENCE_LENGTH if key in _SENTENCE_KEYS else MAX_NAME_LENGTH
         if len(value) > limit or _UNSTORABLE.search(value):
             value = cut_name(_UNSTORABLE.sub("\ufffd", value), limit)
         if was_cut(value):
             cut.append(value)
         return value
-    if isinstance(value, dict):
+    if kind is dict or isinstance(value, dict):
         return {
             (
                 name
-                if type(name) is str and not _UNSTORABLE.search(name)
+                if type(name) is str
+                and ((name.isascii() and "\x00" not in name) or not _UNSTORABLE.search(name))
                 else _UNSTORABLE.sub("\ufffd", name)
             ): _storable_value(item, name, cut)
             for name, item in value.items()
         }
-    if isinstance(value, list):
+    if kind is list or isinstance(value, list):
         return [_storable_value(item, key, cut) for item in value]
     if isinstance(value, str):  # a str subclass: made a plain string like any other
         return _storable_value(str(value), key, cut)

@@ -80,6 +80,27 @@ def limit_cpu_time(seconds: int) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds))
 
 
+#: The address space each thread beyond the first may take: its stack (the stack size limit,
+#: 8 MiB by default) and the malloc arena glibc reserves for a new thread (64 MiB).
+THREAD_ADDRESS_SPACE = 72 << 20
+
+
+def worker_threads(wanted: int) -> int:
+    """How many threads to spread ``wanted`` pieces of work over: at most one per core and, under
+    an address-space limit, only as many extra threads as the space left holds
+    (:data:`THREAD_ADDRESS_SPACE` each). The room is checked first, never found out by trying:
+    a thread can start without it (on a stack glibc cached in the parent) and then fail where
+    no Python code sees it, glibc ending the process with status 127 when it cannot allocate
+    the thread's thread-local data; a child decoding under 8 MB did, depending on what its
+    parent had run before."""
+    workers = min(wanted, available_cores())
+    limit, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if limit != resource.RLIM_INFINITY:
+        left = max(limit - address_space_in_use(), 0)
+        workers = min(workers, 1 + left // THREAD_ADDRESS_SPACE)
+    return max(workers, 1)
+
+
 def address_space_in_use() -> int:
     """This process's current virtual size; 0 where /proc is missing (the limit is absolute)."""
     try:

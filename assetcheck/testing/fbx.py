@@ -115,21 +115,29 @@ class MeshSpec:
 class MaterialSpec:
     """A material: ``shading_model`` as written (``lambert``, ``phong``, ``unknown``...).
 
-    ``physical`` marks it a 3ds Max Physical Material (PBR), as 3ds Max writes it.
+    ``physical`` marks it a 3ds Max Physical Material (PBR), as 3ds Max writes it;
+    ``properties`` adds numeric properties as (name, type, value): ``("Opacity", "double",
+    0.5)``.
     """
 
     name: str
     shading_model: str = "phong"
     physical: bool = False
+    properties: Sequence[tuple[str, str, object]] = ()
 
 
 @dataclass
 class VideoSpec:
-    """An image (a ``Video``, embedded when ``content`` is not empty) and its texture."""
+    """An image (a ``Video``, embedded when ``content`` is not empty) and its texture,
+    connected to each (material, property) of ``slots``: ``("Wood", "NormalMap")``. The FBX 6
+    layout connects the texture to each model drawn with the material and names it in a
+    texture layer element of the property (``LayerElementNormalMap_Textures``;
+    ``LayerElementTexture`` for ``Diffuse``) on the polygons of that material."""
 
     name: str
     filename: str
     content: bytes
+    slots: Sequence[tuple[str, str]] = ()
 
 
 @dataclass
@@ -221,6 +229,8 @@ class _SceneWriter:
             for index, (name, seconds) in enumerate(self.scene.animations):
                 objects.children += self._anim_stack(links, name, seconds, index)
         property_links = [] if self.legacy else self._curves(objects, links)
+        if not self.legacy:
+            property_links += self._texture_slots()
         connections = Node(
             "Connections",
             children=[
@@ -286,7 +296,26 @@ class _SceneWriter:
             return [float(v) if kind == "d" else int(v) for v in values]
         return [Array(kind, values, compress=self.compress)]
 
-    def _geometry_children(self, mesh: MeshSpec) -> list[Node]:
+    def _legacy_textures(
+        self, mesh: MeshSpec, model_ref: str | int, links: list[_Link]
+    ) -> list[tuple[int, int, str]]:
+        """FBX 6: connect the textures of the mesh's materials to its model ``model_ref``;
+        (texture number in the model, material slot, property) of each."""
+        found: list[tuple[int, int, str]] = []
+        numbers: dict[int, int] = {}
+        for index, video in enumerate(self.scene.videos):
+            for material, prop in video.slots:
+                if material not in mesh.materials:
+                    continue
+                if index not in numbers:
+                    numbers[index] = len(numbers)
+                    links.append((self._ref(video.name, "Texture", 6, index), model_ref))
+                found.append((numbers[index], list(mesh.materials).index(material), prop))
+        return found
+
+    def _geometry_children(
+        self, mesh: MeshSpec, textures: Sequence[tuple[int, int, str]] = ()
+    ) -> list[Node]:
         points = [c for vertex in mesh.vertices for c in vertex]
         indices = (
             list(mesh.raw_indices)
@@ -341,6 +370,12 @@ class _SceneWriter:
                 )
             )
             layer.append(("LayerElementMaterial", 0))
+        for texture, slot, prop in textures:
+            name = "LayerElementTexture" if prop == "Diffuse" else f"LayerElement{prop}_Textures"
+            used = [0] * len(mesh.polygons) if mesh.material_slots is None else mesh.material_slots
+            ids = [texture if polygon_slot == slot else -1 for polygon_slot in used]
+            children.append(self._layer_element(name, 0, "TextureId", ids, "ByPolygon", kind="i"))
+            layer.append((name, 0))
         children.append(
             Node(
                 "Layer",
@@ -398,7 +433,9 @@ class _SceneWriter:
             [Node("Version", [232]), model_props],
         )
         if self.legacy:
-            model.children += self._geometry_children(mesh)
+            model.children += self._geometry_children(
+                mesh, self._legacy_textures(mesh, model_ref, links)
+            )
             objects.children.append(model)
             self._skin(objects, links, mesh, index, model_ref)
             return
@@ -466,6 +503,7 @@ class _SceneWriter:
 
     def _material(self, material: MaterialSpec, index: int) -> Node:
         props: list[tuple[str, str, object]] = [("DiffuseColor", "ColorRGB", 0.8)]
+        props += material.properties
         if material.physical:
             class_a, class_b = PHYSICAL_MATERIAL_CLASS_ID
             props += [
@@ -509,6 +547,15 @@ class _SceneWriter:
         links.append(
             (self._ref(video.name, "Video", 5, index), self._ref(video.name, "Texture", 6, index))
         )
+
+    def _texture_slots(self) -> list[tuple[int, int, str]]:
+        """The connections of the videos' textures to material properties."""
+        names = [m.name for m in self.scene.materials]
+        return [
+            (self._id(6, index), self._id(3, names.index(material)), prop)
+            for index, video in enumerate(self.scene.videos)
+            for material, prop in video.slots
+        ]
 
     def _anim_stack(self, links: list[_Link], name: str, seconds: float, index: int) -> list[Node]:
         stop = round(seconds * KTIME_PER_SECOND)

@@ -8,11 +8,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from assetcheck.checks.gltf_texel_density import DENSITY_MARGIN
 from assetcheck.checks.gltf_texture_content import CODES as CONTENT_CODES
 from assetcheck.engine import validate
 from assetcheck.formats.gltf.model import GltfDocument
 from assetcheck.formats.gltf.texture_uses import NORMAL, sampled_images
+from assetcheck.formats.texture_rules import DENSITY_MARGIN
 from assetcheck.testing.gltf import GltfBuilder, Primitive, data_uri
 from assetcheck.testing.ktx2 import Ktx2Texture
 from assetcheck.testing.zip import zip_of

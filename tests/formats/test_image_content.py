@@ -5,7 +5,10 @@ reduced scale, and the decoder run in a child under the job's limits."""
 from __future__ import annotations
 
 import io
+import json
 import struct
+import subprocess
+import sys
 import warnings
 import zlib
 
@@ -169,3 +172,34 @@ def test_measure_all_runs_in_a_child_and_gives_each_image_its_outcome(pixels):
     assert found is not None
     assert isinstance(found[0], ImageContent) and found[0].texels == 4
     assert isinstance(found[1], ImageDecodeError)
+
+
+#: Run in a fresh interpreter: the modules a child forked to measure the image of the file
+#: given imports, after load_decoders or without it (the control).
+_CHILD_IMPORTS = """
+import json, sys
+from pathlib import Path
+from assetcheck.formats.image_content import ContentRequest, load_decoders, measure_all
+from assetcheck.sandbox.child import run_in_child
+if sys.argv[1] == "load":
+    load_decoders()
+requests = [ContentRequest(Path(sys.argv[2]).read_bytes(), 4, normal=True, colour=True)]
+def imported():
+    before = set(sys.modules)
+    assert all(not isinstance(o, Exception) for o in measure_all(requests, 1 << 20))
+    return sorted(set(sys.modules) - before)
+print(json.dumps(run_in_child(imported, timeout=60, memory_limit_mb=512)))
+"""
+
+
+@pytest.mark.parametrize("kind", ["PNG", "JPEG", "WEBP"])
+def test_a_child_forked_after_load_decoders_imports_nothing_to_decode(tmp_path, kind):
+    path = tmp_path / f"image.{kind.lower()}"
+    Image.fromarray(np.full((2, 2, 3), 128, np.uint8)).save(path, kind)
+    imported = {}
+    for how in ("load", "control"):
+        command = [sys.executable, "-c", _CHILD_IMPORTS, how, str(path)]
+        done = subprocess.run(command, capture_output=True, text=True, check=True)
+        imported[how] = json.loads(done.stdout)
+    assert imported["load"] == []
+    assert any(name.startswith("PIL.") for name in imported["control"])

@@ -13,11 +13,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assetcheck.mesh._kernels import triangle_marks
-from assetcheck.mesh.faults import FLAT_RATIO, faulty_triangles, triangle_faults, unused_vertices
+from assetcheck.mesh._kernels import count_off_length, triangle_marks
+from assetcheck.mesh._kernels import mapped_areas as kernel_areas
+from assetcheck.mesh.faults import (
+    CHUNK_TRIANGLES,
+    FLAT_RATIO,
+    faulty_triangles,
+    triangle_faults,
+    unused_vertices,
+)
 from assetcheck.mesh.prepared import PreparedMesh, Vertices
 from assetcheck.mesh.topology import Topology, meshes_topology, welded_corners
-from assetcheck.mesh.uvs import OVERLAP_GRID, lightmap_faults
+from assetcheck.mesh.uvs import OVERLAP_GRID, lightmap_faults, mapped_areas
 from tests.mesh.test_uvs import scanned_cells
 
 #: Coordinates meshes are drawn from: few, so positions repeat and corners line up.
@@ -206,3 +213,89 @@ def test_kernels_refuse_corners_past_the_vertices_instead_of_reading_past_them()
         meshes_topology([(corners, 3)])
     with pytest.raises(IndexError, match="past the 3 vertices"):
         triangle_marks(vertices.coords, vertices.keys, corners, float(FLAT_RATIO))
+    areas = np.empty(1, np.float32)
+    with pytest.raises(IndexError, match="past the 3 vertices"):
+        kernel_areas(vertices.coords, np.zeros((2, 3), np.float32), corners, areas, areas)
+
+
+def reference_areas(coords: np.ndarray, uvs: np.ndarray, corners: np.ndarray):
+    """Twice each triangle's UV area (its magnitude) and surface area, in float32 numpy as
+    the texel density measured them before the kernel."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        uv = np.take(uvs, corners, axis=1)
+        uv_ab, uv_ac = uv[:, 1] - uv[:, 0], uv[:, 2] - uv[:, 0]
+        twice_uv = np.abs(uv_ab[0] * uv_ac[1] - uv_ab[1] * uv_ac[0])
+        points = np.take(coords, corners, axis=1)
+        ab, ac = points[:, 1] - points[:, 0], points[:, 2] - points[:, 0]
+        cross = ab[[1, 2, 0]] * ac[[2, 0, 1]] - ab[[2, 0, 1]] * ac[[1, 2, 0]]
+        return twice_uv, np.sqrt(np.einsum("ij,ij->j", cross, cross))
+
+
+#: Any float32: mostly of moderate size, and the odd ones.
+ANY_FLOAT = st.one_of(st.floats(-1e3, 1e3, width=32), st.floats(width=32), st.sampled_from(ODD))
+
+
+@settings(max_examples=200, deadline=None)
+@given(meshes(odd=True), st.data())
+def test_mapped_areas_of_each_triangle_are_numpys(drawn, data):
+    positions, triangles = drawn
+    count = len(positions)
+    # Some coordinates anywhere in float32, the others on the grid (so triangles are flat,
+    # repeat corners and share edges too).
+    anywhere = data.draw(
+        st.lists(st.one_of(st.none(), ANY_FLOAT), min_size=3 * count, max_size=3 * count)
+    )
+    for at, value in enumerate(anywhere):
+        if value is not None:
+            positions.flat[at] = value
+    corners = PreparedMesh(Vertices.of(positions), triangles).corners
+    uvs = np.array(
+        data.draw(st.lists(ANY_FLOAT, min_size=2 * count, max_size=2 * count)), np.float32
+    ).reshape(2, count)
+    coords = Vertices.of(positions).coords
+    uv, surface = np.empty(corners.shape[1], np.float32), np.empty(corners.shape[1], np.float32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        kernel_areas(coords, uvs, corners, uv, surface)
+    expected_uv, expected_surface = reference_areas(coords, uvs, corners)
+    # Equal values, NaN where numpy has NaN (whichever its sign: neither sum counts it).
+    assert np.array_equal(uv, expected_uv, equal_nan=True)
+    assert np.array_equal(surface, expected_surface, equal_nan=True)
+
+
+def test_mapped_areas_sum_each_chunk_of_triangles_in_float64():
+    rng = np.random.default_rng(3)
+    positions = rng.normal(size=(5000, 3)).astype(np.float32)
+    uvs = rng.normal(size=(5000, 2)).astype(np.float32)
+    uvs[7] = np.nan  # its triangles count in neither sum
+    corners = rng.integers(0, 5000, (3, 2 * CHUNK_TRIANGLES + 5)).astype(np.uint32)
+    vertices = Vertices.of(positions)
+    expected = [0.0, 0.0]
+    for start in range(0, corners.shape[1], CHUNK_TRIANGLES):
+        areas = reference_areas(vertices.coords, uvs.T, corners[:, start : start + CHUNK_TRIANGLES])
+        usable = np.isfinite(areas[0]) & np.isfinite(areas[1])
+        for number, twice in enumerate(areas):
+            expected[number] += float(twice.sum(where=usable, dtype=np.float64)) / 2
+    assert mapped_areas(vertices, uvs, corners) == tuple(expected)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(1, 6),
+    st.integers(1, 6),
+    st.sampled_from([3, 4]),
+    st.integers(0, 200_000),
+    st.integers(0, 200_000),
+    st.data(),
+)
+def test_vectors_off_length_are_those_numpy_counts(rows, columns, channels, low, high, data):
+    values = data.draw(st.lists(st.integers(0, 255), min_size=rows * columns * channels))
+    texels = np.array(values[: rows * columns * channels], np.uint8)
+    texels = texels.reshape(rows, columns, channels)
+    lengths = ((texels[..., :3].astype(np.int64) * 2 - 255) ** 2).sum(axis=-1)
+    expected = int(np.count_nonzero((lengths < low) | (lengths > high)))
+    assert count_off_length(texels, low, high) == expected
+
+
+def test_a_vector_needs_three_channels():
+    with pytest.raises(ValueError, match="three channels"):
+        count_off_length(np.zeros((2, 2, 2), np.uint8), 0, 1)

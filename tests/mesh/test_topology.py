@@ -1,4 +1,5 @@
-"""Measuring several meshes at once gives each the topology it has alone."""
+"""Measuring several meshes at once gives each the topology and the inside-out verdict it has
+alone."""
 
 from __future__ import annotations
 
@@ -12,8 +13,14 @@ from assetcheck.checks.topology import surfaces
 from assetcheck.engine import validate
 from assetcheck.mesh import topology as topology_module
 from assetcheck.mesh.prepared import PreparedMesh, Vertices
-from assetcheck.mesh.topology import mesh_topology, meshes_topology, welded_corners
-from tests.checks.topology_cases import cube, flipped_face, open_box, with_fin
+from assetcheck.mesh.topology import (
+    evenly_sampled,
+    mesh_topology,
+    meshes_inside_out,
+    meshes_topology,
+    welded_corners,
+)
+from tests.checks.topology_cases import cube, flipped_face, inverted_normals, open_box, with_fin
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "gltf"
 
@@ -58,6 +65,73 @@ def test_every_corpus_document_measured_whole_matches_its_primitives_alone(monke
         meshes = [(welded_corners(s.mesh), len(s.mesh.vertices)) for s in surfaces(asset)]
         alone = [mesh_topology(corners, count) for corners, count in meshes]
         assert meshes_topology(meshes) == alone, asset.filename
+        compared.append(len(meshes))
+
+    monkeypatch.setattr(topology_check, "check_topology", compare)
+    for path in sorted(CORPUS.rglob("*.gl*")):
+        validate(path)
+    assert sum(compared) > 100
+
+
+def one_mesh_verdict(vertices: Vertices, normals: np.ndarray, corners: np.ndarray):
+    """The inside-out verdict of one mesh, computed on its own (the arithmetic the batches
+    must repeat bit for bit: a vote near zero could otherwise change sides)."""
+    corners = evenly_sampled(corners)
+    points = np.take(vertices.coords, corners, axis=1).astype(np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        corner_normals = np.take(normals, corners, axis=0).astype(np.float64).sum(axis=0)
+        face = np.cross((points[:, 1] - points[:, 0]).T, (points[:, 2] - points[:, 0]).T)
+        agreement = np.einsum("ij,ij->i", face, corner_normals)
+    against = int(np.count_nonzero(agreement < 0))
+    decided = against + int(np.count_nonzero(agreement > 0))
+    return (against, decided) if 2 * against > decided else None
+
+
+def judged_meshes() -> list[tuple[Vertices, np.ndarray, np.ndarray]]:
+    """A cube, its inverted twin, a flipped face, random meshes of 1 to 40 triangles with
+    random normals (NaN and infinite ones among them), and a mesh without triangles."""
+    meshes = []
+    for mesh in (cube(), inverted_normals(cube()), flipped_face(cube())):
+        prepared = PreparedMesh(Vertices.of(mesh.positions), mesh.triangles.astype(np.uint32))
+        meshes.append((prepared.vertices, mesh.normals, prepared.corners))
+    random = np.random.default_rng(7)
+    for triangles in [1, 1, 2, 3, 40, 1, 17]:
+        positions = random.normal(size=(triangles + 2, 3)).astype(np.float32)
+        normals = random.normal(size=(triangles + 2, 3)).astype(np.float32)
+        normals[random.random(len(normals)) < 0.1] = np.nan
+        normals[random.random(len(normals)) < 0.05] = np.inf
+        corners = random.integers(0, len(positions), size=(3, triangles), dtype=np.uint32)
+        meshes.append((Vertices.of(positions), normals, corners))
+    meshes.append(
+        (
+            Vertices.of(np.zeros((3, 3), np.float32)),
+            np.ones((3, 3), np.float32),
+            np.empty((3, 0), np.uint32),
+        )
+    )
+    return meshes
+
+
+def test_meshes_judged_together_get_the_inside_out_verdict_each_has_alone(monkeypatch):
+    meshes = judged_meshes()
+    alone = [one_mesh_verdict(*mesh) for mesh in meshes]
+    assert alone[1] is not None and alone[0] is None  # both verdicts come up
+    assert meshes_inside_out(meshes) == alone
+    monkeypatch.setattr(topology_module, "BATCH_TRIANGLES", 13)  # batches of a few meshes
+    assert meshes_inside_out(meshes) == alone
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared glTF corpus is absent ({CORPUS})")
+def test_every_corpus_document_judged_whole_matches_its_primitives_alone(monkeypatch):
+    compared = []
+
+    def compare(asset, context):
+        meshes = [
+            (s.mesh.vertices, s.normals, s.mesh.corners)
+            for s in surfaces(asset)
+            if s.normals is not None
+        ]
+        assert meshes_inside_out(meshes) == [one_mesh_verdict(*mesh) for mesh in meshes]
         compared.append(len(meshes))
 
     monkeypatch.setattr(topology_check, "check_topology", compare)

@@ -19,9 +19,10 @@ from assetcheck.issues import IssueCollector, IssueRegistry, IssueType
 from assetcheck.reports.builtin import render_json
 from assetcheck.reports.document import build_failure_report, build_report
 from assetcheck.scoring.profiles import BUILTIN_PROFILES
-from assetcheck.testing.fbx import Scene, binary_fbx, cube
+from assetcheck.testing.fbx import MaterialSpec, Scene, VideoSpec, binary_fbx, cube
 from assetcheck.testing.gltf import GltfBuilder, Primitive, png_bytes
 from assetcheck.testing.zip import elf_program, zip_of
+from tests.formats.gltf.texture_cases import OBJECT_SPACE, channels, encoded, ramp
 
 HOSTILE = "<script>alert(1)</script>|`x`*y*_z_[a](b)\x1b[31m\u202eevil\x00\ud800"
 STORED_HOSTILE = HOSTILE.replace("\x00", "\ufffd").replace("\ud800", "\ufffd")
@@ -80,6 +81,25 @@ def cube_fbx() -> bytes:
     return binary_fbx(Scene(meshes=[cube("Box")]))
 
 
+def textured_fbx() -> bytes:
+    """A cube whose material embeds an object-space normal map, a base colour with
+    transparent texels though the material is opaque, and a one-colour specular map."""
+    base = encoded(channels(ramp(60, 200), 100, 100, ramp(0, 255)))
+    return binary_fbx(
+        Scene(
+            meshes=[cube("Box", ["Wood"])],
+            materials=[MaterialSpec("Wood")],
+            videos=[
+                VideoSpec("bumps", "bumps.png", encoded(OBJECT_SPACE), [("Wood", "NormalMap")]),
+                VideoSpec("wood", "wood.png", base, [("Wood", "DiffuseColor")]),
+                VideoSpec(
+                    "shine", "shine.png", encoded(channels(90, 90, 90)), [("Wood", "SpecularColor")]
+                ),
+            ],
+        )
+    )
+
+
 def hostile_zip() -> bytes:
     """A model beside an entry that climbs out of the archive and an executable whose name is
     :data:`HOSTILE`."""
@@ -103,6 +123,7 @@ UPLOADS = {
     "flawed_glb": Upload("crates.glb", flawed_glb(), engine="mobile"),
     "hostile_glb": Upload(f"{HOSTILE}.glb", hostile_glb()),
     "cube_fbx": Upload("box.fbx", cube_fbx(), engine="unity"),
+    "textured_fbx": Upload("wood.fbx", textured_fbx(), engine="web"),
     "hostile_zip": Upload("pack|`<i>`.zip", hostile_zip(), engine="web"),
     "truncated_glb": Upload("rock.glb", truncated_glb()),
 }

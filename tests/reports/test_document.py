@@ -164,6 +164,14 @@ def test_nuls_and_lone_surrogates_from_a_file_become_replacement_characters(tmp_
     assert report["files"][0]["details"]["generator"] == STORED_HOSTILE
 
 
+def test_a_nul_in_a_plain_ascii_key_or_value_becomes_a_replacement_character(tmp_path):
+    job = {"note\x00": "ok\x00", "plain": "ok"}
+    assert report_of(tmp_path, "clean_glb", job=job)["job"] == {
+        "note\ufffd": "ok\ufffd",
+        "plain": "ok",
+    }
+
+
 def test_file_metadata_counts_the_textures_and_the_gpu_memory_they_take(tmp_path):
     builder = GltfBuilder()
     for side in (64, 32):

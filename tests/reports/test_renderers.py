@@ -7,15 +7,24 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from assetcheck.engine import validate
 from assetcheck.issues import IssueType
 from assetcheck.plugins.manager import get_plugin_manager
 from assetcheck.reports import render, report_formats, visible
 from assetcheck.reports.badge import GRADE_COLOURS, INACTIVE_COLOUR, pending_badge, render_badge
 from assetcheck.reports.builtin import render_json
+from assetcheck.reports.document import build_report
 from assetcheck.reports.junit import render_junit
 from assetcheck.reports.markdown import FOLD_AFTER, escape, render_markdown
 from assetcheck.reports.text import render_text
-from tests.reports.cases import BROKEN, HOSTILE, STORED_HOSTILE, failed_report, hostile_report
+from tests.reports.cases import (
+    BROKEN,
+    HOSTILE,
+    STORED_HOSTILE,
+    UPLOADS,
+    failed_report,
+    hostile_report,
+)
 
 SVG = "{http://www.w3.org/2000/svg}"
 FORMATS = sorted(report_formats(get_plugin_manager()))
@@ -144,3 +153,16 @@ def test_a_failed_job_explains_itself_in_markdown_text_and_junit():
     (case,) = ET.fromstring(render_junit(report)).iter("testcase")
     assert case.get("name") == "validation"
     assert case.find("failure").get("type") == "VALIDATION_TIMEOUT"
+
+
+@pytest.mark.parametrize("name", [name for name in FORMATS if name != "badge"])
+def test_every_format_shows_fbx_texture_findings_with_their_material_and_slot(name, tmp_path):
+    upload = UPLOADS["textured_fbx"]
+    path = tmp_path / upload.filename
+    path.write_bytes(upload.content)
+    report = build_report(validate(path, engine=upload.engine))
+
+    text, _ = render(get_plugin_manager(), report, name)
+
+    assert "NORMAL_MAP_NOT_TANGENT_SPACE" in text
+    assert "Wood (slot NormalMap)" in text

@@ -97,6 +97,13 @@ def test_names_of_60000_characters_are_cut_to_255_and_marked_in_every_text():
     assert report["summary"]["namesCut"] == len(cut)
 
 
+def test_a_nul_in_a_plain_ascii_name_is_stored_as_a_replacement_character():
+    report = hostile_report(name="crate\x00lid")
+    assert report["result"]["meshes"][0]["parts"][0]["name"] == "crate\ufffdlid"
+    assert all("\x00" not in text for _, text in strings_of(report))
+    assert "namesCut" not in report["summary"]
+
+
 def test_a_report_over_the_cap_is_trimmed_to_it_still_valid_and_says_what_it_left_out():
     report = many_files_report(2000)
     capped = cap_report(report, 100_000)

@@ -15,7 +15,13 @@ from pathlib import Path
 import pytest
 
 from assetcheck.sandbox.child import run_in_child
-from assetcheck.sandbox.containment import RestrictedUnpickler, die_with_parent, limit_address_space
+from assetcheck.sandbox.containment import (
+    THREAD_ADDRESS_SPACE,
+    RestrictedUnpickler,
+    die_with_parent,
+    limit_address_space,
+    worker_threads,
+)
 from assetcheck.sandbox.cores import available_cores
 from tests.process_tree import kill_all, process, wait_until_gone
 
@@ -62,6 +68,21 @@ def test_a_child_gets_at_most_what_is_left_of_its_parent_s_limit():
 
     outer, inner = run_in_child(nested, timeout=10, memory_limit_mb=256)
     assert inner == outer
+
+
+def test_a_child_starts_only_the_threads_its_address_space_has_room_for():
+    def threads_allowed() -> tuple[int, int]:
+        return worker_threads(64), worker_threads(1)
+
+    cores = available_cores()
+    assert worker_threads(64) == cores  # no limit in this process: one per core
+    tight = run_in_child(threads_allowed, timeout=10, memory_limit_mb=8)
+    assert tight == (1, 1)
+    room_for_one_more = (THREAD_ADDRESS_SPACE >> 20) + 16
+    assert run_in_child(threads_allowed, timeout=10, memory_limit_mb=room_for_one_more) == (
+        min(2, cores),
+        1,
+    )
 
 
 def test_a_child_may_use_its_time_limit_in_cpu_time_on_every_core_and_no_more():

@@ -141,6 +141,7 @@ class ModelViewer {
       ]);
       this.overlays = overlays.entries;
       this.uses = overlays.uses || {};
+      this.textureUses = overlays.textures || [];
       const loader = new GLTFLoader();
       loader.register((parser) => new EmbeddedImages(parser));
       this.gltf = await loader.parseAsync(data, "");
@@ -393,13 +394,15 @@ class ModelViewer {
     this.paint();
   }
 
-  /* Show one issue occurrence: isolate what its glTF pointer or its FBX or OBJ mesh name
-     names, mark its listed elements, and say in the legend what it is (``headline``, in plain
-     words) and what the colour marks. */
-  async showIssue({code, pointer, mesh, headline}) {
+  /* Show one issue occurrence: isolate what its glTF pointer, its FBX or OBJ mesh name or
+     the image (and material property) an FBX texture finding names, mark its listed elements,
+     and say in the legend what it is (``headline``, in plain words) and what the colour
+     marks. */
+  async showIssue({code, pointer, mesh, image, material, headline}) {
     await this.load();
     this.clearFocus();
-    const {meshes, texture} = await this.pointedAt(pointer);
+    const {meshes, texture} = image ? await this.textureNamed(image, material)
+      : await this.pointedAt(pointer);
     const entries = this.overlays.filter((entry) => entry.code === code
       && (pointer ? entry.pointer === pointer : Boolean(mesh) && entry.name === mesh));
     if (mesh) {  // an FBX or OBJ finding: the mesh it names (the viewer's GLB keeps mesh names)
@@ -436,7 +439,7 @@ class ModelViewer {
     }
     if (faded) items.push(["faded", "Faded grey: the rest of the model."]);
     this.focus = {meshes, texture, caption, items};
-    this.figure.dataset.focus = pointer || mesh;
+    this.figure.dataset.focus = pointer || mesh || material || image;
     this.figure.dataset.focusMeshes = String(meshes.size);
     this.say("Reset view brings the whole model back.");
     this.paint();
@@ -476,6 +479,22 @@ class ModelViewer {
           || (texture && this.usesTexture(part, texture))) meshes.add(part);
     }
     if (texture && !meshes.size) this.meshes.forEach((part) => meshes.add(part));
+    return {meshes, texture};
+  }
+
+  /* The meshes and the texture of an FBX texture finding: the polygons drawn with each
+     material property the overlays list ("textures") under the image it names (and under
+     its material property, when it names one), and that image, when the browser can show
+     it. */
+  async textureNamed(image, material) {
+    const uses = this.textureUses.filter((use) => use.images.includes(image)
+      && (!material || use.material === material));
+    const materials = new Set(uses.map((use) => use.viewerMaterial));
+    const associations = this.gltf.parser.associations;
+    const meshes = new Set(this.meshes.filter((part) => materials.has(
+      (associations.get(part.userData.material) || {}).materials)));
+    const shown = uses.find((use) => use.viewerImage !== undefined);
+    const texture = shown && meshes.size ? await this.textureOf("images", shown.viewerImage) : null;
     return {meshes, texture};
   }
 
@@ -558,8 +577,8 @@ function setUp() {
     button.addEventListener("click", () => {
       const viewer = viewers.get(button.dataset.file);
       viewer.figure.scrollIntoView({block: "nearest"});
-      const {code, pointer, mesh, title, headline} = button.dataset;
-      viewer.showIssue({code, pointer, mesh, headline: headline || title || code});
+      const {code, pointer, mesh, image, material, title, headline} = button.dataset;
+      viewer.showIssue({code, pointer, mesh, image, material, headline: headline || title || code});
     });
   });
 }

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol, SupportsIndex
 
 import numpy as np
 
+from assetcheck.formats.fbx.tree import FbxSource, FbxTreeError
 from assetcheck.mesh.prepared import PreparedMesh, Vertices, read_only
 
 if TYPE_CHECKING:  # animation.py packs its arrays with this module's functions
@@ -95,6 +96,57 @@ class FbxTexture:
         return self.relative_filename or self.absolute_filename
 
 
+@dataclass(frozen=True)
+class FbxImage:
+    """An image embedded in the file (a ``Video``'s ``Content``): the video's name, its file
+    name as written, and where its bytes lie in the file (``spans``: one raw span in a binary
+    file, the base64 strings of an ASCII one), read only when its content is checked
+    (:meth:`FbxScene.image_data`)."""
+
+    name: str
+    filename: str
+    spans: tuple[tuple[int, int], ...]
+
+    @property
+    def label(self) -> str:
+        """The image as the texture content findings name it: ``bumps (bumps.png)``."""
+        return f"{self.name} ({self.filename})" if self.filename else self.name
+
+
+@dataclass(frozen=True)
+class FbxTextureSlot:
+    """A texture connected to a property of a material (``DiffuseColor``, ``NormalMap``,
+    ``Maya|baseColor``, ``3dsMax|main|norm_map``...): the property, the texture's name, the
+    image file name it gives, and the embedded image it shows (an index into
+    :attr:`FbxScene.images`; None when the image is a file of its own)."""
+
+    slot: str
+    texture: str
+    filename: str
+    image: int | None = None
+
+    @property
+    def label(self) -> str:
+        """The texture as the texel density findings name it: ``wood_tex (wood.png)``."""
+        return f"{self.texture} ({self.filename})" if self.filename else self.texture
+
+
+@dataclass
+class FbxMaterial:
+    """A material as the node tree gives it: its name, the textures connected to its
+    properties (in the order of the connections), and its numeric properties (``Opacity``,
+    ``TransparencyFactor``, ``Maya|metalness``...: each property's values)."""
+
+    name: str
+    slots: list[FbxTextureSlot] = field(default_factory=list)
+    properties: dict[str, list[float]] = field(default_factory=dict)
+
+    def slot_label(self, slot: FbxTextureSlot) -> str:
+        """The material and the property ``slot`` feeds, as the texture findings name them
+        and an artist finds them: ``Wood (slot NormalMap)``."""
+        return f"{self.name} (slot {slot.slot})"
+
+
 @dataclass
 class FbxLayer:
     """A layer element (normals, UVs...): ``values`` ``(n, k)`` and, per polygon corner, the
@@ -143,6 +195,15 @@ class FbxGeometry:
         :meth:`corner_triangles`, as the topology and UV checks measure it (with the layers'
         :attr:`~FbxLayer.per_corner` values); prepared once for both."""
         return PreparedMesh(Vertices.of(self.positions[self.corners]), self.corner_triangles())
+
+    def triangle_slots(self) -> np.ndarray:
+        """The material slot of each of :meth:`triangles` (its polygon's; 0 for every one
+        when the file assigns none), int32."""
+        sizes = self.polygon_sizes
+        polygon = np.repeat(np.arange(len(sizes)), np.maximum(sizes - 2, 0))
+        if self.polygon_materials is None:
+            return np.zeros(len(polygon), np.int32)
+        return self.polygon_materials[polygon]
 
     def corner_triangles(self) -> np.ndarray:
         """The same triangles as :meth:`triangles`, as ``(n, 3)`` polygon corner numbers
@@ -415,6 +476,22 @@ class FbxScene:
     meshes: list[FbxMesh] = field(default_factory=list)
     textures: list[FbxTexture] = field(default_factory=list)
     curves: FbxCurves | None = None
+    materials: list[FbxMaterial] = field(default_factory=list)
+    images: list[FbxImage] = field(default_factory=list)
+    #: The file's bytes, which :attr:`images` point into: given by the reader in the parent
+    #: process (never sent by the parser child), let go of by :meth:`drop_geometry`.
+    source: FbxSource | None = field(default=None, repr=False, compare=False)
+
+    def image_data(self, index: int) -> bytes | memoryview | None:
+        """The encoded bytes of embedded image ``index`` (a view of the file where it can
+        be), or None when the file's bytes are gone, there is no such image (only a parser
+        child subverted by the file sends that) or its bytes cannot be read."""
+        if self.source is None or not 0 <= index < len(self.images):
+            return None
+        try:
+            return self.source.blob(self.images[index].spans)
+        except FbxTreeError:
+            return None
 
     def summary(self) -> dict[str, object]:
         """The scalar facts, for the report's per-file metadata."""
@@ -444,8 +521,9 @@ class FbxScene:
         return placed_triangles(self.meshes, self.to_metres_y_up())
 
     def drop_geometry(self) -> None:
-        """Let go of the geometry, skin and curve arrays (the counts and facts stay)."""
-        self.curves = None
+        """Let go of the geometry, skin and curve arrays and of the file's bytes (the counts
+        and facts stay)."""
+        self.curves = self.source = None
         for mesh in self.meshes:
             mesh.geometry = mesh.skin = None
 

@@ -26,7 +26,7 @@ from assetcheck.asset.options import Limits, ValidationOptions
 from assetcheck.formats.fbx.byte_usage import fbx_byte_usage
 from assetcheck.formats.fbx.plugin import FBX, SUPPORTED_VERSIONS
 from assetcheck.formats.fbx.scene import RESULT_TYPES, FbxParseError, read_scene
-from assetcheck.formats.fbx.tree import FbxTree
+from assetcheck.formats.fbx.tree import FbxSource, FbxTree
 from assetcheck.formats.fbx.walk import walk_fbx
 from assetcheck.formats.images import image_info
 from assetcheck.formats.registry import SNIFF_BYTES
@@ -60,6 +60,7 @@ def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOption
     minimum, maximum = SUPPORTED_VERSIONS
     if not minimum <= version <= maximum:
         issues.add("FBX_UNSUPPORTED_VERSION", version=version, minimum=minimum, maximum=maximum)
+    scene.source = FbxSource(memoryview(source.data), binary=not scene.ascii)
     _size_external_images(asset, source)
     asset.byte_usage = fbx_byte_usage(source.data)
     for mesh in scene.meshes:

@@ -5,7 +5,8 @@ vertex arrays are not reliable, so the geometry (and the UV set count, which the
 not give) comes from this project's own decoder of the node tree the walk kept
 (:mod:`assetcheck.formats.fbx.geometry`), matched to ufbx's meshes by order and counts. The
 animation curves come from it too (:mod:`assetcheck.formats.fbx.curves`): the binding gives no
-keys.
+keys; and the materials' texture slots (:mod:`assetcheck.formats.fbx.materials`), whose
+embedded images are left where they lie in the file.
 Everything returned is picklable data of the asset model: ufbx objects and the arrays it lends
 out die with the scene, so nothing of them is kept.
 """
@@ -20,14 +21,18 @@ from assetcheck.asset import Animation, Asset, Material, MeshPart, Texture
 from assetcheck.formats.fbx.animation import FbxCurves, unpack_curves
 from assetcheck.formats.fbx.curves import CurveFault, read_curves
 from assetcheck.formats.fbx.geometry import DecodedMesh, read_geometries
+from assetcheck.formats.fbx.materials import read_materials
 from assetcheck.formats.fbx.model import (
     FbxAxes,
     FbxGeometry,
+    FbxImage,
     FbxInstance,
+    FbxMaterial,
     FbxMesh,
     FbxScene,
     FbxSkin,
     FbxTexture,
+    FbxTextureSlot,
     FbxUnsetValues,
     unpack_geometry,
     unpack_skin,
@@ -99,6 +104,9 @@ RESULT_TYPES = (
     unpack_skin,
     FbxCurves,
     unpack_curves,
+    FbxMaterial,
+    FbxTextureSlot,
+    FbxImage,
 )
 
 
@@ -124,6 +132,7 @@ def read_scene(path: str, filename: str, tree: FbxTree) -> Asset:
         scene.close()
     _add_geometry(facts.meshes, tree)
     facts.curves = _curves(tree)
+    facts.materials, facts.images = _materials(tree)
     _name_unnamed(facts.meshes)
     asset.parts = _parts(facts.meshes)
     return asset
@@ -242,6 +251,15 @@ def _curves(tree: FbxTree) -> FbxCurves | None:
         return read_curves(FbxObjects.of(tree))
     except (FbxTreeError, CurveFault):
         return None
+
+
+def _materials(tree: FbxTree) -> tuple[list[FbxMaterial], list[FbxImage]]:
+    """The materials' texture slots and the embedded images they show; none when the node
+    tree is broken (the meshes' geometry fault says why)."""
+    try:
+        return read_materials(FbxObjects.of(tree))
+    except FbxTreeError:
+        return [], []
 
 
 def match_meshes(meshes: list[FbxMesh], decoded: list[DecodedMesh]) -> list[DecodedMesh | None]:

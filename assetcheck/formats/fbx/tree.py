@@ -1,17 +1,21 @@
 """The FBX node tree the reader works on, and how the walk keeps it.
 
 The one walk of a file (:mod:`assetcheck.formats.fbx.walk`) checks every node and keeps, as
-:class:`FbxNode` objects, the ones its :data:`KeepRule` asks for: for the geometry and
-animation readers, ``Objects`` (models, geometries, deformers and animation objects only),
-``Connections`` and FBX 5's top-level models (:func:`geometry_nodes`). Every node's extent,
-every array's size and every zlib stream's inflated size has been checked against the file and
-the limits by then; arrays are decoded only when asked for (:meth:`FbxNode.array`), and what
-does not add up still raises :class:`FbxTreeError`. The kept nodes count against the parser's
+:class:`FbxNode` objects, the ones its :data:`KeepRule` asks for: for the geometry, animation
+and material readers, ``Objects`` (models, geometries, deformers, animation objects,
+materials, textures and videos only), ``Connections`` and FBX 5's top-level models
+(:func:`geometry_nodes`). Every node's extent, every array's size and every zlib stream's
+inflated size has been checked against the file and the limits by then; arrays are decoded
+only when asked for (:meth:`FbxNode.array`), raw bytes (a video's embedded image) are kept as
+where they lie (:class:`BlobRef`), and what does not add up still raises
+:class:`FbxTreeError`. The kept nodes count against the parser's
 memory limit (:class:`TreeBuilder`), so a file cannot make the walk hold more than its parse could.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import contextlib
 import re
 import zlib
@@ -22,7 +26,7 @@ import numpy as np
 
 #: The top-level nodes geometry reads (FBX 5 and older keep their models at the top level), and
 #: the object nodes it reads whole inside ``Objects`` (deformers for the skins' clusters, the
-#: animation objects for the curves).
+#: animation objects for the curves, materials, textures and videos for the texture slots).
 TOP_LEVEL = frozenset({"Objects", "Connections", "Model"})
 OBJECT_NODES = frozenset(
     {
@@ -33,6 +37,10 @@ OBJECT_NODES = frozenset(
         "AnimationLayer",
         "AnimationCurveNode",
         "AnimationCurve",
+        "Material",
+        "Texture",
+        "LayeredTexture",
+        "Video",
     }
 )
 
@@ -58,8 +66,9 @@ PROPERTY_COST = 64
 
 
 def geometry_nodes(depth: int, parent: str, name: str) -> bool:
-    """The nodes the geometry and animation readers need: ``Objects`` with its models,
-    geometries, deformers and animation objects, ``Connections`` and top-level models (FBX 5),
+    """The nodes the geometry, animation and material readers need: ``Objects`` with its
+    models, geometries, deformers, animation objects, materials, textures and videos,
+    ``Connections`` and top-level models (FBX 5),
     each with everything below it but for the animation objects, of which only the keys of
     curves are kept (:data:`ANIMATION_CHILDREN`)."""
     if depth == 1:
@@ -69,6 +78,11 @@ def geometry_nodes(depth: int, parent: str, name: str) -> bool:
     if parent in ANIMATION_CHILDREN:
         return name in ANIMATION_CHILDREN[parent]
     return True
+
+
+#: What ASCII ``Content`` strings hold besides base64 data: padding (a writer may pad each
+#: string it splits the data into) and spaces.
+_NOT_BASE64 = re.compile(rb"[^A-Za-z0-9+/]")
 
 
 class FbxTreeError(Exception):
@@ -87,10 +101,20 @@ class ArrayRef:
     encoding: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class BlobRef:
+    """A raw (``R``) property not yet read, by its span in the file: the bytes themselves
+    (binary), or one of the base64 strings an ASCII ``Content`` is written as."""
+
+    start: int
+    end: int
+
+
 @dataclass(slots=True)
 class FbxNode:
-    """One node: its name, its properties (str, bytes, int, float, bool, :class:`ArrayRef`, or
-    one numpy array for an FBX 6 run of scalars) and its kept children."""
+    """One node: its name, its properties (str, int, float, bool, :class:`ArrayRef`,
+    :class:`BlobRef` for raw bytes, or one numpy array for an FBX 6 run of scalars) and its
+    kept children."""
 
     name: str
     props: list[object] = field(default_factory=list)
@@ -108,6 +132,10 @@ class FbxNode:
         """Property ``index`` as text ('' when missing)."""
         value = self.props[index] if index < len(self.props) else ""
         return value if isinstance(value, str) else str(value)
+
+    def blob_spans(self) -> tuple[tuple[int, int], ...]:
+        """The spans of the node's raw properties (:class:`BlobRef`), in order."""
+        return tuple((p.start, p.end) for p in self.props if isinstance(p, BlobRef))
 
     def array(self, dtype: str = "f8") -> np.ndarray:
         """The node's numeric values as one array of ``dtype`` (an array property, or the
@@ -161,6 +189,25 @@ class FbxSource:
         if len(raw) != size:
             raise FbxTreeError(f"an array of {ref.count} values holds {len(raw)} bytes")
         return np.frombuffer(raw, dtype=dtype)
+
+    def blob(self, spans: tuple[tuple[int, int], ...]) -> bytes | memoryview:
+        """The bytes of a raw property kept as ``spans`` (:meth:`FbxNode.blob_spans`): a view
+        of the file (binary, one span), or the base64 strings decoded each on its own, as
+        writers pad each (ASCII); FbxTreeError when they are not base64."""
+        if self.binary:
+            if len(spans) == 1:
+                return self.data[spans[0][0] : spans[0][1]]
+            return b"".join(self.data[start:end] for start, end in spans)
+        return b"".join(_base64(self.data[start:end]) for start, end in spans)
+
+
+def _base64(text: memoryview) -> bytes:
+    """One base64 string decoded, its padding made whole."""
+    data = _NOT_BASE64.sub(b"", bytes(text))
+    try:
+        return base64.b64decode(data + b"=" * (-len(data) % 4))
+    except binascii.Error as error:
+        raise FbxTreeError(f"embedded content is not base64 ({error})") from None
 
 
 @dataclass

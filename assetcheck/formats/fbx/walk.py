@@ -39,6 +39,7 @@ from assetcheck.formats.fbx.scan_rules import (
 from assetcheck.formats.fbx.tree import (
     PROPERTY_COST,
     ArrayRef,
+    BlobRef,
     FbxNode,
     FbxSource,
     KeepRule,
@@ -229,9 +230,13 @@ class _BinaryWalk(FbxWalker):
                 if first_string is None:
                     first_string = (position, length)
                 fits = position + length <= end  # else the node is malformed: keep nothing
-                if props is not None and fits and self.builder.charge(PROPERTY_COST + length):
-                    raw = bytes(data[position : position + length])
-                    props.append(raw.decode("utf-8", "replace") if code == ord("S") else raw)
+                if props is not None and fits and code == ord("R"):
+                    if self.builder.charge(PROPERTY_COST):  # read when asked for, if ever
+                        props.append(BlobRef(position, position + length))
+                elif props is not None and fits and self.builder.charge(PROPERTY_COST + length):
+                    props.append(
+                        bytes(data[position : position + length]).decode("utf-8", "replace")
+                    )
             elif code in _ARRAY_ITEM_SIZES and position + 13 <= end:
                 items, encoding, length = self.array_header.unpack_from(data, position + 1)
                 position += 13

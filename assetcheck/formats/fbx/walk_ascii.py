@@ -33,6 +33,7 @@ from assetcheck.formats.fbx.scan_rules import (
 from assetcheck.formats.fbx.tree import (
     PROPERTY_COST,
     ArrayRef,
+    BlobRef,
     FbxNode,
     FbxSource,
     KeepRule,
@@ -137,9 +138,14 @@ class _AsciiWalk(FbxWalker):
             self.node = self.builder.child(self.parents[-1], len(self.parents), name)
 
     def _string(self, start: int, end: int, in_tree: bool) -> None:
-        if in_tree and self.node is not None and self.builder.charge(PROPERTY_COST + end - start):
-            self.node.props.append(bytes(self.data[start:end]).decode("utf-8", "replace"))
-        if self.key == "Content":
+        content = self.key == "Content"
+        if in_tree and self.node is not None:
+            if content:  # base64 data, read when asked for, if ever
+                if self.builder.charge(PROPERTY_COST):
+                    self.node.props.append(BlobRef(start, end))
+            elif self.builder.charge(PROPERTY_COST + end - start):
+                self.node.props.append(bytes(self.data[start:end]).decode("utf-8", "replace"))
+        if content:
             if sum(map(len, self.content)) < _CONTENT_HEAD_CHARS:
                 self.content.append(bytes(self.data[start : min(end, start + _CONTENT_HEAD_CHARS)]))
                 self.content_offset = self.content_offset or start

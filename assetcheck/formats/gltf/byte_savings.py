@@ -17,11 +17,10 @@ accessors' counts and types, so they cost nothing to compute.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from assetcheck.asset.memory import Saving
-from assetcheck.formats.gltf.accessor_data import FLOAT, accessor_layout
-from assetcheck.formats.gltf.links import collection
+from assetcheck.formats.gltf.accessor_data import FLOAT
+from assetcheck.formats.gltf.links import DocumentLinks
 from assetcheck.formats.gltf.meshopt import EXTENSIONS as MESHOPT_EXTENSIONS
 
 #: What reads an accessor: (category, attribute or "", item name).
@@ -45,14 +44,14 @@ DRACO_RATIO = 99_085 / 550_812
 INDEX_BYTES = 4
 
 
-def geometry_savings(document: dict[str, Any], labels: dict[int, Label]) -> list[Saving]:
+def geometry_savings(links: DocumentLinks, labels: dict[int, Label]) -> list[Saving]:
     """The estimated savings on the vertex attributes and indices stored uncompressed (not in
     a Draco payload nor a meshopt view), ``labels`` saying what reads each accessor
     (:func:`~assetcheck.formats.gltf.byte_usage.accessor_labels`); none without any."""
-    views = collection(document, "bufferViews")
+    views = links.items("bufferViews")
     vertices = quantized = indices = index_count = 0
     for accessor, (category, attribute, _) in labels.items():
-        layout = accessor_layout(collection(document, "accessors")[accessor])
+        layout = links.layout(accessor)
         if layout is None or layout.buffer_view is None or _meshopt(views, layout.buffer_view):
             continue
         size = layout.count * layout.element_length

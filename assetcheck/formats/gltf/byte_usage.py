@@ -20,11 +20,10 @@ from typing import Any
 
 from assetcheck.asset import Asset, Texture
 from assetcheck.asset.memory import ByteUsage, largest
-from assetcheck.formats.gltf.accessor_data import accessor_layout
 from assetcheck.formats.gltf.byte_savings import Label, geometry_savings
 from assetcheck.formats.gltf.fields import as_integer
 from assetcheck.formats.gltf.glb_layout import BIN_CHUNK, HEADER_LENGTH, JSON_CHUNK
-from assetcheck.formats.gltf.links import DocumentLinks, collection, index_of, uses
+from assetcheck.formats.gltf.links import DocumentLinks, index_of, uses
 from assetcheck.formats.gltf.meshopt import EXTENSIONS as MESHOPT_EXTENSIONS
 from assetcheck.formats.texture_memory import ktx2_savings
 
@@ -67,19 +66,18 @@ class Span:
 
 def gltf_byte_usage(asset: Asset, data: Any, links: DocumentLinks) -> ByteUsage:
     """Where the bytes of the glTF or GLB ``asset`` (read from ``data``) go."""
-    document = links.document
     tally = Tally()
     labels = accessor_labels(links)
     readers = ViewReaders(links, labels)
-    spans = buffer_spans(document)
-    buffers = collection(document, "buffers")
+    spans = buffer_spans(links)
+    buffers = links.items("buffers")
     first = None
     if asset.format == "glb":
         if buffers and isinstance(buffers[0], dict) and "uri" not in buffers[0]:
             first = 0  # buffer 0 is the BIN chunk
         glb_sections(data, tally, spans.get(0, []) if first == 0 else [], readers)
     else:
-        tally.add(("json", "", "JSON"), len(data) - embedded_text(document))
+        tally.add(("json", "", "JSON"), len(data) - embedded_text(links))
     for index, buffer in enumerate(buffers):
         if index == first or not isinstance(buffer, dict):
             continue
@@ -92,14 +90,14 @@ def gltf_byte_usage(asset: Asset, data: Any, links: DocumentLinks) -> ByteUsage:
         if embedded:
             tally.add(("container", "", "base64 of data: URIs"), len(embedded) - len(held))
         sweep(len(held), spans.get(index, []), readers, tally, f"buffer {index}")
-    external_images(document, asset.textures, tally)
+    external_images(links, asset.textures, tally)
     categories = dict(tally.categories)
     return ByteUsage(
         total=sum(categories.values()),
         categories=categories,
         attributes=dict(sorted(tally.attributes.items(), key=lambda entry: -entry[1])),
         items=largest(tally.items),
-        savings=geometry_savings(document, labels) + ktx2_savings(asset.textures),
+        savings=geometry_savings(links, labels) + ktx2_savings(asset.textures),
     )
 
 
@@ -144,11 +142,11 @@ def sweep(length: int, spans: list[Span], readers: ViewReaders, tally: Tally, wh
         tally.gap(length - cursor, f"{where} gaps")
 
 
-def buffer_spans(document: dict[str, Any]) -> dict[int, list[Span]]:
+def buffer_spans(links: DocumentLinks) -> dict[int, list[Span]]:
     """Each buffer's spans: the buffer views over it, and the compressed bytes of meshopt
     views (which also keep their own span, over a fallback buffer that usually has none)."""
     spans: dict[int, list[Span]] = defaultdict(list)
-    for index, view in enumerate(collection(document, "bufferViews")):
+    for index, view in enumerate(links.items("bufferViews")):
         if view is None:
             continue
         extensions = view.get("extensions")
@@ -172,12 +170,11 @@ class ViewReaders:
     """What reads each buffer view, with the share of its bytes each reader spans."""
 
     def __init__(self, links: DocumentLinks, labels: dict[int, Label]) -> None:
-        document = links.document
-        self.views = collection(document, "bufferViews")
+        self.views = links.items("bufferViews")
         self.accessor_labels = labels
         self.shares: dict[int, dict[Label, int]] = defaultdict(lambda: defaultdict(int))
-        for index, accessor in enumerate(collection(document, "accessors")):
-            layout = accessor_layout(accessor)
+        for index in range(len(links.items("accessors"))):
+            layout = links.layout(index)
             if layout is None or layout.buffer_view is None:
                 continue
             label = self.accessor_labels.get(index, ("other", "", f"accessor {index}"))
@@ -189,11 +186,11 @@ class ViewReaders:
                 owner = int(use.pointer.split("/")[2])
                 label = self.accessor_labels.get(owner, ("other", "", f"accessor {owner}"))
                 self.shares[use.index][label] += 1
-        for index, image in enumerate(collection(document, "images")):
+        for index, image in enumerate(links.items("images")):
             view = index_of(image, "bufferView")
             if view is not None:
                 self.shares[view][("images", "", item_name(image, "image", index))] += 1
-        for mesh_index, mesh in enumerate(collection(document, "meshes")):
+        for mesh_index, mesh in enumerate(links.items("meshes")):
             for primitive in _objects(mesh.get("primitives") if mesh else None):
                 extensions = primitive.get("extensions")
                 draco = extensions.get(DRACO) if isinstance(extensions, dict) else None
@@ -224,14 +221,13 @@ class ViewReaders:
 
 def accessor_labels(links: DocumentLinks) -> dict[int, Label]:
     """What reads each accessor, by its first use: (category, attribute, item name)."""
-    document = links.document
     labels: dict[int, Label] = {}
     for use in uses(links):
         if use.collection != "accessors" or use.index in labels:
             continue
         parts = use.pointer.split("/")
         owner, number = parts[1], int(parts[2])
-        item = collection(document, owner)[number]
+        item = links.items(owner)[number]
         if owner == "meshes":
             name = item_name(item, "mesh", number)
             if use.role == "PrimitiveIndices":
@@ -254,22 +250,22 @@ def item_name(item: dict | None, kind: str, index: int) -> str:
     return f"{kind} '{name}'" if isinstance(name, str) and name else f"{kind} {index}"
 
 
-def embedded_text(document: dict[str, Any]) -> int:
+def embedded_text(links: DocumentLinks) -> int:
     """The characters of the ``data:`` URIs of buffers and images: not JSON structure but the
     data they hold, counted with the buffers (and base64's overhead as container)."""
     return sum(
         len(uri)
         for kind in ("buffers", "images")
-        for item in collection(document, kind)
+        for item in links.items(kind)
         if item is not None and isinstance(uri := item.get("uri"), str) and uri.startswith("data:")
     )
 
 
-def external_images(document: dict[str, Any], textures: list[Texture], tally: Tally) -> None:
+def external_images(links: DocumentLinks, textures: list[Texture], tally: Tally) -> None:
     """Count the images a glTF holds in ``data:`` URIs (their decoded bytes, the rest of the
     text as container) and the image files it loads beside it."""
     by_uri = {texture.uri: texture for texture in textures if texture.uri is not None}
-    for index, image in enumerate(collection(document, "images")):
+    for index, image in enumerate(links.items("images")):
         uri = image.get("uri") if image is not None else None
         if not isinstance(uri, str):
             continue

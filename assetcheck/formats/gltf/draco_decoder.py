@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from assetcheck.sandbox.cores import available_cores
+from assetcheck.sandbox.containment import worker_threads
 
 #: The dtypes a decoded attribute or face array may arrive in (Draco's numeric types).
 _ARRAY_DTYPES = frozenset({"|i1", "|u1", "<i2", "<u2", "<i4", "<u4", "<f4", "<f8"})
@@ -36,8 +36,10 @@ class DracoMesh:
 
 def decode_all_packed(payloads: list[bytes]) -> list[tuple]:
     """:func:`decode_packed` of each payload, in order, several at a time on the cores there
-    are (the decoder releases the GIL). Runs in the child, where these threads are its own."""
-    workers = min(len(payloads), available_cores())
+    are (the decoder releases the GIL) as far as the address space left holds the threads
+    (:func:`~assetcheck.sandbox.containment.worker_threads`). Runs in the child, where these
+    threads are its own."""
+    workers = worker_threads(len(payloads))
     if workers > 1:
         try:
             with ThreadPoolExecutor(workers) as pool:

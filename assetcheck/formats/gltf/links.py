@@ -228,6 +228,10 @@ class DocumentLinks:
                     stack.extend(self.children.get(node, ()))
         return found
 
+    @cached_property
+    def _uses(self) -> tuple[Use, ...]:
+        return tuple(_find_uses(self))
+
     def mesh_primitives(self, mesh: int) -> list[Primitive]:
         """The primitives of ``mesh`` in order (an empty list for an unknown mesh)."""
         return self._primitives_by_mesh.get(mesh, [])
@@ -513,8 +517,14 @@ class Use:
     pointer: str
 
 
-def uses(links: DocumentLinks) -> list[Use]:
-    """Every use of accessors and buffer views, in the order Khronos links them."""
+def uses(links: DocumentLinks) -> tuple[Use, ...]:
+    """Every use of accessors and buffer views, in the order Khronos links them (found on
+    first use and kept by ``links``: the byte usage, the buffer and unused checks and the
+    overlays all read them)."""
+    return links._uses
+
+
+def _find_uses(links: DocumentLinks) -> list[Use]:
     found: list[Use] = []
     views = links.items("bufferViews")
 

@@ -52,6 +52,8 @@ _CONTAINERS = {
 
 
 _MISSING = object()
+#: Integers up to this size are read exactly as they are (:func:`~.fields.as_integer`).
+_LARGEST_EXACT = 2**53
 
 
 #: (object, property, the property it depends on): Khronos' ``UNSATISFIED_DEPENDENCY`` rules.
@@ -120,9 +122,10 @@ class SchemaWalker:
         for key in value:
             if key not in schema.properties and key not in ("extensions", "extras"):
                 self.issues.add("UNEXPECTED_PROPERTY", pointer=child(at, key), name=key)
+        needed = schema.needed
         for key, prop in schema.properties.items():
             found = value.get(key, _MISSING)
-            if found is _MISSING and not _needed(prop):
+            if found is _MISSING and key not in needed:
                 continue  # an optional property left out: nothing to check, nothing to build
             self._check_property(prop, found, at, key)
         self._check_extensions(value, at, schema.name)
@@ -163,6 +166,8 @@ class SchemaWalker:
                 if prop.required or prop.kind in ("objects", "index_map"):
                     self.issues.add("UNDEFINED_PROPERTY", pointer=at or "/", name=key)
             return
+        if _plainly_valid(prop, value):
+            return  # the common case: no finding, so no pointer to build
         pointer = child(at, key)
         container = _CONTAINERS.get(prop.kind)
         if container is not None:
@@ -357,10 +362,11 @@ def _usable(value: object, prop: Prop) -> bool:
     return isinstance(value, str)
 
 
-def _needed(prop: Prop) -> bool:
-    """Whether leaving ``prop`` out is itself a finding (UNDEFINED_PROPERTY)."""
-    return (
-        not prop.reader
-        and prop.kind != "any"
-        and (prop.required or prop.kind in ("objects", "index_map"))
-    )
+def _plainly_valid(prop: Prop, value: object) -> bool:
+    """Whether ``value`` is, at a glance, a valid index, unconstrained string or boolean: what
+    most properties hold, for which :meth:`SchemaWalker._check_scalar` reports nothing."""
+    if prop.kind == "index":
+        return type(value) is int and 0 <= value <= _LARGEST_EXACT
+    if prop.kind == "string":
+        return type(value) is str and prop.enum is None and prop.pattern is None
+    return prop.kind == "bool" and type(value) is bool

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 COMPONENT_TYPES = (5120, 5121, 5122, 5123, 5125, 5126)
 INDEX_COMPONENT_TYPES = (5121, 5123, 5125)
@@ -59,6 +60,19 @@ class Prop:
 class ObjectSchema:
     name: str
     properties: dict[str, Prop] = field(default_factory=dict)
+
+    @cached_property
+    def needed(self) -> frozenset[str]:
+        """The properties whose absence is itself a finding (``UNDEFINED_PROPERTY``): required
+        ones, and arrays of objects and index maps, which Khronos reads as required. The
+        schema walker looks only at these among the properties an object leaves out."""
+        return frozenset(
+            key
+            for key, prop in self.properties.items()
+            if not prop.reader
+            and prop.kind != "any"
+            and (prop.required or prop.kind in ("objects", "index_map"))
+        )
 
 
 def obj(title: str, /, **properties: Prop) -> ObjectSchema:

@@ -32,6 +32,12 @@ MODEL_POINTER = re.compile(
 MESH_MESSAGE = "Mesh {name}"
 #: Formats whose mesh findings name their mesh (``Mesh {name} ...``) rather than point at it.
 MESH_NAMED_FORMATS = frozenset({"fbx", "obj", "usd"})
+#: How the message template of a texture finding begins: FBX ones name the image (and the
+#: material property using it, ``{material}``) in their message, which the overlays of the
+#: file's viewer model list (``assetcheck.previews.fbx_materials``).
+TEXTURE_MESSAGE = "Image {image}"
+#: Formats whose texture findings name their image and material rather than point at them.
+TEXTURE_NAMED_FORMATS = frozenset({"fbx"})
 #: What a number formatted by a message template looks like (``1,200``, ``-0.5``, ``1e-07``).
 NUMBER_TEXT = r"[-+0-9.,eE]+?"
 #: A budget used beyond this share is shown as close to its limit.
@@ -168,16 +174,21 @@ def model_target(
     ``file_format`` on the model, or None when it cannot: ``{"pointer": ...}`` when its glTF
     pointer names a mesh, primitive, node, material, image, texture, accessor, buffer view or
     skin; ``{"mesh": name}`` for an FBX or OBJ mesh finding, which has no pointer and names
-    its mesh only in its message (read back through its code's template). Every severity
-    alike."""
+    its mesh only in its message (read back through its code's template); ``{"image": name}``
+    for an FBX texture finding, with ``"material"`` (``Wood (slot NormalMap)``) when it names
+    the material property too. Every severity alike."""
     if file_format not in MESH_NAMED_FORMATS:
         pointer = occurrence.get("pointer") or ""
         return {"pointer": pointer} if MODEL_POINTER.match(pointer) else None
     template = registry[code].message if code in registry else ""
-    if not template.startswith(MESH_MESSAGE):
-        return None
-    fields = message_fields(template, occurrence["message"])
-    return {"mesh": fields["name"]} if fields and fields.get("name") else None
+    if template.startswith(MESH_MESSAGE):
+        fields = message_fields(template, occurrence["message"])
+        return {"mesh": fields["name"]} if fields and fields.get("name") else None
+    if template.startswith(TEXTURE_MESSAGE) and file_format in TEXTURE_NAMED_FORMATS:
+        fields = message_fields(template, occurrence["message"])
+        if fields and fields.get("image"):
+            return {key: fields[key] for key in ("image", "material") if fields.get(key)}
+    return None
 
 
 def message_fields(template: str, message: str) -> dict[str, str] | None:

@@ -10,14 +10,18 @@ import pytest
 from assetcheck.formats.fbx.model import (
     FbxAxes,
     FbxGeometry,
+    FbxImage,
     FbxInstance,
+    FbxMaterial,
     FbxMesh,
     FbxScene,
     FbxSkin,
+    FbxTextureSlot,
     unpack_geometry,
     unpack_skin,
 )
 from assetcheck.formats.fbx.scene import RESULT_TYPES
+from assetcheck.formats.fbx.tree import FbxSource
 from assetcheck.sandbox.child import ChildCrashed, run_in_child
 
 
@@ -78,6 +82,39 @@ def test_a_scene_survives_the_trip_from_the_parser_child():
     assert np.array_equal(geometry.positions, scene.meshes[0].geometry.positions)
     assert np.array_equal(geometry.triangles(), scene.meshes[0].geometry.triangles())
     assert np.array_equal(back.meshes[0].instances[0].geometry_to_world, np.eye(4))
+
+
+def test_materials_and_embedded_images_survive_the_trip_from_the_parser_child():
+    slot = FbxTextureSlot("NormalMap", "bumps", "bumps.png", 0)
+    scene = scene_of(
+        square_geometry(),
+        np.eye(4),
+        materials=[FbxMaterial("Wood", [slot], {"Opacity": [1.0]})],
+        images=[FbxImage("bumps", "bumps.png", ((10, 20),))],
+    )
+
+    back = run_in_child(lambda: scene, timeout=10, memory_limit_mb=256, result_types=RESULT_TYPES)
+
+    assert back.materials == scene.materials
+    assert back.images == scene.images
+
+
+def test_embedded_images_are_read_from_the_file_until_the_scene_lets_go_of_it():
+    scene = scene_of(square_geometry(), np.eye(4), images=[FbxImage("a", "a.png", ((2, 5),))])
+    assert scene.image_data(0) is None  # as the parser child sends it: no bytes
+    scene.source = FbxSource(memoryview(b"..PNG.."), binary=True)
+
+    assert bytes(scene.image_data(0)) == b"PNG"
+    assert scene.image_data(1) is None  # an index the parser child did not send
+    scene.drop_geometry()
+    assert scene.image_data(0) is None
+
+
+def test_an_ascii_image_that_is_not_base64_is_not_read():
+    scene = scene_of(square_geometry(), np.eye(4), images=[FbxImage("a", "a.png", ((0, 5),))])
+    scene.source = FbxSource(memoryview(b"abcde"), binary=False)  # 5 characters: no bytes
+
+    assert scene.image_data(0) is None
 
 
 def test_the_corner_mesh_has_a_vertex_per_polygon_corner_welded_at_its_control_point():

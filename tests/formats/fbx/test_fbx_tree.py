@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from assetcheck.asset.options import Limits
 from assetcheck.formats.fbx.geometry import read_geometries
-from assetcheck.formats.fbx.tree import FbxNode, FbxTree
+from assetcheck.formats.fbx.tree import BlobRef, FbxNode, FbxTree
 from assetcheck.formats.fbx.walk import walk_fbx
-from assetcheck.testing.fbx import MaterialSpec, Scene, ascii_fbx, binary_fbx, cube
+from assetcheck.testing.fbx import MaterialSpec, Scene, VideoSpec, ascii_fbx, binary_fbx, cube
 from assetcheck.testing.fbx_nodes import Node, encode_binary
 
 ARRAYS = ("Vertices", "PolygonVertexIndex")
@@ -46,14 +46,28 @@ def test_a_mesh_written_with_trailing_commas_decodes_whole():
     assert (mesh.vertices, mesh.triangles) == (8, 12)
 
 
-def test_the_walk_keeps_the_models_geometries_and_connections_and_nothing_else():
+def test_the_walk_keeps_the_models_geometries_materials_and_connections_and_nothing_else():
     scene = Scene(meshes=[cube("Box", ["Red"])], materials=[MaterialSpec("Red")])
 
     for data in (binary_fbx(scene), ascii_fbx(scene)):
         top_level = tree_of(data).top_level()
 
         assert [node.name for node in top_level] == ["Objects", "Connections"]
-        assert [node.name for node in top_level[0].children] == ["Geometry", "Model"]
+        assert [node.name for node in top_level[0].children] == ["Geometry", "Model", "Material"]
+
+
+def test_the_walk_keeps_where_embedded_content_lies_not_its_bytes():
+    image = bytes(range(256)) * 4
+    scene = Scene(videos=[VideoSpec("Wood", "wood.png", image)])
+
+    for data in (binary_fbx(scene), ascii_fbx(scene)):
+        objects = tree_of(data).top_level()[0]
+        video = next(node for node in objects.children if node.name == "Video")
+        content = video.child("Content")
+
+        assert content is not None
+        assert all(isinstance(prop, BlobRef) for prop in content.props)
+        assert bytes(content.source.blob(content.blob_spans())) == image
 
 
 def test_reading_the_geometry_leaves_the_walks_tree_as_it_was():

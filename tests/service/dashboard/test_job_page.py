@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import copy
+import json
+from dataclasses import replace
 
 import pytest
 
 from assetcheck.engine import validate
 from assetcheck.plugins.manager import build_registry, get_plugin_manager
+from assetcheck.previews.drawing import PreviewWriter
 from assetcheck.reports.document import build_report
 from assetcheck.service.dashboard.job_page import (
     budget_bars,
@@ -18,7 +21,9 @@ from assetcheck.service.dashboard.job_page import (
     security_warnings,
     verdict,
 )
+from assetcheck.testing.fbx import MaterialSpec, Scene, VideoSpec, binary_fbx, cube
 from assetcheck.testing.shapes import pawn_glb
+from tests.previews.test_fbx_materials import SEE_THROUGH, textured_box, textured_parts_fbx
 
 
 @pytest.fixture(scope="module")
@@ -175,3 +180,79 @@ def test_message_fields_reads_back_what_a_template_filled_in():
         "total": "3",
     }
     assert message_fields("Mesh {name}.", "Node x.") is None
+
+
+def dense_fbx() -> bytes:
+    """A 2 cm cube whose facing polygons carry a texture tiled 100 times beside an untextured
+    cube 2 m across (TEXTURE_DENSITY_EXCESSIVE), named with 300 characters."""
+    long = "W" * 300
+    small = textured_box("Small")
+    small.materials = [long, "Stone"]
+    small.uv_values = [(100.0 * u, 100.0 * v) for u, v in small.uv_values or []]
+    large = replace(cube("Large"), scale=(100.0, 100.0, 100.0))
+    return binary_fbx(
+        Scene(
+            meshes=[small, large],
+            materials=[MaterialSpec(long), MaterialSpec("Stone")],
+            videos=[VideoSpec("wood", "wood.png", SEE_THROUGH, [(long, "DiffuseColor")])],
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "materials"),
+    [
+        (
+            textured_parts_fbx(),
+            {
+                "NORMAL_MAP_NOT_TANGENT_SPACE": 1,
+                "TEXTURE_ALPHA_IGNORED": 1,
+                "TEXTURE_SINGLE_COLOR": 1,
+                "TEXTURE_ALPHA_OPAQUE": 3,
+            },
+        ),
+        (dense_fbx(), {"TEXTURE_DENSITY_EXCESSIVE": 1, "TEXTURE_ALPHA_IGNORED": 1}),
+    ],
+    ids=["content", "texel density"],
+)
+def test_an_fbx_texture_finding_names_the_uses_its_viewer_overlays_list(
+    tmp_path, registry, content, materials
+):
+    """Each FBX texture finding's target (the image, and the material property when it names
+    one) finds its texture uses in the overlays as the viewer looks them up (viewer.js,
+    ``textureNamed``): the viewer material of the textured material's polygons
+    (``materials``, by code), and its image."""
+    upload = tmp_path / "upload"
+    upload.write_bytes(content)
+    result = validate(upload, filename="parts.fbx", on_checked=PreviewWriter(tmp_path))
+    [overlays] = [json.loads(path.read_text()) for path in tmp_path.glob("previews/*.json")]
+    found = set()
+    for group in build_report(result)["issues"]:
+        for occurrence in group["occurrences"]:
+            target = model_target(registry, group["code"], occurrence, "fbx")
+            if group["code"] not in materials:
+                assert target is None or "image" not in target
+                continue
+            uses = [
+                use
+                for use in overlays["textures"]
+                if target["image"] in use["images"]
+                and target.get("material", use["material"]) == use["material"]
+            ]
+            viewer_materials = {use["viewerMaterial"] for use in uses}
+            assert viewer_materials == {materials[group["code"]]}, occurrence["message"]
+            assert all("viewerImage" in use for use in uses)
+            about_image = group["code"] in ("TEXTURE_SINGLE_COLOR", "TEXTURE_ALPHA_OPAQUE")
+            assert ("material" in target) is not about_image
+            found.add(group["code"])
+    assert found == set(materials)
+
+
+def test_only_an_fbx_texture_finding_is_read_back_from_its_message(registry):
+    message = registry["TEXTURE_ALPHA_OPAQUE"].message.format(image="wood (wood.png)")
+    occurrence = {"message": message}
+    assert model_target(registry, "TEXTURE_ALPHA_OPAQUE", occurrence, "fbx") == {
+        "image": "wood (wood.png)"
+    }
+    for file_format in ("obj", "usd", "glb"):
+        assert model_target(registry, "TEXTURE_ALPHA_OPAQUE", occurrence, file_format) is None

@@ -23,6 +23,7 @@ from assetcheck.testing.shapes import lathe, pawn_glb
 from assetcheck.testing.zip import zip_of
 from tests.formats.obj.test_obj_reader import CUBE
 from tests.formats.usd.test_usd_reader import ASSETS as USD_ASSETS
+from tests.previews.test_fbx_materials import textured_parts_fbx
 from tests.service.dashboard.browser import log_in, open_chromium
 from tests.service.dashboard.conftest import Site
 from tests.service.dashboard.test_accounts_http import Visitor
@@ -489,6 +490,99 @@ def test_an_fbx_finding_is_shown_on_the_mesh_it_names(site: Site, page: Page, ar
     figure.get_by_role("button", name="Wireframe").click()
     expect(figure.locator(".viewer-caption")).to_have_text(["UV checker", "Wireframe"])
     assert_spans_its_card(figure)
+
+
+#: The share of the view's pixels that are clearly red (the red ramp of the base colour of
+#: ``textured_parts_fbx``: clay, faded parts and the background are grey or white).
+RED_SHARE = """async (data) => {
+    const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+    const bitmap = await createImageBitmap(new Blob([bytes], {type: "image/png"}));
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const context = canvas.getContext("2d");
+    context.drawImage(bitmap, 0, 0);
+    const pixels = context.getImageData(0, 0, bitmap.width, bitmap.height).data;
+    let red = 0;
+    for (let i = 0; i < pixels.length; i += 4) {
+        if (pixels[i] - pixels[i + 1] > 40 && pixels[i] - pixels[i + 2] > 40) red++;
+    }
+    return red / (pixels.length / 4);
+}"""
+
+
+def show_texture_finding(
+    page: Page, figure, code: str, image: str, material: str | None, *, shown: bool = True
+):
+    """Click "Show on model" on the occurrence of the FBX texture finding ``code``, which
+    names ``image`` (and ``material``, a material property); the view focuses on it, or on
+    nothing when it is not ``shown``."""
+    issue = page.locator("details.issue", has_text=code)
+    if issue.get_attribute("open") is None:
+        issue.locator("summary").click()
+    button = issue.get_by_role("button", name="Show on model")
+    expect(button).to_have_attribute("data-image", image)
+    if material is None:
+        expect(button).not_to_have_attribute("data-material", re.compile(".*"))
+    else:
+        expect(button).to_have_attribute("data-material", material)
+    button.click()
+    expect(figure).to_have_attribute("data-focus", (material or image) if shown else "")
+
+
+def test_an_fbx_texture_finding_shows_its_texture_on_the_parts_drawn_with_its_material(
+    site: Site, page: Page, artifacts: Path
+):
+    """A box whose facing polygons are drawn with Wood (three textures) and the others with
+    Stone, beside an untextured crate: a texture finding keeps Wood's polygons only, the
+    texture it is about laid on them, and fades the rest."""
+    open_job(site, page, textured_parts_fbx(), "wood.fbx")
+    figure = wait_for_view(page, "wood.fbx")
+    before, summary = pixels(page, figure)
+    assert_drawn(summary)
+    red = "(data) => (" + RED_SHARE + ")(data)"
+    assert page.evaluate(red, base64.b64encode(before).decode()) == 0  # clay, no texture
+
+    show_texture_finding(
+        page, figure, "TEXTURE_ALPHA_IGNORED", "wood (wood.png)", "Wood (slot DiffuseColor)"
+    )
+    expect(figure).to_have_attribute("data-focus-meshes", "1")  # of 3: Wood, Stone, Crate
+    expect(figure.locator(".viewer-caption")).to_have_text(
+        "Transparent texels on an opaque material (99.6% of texels) — the texture it is about "
+        "is shown alone on the meshes that use it."
+    )
+    legend = figure.locator(".viewer-legend")
+    expect(legend).to_contain_text("The texture, without lighting, as its UVs lay it out.")
+    expect(legend).to_contain_text("Faded grey: the rest of the model.")
+    textured, summary = pixels(page, figure)
+    assert_drawn(summary)
+    assert page.evaluate(red, base64.b64encode(textured).decode()) > 0.02
+    figure.screenshot(path=artifacts / "viewer-fbx-texture.png")
+
+    show_texture_finding(
+        page, figure, "NORMAL_MAP_NOT_TANGENT_SPACE", "bumps (bumps.png)", "Wood (slot NormalMap)"
+    )
+    expect(figure).to_have_attribute("data-focus-meshes", "1")
+    normal_map, summary = pixels(page, figure)
+    assert_drawn(summary)
+    assert normal_map not in (before, textured)
+
+    show_texture_finding(page, figure, "TEXTURE_SINGLE_COLOR", "shine (shine.png)", None)
+    expect(figure).to_have_attribute("data-focus-meshes", "1")
+    expect(figure.locator(".viewer-caption")).to_contain_text(
+        "Texture of one colour — the texture it is about is shown alone on the meshes that use it."
+    )
+
+    # Spare's image: no polygon is drawn with Spare, so there is nothing to show.
+    show_texture_finding(
+        page, figure, "TEXTURE_ALPHA_OPAQUE", "glass (glass.png)", None, shown=False
+    )
+    expect(figure).to_have_attribute("data-focus-meshes", "0")
+    expect(figure.locator(".viewer-status")).to_have_text(
+        "Alpha channel that is fully opaque: this finding has nothing that can be shown on the "
+        "model."
+    )
+    figure.get_by_role("button", name="Reset view").click()
+    expect(figure).to_have_attribute("data-focus", "")
+    assert pixels(page, figure)[0] == before
 
 
 def skinned_pawn_glb() -> bytes:
