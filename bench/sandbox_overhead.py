@@ -1,5 +1,6 @@
 """What starting a sandboxed child costs (``assetcheck.sandbox.child``): the median wall time
-of a child that does nothing, and of one that returns a few MB of arrays.
+of a child that does nothing, and of one that returns a few MB of arrays; and the same
+requests sent to the decoder helper (``assetcheck.sandbox.helper``), which forks once.
 
     python bench/sandbox_overhead.py [--runs 300] [--module path/to/child.py]
 
@@ -36,6 +37,7 @@ from types import ModuleType
 import numpy as np
 
 from assetcheck.sandbox import child as current
+from assetcheck.sandbox import helper
 
 LIMITS = {"timeout": 60.0, "memory_limit_mb": 512}
 #: What the arrays case returns: three arrays, 4 MB in all (about what a Draco mesh of 200,000
@@ -64,10 +66,10 @@ def arrays() -> list[pickle.PickleBuffer]:
     return [pickle.PickleBuffer(array) for array in ARRAYS]
 
 
-def timed(module: ModuleType, function: Callable[[], object]) -> float:
-    """Seconds that ``module.run_in_child(function)`` takes."""
+def timed(run: Callable[..., object], function: Callable[[], object]) -> float:
+    """Seconds that ``run(function)`` takes."""
     start = time.perf_counter()
-    module.run_in_child(function, **LIMITS)
+    run(function, **LIMITS)
     return time.perf_counter() - start
 
 
@@ -76,17 +78,20 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=300)
     parser.add_argument("--module", type=Path, help="another child.py to compare with")
     arguments = parser.parse_args()
-    versions = {"this tree": current}
+    versions: dict[str, Callable[..., object]] = {
+        "this tree, fresh child": current.run_in_child,
+        "this tree, helper": helper.run_in_helper,
+    }
     if arguments.module:
-        versions[str(arguments.module)] = load(arguments.module)
+        versions[str(arguments.module)] = load(arguments.module).run_in_child
     cases = {"does nothing": nothing, "returns 4 MB of arrays": arrays}
     times: dict[tuple[str, str], list[float]] = {
         (version, case): [] for version in versions for case in cases
     }
     for round_number in range(arguments.runs + 5):
-        for version, module in versions.items():  # in turns: the machine may be shared
+        for version, run in versions.items():  # in turns: the machine may be shared
             for case, function in cases.items():
-                elapsed = timed(module, function)
+                elapsed = timed(run, function)
                 if round_number >= 5:
                     times[version, case].append(elapsed)
     for (version, case), samples in times.items():

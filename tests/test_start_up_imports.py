@@ -1,6 +1,7 @@
 """Validating a file loads only what the file needs: a plain GLB never imports the FBX reader,
-the KTX2 parser, the Draco and meshopt decoders' sandbox, orjson (text output), the service or
-the worker pool's multiprocessing."""
+the KTX2 parser, the Draco and meshopt decoders' sandbox, orjson (text output), the baseline
+comparison and the SARIF reader (no ``--baseline``), the service or the worker pool's
+multiprocessing."""
 
 import json
 import subprocess
@@ -28,6 +29,8 @@ NOT_FOR_A_PLAIN_GLB = (
     "assetcheck.sandbox.decoder",
     "assetcheck.sandbox.child",
     "assetcheck.service",
+    "assetcheck.reports.baseline",
+    "assetcheck.reports.sarif",
     "multiprocessing",
     "orjson",
     "ufbx",

@@ -4,8 +4,10 @@ Importing is most of what a small file costs (``docs/performance.md``), and seve
 imported only when a file needs them (FBX, ZIP, the image readers). Validating a few small files
 of every built-in format and rendering their reports in every built-in report format imports
 them all, and builds the caches the checks fill on first use, in the daemon itself: every child
-it forks starts with them. Installed plugins are left out (``entry_points=False``): a child
-loads those afresh with the caller's configuration, so none runs from a copy loaded earlier.
+it forks starts with them (but the decoder helper, stopped once the samples are done: it
+would hold the pipes of the command that started the daemon). Installed plugins are left out
+(``entry_points=False``): a child loads those afresh with the caller's configuration, so none
+runs from a copy loaded earlier.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from assetcheck.engine import validate
 from assetcheck.plugins.manager import PluginConfig, get_plugin_manager
 from assetcheck.reports import report_formats
 from assetcheck.reports.document import build_report
+from assetcheck.sandbox.helper import stop_helper
 from assetcheck.testing import GltfBuilder, Primitive, Scene, binary_fbx, cube, zip_of
 from assetcheck.testing.gltf import png_bytes
 
@@ -42,6 +45,7 @@ def warm_up() -> None:
             report_format.render(report)
         if report_format.combine is not None:
             report_format.combine(reports)
+    stop_helper()  # the samples' decoder helper: each child forks its own when it needs one
 
 
 def samples() -> dict[str, bytes]:

@@ -317,13 +317,20 @@ class Child(Generic[T]):
     def _load(self, message: bytearray) -> T:
         """The value the child's ``message`` returns, or the exception it raises."""
         most = self._limits.memory_limit_mb << 20
-        try:
-            kind, value = answer.load(message, self._arrays, most, self._allowed.values())
-        except answer.BadAnswer as error:
-            raise ChildCrashed(str(error)) from None
-        if kind == "raised":
-            raise value if isinstance(value, Exception) else ChildCrashed("raised a non-exception")
-        return cast(T, value)
+        return cast(T, loaded(message, self._arrays, most, self._allowed))
+
+
+def loaded(message: bytearray, arrays: int, most: int, allowed: Allowed) -> object:
+    """The value a child's whole ``message`` returns (its arrays in the file ``arrays``, which
+    it may have filled up to ``most`` bytes), or the exception it raises; ChildCrashed when it
+    is no answer of ``allowed`` types."""
+    try:
+        kind, value = answer.load(message, arrays, most, allowed.values())
+    except answer.BadAnswer as error:
+        raise ChildCrashed(str(error)) from None
+    if kind == "raised":
+        raise value if isinstance(value, Exception) else ChildCrashed("raised a non-exception")
+    return value
 
 
 def _open_pidfd(pid: int) -> int | None:
@@ -349,14 +356,7 @@ def _child(
     """The child's whole life: it never returns into the caller's stack."""
     code = 1
     try:
-        if limits.own_group:
-            os.setpgid(0, 0)
-        else:
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-        signal.pthread_sigmask(signal.SIG_SETMASK, signal_mask)
-        die_with_parent(limits.parent, signal.SIGKILL)
-        forbid_core_dumps()
+        contain(limits.parent, signal_mask, own_group=limits.own_group)
         limit_address_space(limits.memory_limit_mb)
         limit_cpu_time(limits.cpu_seconds)
         answer.send(write_end, arrays, *_pickled(_outcome(function, allowed)))
@@ -365,6 +365,20 @@ def _child(
         code = _EXIT_OUT_OF_MEMORY
     finally:
         os._exit(code)
+
+
+def contain(parent: int, signal_mask: set[int | signal.Signals], *, own_group: bool) -> None:
+    """In a child just forked by ``parent``: the rules of the module docstring but the limits
+    (its group and stop signals, ``signal_mask`` restored, death with its parent, no core file
+    and no tracing)."""
+    if own_group:
+        os.setpgid(0, 0)
+    else:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, signal_mask)
+    die_with_parent(parent, signal.SIGKILL)
+    forbid_core_dumps()
 
 
 def _outcome(function: Callable[[], object], allowed: Allowed) -> tuple[str, object]:

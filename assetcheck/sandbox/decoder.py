@@ -1,6 +1,7 @@
 """Running native code fed with an upload (a parser, a payload decoder) in a child process.
 
-The child is :func:`assetcheck.sandbox.child.run_in_child`'s, under the reader's limits
+The child is the decoder helper (:func:`assetcheck.sandbox.helper.run_in_helper`, or a fresh
+child where the helper cannot serve), under the reader's limits
 (``options.limits``): a hang ends as ``VALIDATION_TIMEOUT``, a blow-up as ``RESOURCE_LIMIT`` and
 a crash as the caller's own crash code, and the caller carries on without the data.
 """
@@ -12,12 +13,8 @@ from typing import TypeVar
 
 from assetcheck.asset.options import Limits
 from assetcheck.issues import FileIssues
-from assetcheck.sandbox.child import (
-    ChildCrashed,
-    ChildOutOfMemory,
-    ChildTimeout,
-    run_in_child,
-)
+from assetcheck.sandbox.child import ChildCrashed, ChildOutOfMemory, ChildTimeout
+from assetcheck.sandbox.helper import run_in_helper
 
 T = TypeVar("T")
 
@@ -38,7 +35,7 @@ def run_decoder(
     unexpected.
     """
     try:
-        return run_in_child(
+        return run_in_helper(
             function,
             timeout=limits.parse_timeout,
             memory_limit_mb=limits.memory_limit_mb,

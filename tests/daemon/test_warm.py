@@ -38,3 +38,23 @@ def test_warming_up_loads_every_format_reader_and_report_format():
 def test_the_samples_cover_every_built_in_format():
     endings = {name.rsplit(".", 1)[1] for name in samples()}
     assert endings == {"glb", "gltf", "fbx", "obj", "mtl", "zip"}
+
+
+_CHILDREN_AFTER_WARMING = """
+import os
+from assetcheck.daemon.warm import warm_up
+warm_up()
+print(len(open(f"/proc/self/task/{os.getpid()}/children").read().split()))
+"""
+
+
+def test_warming_up_leaves_no_decoder_helper_behind():
+    # The samples start one (the FBX parser, the texture decoder); left running, it would hold
+    # the pipes of the command that started the daemon, which would wait for their end.
+    run = subprocess.run(
+        [sys.executable, "-c", _CHILDREN_AFTER_WARMING],
+        capture_output=True,
+        check=True,
+        timeout=120,
+    )
+    assert run.stdout == b"0\n"

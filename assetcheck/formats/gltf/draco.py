@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -72,8 +73,8 @@ def decode_draco_primitives(
     from assetcheck.formats.gltf.draco_decoder import DracoError, decode_all_packed, unpack_mesh
     from assetcheck.sandbox.decoder import run_decoder
 
-    packed = run_decoder(
-        lambda: decode_all_packed([bytes(item.payload) for item in compressed]),
+    packed = run_decoder(  # a partial, not a lambda: the decoder helper can take it
+        partial(decode_all_packed, [bytes(item.payload) for item in compressed]),
         limits,
         issues,
         "DRACO_DECODE_FAILED",

@@ -1,0 +1,384 @@
+"""The decoder helper: one child process that runs many decoder requests of its process, so
+that a validation run forks once for its decoders, not once per file
+(``docs/security.md``, Child processes; ``docs/performance.md``, The decoder helper).
+
+:func:`run_in_helper` keeps :func:`~assetcheck.sandbox.child.run_in_child`'s contract. A
+request (the function and what it holds) is pickled and sent to the helper through a Unix
+socket with a new sealable file for the answer's arrays; the answer comes back and is loaded
+as a child's (:mod:`assetcheck.sandbox.answer`, the same restricted unpickler). The helper is
+forked, under :func:`~assetcheck.sandbox.child.contain`'s rules, when a request finds none
+ready, and replaced:
+
+* when a request fails: a crash, a memory blow-up (its exit) or a hang (killed at the
+  request's deadline) costs that request only, as it would have cost a fresh child;
+* when its process has imported modules since forking it, so that the helper holds what a
+  child forked now would (the decoders' libraries are loaded before the fork, not in it);
+* when it cannot give a request the limits a fresh child would get (it then exits unasked,
+  before running anything). Each request's address space may grow by its memory limit over
+  what the helper maps when it arrives (the soft limit, as a fresh child's); the hard limit,
+  which only code calling ``setrlimit`` could reach and which can only be lowered, is set once,
+  :data:`HEADROOM_MB` above the first request's, so a helper that has grown by more than that
+  is replaced. Its CPU-time limit (soft = hard) is :data:`CPU_ALLOWANCES` times the first
+  request's allowance; a request that would have less than its own allowance left gets a new
+  helper.
+
+Where a request cannot be pickled (a lambda), the helper is busy (another thread), the caller
+is not the main thread (the helper dies with the thread that forked it) or the kernel has no
+pidfds, the request runs in a fresh child as before. POSIX and Linux only, as the sandbox.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import pickle
+import resource
+import select
+import signal
+import socket
+import struct
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable
+from typing import Any, NoReturn, TypeVar, cast
+
+from assetcheck.sandbox import answer
+from assetcheck.sandbox.child import (
+    _EXIT_OUT_OF_MEMORY,
+    _HELD_DURING_FORK,
+    ChildCrashed,
+    ChildTimeout,
+    _failure,
+    _open_pidfd,
+    _outcome,
+    _pickled,
+    contain,
+    loaded,
+    run_in_child,
+)
+from assetcheck.sandbox.containment import (
+    address_space_in_use,
+    allowed_types,
+    cpu_time_limit,
+    limit_cpu_time,
+)
+
+T = TypeVar("T")
+
+#: How many requests' CPU-time allowances a helper may use in all.
+CPU_ALLOWANCES = 2
+#: How far the helper's hard address-space limit is above its first request's soft limit:
+#: room for what requests leave mapped (the threads' stacks and allocation arenas decoders
+#: start, about 70 MB a core), past which the helper is replaced.
+HEADROOM_MB = 256
+#: The helper's exit status when it cannot give a request its limits.
+_EXIT_RETIRED = 4
+_LENGTH = struct.Struct("<Q")
+_Types = tuple[Callable[..., object], ...]
+
+
+class _Retired(Exception):
+    """The helper ended before running the request: ask a new one."""
+
+
+def run_in_helper(
+    function: Callable[[], T],
+    *,
+    timeout: float,
+    memory_limit_mb: int,
+    result_types: Iterable[Callable[..., object]] = (),
+) -> T:
+    """``function()`` computed in this process's decoder helper (or, where it cannot be, in a
+    fresh child), as :func:`~assetcheck.sandbox.child.run_in_child` says: the same result, the
+    same exceptions, the same limits."""
+    types = tuple(result_types)
+    cpu_seconds = cpu_time_limit(timeout)
+    stream = _request(function, types, cpu_seconds, memory_limit_mb)
+    if (
+        stream is not None
+        and threading.current_thread() is threading.main_thread()
+        and _lock.acquire(blocking=False)
+    ):
+        try:
+            for _ in range(2):  # a helper that retires is replaced once
+                helper = _ready_helper(cpu_seconds)
+                if helper is None:
+                    break
+                with contextlib.suppress(_Retired):
+                    return cast(T, helper.ask(stream, timeout, memory_limit_mb, types))
+        finally:
+            _lock.release()
+    return run_in_child(
+        function, timeout=timeout, memory_limit_mb=memory_limit_mb, result_types=types
+    )
+
+
+def stop_helper() -> None:
+    """End this process's helper, if it has one (kill it and reap it)."""
+    if _current is not None:
+        _current.end()
+
+
+class _RequestPickler(pickle.Pickler):
+    """Pickles a request, memoryviews (an upload's bytes where they lie) as their bytes."""
+
+    def reducer_override(self, obj: object) -> Any:
+        if type(obj) is memoryview:
+            return bytes, (obj.tobytes(),)
+        return NotImplemented
+
+
+def _request(
+    function: Callable[[], object], types: _Types, cpu_seconds: int, memory_mb: int
+) -> bytes | None:
+    """The pickled request; None when ``function`` cannot be pickled (a lambda, a closure)."""
+    buffer = io.BytesIO()
+    try:
+        _RequestPickler(buffer, pickle.HIGHEST_PROTOCOL).dump(
+            (function, types, cpu_seconds, memory_mb)
+        )
+    except Exception:
+        return None
+    return buffer.getvalue()
+
+
+class _Helper:
+    """A helper this process forked: its pid, socket and pidfd."""
+
+    def __init__(self, pid: int, channel: socket.socket, pidfd: int, cpu_limit: int) -> None:
+        self.pid = pid
+        self.channel = channel
+        self.pidfd = pidfd
+        self.cpu_limit = cpu_limit
+        self.modules = len(sys.modules)  # what it holds of this process's imports
+        self.ended: tuple[int, float] | None = None  # its wait status and CPU time, once reaped
+
+    def ask(self, stream: bytes, timeout: float, memory_limit_mb: int, types: _Types) -> object:
+        """The answer to the pickled request ``stream``, as ``run_in_child`` gives it;
+        ``_Retired`` when the helper ended without running it. Whatever goes wrong (the
+        request failing, the caller interrupted), the helper is ended."""
+        most = memory_limit_mb << 20
+        arrays = answer.anonymous_file()
+        try:
+            try:
+                message = self._exchange(stream, arrays, time.monotonic() + timeout, most)
+            except BaseException:
+                self.end()
+                raise
+            try:
+                return loaded(message, arrays, most, allowed_types(types))
+            except ChildCrashed:  # it sent no answer: it cannot be trusted with another
+                self.end()
+                raise
+        finally:
+            os.close(arrays)
+
+    def _exchange(self, stream: bytes, arrays: int, deadline: float, most: int) -> bytearray:
+        """Send the request, its answer's file ``arrays`` with it, and wait for the answer."""
+        try:
+            self.channel.setblocking(True)
+            socket.send_fds(self.channel, [_LENGTH.pack(len(stream))], [arrays])
+            self.channel.sendall(stream)
+        except OSError:  # it ended before taking the request
+            raise _Retired from None
+        inbox = answer.Inbox(self.channel.fileno(), most)
+        if not self._wait(inbox, deadline):
+            raise ChildTimeout()
+        if inbox.message is not None:
+            return inbox.message
+        status, cpu_used = self.end()
+        if inbox.refusal is not None:
+            raise ChildCrashed(str(inbox.refusal))
+        if os.WIFEXITED(status) and os.WEXITSTATUS(status) == _EXIT_RETIRED:
+            raise _Retired
+        raise _failure(status, cpu_used, self.cpu_limit)
+
+    def _wait(self, inbox: answer.Inbox, deadline: float) -> bool:
+        """Sleep until the helper has answered in whole or ended (True) or the deadline has
+        passed (False)."""
+        poller = select.poll()
+        poller.register(self.channel, select.POLLIN)
+        poller.register(self.pidfd, select.POLLIN)
+        watching, ended = True, False
+        while inbox.message is None and inbox.refusal is None and not ended:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            for fd, _ in poller.poll(remaining * 1000):
+                ended = ended or fd == self.pidfd
+            inbox.read()  # what an ended helper wrote is still there
+            if inbox.closed and watching:  # it is ending: wait for its end
+                poller.unregister(self.channel)
+                watching = False
+        return True
+
+    def end(self) -> tuple[int, float]:
+        """Kill the helper, reap it and close its descriptors (once): its wait status and the
+        CPU time it used. It is no longer this process's helper."""
+        global _current
+        if _current is self:
+            _current = None
+        if self.ended is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+            try:
+                _, status, usage = os.wait4(self.pid, 0)
+            except ChildProcessError:  # someone else (a SIGCHLD handler) reaped it
+                self.ended = (0, 0.0)
+            else:
+                self.ended = (status, usage.ru_utime + usage.ru_stime)
+            self.forget()
+        return self.ended
+
+    def forget(self) -> None:
+        """Close this process's descriptors of the helper."""
+        self.channel.close()
+        os.close(self.pidfd)
+
+
+_current: _Helper | None = None
+_lock = threading.Lock()
+
+
+def _ready_helper(cpu_seconds: int) -> _Helper | None:
+    """The helper, forked now if there is none or it is behind this process's imports; None
+    where there can be none (no pidfds)."""
+    global _current
+    if _current is not None and _current.modules != len(sys.modules):
+        stop_helper()
+    if _current is None:
+        _current = _start(min(CPU_ALLOWANCES * cpu_seconds, _hard_cpu_limit()))
+    return _current
+
+
+def _hard_cpu_limit() -> int:
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    return sys.maxsize if hard == resource.RLIM_INFINITY else hard
+
+
+def _start(cpu_limit: int) -> _Helper | None:
+    """Fork a helper under ``cpu_limit`` CPU seconds; None where there are no pidfds."""
+    ours, theirs = socket.socketpair()
+    parent = os.getpid()
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_DURING_FORK)
+    try:
+        pid = os.fork()
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        ours.close()
+        theirs.close()
+        raise
+    if pid == 0:
+        ours.close()
+        _serve(parent, theirs, cpu_limit, held)
+    theirs.close()
+    helper = None
+    try:
+        pidfd = _open_pidfd(pid)
+        if pidfd is not None:
+            helper = _Helper(pid, ours, pidfd, cpu_limit)
+    finally:
+        if helper is None:  # without a pidfd its death could go unseen: no helper
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            ours.close()
+        try:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a held signal is raised here
+        except BaseException:
+            if helper is not None:
+                helper.end()
+            raise
+    return helper
+
+
+def _serve(
+    parent: int, channel: socket.socket, cpu_limit: int, signal_mask: set[int | signal.Signals]
+) -> NoReturn:
+    """The helper's whole life: requests answered one at a time, until one it cannot serve
+    (none: its parent closed the socket; one it cannot unpickle or give its limits), when it
+    exits with ``_EXIT_RETIRED``."""
+    code = 1
+    try:
+        contain(parent, signal_mask, own_group=False)
+        limit_cpu_time(cpu_limit)
+        inherited = resource.getrlimit(resource.RLIMIT_AS)[1]
+        while True:
+            request = _receive(channel)
+            if request is None:
+                code = _EXIT_RETIRED  # unasked: the parent gone, or a request to pass on
+                break
+            function, types, cpu_seconds, memory_mb, arrays = request
+            if not _limit(cpu_limit, cpu_seconds, memory_mb, inherited):
+                code = _EXIT_RETIRED
+                break
+            outcome = _outcome(function, allowed_types(types))
+            answer.send(channel.fileno(), arrays, *_pickled(outcome))
+            os.close(arrays)
+    except MemoryError:
+        code = _EXIT_OUT_OF_MEMORY
+    finally:
+        os._exit(code)
+
+
+def _receive(channel: socket.socket) -> tuple[Any, ...] | None:
+    """The next request (function, result types, CPU seconds, memory limit) and its arrays'
+    file; None once the parent has closed the socket, or when the request names what the
+    helper lacks (a function its parent defined after forking it): a new helper will have it."""
+    head, fds, _, _ = socket.recv_fds(channel, _LENGTH.size, 1)
+    if not head or len(fds) != 1:
+        return None
+    head += _exactly(channel, _LENGTH.size - len(head))
+    stream = _exactly(channel, _LENGTH.unpack(head)[0])
+    try:
+        request = pickle.loads(stream)
+    except MemoryError:
+        raise
+    except Exception:
+        return None
+    return (*request, fds[0])
+
+
+def _exactly(channel: socket.socket, count: int) -> bytes:
+    buffer = bytearray(count)
+    view = memoryview(buffer)
+    while view:
+        received = channel.recv_into(view)
+        if not received:
+            raise EOFError("the parent closed the helper's socket mid-request")
+        view = view[received:]
+    return bytes(buffer)
+
+
+def _limit(cpu_limit: int, cpu_seconds: int, memory_mb: int, inherited: int) -> bool:
+    """Set the request's address-space limit: as a fresh child's soft limit, its memory limit
+    over what the helper maps now (within the limit the helper inherited); the hard limit, set
+    by the first request, :data:`HEADROOM_MB` above the first request's soft limit. False,
+    setting nothing, when the request would need the hard limit raised (the helper has grown
+    by more than the headroom) or has less than ``cpu_seconds`` of CPU time left."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    if cpu_limit - (usage.ru_utime + usage.ru_stime) < cpu_seconds:
+        return False
+    wanted = address_space_in_use() + (memory_mb << 20)
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard == inherited:  # the first request
+        hard = wanted + (HEADROOM_MB << 20)
+        if inherited != resource.RLIM_INFINITY:
+            hard = min(hard, inherited)
+    elif wanted > hard:
+        return False
+    resource.setrlimit(resource.RLIMIT_AS, (min(wanted, hard), hard))
+    return True
+
+
+def _forget_in_child() -> None:
+    """In any child this process forks: the helper is not its own."""
+    global _current, _lock
+    if _current is not None:
+        _current.forget()
+        _current = None
+    _lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_in_child)

@@ -1,0 +1,253 @@
+"""The decoder helper: many requests in one child, each failure costing its request only, each
+request under a fresh child's limits, and the helper replaced whenever it cannot be trusted
+to give them."""
+
+from __future__ import annotations
+
+import faulthandler
+import mmap
+import os
+import resource
+import signal
+import subprocess
+import sys
+import threading
+import time
+import types
+from collections import OrderedDict
+from functools import partial
+
+import pytest
+
+from assetcheck.sandbox import helper
+from assetcheck.sandbox.child import ChildCrashed, ChildOutOfMemory, ChildTimeout
+from assetcheck.sandbox.containment import address_space_in_use
+from assetcheck.sandbox.helper import HEADROOM_MB, run_in_helper, stop_helper
+from tests.process_tree import kill_all, wait_for_descendants, wait_until_gone
+
+LIMITS = {"timeout": 10.0, "memory_limit_mb": 256}
+#: What a request keeps mapped in the helper after it answers (the helper's growth).
+_KEPT: list[mmap.mmap] = []
+
+
+@pytest.fixture(autouse=True)
+def no_helper_left():
+    stop_helper()
+    yield
+    stop_helper()
+
+
+def helper_pid() -> int:
+    return run_in_helper(os.getpid, **LIMITS)
+
+
+def assert_reaped(pid: int) -> None:
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)
+
+
+def keep_mapped(megabytes: int) -> int:
+    """In the helper: map ``megabytes`` and keep them (its address space grows)."""
+    _KEPT.append(mmap.mmap(-1, megabytes << 20))
+    return os.getpid()
+
+
+def abort() -> None:
+    """In the helper: die of SIGABRT (without pytest's handler printing a traceback)."""
+    faulthandler.disable()
+    os.abort()
+
+
+def limits_here() -> tuple[int, int, int, int]:
+    """In the helper: its address-space soft and hard limits, what it maps, its pid."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    return soft, hard, address_space_in_use(), os.getpid()
+
+
+def test_requests_are_served_by_one_child_that_is_reaped_when_stopped():
+    first = helper_pid()
+
+    assert first != os.getpid()
+    assert helper_pid() == first
+    assert run_in_helper(partial(sum, [1, 2, 3]), **LIMITS) == 6
+    stop_helper()
+    assert_reaped(first)
+
+
+def test_a_function_that_cannot_be_pickled_runs_in_a_fresh_child():
+    served = helper_pid()
+    fresh = {run_in_helper(lambda: os.getpid(), **LIMITS) for _ in range(2)}
+
+    assert len(fresh) == 2
+    assert served not in fresh
+    assert helper_pid() == served
+
+
+def test_the_bytes_of_a_memoryview_in_a_request_reach_the_helper():
+    assert run_in_helper(partial(bytes, memoryview(b"upload")[1:]), **LIMITS) == b"pload"
+
+
+def test_an_exception_the_function_raises_is_raised_here_and_the_helper_stays():
+    served = helper_pid()
+
+    with pytest.raises(ValueError, match="invalid literal"):
+        run_in_helper(partial(int, "x"), **LIMITS)
+    assert helper_pid() == served
+
+
+@pytest.mark.parametrize(
+    ("request_", "failure", "message"),
+    [
+        (partial(os._exit, 1), ChildCrashed, "exited with status 1"),
+        (abort, ChildCrashed, "killed by SIGABRT"),
+        (partial(bytearray, 512 << 20), ChildOutOfMemory, "out of memory"),
+        (OrderedDict, ChildCrashed, "unexpected result"),
+    ],
+)
+def test_a_failed_request_costs_that_request_and_the_helper_is_replaced(request_, failure, message):
+    served = helper_pid()
+
+    with pytest.raises(failure, match=message):
+        run_in_helper(request_, timeout=10.0, memory_limit_mb=64)
+    assert_reaped(served)
+    assert helper_pid() != served
+
+
+def test_a_request_past_its_deadline_is_killed_with_the_helper():
+    served = helper_pid()
+    started = time.monotonic()
+
+    with pytest.raises(ChildTimeout):
+        run_in_helper(partial(time.sleep, 60), timeout=0.3, memory_limit_mb=64)
+    assert time.monotonic() - started < 30
+    assert_reaped(served)
+    assert helper_pid() != served
+
+
+def test_each_request_may_grow_by_its_memory_limit_over_what_the_helper_maps():
+    helper_pid()
+    for limit_mb in (256, 128):  # a lower limit for a later request is no reason to replace it
+        soft, hard, in_use, _ = run_in_helper(limits_here, timeout=10.0, memory_limit_mb=limit_mb)
+
+        assert (limit_mb - 8) << 20 <= soft - in_use <= limit_mb << 20
+        assert soft < hard <= soft + ((limit_mb + HEADROOM_MB) << 20)
+
+
+def test_a_helper_grown_past_its_headroom_is_replaced_before_the_next_request():
+    grown = run_in_helper(partial(keep_mapped, HEADROOM_MB + 64), timeout=10.0, memory_limit_mb=512)
+    soft, _, in_use, served = run_in_helper(limits_here, timeout=10.0, memory_limit_mb=512)
+
+    assert served != grown
+    assert_reaped(grown)
+    assert soft - in_use >= 500 << 20  # its whole limit
+
+
+def test_a_request_allowed_more_cpu_time_than_the_helper_has_left_gets_a_new_helper():
+    served = run_in_helper(os.getpid, timeout=1.0, memory_limit_mb=64)
+
+    assert run_in_helper(os.getpid, timeout=60.0, memory_limit_mb=64) != served
+    assert_reaped(served)
+
+
+def test_a_process_that_imported_modules_since_the_helper_started_gets_a_new_one(monkeypatch):
+    served = helper_pid()
+    monkeypatch.setitem(sys.modules, "imported_later", types.ModuleType("imported_later"))
+
+    assert helper_pid() != served
+    assert_reaped(served)
+
+
+def test_a_function_defined_after_the_helper_started_is_run_by_a_new_one(monkeypatch):
+    served = helper_pid()
+
+    def defined_later() -> int:
+        return os.getpid()
+
+    defined_later.__qualname__ = "defined_later"
+    monkeypatch.setattr(sys.modules[__name__], "defined_later", defined_later, raising=False)
+
+    new = run_in_helper(defined_later, **LIMITS)
+    assert new not in (served, os.getpid())
+    assert helper_pid() == new
+
+
+def test_a_request_from_another_thread_runs_in_a_fresh_child():
+    served = helper_pid()
+    pids: list[int] = []
+    thread = threading.Thread(target=lambda: pids.append(helper_pid()))
+    thread.start()
+    thread.join()
+
+    assert pids and pids[0] not in (served, os.getpid())
+    assert helper_pid() == served
+
+
+def test_without_pidfds_every_request_runs_in_a_fresh_child(monkeypatch):
+    monkeypatch.setattr(helper, "_open_pidfd", lambda pid: None)
+
+    pids = {helper_pid() for _ in range(2)}
+    assert len(pids) == 2
+    assert helper._current is None
+
+
+def test_no_descriptor_is_left_open_once_the_helper_is_stopped():
+    before = set(os.listdir("/proc/self/fd"))
+
+    helper_pid()
+    with pytest.raises(ChildTimeout):
+        run_in_helper(partial(time.sleep, 60), timeout=0.2, memory_limit_mb=64)
+    helper_pid()
+    stop_helper()
+    assert set(os.listdir("/proc/self/fd")) == before
+
+
+#: Starts a helper with a request that sleeps for ten minutes.
+CALLER = """
+import time
+from functools import partial
+from assetcheck.sandbox.helper import run_in_helper
+run_in_helper(partial(time.sleep, 600), timeout=600, memory_limit_mb=256)
+"""
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGKILL, signal.SIGTERM])
+def test_the_helper_dies_with_the_process_that_started_it(signal_number):
+    caller = subprocess.Popen([sys.executable, "-c", CALLER])
+    started = set()
+    try:
+        started = wait_for_descendants(caller.pid, depth=1)
+        assert started, "the helper never started"
+        caller.send_signal(signal_number)
+        caller.wait(60)
+        assert wait_until_gone(started) == set()
+    finally:
+        kill_all(started)
+        caller.kill()
+        caller.wait()
+
+
+#: Calls ``run_in_helper`` after registering an at-fork hook that sends the process SIGINT, as
+#: Ctrl-C pressed while the helper is forked; prints what the call did and what is left.
+SIGINT_DURING_FORK = """
+import os, signal
+from functools import partial
+from assetcheck.sandbox import helper
+
+os.register_at_fork(after_in_parent=lambda: os.kill(os.getpid(), signal.SIGINT))
+try:
+    helper.run_in_helper(partial(int, 1), timeout=60, memory_limit_mb=256)
+except KeyboardInterrupt:
+    try:
+        os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG)
+    except ChildProcessError:
+        print("interrupted, no helper left", helper._current)
+else:
+    print("returned")
+"""
+
+
+def test_ctrl_c_pressed_while_the_helper_is_forked_interrupts_the_caller_and_ends_it():
+    run = subprocess.run(
+        [sys.executable, "-c", SIGINT_DURING_FORK], capture_output=True, text=True, timeout=60
+    )
+    assert run.stdout == "interrupted, no helper left None\n", run.stderr
