@@ -9,6 +9,7 @@ share the key. It also keys the sealing of webhook secrets
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from pathlib import Path
@@ -33,21 +34,34 @@ def load_server_secret(config: Config) -> str:
                 f"[server] secret_key must be at least {MIN_CONFIGURED_LENGTH} characters long"
             )
         return configured
-    path = private_folder(config.storage.data_dir) / SECRET_FILE
-    try:
-        descriptor = create_private_file(path)
-    except FileExistsError:  # made before, or by another node or process just now
-        tighten_file(path)
-        return _read(path)
-    with os.fdopen(descriptor, "w") as handle:
-        handle.write(secrets.token_urlsafe(48))
-        handle.flush()
-        os.fsync(handle.fileno())
+    folder = private_folder(config.storage.data_dir)
+    path = folder / SECRET_FILE
+    if not path.exists():
+        _create(path)
+    tighten_file(path)
     return _read(path)
+
+
+def _create(path: Path) -> None:
+    """Make ``path`` hold a new random key, whole or not at all: the key is written and synced
+    under a name of this process's own, then linked into place. Another node or process reading
+    ``path`` meanwhile finds it missing or whole, never empty; when two create it at once, the
+    first link wins and both read its key."""
+    draft = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    descriptor = create_private_file(draft)
+    try:
+        with os.fdopen(descriptor, "w") as handle:
+            handle.write(secrets.token_urlsafe(48))
+            handle.flush()
+            os.fsync(handle.fileno())
+        with contextlib.suppress(FileExistsError):  # another one's key is there: it wins
+            os.link(draft, path)
+    finally:
+        draft.unlink()
 
 
 def _read(path: Path) -> str:
     secret = path.read_text().strip()
-    if len(secret) < MIN_CONFIGURED_LENGTH:  # a half-written file from a crash at creation
+    if len(secret) < MIN_CONFIGURED_LENGTH:  # not made by this module: edited, or truncated
         raise ValueError(f"{path} holds no usable secret: delete it to have a new one made")
     return secret

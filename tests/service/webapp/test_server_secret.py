@@ -1,3 +1,4 @@
+import multiprocessing
 import stat
 
 import pytest
@@ -27,3 +28,29 @@ def test_configured_secret_wins_and_must_be_long(tmp_path):
     assert not (tmp_path / SECRET_FILE).exists()
     with pytest.raises(ValueError, match="at least 32"):
         load_server_secret(config_for(tmp_path, secret_key="short"))
+
+
+def _load_in_process(data_dir: str, answers) -> None:
+    try:
+        answers.put(load_server_secret(config_for(data_dir)))
+    except ValueError as error:  # what a reader finding the file empty raised
+        answers.put(f"refused: {error}")
+
+
+def test_processes_starting_at_once_all_read_the_one_secret_made(tmp_path):
+    context = multiprocessing.get_context("fork")
+    answers = context.Queue()
+    for round_number in range(10):
+        data_dir = tmp_path / str(round_number)
+        starters = [
+            context.Process(target=_load_in_process, args=(str(data_dir), answers))
+            for _ in range(4)
+        ]
+        for starter in starters:
+            starter.start()
+        secrets_read = {answers.get(timeout=60) for _ in starters}
+        for starter in starters:
+            starter.join(timeout=60)
+            assert starter.exitcode == 0
+        assert secrets_read == {(data_dir / SECRET_FILE).read_text()}
+        assert [path.name for path in data_dir.iterdir()] == [SECRET_FILE]
