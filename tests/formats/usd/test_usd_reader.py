@@ -6,6 +6,7 @@ from __future__ import annotations
 import faulthandler
 import os
 import signal
+import threading
 import zipfile
 from pathlib import Path
 
@@ -230,10 +231,15 @@ def test_a_package_made_by_usd_itself_from_a_layer_with_its_texture_is_clean(tmp
     assert result.issues == [] and result.assets[0].textures[0].width == 4
 
 
-def test_time_limit_gives_validation_timeout_and_the_next_file_still_reads():
-    options = ValidationOptions(limits=Limits(parse_timeout=0.001))
+def test_time_limit_gives_validation_timeout_and_the_next_file_still_reads(monkeypatch):
+    def hang(path: str, name: str, encoding: str) -> UsdRead:
+        threading.Event().wait()  # a reader that never answers: only its time limit ends it
+        raise AssertionError("unreachable")
 
-    assert codes(validate(ASSETS / "cube.usdz", options=options)) == {"VALIDATION_TIMEOUT"}
+    options = ValidationOptions(limits=Limits(parse_timeout=0.5))
+    with monkeypatch.context() as patched:
+        patched.setattr(usd_reader, "read_stage", hang)
+        assert codes(validate(ASSETS / "cube.usdz", options=options)) == {"VALIDATION_TIMEOUT"}
     assert validate(ASSETS / "cube.usdz").assets[0].triangle_count == 12
 
 
