@@ -76,6 +76,8 @@ HEADROOM_MB = 256
 #: The helper's exit status when it cannot give a request its limits.
 _EXIT_RETIRED = 4
 _LENGTH = struct.Struct("<Q")
+#: Above every descriptor a process may hold (``os.closerange`` closes what is open below it).
+_FD_CEILING = max(os.sysconf("SC_OPEN_MAX"), 1 << 20)
 _Types = tuple[Callable[..., object], ...]
 
 
@@ -302,6 +304,7 @@ def _serve(
     code = 1
     try:
         contain(parent, signal_mask, own_group=False)
+        _close_inherited(keep=channel.fileno())
         limit_cpu_time(cpu_limit)
         inherited = resource.getrlimit(resource.RLIMIT_AS)[1]
         while True:
@@ -320,6 +323,15 @@ def _serve(
         code = _EXIT_OUT_OF_MEMORY
     finally:
         os._exit(code)
+
+
+def _close_inherited(keep: int) -> None:
+    """Close every descriptor the helper inherited but ``keep`` and the standard three. The
+    helper outlives the request that forked it: holding the write end of a pipe its parent
+    opened (a browser driver's, a ``daemon start``'s) would keep the reader at the other end
+    from ever seeing it closed."""
+    os.closerange(3, keep)
+    os.closerange(keep + 1, _FD_CEILING)
 
 
 def _receive(channel: socket.socket) -> tuple[Any, ...] | None:

@@ -74,6 +74,17 @@ def test_requests_are_served_by_one_child_that_is_reaped_when_stopped():
     assert_reaped(first)
 
 
+def test_the_helper_holds_no_descriptor_its_parent_opened_before_forking_it():
+    read_end, write_end = os.pipe()
+    try:
+        helper_pid()  # forked now, while this process holds both ends
+        os.close(write_end)
+        os.set_blocking(read_end, False)
+        assert os.read(read_end, 1) == b""  # the end of the pipe: nobody else holds its writer
+    finally:
+        os.close(read_end)
+
+
 def test_a_function_that_cannot_be_pickled_runs_in_a_fresh_child():
     served = helper_pid()
     fresh = {run_in_helper(lambda: os.getpid(), **LIMITS) for _ in range(2)}
