@@ -18,6 +18,7 @@ from assetcheck.asset.options import Limits
 from assetcheck.formats.fbx.curves import read_curves
 from assetcheck.formats.fbx.objects import FbxObjects
 from assetcheck.formats.fbx.walk import walk_fbx
+from tests.formats.fbx.real_files import assert_known_files_found, real_fbx_files
 from tests.formats.fbx.test_fbx_corpus import ASSIMP_FBX, CORPUS
 from tests.formats.fbx.test_fbx_production_corpus import PRODUCTION
 
@@ -29,26 +30,8 @@ ANIMATED = {
 }
 
 
-def _animated_files() -> list:
-    files = []
-    for folder in (CORPUS, PRODUCTION, ASSIMP_FBX):
-        if folder.is_dir():
-            files += [
-                p
-                for p in sorted(folder.rglob("*"))
-                if p.suffix.lower() == ".fbx" and b"AnimationCurve" in p.read_bytes()
-            ]
-    if not files:
-        reason = "none of the shared, production and assimp-testmodels FBX folders is present"
-        return [pytest.param(None, marks=pytest.mark.skip(reason=reason))]
-    return [pytest.param(path, id=path.name) for path in files]
-
-
 def test_the_known_animated_files_are_found():
-    found = {path.name for param in _animated_files() for path in param.values if path}
-    for folder, names in ANIMATED.items():
-        if folder.is_dir():
-            assert names <= found
+    assert_known_files_found(real_fbx_files(b"AnimationCurve"), ANIMATED)
 
 
 def _summary(count: int, times: np.ndarray, values: np.ndarray) -> tuple:
@@ -61,7 +44,7 @@ def _summary(count: int, times: np.ndarray, values: np.ndarray) -> tuple:
     )
 
 
-@pytest.mark.parametrize("path", _animated_files())
+@pytest.mark.parametrize("path", real_fbx_files(b"AnimationCurve"))
 def test_stacks_and_curves_equal_ufbx(path: Path):
     import ufbx
 

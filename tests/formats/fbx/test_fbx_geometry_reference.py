@@ -37,8 +37,8 @@ from assetcheck.formats.fbx.walk import walk_fbx
 from assetcheck.formats.source import SourceFile
 from assetcheck.issues import IssueCollector
 from assetcheck.plugins.manager import build_registry, get_plugin_manager
-from tests.formats.fbx.test_fbx_corpus import ASSIMP_FBX, CORPUS, CORRUPT_ASSIMP_MODEL
-from tests.formats.fbx.test_fbx_production_corpus import PRODUCTION
+from tests.formats.fbx.real_files import real_fbx_files
+from tests.formats.fbx.test_fbx_corpus import CORPUS, CORRUPT_ASSIMP_MODEL
 
 #: Largest bounding box difference accepted, relative to the box's largest side.
 BOUNDS_TOLERANCE = 1e-4
@@ -50,17 +50,6 @@ ASSIMP_READS_DIFFERENTLY = {
 #: FBX 5 and older keep node transforms in their takes, which the geometry reader does not read.
 FIRST_VERSION_WITH_TRANSFORMS = 6000
 ASSIMP = shutil.which("assimp")
-
-
-def _files() -> list:
-    files = []
-    for folder in (CORPUS, PRODUCTION, ASSIMP_FBX):
-        if folder.is_dir():
-            files += sorted(p for p in folder.rglob("*") if p.suffix.lower() == ".fbx")
-    if not files:
-        reason = "none of the shared, production and assimp-testmodels FBX folders is present"
-        return [pytest.param(None, marks=pytest.mark.skip(reason=reason))]
-    return [pytest.param(path, id=path.name) for path in files]
 
 
 @pytest.fixture(scope="module")
@@ -112,7 +101,7 @@ def assimp_obj(path: Path, folder: Path) -> tuple[int, np.ndarray, np.ndarray] |
 
 
 @pytest.mark.skipif(ASSIMP is None, reason="the assimp command (Debian's assimp-utils) is absent")
-@pytest.mark.parametrize("path", _files())
+@pytest.mark.parametrize("path", real_fbx_files())
 def test_triangles_and_world_bounds_agree_with_assimp(path, registry, tmp_path):
     if path.name in ASSIMP_READS_DIFFERENTLY:
         pytest.skip(ASSIMP_READS_DIFFERENTLY[path.name])
@@ -133,7 +122,7 @@ def test_triangles_and_world_bounds_agree_with_assimp(path, registry, tmp_path):
     assert np.allclose(high, their_high, rtol=0, atol=BOUNDS_TOLERANCE * extent, equal_nan=True)
 
 
-@pytest.mark.parametrize("path", _files())
+@pytest.mark.parametrize("path", real_fbx_files())
 def test_decoded_control_points_and_triangles_equal_ufbx(path):
     import ufbx
 
@@ -153,7 +142,7 @@ def test_decoded_control_points_and_triangles_equal_ufbx(path):
     assert sorted((mesh.vertices, mesh.triangles) for mesh in decoded) == theirs
 
 
-@pytest.mark.parametrize("path", _files())
+@pytest.mark.parametrize("path", real_fbx_files())
 def test_mesh_node_transforms_equal_ufbx(path, registry):
     import ufbx
 
@@ -207,7 +196,7 @@ def _matrix(transform) -> np.ndarray:
 
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared FBX corpus is absent ({CORPUS})")
-@pytest.mark.parametrize("path", _files())
+@pytest.mark.parametrize("path", real_fbx_files())
 def test_every_mesh_ufbx_reads_has_decoded_geometry_matching_its_counts(path, registry):
     scene = read_fbx(path, registry)
     if scene is None:

@@ -18,6 +18,7 @@ from assetcheck.formats.fbx.materials import read_materials
 from assetcheck.formats.fbx.objects import FbxObjects
 from assetcheck.formats.fbx.tree import FbxSource
 from assetcheck.formats.fbx.walk import walk_fbx
+from tests.formats.fbx.real_files import assert_known_files_found, real_fbx_files
 from tests.formats.fbx.test_fbx_corpus import ASSIMP_FBX, CORPUS
 from tests.formats.fbx.test_fbx_production_corpus import PRODUCTION
 
@@ -36,29 +37,11 @@ TEXTURED = {
 }
 
 
-def _textured_files() -> list:
-    files = []
-    for folder in (CORPUS, PRODUCTION, ASSIMP_FBX):
-        if folder.is_dir():
-            files += [
-                p
-                for p in sorted(folder.rglob("*"))
-                if p.suffix.lower() == ".fbx" and b"Texture" in p.read_bytes()
-            ]
-    if not files:
-        reason = "none of the shared, production and assimp-testmodels FBX folders is present"
-        return [pytest.param(None, marks=pytest.mark.skip(reason=reason))]
-    return [pytest.param(path, id=path.name) for path in files]
-
-
 def test_the_known_textured_files_are_found():
-    found = {path.name for param in _textured_files() for path in param.values if path}
-    for folder, names in TEXTURED.items():
-        if folder.is_dir():
-            assert names <= found
+    assert_known_files_found(real_fbx_files(b"Texture"), TEXTURED)
 
 
-@pytest.mark.parametrize("path", _textured_files())
+@pytest.mark.parametrize("path", real_fbx_files(b"Texture"))
 def test_texture_slots_and_embedded_bytes_equal_ufbx(path: Path):
     import ufbx
 

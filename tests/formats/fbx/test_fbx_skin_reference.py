@@ -17,7 +17,8 @@ import pytest
 from assetcheck.asset.options import Limits
 from assetcheck.formats.fbx.geometry import read_geometries
 from assetcheck.formats.fbx.walk import walk_fbx
-from tests.formats.fbx.test_fbx_corpus import ASSIMP_FBX, CORPUS
+from tests.formats.fbx.real_files import assert_known_files_found, real_fbx_files
+from tests.formats.fbx.test_fbx_corpus import ASSIMP_FBX
 from tests.formats.fbx.test_fbx_production_corpus import PRODUCTION
 
 #: Files with skins each corpus must hold (the test proves nothing if they are gone).
@@ -27,29 +28,11 @@ SKINNED = {
 }
 
 
-def _skinned_files() -> list:
-    files = []
-    for folder in (CORPUS, PRODUCTION, ASSIMP_FBX):
-        if folder.is_dir():
-            files += [
-                p
-                for p in sorted(folder.rglob("*"))
-                if p.suffix.lower() == ".fbx" and b"Cluster" in p.read_bytes()
-            ]
-    if not files:
-        reason = "none of the shared, production and assimp-testmodels FBX folders is present"
-        return [pytest.param(None, marks=pytest.mark.skip(reason=reason))]
-    return [pytest.param(path, id=path.name) for path in files]
-
-
 def test_the_known_skinned_files_are_found():
-    found = {path.name for param in _skinned_files() for path in param.values if path}
-    for folder, names in SKINNED.items():
-        if folder.is_dir():
-            assert names <= found
+    assert_known_files_found(real_fbx_files(b"Cluster"), SKINNED)
 
 
-@pytest.mark.parametrize("path", _skinned_files())
+@pytest.mark.parametrize("path", real_fbx_files(b"Cluster"))
 def test_cluster_weights_and_bones_equal_ufbx(path: Path):
     import ufbx
 
