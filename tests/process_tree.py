@@ -11,6 +11,8 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,3 +100,20 @@ def kill_all(processes: set[Process]) -> None:
         if is_alive(recorded):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(recorded.pid, signal.SIGKILL)
+
+
+def assert_children_die_with_their_caller(code: str, signal_number: int, what: str) -> None:
+    """Run ``code`` in a new Python process that starts a child (``what``, for the message) and
+    waits; once the child is there, send the caller ``signal_number``: the child must go too."""
+    caller = subprocess.Popen([sys.executable, "-c", code])
+    started: set[Process] = set()
+    try:
+        started = wait_for_descendants(caller.pid, depth=1)
+        assert started, f"the {what} never started"
+        caller.send_signal(signal_number)
+        caller.wait(60)
+        assert wait_until_gone(started) == set()
+    finally:
+        kill_all(started)
+        caller.kill()
+        caller.wait()

@@ -25,7 +25,14 @@ from assetcheck.sandbox.child import (
     run_in_child,
     start_child,
 )
-from tests.process_tree import Process, kill_all, process, wait_for_descendants, wait_until_gone
+from tests.process_tree import (
+    Process,
+    assert_children_die_with_their_caller,
+    kill_all,
+    process,
+    wait_for_descendants,
+    wait_until_gone,
+)
 
 LIMITS = {"timeout": 10.0, "memory_limit_mb": 256}
 original_send = answer._send
@@ -325,18 +332,7 @@ run_in_child(lambda: time.sleep(600), timeout=600, memory_limit_mb=256)
 
 @pytest.mark.parametrize("signal_number", [signal.SIGKILL, signal.SIGTERM])
 def test_a_child_dies_with_the_process_that_started_it(signal_number):
-    caller = subprocess.Popen([sys.executable, "-c", CALLER])
-    started = set()
-    try:
-        started = wait_for_descendants(caller.pid, depth=1)
-        assert started, "the child never started"
-        caller.send_signal(signal_number)
-        caller.wait(60)
-        assert wait_until_gone(started) == set()
-    finally:
-        kill_all(started)
-        caller.kill()
-        caller.wait()
+    assert_children_die_with_their_caller(CALLER, signal_number, "child")
 
 
 #: Calls ``run_in_child`` after registering an at-fork hook that sends the process SIGINT, as

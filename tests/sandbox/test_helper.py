@@ -23,7 +23,9 @@ from assetcheck.sandbox import helper
 from assetcheck.sandbox.child import ChildCrashed, ChildOutOfMemory, ChildTimeout
 from assetcheck.sandbox.containment import address_space_in_use
 from assetcheck.sandbox.helper import HEADROOM_MB, run_in_helper, stop_helper
-from tests.process_tree import kill_all, wait_for_descendants, wait_until_gone
+from tests.process_tree import (
+    assert_children_die_with_their_caller,
+)
 
 LIMITS = {"timeout": 10.0, "memory_limit_mb": 256}
 #: What a request keeps mapped in the helper after it answers (the helper's growth).
@@ -223,18 +225,7 @@ run_in_helper(partial(time.sleep, 600), timeout=600, memory_limit_mb=256)
 
 @pytest.mark.parametrize("signal_number", [signal.SIGKILL, signal.SIGTERM])
 def test_the_helper_dies_with_the_process_that_started_it(signal_number):
-    caller = subprocess.Popen([sys.executable, "-c", CALLER])
-    started = set()
-    try:
-        started = wait_for_descendants(caller.pid, depth=1)
-        assert started, "the helper never started"
-        caller.send_signal(signal_number)
-        caller.wait(60)
-        assert wait_until_gone(started) == set()
-    finally:
-        kill_all(started)
-        caller.kill()
-        caller.wait()
+    assert_children_die_with_their_caller(CALLER, signal_number, "helper")
 
 
 #: Calls ``run_in_helper`` after registering an at-fork hook that sends the process SIGINT, as
