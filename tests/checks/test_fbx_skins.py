@@ -17,6 +17,7 @@ from assetcheck.testing.fbx import (
 )
 from assetcheck.testing.fbx_nodes import encode_binary
 from tests.formats import codes, only_issue, validate_bytes
+from tests.formats.fbx import ALL_WRITERS
 
 SKIN_CODES = {*CODES, "BUDGET_INFLUENCES"}
 #: A strip of two quads: control points 0-1 at x=0, 2-3 at x=1, 4-5 at x=2.
@@ -25,14 +26,6 @@ QUADS = [[0, 2, 3, 1], [2, 4, 5, 3]]
 #: Root at the origin weighs the left half, Tip at x=2 the right half; the middle is shared.
 ROOT = ClusterSpec("Root", [0, 1, 2, 3], [1.0, 1.0, 0.5, 0.5])
 TIP = ClusterSpec("Tip", [2, 3, 4, 5], [0.5, 0.5, 1.0, 1.0], translation=(2.0, 0.0, 0.0))
-
-WRITERS = {
-    "binary 7400": lambda scene: binary_fbx(scene),
-    "compressed binary 7500": lambda scene: binary_fbx(scene, 7500, compress=True),
-    "ascii 7400": lambda scene: ascii_fbx(scene),
-    "binary 6100": lambda scene: binary_fbx(scene, 6100),
-    "ascii 6100": lambda scene: ascii_fbx(scene, 6100),
-}
 
 
 def skinned(*clusters: ClusterSpec) -> bytes:
@@ -43,7 +36,7 @@ def skin_codes(result) -> set[str]:
     return SKIN_CODES & set(codes(result))
 
 
-@pytest.mark.parametrize("writer", WRITERS.values(), ids=WRITERS.keys())
+@pytest.mark.parametrize("writer", ALL_WRITERS.values(), ids=ALL_WRITERS.keys())
 def test_a_well_made_skin_raises_no_skin_issue_in_any_layout(tmp_path, writer):
     data = writer(Scene(meshes=[MeshSpec("Strip", STRIP, QUADS, skin=[ROOT, TIP])]))
     result = validate_bytes(tmp_path, "strip.fbx", data)
@@ -53,7 +46,7 @@ def test_a_well_made_skin_raises_no_skin_issue_in_any_layout(tmp_path, writer):
     assert asset.metrics["influences_per_vertex"] == 2
 
 
-@pytest.mark.parametrize("writer", WRITERS.values(), ids=WRITERS.keys())
+@pytest.mark.parametrize("writer", ALL_WRITERS.values(), ids=ALL_WRITERS.keys())
 def test_weights_that_do_not_sum_to_one_are_found_in_any_layout(tmp_path, writer):
     heavy = ClusterSpec("Tip", [2, 3, 4, 5], [0.6, 0.5, 1.0, 1.0], translation=(2.0, 0, 0))
     data = writer(Scene(meshes=[MeshSpec("Strip", STRIP, QUADS, skin=[ROOT, heavy])]))

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from assetcheck.checks.fbx_texture_content import CODES
-from assetcheck.testing.fbx import MaterialSpec, Scene, VideoSpec, ascii_fbx, binary_fbx, cube
+from assetcheck.testing.fbx import MaterialSpec, Scene, VideoSpec, binary_fbx, cube
 from tests.formats import codes, only_issue, validate_bytes
+from tests.formats.fbx import ALL_WRITERS
 from tests.formats.gltf.texture_cases import (
     HALF_BLACK,
     OBJECT_SPACE,
@@ -21,13 +22,6 @@ from tests.formats.gltf.texture_cases import (
     unit_normals,
 )
 
-WRITERS = {
-    "binary 7400": lambda scene: binary_fbx(scene),
-    "compressed binary 7500": lambda scene: binary_fbx(scene, 7500, compress=True),
-    "ascii 7400": lambda scene: ascii_fbx(scene),
-    "binary 6100": lambda scene: binary_fbx(scene, 6100),
-    "ascii 6100": lambda scene: ascii_fbx(scene, 6100),
-}
 #: A base colour well inside the PBR range, varying, without alpha: no finding.
 GOOD_COLOUR = encoded(channels(ramp(60, 200), ramp(80, 180), 120))
 
@@ -48,14 +42,14 @@ def content_codes(result) -> set[str]:
     return set(CODES) & set(codes(result))
 
 
-@pytest.mark.parametrize("writer", WRITERS.values(), ids=WRITERS.keys())
+@pytest.mark.parametrize("writer", ALL_WRITERS.values(), ids=ALL_WRITERS.keys())
 def test_a_good_base_colour_and_normal_map_raise_nothing_in_any_layout(tmp_path, writer):
     normal = VideoSpec("bumps", "bumps.png", encoded(unit_normals(0.5)), [("Wood", "NormalMap")])
     result = validate_bytes(tmp_path, "cube.fbx", writer(textured(GOOD_COLOUR, extra=[normal])))
     assert content_codes(result) == set()
 
 
-@pytest.mark.parametrize("writer", WRITERS.values(), ids=WRITERS.keys())
+@pytest.mark.parametrize("writer", ALL_WRITERS.values(), ids=ALL_WRITERS.keys())
 def test_an_object_space_normal_map_names_its_material_and_slot_in_any_layout(tmp_path, writer):
     data = writer(textured(encoded(OBJECT_SPACE), "NormalMap"))
     issue = only_issue(validate_bytes(tmp_path, "cube.fbx", data), "NORMAL_MAP_NOT_TANGENT_SPACE")
@@ -153,7 +147,7 @@ def test_an_embedded_image_of_a_format_not_decoded_is_left_alone(tmp_path):
     assert content_codes(result) == set()
 
 
-@pytest.mark.parametrize("writer", WRITERS.values(), ids=WRITERS.keys())
+@pytest.mark.parametrize("writer", ALL_WRITERS.values(), ids=ALL_WRITERS.keys())
 @pytest.mark.parametrize(("tiles", "reported"), [(100.0, True), (1.0, False)])
 def test_a_texture_tiled_densely_on_a_small_part_of_a_large_model_is_excessive(
     tmp_path, writer, tiles, reported
