@@ -74,7 +74,7 @@ def _depth_exceeds(data: bytes, max_depth: int) -> bool:
     return False
 
 
-def is_storable_text(text: str) -> bool:
+def _is_storable_text(text: str) -> bool:
     """Whether ``text`` can be stored as it is: no NUL character, no lone surrogate."""
     if "\0" in text:
         return False
@@ -88,11 +88,11 @@ def is_storable_text(text: str) -> bool:
 def _is_storable(value: Any) -> bool:
     """Whether every string in the JSON value ``value``, keys included, is storable text."""
     if isinstance(value, str):
-        return is_storable_text(value)
+        return _is_storable_text(value)
     if isinstance(value, list):
         return all(_is_storable(item) for item in value)
     if isinstance(value, dict):
-        return all(is_storable_text(key) and _is_storable(item) for key, item in value.items())
+        return all(_is_storable_text(key) and _is_storable(item) for key, item in value.items())
     return True
 
 
