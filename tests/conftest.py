@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from assetcheck.daemon.protocol import NO_DAEMON_VARIABLE
+from assetcheck.daemon.location import NO_DAEMON_VARIABLE
 from tests import network_guard
 from tests.network_guard import NetworkAccessBlockedError
 

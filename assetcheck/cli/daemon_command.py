@@ -15,14 +15,8 @@ from typing import Any
 
 from assetcheck.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, build_parser, main
 from assetcheck.config.settings import Config
-from assetcheck.daemon.protocol import (
-    UnsafeSocket,
-    check_private_folder,
-    peer_uid,
-    receive_answer,
-    send_request,
-    socket_path,
-)
+from assetcheck.daemon.location import UnsafeSocket, check_private_folder, socket_path
+from assetcheck.daemon.protocol import peer_uid, receive_answer, send_request
 from assetcheck.daemon.server import DEFAULT_IDLE_TIMEOUT, AlreadyRunning, Daemon, listen
 
 #: The command ``daemon start`` runs in the background.

@@ -8,7 +8,8 @@ forks a child that runs the very same :func:`assetcheck.cli.main`, writing to th
 streams, and the caller exits with the child's status. With no daemon, or one running other
 code, ``validate`` runs in its own process as it always has. ``docs/daemon.md`` tells the rules.
 
-Modules: :mod:`.protocol` (the socket's place and the messages), :mod:`.client` (the caller's
-side, kept free of numpy and of the rest of AssetCheck), :mod:`.server` (the daemon's loop),
-:mod:`.warm` (what the daemon loads before it listens).
+Modules: :mod:`.location` (the socket's place), :mod:`.protocol` (the messages),
+:mod:`.client` (the caller's decision, kept free of numpy, of the socket module and of the rest
+of AssetCheck), :mod:`.handoff` (the caller's side once a socket is there), :mod:`.server` (the
+daemon's loop), :mod:`.warm` (what the daemon loads before it listens).
 """

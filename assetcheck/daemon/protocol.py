@@ -1,4 +1,4 @@
-"""Where the daemon listens, how a caller proves it runs the same code, and the messages.
+"""How a caller proves it runs the same code as the daemon, and the messages they exchange.
 
 A request is one byte carrying the caller's standard input, output and error as ``SCM_RIGHTS``
 descriptors, then a JSON object prefixed by its length (4 bytes, big-endian); the daemon answers
@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import socket
-import stat
 import struct
 import sys
 
@@ -19,44 +18,10 @@ TYPE_CHECKING = False  # the caller's side imports neither typing nor pathlib: t
 if TYPE_CHECKING:
     from typing import Any
 
-#: Overrides where the socket is (tests, or a daemon per project).
-SOCKET_VARIABLE = "ASSETCHECK_DAEMON_SOCKET"
-#: Set (to anything but empty) to make ``validate`` ignore a running daemon.
-NO_DAEMON_VARIABLE = "ASSETCHECK_NO_DAEMON"
 #: The largest request accepted: arguments and environment, never file contents.
 MAX_REQUEST_BYTES = 1 << 20
 _LENGTH = struct.Struct(">I")
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-
-
-class UnsafeSocket(Exception):
-    """The socket's folder could be written or read by another user, or is not a folder."""
-
-
-def socket_path() -> str:
-    """The daemon's socket: ``$ASSETCHECK_DAEMON_SOCKET``, else ``assetcheck/daemon.sock`` in
-    ``$XDG_RUNTIME_DIR``, else in ``/tmp/assetcheck-UID``."""
-    if override := os.environ.get(SOCKET_VARIABLE):
-        return os.path.abspath(override)
-    runtime = os.environ.get("XDG_RUNTIME_DIR")
-    folder = os.path.join(runtime, "assetcheck") if runtime else f"/tmp/assetcheck-{os.getuid()}"
-    return os.path.join(folder, "daemon.sock")
-
-
-def check_private_folder(folder: str) -> None:
-    """Raise :class:`UnsafeSocket` unless ``folder`` is a real folder (not a link) owned by
-    this user that no other user may enter: a socket anyone else could replace would receive
-    the caller's standard streams."""
-    try:
-        info = os.lstat(folder)
-    except FileNotFoundError:
-        raise UnsafeSocket(f"{folder} does not exist") from None
-    if not stat.S_ISDIR(info.st_mode):
-        raise UnsafeSocket(f"{folder} is not a folder")
-    if info.st_uid != os.getuid():
-        raise UnsafeSocket(f"{folder} belongs to another user")
-    if info.st_mode & 0o077:
-        raise UnsafeSocket(f"{folder} is open to other users (mode {info.st_mode & 0o777:o})")
 
 
 def code_fingerprint() -> list[object]:

@@ -30,13 +30,8 @@ from typing import Any
 from assetcheck import __version__
 
 from . import child
-from .protocol import (
-    check_private_folder,
-    code_fingerprint,
-    encode_answer,
-    peer_uid,
-    receive_request,
-)
+from .location import check_private_folder
+from .protocol import code_fingerprint, encode_answer, peer_uid, receive_request
 
 #: Seconds a connected caller has to send its whole request.
 REQUEST_TIMEOUT = 5.0
@@ -218,7 +213,7 @@ def listen(path: Path) -> socket.socket:
     """A socket listening at ``path``, mode 0600, in a folder of mode 0700 made if missing.
 
     Raises :class:`AlreadyRunning` if a daemon answers there, and
-    :class:`~assetcheck.daemon.protocol.UnsafeSocket` if the folder is not this user's alone;
+    :class:`~assetcheck.daemon.location.UnsafeSocket` if the folder is not this user's alone;
     a socket left by a daemon that died is replaced.
     """
     with contextlib.suppress(FileExistsError):

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from assetcheck.cli.daemon_command import ask
-from assetcheck.daemon.protocol import NO_DAEMON_VARIABLE, SOCKET_VARIABLE
+from assetcheck.daemon.location import NO_DAEMON_VARIABLE, SOCKET_VARIABLE
 
 SCRIPT = Path(sys.executable).with_name("assetcheck")
 

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from assetcheck.daemon.client import command_name
+from assetcheck.daemon.location import NO_DAEMON_VARIABLE, SOCKET_VARIABLE
 from assetcheck.testing import GltfBuilder, Primitive, Scene, binary_fbx, cube, zip_of
 from tests.daemon.conftest import Assetcheck
 
@@ -154,3 +157,30 @@ def test_a_socket_folder_other_users_can_enter_is_not_used(daemon: Assetcheck, m
 def test_the_command_name_is_the_first_argument_that_is_not_an_option():
     assert command_name(["--version"]) is None
     assert command_name(["validate", "--format", "json", "a.glb"]) == "validate"
+
+
+_MODULES_AFTER_DELEGATING = """
+import json, sys
+from assetcheck.daemon.client import delegate
+status = delegate(["validate", "model.glb"])
+print(json.dumps([status, sorted(sys.modules)]))
+"""
+
+
+def test_with_no_socket_the_caller_gives_up_without_importing_the_socket_or_messages(
+    tmp_path: Path,
+):
+    folder = tmp_path / "private"
+    folder.mkdir(mode=0o700)
+    environment = {**os.environ, SOCKET_VARIABLE: str(folder / "daemon.sock")}
+    environment.pop(NO_DAEMON_VARIABLE, None)
+    run = subprocess.run(
+        [sys.executable, "-c", _MODULES_AFTER_DELEGATING],
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    status, modules = json.loads(run.stdout)
+    assert status is None
+    assert not {"socket", "assetcheck.daemon.handoff", "assetcheck.daemon.protocol"} & set(modules)
