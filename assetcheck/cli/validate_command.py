@@ -16,6 +16,7 @@ from assetcheck.formats.registry import format_registry
 from assetcheck.plugins.manager import get_plugin_manager
 from assetcheck.reports import Report, ReportFormat, report_formats
 from assetcheck.scoring.profiles import resolve_profile
+from assetcheck.start_up import resume_collector
 
 from .baseline_option import add_baseline_options, judge, open_baseline, print_comparison
 from .fail_under import add_fail_under, fail_under_problem, scores_under
@@ -71,6 +72,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace, config: Config) -> int:
     pm = get_plugin_manager(config.plugin_config())
+    resume_collector()
     formats = report_formats(pm)
     if args.output_format not in formats:
         print(
