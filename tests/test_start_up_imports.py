@@ -1,9 +1,10 @@
 """Validating a file loads only what the file needs: a plain GLB never imports the FBX reader,
 the KTX2 parser, the Draco and meshopt decoders' sandbox, orjson (text output), the baseline
-comparison and the SARIF reader (no ``--baseline``), the service or the worker pool's
-multiprocessing."""
+comparison and the SARIF reader (no ``--baseline``), the TOML parser (no configuration file), the
+service or the worker pool's multiprocessing."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -33,6 +34,7 @@ NOT_FOR_A_PLAIN_GLB = (
     "assetcheck.reports.sarif",
     "multiprocessing",
     "orjson",
+    "tomllib",
     "ufbx",
     "DracoPy",
     "tornado",
@@ -48,8 +50,15 @@ print(json.dumps(sorted(sys.modules)), file=sys.stderr)
 
 
 def loaded_after_validating(*arguments: str) -> set[str]:
+    """The modules loaded once ``validate`` ran, in a folder with no configuration file and
+    no ``ASSETCHECK_`` variable (each is read as TOML)."""
+    no_config = Path(arguments[-1]).parent
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("ASSETCHECK_")}
+    environment["XDG_CONFIG_HOME"] = str(no_config)
     run = subprocess.run(
         [sys.executable, "-c", _LOADED_AFTER_VALIDATE, *arguments],
+        cwd=no_config,
+        env=environment,
         capture_output=True,
         text=True,
         check=True,

@@ -12,14 +12,15 @@ Every key is documented in ``config.example.toml``. An environment variable can 
 the defaults or the file define, and any key of a plugin's table (a section that is not built in)
 even when the file lacks it: its section is the longest such table the file has, else the part
 before ``__`` (``ASSETCHECK_STUDIO_RULES__MAX_SIZE``), else the first word. Its text is parsed as
-TOML (``9000``, ``true``, ``[0, 60]``) and read as a plain string when that fails.
+TOML (``9000``, ``true``, ``[0, 60]``) and read as a plain string when that fails. The TOML
+parser is imported only when there is TOML to read: most runs have no file
+(``docs/performance.md``).
 """
 
 from __future__ import annotations
 
 import copy
 import os
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -67,6 +68,8 @@ def load_config(path: str | Path | None = None, environ: Mapping[str, str] | Non
     """
     if path is None:
         return config_from({}, environ=environ)
+    import tomllib
+
     try:
         with open(path, "rb") as handle:
             table = tomllib.load(handle)
@@ -164,6 +167,8 @@ def _leaf_keys(table: dict[str, Any], prefix: str = ""):
 
 
 def _parse_env_value(text: str) -> Any:
+    import tomllib
+
     try:
         return tomllib.loads(f"value = {text}")["value"]
     except tomllib.TOMLDecodeError:
