@@ -554,3 +554,52 @@ cdef void _draw_rows(
             stop -= 1
         for x in range(start, stop):
             counts[y * cells + x] += 1
+
+
+ctypedef fused normal_t:
+    float
+    double
+
+
+def inside_out_votes(
+    const float[:, ::1] coords, const normal_t[:, :] normals, const index_t[:, :] corners
+):
+    """``(against, along)``: of the triangles ``corners`` (``(3, n)`` indices of the vertices
+    ``coords``, ``(3, count)``, whose normals are ``normals``, ``(count, 3)``), how many have
+    their face normal pointing against the sum of their corners' normals, and how many along
+    it. In double precision, by the arithmetic of NumPy's ``cross`` and a left-to-right dot
+    product; a triangle whose product is zero or NaN counts in neither. ``IndexError`` for an
+    index outside the vertices or the normals."""
+    cdef Py_ssize_t count = coords.shape[1], triangles = corners.shape[1], t, k
+    cdef Py_ssize_t a, b, c
+    cdef _Rows p = _rows_of(coords)
+    cdef double e1[3]
+    cdef double e2[3]
+    cdef double n[3]
+    cdef double product
+    cdef Py_ssize_t against = 0, along = 0
+    if normals.shape[1] != 3:
+        raise ValueError("normals must be (count, 3)")
+    count = min(count, normals.shape[0])
+    for t in range(triangles):
+        a, b, c = <Py_ssize_t>corners[0, t], <Py_ssize_t>corners[1, t], <Py_ssize_t>corners[2, t]
+        if not (0 <= a < count and 0 <= b < count and 0 <= c < count):
+            raise IndexError(f"triangle {t} has a corner outside the vertices or normals")
+        e1[0] = <double>p.x[b] - <double>p.x[a]
+        e1[1] = <double>p.y[b] - <double>p.y[a]
+        e1[2] = <double>p.z[b] - <double>p.z[a]
+        e2[0] = <double>p.x[c] - <double>p.x[a]
+        e2[1] = <double>p.y[c] - <double>p.y[a]
+        e2[2] = <double>p.z[c] - <double>p.z[a]
+        for k in range(3):
+            n[k] = <double>normals[a, k] + <double>normals[b, k] + <double>normals[c, k]
+        product = (
+            (e1[1] * e2[2] - e1[2] * e2[1]) * n[0]
+            + (e1[2] * e2[0] - e1[0] * e2[2]) * n[1]
+            + (e1[0] * e2[1] - e1[1] * e2[0]) * n[2]
+        )
+        if product < 0:
+            against += 1
+        elif product > 0:
+            along += 1
+    return against, along

@@ -33,12 +33,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from assetcheck.mesh._kernels import edge_counts, piece_counts
+from assetcheck.mesh._kernels import edge_counts, inside_out_votes, piece_counts
 from assetcheck.mesh.prepared import PreparedMesh, Vertices
 
 #: Triangles the inside-out verdict (a majority) is judged on: a share measured on 65,536
 #: evenly spread triangles is within a percent of the whole mesh's.
 SAMPLE_TRIANGLES = 1 << 16
+
+#: The normals' dtypes the inside-out kernel reads as they are; others are converted first.
+_KERNEL_NORMALS = (np.dtype(np.float32), np.dtype(np.float64))
 
 #: Meshes are measured together up to this many triangles (:func:`meshes_topology`): a batch
 #: of small meshes takes no more memory than one mesh of that size (the edge table takes 12
@@ -150,47 +153,16 @@ def inside_out(
 def meshes_inside_out(
     meshes: Sequence[tuple[Vertices, np.ndarray, np.ndarray]],
 ) -> list[tuple[int, int] | None]:
-    """:func:`inside_out` of each of ``meshes`` (vertices, normals, corners). Their sampled
-    triangles are judged together, up to :data:`BATCH_TRIANGLES` at a time, each by the same
-    arithmetic as alone, and the votes counted per mesh: a document of many small primitives
-    costs a few passes, not one per primitive."""
+    """:func:`inside_out` of each of ``meshes`` (vertices, normals, corners): each of its
+    sampled triangles' face normal against the sum of its corners' normals, in double
+    precision, in the compiled kernel ``_kernels.inside_out_votes``."""
     verdicts: list[tuple[int, int] | None] = []
-    batch: list[tuple[Vertices, np.ndarray, np.ndarray]] = []
-    triangles = 0
     for vertices, normals, corners in meshes:
-        sampled = evenly_sampled(corners)
-        if batch and triangles + sampled.shape[1] > BATCH_TRIANGLES:
-            verdicts += _votes(batch)
-            batch, triangles = [], 0
-        batch.append((vertices, normals, sampled))
-        triangles += sampled.shape[1]
-    return verdicts + (_votes(batch) if batch else [])
-
-
-def _votes(meshes: list[tuple[Vertices, np.ndarray, np.ndarray]]) -> list[tuple[int, int] | None]:
-    """The inside-out verdict of each of ``meshes`` (vertices, normals, sampled corners): each
-    triangle's face normal against the sum of its corners' normals, in double precision."""
-    points = np.concatenate(
-        [np.take(vertices.coords, corners, axis=1) for vertices, _, corners in meshes], axis=2
-    ).astype(np.float64)
-    with np.errstate(invalid="ignore", over="ignore"):  # NaN or infinite data: undecided
-        corner_normals = (
-            np.concatenate(
-                [np.take(normals, corners, axis=0) for _, normals, corners in meshes], axis=1
-            )
-            .astype(np.float64)
-            .sum(axis=0)
-        )
-        face = np.cross((points[:, 1] - points[:, 0]).T, (points[:, 2] - points[:, 0]).T)
-        agreement = np.einsum("ij,ij->i", face, corner_normals)
-    ends = np.cumsum([corners.shape[1] for _, _, corners in meshes]).tolist()
-    against = np.concatenate([[0], np.cumsum(agreement < 0)])[[0, *ends]].tolist()
-    agreeing = np.concatenate([[0], np.cumsum(agreement > 0)])[[0, *ends]].tolist()
-    verdicts: list[tuple[int, int] | None] = []
-    for index in range(len(meshes)):
-        count = against[index + 1] - against[index]
-        decided = count + agreeing[index + 1] - agreeing[index]
-        verdicts.append((count, decided) if 2 * count > decided else None)
+        if normals.dtype not in _KERNEL_NORMALS:
+            normals = normals.astype(np.float64)
+        against, along = inside_out_votes(vertices.coords, normals, evenly_sampled(corners))
+        decided = against + along
+        verdicts.append((against, decided) if 2 * against > decided else None)
     return verdicts
 
 

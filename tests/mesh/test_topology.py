@@ -74,8 +74,8 @@ def test_every_corpus_document_measured_whole_matches_its_primitives_alone(monke
 
 
 def one_mesh_verdict(vertices: Vertices, normals: np.ndarray, corners: np.ndarray):
-    """The inside-out verdict of one mesh, computed on its own (the arithmetic the batches
-    must repeat bit for bit: a vote near zero could otherwise change sides)."""
+    """The inside-out verdict of one mesh in NumPy (the arithmetic the compiled kernel must
+    repeat bit for bit: a vote near zero could otherwise change sides)."""
     corners = evenly_sampled(corners)
     points = np.take(vertices.coords, corners, axis=1).astype(np.float64)
     with np.errstate(invalid="ignore", over="ignore"):
@@ -89,7 +89,8 @@ def one_mesh_verdict(vertices: Vertices, normals: np.ndarray, corners: np.ndarra
 
 def judged_meshes() -> list[tuple[Vertices, np.ndarray, np.ndarray]]:
     """A cube, its inverted twin, a flipped face, random meshes of 1 to 40 triangles with
-    random normals (NaN and infinite ones among them), and a mesh without triangles."""
+    random normals (NaN and infinite ones among them; float32, float64 and float16 ones), and
+    a mesh without triangles."""
     meshes = []
     for mesh in (cube(), inverted_normals(cube()), flipped_face(cube())):
         prepared = PreparedMesh(Vertices.of(mesh.positions), mesh.triangles.astype(np.uint32))
@@ -102,6 +103,8 @@ def judged_meshes() -> list[tuple[Vertices, np.ndarray, np.ndarray]]:
         normals[random.random(len(normals)) < 0.05] = np.inf
         corners = random.integers(0, len(positions), size=(3, triangles), dtype=np.uint32)
         meshes.append((Vertices.of(positions), normals, corners))
+        meshes.append((Vertices.of(positions), normals.astype(np.float64), corners))
+        meshes.append((Vertices.of(positions), normals.astype(np.float16), corners.astype(int)))
     meshes.append(
         (
             Vertices.of(np.zeros((3, 3), np.float32)),
@@ -112,17 +115,23 @@ def judged_meshes() -> list[tuple[Vertices, np.ndarray, np.ndarray]]:
     return meshes
 
 
-def test_meshes_judged_together_get_the_inside_out_verdict_each_has_alone(monkeypatch):
+def test_the_inside_out_kernel_gives_the_verdicts_of_the_numpy_arithmetic():
     meshes = judged_meshes()
     alone = [one_mesh_verdict(*mesh) for mesh in meshes]
     assert alone[1] is not None and alone[0] is None  # both verdicts come up
     assert meshes_inside_out(meshes) == alone
-    monkeypatch.setattr(topology_module, "BATCH_TRIANGLES", 13)  # batches of a few meshes
-    assert meshes_inside_out(meshes) == alone
+
+
+def test_a_corner_past_the_normals_is_an_index_error_not_a_read_outside_them():
+    vertices = Vertices.of(np.eye(3, dtype=np.float32))
+    with pytest.raises(IndexError):
+        meshes_inside_out([(vertices, np.ones((2, 3), np.float32), np.array([[0], [1], [2]]))])
 
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared glTF corpus is absent ({CORPUS})")
-def test_every_corpus_document_judged_whole_matches_its_primitives_alone(monkeypatch):
+def test_every_corpus_primitive_gets_the_inside_out_verdict_of_the_numpy_arithmetic(
+    monkeypatch,
+):
     compared = []
 
     def compare(asset, context):
