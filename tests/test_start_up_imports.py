@@ -1,7 +1,7 @@
-"""Validating a file loads only what the file needs: a plain GLB never imports the FBX reader,
-the KTX2 parser, the Draco and meshopt decoders' sandbox, orjson (text output), the baseline
-comparison and the SARIF reader (no ``--baseline``), the TOML parser (no configuration file), the
-service or the worker pool's multiprocessing."""
+"""Validating a file loads only what the file needs: a plain GLB never imports the FBX or ZIP
+reader, the KTX2 parser, the Draco and meshopt decoders' sandbox, orjson (text output), the
+baseline comparison and the SARIF reader (no ``--baseline``), the TOML parser (no configuration
+file), the service or the worker pool's multiprocessing."""
 
 import json
 import os
@@ -25,6 +25,7 @@ NOT_FOR_A_PLAIN_GLB = (
     "assetcheck.formats.usd.model",
     "pxr",
     "assetcheck.formats.ktx2.parse",
+    "assetcheck.formats.zip.reader",
     "assetcheck.formats.ktx2.basisu",
     "assetcheck.formats.gltf.draco_decoder",
     "assetcheck.sandbox.decoder",

@@ -65,7 +65,7 @@ DEFAULT_PLUGINS: Mapping[str, str] = {
     "assetcheck.formats.fbx": "assetcheck.formats.fbx.plugin",
     "assetcheck.formats.obj": "assetcheck.formats.obj.plugin",
     "assetcheck.formats.usd": "assetcheck.formats.usd.plugin",
-    "assetcheck.formats.zip": "assetcheck.formats.zip.reader",
+    "assetcheck.formats.zip": "assetcheck.formats.zip.plugin",
     "assetcheck.reports.builtin": "assetcheck.reports.builtin",
     "assetcheck.checks.budgets": "assetcheck.checks.budgets",
     "assetcheck.checks.geometry": "assetcheck.checks.geometry",

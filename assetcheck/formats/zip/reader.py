@@ -16,7 +16,7 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from assetcheck.formats.registry import SNIFF_BYTES, FileFormat
+from assetcheck.formats.registry import SNIFF_BYTES
 from assetcheck.formats.source import ReadContext, SourceFile
 from assetcheck.formats.zip.inflate import (
     InflationBudget,
@@ -25,8 +25,6 @@ from assetcheck.formats.zip.inflate import (
     ZipBombError,
 )
 from assetcheck.formats.zip.layout import (
-    END_SIGNATURE,
-    LOCAL_SIGNATURE,
     Buffer,
     ZipEntry,
     ZipLayout,
@@ -35,10 +33,10 @@ from assetcheck.formats.zip.layout import (
     recover_layout,
     searchable,
 )
+from assetcheck.formats.zip.plugin import ZIP
 from assetcheck.formats.zip.polyglot import report_embedded_zip
 from assetcheck.formats.zip.rules import entry_findings, overlap_finding, unsafe_path_reason
 from assetcheck.issues.findings import Finding
-from assetcheck.plugins.hookspecs import hookimpl
 from assetcheck.security.content import executable_kind
 
 
@@ -51,17 +49,6 @@ def iter_model_sources(root: SourceFile, context: ReadContext) -> Iterator[Sourc
     """
     archive = _Archive(searchable(root.data), root.name, prefix="")
     yield from _UploadScan(context).archive(archive, depth=0)
-
-
-#: A ZIP starts with a local file header, or the end record when it is empty.
-ZIP = FileFormat(
-    "zip", "ZIP", (".zip",), magic=(LOCAL_SIGNATURE, END_SIGNATURE), members=iter_model_sources
-)
-
-
-@hookimpl
-def register_file_formats() -> list[FileFormat]:
-    return [ZIP]
 
 
 class ArchiveResources:
