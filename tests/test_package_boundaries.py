@@ -10,8 +10,9 @@
 - no package imports a check module: checks reach the engine through the plugin manager alone;
 - no two packages import each other, directly or around a loop.
 
-Read from the source with ``ast``, so a lazy import inside a function counts too; an import
-under ``if TYPE_CHECKING:`` does not (it never runs).
+Read from the source with ``ast``, so a lazy import inside a function counts too, and so does
+``lazy_module("assetcheck...")``; an import under ``if TYPE_CHECKING:`` does not (it never
+runs).
 """
 
 import ast
@@ -59,7 +60,8 @@ def imported_modules(path: Path, known: set[str] | None = None) -> set[str]:
         id(node)
         for branch in ast.walk(tree)
         if isinstance(branch, ast.If) and "TYPE_CHECKING" in ast.unparse(branch.test)
-        for node in ast.walk(branch)
+        for statement in branch.body
+        for node in ast.walk(statement)
     }
     known = known if known is not None else set(all_modules())
     names = set()
@@ -73,7 +75,21 @@ def imported_modules(path: Path, known: set[str] | None = None) -> set[str]:
                 names.add(node.module)
         elif isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
+        elif _is_lazy_import(node):
+            names.add(node.args[0].value)
     return {name for name in names if name == "assetcheck" or name.startswith("assetcheck.")}
+
+
+def _is_lazy_import(node: ast.AST) -> bool:
+    """A call ``lazy_module("name")`` (:mod:`assetcheck.lazy_imports`)."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "lazy_module"
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    )
 
 
 def unit_of(module: str) -> str:
@@ -189,7 +205,12 @@ def test_the_boundary_reader_sees_lazy_imports_and_skips_type_only_ones(tmp_path
         "from typing import TYPE_CHECKING\n"
         "if TYPE_CHECKING:\n"
         "    from assetcheck.service.api import handlers\n"
+        "else:\n"
+        "    handlers = lazy_module('assetcheck.service.api.handlers')\n"
         "def run():\n"
         "    from assetcheck.service.dashboard.handlers import jobs\n"
     )
-    assert imported_modules(module) == {"assetcheck.service.dashboard.handlers.jobs"}
+    assert imported_modules(module) == {
+        "assetcheck.service.api.handlers",
+        "assetcheck.service.dashboard.handlers.jobs",
+    }

@@ -1,5 +1,6 @@
 """Validating a file loads only what the file needs: a plain GLB never imports the FBX or ZIP
-reader, the KTX2 parser, the Draco and meshopt decoders' sandbox, orjson (text output), the
+reader, the KTX2 parser, the image decoding (no texture), the animation key rules (no
+animation), the Draco and meshopt decoders' sandbox, orjson (text output), the
 baseline comparison and the SARIF reader (no ``--baseline``), the TOML parser (no configuration
 file), the service or the worker pool's multiprocessing."""
 
@@ -25,6 +26,8 @@ NOT_FOR_A_PLAIN_GLB = (
     "assetcheck.formats.usd.model",
     "pxr",
     "assetcheck.formats.ktx2.parse",
+    "assetcheck.formats.image_content",
+    "assetcheck.animation.keys",
     "assetcheck.formats.zip.reader",
     "assetcheck.formats.ktx2.basisu",
     "assetcheck.formats.gltf.draco_decoder",
@@ -46,7 +49,9 @@ _LOADED_AFTER_VALIDATE = """
 import json, sys
 from assetcheck.cli import main
 main(["validate", "--jobs", "1", *sys.argv[1:]])
-print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+# A module bound by lazy_module and never used is not loaded (reading its type runs nothing).
+loaded = [name for name, module in sys.modules.items() if type(module).__name__ != "_LazyModule"]
+print(json.dumps(sorted(loaded)), file=sys.stderr)
 """
 
 

@@ -14,15 +14,21 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from assetcheck.animation.keys import CUBICSPLINE, STEP, LaidTracks, Track, judge, judge_laid
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.fbx.animation import CONSTANT, CUBIC, LINEAR, FbxCurves
 from assetcheck.issues import FileIssues
+from assetcheck.lazy_imports import lazy_module
 from assetcheck.plugins.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from assetcheck.animation import keys as key_rules
+else:  # imported by the first FBX file with animation curves
+    key_rules = lazy_module("assetcheck.animation.keys")
 
 #: What one key stores: its ``KeyTime`` (int64) and its ``KeyValueFloat`` (float32).
 KEY_BYTES = 12
@@ -31,7 +37,7 @@ HALF_TURN = 180.0
 ROTATION = "Lcl Rotation"
 #: The interpolations whose keys the redundant-key rule judges, as it names them; "constant
 #: next" and cubic keys are not judged (cubic slopes shape the curve).
-JUDGED = {CONSTANT: STEP, LINEAR: "LINEAR"}
+JUDGED = {CONSTANT: "STEP", LINEAR: "LINEAR"}
 
 CODES = (
     "FBX_ANIMATION_KEY_TIMES_NOT_INCREASING",
@@ -218,26 +224,30 @@ class _CurveChecker:
         plain = keyed & ~mixed
         for interpolation, chosen in (
             ("LINEAR", plain & (first == LINEAR)),
-            (STEP, plain & (first == CONSTANT)),
-            (CUBICSPLINE, keyed & (mixed | ((first != LINEAR) & (first != CONSTANT)))),
+            (key_rules.STEP, plain & (first == CONSTANT)),
+            (key_rules.CUBICSPLINE, keyed & (mixed | ((first != LINEAR) & (first != CONSTANT)))),
         ):
             if chosen.any():
                 keys = np.flatnonzero(chosen[self.owner])
-                judgement = judge_laid(self._laid(chosen, keys, interpolation))
+                judgement = key_rules.judge_laid(self._laid(chosen, keys, interpolation))
                 constant[chosen] = judgement.constant
                 found.append(keys[judgement.redundant])
         return constant, np.sort(np.concatenate(found))
 
-    def _laid(self, chosen: np.ndarray, keys: np.ndarray, interpolation: str) -> LaidTracks:
+    def _laid(
+        self, chosen: np.ndarray, keys: np.ndarray, interpolation: str
+    ) -> key_rules.LaidTracks:
         """The ``chosen`` curves (a mask), whose ``keys`` these are, as tracks laid end to
         end."""
         c = self.curves
         lengths = (self.ends - self.starts)[chosen]
         starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.intp)
         slopes = None
-        if interpolation == CUBICSPLINE:
+        if interpolation == key_rules.CUBICSPLINE:
             slopes = np.maximum.reduceat(np.abs(c.slopes[keys]).max(axis=1), starts)
-        return LaidTracks(False, interpolation, c.times[keys], c.values[keys][None], starts, slopes)
+        return key_rules.LaidTracks(
+            False, interpolation, c.times[keys], c.values[keys][None], starts, slopes
+        )
 
     def _judge_runs(self, curves: np.ndarray) -> np.ndarray:
         """The redundant keys of the runs of linear or constant keys of ``curves`` (which
@@ -251,10 +261,10 @@ class _CurveChecker:
                     keys = slice(start + run_start, start + run_end + 1)
                     values = c.values[keys, None]
                     tracks.append(
-                        Track(c.property_name[curve], JUDGED[mode], c.times[keys], values)
+                        key_rules.Track(c.property_name[curve], JUDGED[mode], c.times[keys], values)
                     )
                     offsets.append(start + run_start)
-        found = [j.redundant + o for j, o in zip(judge(tracks), offsets, strict=True)]
+        found = [j.redundant + o for j, o in zip(key_rules.judge(tracks), offsets, strict=True)]
         return np.concatenate([np.empty(0, np.intp), *found])
 
     def _check_jumps(self, changing: np.ndarray) -> None:

@@ -17,12 +17,6 @@ from typing import TYPE_CHECKING
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.formats.image_content import (
-    ContentRequest,
-    ImageContent,
-    ImageTooLarge,
-    decodable_pixels,
-)
 from assetcheck.formats.images import image_info
 from assetcheck.formats.texture_rules import (
     DECODED,
@@ -36,10 +30,14 @@ from assetcheck.formats.texture_rules import (
     single_color,
     transparent_share,
 )
+from assetcheck.lazy_imports import lazy_module
 from assetcheck.plugins.hookspecs import hookimpl
 
 if TYPE_CHECKING:  # a run without FBX files never loads the FBX model
+    from assetcheck.formats import image_content
     from assetcheck.formats.fbx.model import FbxMaterial, FbxScene, FbxTextureSlot
+else:  # imported by the first file with an image to decode
+    image_content = lazy_module("assetcheck.formats.image_content")
 
 #: The material properties whose texture is a base colour: FBX's own (Lambert, Phong, and
 #: Blender's export; ``Diffuse`` is FBX 6's layer), Maya's Standard Surface and Stingray PBS,
@@ -117,7 +115,7 @@ def check_texture_content(asset: Asset, context: CheckContext) -> None:
         for slot in material.slots:
             if slot.image is not None:
                 uses[slot.image].append(_Use(material, slot))
-    limit = decodable_pixels(context.options.limits.memory_limit_mb)
+    limit = image_content.decodable_pixels(context.options.limits.memory_limit_mb)
     decoded: list[tuple[int, tuple[int, int]]] = []
     requests = []
     for index in uses:
@@ -131,7 +129,7 @@ def check_texture_content(asset: Asset, context: CheckContext) -> None:
             continue
         slots = {use.slot.slot for use in uses[index]}
         requests.append(
-            ContentRequest(
+            image_content.ContentRequest(
                 data,
                 size[0] * size[1],
                 normal=bool(slots & NORMAL_SLOTS),
@@ -143,9 +141,9 @@ def check_texture_content(asset: Asset, context: CheckContext) -> None:
         return
     measured = decode_contents(requests, limit, context.options.limits, context.issues)
     for (index, size), content in zip(decoded, measured or [], strict=False):
-        if isinstance(content, ImageContent):
+        if isinstance(content, image_content.ImageContent):
             _ImageRules(context, scene.images[index].label, size, uses[index], content).report()
-        elif isinstance(content, ImageTooLarge):
+        elif isinstance(content, image_content.ImageTooLarge):
             _refuse(context, scene, index, size, limit)
         else:
             context.issues.add(
@@ -175,7 +173,7 @@ class _ImageRules:
         name: str,
         size: tuple[int, int],
         uses: list[_Use],
-        content: ImageContent,
+        content: image_content.ImageContent,
     ) -> None:
         self.issues = context.issues
         self.name = name

@@ -12,10 +12,10 @@ number that means what it says.
 from __future__ import annotations
 
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from assetcheck.animation.keys import CUBICSPLINE, Track, judge
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.gltf import GLTF_FORMATS
@@ -32,7 +32,13 @@ from assetcheck.formats.gltf.links import (
     resolve,
 )
 from assetcheck.issues import FileIssues
+from assetcheck.lazy_imports import lazy_module
 from assetcheck.plugins.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from assetcheck.animation import keys as key_rules
+else:  # imported by the first file with animations
+    key_rules = lazy_module("assetcheck.animation.keys")
 
 CODES = (
     "ANIMATION_CHANNEL_CONSTANT",
@@ -52,7 +58,7 @@ class _ContentChecker:
         self.issues = issues
         self.accessors = links.items("accessors")
         self.nodes = links.items("nodes")
-        self.tracks: list[tuple[Track, str, int]] = []  # track, channel pointer, node
+        self.tracks: list[tuple[key_rules.Track, str, int]] = []  # track, channel pointer, node
         self._times: dict[int, np.ndarray | None] = {}
 
     @cached_property
@@ -97,7 +103,9 @@ class _ContentChecker:
                 self.tracks.append((track, channel_at, node))
 
     def report_tracks(self) -> None:
-        judgements = judge([track for track, _, _ in self.tracks])
+        if not self.tracks:
+            return
+        judgements = key_rules.judge([track for track, _, _ in self.tracks])
         for (track, at, node), judgement in zip(self.tracks, judgements, strict=True):
             fields = {"pointer": at, "path": track.path, "node": node, "keys": len(track.values)}
             if judgement.constant:
@@ -139,7 +147,9 @@ class _ContentChecker:
         increasing = times[0] >= 0 and bool((np.diff(times) > 0).all())
         return times if increasing and np.isfinite(times[-1]) else None
 
-    def _track(self, sampler: dict, times: np.ndarray | None, path: object) -> Track | None:
+    def _track(
+        self, sampler: dict, times: np.ndarray | None, path: object
+    ) -> key_rules.Track | None:
         """The channel's keys at ``times``, or None when its sampler is broken (other rules
         report it)."""
         output = index_of(sampler, "output")
@@ -151,7 +161,7 @@ class _ContentChecker:
         interpolation = sampler.get("interpolation", "LINEAR")
         if times is None or values is None or not isinstance(path, str):
             return None
-        per_key = 3 if interpolation == CUBICSPLINE else 1
+        per_key = 3 if interpolation == key_rules.CUBICSPLINE else 1
         rows = len(values) // (len(times) * per_key)
         if rows < 1 or rows * len(times) * per_key != len(values):
             return None
@@ -160,9 +170,11 @@ class _ContentChecker:
             return None  # Khronos' rule on floats reports it
         layout = self.links.layout(output)
         key_bytes = rows * per_key * layout.element_length if layout is not None else 0
-        if interpolation == CUBICSPLINE:
-            return Track(path, CUBICSPLINE, times, keys[:, 1], keys[:, ::2], key_bytes)
-        return Track(path, str(interpolation), times, keys[:, 0], None, key_bytes)
+        if interpolation == key_rules.CUBICSPLINE:
+            return key_rules.Track(
+                path, key_rules.CUBICSPLINE, times, keys[:, 1], keys[:, ::2], key_bytes
+            )
+        return key_rules.Track(path, str(interpolation), times, keys[:, 0], None, key_bytes)
 
 
 def check_animation_content(asset: Asset, context: CheckContext) -> None:

@@ -13,6 +13,9 @@ broken are left to it.
 
 from __future__ import annotations
 
+from functools import cached_property
+from typing import TYPE_CHECKING
+
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.gltf import GLTF_FORMATS
@@ -30,12 +33,6 @@ from assetcheck.formats.gltf.texture_uses import (
     material_label,
     sampled_images,
 )
-from assetcheck.formats.image_content import (
-    ContentRequest,
-    ImageContent,
-    ImageTooLarge,
-    decodable_pixels,
-)
 from assetcheck.formats.texture_rules import (
     DECODED,
     REPORTED_SHARE,
@@ -49,7 +46,13 @@ from assetcheck.formats.texture_rules import (
     transparent_share,
 )
 from assetcheck.issues import FileIssues
+from assetcheck.lazy_imports import lazy_module
 from assetcheck.plugins.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from assetcheck.formats import image_content
+else:  # imported by the first file with an image to decode
+    image_content = lazy_module("assetcheck.formats.image_content")
 
 #: Values a metalness map is made of: a channel with this share of texels within
 #: :data:`PURE` of black or white is "pure" (metal or not), as metalness is and roughness is
@@ -79,7 +82,11 @@ class _ContentChecker:
         self.structures = image_structures(asset, self.links)
         self.issues: FileIssues = context.issues
         self.limits = context.options.limits
-        self.limit = decodable_pixels(self.limits.memory_limit_mb)
+
+    @cached_property
+    def limit(self) -> int:
+        """The most pixels an image may have to be decoded (asked only of a file with one)."""
+        return image_content.decodable_pixels(self.limits.memory_limit_mb)
 
     def check(self) -> None:
         sampled = [
@@ -88,7 +95,7 @@ class _ContentChecker:
         if not sampled:
             return
         requests = [
-            ContentRequest(
+            image_content.ContentRequest(
                 self.document.images[image.index],  # the child reads it where it lies
                 self._pixels(image.index),
                 normal=bool(image.used_as(NORMAL)),
@@ -98,9 +105,9 @@ class _ContentChecker:
         ]
         measured = decode_contents(requests, self.limit, self.limits, self.issues)
         for image, content in zip(sampled, measured or [], strict=False):
-            if isinstance(content, ImageContent):
+            if isinstance(content, image_content.ImageContent):
                 _ImageRules(self, image, content).report()
-            elif isinstance(content, ImageTooLarge):
+            elif isinstance(content, image_content.ImageTooLarge):
                 self._refuse(image.index)
             else:
                 self.issues.add(
@@ -157,7 +164,9 @@ class _ContentChecker:
 class _ImageRules:
     """The rules on one decoded image, for each of its uses."""
 
-    def __init__(self, checker: _ContentChecker, image: SampledImage, content: ImageContent):
+    def __init__(
+        self, checker: _ContentChecker, image: SampledImage, content: image_content.ImageContent
+    ):
         self.checker = checker
         self.image = image
         self.content = content
@@ -244,7 +253,7 @@ class _ImageRules:
             )
 
 
-def _pure_share(content: ImageContent, channel: int) -> float:
+def _pure_share(content: image_content.ImageContent, channel: int) -> float:
     return content.share(channel, 0, PURE) + content.share(channel, 255 - PURE, 255)
 
 

@@ -1,7 +1,8 @@
 """What the daemon does once before it listens: load and run everything ``validate`` uses.
 
 Importing is most of what a small file costs (``docs/performance.md``), and several modules are
-imported only when a file needs them (FBX, ZIP, the image readers). Validating a few small files
+imported only when a file needs them (FBX, ZIP, the image readers and decoders, the animation
+key rules). Validating a few small files
 of every built-in format and rendering their reports in every built-in report format imports
 them all, and builds the caches the checks fill on first use, in the daemon itself: every child
 it forks starts with them (but the decoder helper, stopped once the samples are done: it
@@ -49,12 +50,14 @@ def warm_up() -> None:
 
 
 def samples() -> dict[str, bytes]:
-    """Small files of every built-in format, and an OBJ's material library (name -> content)."""
+    """Small files of every built-in format (the glTF textured and animated), and an OBJ's
+    material library (name -> content)."""
     gltf = GltfBuilder()
     image = gltf.add_image(png_bytes(4, 4))
     material = gltf.add_material("look", base_color_texture=gltf.add_texture(image))
     mesh = gltf.add_mesh([Primitive(4, 6, material=material, normals=True, texcoords=True)])
     gltf.add_node(mesh, "quad")
+    gltf.add_animation("sway")
     fbx = binary_fbx(Scene(meshes=[cube()]))
     obj = {"triangle.obj": _OBJ_TRIANGLE, "look.mtl": _MTL}
     return {

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import math
 from functools import partial
+from typing import TYPE_CHECKING
 
 from assetcheck.asset.options import Limits
-from assetcheck.formats.image_content import (
-    RESULT_TYPES,
-    UNIT_LENGTH_TOLERANCE,
-    ContentRequest,
-    ImageContent,
-    load_decoders,
-    measure_all,
-)
 from assetcheck.issues import FileIssues
+from assetcheck.lazy_imports import lazy_module
+
+if TYPE_CHECKING:
+    from assetcheck.formats import image_content
+    from assetcheck.formats.image_content import ContentRequest, ImageContent
+else:  # imported by the first file with an image to decode
+    image_content = lazy_module("assetcheck.formats.image_content")
 
 #: The formats decoded; KTX2 (Basis Universal) would need transcoding and stays structural.
 DECODED = frozenset({"image/png", "image/jpeg", "image/webp"})
@@ -49,15 +49,15 @@ def decode_contents(
     """Each request measured in one sandboxed child under ``limits`` (images of more than
     ``limit`` pixels refused there too); None when the child failed, which is reported as
     ``TEXTURE_DECODE_FAILED`` (or the limit it hit)."""
-    load_decoders()  # before the fork: the child imports nothing
+    image_content.load_decoders()  # before the fork: the child imports nothing
     from assetcheck.sandbox.decoder import run_decoder
 
     return run_decoder(
-        partial(measure_all, requests, limit),
+        partial(image_content.measure_all, requests, limit),
         limits,
         issues,
         "TEXTURE_DECODE_FAILED",
-        result_types=RESULT_TYPES,
+        result_types=image_content.RESULT_TYPES,
     )
 
 
@@ -94,7 +94,7 @@ def normal_map_findings(content: ImageContent) -> list[Finding]:
         found.append(
             (
                 "NORMAL_MAP_NOT_UNIT_LENGTH",
-                {"percent": percent(not_unit), "tolerance": UNIT_LENGTH_TOLERANCE},
+                {"percent": percent(not_unit), "tolerance": image_content.UNIT_LENGTH_TOLERANCE},
             )
         )
     if content.colour_hints:

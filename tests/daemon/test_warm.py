@@ -11,7 +11,9 @@ _LOADED_AFTER_WARMING = """
 import json, sys
 from assetcheck.daemon.warm import warm_up
 warm_up()
-print(json.dumps(sorted(sys.modules)))
+# A module bound by lazy_module and never used is not loaded (reading its type runs nothing).
+loaded = [name for name, module in sys.modules.items() if type(module).__name__ != "_LazyModule"]
+print(json.dumps(sorted(loaded)))
 """
 
 LOADED = {
@@ -20,6 +22,8 @@ LOADED = {
     "assetcheck.formats.obj.reader",
     "assetcheck.formats.obj.mtl",
     "assetcheck.formats.zip.reader",
+    "assetcheck.formats.image_content",
+    "assetcheck.animation.keys",
     "assetcheck.reports.sarif",
     "assetcheck.reports.junit",
     "assetcheck.reports.markdown",
