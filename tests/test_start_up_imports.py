@@ -49,9 +49,7 @@ _LOADED_AFTER_VALIDATE = """
 import json, sys
 from assetcheck.cli import main
 main(["validate", "--jobs", "1", *sys.argv[1:]])
-# A module bound by lazy_module and never used is not loaded (reading its type runs nothing).
-loaded = [name for name, module in sys.modules.items() if type(module).__name__ != "_LazyModule"]
-print(json.dumps(sorted(loaded)), file=sys.stderr)
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
 """
 
 

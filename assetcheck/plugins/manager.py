@@ -155,10 +155,10 @@ class PluginManager(pluggy.PluginManager):
         implementation. That lookup is most of the time registering the built-in modules
         takes (~30 ms a plugin manager, ``docs/performance.md``)."""
         if isinstance(plugin, types.ModuleType) and name in vars(plugin):
-            kind = type(value := vars(plugin)[name])  # never ``isinstance``: it would run a
-            if not issubclass(kind, _HOOKABLE):  # lazy module (``assetcheck.lazy_imports``)
+            value = vars(plugin)[name]
+            if not isinstance(value, _HOOKABLE):
                 return None
-            if kind is types.FunctionType and not hasattr(value, self._marker):
+            if isinstance(value, types.FunctionType) and not hasattr(value, self._marker):
                 return None
         return super().parse_hookimpl_opts(plugin, name)
 

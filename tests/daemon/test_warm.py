@@ -11,9 +11,7 @@ _LOADED_AFTER_WARMING = """
 import json, sys
 from assetcheck.daemon.warm import warm_up
 warm_up()
-# A module bound by lazy_module and never used is not loaded (reading its type runs nothing).
-loaded = [name for name, module in sys.modules.items() if type(module).__name__ != "_LazyModule"]
-print(json.dumps(sorted(loaded)))
+print(json.dumps(sorted(sys.modules)))
 """
 
 LOADED = {
