@@ -1,8 +1,8 @@
 """Validating a file loads only what the file needs: a plain GLB never imports the FBX or ZIP
 reader, the KTX2 parser, the image decoding (no texture), the animation key rules (no
-animation), the Draco and meshopt decoders' sandbox, orjson (text output), the
-baseline comparison and the SARIF reader (no ``--baseline``), the TOML parser (no configuration
-file), the service or the worker pool's multiprocessing."""
+animation), the skin rules (no skin), the Draco and meshopt decoders' sandbox, orjson (text
+output), the baseline comparison and the SARIF reader (no ``--baseline``), the TOML parser (no
+configuration file), the service or the worker pool's multiprocessing."""
 
 import json
 import os
@@ -28,6 +28,9 @@ NOT_FOR_A_PLAIN_GLB = (
     "assetcheck.formats.ktx2.parse",
     "assetcheck.formats.image_content",
     "assetcheck.animation.keys",
+    "assetcheck.formats.gltf.skins",
+    "assetcheck.formats.gltf.skin_binding",
+    "assetcheck.formats.fbx.skin_faults",
     "assetcheck.formats.zip.reader",
     "assetcheck.formats.ktx2.basisu",
     "assetcheck.formats.gltf.draco_decoder",

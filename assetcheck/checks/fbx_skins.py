@@ -17,10 +17,15 @@ import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
-from assetcheck.formats.fbx.skin_faults import skin_faults
 from assetcheck.issues import FileIssues
+from assetcheck.lazy_imports import lazy_module
 from assetcheck.mesh.bind_pose import POSE_TOLERANCE
 from assetcheck.plugins.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from assetcheck.formats.fbx import skin_faults as skin_rules
+else:  # imported by the first FBX file with skins
+    skin_rules = lazy_module("assetcheck.formats.fbx.skin_faults")
 
 if TYPE_CHECKING:  # a glTF validation loads nothing of FBX
     from assetcheck.formats.fbx.model import FbxMesh, FbxSkin
@@ -54,7 +59,7 @@ class _SkinChecker:
         self.issues = issues
 
     def check(self) -> None:
-        skin, faults = self.skin, skin_faults(self.skin)
+        skin, faults = self.skin, skin_rules.skin_faults(self.skin)
         if faults.outside.size:
             self._add(
                 "FBX_SKIN_INDEX_OUT_OF_RANGE",

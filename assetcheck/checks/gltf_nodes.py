@@ -8,6 +8,7 @@ decomposable into translation, rotation and scale (to the reference's tolerance)
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -21,10 +22,15 @@ from assetcheck.formats.gltf.links import (
     index_of,
     resolves,
 )
-from assetcheck.formats.gltf.skins import skin_roots
 from assetcheck.issues import FileIssues
+from assetcheck.lazy_imports import lazy_module
 from assetcheck.mesh.vectors import UNIT_LENGTH_THRESHOLD_VEC4
 from assetcheck.plugins.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from assetcheck.formats.gltf import skins as skin_rules
+else:  # imported by the first file with skins
+    skin_rules = lazy_module("assetcheck.formats.gltf.skins")
 
 #: Khronos' tolerance when composing a decomposed matrix again.
 TRS_TOLERANCE = 0.00005
@@ -260,7 +266,7 @@ class _NodeChecker:
     def _skin_top(self, skin: int) -> int | None:
         """The parentless node every joint of ``skin`` descends from, once per skin."""
         if skin not in self._skin_tops:
-            self._skin_tops[skin] = skin_roots(self.links, skin).top
+            self._skin_tops[skin] = skin_rules.skin_roots(self.links, skin).top
         return self._skin_tops[skin]
 
 

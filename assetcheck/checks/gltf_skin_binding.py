@@ -5,16 +5,23 @@ pose in the node hierarchy, and joints that weigh on no vertex (``docs/skins.md`
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.gltf import GLTF_FORMATS
 from assetcheck.formats.gltf.fields import child
-from assetcheck.formats.gltf.skin_binding import binding_faults
 from assetcheck.issues import FileIssues
+from assetcheck.lazy_imports import lazy_module
 from assetcheck.mesh.bind_pose import POSE_TOLERANCE
 from assetcheck.plugins.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from assetcheck.formats.gltf import skin_binding
+else:  # imported by the first file with skins
+    skin_binding = lazy_module("assetcheck.formats.gltf.skin_binding")
 
 CODES = ("SKIN_IBM_NOT_INVERTIBLE", "SKIN_IBM_BIND_POSE_MISMATCH", "SKIN_JOINT_UNUSED")
 
@@ -39,7 +46,7 @@ def check_skin_binding(asset: Asset, context: CheckContext) -> None:
         return
     issues = context.issues
     for index, skin in enumerate(asset.gltf.links.items("skins")):
-        faults = None if skin is None else binding_faults(asset.gltf, index, skin)
+        faults = None if skin is None else skin_binding.binding_faults(asset.gltf, index, skin)
         if faults is None:
             continue
         joints, pointer = faults.joints, faults.pointer

@@ -8,6 +8,7 @@ negative weight, and weights summing to 1 within single-precision rounding (2e-7
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,9 +28,14 @@ from assetcheck.formats.gltf.links import (
     resolves,
 )
 from assetcheck.formats.gltf.model import GltfDocument
-from assetcheck.formats.gltf.skins import influence_faults, joint_limits, skin_roots
 from assetcheck.issues import FileIssues
+from assetcheck.lazy_imports import lazy_module
 from assetcheck.plugins.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from assetcheck.formats.gltf import skins as skin_rules
+else:  # imported by the first file with skins
+    skin_rules = lazy_module("assetcheck.formats.gltf.skins")
 
 IBM_LAST_ROW = np.array([0.0, 0.0, 0.0, 1.0], dtype=np.float32)
 
@@ -51,7 +57,7 @@ CODES = (
 def _check_skin(links: DocumentLinks, index: int, skin: dict, issues: FileIssues) -> None:
     at = child("/skins", index)
     nodes = links.items("nodes")
-    roots = skin_roots(links, index)
+    roots = skin_rules.skin_roots(links, index)
     if isinstance(skin.get("joints"), list) and skin["joints"] and not roots.exists:
         issues.add("SKIN_NO_COMMON_ROOT", pointer=child(at, "joints"))
     skeleton = index_of(skin, "skeleton")
@@ -100,7 +106,7 @@ class _InfluenceChecker:
         influences = self.document.influences(primitive)
         if influences is None:
             return
-        faults = influence_faults(influences, joint_count)
+        faults = skin_rules.influence_faults(influences, joint_count)
         at = child(primitive.pointer, "attributes")
         sets_of = influences.set_of_column
         joints = influences.joints
@@ -160,11 +166,13 @@ def check_skins(asset: Asset, context: CheckContext) -> None:
     if asset.gltf is None:
         return
     links = asset.gltf.links
+    if not links.items("skins"):
+        return  # no skin: no joints to check, and no influences limited by one
     for index, skin_json in enumerate(links.items("skins")):
         if skin_json is not None:
             _check_skin(links, index, skin_json, context.issues)
     checker = _InfluenceChecker(asset.gltf, context.issues)
-    for mesh, (joint_count, skin) in joint_limits(links).items():
+    for mesh, (joint_count, skin) in skin_rules.joint_limits(links).items():
         if joint_count >= 1:
             for primitive in links.mesh_primitives(mesh):
                 checker.check(primitive, joint_count, skin)

@@ -2,7 +2,7 @@
 
 Importing is most of what a small file costs (``docs/performance.md``), and several modules are
 imported only when a file needs them (FBX, ZIP, the image readers and decoders, the animation
-key rules). Validating a few small files
+key rules, the skin rules). Validating a few small files
 of every built-in format and rendering their reports in every built-in report format imports
 them all, and builds the caches the checks fill on first use, in the daemon itself: every child
 it forks starts with them (but the decoder helper, stopped once the samples are done: it
@@ -14,6 +14,7 @@ runs from a copy loaded earlier.
 from __future__ import annotations
 
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from assetcheck.engine import validate
@@ -22,6 +23,7 @@ from assetcheck.reports import report_formats
 from assetcheck.reports.document import build_report
 from assetcheck.sandbox.helper import stop_helper
 from assetcheck.testing import GltfBuilder, Primitive, Scene, binary_fbx, cube, zip_of
+from assetcheck.testing.fbx import ClusterSpec
 from assetcheck.testing.gltf import png_bytes
 
 _OBJ_TRIANGLE = b"mtllib look.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nusemtl grey\nf 1/1 2/1 3/1\n"
@@ -50,15 +52,17 @@ def warm_up() -> None:
 
 
 def samples() -> dict[str, bytes]:
-    """Small files of every built-in format (the glTF textured and animated), and an OBJ's
-    material library (name -> content)."""
+    """Small files of every built-in format (the glTF textured, animated and skinned, the FBX
+    skinned), and an OBJ's material library (name -> content)."""
     gltf = GltfBuilder()
     image = gltf.add_image(png_bytes(4, 4))
     material = gltf.add_material("look", base_color_texture=gltf.add_texture(image))
     mesh = gltf.add_mesh([Primitive(4, 6, material=material, normals=True, texcoords=True)])
     gltf.add_node(mesh, "quad")
     gltf.add_animation("sway")
-    fbx = binary_fbx(Scene(meshes=[cube()]))
+    gltf.add_skinned_triangle([gltf.add_node(name="bone")])
+    skinned = replace(cube(), skin=[ClusterSpec("Bone", range(8), [1.0] * 8)])
+    fbx = binary_fbx(Scene(meshes=[skinned]))
     obj = {"triangle.obj": _OBJ_TRIANGLE, "look.mtl": _MTL}
     return {
         "quad.glb": gltf.glb(),

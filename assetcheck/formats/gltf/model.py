@@ -25,7 +25,7 @@ are read-only, so a check that crashes cannot leave the others a half-built or a
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -38,8 +38,13 @@ from assetcheck.formats.gltf.layout import Bytes
 from assetcheck.formats.gltf.links import DocumentLinks, Primitive, link_document
 from assetcheck.formats.gltf.meshes import TRIANGLE_MODES
 from assetcheck.formats.gltf.node_transforms import world_matrices
-from assetcheck.formats.gltf.skins import Influences, read_influences
+from assetcheck.lazy_imports import lazy_module
 from assetcheck.mesh.prepared import PreparedMesh, Vertices, read_only
+
+if TYPE_CHECKING:
+    from assetcheck.formats.gltf import skins
+else:  # imported by the first skinned primitive
+    skins = lazy_module("assetcheck.formats.gltf.skins")
 
 
 class GltfDocument:
@@ -58,7 +63,7 @@ class GltfDocument:
         self.images: dict[int, Bytes] = {}
         self._vertices: dict[int, Vertices | None] = {}
         self._meshes: dict[tuple[int, int], PrimitiveMesh] = {}
-        self._influences: dict[tuple[int, int], Influences | None] = {}
+        self._influences: dict[tuple[int, int], skins.Influences | None] = {}
 
     @cached_property
     def reader(self) -> AccessorReader:
@@ -76,12 +81,14 @@ class GltfDocument:
         (:func:`~.node_transforms.world_matrices`)."""
         return world_matrices(self.links)
 
-    def influences(self, primitive: Primitive) -> Influences | None:
+    def influences(self, primitive: Primitive) -> skins.Influences | None:
         """The bone influences of ``primitive``'s vertices (:func:`~.skins.read_influences`):
         None without joints and weights, or when they cannot be read."""
+        if not primitive.semantics.joints_count:
+            return None  # no joints: nothing to read, and the skin rules stay unimported
         key = (primitive.mesh, primitive.number)
         if key not in self._influences:
-            self._influences[key] = read_influences(self.reader, primitive)
+            self._influences[key] = skins.read_influences(self.reader, primitive)
         return self._influences[key]
 
     def vertices(self, accessor: int) -> Vertices | None:
