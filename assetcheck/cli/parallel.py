@@ -226,19 +226,19 @@ class _Pool:
         ours, theirs = Pipe()
         parent = os.getpid()
         held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_DURING_FORK)
-        # What a worker inherits is never collected there: its collector neither walks (slowly)
-        # nor writes to (copying the pages of) what the plugin manager built.
-        gc.freeze()
         try:
             pid = os.fork()
         except BaseException:
-            gc.unfreeze()
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
             ours.close()
             theirs.close()
             raise
         if pid == 0:
             status = 1
+            # What a worker inherits is never collected there: its collector neither walks
+            # (slowly) nor writes to (copying the pages of) what the plugin manager built.
+            # Frozen here, not in this process, whose own frozen objects stay as they are.
+            gc.freeze()
             try:
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
                 signal.pthread_sigmask(signal.SIG_SETMASK, held)
@@ -252,7 +252,6 @@ class _Pool:
                 traceback.print_exc()
             finally:
                 os._exit(status)
-        gc.unfreeze()
         theirs.close()
         worker = _Worker(pid, ours)
         self._workers[ours] = worker
