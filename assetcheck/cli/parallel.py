@@ -152,6 +152,7 @@ class _Pool:
         self._pm = pm
         self._chunks = deque(plan_chunks([_size(path) for path in files], workers))
         self._workers: dict[int, _Worker] = {}  # by the descriptor of their channel
+        self._retired: list[int] = []  # the pids of workers ended early, not reaped yet
         try:
             for _ in range(workers):
                 self._give_chunk(self._fork())
@@ -180,6 +181,9 @@ class _Pool:
             os.waitpid(worker.pid, 0)
             worker.channel.close()
         self._workers.clear()
+        for pid in self._retired:
+            os.waitpid(pid, 0)
+        self._retired.clear()
 
     def _receive(self, worker: _Worker, arrived: dict[int, Outcome]) -> None:
         """Take one outcome from ``worker`` and give it its next chunk once it has finished its
@@ -194,6 +198,17 @@ class _Pool:
         worker.unfinished.popleft()
         if not worker.unfinished:
             self._give_chunk(worker)
+        if not worker.unfinished and not self._chunks:
+            self._retire(worker)
+
+    def _retire(self, worker: _Worker) -> None:
+        """Kill ``worker``, which has nothing left to do, now: the kernel frees its memory
+        while the others finish, and :meth:`close` only reaps it."""
+        os.kill(worker.pid, signal.SIGKILL)  # not reaped yet: it exists, if only as a zombie
+        # Closed once killed: a worker that saw its channel closed would stop by itself.
+        del self._workers[worker.channel.fileno()]
+        worker.channel.close()
+        self._retired.append(worker.pid)
 
     def _replace(self, dead: _Worker, arrived: dict[int, Outcome]) -> None:
         """The file ``dead`` was validating gets an outcome saying how the worker ended; the
