@@ -5,8 +5,9 @@ thread runs (the progress display starts after them), so each starts with every 
 and nothing to build. The files are handed out in chunks (:mod:`assetcheck.cli.chunks`: the
 largest files first, chunks shrinking toward the end), one chunk at a time to whichever worker
 is free; a worker sends each file's outcome back as soon as it has it (the JSON report, or why
-the file could not be opened: only plain data crosses between processes), and the outcomes are
-yielded in the order of the files, each as soon as those before it are in.
+the file could not be opened: only plain data crosses between processes,
+:mod:`assetcheck.cli.worker_messages`), and the outcomes are yielded in the order of the
+files, each as soon as those before it are in.
 
 A worker that dies part-way (a crash in native code, the out-of-memory killer) costs only the
 file it was validating, whose outcome says so; the rest of its chunk goes back to the front of
@@ -29,16 +30,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
-import marshal
 import os
-import pickle
+import select
 import signal
+import socket
 import traceback
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
 
 import pluggy
 
@@ -50,15 +50,18 @@ from assetcheck.sandbox.containment import die_with_parent
 from assetcheck.sandbox.cores import available_cores
 
 from .chunks import plan_chunks
-
-if TYPE_CHECKING:  # multiprocessing is imported by the pool alone: a one-file run never pays
-    from multiprocessing.connection import Connection
+from .worker_messages import (
+    pack_chunk,
+    pack_outcome,
+    receive_message,
+    send_message,
+    unpack_chunk,
+    unpack_outcome,
+)
 
 #: Signals held while forking, so that one arriving during the fork is raised in this process
 #: once it is done (``assetcheck.sandbox.child`` explains why).
 _HELD_DURING_FORK = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
-#: The first byte of a worker's message: how the rest is serialised (see :func:`_pack`).
-_MARSHALLED, _PICKLED = b"m", b"p"
 
 
 @dataclass(frozen=True)
@@ -124,11 +127,11 @@ def _validate_one(
 
 @dataclass
 class _Worker:
-    """A forked worker: its process, its end of the connection, and the file indices of its
-    chunk whose outcomes it has not sent yet (in the order it validates them)."""
+    """A forked worker: its process, this process's end of their socket, and the file
+    indices of its chunk whose outcomes it has not sent yet (in the order it validates them)."""
 
     pid: int
-    connection: Connection
+    channel: socket.socket
     unfinished: deque[int] = field(default_factory=deque)
 
 
@@ -148,7 +151,8 @@ class _Pool:
         self._options = options
         self._pm = pm
         self._chunks = deque(plan_chunks([_size(path) for path in files], workers))
-        self._workers: dict[Connection, _Worker] = {}
+        self._workers: dict[int, _Worker] = {}  # by the descriptor of their channel
+        self._retired: list[int] = []  # the pids of workers ended early, not reaped yet
         try:
             for _ in range(workers):
                 self._give_chunk(self._fork())
@@ -158,13 +162,14 @@ class _Pool:
 
     def outcomes(self) -> Iterator[Outcome]:
         """Every file's outcome in the order of the files, each once those before it are in."""
-        from multiprocessing.connection import wait
-
         arrived: dict[int, Outcome] = {}
         for index in range(len(self._files)):
             while index not in arrived:
-                for connection in wait(list(self._workers)):
-                    self._receive(self._workers[cast("Connection", connection)], arrived)
+                poller = select.poll()
+                for descriptor in self._workers:
+                    poller.register(descriptor, select.POLLIN)
+                for descriptor, _ in poller.poll():
+                    self._receive(self._workers[descriptor], arrived)
             yield arrived.pop(index)
 
     def close(self) -> None:
@@ -174,29 +179,43 @@ class _Pool:
                 os.kill(worker.pid, signal.SIGKILL)
         for worker in self._workers.values():
             os.waitpid(worker.pid, 0)
-            worker.connection.close()
+            worker.channel.close()
         self._workers.clear()
+        for pid in self._retired:
+            os.waitpid(pid, 0)
+        self._retired.clear()
 
     def _receive(self, worker: _Worker, arrived: dict[int, Outcome]) -> None:
         """Take one outcome from ``worker`` and give it its next chunk once it has finished its
         own; or, when it has died, what :meth:`_replace` says."""
         try:
-            message = worker.connection.recv_bytes()
+            message = receive_message(worker.channel)
         except (EOFError, OSError):
             self._replace(worker, arrived)
             return
-        index, report, error = _unpack(message)
+        index, report, error = unpack_outcome(message)
         arrived[index] = Outcome(self._files[index], report, error)
         worker.unfinished.popleft()
         if not worker.unfinished:
             self._give_chunk(worker)
+        if not worker.unfinished and not self._chunks:
+            self._retire(worker)
+
+    def _retire(self, worker: _Worker) -> None:
+        """Kill ``worker``, which has nothing left to do, now: the kernel frees its memory
+        while the others finish, and :meth:`close` only reaps it."""
+        os.kill(worker.pid, signal.SIGKILL)  # not reaped yet: it exists, if only as a zombie
+        # Closed once killed: a worker that saw its channel closed would stop by itself.
+        del self._workers[worker.channel.fileno()]
+        worker.channel.close()
+        self._retired.append(worker.pid)
 
     def _replace(self, dead: _Worker, arrived: dict[int, Outcome]) -> None:
         """The file ``dead`` was validating gets an outcome saying how the worker ended; the
         rest of its chunk goes back to the front of the queue, for a worker forked in its
         place."""
-        del self._workers[dead.connection]
-        dead.connection.close()
+        del self._workers[dead.channel.fileno()]
+        dead.channel.close()
         _, status = os.waitpid(dead.pid, 0)
         if dead.unfinished:  # else it died idle, killed from outside
             index = dead.unfinished.popleft()
@@ -210,41 +229,39 @@ class _Pool:
 
     def _give_chunk(self, worker: _Worker) -> None:
         """Send ``worker`` the next chunk, if any is left. A worker that died since its last
-        outcome keeps none (its death is seen at the next wait, its connection closed)."""
+        outcome keeps none (its death is seen at the next wait, its channel closed)."""
         if self._chunks:
             chunk = self._chunks[0]
             try:
-                worker.connection.send(chunk)
+                send_message(worker.channel, pack_chunk(chunk))
             except OSError:
                 return
             worker.unfinished.extend(self._chunks.popleft())
 
     def _fork(self) -> _Worker:
         """A new worker, waiting for its first chunk."""
-        from multiprocessing.connection import Pipe
-
-        ours, theirs = Pipe()
+        ours, theirs = socket.socketpair()
         parent = os.getpid()
         held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_DURING_FORK)
-        # What a worker inherits is never collected there: its collector neither walks (slowly)
-        # nor writes to (copying the pages of) what the plugin manager built.
-        gc.freeze()
         try:
             pid = os.fork()
         except BaseException:
-            gc.unfreeze()
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
             ours.close()
             theirs.close()
             raise
         if pid == 0:
             status = 1
+            # What a worker inherits is never collected there: its collector neither walks
+            # (slowly) nor writes to (copying the pages of) what the plugin manager built.
+            # Frozen here, not in this process, whose own frozen objects stay as they are.
+            gc.freeze()
             try:
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
                 signal.pthread_sigmask(signal.SIG_SETMASK, held)
                 ours.close()
-                for other in self._workers:
-                    other.close()
+                for other in self._workers.values():
+                    other.channel.close()
                 die_with_parent(parent, signal.SIGKILL)
                 _work(theirs, self._files, self._names, self._options, self._pm)
                 status = 0
@@ -252,44 +269,31 @@ class _Pool:
                 traceback.print_exc()
             finally:
                 os._exit(status)
-        gc.unfreeze()
         theirs.close()
         worker = _Worker(pid, ours)
-        self._workers[ours] = worker
+        self._workers[ours.fileno()] = worker
         signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a held signal is raised here
         return worker
 
 
 def _work(
-    connection: Connection,
+    channel: socket.socket,
     files: Sequence[Path],
     names: Sequence[str],
     options: ValidationOptions,
     pm: pluggy.PluginManager,
 ) -> None:
     """A worker's life: validate the files of each chunk it is sent, sending back each file's
-    outcome as :func:`_pack` packs it, until its parent dies (and takes it along) or kills it."""
+    outcome as soon as it has it, until its parent dies (and takes it along), kills it or
+    closes the channel."""
     while True:
-        for index in connection.recv():
+        try:
+            chunk = unpack_chunk(receive_message(channel))
+        except EOFError:
+            return
+        for index in chunk:
             outcome = _validate_one(files[index], names[index], options, pm)
-            connection.send_bytes(_pack(index, outcome.report, outcome.error))
-
-
-def _pack(index: int, report: Report | None, error: str | None) -> bytes:
-    """A file's outcome as a worker sends it: with ``marshal``, which writes and reads a
-    report's plain data in about a sixth of ``pickle``'s time (``docs/performance.md``); with
-    ``pickle`` when a plugin put in a type ``marshal`` refuses (a subclass of a built-in type,
-    any other class)."""
-    try:
-        return _MARSHALLED + marshal.dumps((index, report, error))
-    except ValueError:
-        return _PICKLED + pickle.dumps((index, report, error), pickle.HIGHEST_PROTOCOL)
-
-
-def _unpack(message: bytes) -> tuple[int, Report | None, str | None]:
-    """What :func:`_pack` packed."""
-    load = marshal.loads if message[:1] == _MARSHALLED else pickle.loads
-    return cast(tuple[int, "Report | None", "str | None"], load(memoryview(message)[1:]))
+            send_message(channel, pack_outcome(index, outcome.report, outcome.error))
 
 
 def _size(path: Path) -> int:

@@ -8,14 +8,21 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import zipfile
 from pathlib import Path
 
 import pytest
 
-from assetcheck.cli.parallel import _pack, _unpack
+from assetcheck.cli.worker_messages import (
+    pack_outcome,
+    receive_message,
+    send_message,
+    unpack_outcome,
+)
 from assetcheck.testing.compressed import truncated_draco_glb
 from tests.process_tree import kill_all, wait_for_descendants, wait_until_gone
 
@@ -156,5 +163,24 @@ class Label(str):
     "report", [{"valid": True, "issues": [{"code": "A", "count": 2.5}]}, {"name": Label("x")}]
 )
 def test_a_workers_outcome_crosses_whole_whatever_types_its_report_holds(report):
-    assert _unpack(_pack(7, report, None)) == (7, report, None)
-    assert _unpack(_pack(3, None, "No such file")) == (3, None, "No such file")
+    assert unpack_outcome(pack_outcome(7, report, None)) == (7, report, None)
+    assert unpack_outcome(pack_outcome(3, None, "No such file")) == (3, None, "No such file")
+
+
+def test_a_message_larger_than_the_socket_buffer_crosses_whole_and_a_closed_end_is_eof():
+    ours, theirs = socket.socketpair()
+    payload = os.urandom(5 << 20)
+
+    def send_and_close() -> None:
+        send_message(theirs, payload)
+        theirs.close()
+
+    sender = threading.Thread(target=send_and_close)
+    sender.start()
+    try:
+        assert receive_message(ours) == payload
+        with pytest.raises(EOFError):
+            receive_message(ours)
+    finally:
+        sender.join()
+        ours.close()
