@@ -2,7 +2,7 @@
 reader, the KTX2 parser, the image decoding (no texture), the animation key rules (no
 animation), the skin rules (no skin), the Draco and meshopt decoders' sandbox, orjson (text
 output), the baseline comparison and the SARIF reader (no ``--baseline``), the TOML parser (no
-configuration file), the service or the worker pool's multiprocessing."""
+configuration file), the service, or the worker pool and its sockets (``--jobs 1``)."""
 
 import json
 import os
@@ -40,6 +40,8 @@ NOT_FOR_A_PLAIN_GLB = (
     "assetcheck.reports.baseline",
     "assetcheck.reports.sarif",
     "multiprocessing",
+    "assetcheck.cli.worker_pool",
+    "socket",
     "orjson",
     "tomllib",
     "ufbx",

@@ -1,4 +1,4 @@
-"""What crosses between ``validate --jobs`` and its workers (:mod:`assetcheck.cli.parallel`):
+"""What crosses between ``validate --jobs`` and its workers (:mod:`assetcheck.cli.worker_pool`):
 messages over a Unix stream socket, each its length and its bytes. The command sends a worker
 the file indices of a chunk; the worker sends back each file's outcome.
 
