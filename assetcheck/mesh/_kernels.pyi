@@ -1,5 +1,7 @@
 """Types of the compiled mesh kernels (``_kernels.pyx``: contracts in its docstrings)."""
 
+import mmap
+
 import numpy as np
 
 def edge_counts(
@@ -30,3 +32,6 @@ def rasterise(points: np.ndarray, cells: int, counts: np.ndarray, narrow_cells: 
 def inside_out_votes(
     coords: np.ndarray, normals: np.ndarray, corners: np.ndarray
 ) -> tuple[int, int]: ...
+def signature_positions(
+    data: bytes | memoryview | mmap.mmap, signature: bytes, stop: int, limit: int
+) -> list[int]: ...

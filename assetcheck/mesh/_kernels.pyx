@@ -10,7 +10,7 @@ kernels".
 from libc.math cimport ceil, fabsf, floor, sqrtf
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort
-from libc.string cimport memset
+from libc.string cimport memcmp, memset
 
 import numpy as np
 
@@ -29,6 +29,8 @@ cdef enum:
     SHORT_BUCKET = 16
     # Values a part of the duplicate search holds, about: its hash set (32 KB) stays cached.
     PART_VALUES = 2048
+    # Bytes the signature search screens at once: a fixed count the compiler vectorises.
+    SCREEN_BYTES = 256
 
 # Fibonacci hashing's multiplier (2^64 / golden ratio), spreading values over the hash set.
 cdef uint64_t SPREAD = 0x9E3779B97F4A7C15ULL
@@ -603,3 +605,52 @@ def inside_out_votes(
         elif product > 0:
             along += 1
     return against, along
+
+
+def signature_positions(
+    const uint8_t[::1] data, const uint8_t[::1] signature, Py_ssize_t stop, Py_ssize_t limit
+):
+    """The positions, in increasing order, of the first ``limit`` occurrences of ``signature``
+    that lie wholly in ``data[:stop]`` (overlapping ones included): what repeated
+    ``data.find(signature, position + 1, stop)`` finds. Blocks of :data:`SCREEN_BYTES` are
+    screened for the signature's first and last bytes in vectorised loops, several bytes a
+    cycle whatever the data holds, and only blocks that pass are searched byte by byte."""
+    cdef Py_ssize_t length = signature.shape[0], block, size, i, last
+    if length == 0:
+        raise ValueError("an empty signature")
+    positions = []
+    # Occurrences start before ``end``.
+    cdef Py_ssize_t end = min(stop, data.shape[0]) - length + 1
+    if end <= 0 or limit <= 0:
+        return positions
+    cdef const uint8_t *bytes = &data[0]
+    cdef const uint8_t *wanted = &signature[0]
+    cdef uint8_t first = wanted[0], final = wanted[length - 1]
+    last = length - 1
+    block = 0
+    while block < end:
+        size = min(<Py_ssize_t>SCREEN_BYTES, end - block)
+        if size < SCREEN_BYTES or _may_hold(bytes + block, first, final, last):
+            for i in range(block, block + size):
+                if (
+                    bytes[i] == first
+                    and bytes[i + last] == final
+                    and memcmp(bytes + i, wanted, length) == 0
+                ):
+                    positions.append(i)
+                    if len(positions) == limit:
+                        return positions
+        block += size
+    return positions
+
+
+cdef inline bint _may_hold(
+    const uint8_t *block, uint8_t first, uint8_t final, Py_ssize_t last
+) noexcept nogil:
+    """Whether a signature whose first byte is ``first`` and byte ``last`` is ``final`` may
+    start in the :data:`SCREEN_BYTES` bytes at ``block`` (all its bytes readable)."""
+    cdef uint8_t found = 0
+    cdef Py_ssize_t i
+    for i in range(SCREEN_BYTES):
+        found |= (block[i] == first) & (block[i + last] == final)
+    return found != 0

@@ -8,12 +8,14 @@ edges and separate pieces all come up often.
 
 from __future__ import annotations
 
+import mmap
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assetcheck.mesh._kernels import count_off_length, triangle_marks
+from assetcheck.mesh._kernels import count_off_length, signature_positions, triangle_marks
 from assetcheck.mesh._kernels import mapped_areas as kernel_areas
 from assetcheck.mesh.faults import (
     CHUNK_TRIANGLES,
@@ -299,3 +301,59 @@ def test_vectors_off_length_are_those_numpy_counts(rows, columns, channels, low,
 def test_a_vector_needs_three_channels():
     with pytest.raises(ValueError, match="three channels"):
         count_off_length(np.zeros((2, 2, 2), np.uint8), 0, 1)
+
+
+def found_positions(data: bytes, signature: bytes, stop: int, limit: int) -> list[int]:
+    """``signature_positions`` the plain way: ``bytes.find`` from one byte past the last."""
+    positions: list[int] = []
+    position = data.find(signature, 0, stop)
+    while position != -1 and len(positions) < limit:
+        positions.append(position)
+        position = data.find(signature, position + 1, stop)
+    return positions
+
+
+#: Pieces the searched data is drawn from: signatures whole and in part, and runs of other bytes
+#: long enough that occurrences fall on both sides of the scan's block boundaries.
+PIECES = [b"P", b"K", b"\x05", b"\x06", b"PK\x05\x06", b"PK", b"\x00" * 37, b"\x06" * 200]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(PIECES), max_size=120).map(b"".join),
+    st.sampled_from([b"PK\x05\x06", b"P", b"PP", b"PKP", b"\x06\x06", b"\x05\x06\x00"]),
+    st.integers(0, 60),
+    st.data(),
+)
+def test_signature_positions_are_those_repeated_find_gives(data, signature, limit, draw):
+    stop = draw.draw(st.integers(0, len(data) + 8))
+    expected = found_positions(data, signature, stop, limit)
+    assert signature_positions(data, signature, stop, limit) == expected
+
+
+@pytest.mark.parametrize("position", [0, 1, 251, 252, 253, 255, 256, 257, 509, 996])
+def test_a_signature_is_found_wherever_it_lies(position):
+    data = bytearray(1000)
+    data[position : position + 4] = b"PK\x05\x06"
+    assert signature_positions(bytes(data), b"PK\x05\x06", len(data), 10) == [position]
+    assert signature_positions(bytes(data), b"PK\x05\x06", position + 3, 10) == []
+
+
+def test_overlapping_signatures_are_each_found_up_to_the_limit():
+    data = b"x" + b"P" * 600
+    assert signature_positions(data, b"PP", len(data), 1000) == list(range(1, 600))
+    assert signature_positions(data, b"PP", len(data), 5) == [1, 2, 3, 4, 5]
+    assert signature_positions(data, b"PP", len(data), 0) == []
+
+
+def test_signatures_are_found_in_a_memory_map(tmp_path):
+    path = tmp_path / "data.bin"
+    path.write_bytes(bytes(5000) + b"PK\x05\x06" + bytes(3000) + b"PK\x05\x06")
+    with path.open("rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        assert signature_positions(data, b"PK\x05\x06", len(data), 10) == [5000, 8004]
+        assert signature_positions(b"", b"PK\x05\x06", 10, 10) == []
+
+
+def test_an_empty_signature_is_refused():
+    with pytest.raises(ValueError, match="empty signature"):
+        signature_positions(b"data", b"", 4, 1)

@@ -12,7 +12,8 @@ import zipfile
 import pytest
 
 from assetcheck.asset.options import Limits
-from assetcheck.formats.zip.polyglot import find_embedded_zip
+from assetcheck.formats.zip.layout import END_RECORD_SEARCH
+from assetcheck.formats.zip.polyglot import MAX_INNER_CANDIDATES, find_embedded_zip
 from assetcheck.formats.zip.rules import unsafe_path_reason
 from assetcheck.testing.zip import (
     FLAG_ENCRYPTED,
@@ -341,6 +342,24 @@ def test_zip_appended_after_a_flood_of_decoy_signatures_is_still_found():
     found = find_embedded_zip(polyglot)
 
     assert found is not None and found.start == len(polyglot) - len(archive)
+
+
+def test_zip_hidden_far_from_the_end_is_found():
+    archive = zip_of({"payload.txt": b"hidden"})
+    polyglot = tiny_glb() + archive + bytes(END_RECORD_SEARCH + 1000)
+
+    found = find_embedded_zip(polyglot)
+
+    assert found is not None and found.start == len(tiny_glb())
+
+
+def test_zip_far_from_the_end_after_too_many_decoy_signatures_is_not_searched_for():
+    archive = zip_of({"payload.txt": b"hidden"})
+    decoys = b"PK\x05\x06" * MAX_INNER_CANDIDATES
+    padding = bytes(END_RECORD_SEARCH + 1000)
+
+    assert find_embedded_zip(tiny_glb() + decoys + archive + padding) is None
+    assert find_embedded_zip(tiny_glb() + decoys[4:] + archive + padding) is not None
 
 
 def test_polyglot_model_inside_a_zip_is_reported_and_still_read(tmp_path):
