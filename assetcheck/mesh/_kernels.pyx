@@ -7,10 +7,10 @@ are the same, evaluated in the same order and precision (compiled without fused 
 kernels".
 """
 
-from libc.math cimport ceil, fabsf, floor, sqrtf
+from libc.math cimport ceil, fabs, fabsf, floor, sqrt, sqrtf
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort
-from libc.string cimport memcmp, memset
+from libc.string cimport memcmp, memcpy, memset
 
 import numpy as np
 
@@ -24,6 +24,10 @@ ctypedef fused index_t:
     int64_t
     uint64_t
 
+ctypedef fused real_t:
+    float
+    double
+
 cdef enum:
     # Buckets of the edge table at most this long are sorted by insertion, longer by qsort.
     SHORT_BUCKET = 16
@@ -34,6 +38,77 @@ cdef enum:
 
 # Fibonacci hashing's multiplier (2^64 / golden ratio), spreading values over the hash set.
 cdef uint64_t SPREAD = 0x9E3779B97F4A7C15ULL
+# MurmurHash3's 64-bit finaliser's multipliers.
+cdef uint64_t MIX1 = 0xFF51AFD7ED558CCDULL, MIX2 = 0xC4CEB9FE1A85EC53ULL
+
+
+def hash_positions(const real_t[:, :] positions, float[:, ::1] coords, uint64_t[::1] keys):
+    """Lay out ``positions`` (``(count, 3)``) as ``coords`` (``(3, count)`` float32, rows x, y
+    and z; ``-0.0`` made ``0.0`` by adding ``0.0``) and hash each vertex into ``keys``: the
+    bits of y and x as one 64-bit value, xor the bits of z times :data:`SPREAD`, through
+    MurmurHash3's finaliser. Vertices at the same position (bit for bit) hash alike."""
+    cdef Py_ssize_t count = positions.shape[0], i
+    cdef float x, y, z
+    cdef uint32_t x_bits, y_bits, z_bits
+    cdef uint64_t key
+    if positions.shape[1] != 3 or coords.shape[0] != 3 or coords.shape[1] != count:
+        raise ValueError("positions are (count, 3) and their coordinates (3, count)")
+    if keys.shape[0] != count:
+        raise ValueError("one hash per position")
+    for i in range(count):
+        x = <float>positions[i, 0] + <float>0.0
+        y = <float>positions[i, 1] + <float>0.0
+        z = <float>positions[i, 2] + <float>0.0
+        coords[0, i], coords[1, i], coords[2, i] = x, y, z
+        memcpy(&x_bits, &x, 4)
+        memcpy(&y_bits, &y, 4)
+        memcpy(&z_bits, &z, 4)
+        key = ((<uint64_t>y_bits << 32) | x_bits) ^ (<uint64_t>z_bits * SPREAD)
+        key ^= key >> 33
+        key *= MIX1
+        key ^= key >> 33
+        key *= MIX2
+        keys[i] = key ^ (key >> 33)
+
+
+def unusable_dropped(const index_t[:, ::1] triangles, Py_ssize_t vertex_count):
+    """The ``(n, 3)`` ``triangles`` as a new ``(3, kept)`` array of their dtype, without those
+    that repeat an index or hold one not below ``vertex_count`` (as numpy's ``<`` compares: a
+    negative index is below it), in their order; None when every triangle is usable (then
+    ``triangles.T`` are the corners, and nothing is copied)."""
+    cdef Py_ssize_t n = triangles.shape[0], t, kept = 0
+    cdef index_t a, b, c, top = 0
+    cdef uint8_t distinct = 1
+    if triangles.shape[1] != 3:
+        raise ValueError("triangles are (n, 3)")
+    if not n:
+        return None
+    # The common case, every triangle usable, is settled by a loop the compiler vectorises.
+    cdef const index_t *flat = &triangles[0, 0]
+    for t in range(n):
+        a, b, c = flat[3 * t], flat[3 * t + 1], flat[3 * t + 2]
+        distinct &= (a != b) & (b != c) & (c != a)
+        top = max(top, max(a, max(b, c)))
+    if distinct and _within(top, vertex_count):
+        return None
+    for t in range(n):
+        kept += _usable(flat[3 * t], flat[3 * t + 1], flat[3 * t + 2], vertex_count)
+    result = np.empty((3, kept), np.asarray(triangles).dtype)
+    cdef index_t[:, ::1] corners = result
+    kept = 0
+    for t in range(n):
+        a, b, c = flat[3 * t], flat[3 * t + 1], flat[3 * t + 2]
+        if _usable(a, b, c, vertex_count):
+            corners[0, kept], corners[1, kept], corners[2, kept] = a, b, c
+            kept += 1
+    return result
+
+
+cdef inline bint _usable(index_t a, index_t b, index_t c, Py_ssize_t vertex_count) noexcept:
+    return (
+        (a != b) & (b != c) & (c != a)
+        & (a < vertex_count) & (b < vertex_count) & (c < vertex_count)
+    )
 
 
 cdef class _Owners:
@@ -63,30 +138,32 @@ def edge_counts(const uint32_t[:, :] corners, Py_ssize_t vertex_count, starts=No
     cdef _Owners owners = _Owners(starts)
     result = np.zeros((4, owners.meshes), np.int64)
     cdef int64_t[:, ::1] counts = result
-    cdef Py_ssize_t n = corners.shape[1], t, side, v, begin, end, run
-    cdef uint32_t a, b, lower
+    cdef Py_ssize_t n = corners.shape[1], t, v, begin, end
+    cdef uint32_t a, b, c
+    cdef _Rows32 rows = _rows32_of(corners)
     if vertex_count >= 1 << 31:
         raise ValueError("an edge table holds fewer than 2**31 vertices")
-    cdef int64_t *offsets = <int64_t *>calloc(vertex_count + 1, sizeof(int64_t))
+    if 3 * n >= 1 << 32:
+        raise ValueError("an edge table holds fewer than 2**32 edges")
+    cdef uint32_t *offsets = <uint32_t *>calloc(vertex_count + 1, sizeof(uint32_t))
     cdef uint32_t *entries = <uint32_t *>malloc(max(3 * n, 1) * sizeof(uint32_t))
     try:
         if offsets == NULL or entries == NULL:
             raise MemoryError()
         for t in range(n):
-            for side in range(3):
-                a, b = corners[side, t], corners[(side + 1) % 3, t]
-                if a >= vertex_count or b >= vertex_count:
-                    raise IndexError(f"triangle {t} points past the {vertex_count} vertices")
-                offsets[(a if a < b else b) + 1] += 1
+            a, b, c = rows.a[t * rows.step], rows.b[t * rows.step], rows.c[t * rows.step]
+            if a >= vertex_count or b >= vertex_count or c >= vertex_count:
+                raise IndexError(f"triangle {t} points past the {vertex_count} vertices")
+            offsets[min(a, b) + 1] += 1
+            offsets[min(b, c) + 1] += 1
+            offsets[min(c, a) + 1] += 1
         for v in range(vertex_count):
             offsets[v + 1] += offsets[v]
         for t in range(n):
-            for side in range(3):
-                a, b = corners[side, t], corners[(side + 1) % 3, t]
-                lower = a if a < b else b
-                # the higher vertex, then whether the triangle runs the edge downwards
-                entries[offsets[lower]] = ((b if a < b else a) << 1) | (a > b)
-                offsets[lower] += 1
+            a, b, c = rows.a[t * rows.step], rows.b[t * rows.step], rows.c[t * rows.step]
+            _file_edge(entries, offsets, a, b)
+            _file_edge(entries, offsets, b, c)
+            _file_edge(entries, offsets, c, a)
         begin = 0
         for v in range(vertex_count):
             end = offsets[v]
@@ -98,6 +175,34 @@ def edge_counts(const uint32_t[:, :] corners, Py_ssize_t vertex_count, starts=No
         free(offsets)
         free(entries)
     return result
+
+
+cdef inline void _file_edge(uint32_t *entries, uint32_t *offsets, uint32_t a, uint32_t b) noexcept:
+    """File the edge from ``a`` to ``b`` under its lower vertex: the higher vertex, then
+    whether the triangle runs the edge downwards."""
+    cdef uint32_t lower = min(a, b)
+    entries[offsets[lower]] = (max(a, b) << 1) | (a > b)
+    offsets[lower] += 1
+
+
+cdef struct _Rows32:
+    # The (3, n) corners' rows, corner t of a row ``step`` values after corner t - 1.
+    const uint32_t *a
+    const uint32_t *b
+    const uint32_t *c
+    Py_ssize_t step
+
+
+cdef _Rows32 _rows32_of(const uint32_t[:, :] corners) except *:
+    """Pointers into ``corners``, C-ordered or a transposed ``(n, 3)`` array alike."""
+    cdef _Rows32 rows
+    if corners.shape[0] != 3 or corners.strides[1] % sizeof(uint32_t):
+        raise ValueError("corners are (3, n), their steps whole values")
+    rows.a = <const uint32_t *>(<const char *>&corners[0, 0])
+    rows.b = <const uint32_t *>(<const char *>&corners[0, 0] + corners.strides[0])
+    rows.c = <const uint32_t *>(<const char *>&corners[0, 0] + 2 * corners.strides[0])
+    rows.step = corners.strides[1] // <Py_ssize_t>sizeof(uint32_t)
+    return rows
 
 
 cdef void _tally_runs(
@@ -149,6 +254,7 @@ def piece_counts(const uint32_t[:, :] corners, Py_ssize_t vertex_count, starts=N
     cdef int64_t[:] pieces = result
     cdef Py_ssize_t n = corners.shape[1], t, v
     cdef uint32_t a, b, c
+    cdef _Rows32 rows = _rows32_of(corners)
     if vertex_count >= 1 << 32:
         raise ValueError("pieces are counted among fewer than 2**32 vertices")
     cdef uint32_t *parent = <uint32_t *>malloc(max(vertex_count, 1) * sizeof(uint32_t))
@@ -159,7 +265,7 @@ def piece_counts(const uint32_t[:, :] corners, Py_ssize_t vertex_count, starts=N
         for v in range(vertex_count):
             parent[v] = <uint32_t>v
         for t in range(n):
-            a, b, c = corners[0, t], corners[1, t], corners[2, t]
+            a, b, c = rows.a[t * rows.step], rows.b[t * rows.step], rows.c[t * rows.step]
             if a >= vertex_count or b >= vertex_count or c >= vertex_count:
                 raise IndexError(f"triangle {t} points past the {vertex_count} vertices")
             used[a] = used[b] = used[c] = 1
@@ -202,74 +308,68 @@ def triangle_marks(
     ``flat`` and ``repeated`` (one byte per triangle) are set where a triangle is flat or
     repeats an earlier one. The rules are :func:`assetcheck.mesh.faults.triangle_faults`'s:
     flat when twice its area is at most ``flat_ratio`` times its longest side squared (NaN is
-    never flat), a duplicate when an earlier triangle that is not flat has its winding hash."""
-    cdef Py_ssize_t n = corners.shape[1], count = keys.shape[0], t, zero_area = 0, solid = 0
+    never flat), a duplicate when an earlier triangle that is not flat has its winding hash.
+
+    The windings of the triangles that are not flat are split by their top bits into parts
+    of about :data:`PART_VALUES`, in their order, and each part is searched with a hash set
+    that stays in the CPU caches: one hash set over all of them would miss the caches on
+    every probe. The first pass over the triangles tests flatness and counts each part's
+    windings; the second computes the windings again into their parts (cheaper than keeping
+    them: 8 bytes a triangle of fresh memory)."""
+    cdef Py_ssize_t n = corners.shape[1], count = keys.shape[0], t, zero_area = 0
+    cdef Py_ssize_t part, largest = 0, found = 0, i
     cdef index_t a, b, c
-    cdef uint64_t ka, kb, kc
+    cdef uint64_t winding
     if coords.shape[1] != count:
         raise ValueError("one position hash per vertex")
     if not n:
         return 0, 0
     if n >= 1 << 32:
         raise ValueError("triangles are numbered below 2**32")
+    cdef int bits = 0
+    while (n >> bits) > PART_VALUES:
+        bits += 1
+    cdef Py_ssize_t parts = <Py_ssize_t>1 << bits
+    cdef int shift = 64 - bits
     cdef _Rows rows = _rows_of(coords)
-    cdef uint64_t *windings = <uint64_t *>malloc(n * sizeof(uint64_t))
-    cdef uint32_t *numbers = <uint32_t *>malloc(n * sizeof(uint32_t)) if repeated is not None else NULL
+    cdef const uint64_t *hashes = &keys[0] if count else NULL
+    cdef uint8_t *flags = <uint8_t *>malloc(n)
+    cdef int64_t *starts = <int64_t *>calloc(parts + 1, sizeof(int64_t))
+    cdef uint64_t *split = NULL
+    cdef uint32_t *numbers = NULL
+    cdef _HashSet seen
     try:
-        if windings == NULL or (repeated is not None and numbers == NULL):
+        if flags == NULL or starts == NULL:
             raise MemoryError()
         for t in range(n):
             a, b, c = corners[0, t], corners[1, t], corners[2, t]
             if not (_within(a, count) and _within(b, count) and _within(c, count)):
                 raise IndexError(f"triangle {t} points past the {count} vertices")
-            if _is_flat(rows, a, b, c, flat_ratio):
+            flags[t] = _is_flat(rows, a, b, c, flat_ratio)
+            if flags[t]:
                 zero_area += 1
                 if flat is not None:
                     flat[t] = 1
-                continue
-            ka, kb, kc = keys[a], keys[b], keys[c]
-            windings[solid] = (ka ^ (kb >> 1)) + (kb ^ (kc >> 1)) + (kc ^ (ka >> 1))
-            if numbers != NULL:
-                numbers[solid] = <uint32_t>t
-            solid += 1
-        return zero_area, _repeats(windings, numbers, solid, repeated)
-    finally:
-        free(windings)
-        free(numbers)
-
-
-cdef Py_ssize_t _repeats(
-    const uint64_t *values, const uint32_t *numbers, Py_ssize_t count, uint8_t[:] repeated
-) except -1:
-    """How many of ``values`` equal an earlier one; those are marked in ``repeated`` at their
-    ``numbers`` when given. The values are first split by their top bits into parts of about
-    :data:`PART_VALUES`, keeping their order, and each part is searched with a hash set that
-    stays in the CPU caches: one hash set over all the values would miss them on every probe."""
-    cdef int bits = 0
-    while (count >> bits) > PART_VALUES:
-        bits += 1
-    cdef Py_ssize_t parts = <Py_ssize_t>1 << bits, i, part, largest = 0, found = 0
-    cdef int shift = 64 - bits
-    cdef int64_t *starts = <int64_t *>calloc(parts + 1, sizeof(int64_t))
-    cdef uint64_t *split = <uint64_t *>malloc(max(count, 1) * sizeof(uint64_t))
-    cdef uint32_t *split_numbers = NULL
-    cdef _HashSet seen
-    try:
-        if numbers != NULL:
-            split_numbers = <uint32_t *>malloc(max(count, 1) * sizeof(uint32_t))
-        if starts == NULL or split == NULL or (numbers != NULL and split_numbers == NULL):
-            raise MemoryError()
-        for i in range(count):
-            starts[(values[i] >> shift if bits else 0) + 1] += 1
+            else:
+                starts[_part(_winding(hashes, a, b, c), shift) + 1] += 1
         for part in range(parts):
             largest = max(largest, starts[part + 1])
             starts[part + 1] += starts[part]
-        for i in range(count):
-            part = values[i] >> shift if bits else 0
-            split[starts[part]] = values[i]
-            if numbers != NULL:
-                split_numbers[starts[part]] = numbers[i]
-            starts[part] += 1
+        split = <uint64_t *>malloc(max(n - zero_area, 1) * sizeof(uint64_t))
+        if repeated is not None:
+            numbers = <uint32_t *>malloc(max(n - zero_area, 1) * sizeof(uint32_t))
+        if split == NULL or (repeated is not None and numbers == NULL):
+            raise MemoryError()
+        for t in range(n):
+            if not flags[t]:
+                a, b, c = corners[0, t], corners[1, t], corners[2, t]
+                winding = _winding(hashes, a, b, c)
+                part = _part(winding, shift)
+                split[starts[part]] = winding
+                if numbers != NULL:
+                    numbers[starts[part]] = <uint32_t>t
+                starts[part] += 1
+        # Each part now ends at its start.
         seen = _HashSet(largest)
         for part in range(parts):
             seen.clear()
@@ -277,12 +377,27 @@ cdef Py_ssize_t _repeats(
                 if not seen.add(split[i]):
                     found += 1
                     if numbers != NULL:
-                        repeated[split_numbers[i]] = 1
-        return found
+                        repeated[numbers[i]] = 1
+        return zero_area, found
     finally:
+        free(flags)
         free(starts)
         free(split)
-        free(split_numbers)
+        free(numbers)
+
+
+cdef inline uint64_t _winding(
+    const uint64_t *keys, Py_ssize_t a, Py_ssize_t b, Py_ssize_t c
+) noexcept:
+    """A hash of the triangle's corners' position hashes, the same in each of its rotations
+    and different (but for collisions) when reversed."""
+    cdef uint64_t ka = keys[a], kb = keys[b], kc = keys[c]
+    return (ka ^ (kb >> 1)) + (kb ^ (kc >> 1)) + (kc ^ (ka >> 1))
+
+
+cdef inline Py_ssize_t _part(uint64_t value, int shift) noexcept:
+    """The part of ``value``: its top ``64 - shift`` bits (one part when ``shift`` is 64)."""
+    return <Py_ssize_t>(value >> shift) if shift < 64 else 0
 
 
 cdef struct _Rows:
@@ -439,6 +554,32 @@ cdef class _HashSet:
             slot = (slot + 1) & self.mask
         self.slots[slot] = value
         return True
+
+
+def unit_length_outliers(const real_t[:, :] vectors, double threshold, double margin):
+    """``(off, near)``, the rows of ``vectors`` (float32 or float64) whose length, computed in
+    their own precision (``threshold`` and ``margin`` rounded to it, as numpy compares with
+    Python floats), differs from 1 by more than ``threshold``, and apart from them those whose
+    difference is within ``margin`` of ``threshold``: undecided at this precision, for the
+    caller to judge again in double precision. Both are ascending ``intp`` arrays."""
+    cdef Py_ssize_t n = vectors.shape[0], columns = vectors.shape[1], i, j, off_count = 0
+    cdef Py_ssize_t near_count = 0
+    cdef real_t total, error, limit = <real_t>threshold, band = <real_t>margin
+    off, near = np.empty(n, np.intp), np.empty(n, np.intp)
+    cdef Py_ssize_t[::1] off_rows = off, near_rows = near
+    for i in range(n):
+        total = 0
+        for j in range(columns):
+            total = total + vectors[i, j] * vectors[i, j]
+        error = <real_t>sqrt(total) - 1
+        error = -error if error < 0 else error
+        if (error - limit if error >= limit else limit - error) < band:
+            near_rows[near_count] = i
+            near_count += 1
+        elif error > limit:
+            off_rows[off_count] = i
+            off_count += 1
+    return off[:off_count].copy(), near[:near_count].copy()
 
 
 def mark_used(uint8_t[:] used, const index_t[:] indices):

@@ -18,9 +18,7 @@ from functools import cached_property
 
 import numpy as np
 
-_ODD = np.uint64(0x9E3779B97F4A7C15)
-_MIX1, _MIX2 = np.uint64(0xFF51AFD7ED558CCD), np.uint64(0xC4CEB9FE1A85EC53)
-_32, _33 = np.uint64(32), np.uint64(33)
+from assetcheck.mesh._kernels import hash_positions, unusable_dropped
 
 
 @dataclass(frozen=True)
@@ -34,17 +32,13 @@ class Vertices:
 
     @classmethod
     def of(cls, positions: np.ndarray) -> Vertices:
-        """From ``(count, 3)`` positions of any float dtype and layout."""
-        # Adding 0.0 turns -0.0 into 0.0, so both zeros hash alike.
-        coords = np.ascontiguousarray(positions.T, dtype=np.float32) + np.float32(0.0)
-        bits = coords.view(np.uint32)
-        keys = bits[1].astype(np.uint64)
-        keys <<= _32
-        keys |= bits[0]
-        depth = bits[2].astype(np.uint64)
-        depth *= _ODD
-        keys ^= depth
-        keys = _mix(keys)
+        """From ``(count, 3)`` positions of any real dtype and layout (other than float32 and
+        float64, converted to float32 first); one compiled pass (``_kernels.hash_positions``)."""
+        if positions.dtype not in (np.float32, np.float64):
+            positions = positions.astype(np.float32)
+        coords = np.empty((3, len(positions)), np.float32)
+        keys = np.empty(len(positions), np.uint64)
+        hash_positions(positions, coords, keys)
         coords.flags.writeable = keys.flags.writeable = False
         return cls(coords, keys)
 
@@ -75,13 +69,9 @@ class PreparedMesh:
 
 def usable_corners(triangles: np.ndarray, vertex_count: int) -> np.ndarray:
     """The ``(n, 3)`` ``triangles`` as ``(3, n)`` corner indices, without those that repeat an
-    index or point past the vertices."""
-    corners = np.ascontiguousarray(triangles.T)
-    a, b, c = corners
-    usable = (a != b) & (b != c) & (c != a)
-    if int(corners.max(initial=0)) >= vertex_count:
-        usable &= (corners < vertex_count).all(axis=0)
-    return corners if usable.all() else corners[:, usable]
+    index or point past the vertices: ``triangles.T`` itself (a view) when none does."""
+    kept = unusable_dropped(triangles, vertex_count)
+    return triangles.T if kept is None else kept
 
 
 def welded_ids(vertices: Vertices) -> np.ndarray | None:
@@ -108,13 +98,3 @@ def read_only(array: np.ndarray) -> np.ndarray:
         array = array.view()
         array.flags.writeable = False
     return array
-
-
-def _mix(values: np.ndarray) -> np.ndarray:
-    """MurmurHash3's 64-bit finaliser, in place: every input bit reaches every output bit."""
-    values ^= values >> _33
-    values *= _MIX1
-    values ^= values >> _33
-    values *= _MIX2
-    values ^= values >> _33
-    return values

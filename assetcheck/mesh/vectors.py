@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from assetcheck.mesh._kernels import unit_length_outliers
+
 #: Khronos' tolerances: a little more than the error of signed 8-bit quantization.
 UNIT_LENGTH_THRESHOLD_VEC3 = 0.00674
 
@@ -12,17 +14,23 @@ UNIT_LENGTH_THRESHOLD_VEC3 = 0.00674
 UNIT_LENGTH_THRESHOLD_VEC4 = 0.00769
 
 
+#: Lengths within this of a tolerance, computed in single precision, are computed again in
+#: double precision.
+NEAR_TOLERANCE = 1e-4
+
+
 def non_unit_rows(vectors: np.ndarray, threshold: float) -> np.ndarray:
-    """Indices of the rows whose length differs from 1 by more than ``threshold``."""
-    lengths = np.sqrt(np.einsum("ij,ij->i", vectors, vectors))
-    with np.errstate(invalid="ignore"):
-        error = np.abs(lengths - 1)
-        bad = error > threshold
-        near = np.flatnonzero(np.abs(error - threshold) < 1e-4)
-    if near.size:
-        exact = vectors[near].astype(np.float64)
-        bad[near] = np.abs(np.sqrt(np.einsum("ij,ij->i", exact, exact)) - 1) > threshold
-    return np.flatnonzero(bad)
+    """Indices of the rows whose length differs from 1 by more than ``threshold``: computed
+    in the rows' precision (float32 or float64; others are made float64) in one compiled pass,
+    and again in double precision for those within :data:`NEAR_TOLERANCE` of it."""
+    if vectors.dtype not in (np.float32, np.float64):
+        vectors = vectors.astype(np.float64)
+    off, near = unit_length_outliers(vectors, threshold, NEAR_TOLERANCE)
+    if not near.size:
+        return off
+    exact = vectors[near].astype(np.float64)
+    decided = near[np.abs(np.sqrt(np.einsum("ij,ij->i", exact, exact)) - 1) > threshold]
+    return np.union1d(off, decided)
 
 
 def vector_length(vector: np.ndarray) -> str:

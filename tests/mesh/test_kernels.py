@@ -15,7 +15,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assetcheck.mesh._kernels import count_off_length, signature_positions, triangle_marks
+from assetcheck.mesh._kernels import (
+    count_off_length,
+    hash_positions,
+    signature_positions,
+    triangle_marks,
+    unusable_dropped,
+)
 from assetcheck.mesh._kernels import mapped_areas as kernel_areas
 from assetcheck.mesh.faults import (
     CHUNK_TRIANGLES,
@@ -24,7 +30,7 @@ from assetcheck.mesh.faults import (
     triangle_faults,
     unused_vertices,
 )
-from assetcheck.mesh.prepared import PreparedMesh, Vertices
+from assetcheck.mesh.prepared import PreparedMesh, Vertices, usable_corners
 from assetcheck.mesh.topology import Topology, meshes_topology, welded_corners
 from assetcheck.mesh.uvs import OVERLAP_GRID, lightmap_faults, mapped_areas
 from tests.mesh.test_uvs import scanned_cells
@@ -357,3 +363,92 @@ def test_signatures_are_found_in_a_memory_map(tmp_path):
 def test_an_empty_signature_is_refused():
     with pytest.raises(ValueError, match="empty signature"):
         signature_positions(b"data", b"", 4, 1)
+
+
+def numpy_vertices(positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The coordinates and position hashes as numpy computed them before the kernel."""
+    with np.errstate(invalid="ignore"):  # adding 0.0 quiets a signalling NaN
+        coords = np.ascontiguousarray(positions.T, dtype=np.float32) + np.float32(0.0)
+    bits = coords.view(np.uint32)
+    keys = (bits[1].astype(np.uint64) << np.uint64(32)) | bits[0]
+    keys ^= bits[2].astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    for multiplier in (0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53, None):
+        keys ^= keys >> np.uint64(33)
+        if multiplier is not None:
+            keys *= np.uint64(multiplier)
+    return coords, keys
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(GRID + ODD + [-3.0e38, float("-inf"), -1e-45]), max_size=60),
+    st.sampled_from([np.float32, np.float64, np.float16, np.int16, np.uint8]),
+    st.booleans(),
+)
+def test_position_hashes_are_those_numpy_computed(values, dtype, strided):
+    count = len(values) // 3
+    with np.errstate(invalid="ignore", over="ignore"):
+        positions = np.array(values[: 3 * count], np.float64).astype(dtype).reshape(count, 3)
+    if strided:  # every other row of an interleaved buffer, as accessors with a stride are
+        positions = np.repeat(positions, 2, axis=0)[::2]
+    vertices = Vertices.of(positions)
+    coords, keys = numpy_vertices(positions)
+    assert vertices.coords.tobytes() == coords.tobytes()
+    assert vertices.keys.tobytes() == keys.tobytes()
+
+
+def test_negative_zero_and_nan_payloads_hash_as_numpy_hashed_them():
+    bits = np.array([0x80000000, 0x7FC00001, 0xFFC00000, 0x7F800001, 0], np.uint32)
+    positions = np.stack([bits, bits[::-1], np.roll(bits, 1)], axis=1).view(np.float32)
+    coords, keys = numpy_vertices(positions)
+    assert Vertices.of(positions).keys.tobytes() == keys.tobytes()
+    assert Vertices.of(positions).coords.tobytes() == coords.tobytes()
+
+
+def test_position_hashes_need_matching_arrays():
+    with pytest.raises(ValueError, match="one hash per position"):
+        hash_positions(
+            np.zeros((4, 3), np.float32), np.zeros((3, 4), np.float32), np.zeros(3, np.uint64)
+        )
+
+
+def numpy_usable_corners(triangles: np.ndarray, vertex_count: int) -> np.ndarray:
+    """The usable corners as numpy filtered them before the kernel."""
+    corners = np.ascontiguousarray(triangles.T)
+    a, b, c = corners
+    usable = (a != b) & (b != c) & (c != a)
+    if int(corners.max(initial=0)) >= vertex_count:
+        usable &= (corners < vertex_count).all(axis=0)
+    return corners if usable.all() else corners[:, usable]
+
+
+INDEX_TYPES = [np.uint8, np.int8, np.uint16, np.int16, np.uint32, np.int32, np.uint64, np.int64]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(*[st.sampled_from([0, 1, 2, 3, 5, 6, 7, 127, -1])] * 3), max_size=40),
+    st.sampled_from(INDEX_TYPES),
+    st.integers(0, 8),
+)
+def test_usable_corners_are_those_numpy_kept(triangles, dtype, vertex_count):
+    with np.errstate(over="ignore"):
+        array = np.array(triangles, np.int64).astype(dtype).reshape(-1, 3)
+    kept = usable_corners(array, vertex_count)
+    expected = numpy_usable_corners(array, vertex_count)
+    assert kept.dtype == expected.dtype
+    assert kept.tolist() == expected.tolist()
+
+
+@pytest.mark.parametrize("dtype", INDEX_TYPES)
+def test_usable_triangles_are_not_copied(dtype):
+    triangles = np.array([[0, 1, 2], [2, 1, 3]], dtype)
+    assert unusable_dropped(triangles, 4) is None
+    assert np.shares_memory(usable_corners(triangles, 4), triangles)
+    assert unusable_dropped(triangles, 3).tolist() == [[0], [1], [2]]
+    assert unusable_dropped(triangles[:0], 3) is None
+
+
+def test_the_largest_unsigned_indices_are_past_the_vertices():
+    triangles = np.array([[0, 1, 2**63], [0, 1, 2**64 - 1], [0, 1, 2]], np.uint64)
+    assert unusable_dropped(triangles, 3).tolist() == [[0], [1], [2]]
