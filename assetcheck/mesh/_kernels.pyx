@@ -133,22 +133,25 @@ def edge_counts(const uint32_t[:, :] corners, Py_ssize_t vertex_count, starts=No
     """Per mesh (see :class:`_Owners`), the distinct, boundary, non-manifold and misoriented
     edges of the triangles ``corners`` (``(3, n)`` welded ids below ``vertex_count``), as an
     int64 ``(4, meshes)`` array. Each edge is filed under its lower vertex (a counting sort,
-    no comparison sort), with its higher vertex and direction bit; a vertex's few edges are
-    then sorted and read as runs, the edge table of ``docs/topology.md``."""
+    no comparison sort), with its distance to the higher vertex and its direction bit; a
+    vertex's few edges are then sorted and read as runs, the edge table of
+    ``docs/topology.md``. The entries take 16 bits when every distance is below 2**15, as in
+    meshes whose triangles use nearby vertices (half the fresh memory and its page faults),
+    32 bits otherwise."""
     cdef _Owners owners = _Owners(starts)
     result = np.zeros((4, owners.meshes), np.int64)
     cdef int64_t[:, ::1] counts = result
-    cdef Py_ssize_t n = corners.shape[1], t, v, begin, end
-    cdef uint32_t a, b, c
+    cdef Py_ssize_t n = corners.shape[1], t, v
+    cdef uint32_t a, b, c, farthest = 0
     cdef _Rows32 rows = _rows32_of(corners)
     if vertex_count >= 1 << 31:
         raise ValueError("an edge table holds fewer than 2**31 vertices")
     if 3 * n >= 1 << 32:
         raise ValueError("an edge table holds fewer than 2**32 edges")
     cdef uint32_t *offsets = <uint32_t *>calloc(vertex_count + 1, sizeof(uint32_t))
-    cdef uint32_t *entries = <uint32_t *>malloc(max(3 * n, 1) * sizeof(uint32_t))
+    cdef void *entries = NULL
     try:
-        if offsets == NULL or entries == NULL:
+        if offsets == NULL:
             raise MemoryError()
         for t in range(n):
             a, b, c = rows.a[t * rows.step], rows.b[t * rows.step], rows.c[t * rows.step]
@@ -157,31 +160,56 @@ def edge_counts(const uint32_t[:, :] corners, Py_ssize_t vertex_count, starts=No
             offsets[min(a, b) + 1] += 1
             offsets[min(b, c) + 1] += 1
             offsets[min(c, a) + 1] += 1
+            farthest = max(farthest, max(a, max(b, c)) - min(a, min(b, c)))
         for v in range(vertex_count):
             offsets[v + 1] += offsets[v]
-        for t in range(n):
-            a, b, c = rows.a[t * rows.step], rows.b[t * rows.step], rows.c[t * rows.step]
-            _file_edge(entries, offsets, a, b)
-            _file_edge(entries, offsets, b, c)
-            _file_edge(entries, offsets, c, a)
-        begin = 0
-        for v in range(vertex_count):
-            end = offsets[v]
-            if end > begin:
-                _sort(entries + begin, end - begin)
-                _tally_runs(entries, begin, end, &counts[0, 0], owners.meshes, owners.of(v))
-            begin = end
+        if farthest < 1 << 15:
+            entries = malloc(max(3 * n, 1) * sizeof(uint16_t))
+            if entries == NULL:
+                raise MemoryError()
+            _tally_edges(<uint16_t *>entries, rows, n, offsets, vertex_count, counts, owners)
+        else:
+            entries = malloc(max(3 * n, 1) * sizeof(uint32_t))
+            if entries == NULL:
+                raise MemoryError()
+            _tally_edges(<uint32_t *>entries, rows, n, offsets, vertex_count, counts, owners)
     finally:
         free(offsets)
         free(entries)
     return result
 
 
-cdef inline void _file_edge(uint32_t *entries, uint32_t *offsets, uint32_t a, uint32_t b) noexcept:
-    """File the edge from ``a`` to ``b`` under its lower vertex: the higher vertex, then
-    whether the triangle runs the edge downwards."""
+ctypedef fused entry_t:
+    uint16_t
+    uint32_t
+
+
+cdef void _tally_edges(
+    entry_t *entries, _Rows32 rows, Py_ssize_t n, uint32_t *offsets, Py_ssize_t vertex_count,
+    int64_t[:, ::1] counts, _Owners owners
+) noexcept:
+    """File the edges of the triangles ``rows`` into ``entries`` at ``offsets`` (where each
+    vertex's entries begin, once counted), then tally each vertex's sorted runs."""
+    cdef Py_ssize_t t, v, begin = 0, end
+    cdef uint32_t a, b, c
+    for t in range(n):
+        a, b, c = rows.a[t * rows.step], rows.b[t * rows.step], rows.c[t * rows.step]
+        _file_edge(entries, offsets, a, b)
+        _file_edge(entries, offsets, b, c)
+        _file_edge(entries, offsets, c, a)
+    for v in range(vertex_count):
+        end = offsets[v]
+        if end > begin:
+            _sort(entries + begin, end - begin)
+            _tally_runs(entries, begin, end, &counts[0, 0], owners.meshes, owners.of(v))
+        begin = end
+
+
+cdef inline void _file_edge(entry_t *entries, uint32_t *offsets, uint32_t a, uint32_t b) noexcept:
+    """File the edge from ``a`` to ``b`` under its lower vertex: the distance to the higher
+    vertex, then whether the triangle runs the edge downwards."""
     cdef uint32_t lower = min(a, b)
-    entries[offsets[lower]] = (max(a, b) << 1) | (a > b)
+    entries[offsets[lower]] = <entry_t>(((max(a, b) - lower) << 1) | (a > b))
     offsets[lower] += 1
 
 
@@ -206,7 +234,7 @@ cdef _Rows32 _rows32_of(const uint32_t[:, :] corners) except *:
 
 
 cdef void _tally_runs(
-    const uint32_t *entries, Py_ssize_t begin, Py_ssize_t end, int64_t *counts,
+    const entry_t *entries, Py_ssize_t begin, Py_ssize_t end, int64_t *counts,
     Py_ssize_t meshes, Py_ssize_t mesh
 ) noexcept:
     """Tally the runs of equal higher vertices in the sorted ``entries[begin:end]`` into
@@ -226,16 +254,24 @@ cdef void _tally_runs(
         first = last
 
 
-cdef int _compare(const void *left, const void *right) noexcept nogil:
+cdef int _compare16(const void *left, const void *right) noexcept nogil:
+    cdef uint16_t a = (<const uint16_t *>left)[0], b = (<const uint16_t *>right)[0]
+    return (a > b) - (a < b)
+
+
+cdef int _compare32(const void *left, const void *right) noexcept nogil:
     cdef uint32_t a = (<const uint32_t *>left)[0], b = (<const uint32_t *>right)[0]
     return (a > b) - (a < b)
 
 
-cdef inline void _sort(uint32_t *values, Py_ssize_t count) noexcept:
+cdef inline void _sort(entry_t *values, Py_ssize_t count) noexcept:
     cdef Py_ssize_t i, j
-    cdef uint32_t value
+    cdef entry_t value
     if count > SHORT_BUCKET:
-        qsort(values, count, sizeof(uint32_t), _compare)
+        if entry_t is uint16_t:
+            qsort(values, count, sizeof(entry_t), _compare16)
+        else:
+            qsort(values, count, sizeof(entry_t), _compare32)
         return
     for i in range(1, count):
         value = values[i]

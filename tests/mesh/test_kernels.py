@@ -152,6 +152,17 @@ def test_edges_and_pieces_are_those_of_a_dict_and_a_plain_union_find(drawn):
     assert [counted(topology) for topology in meshes_topology(welded)] == expected
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(meshes(), min_size=1, max_size=3))
+def test_edges_and_pieces_of_vertices_far_apart_are_those_of_the_reference(drawn):
+    # Ids 2**15 or more apart do not fit the edge table's 16-bit entries: it takes 32 bits.
+    prepared = [PreparedMesh(Vertices.of(p), t) for p, t in drawn]
+    welded = [(welded_corners(mesh), len(mesh.vertices)) for mesh in prepared]
+    spread = [(corners * np.uint32(40_009), count * 40_009) for corners, count in welded]
+    expected = [reference_topology(corners) for corners, _ in welded]
+    assert [counted(topology) for topology in meshes_topology(spread)] == expected
+
+
 @settings(max_examples=300, deadline=None)
 @given(meshes(odd=True))
 def test_flat_and_duplicate_triangles_are_those_a_loop_over_the_triangles_finds(drawn):
