@@ -6,14 +6,14 @@ per mesh (:attr:`~assetcheck.mesh.prepared.PreparedMesh.welded_ids`). glTF split
 a vertex wherever its UV or normal changes, so without welding every UV seam and hard edge would
 read as an opening. Positions that are merely close are not welded: a crack is a real opening.
 
-**Edge table.** Each triangle's three edges are filed under their lower welded vertex, with the
-higher one and one bit for the direction the triangle runs the edge (a counting sort, linear in
-the triangles, in the compiled kernel ``_kernels.edge_counts``). The entries of one lower vertex
-that share the higher vertex are one edge, and their run says what it is: one entry is a
-boundary edge (an opening), two of opposite directions a well-made edge, two of the same
-direction an edge whose triangles face opposite ways (inconsistent winding), three or more a
-non-manifold edge. Triangles whose corners weld together, or point past the vertices, are left
-out (other checks count them).
+**Edge table.** Each triangle's three edges are filed under their lower welded vertex, with
+the distance to the higher one and one bit for the direction the triangle runs the edge (a
+counting sort, linear in the triangles, in the compiled kernel ``_kernels.edge_counts``). The
+entries of one lower vertex that share the higher vertex are one edge, and their run says what
+it is: one entry is a boundary edge (an opening), two of opposite directions a well-made edge,
+two of the same direction an edge whose triangles face opposite ways (inconsistent winding),
+three or more a non-manifold edge. Triangles whose corners weld together, or point past the
+vertices, are left out (other checks count them).
 
 **Many meshes at once.** :func:`meshes_topology` measures the meshes of a document together,
 as one mesh whose vertex ids are moved apart (no edge can join two of them), and tallies each
@@ -44,8 +44,8 @@ SAMPLE_TRIANGLES = 1 << 16
 _KERNEL_NORMALS = (np.dtype(np.float32), np.dtype(np.float64))
 
 #: Meshes are measured together up to this many triangles (:func:`meshes_topology`): a batch
-#: of small meshes takes no more memory than one mesh of that size (the edge table takes 12
-#: bytes a triangle and 8 a vertex, the pieces 5 a vertex).
+#: of small meshes takes no more memory than one mesh of that size (the edge table takes 6
+#: or 12 bytes a triangle and 4 a vertex, the pieces 5 a vertex).
 BATCH_TRIANGLES = 500_000
 
 
