@@ -71,37 +71,24 @@ def hash_positions(const real_t[:, :] positions, float[:, ::1] coords, uint64_t[
         keys[i] = key ^ (key >> 33)
 
 
-def unusable_dropped(const index_t[:, ::1] triangles, Py_ssize_t vertex_count):
+def usable_corners(const index_t[:, ::1] triangles, Py_ssize_t vertex_count):
     """The ``(n, 3)`` ``triangles`` as a new ``(3, kept)`` array of their dtype, without those
     that repeat an index or hold one not below ``vertex_count`` (as numpy's ``<`` compares: a
-    negative index is below it), in their order; None when every triangle is usable (then
-    ``triangles.T`` are the corners, and nothing is copied)."""
+    negative index is below it), in their order: one pass, each triangle written and kept
+    when usable. A contiguous copy, not the triangles' transposed view: the edge table and
+    the union-find read rows faster than the interleaved triangles (docs/performance.md)."""
     cdef Py_ssize_t n = triangles.shape[0], t, kept = 0
-    cdef index_t a, b, c, top = 0
-    cdef uint8_t distinct = 1
-    if triangles.shape[1] != 3:
-        raise ValueError("triangles are (n, 3)")
+    cdef index_t a, b, c
+    result = np.empty((3, n), np.asarray(triangles).dtype)
     if not n:
-        return None
-    # The common case, every triangle usable, is settled by a loop the compiler vectorises.
+        return result
+    cdef index_t[:, ::1] corners = result
     cdef const index_t *flat = &triangles[0, 0]
     for t in range(n):
         a, b, c = flat[3 * t], flat[3 * t + 1], flat[3 * t + 2]
-        distinct &= (a != b) & (b != c) & (c != a)
-        top = max(top, max(a, max(b, c)))
-    if distinct and _within(top, vertex_count):
-        return None
-    for t in range(n):
-        kept += _usable(flat[3 * t], flat[3 * t + 1], flat[3 * t + 2], vertex_count)
-    result = np.empty((3, kept), np.asarray(triangles).dtype)
-    cdef index_t[:, ::1] corners = result
-    kept = 0
-    for t in range(n):
-        a, b, c = flat[3 * t], flat[3 * t + 1], flat[3 * t + 2]
-        if _usable(a, b, c, vertex_count):
-            corners[0, kept], corners[1, kept], corners[2, kept] = a, b, c
-            kept += 1
-    return result
+        corners[0, kept], corners[1, kept], corners[2, kept] = a, b, c
+        kept += _usable(a, b, c, vertex_count)
+    return result if kept == n else np.ascontiguousarray(result[:, :kept])
 
 
 cdef inline bint _usable(index_t a, index_t b, index_t c, Py_ssize_t vertex_count) noexcept:

@@ -18,7 +18,8 @@ from functools import cached_property
 
 import numpy as np
 
-from assetcheck.mesh._kernels import hash_positions, unusable_dropped
+from assetcheck.mesh._kernels import hash_positions
+from assetcheck.mesh._kernels import usable_corners as _usable_corners
 
 
 @dataclass(frozen=True)
@@ -69,9 +70,8 @@ class PreparedMesh:
 
 def usable_corners(triangles: np.ndarray, vertex_count: int) -> np.ndarray:
     """The ``(n, 3)`` ``triangles`` as ``(3, n)`` corner indices, without those that repeat an
-    index or point past the vertices: ``triangles.T`` itself (a view) when none does."""
-    kept = unusable_dropped(triangles, vertex_count)
-    return triangles.T if kept is None else kept
+    index or point past the vertices (one compiled pass, ``_kernels.usable_corners``)."""
+    return _usable_corners(np.ascontiguousarray(triangles), vertex_count)
 
 
 def welded_ids(vertices: Vertices) -> np.ndarray | None:
