@@ -93,8 +93,8 @@ def unused_vertices(indices: np.ndarray, vertex_count: int) -> int:
 
 
 def mark_used_vertices(used: np.ndarray, indices: np.ndarray) -> None:
-    """Set ``used`` (uint8, one per vertex) to 1 at each of ``indices`` (any shape and integer
-    dtype; those out of range are ignored)."""
+    """Set ``used`` (uint8, one per vertex, contiguous) to 1 at each of ``indices`` (any shape
+    and integer dtype; those out of range are ignored)."""
     mark_used(used, indices.ravel())
 
 
