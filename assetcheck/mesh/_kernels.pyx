@@ -4,7 +4,9 @@ The Python modules of :mod:`assetcheck.mesh` call these and own the rules; every
 the counts (and marks) of the numpy code it replaced, bit for bit: the floating-point formulas
 are the same, evaluated in the same order and precision (compiled without fused multiply-add,
 ``hatch_build.py``). How they are built and what they gained: docs/performance.md, "Compiled
-kernels".
+kernels" and "Big files". Being the package's one compiled extension, it also holds two
+kernels that are not of meshes: the ZIP polyglot search's byte scan (``signature_positions``)
+and the normal maps' vector lengths (``count_off_length``).
 """
 
 from libc.math cimport ceil, fabs, fabsf, floor, sqrt, sqrtf
