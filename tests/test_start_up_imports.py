@@ -1,8 +1,9 @@
 """Validating a file loads only what the file needs: a plain GLB never imports the FBX or ZIP
 reader, the KTX2 parser, the image decoding (no texture), the animation key rules (no
-animation), the skin rules (no skin), the Draco and meshopt decoders' sandbox, orjson (text
-output), the baseline comparison and the SARIF reader (no ``--baseline``), the TOML parser (no
-configuration file), the service, or the worker pool and its sockets (``--jobs 1``)."""
+animation), the skin rules (no skin), the Draco and meshopt codecs and their sandbox, orjson
+(text output), the baseline comparison and the SARIF reader (no ``--baseline``), the TOML
+parser (no configuration file), the service, or the worker pool and its sockets (``--jobs
+1``)."""
 
 import json
 import os
@@ -33,7 +34,9 @@ NOT_FOR_A_PLAIN_GLB = (
     "assetcheck.formats.fbx.skin_faults",
     "assetcheck.formats.zip.reader",
     "assetcheck.formats.ktx2.basisu",
+    "assetcheck.formats.gltf.draco",
     "assetcheck.formats.gltf.draco_decoder",
+    "assetcheck.formats.gltf.meshopt",
     "assetcheck.sandbox.decoder",
     "assetcheck.sandbox.child",
     "assetcheck.service",

@@ -20,8 +20,8 @@ import math
 
 from assetcheck.asset.memory import Saving
 from assetcheck.formats.gltf.accessor_data import FLOAT
+from assetcheck.formats.gltf.compression import MESHOPT_EXTENSIONS
 from assetcheck.formats.gltf.links import DocumentLinks
-from assetcheck.formats.gltf.meshopt import EXTENSIONS as MESHOPT_EXTENSIONS
 
 #: What reads an accessor: (category, attribute or "", item name).
 Label = tuple[str, str, str]

@@ -21,10 +21,10 @@ from typing import Any
 from assetcheck.asset import Asset, Texture
 from assetcheck.asset.memory import ByteUsage, largest
 from assetcheck.formats.gltf.byte_savings import Label, geometry_savings
+from assetcheck.formats.gltf.compression import MESHOPT_EXTENSIONS
 from assetcheck.formats.gltf.fields import as_integer
 from assetcheck.formats.gltf.glb_layout import BIN_CHUNK, HEADER_LENGTH, JSON_CHUNK
 from assetcheck.formats.gltf.links import DocumentLinks, index_of, uses
-from assetcheck.formats.gltf.meshopt import EXTENSIONS as MESHOPT_EXTENSIONS
 from assetcheck.formats.texture_memory import ktx2_savings
 
 #: Gaps between buffer views up to this many bytes are alignment padding (glTF aligns to 4;

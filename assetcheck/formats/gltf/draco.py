@@ -25,6 +25,7 @@ import numpy as np
 
 from assetcheck.asset.options import Limits
 from assetcheck.formats.gltf.accessor_data import COMPONENT_DTYPES, FLOAT, accessor_layout
+from assetcheck.formats.gltf.compression import DRACO_EXTENSION as EXTENSION
 from assetcheck.formats.gltf.fields import as_integer, child, preview
 from assetcheck.formats.gltf.layout import Accessors, Buffer, view_bytes
 from assetcheck.issues import FileIssues
@@ -32,7 +33,6 @@ from assetcheck.issues import FileIssues
 if TYPE_CHECKING:
     from assetcheck.formats.gltf.draco_decoder import DracoMesh
 
-EXTENSION = "KHR_draco_mesh_compression"
 TRIANGLES = 4
 #: How far past the declared box (as a share of its largest side) a decoded position may lie.
 BOUNDS_TOLERANCE = 1 / 1024

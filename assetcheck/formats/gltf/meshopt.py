@@ -25,6 +25,7 @@ from assetcheck.formats.gltf.accessor_data import (
     UNSIGNED_SHORT,
     accessor_layout,
 )
+from assetcheck.formats.gltf.compression import MESHOPT_EXTENSIONS as EXTENSIONS
 from assetcheck.formats.gltf.fields import as_integer, child, preview
 from assetcheck.formats.gltf.layout import Buffer, Bytes
 from assetcheck.formats.gltf.meshopt_decoder import (
@@ -36,8 +37,6 @@ from assetcheck.formats.gltf.meshopt_decoder import (
     library,
 )
 from assetcheck.issues import FileIssues
-
-EXTENSIONS = ("KHR_meshopt_compression", "EXT_meshopt_compression")
 
 
 @dataclass(frozen=True)
