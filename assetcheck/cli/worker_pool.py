@@ -43,6 +43,7 @@ import pluggy
 
 from assetcheck.asset.options import ValidationOptions
 from assetcheck.sandbox.containment import die_with_parent
+from assetcheck.sandbox.forking import fork_with_channel
 
 from .chunks import plan_chunks
 from .parallel import Outcome, validate_one
@@ -54,10 +55,6 @@ from .worker_messages import (
     unpack_chunk,
     unpack_outcome,
 )
-
-#: Signals held while forking, so that one arriving during the fork is raised in this process
-#: once it is done (``assetcheck.sandbox.child`` explains why).
-_HELD_DURING_FORK = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 
 
 @dataclass
@@ -175,17 +172,8 @@ class WorkerPool:
 
     def _fork(self) -> _Worker:
         """A new worker, waiting for its first chunk."""
-        ours, theirs = socket.socketpair()
-        parent = os.getpid()
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_DURING_FORK)
-        try:
-            pid = os.fork()
-        except BaseException:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)
-            ours.close()
-            theirs.close()
-            raise
-        if pid == 0:
+        forked = fork_with_channel()
+        if forked.pid == 0:
             status = 1
             # What a worker inherits is never collected there: its collector neither walks
             # (slowly) nor writes to (copying the pages of) what the plugin manager built.
@@ -193,21 +181,19 @@ class WorkerPool:
             gc.freeze()
             try:
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
-                signal.pthread_sigmask(signal.SIG_SETMASK, held)
-                ours.close()
+                forked.restore_signals()
                 for other in self._workers.values():
                     other.channel.close()
-                die_with_parent(parent, signal.SIGKILL)
-                _work(theirs, self._files, self._names, self._options, self._pm)
+                die_with_parent(forked.parent, signal.SIGKILL)
+                _work(forked.channel, self._files, self._names, self._options, self._pm)
                 status = 0
             except BaseException:
                 traceback.print_exc()
             finally:
                 os._exit(status)
-        theirs.close()
-        worker = _Worker(pid, ours)
-        self._workers[ours.fileno()] = worker
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a held signal is raised here
+        worker = _Worker(forked.pid, forked.channel)
+        self._workers[forked.channel.fileno()] = worker
+        forked.restore_signals()  # a held signal is raised here
         return worker
 
 

@@ -21,9 +21,8 @@ from collections.abc import Callable, Iterable
 from typing import Any, NoReturn, TextIO
 
 from assetcheck.sandbox.containment import die_with_parent
+from assetcheck.sandbox.forking import HELD_DURING_FORK
 
-#: Signals held while forking: one arriving in between is handled by the process it was for.
-_HELD_DURING_FORK = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 #: The daemon's handlers a child must not run; ``SIGINT`` raises ``KeyboardInterrupt`` again.
 _DEFAULT_HANDLERS: dict[signal.Signals, signal._HANDLER] = {
     signal.SIGINT: signal.default_int_handler,
@@ -44,7 +43,7 @@ def fork(
     ``keep_open`` lists. Returns its pid."""
     parent = os.getpid()
     daemon_fds = list(keep_open)
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_DURING_FORK)
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, HELD_DURING_FORK)
     try:
         pid = os.fork()
         if pid == 0:

@@ -68,12 +68,11 @@ from assetcheck.sandbox.containment import (
     limit_address_space,
     limit_cpu_time,
 )
+from assetcheck.sandbox.forking import HELD_DURING_FORK
 
 T = TypeVar("T")
 
 _EXIT_OUT_OF_MEMORY = 3
-#: Signals held while forking (see the module docstring).
-_HELD_DURING_FORK = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 #: Why ``pidfd_open`` may fail where pidfds are missing: an older kernel, or a seccomp filter
 #: that predates them.
 _NO_PIDFDS = (errno.ENOSYS, errno.EPERM)
@@ -163,7 +162,7 @@ def start_child(
     except BaseException:
         os.close(arrays)
         raise
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_DURING_FORK)
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, HELD_DURING_FORK)
     try:
         pid = os.fork()
     except BaseException:

@@ -47,7 +47,6 @@ from typing import Any, NoReturn, TypeVar, cast
 from assetcheck.sandbox import answer
 from assetcheck.sandbox.child import (
     _EXIT_OUT_OF_MEMORY,
-    _HELD_DURING_FORK,
     ChildCrashed,
     ChildTimeout,
     _failure,
@@ -64,6 +63,7 @@ from assetcheck.sandbox.containment import (
     cpu_time_limit,
     limit_cpu_time,
 )
+from assetcheck.sandbox.forking import fork_with_channel
 
 T = TypeVar("T")
 
@@ -262,20 +262,10 @@ def _hard_cpu_limit() -> int:
 
 def _start(cpu_limit: int) -> _Helper | None:
     """Fork a helper under ``cpu_limit`` CPU seconds; None where there are no pidfds."""
-    ours, theirs = socket.socketpair()
-    parent = os.getpid()
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_DURING_FORK)
-    try:
-        pid = os.fork()
-    except BaseException:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        ours.close()
-        theirs.close()
-        raise
-    if pid == 0:
-        ours.close()
-        _serve(parent, theirs, cpu_limit, held)
-    theirs.close()
+    forked = fork_with_channel()
+    if forked.pid == 0:
+        _serve(forked.parent, forked.channel, cpu_limit, forked.held)
+    pid, ours = forked.pid, forked.channel
     helper = None
     try:
         pidfd = _open_pidfd(pid)
@@ -287,7 +277,7 @@ def _start(cpu_limit: int) -> _Helper | None:
             os.waitpid(pid, 0)
             ours.close()
         try:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a held signal is raised here
+            forked.restore_signals()  # a held signal is raised here
         except BaseException:
             if helper is not None:
                 helper.end()
