@@ -3,7 +3,10 @@ production corpus and Debian's assimp-testmodels, as pytest parameters."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,3 +39,19 @@ def assert_known_files_found(params: list, known: dict[Path, set[str]]) -> None:
     for folder, names in known.items():
         if folder.is_dir():
             assert names <= found, folder
+
+
+@contextmanager
+def ufbx_scene(path: Path) -> Iterator[Any]:
+    """ufbx's scene of ``path``, closed on leaving the block; the test is skipped when ufbx
+    cannot read the file."""
+    import ufbx
+
+    try:
+        scene = ufbx.load_file(str(path))
+    except ufbx.UfbxError:
+        pytest.skip("ufbx cannot read this file")
+    try:
+        yield scene
+    finally:
+        scene.close()

@@ -18,7 +18,7 @@ from assetcheck.asset.options import Limits
 from assetcheck.formats.fbx.curves import read_curves
 from assetcheck.formats.fbx.objects import FbxObjects
 from assetcheck.formats.fbx.walk import walk_fbx
-from tests.formats.fbx.real_files import assert_known_files_found, real_fbx_files
+from tests.formats.fbx.real_files import assert_known_files_found, real_fbx_files, ufbx_scene
 from tests.formats.fbx.test_fbx_corpus import ASSIMP_FBX, CORPUS
 from tests.formats.fbx.test_fbx_production_corpus import PRODUCTION
 
@@ -46,13 +46,7 @@ def _summary(count: int, times: np.ndarray, values: np.ndarray) -> tuple:
 
 @pytest.mark.parametrize("path", real_fbx_files(b"AnimationCurve"))
 def test_stacks_and_curves_equal_ufbx(path: Path):
-    import ufbx
-
-    try:
-        scene = ufbx.load_file(str(path))
-    except ufbx.UfbxError:
-        pytest.skip("ufbx cannot read this file")
-    try:
+    with ufbx_scene(path) as scene:
         stacks = [(stack.name, stack.time_begin, stack.time_end) for stack in scene.anim_stacks]
         theirs = {
             _summary(
@@ -62,8 +56,6 @@ def test_stacks_and_curves_equal_ufbx(path: Path):
             )
             for c in scene.anim_curves
         }
-    finally:
-        scene.close()
 
     curves = read_curves(FbxObjects.of(walk_fbx(path.read_bytes(), Limits()).tree))
     assert curves.stacks == [name for name, _, _ in stacks]

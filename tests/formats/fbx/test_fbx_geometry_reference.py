@@ -37,7 +37,7 @@ from assetcheck.formats.fbx.walk import walk_fbx
 from assetcheck.formats.source import SourceFile
 from assetcheck.issues import IssueCollector
 from assetcheck.plugins.manager import build_registry, get_plugin_manager
-from tests.formats.fbx.real_files import real_fbx_files
+from tests.formats.fbx.real_files import real_fbx_files, ufbx_scene
 from tests.formats.fbx.test_fbx_corpus import CORPUS, CORRUPT_ASSIMP_MODEL
 
 #: Largest bounding box difference accepted, relative to the box's largest side.
@@ -144,23 +144,15 @@ def test_decoded_control_points_and_triangles_equal_ufbx(path):
 
 @pytest.mark.parametrize("path", real_fbx_files())
 def test_mesh_node_transforms_equal_ufbx(path, registry):
-    import ufbx
-
-    try:
-        ufbx_scene = ufbx.load_file(str(path))
-    except ufbx.UfbxError:
-        pytest.skip("ufbx cannot read this file")
-    try:
+    with ufbx_scene(path) as reference:
         theirs = {}
-        for node in ufbx_scene.nodes:
+        for node in reference.nodes:
             if node.mesh is not None:
                 # pyufbx fills a C-ordered array column by column: transpose it.
                 theirs.setdefault(node.name, []).append(
                     node.world_transform.T @ _matrix(node.geometry_transform)
                 )
-        version = ufbx_scene.metadata.version
-    finally:
-        ufbx_scene.close()
+        version = reference.metadata.version
     if version < FIRST_VERSION_WITH_TRANSFORMS:
         pytest.skip("FBX 5 and older keep node transforms in takes, which are not read")
     scene = read_fbx(path, registry)

@@ -18,7 +18,7 @@ from assetcheck.formats.fbx.materials import read_materials
 from assetcheck.formats.fbx.objects import FbxObjects
 from assetcheck.formats.fbx.tree import FbxSource
 from assetcheck.formats.fbx.walk import walk_fbx
-from tests.formats.fbx.real_files import assert_known_files_found, real_fbx_files
+from tests.formats.fbx.real_files import assert_known_files_found, real_fbx_files, ufbx_scene
 from tests.formats.fbx.test_fbx_corpus import ASSIMP_FBX, CORPUS
 from tests.formats.fbx.test_fbx_production_corpus import PRODUCTION
 
@@ -43,21 +43,13 @@ def test_the_known_textured_files_are_found():
 
 @pytest.mark.parametrize("path", real_fbx_files(b"Texture"))
 def test_texture_slots_and_embedded_bytes_equal_ufbx(path: Path):
-    import ufbx
-
-    try:
-        scene = ufbx.load_file(str(path))
-    except ufbx.UfbxError:
-        pytest.skip("ufbx cannot read this file")
-    try:
+    with ufbx_scene(path) as scene:
         theirs = sorted(
             (material.name, slot.material_prop, slot.texture.name)
             for material in scene.materials
             for slot in material.textures
         )
         contents = {texture.name: bytes(texture.content or b"") for texture in scene.textures}
-    finally:
-        scene.close()
 
     data = path.read_bytes()
     materials, images = read_materials(FbxObjects.of(walk_fbx(data, Limits()).tree))

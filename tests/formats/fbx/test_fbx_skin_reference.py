@@ -17,7 +17,7 @@ import pytest
 from assetcheck.asset.options import Limits
 from assetcheck.formats.fbx.geometry import read_geometries
 from assetcheck.formats.fbx.walk import walk_fbx
-from tests.formats.fbx.real_files import assert_known_files_found, real_fbx_files
+from tests.formats.fbx.real_files import assert_known_files_found, real_fbx_files, ufbx_scene
 from tests.formats.fbx.test_fbx_corpus import ASSIMP_FBX
 from tests.formats.fbx.test_fbx_production_corpus import PRODUCTION
 
@@ -34,13 +34,7 @@ def test_the_known_skinned_files_are_found():
 
 @pytest.mark.parametrize("path", real_fbx_files(b"Cluster"))
 def test_cluster_weights_and_bones_equal_ufbx(path: Path):
-    import ufbx
-
-    try:
-        scene = ufbx.load_file(str(path))
-    except ufbx.UfbxError:
-        pytest.skip("ufbx cannot read this file")
-    try:
+    with ufbx_scene(path) as scene:
         theirs = sorted(
             [cluster.num_weights for skin in mesh.skin_deformers for cluster in skin.clusters]
             for mesh in scene.meshes
@@ -50,8 +44,6 @@ def test_cluster_weights_and_bones_equal_ufbx(path: Path):
         for node in scene.nodes:
             # pyufbx fills a C-ordered array column by column: transpose it.
             worlds.setdefault(node.name, []).append(node.world_transform.T)
-    finally:
-        scene.close()
 
     skins = [m.skin for m in read_geometries(walk_fbx(path.read_bytes(), Limits()).tree)]
     ours = sorted(
