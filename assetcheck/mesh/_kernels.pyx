@@ -726,13 +726,8 @@ cdef void _draw_rows(
             counts[y * cells + x] += 1
 
 
-ctypedef fused normal_t:
-    float
-    double
-
-
 def inside_out_votes(
-    const float[:, ::1] coords, const normal_t[:, :] normals, const index_t[:, :] corners
+    const float[:, ::1] coords, const real_t[:, :] normals, const index_t[:, :] corners
 ):
     """``(against, along)``: of the triangles ``corners`` (``(3, n)`` indices of the vertices
     ``coords``, ``(3, count)``, whose normals are ``normals``, ``(count, 3)``), how many have
