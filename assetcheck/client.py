@@ -15,6 +15,7 @@ The key is sent only in the ``Authorization`` header and never appears in an err
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import math
@@ -250,7 +251,9 @@ class Client:
             **(headers or {}),
         }
         try:
-            connection.request(method, self._prefix + path, body=body, headers=sent)
+            # A refusal sent before the whole body was taken (QUEUE_FULL) is read below.
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                connection.request(method, self._prefix + path, body=body, headers=sent)
             response = connection.getresponse()
             return response.status, response.headers, response.read()
         except (OSError, http.client.HTTPException) as error:

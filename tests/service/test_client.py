@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -260,3 +261,41 @@ def test_the_client_module_needs_neither_the_server_nor_third_party_http_librari
         "assetcheck.config",
     }
     assert heavy.isdisjoint(loaded)
+
+
+def refusing_server(answer: bytes) -> tuple[str, threading.Thread]:
+    """A loopback server that answers its one request with ``answer`` as soon as the headers
+    are in, then closes without reading the body (as the service refuses a full queue)."""
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve() -> None:
+        with listener, listener.accept()[0] as connection:
+            received = b""
+            while b"\r\n\r\n" not in received:
+                received += connection.recv(65536)
+            connection.sendall(answer)
+
+    thread = threading.Thread(target=serve)
+    thread.start()
+    return f"http://127.0.0.1:{listener.getsockname()[1]}", thread
+
+
+def test_a_refusal_sent_before_the_whole_upload_is_read_as_the_services_answer(files):
+    body = b'{"error": "Your account already has 1 files waiting", "code": "QUEUE_FULL"}'
+    url, server = refusing_server(
+        b"HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\n"
+        b"Retry-After: 2\r\nConnection: close\r\n"
+        + f"Content-Length: {len(body)}\r\n\r\n".encode()
+        + body
+    )
+    (path,) = files({"large.glb": os.urandom(32 << 20)})  # far more than the socket buffers
+    try:
+        with pytest.raises(ApiError) as refused:
+            Client(url, "svc_key").submit(path)
+    finally:
+        server.join()
+    assert (refused.value.status, refused.value.code, refused.value.retry_after) == (
+        429,
+        "QUEUE_FULL",
+        2,
+    )
