@@ -24,8 +24,8 @@ from assetcheck.asset.result import CheckRun, Result, SecurityScan
 from assetcheck.checks import CheckContext
 from assetcheck.formats.registry import SNIFF_BYTES, format_registry
 from assetcheck.formats.source import DirectoryResources, ReadContext, SourceFile, map_file
-from assetcheck.formats.zip.layout import searchable
 from assetcheck.formats.zip.polyglot import report_embedded_zip
+from assetcheck.formats.zip.signatures import searchable
 from assetcheck.issues import IssueCollector
 from assetcheck.plugins.manager import (
     DEFAULT_PLUGINS,
