@@ -134,6 +134,8 @@ class PluginConfig:
 
 #: What pluggy can take a hook implementation from (see ``PluginManager.parse_hookimpl_opts``).
 _HOOKABLE = (types.FunctionType, staticmethod, classmethod, types.MethodType)
+#: A name a module does not hold (its ``__getattr__`` may still answer for it).
+_ABSENT = object()
 
 
 class PluginManager(pluggy.PluginManager):
@@ -151,14 +153,16 @@ class PluginManager(pluggy.PluginManager):
 
     def parse_hookimpl_opts(self, plugin: object, name: str) -> pluggy.HookimplOpts | None:
         """Pluggy's answer, found without its descriptor-safe lookup for what a module plainly
-        holds: a function without the hook marker, or anything that is no function, is no hook
-        implementation. That lookup is most of the time registering the built-in modules
-        takes (~30 ms a plugin manager, ``docs/performance.md``)."""
-        if isinstance(plugin, types.ModuleType) and name in vars(plugin):
-            value = vars(plugin)[name]
-            if not isinstance(value, _HOOKABLE):
-                return None
-            if isinstance(value, types.FunctionType) and not hasattr(value, self._marker):
+        holds: a function's hook marker (a dict, else it is no hook implementation, as pluggy
+        reads it), and no hook implementation in anything else that is no function. That
+        lookup is most of the time registering the built-in modules takes (~30 ms a plugin
+        manager, ``docs/performance.md``)."""
+        if isinstance(plugin, types.ModuleType):
+            value = vars(plugin).get(name, _ABSENT)
+            if isinstance(value, types.FunctionType):
+                options = getattr(value, self._marker, None)
+                return cast(pluggy.HookimplOpts, options) if isinstance(options, dict) else None
+            if value is not _ABSENT and not isinstance(value, _HOOKABLE):
                 return None
         return super().parse_hookimpl_opts(plugin, name)
 
