@@ -38,9 +38,8 @@ NOT_FOR_A_PLAIN_GLB = (
     "assetcheck.formats.zip.layout",
     "assetcheck.formats.ktx2.fixed_part",
     "assetcheck.formats.ktx2.dfd",
-    "assetcheck.checks.gltf_ktx2_basisu",
-    "assetcheck.checks.fbx_texture_rules",
-    "assetcheck.checks.fbx_animation_rules",
+    "assetcheck.formats.fbx.texture_faults",
+    "assetcheck.formats.fbx.animation_faults",
     "assetcheck.formats.fbx.animation",
     "assetcheck.reports.failures",
     "difflib",
@@ -110,7 +109,6 @@ def test_json_output_loads_orjson_and_a_ktx2_image_loads_the_ktx2_parser(tmp_pat
         "orjson",
         "assetcheck.formats.ktx2.parse",
         "assetcheck.formats.ktx2.fixed_part",
-        "assetcheck.checks.gltf_ktx2_basisu",
     } <= modules
 
 

@@ -8,8 +8,8 @@ constant and redundant-key rules are the format-neutral ones of :mod:`assetcheck
 judging all the curves together. Findings are grouped by animated property (one curve node:
 ``Lcl Translation`` of a model, in one stack), each naming its first key.
 
-The rules (:mod:`assetcheck.checks.fbx_animation_rules`) are imported by the first FBX file with
-animation curves.
+The rules (:mod:`assetcheck.formats.fbx.animation_faults`) are imported by the first FBX file
+with animation curves.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from assetcheck.lazy_imports import lazy_module
 from assetcheck.plugins.hookspecs import hookimpl
 
 if TYPE_CHECKING:  # a run without FBX files never loads the rules
-    from assetcheck.checks import fbx_animation_rules as rules
+    from assetcheck.formats.fbx import animation_faults
 else:
-    rules = lazy_module("assetcheck.checks.fbx_animation_rules")
+    animation_faults = lazy_module("assetcheck.formats.fbx.animation_faults")
 
 CODES = (
     "FBX_ANIMATION_KEY_TIMES_NOT_INCREASING",
@@ -40,7 +40,7 @@ CODES = (
 def check_fbx_animation_content(asset: Asset, context: CheckContext) -> None:
     if asset.fbx is None or asset.fbx.curves is None:
         return
-    rules.check_curves(asset.fbx.curves, context.issues)
+    animation_faults.report_curve_faults(asset.fbx.curves, context.issues)
 
 
 @hookimpl

@@ -8,8 +8,8 @@ one child process under the job's limits, as glTF's are
 (:func:`assetcheck.formats.texture_rules.decode_contents`); their size is read from the header
 first. Image files beside the model are not read: ``FBX_EXTERNAL_TEXTURE`` reports them.
 
-The rules (:mod:`assetcheck.checks.fbx_texture_rules`) are imported by the first FBX file with
-images.
+The rules (:mod:`assetcheck.formats.fbx.texture_faults`) are imported by the first FBX file
+with images.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from assetcheck.lazy_imports import lazy_module
 from assetcheck.plugins.hookspecs import hookimpl
 
 if TYPE_CHECKING:  # a run without FBX files never loads the rules
-    from assetcheck.checks import fbx_texture_rules as rules
+    from assetcheck.formats.fbx import texture_faults
 else:
-    rules = lazy_module("assetcheck.checks.fbx_texture_rules")
+    texture_faults = lazy_module("assetcheck.formats.fbx.texture_faults")
 
 CODES = (
     "TEXTURE_DECODE_REFUSED",
@@ -44,7 +44,7 @@ def check_texture_content(asset: Asset, context: CheckContext) -> None:
     scene = asset.fbx
     if scene is None or not scene.images:
         return
-    rules.check_scene_textures(scene, context)
+    texture_faults.report_texture_faults(scene, context.issues, context.options.limits)
 
 
 @hookimpl

@@ -4,7 +4,7 @@ each image a texture names through that extension.
 
 The Khronos image codes (``IMAGE_UNEXPECTED_EOS``, ``IMAGE_DATA_INVALID``) stay with the image
 check, for parity with Khronos; the ``KTX2_*`` codes here say what exactly is wrong. The
-extension's rules (:mod:`assetcheck.checks.gltf_ktx2_basisu`) are imported by the first document
+extension's rules (:mod:`assetcheck.formats.ktx2.basisu`) are imported by the first document
 with a KTX2 image.
 """
 
@@ -16,18 +16,33 @@ from typing import TYPE_CHECKING
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.gltf import GLTF_FORMATS
-from assetcheck.formats.gltf.fields import child
+from assetcheck.formats.gltf.fields import child, extensions_used
+from assetcheck.formats.gltf.links import DocumentLinks, index_of, resolve, texture_infos
 from assetcheck.formats.ktx2.codes import ISSUE_TYPES
 from assetcheck.lazy_imports import lazy_module
 from assetcheck.plugins.hookspecs import hookimpl
 
 if TYPE_CHECKING:
     from assetcheck.asset import Texture
-    from assetcheck.checks import gltf_ktx2_basisu as basisu
-    from assetcheck.formats.gltf.links import DocumentLinks
-    from assetcheck.formats.ktx2 import Ktx2Image
+    from assetcheck.formats.ktx2 import Ktx2Image, basisu
+    from assetcheck.formats.ktx2.basisu import BasisuUse
 else:  # the KHR_texture_basisu rules, imported by the first document with a KTX2 image
-    basisu = lazy_module("assetcheck.checks.gltf_ktx2_basisu")
+    basisu = lazy_module("assetcheck.formats.ktx2.basisu")
+
+EXTENSION = "KHR_texture_basisu"
+#: Minification filters that sample mipmaps (NEAREST_MIPMAP_NEAREST .. LINEAR_MIPMAP_LINEAR).
+MIPMAP_FILTERS = frozenset({9984, 9985, 9986, 9987})
+#: Material texture slots that hold colour (sRGB) data; every other slot holds linear data.
+COLOUR_SLOTS = frozenset(
+    {
+        "baseColorTexture",
+        "emissiveTexture",
+        "sheenColorTexture",
+        "specularColorTexture",
+        "diffuseTexture",
+        "specularGlossinessTexture",
+    }
+)
 
 
 def check_ktx2_images(asset: Asset, context: CheckContext) -> None:
@@ -37,7 +52,7 @@ def check_ktx2_images(asset: Asset, context: CheckContext) -> None:
     parsed = _ktx2_images(links, asset.textures)
     if not parsed:
         return
-    uses = basisu.basisu_uses(links)
+    uses = _basisu_uses(links)
     for index, image in parsed:
         findings = image.findings
         if index in uses:
@@ -59,6 +74,33 @@ def _ktx2_images(links: DocumentLinks, textures: Iterable[Texture]) -> list[tupl
         if structure is not None and structure.ktx2 is not None:
             parsed.append((index, structure.ktx2))
     return parsed
+
+
+def _basisu_uses(links: DocumentLinks) -> dict[int, BasisuUse]:
+    """Each image a texture names through the extension, and how it is used."""
+    samplers = links.items("samplers")
+    sources: dict[int, int] = {}
+    uses: dict[int, BasisuUse] = {}
+    for number, texture in enumerate(links.items("textures")):
+        extension = (texture or {}).get("extensions")
+        source = index_of(
+            extension.get(EXTENSION) if isinstance(extension, dict) else None, "source"
+        )
+        if source is None:
+            continue
+        sources[number] = source
+        sampler = resolve(index_of(texture, "sampler"), samplers)
+        min_filter = sampler.get("minFilter") if sampler is not None else None
+        use = uses.setdefault(source, basisu.BasisuUse())
+        use.needs_mipmaps |= not isinstance(min_filter, int) or min_filter in MIPMAP_FILTERS
+    declared = frozenset(extensions_used(links.document))
+    for number, material in enumerate(links.items("materials")):
+        for pointer, key, info in texture_infos(material, child("/materials", number), declared):
+            texture_index = index_of(info, "index")
+            source = sources.get(texture_index) if texture_index is not None else None
+            if source is not None:
+                uses[source].slots.append((pointer, key in COLOUR_SLOTS))
+    return uses
 
 
 @hookimpl

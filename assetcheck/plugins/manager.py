@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import logging
 import sys
 import types
 import weakref
@@ -21,6 +20,7 @@ import pluggy
 
 from assetcheck import __version__
 from assetcheck.issues import IssueRegistry
+from assetcheck.lazy_imports import lazy_module
 from assetcheck.plugins import hookspecs
 from assetcheck.plugins.disabled_names import disabled_warnings, normalized
 from assetcheck.plugins.entry_points import PluginEntryPoint, entry_points
@@ -36,13 +36,21 @@ from assetcheck.plugins.errors import (
 )
 
 if TYPE_CHECKING:
+    import logging
+
     from assetcheck.checks import Check
+else:
+    logging = lazy_module("logging")
 
 __all__ = ["DEFAULT_PLUGINS", "PluginConfig", "PluginError", "PluginManager", "get_plugin_manager"]
 
 ENTRY_POINT_GROUP = "assetcheck"
 
-log = logging.getLogger("assetcheck.plugins")
+
+def _log() -> logging.Logger:
+    """The ``assetcheck.plugins`` logger. ``logging`` is imported by the first message: most runs
+    log none (``docs/performance.md``)."""
+    return logging.getLogger("assetcheck.plugins")
 
 
 class _HasName(Protocol):
@@ -223,7 +231,7 @@ def get_plugin_manager(config: PluginConfig | None = None) -> PluginManager:
     for warning in disabled_warnings(
         config.disabled, plugins=known, checks=checks, distributions=_distributions(entry_points)
     ):
-        log.warning("%s", warning)
+        _log().warning("%s", warning)
     return pm
 
 

@@ -1,6 +1,7 @@
-"""The rules of the ``fbx-animation-content`` check
-(:mod:`assetcheck.checks.fbx_animation_content`) on an FBX file's animation curves. Imported by
-the first FBX file with curves, so that other runs never load it (``docs/performance.md``).
+"""What breaks the rules of animation keys in an FBX file's curves (``docs/animations.md``):
+found here, reported by the ``fbx-animation-content`` check
+(:mod:`assetcheck.checks.fbx_animation_content`), which imports this module for the first FBX
+file with curves: other runs never load it (``docs/performance.md``).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ ROTATION = "Lcl Rotation"
 JUDGED = {CONSTANT: "STEP", LINEAR: "LINEAR"}
 
 
-def check_curves(curves: FbxCurves, issues: FileIssues) -> None:
+def report_curve_faults(curves: FbxCurves, issues: FileIssues) -> None:
     """Report what is wrong with ``curves`` (a file's, every stack's) to ``issues``."""
     _CurveChecker(curves, issues).check()
 

@@ -1,7 +1,7 @@
-"""The rules of the ``fbx-texture-content`` check (:mod:`assetcheck.checks.fbx_texture_content`)
-on an FBX scene's embedded images: which material properties sample each, decoding them, and
-what their pixels say against those properties. Imported by the first FBX file with images, so
-that other runs never load it (``docs/performance.md``).
+"""What the pixels of an FBX scene's embedded images say against the material properties that
+sample them: found here, reported by the ``fbx-texture-content`` check
+(:mod:`assetcheck.checks.fbx_texture_content`), which imports this module for the first FBX file
+with images: other runs never load it (``docs/performance.md``).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from assetcheck.checks import CheckContext
+from assetcheck.asset.options import Limits
 from assetcheck.formats.images import image_info
 from assetcheck.formats.texture_rules import (
     DECODED,
@@ -24,6 +24,7 @@ from assetcheck.formats.texture_rules import (
     single_color,
     transparent_share,
 )
+from assetcheck.issues import FileIssues
 from assetcheck.lazy_imports import lazy_module
 
 if TYPE_CHECKING:
@@ -86,14 +87,15 @@ class _Use:
         return self.material.slot_label(self.slot)
 
 
-def check_scene_textures(scene: FbxScene, context: CheckContext) -> None:
-    """Report what the images the materials of ``scene`` sample hold (``scene`` has images)."""
+def report_texture_faults(scene: FbxScene, issues: FileIssues, limits: Limits) -> None:
+    """Report what the images the materials of ``scene`` sample hold, decoded under ``limits``
+    (``scene`` has images)."""
     uses: dict[int, list[_Use]] = defaultdict(list)
     for material in scene.materials:
         for slot in material.slots:
             if slot.image is not None:
                 uses[slot.image].append(_Use(material, slot))
-    limit = image_content.decodable_pixels(context.options.limits.memory_limit_mb)
+    limit = image_content.decodable_pixels(limits.memory_limit_mb)
     decoded: list[tuple[int, tuple[int, int]]] = []
     requests = []
     for index in uses:
@@ -103,7 +105,7 @@ def check_scene_textures(scene: FbxScene, context: CheckContext) -> None:
             continue  # not an image format that is decoded (TGA, DDS...), or unreadable
         size = (info.width or 0, info.height or 0)
         if size[0] * size[1] > limit:
-            _refuse(context, scene, index, size, limit)
+            _refuse(issues, scene, index, size, limit)
             continue
         slots = {use.slot.slot for use in uses[index]}
         requests.append(
@@ -117,23 +119,23 @@ def check_scene_textures(scene: FbxScene, context: CheckContext) -> None:
         decoded.append((index, size))
     if not requests:
         return
-    measured = decode_contents(requests, limit, context.options.limits, context.issues)
+    measured = decode_contents(requests, limit, limits, issues)
     for (index, size), content in zip(decoded, measured or [], strict=False):
         if isinstance(content, image_content.ImageContent):
-            _ImageRules(context, scene.images[index].label, size, uses[index], content).report()
+            _ImageRules(issues, scene.images[index].label, size, uses[index], content).report()
         elif isinstance(content, image_content.ImageTooLarge):
-            _refuse(context, scene, index, size, limit)
+            _refuse(issues, scene, index, size, limit)
         else:
-            context.issues.add(
+            issues.add(
                 "TEXTURE_DECODE_FAILED",
                 reason=f"image {scene.images[index].label} does not decode ({content})",
             )
 
 
 def _refuse(
-    context: CheckContext, scene: FbxScene, index: int, size: tuple[int, int], limit: int
+    issues: FileIssues, scene: FbxScene, index: int, size: tuple[int, int], limit: int
 ) -> None:
-    context.issues.add(
+    issues.add(
         "TEXTURE_DECODE_REFUSED",
         image=scene.images[index].label,
         width=size[0],
@@ -147,13 +149,13 @@ class _ImageRules:
 
     def __init__(
         self,
-        context: CheckContext,
+        issues: FileIssues,
         name: str,
         size: tuple[int, int],
         uses: list[_Use],
         content: image_content.ImageContent,
     ) -> None:
-        self.issues = context.issues
+        self.issues = issues
         self.name = name
         self.size = size
         self.uses = uses
