@@ -161,10 +161,11 @@ class PluginManager(pluggy.PluginManager):
 
     def parse_hookimpl_opts(self, plugin: object, name: str) -> pluggy.HookimplOpts | None:
         """Pluggy's answer, found without its descriptor-safe lookup for what a module plainly
-        holds: a function's hook marker (a dict, else it is no hook implementation, as pluggy
-        reads it), and no hook implementation in anything else that is no function. That
-        lookup is most of the time registering the built-in modules takes (~30 ms a plugin
-        manager, ``docs/performance.md``)."""
+        holds: a function's own hook marker (its options when they are a dict, as pluggy reads
+        them), and none for a value pluggy takes no hook from (:data:`_HOOKABLE`). Static,
+        class and bound methods, and names only the module's ``__getattr__`` answers, go to
+        pluggy. That lookup is most of the time registering the built-in modules takes (~30 ms
+        a plugin manager, ``docs/performance.md``)."""
         if isinstance(plugin, types.ModuleType):
             value = vars(plugin).get(name, _ABSENT)
             if isinstance(value, types.FunctionType):

@@ -2,7 +2,7 @@
 
 :func:`read_header` reads them with bounds checks only: it never reads past the data, and it
 reads the level index only when the data holds it, so a header that claims four billion levels
-costs nothing. What they read is :mod:`assetcheck.formats.ktx2.fixed_part`'s classes.
+costs nothing. What they read is held in the classes of :mod:`assetcheck.formats.ktx2.fixed_part`.
 """
 
 from __future__ import annotations
