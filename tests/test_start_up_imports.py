@@ -4,7 +4,8 @@ the image decoding (no texture), the animation key rules (no animation), the ski
 skin), the FBX checks' rules, the Draco and meshopt codecs and their sandbox, orjson (text
 output), the baseline comparison and the SARIF reader (no ``--baseline``), the TOML parser (no
 configuration file), the job failures (no failed job), the closest-name search of plugin errors
-(no mistake), the service, or the worker pool and its sockets (``--jobs 1``)."""
+(no mistake), ``logging`` (nothing logged), the service, or the worker pool and its sockets
+(``--jobs 1``)."""
 
 import json
 import os
@@ -43,6 +44,8 @@ NOT_FOR_A_PLAIN_GLB = (
     "assetcheck.formats.fbx.animation",
     "assetcheck.reports.failures",
     "difflib",
+    "logging",
+    "traceback",
     "assetcheck.formats.ktx2.basisu",
     "assetcheck.formats.gltf.draco",
     "assetcheck.formats.gltf.draco_decoder",
