@@ -4,6 +4,7 @@ what Khronos glTF-Validator's JSON getters report."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from assetcheck.formats.gltf.extension_schemas import EXTENSIONS, UNVALIDATED_BY_KHRONOS
@@ -40,20 +41,8 @@ _EXPECTED = {
 }
 
 
-_CONTAINERS = {
-    "object": dict,
-    "index_map": dict,
-    "objects": list,
-    "indices": list,
-    "numbers": list,
-    "strings": list,
-    "index_maps": list,
-}
-
-
-_MISSING = object()
-#: Integers up to this size are read exactly as they are (:func:`~.fields.as_integer`).
-_LARGEST_EXACT = 2**53
+#: The value of a property an object leaves out.
+MISSING = object()
 
 
 #: (object, property, the property it depends on): Khronos' ``UNSATISFIED_DEPENDENCY`` rules.
@@ -119,16 +108,23 @@ class SchemaWalker:
             )
 
     def check_object(self, schema: ObjectSchema, value: dict, at: str) -> None:
-        for key in value:
-            if key not in schema.properties and key not in ("extensions", "extras"):
-                self.issues.add("UNEXPECTED_PROPERTY", pointer=child(at, key), name=key)
+        allowed = schema.allowed
+        if not allowed.issuperset(value):
+            for key in value:
+                if key not in allowed:
+                    self.issues.add("UNEXPECTED_PROPERTY", pointer=child(at, key), name=key)
         needed = schema.needed
-        for key, prop in schema.properties.items():
-            found = value.get(key, _MISSING)
-            if found is _MISSING and key not in needed:
+        for key, prop in schema.walked:
+            found = value.get(key, MISSING)
+            if found is MISSING:
+                if key in needed:
+                    self.check_property(prop, found, at, key)
                 continue  # an optional property left out: nothing to check, nothing to build
-            self._check_property(prop, found, at, key)
-        self._check_extensions(value, at, schema.name)
+            plainly_valid = prop.plainly_valid
+            if plainly_valid is None or not plainly_valid(found):
+                self.check_property(prop, found, at, key)
+        if "extensions" in value:
+            self._check_extensions(value["extensions"], at, schema.name)
         extras = value.get("extras")
         if extras is not None and not isinstance(extras, dict):
             self.issues.add("NON_OBJECT_EXTRAS", pointer=child(at, "extras"), value=preview(extras))
@@ -156,28 +152,25 @@ class SchemaWalker:
             elif not reader_owned:
                 self._mismatch(child(at, index), item, "an object")
 
-    def _check_property(self, prop: Prop, value: Any, at: str, key: str) -> None:
-        if prop.kind == "any":
-            return
-        if value is _MISSING or value is None:
+    def check_property(self, prop: Prop, value: Any, at: str, key: str) -> None:
+        """Check the value of one property :attr:`~.Prop.walked` in full, without its quick
+        test (``MISSING`` when the object has none)."""
+        if value is MISSING or value is None:
             if not prop.reader:
                 if value is None:
                     self._mismatch(child(at, key), value, _EXPECTED[prop.kind])
                 if prop.required or prop.kind in ("objects", "index_map"):
                     self.issues.add("UNDEFINED_PROPERTY", pointer=at or "/", name=key)
             return
-        if _plainly_valid(prop, value):
-            return  # the common case: no finding, so no pointer to build
         pointer = child(at, key)
         container = _CONTAINERS.get(prop.kind)
-        if container is not None:
-            if not isinstance(value, container):
-                if not prop.reader:
-                    self._mismatch(pointer, value, _EXPECTED[prop.kind])
-                return
-            getattr(self, f"_check_{prop.kind}")(prop, value, pointer)
-        elif not prop.reader:
+        if container is None:
             self._check_scalar(prop, value, pointer)
+        elif not isinstance(value, container[0]):
+            if not prop.reader:
+                self._mismatch(pointer, value, _EXPECTED[prop.kind])
+        else:
+            container[1](self, prop, value, pointer)
 
     def _check_scalar(self, prop: Prop, value: Any, pointer: str) -> None:
         if prop.kind in ("index", "uint"):
@@ -332,10 +325,8 @@ class SchemaWalker:
             if number is None or number < 0:
                 self.issues.add("INVALID_INDEX", pointer=child(pointer, key), value=preview(item))
 
-    def _check_extensions(self, value: dict, at: str, kind: str) -> None:
-        extensions = value.get("extensions", _MISSING)
-        if extensions is _MISSING:
-            return
+    def _check_extensions(self, extensions: object, at: str, kind: str) -> None:
+        """Check the ``extensions`` of an object of ``kind`` found at ``at``."""
         pointer = child(at, "extensions")
         if not isinstance(extensions, dict):
             self._mismatch(pointer, extensions, "an object")
@@ -362,11 +353,14 @@ def _usable(value: object, prop: Prop) -> bool:
     return isinstance(value, str)
 
 
-def _plainly_valid(prop: Prop, value: object) -> bool:
-    """Whether ``value`` is, at a glance, a valid index, unconstrained string or boolean: what
-    most properties hold, for which :meth:`SchemaWalker._check_scalar` reports nothing."""
-    if prop.kind == "index":
-        return type(value) is int and 0 <= value <= _LARGEST_EXACT
-    if prop.kind == "string":
-        return type(value) is str and prop.enum is None and prop.pattern is None
-    return prop.kind == "bool" and type(value) is bool
+#: The JSON type of each kind of container property, and its full check (of a value of
+#: that type).
+_CONTAINERS: dict[str, tuple[type, Callable[[SchemaWalker, Prop, Any, str], None]]] = {
+    "object": (dict, SchemaWalker._check_object),
+    "index_map": (dict, SchemaWalker._check_index_map),
+    "objects": (list, SchemaWalker._check_objects),
+    "indices": (list, SchemaWalker._check_indices),
+    "numbers": (list, SchemaWalker._check_numbers),
+    "strings": (list, SchemaWalker._check_strings),
+    "index_maps": (list, SchemaWalker._check_index_maps),
+}

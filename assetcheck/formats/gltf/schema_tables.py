@@ -10,6 +10,8 @@ alone and only looks inside them. Properties of kind ``any`` are checked by a se
 from __future__ import annotations
 
 import re
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -21,6 +23,11 @@ MAG_FILTERS = (9728, 9729)
 MIN_FILTERS = (9728, 9729, 9984, 9985, 9986, 9987)
 WRAP_MODES = (33071, 33648, 10497)
 VERSION_PATTERN = re.compile(r"^([0-9]+)\.([0-9]+)$")
+
+#: Integers up to this size are read exactly as they are (:func:`~.fields.as_integer`).
+LARGEST_EXACT = 2**53
+#: The largest finite JSON number (a larger one reads as infinite, as in Khronos).
+LARGEST_NUMBER = sys.float_info.max
 
 #: Enumerations that an extension listed in ``extensionsUsed`` widens.
 EXTENSION_VALUES = {
@@ -55,11 +62,37 @@ class Prop:
     standalone: float | None = None
     multiple_of: int | None = None
 
+    @cached_property
+    def walked(self) -> bool:
+        """Whether the schema walker looks at this property at all: not for ``any`` (checked
+        elsewhere), nor for the reader's scalars, whose type, presence and range the reader
+        reports (the walker only looks inside the reader's objects and arrays)."""
+        return self.kind != "any" and not (self.reader and self.kind in _SCALARS)
+
+    @cached_property
+    def plainly_valid(self) -> Callable[[object], bool] | None:
+        """A quick test passing values that are, at a glance, valid here and hold nothing to
+        walk into: a value it passes has no finding. What it does not pass (or every value,
+        when this is None: objects, arrays of objects, patterns) the walker checks in full.
+        It tests exact types (``json.loads`` makes exact ints, floats, strs, lists, dicts),
+        so subclasses and booleans take the long way."""
+        return _plain_test(self)
+
 
 @dataclass(frozen=True)
 class ObjectSchema:
     name: str
     properties: dict[str, Prop] = field(default_factory=dict)
+
+    @cached_property
+    def allowed(self) -> frozenset[str]:
+        """The keys an object may hold: its properties, ``extensions`` and ``extras``."""
+        return frozenset(self.properties) | {"extensions", "extras"}
+
+    @cached_property
+    def walked(self) -> tuple[tuple[str, Prop], ...]:
+        """The properties the schema walker looks at (:attr:`Prop.walked`), in order."""
+        return tuple((key, prop) for key, prop in self.properties.items() if prop.walked)
 
     @cached_property
     def needed(self) -> frozenset[str]:
@@ -73,6 +106,73 @@ class ObjectSchema:
             and prop.kind != "any"
             and (prop.required or prop.kind in ("objects", "index_map"))
         )
+
+
+_SCALARS = frozenset({"index", "uint", "number", "string", "bool"})
+
+
+def _plain_test(prop: Prop) -> Callable[[object], bool] | None:
+    """:attr:`Prop.plainly_valid` for ``prop``: the common valid values of each kind, as the
+    walker's full checks (:class:`~assetcheck.formats.gltf.schema.SchemaWalker`) judge them."""
+    if prop.kind == "bool":
+        return _is_bool
+    if prop.kind == "string" and prop.pattern is None:
+        return _is_str if prop.enum is None else _member_of(str, prop.enum)
+    if prop.kind == "index":
+        return _is_index
+    if prop.kind == "uint" and prop.enum is not None:
+        return _member_of(int, prop.enum)
+    if prop.exclusive_minimum is not None or prop.multiple_of is not None or prop.enum:
+        return None
+    if prop.kind == "uint":
+        lowest = 0 if prop.minimum is None else prop.minimum
+        highest = LARGEST_EXACT if prop.maximum is None else min(prop.maximum, LARGEST_EXACT)
+        return lambda value: type(value) is int and lowest <= value <= highest
+    lowest = -LARGEST_NUMBER if prop.minimum is None else prop.minimum
+    highest = LARGEST_NUMBER if prop.maximum is None else prop.maximum
+    if prop.kind == "number":
+        return lambda value: (
+            (type(value) is float or type(value) is int) and (lowest <= value <= highest)
+        )
+    if prop.kind == "numbers":
+        lengths = prop.lengths
+        return lambda value: (
+            type(value) is list
+            and (len(value) in lengths if lengths is not None else bool(value))
+            and all(
+                (type(item) is float or type(item) is int) and lowest <= item <= highest
+                for item in value
+            )
+        )
+    if prop.kind == "indices":
+        return lambda value: (
+            type(value) is list
+            and bool(value)
+            and all(_is_index(item) for item in value)
+            and len(set(value)) == len(value)
+        )
+    if prop.kind == "index_map" and prop.reader:  # only its emptiness is the walker's
+        return lambda value: type(value) is dict and bool(value)
+    return None
+
+
+def _is_bool(value: object) -> bool:
+    return type(value) is bool
+
+
+def _is_str(value: object) -> bool:
+    return type(value) is str
+
+
+def _is_index(value: object) -> bool:
+    return type(value) is int and 0 <= value <= LARGEST_EXACT
+
+
+def _member_of(kind: type, values: tuple) -> Callable[[object], bool]:
+    """A test for a value of exactly ``kind`` among ``values`` (an extension may widen an
+    enumeration, never narrow it, so the core values pass whatever the extensions)."""
+    allowed = frozenset(values)
+    return lambda value: type(value) is kind and value in allowed
 
 
 def obj(title: str, /, **properties: Prop) -> ObjectSchema:
