@@ -55,10 +55,13 @@ def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOption
     chunks = read_chunks(source.data, issues)
     if chunks is None or chunks.json is None:
         return Asset.unread(source.name, "glb")
-    document = parse_document(bytes(chunks.json), issues)
+    text = bytes(chunks.json)
+    document = parse_document(text, issues)
     if document is None:
         return Asset.unread(source.name, "glb")
-    return read_document(document, source, issues, options, container="glb", glb_bin=chunks.bin)
+    return read_document(
+        document, text, source, issues, options, container="glb", glb_bin=chunks.bin
+    )
 
 
 def read_chunks(data: FileData, issues: FileIssues) -> GlbChunks | None:

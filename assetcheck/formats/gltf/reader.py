@@ -55,14 +55,16 @@ def register_file_formats() -> list[FileFormat]:
 def read_asset(source: SourceFile, issues: FileIssues, options: ValidationOptions) -> Asset | None:
     if source.kind != GLTF.name:
         return None
-    document = parse_document(bytes(source.data), issues)
+    text = bytes(source.data)
+    document = parse_document(text, issues)
     if document is None:
         return Asset.unread(source.name, "gltf")
-    return read_document(document, source, issues, options, container="gltf")
+    return read_document(document, text, source, issues, options, container="gltf")
 
 
 def read_document(
     document: dict[str, Any],
+    text: bytes,
     source: SourceFile,
     issues: FileIssues,
     options: ValidationOptions,
@@ -70,7 +72,8 @@ def read_document(
     container: str,
     glb_bin: Bytes | None = None,
 ) -> Asset:
-    """The asset described by a parsed glTF JSON object from a ``container`` (``gltf``, ``glb``).
+    """The asset described by a glTF JSON object, parsed from ``text``, from a ``container``
+    (``gltf``, ``glb``).
 
     URIs that leave the upload are reported whatever the version. Like Khronos, nothing else is
     read unless ``asset.version`` is a 2.x version: otherwise the asset has no statistics, no
@@ -78,7 +81,7 @@ def read_document(
     it has no URI. Compressed geometry is decoded under ``options.limits`` (see
     :mod:`~assetcheck.formats.gltf.compression`).
     """
-    report_unsafe_uris(document, source.base, issues)
+    report_unsafe_uris(document, text, source.base, issues)
     fields = FieldReader(issues)
     version = _read_version(document, fields)
     asset = Asset(filename=source.name, format=container)

@@ -60,18 +60,53 @@ def classify_uri(uri: str, base: str = "") -> UriKind:
     return UriKind.RELATIVE
 
 
-def report_unsafe_uris(document: dict[str, Any], base: str, issues: FileIssues) -> None:
-    """Report every ``uri`` string of the document that leaves the upload.
+def report_unsafe_uris(
+    document: dict[str, Any], text: bytes, base: str, issues: FileIssues
+) -> None:
+    """Report every ``uri`` string of the document (parsed from the JSON ``text``) that leaves
+    the upload.
 
     The whole document is searched (glTF 1.0 and extensions included), except ``extras``, which
     no engine loads.
     """
-    for pointer, uri in _uri_properties(document):
+    for pointer, uri in uri_properties(document, text):
         kind = classify_uri(uri, base)
         if kind is UriKind.EXTERNAL:
             issues.add("GLTF_EXTERNAL_URI", pointer=pointer, uri=shorten_uri(uri))
         elif kind is UriKind.TRAVERSAL:
             issues.add("GLTF_PATH_TRAVERSAL", pointer=pointer, uri=shorten_uri(uri))
+
+
+def uri_properties(document: dict[str, Any], text: bytes) -> Iterator[tuple[str, str]]:
+    """The pointer and value of every ``uri`` string of ``document`` outside ``extras``, in
+    document order; ``text`` is the JSON it was parsed from.
+
+    Where glTF 2.0 puts them, in buffers and images, they are found without walking the
+    document: when the text spells the key ``"uri"`` no more often than those objects hold
+    it, no other object can hold one. (A key is spelled in the text as it is unless it has
+    escapes, so a text with any backslash goes the long way, as does one with ``"uri"`` as a
+    value or in ``extras``.) Otherwise the whole document is walked.
+    """
+    listed = _listed_uris(document)
+    if b"\\" not in text and text.count(b'"uri"') == len(listed):
+        return ((pointer, uri) for pointer, uri in listed if type(uri) is str)
+    return _uri_walk(document)
+
+
+#: The top-level arrays whose objects glTF 2.0 gives a ``uri``.
+_URI_COLLECTIONS = ("buffers", "images")
+
+
+def _listed_uris(document: dict[str, Any]) -> list[tuple[str, object]]:
+    """The pointer and value of the ``uri`` key of each object of :data:`_URI_COLLECTIONS`,
+    whatever the value, in document order."""
+    return [
+        (f"/{name}/{index}/uri", item["uri"])
+        for name, items in document.items()
+        if name in _URI_COLLECTIONS and type(items) is list
+        for index, item in enumerate(items)
+        if type(item) is dict and "uri" in item
+    ]
 
 
 def shorten_uri(uri: str, limit: int = 80) -> str:
@@ -138,7 +173,7 @@ def content_mismatch(media_type: str, data: bytes | memoryview) -> str | None:
     return f"a program ({program})" if program else "not a recognised image"
 
 
-def _uri_properties(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
+def _uri_walk(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
     # Iterative: the JSON parser allows nesting deep enough to exhaust Python's stack. A path
     # is kept as (parent path, key) links and spelled as a pointer only for a URI found, so a
     # document of many objects costs no string per object. The values come from json.loads:
