@@ -173,18 +173,19 @@ class ViewReaders:
         self.views = links.items("bufferViews")
         self.accessor_labels = labels
         self.shares: dict[int, dict[Label, int]] = defaultdict(lambda: defaultdict(int))
-        for index in range(len(links.items("accessors"))):
-            layout = links.layout(index)
+        strides: dict[int, int | None] = {}
+        for index, layout in enumerate(links.layouts):
             if layout is None or layout.buffer_view is None:
                 continue
-            label = self.accessor_labels.get(index, ("other", "", f"accessor {index}"))
-            stride = as_integer((self._view(layout.buffer_view) or {}).get("byteStride"))
-            span = layout.span(layout.count, stride if stride and stride > 0 else None)
+            label = self.accessor_labels.get(index) or ("other", "", f"accessor {index}")
+            if layout.buffer_view not in strides:
+                strides[layout.buffer_view] = self._stride(layout.buffer_view)
+            span = layout.span(layout.count, strides[layout.buffer_view])
             self.shares[layout.buffer_view][label] += max(1, span)
         for use in uses(links):
             if use.collection == "bufferViews" and "/sparse/" in use.pointer:
                 owner = int(use.pointer.split("/")[2])
-                label = self.accessor_labels.get(owner, ("other", "", f"accessor {owner}"))
+                label = self.accessor_labels.get(owner) or ("other", "", f"accessor {owner}")
                 self.shares[use.index][label] += 1
         for index, image in enumerate(links.items("images")):
             view = index_of(image, "bufferView")
@@ -199,8 +200,11 @@ class ViewReaders:
                     name = item_name(mesh, "mesh", mesh_index)
                     self.shares[view][("geometry", "Draco", name)] += 1
 
-    def _view(self, index: int) -> dict | None:
-        return self.views[index] if 0 <= index < len(self.views) else None
+    def _stride(self, index: int) -> int | None:
+        """The ``byteStride`` of view ``index`` when it is a usable one, else None."""
+        view = self.views[index] if 0 <= index < len(self.views) else None
+        stride = as_integer(view.get("byteStride")) if view is not None else None
+        return stride if stride and stride > 0 else None
 
     def count(self, view: int, size: int, tally: Tally) -> None:
         """Give ``size`` bytes of ``view`` to its readers in proportion to their shares
@@ -208,6 +212,9 @@ class ViewReaders:
         shares = self.shares.get(view)
         if not shares:
             tally.add(("unreferenced", "", f"buffer view {view} (nothing reads it)"), size)
+            return
+        if len(shares) == 1:  # the common case: one reader takes it all
+            tally.add(next(iter(shares)), size)
             return
         whole = sum(shares.values())
         parts = {label: size * share // whole for label, share in shares.items()}

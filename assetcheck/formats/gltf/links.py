@@ -190,6 +190,8 @@ class DocumentLinks:
     document: dict[str, Any]
     reader: AccessorReader
     collections: dict[str, list[dict | None]]
+    #: Each accessor's layout, read once (None where the accessor is unusable).
+    layouts: list[AccessorLayout | None]
     primitives: list[Primitive]
     materials: list[MaterialNeeds | None]
     parents: dict[int, int]
@@ -200,7 +202,10 @@ class DocumentLinks:
         return self.collections[name]
 
     def layout(self, accessor: int | None) -> AccessorLayout | None:
-        return None if accessor is None else self.reader.layout(accessor)
+        """The layout of accessor ``accessor``; None for None, an index past the end or an
+        unusable accessor."""
+        layouts = self.layouts
+        return layouts[accessor] if accessor is not None and 0 <= accessor < len(layouts) else None
 
     @cached_property
     def tree(self) -> NodeTree:
@@ -399,7 +404,8 @@ def link_document(document: dict[str, Any], reader: AccessorReader) -> DocumentL
     """The links of ``document``, whose accessors ``reader`` reads. Every check shares one
     (``asset.gltf.links``, :mod:`assetcheck.formats.gltf.model`)."""
     collections = {name: collection(document, name) for name in COLLECTIONS}
-    links = DocumentLinks(document, reader, collections, [], [], {}, {}, set())
+    layouts = [reader.layout(index) for index in range(len(collections["accessors"]))]
+    links = DocumentLinks(document, reader, collections, layouts, [], [], {}, {}, set())
     extensions = linked_extensions(document)
     links.materials = [
         None if material is None else _material_needs(material, i, extensions)
@@ -436,7 +442,7 @@ def _primitive(links: DocumentLinks, mesh: int, number: int, json: dict) -> Prim
         if resolves(accessor, accessors):
             primitive.attributes[semantic] = accessor
             if primitive.vertex_count is None:
-                layout = links.layout(accessor)
+                layout = links.layouts[accessor]
                 primitive.vertex_count = None if layout is None else layout.count
     primitive.indices = _resolved(json, "indices", accessors)
     primitive.material = _resolved(json, "material", links.collections["materials"])
@@ -526,20 +532,20 @@ def uses(links: DocumentLinks) -> tuple[Use, ...]:
 
 def _find_uses(links: DocumentLinks) -> list[Use]:
     found: list[Use] = []
-    views = links.items("bufferViews")
+    accessors, views = links.items("accessors"), links.items("bufferViews")
 
     def use(accessor: int | None, role: str, view_role: str, pointer: str) -> None:
         if accessor is None:
             return
         found.append(Use("accessors", accessor, role, pointer))
-        view = index_of(links.items("accessors")[accessor], "bufferView")
+        view = index_of(accessors[accessor], "bufferView")
         if resolves(view, views):
             found.append(Use("bufferViews", view, view_role, pointer))
 
-    for index, json in enumerate(links.items("accessors")):
+    for index, layout in enumerate(links.layouts):
+        json = accessors[index] if layout is not None and layout.sparse is not None else None
         sparse = json.get("sparse") if json is not None else None
-        layout = links.layout(index)
-        if layout is None or layout.sparse is None or not isinstance(sparse, dict):
+        if not isinstance(sparse, dict):
             continue
         for part in ("indices", "values"):
             view = index_of(sparse.get(part), "bufferView")
@@ -568,7 +574,6 @@ def _find_uses(links: DocumentLinks) -> list[Use]:
             at = child(child(primitive.pointer, "targets"), number)
             for semantic, accessor in target.items():
                 use(accessor, "VertexAttribute", "VertexBuffer", child(at, semantic))
-    accessors = links.items("accessors")
     for index, skin in enumerate(links.items("skins")):
         matrices = index_of(skin, "inverseBindMatrices")
         if resolves(matrices, accessors):
