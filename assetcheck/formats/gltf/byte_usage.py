@@ -16,7 +16,7 @@ from __future__ import annotations
 import struct
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from assetcheck.asset import Asset, Texture
 from assetcheck.asset.memory import ByteUsage, largest
@@ -55,9 +55,9 @@ class Tally:
         self.add(("padding" if size <= ALIGNMENT_GAP else "unreferenced", "", name), size)
 
 
-@dataclass(frozen=True)
-class Span:
-    """Bytes ``start`` to ``end`` of a buffer, held by buffer view ``view``."""
+class Span(NamedTuple):
+    """Bytes ``start`` to ``end`` of a buffer, held by buffer view ``view`` (a named tuple:
+    a document has one per buffer view, made cheaply)."""
 
     start: int
     end: int

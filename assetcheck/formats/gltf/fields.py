@@ -159,15 +159,20 @@ class FieldReader:
         A null value is a type mismatch that still falls back to ``default`` (as Khronos does),
         while a value of another type or out of ``minimum..maximum`` is unusable.
         """
-        value = self._get(parent, key, at, required)
-        if value is _MISSING:
+        value = parent.get(key, _MISSING)
+        number: int | None
+        if type(value) is int and -_SMALL <= value <= _SMALL:  # the common case, checked first
+            number = value
+        elif value is _MISSING:
+            self._absent(key, at, required)
             return default
-        if value is None:
+        elif value is None:
             self._type_mismatch(child(at, key), value, "an integer")
             if required:
                 self.issues.add("UNDEFINED_PROPERTY", pointer=at or "/", name=key)
             return default
-        number = as_integer(value)
+        else:
+            number = as_integer(value)
         if number is None:
             self._type_mismatch(child(at, key), value, "an integer")
             return None
@@ -178,8 +183,11 @@ class FieldReader:
 
     def index(self, parent: dict, key: str, at: str, *, required: bool = False) -> int | None:
         """A reference to an element of a collection (``indices``, ``material``, ``buffer``)."""
-        value = self._get(parent, key, at, required)
+        value = parent.get(key, _MISSING)
+        if type(value) is int and 0 <= value <= _SMALL:  # the common case, checked first
+            return value
         if value is _MISSING:
+            self._absent(key, at, required)
             return None
         number = as_integer(value)
         if number is None:
@@ -225,10 +233,14 @@ class FieldReader:
     def _get(self, parent: dict, key: str, at: str, required: bool) -> Any:
         """The value of ``key``, or ``_MISSING`` when absent (reported when required)."""
         if key not in parent:
-            if required:
-                self.issues.add("UNDEFINED_PROPERTY", pointer=at or "/", name=key)
+            self._absent(key, at, required)
             return _MISSING
         return parent[key]
+
+    def _absent(self, key: str, at: str, required: bool) -> None:
+        """Report ``key`` missing from the object at ``at`` when it is ``required``."""
+        if required:
+            self.issues.add("UNDEFINED_PROPERTY", pointer=at or "/", name=key)
 
     def _type_mismatch(self, pointer: str, value: Any, expected: str) -> None:
         self.issues.add("TYPE_MISMATCH", pointer=pointer, value=preview(value), expected=expected)
