@@ -8,6 +8,7 @@ ever slices real bytes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from assetcheck.formats.gltf.accessor_data import element_format
 from assetcheck.formats.gltf.fields import FieldReader, as_integer, child
@@ -31,9 +32,9 @@ class Accessors:
     counts: list[int | None]
 
 
-@dataclass(frozen=True)
-class ViewLayout:
-    """The declared extent of one buffer view (None where the JSON value is unusable)."""
+class ViewLayout(NamedTuple):
+    """The declared extent of one buffer view (None where the JSON value is unusable; a named
+    tuple: a document has one per buffer view, made cheaply)."""
 
     byte_length: int | None
     byte_stride: int | None
