@@ -44,11 +44,19 @@ cdef uint64_t SPREAD = 0x9E3779B97F4A7C15ULL
 cdef uint64_t MIX1 = 0xFF51AFD7ED558CCDULL, MIX2 = 0xC4CEB9FE1A85EC53ULL
 
 
-def hash_positions(const real_t[:, :] positions, float[:, ::1] coords, uint64_t[::1] keys):
-    """Lay out ``positions`` (``(count, 3)``) as ``coords`` (``(3, count)`` float32, rows x, y
-    and z; ``-0.0`` made ``0.0`` by adding ``0.0``) and hash each vertex into ``keys``: the
-    bits of y and x as one 64-bit value, xor the bits of z times :data:`SPREAD`, through
-    MurmurHash3's finaliser. Vertices at the same position (bit for bit) hash alike."""
+def hash_positions(
+    const real_t[:, :] positions,
+    float[:, ::1] coords,
+    uint64_t[::1] keys,
+    Py_ssize_t first=0,
+    Py_ssize_t last=-1,
+):
+    """Lay out the vertices ``first`` to ``last`` (default: all) of ``positions`` (``(count,
+    3)``) in ``coords`` (``(3, count)`` float32, rows x, y and z; ``-0.0`` made ``0.0`` by
+    adding ``0.0``) and hash each into ``keys``: the bits of y and x as one 64-bit value, xor
+    the bits of z times :data:`SPREAD`, through MurmurHash3's finaliser. Vertices at the same
+    position (bit for bit) hash alike. Without the GIL: spans of the vertices can be laid out
+    on several threads at once."""
     cdef Py_ssize_t count = positions.shape[0], i
     cdef float x, y, z
     cdef uint32_t x_bits, y_bits, z_bits
@@ -57,43 +65,59 @@ def hash_positions(const real_t[:, :] positions, float[:, ::1] coords, uint64_t[
         raise ValueError("positions are (count, 3) and their coordinates (3, count)")
     if keys.shape[0] != count:
         raise ValueError("one hash per position")
-    for i in range(count):
-        x = <float>positions[i, 0] + <float>0.0
-        y = <float>positions[i, 1] + <float>0.0
-        z = <float>positions[i, 2] + <float>0.0
-        coords[0, i], coords[1, i], coords[2, i] = x, y, z
-        memcpy(&x_bits, &x, 4)
-        memcpy(&y_bits, &y, 4)
-        memcpy(&z_bits, &z, 4)
-        key = ((<uint64_t>y_bits << 32) | x_bits) ^ (<uint64_t>z_bits * SPREAD)
-        key ^= key >> 33
-        key *= MIX1
-        key ^= key >> 33
-        key *= MIX2
-        keys[i] = key ^ (key >> 33)
+    last = count if last == -1 else last
+    _check_span(first, last, count)
+    with nogil:
+        for i in range(first, last):
+            x = <float>positions[i, 0] + <float>0.0
+            y = <float>positions[i, 1] + <float>0.0
+            z = <float>positions[i, 2] + <float>0.0
+            coords[0, i], coords[1, i], coords[2, i] = x, y, z
+            memcpy(&x_bits, &x, 4)
+            memcpy(&y_bits, &y, 4)
+            memcpy(&z_bits, &z, 4)
+            key = ((<uint64_t>y_bits << 32) | x_bits) ^ (<uint64_t>z_bits * SPREAD)
+            key ^= key >> 33
+            key *= MIX1
+            key ^= key >> 33
+            key *= MIX2
+            keys[i] = key ^ (key >> 33)
 
 
-def usable_corners(const index_t[:, ::1] triangles, Py_ssize_t vertex_count):
-    """The ``(n, 3)`` ``triangles`` as a new ``(3, kept)`` array of their dtype, without those
-    that repeat an index or hold one not below ``vertex_count`` (as numpy's ``<`` compares: a
-    negative index is below it), in their order: one pass, each triangle written and kept
-    when usable. A contiguous copy, not the triangles' transposed view: the edge table and
-    the union-find read rows faster than the interleaved triangles (docs/performance.md)."""
-    cdef Py_ssize_t n = triangles.shape[0], t, kept = 0
+def usable_corners(
+    const index_t[:, ::1] triangles,
+    Py_ssize_t vertex_count,
+    index_t[:, ::1] corners,
+    Py_ssize_t first,
+    Py_ssize_t last,
+):
+    """Write the triangles ``first`` to ``last`` of the ``(n, 3)`` ``triangles`` into the
+    ``(3, n)`` ``corners`` (of their dtype) from column ``first`` on, without those that
+    repeat an index or hold one not below ``vertex_count`` (as numpy's ``<`` compares: a
+    negative index is below it), in their order, and return how many were kept: one pass,
+    each triangle written and kept when usable. Without the GIL: spans of the triangles can
+    be written on several threads at once, each into its own columns. The corners are a
+    contiguous copy, not the triangles' transposed view: the edge table and the union-find
+    read rows faster than the interleaved triangles (docs/performance.md)."""
+    cdef Py_ssize_t n = triangles.shape[0], t, kept = first
     cdef index_t a, b, c
-    result = np.empty((3, n), np.asarray(triangles).dtype)
-    if not n:
-        return result
-    cdef index_t[:, ::1] corners = result
+    if corners.shape[0] != 3 or corners.shape[1] != n:
+        raise ValueError("the corners are (3, n) for (n, 3) triangles")
+    _check_span(first, last, n)
+    if first == last:
+        return 0
     cdef const index_t *flat = &triangles[0, 0]
-    for t in range(n):
-        a, b, c = flat[3 * t], flat[3 * t + 1], flat[3 * t + 2]
-        corners[0, kept], corners[1, kept], corners[2, kept] = a, b, c
-        kept += _usable(a, b, c, vertex_count)
-    return result if kept == n else np.ascontiguousarray(result[:, :kept])
+    with nogil:
+        for t in range(first, last):
+            a, b, c = flat[3 * t], flat[3 * t + 1], flat[3 * t + 2]
+            corners[0, kept], corners[1, kept], corners[2, kept] = a, b, c
+            kept += _usable(a, b, c, vertex_count)
+    return kept - first
 
 
-cdef inline bint _usable(index_t a, index_t b, index_t c, Py_ssize_t vertex_count) noexcept:
+cdef inline bint _usable(
+    index_t a, index_t b, index_t c, Py_ssize_t vertex_count
+) noexcept nogil:
     return (
         (a != b) & (b != c) & (c != a)
         & (a < vertex_count) & (b < vertex_count) & (c < vertex_count)
@@ -740,29 +764,40 @@ cdef inline bint _set_add(_HashSet *values, uint64_t value) noexcept nogil:
     return True
 
 
-def unit_length_outliers(const real_t[:, :] vectors, double threshold, double margin):
-    """``(off, near)``, the rows of ``vectors`` (float32 or float64) whose length, computed in
-    their own precision (``threshold`` and ``margin`` rounded to it, as numpy compares with
-    Python floats), differs from 1 by more than ``threshold``, and apart from them those whose
-    difference is within ``margin`` of ``threshold``: undecided at this precision, for the
-    caller to judge again in double precision. Both are ascending ``intp`` arrays."""
+def unit_length_outliers(
+    const real_t[:, :] vectors,
+    double threshold,
+    double margin,
+    Py_ssize_t first=0,
+    Py_ssize_t last=-1,
+):
+    """``(off, near)``, the rows ``first`` to ``last`` (default: all) of ``vectors`` (float32
+    or float64) whose length, computed in their own precision (``threshold`` and ``margin``
+    rounded to it, as numpy compares with Python floats), differs from 1 by more than
+    ``threshold``, and apart from them those whose difference is within ``margin`` of
+    ``threshold``: undecided at this precision, for the caller to judge again in double
+    precision. Both are ascending ``intp`` arrays. Without the GIL: spans of the rows can be
+    judged on several threads at once."""
     cdef Py_ssize_t n = vectors.shape[0], columns = vectors.shape[1], i, j, off_count = 0
     cdef Py_ssize_t near_count = 0
     cdef real_t total, error, limit = <real_t>threshold, band = <real_t>margin
-    off, near = np.empty(n, np.intp), np.empty(n, np.intp)
+    last = n if last == -1 else last
+    _check_span(first, last, n)
+    off, near = np.empty(last - first, np.intp), np.empty(last - first, np.intp)
     cdef Py_ssize_t[::1] off_rows = off, near_rows = near
-    for i in range(n):
-        total = 0
-        for j in range(columns):
-            total = total + vectors[i, j] * vectors[i, j]
-        error = <real_t>sqrt(total) - 1
-        error = -error if error < 0 else error
-        if (error - limit if error >= limit else limit - error) < band:
-            near_rows[near_count] = i
-            near_count += 1
-        elif error > limit:
-            off_rows[off_count] = i
-            off_count += 1
+    with nogil:
+        for i in range(first, last):
+            total = 0
+            for j in range(columns):
+                total = total + vectors[i, j] * vectors[i, j]
+            error = <real_t>sqrt(total) - 1
+            error = -error if error < 0 else error
+            if (error - limit if error >= limit else limit - error) < band:
+                near_rows[near_count] = i
+                near_count += 1
+            elif error > limit:
+                off_rows[off_count] = i
+                off_count += 1
     return off[:off_count].copy(), near[:near_count].copy()
 
 

@@ -70,7 +70,8 @@ def edge_and_piece_counts(
     if threads == 1:
         return tally_edges(entries, ends, 0, vertex_count, starts), pieces()
     parts = RANGES_PER_THREAD * threads
-    cuts = [0, *np.searchsorted(ends, [total * k // parts for k in range(1, parts)]).tolist()]
+    shares = np.array([total * k // parts for k in range(1, parts)], ends.dtype)
+    cuts = [0, *np.searchsorted(ends, shares).tolist()]  # in the ends' dtype: no copy of them
     ranges = zip(cuts, [*cuts[1:], vertex_count], strict=True)
     found = run_all(
         [pieces, *(partial(tally_edges, entries, ends, low, high, starts) for low, high in ranges)],

@@ -445,13 +445,14 @@ INDEX_TYPES = [np.uint8, np.int8, np.uint16, np.int16, np.uint32, np.int32, np.u
     st.sampled_from(INDEX_TYPES),
     st.integers(0, 8),
     st.booleans(),
+    st.integers(1, 5),
 )
-def test_usable_corners_are_those_numpy_kept(triangles, dtype, vertex_count, strided):
+def test_usable_corners_are_those_numpy_kept(triangles, dtype, vertex_count, strided, threads):
     with np.errstate(over="ignore"):
         array = np.array(triangles, np.int64).astype(dtype).reshape(-1, 3)
     if strided:  # every other triangle of a larger array
         array = np.repeat(array, 2, axis=0)[::2]
-    kept = usable_corners(array, vertex_count)
+    kept = usable_corners(array, vertex_count, threads)
     expected = numpy_usable_corners(array, vertex_count)
     assert kept.dtype == expected.dtype and kept.flags.c_contiguous
     assert kept.tolist() == expected.tolist()

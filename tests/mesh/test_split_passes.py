@@ -17,8 +17,10 @@ from hypothesis import strategies as st
 from assetcheck.checks import topology as topology_check
 from assetcheck.checks.topology import surfaces
 from assetcheck.engine import validate
+from assetcheck.mesh._kernels import hash_positions
 from assetcheck.mesh.duplicates import triangle_marks
 from assetcheck.mesh.prepared import PreparedMesh, Vertices
+from assetcheck.mesh.threads import spans
 from assetcheck.mesh.topology import meshes_topology, welded_corners
 from bench.grid_glb import grid_triangles
 from tests.mesh.test_kernels import meshes
@@ -77,6 +79,16 @@ def test_meshes_far_apart_in_ids_measure_the_same_on_any_number_of_threads():
     positions = rng.choice([-1.0, 0.0, 1.0, 2.0], (90_000, 3)).astype(np.float32)
     triangles = rng.integers(0, 90_000, (20_000, 3)).astype(np.uint32)
     assert_same_on_any_threads([PreparedMesh(Vertices.of(positions), triangles)])
+
+
+def test_positions_hashed_in_spans_are_those_hashed_in_one_pass():
+    rng = np.random.default_rng(3)
+    positions = rng.choice([-1.0, -0.0, 0.0, np.nan, 2.5], (1000, 3))
+    whole = Vertices.of(positions)
+    coords, keys = np.empty((3, 1000), np.float32), np.empty(1000, np.uint64)
+    for first, last in spans(1000, 7):
+        hash_positions(positions, coords, keys, first, last)
+    assert coords.tobytes() == whole.coords.tobytes() and keys.tolist() == whole.keys.tolist()
 
 
 def corpus_meshes() -> list[PreparedMesh]:
