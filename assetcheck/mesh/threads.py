@@ -20,9 +20,14 @@ from __future__ import annotations
 import itertools
 import threading
 from collections.abc import Callable, Sequence
-from typing import TypeVar, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 
-from assetcheck.sandbox.containment import worker_threads
+from assetcheck.lazy_imports import lazy_module
+
+if TYPE_CHECKING:
+    from assetcheck.sandbox import containment
+else:  # imported by the first mesh big enough for threads: small files never need it
+    containment = lazy_module("assetcheck.sandbox.containment")
 
 T = TypeVar("T")
 
@@ -38,7 +43,7 @@ def mesh_threads(triangles: int) -> int:
     :data:`TRIANGLES_PER_THREAD`, else one per that many, within
     :func:`~assetcheck.sandbox.containment.worker_threads`."""
     wanted = triangles // TRIANGLES_PER_THREAD
-    return worker_threads(wanted) if wanted > 1 else 1
+    return containment.worker_threads(wanted) if wanted > 1 else 1
 
 
 def spans(count: int, pieces: int) -> list[tuple[int, int]]:
