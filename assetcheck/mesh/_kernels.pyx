@@ -3,10 +3,13 @@
 The Python modules of :mod:`assetcheck.mesh` call these and own the rules; every kernel gives
 the counts (and marks) of the numpy code it replaced, bit for bit: the floating-point formulas
 are the same, evaluated in the same order and precision (compiled without fused multiply-add,
-``hatch_build.py``). How they are built and what they gained: docs/performance.md, "Compiled
-kernels" and "Big files". Being the package's one compiled extension, it also holds two
-kernels that are not of meshes: the ZIP polyglot search's byte scan (``signature_positions``)
-and the normal maps' vector lengths (``count_off_length``).
+``hatch_build.py``). The big passes release the GIL and take a span of the triangles (or
+vertices, or parts), so that :mod:`assetcheck.mesh.threads` can run spans on several threads:
+their results do not depend on the split. How they are built and what they gained:
+docs/performance.md, "Compiled kernels", "Big files" and "Big meshes on every core". Being the
+package's one compiled extension, it also holds two kernels that are not of meshes: the ZIP
+polyglot search's byte scan (``signature_positions``) and the normal maps' vector lengths
+(``count_off_length``).
 """
 
 from libc.math cimport ceil, fabs, fabsf, floor, sqrt, sqrtf

@@ -1,11 +1,11 @@
 """The edge table of ``docs/topology.md``, built and read in chunks on a few threads.
 
 Each stage is a compiled kernel that releases the GIL (``_kernels.lower_vertex_counts``,
-``edge_cursors``, ``file_edges``, ``tally_edges``); :func:`edge_counts` splits the triangles,
-then the vertices, into one span per thread and runs the spans together
-(:func:`~assetcheck.mesh.threads.run_all`). The result does not depend on the split: each
-chunk files its edges after those of the chunks before it, so every vertex's entries are in
-the triangles' order, as one pass files them, and the tallies of the vertex ranges are sums.
+``edge_cursors``, ``file_edges``, ``tally_edges``); :func:`edge_and_piece_counts` splits the
+triangles, then the vertices, into one span per thread and runs the spans together
+(:func:`~assetcheck.mesh.threads.run_all`). The result does not depend on the split: each chunk
+files its edges after those of the chunks before it, so every vertex's entries are in the
+triangles' order, as one pass files them, and the tallies of the vertex ranges are sums.
 """
 
 from __future__ import annotations

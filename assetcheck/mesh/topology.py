@@ -6,14 +6,14 @@ per mesh (:attr:`~assetcheck.mesh.prepared.PreparedMesh.welded_ids`). glTF split
 a vertex wherever its UV or normal changes, so without welding every UV seam and hard edge would
 read as an opening. Positions that are merely close are not welded: a crack is a real opening.
 
-**Edge table.** Each triangle's three edges are filed under their lower welded vertex, with
-the distance to the higher one and one bit for the direction the triangle runs the edge (a
-counting sort, linear in the triangles, in the compiled kernel ``_kernels.edge_counts``). The
-entries of one lower vertex that share the higher vertex are one edge, and their run says what
-it is: one entry is a boundary edge (an opening), two of opposite directions a well-made edge,
-two of the same direction an edge whose triangles face opposite ways (inconsistent winding),
-three or more a non-manifold edge. Triangles whose corners weld together, or point past the
-vertices, are left out (other checks count them).
+**Edge table.** Each triangle's three edges are filed under their lower welded vertex, with the
+distance to the higher one and one bit for the direction the triangle runs the edge (a counting
+sort, linear in the triangles, in the compiled kernels of :mod:`.edge_table`, on a few threads
+for a big mesh). The entries of one lower vertex that share the higher vertex are one edge, and
+their run says what it is: one entry is a boundary edge (an opening), two of opposite directions
+a well-made edge, two of the same direction an edge whose triangles face opposite ways
+(inconsistent winding), three or more a non-manifold edge. Triangles whose corners weld
+together, or point past the vertices, are left out (other checks count them).
 
 **Many meshes at once.** :func:`meshes_topology` measures the meshes of a document together,
 as one mesh whose vertex ids are moved apart (no edge can join two of them), and tallies each
@@ -21,9 +21,9 @@ edge and piece to the mesh its vertices belong to: a document of many small prim
 a few passes instead of one per primitive, with the same result for each.
 
 **Pieces** are the connected sets of triangles sharing welded vertices, found by union-find with
-path halving (``_kernels.piece_counts``), on meshes of any size. **Inside-out** is a majority
-verdict, so it is judged on at most :data:`SAMPLE_TRIANGLES` triangles spread evenly through
-the mesh.
+path halving (``_kernels.piece_counts``, beside the edge table's last stage), on meshes of any
+size. **Inside-out** is a majority verdict, so it is judged on at most :data:`SAMPLE_TRIANGLES`
+triangles spread evenly through the mesh.
 """
 
 from __future__ import annotations
