@@ -17,8 +17,8 @@ forks a decoder child or a worker.
 
 from __future__ import annotations
 
+import _thread
 import itertools
-import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar, cast
 
@@ -59,7 +59,12 @@ def run_all(tasks: Sequence[Callable[[], T]], threads: int) -> list[T]:
     each taking the next task not yet taken; each task runs once. The first task to fail, in
     order, raises its error once all have ended. A thread that cannot start (no room left
     under the address-space limit) is done without: the others, this one at least, take its
-    share."""
+    share.
+
+    The helpers are started with ``_thread.start_new_thread``: ``threading.Thread.start``
+    waits until the new thread runs, 50 µs at best and a scheduler's slice (milliseconds) on
+    a busy machine, while this thread could be working; each helper releases its own lock
+    when it has no task left, and this thread waits for those locks."""
     if threads <= 1 or len(tasks) <= 1:
         return [task() for task in tasks]
     outcomes: list[tuple[bool, object]] = [(False, None)] * len(tasks)
@@ -72,20 +77,27 @@ def run_all(tasks: Sequence[Callable[[], T]], threads: int) -> list[T]:
             except BaseException as error:  # raised again below, in order
                 outcomes[index] = (False, error)
 
-    helpers: list[threading.Thread] = []
-    for _ in range(min(threads, len(tasks)) - 1):
-        helper = threading.Thread(target=work, name="mesh-pass", daemon=True)
+    def helper(done: _thread.LockType) -> None:
         try:
-            helper.start()
+            work()
+        finally:
+            done.release()
+
+    helpers: list[_thread.LockType] = []
+    for _ in range(min(threads, len(tasks)) - 1):
+        done = _thread.allocate_lock()
+        done.acquire()
+        try:
+            _thread.start_new_thread(helper, (done,))
         except RuntimeError:  # no room for the thread's stack
             break
-        helpers.append(helper)
+        helpers.append(done)
     work()
-    for helper in helpers:
-        helper.join()
+    for done in helpers:
+        done.acquire()
     results: list[T] = []
-    for done, value in outcomes:
-        if not done:
+    for finished, value in outcomes:
+        if not finished:
             raise cast(BaseException, value)
         results.append(cast(T, value))
     return results

@@ -61,3 +61,9 @@ def test_small_meshes_take_one_thread_big_ones_one_per_share_of_triangles():
     assert mesh_threads(0) == mesh_threads(2 * TRIANGLES_PER_THREAD - 1) == 1
     assert mesh_threads(2 * TRIANGLES_PER_THREAD) == worker_threads(2)
     assert mesh_threads(100 * TRIANGLES_PER_THREAD) == worker_threads(100)
+
+
+def test_run_all_runs_tasks_at_the_same_time_on_the_threads_given():
+    # Each task waits for the other: they end only if two threads run them together.
+    meeting = threading.Barrier(2, timeout=30)
+    assert run_all([meeting.wait, meeting.wait], 2) in ([0, 1], [1, 0])
