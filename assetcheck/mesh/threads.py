@@ -31,10 +31,9 @@ else:  # imported by the first mesh big enough for threads: small files never ne
 
 T = TypeVar("T")
 
-#: Triangles below which a thread more costs more than it saves. Starting two threads and
-#: handing them a stage costs about 0.1-0.2 ms, and the chunked stages (counting, filing,
-#: cursors) take their serial time again in fresh memory; measured by
-#: ``bench/mesh_threads.py`` (docs/performance.md, "Big meshes on every core").
+#: Triangles a thread more must have to save more than it costs: a stage on two threads costs
+#: about 30 µs more, and the chunks' rows of counts and cursors 0.5-1.5 ms more CPU a pass;
+#: measured by ``bench/mesh_threads.py`` (docs/performance.md, "Big meshes on every core").
 TRIANGLES_PER_THREAD = 100_000
 
 
