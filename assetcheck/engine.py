@@ -9,11 +9,11 @@ upload becomes issues in the result.
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pluggy
 
@@ -24,9 +24,10 @@ from assetcheck.asset.result import CheckRun, Result, SecurityScan
 from assetcheck.checks import CheckContext
 from assetcheck.formats.registry import SNIFF_BYTES, format_registry
 from assetcheck.formats.source import DirectoryResources, ReadContext, SourceFile, map_file
-from assetcheck.formats.zip.layout import searchable
 from assetcheck.formats.zip.polyglot import report_embedded_zip
+from assetcheck.formats.zip.signatures import searchable
 from assetcheck.issues import IssueCollector
+from assetcheck.lazy_imports import lazy_module
 from assetcheck.plugins.manager import (
     DEFAULT_PLUGINS,
     PluginManager,
@@ -38,7 +39,16 @@ from assetcheck.scoring import score as scoring
 from assetcheck.scoring.budget_usage import measure
 from assetcheck.scoring.profiles import EngineProfile, resolve_profile
 
-log = logging.getLogger("assetcheck.engine")
+if TYPE_CHECKING:
+    import logging
+else:
+    logging = lazy_module("logging")
+
+
+def _log() -> logging.Logger:
+    """The ``assetcheck.engine`` logger. ``logging`` is imported by the first message: most runs
+    log none (``docs/performance.md``)."""
+    return logging.getLogger("assetcheck.engine")
 
 
 #: What ``validate`` hands each model file to once the checks are done (see ``on_checked``).
@@ -153,13 +163,13 @@ def _read(pm: pluggy.PluginManager, source: SourceFile, context: ReadContext) ->
         try:
             asset = impl.function(source=source, issues=issues, options=context.options)
         except Exception as error:  # a reader bug must not take the whole validation down
-            log.error(
+            _log().error(
                 "reader of plugin %r crashed on %s", impl.plugin_name, source.name, exc_info=error
             )
             issues.add("READER_CRASHED", plugin=impl.plugin_name, error=_describe(error))
             return None
         if asset is not None and not isinstance(asset, Asset):
-            log.error(
+            _log().error(
                 "reader of plugin %r returned a %s for %s",
                 impl.plugin_name,
                 type(asset).__name__,
@@ -200,7 +210,7 @@ def _run_checks(
             try:
                 check.run(asset, context)
             except Exception as error:  # one broken rule must not silence the others
-                log.error(
+                _log().error(
                     "check %r of plugin %r crashed on %s",
                     check.name,
                     plugin_name,

@@ -1,14 +1,17 @@
 """Validating a file loads only what the file needs: a plain GLB never imports the FBX or ZIP
-reader, the KTX2 parser, the image decoding (no texture), the animation key rules (no
-animation), the skin rules (no skin), the Draco and meshopt codecs and their sandbox, orjson
-(text output), the baseline comparison and the SARIF reader (no ``--baseline``), the TOML
-parser (no configuration file), the service, or the worker pool and its sockets (``--jobs
-1``)."""
+reader, the ZIP layout parser (no end record in the file), the KTX2 parser and header classes,
+the image decoding (no texture), the animation key rules (no animation), the skin rules (no
+skin), the FBX checks' rules, the Draco and meshopt codecs and their sandbox, orjson (text
+output), the baseline comparison and the SARIF reader (no ``--baseline``), the TOML parser (no
+configuration file), the job failures (no failed job), the closest-name search of plugin errors
+(no mistake), ``logging`` (nothing logged), the service, or the worker pool and its sockets
+(``--jobs 1``)."""
 
 import json
 import os
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 from assetcheck.testing.gltf import GltfBuilder, Primitive
@@ -33,6 +36,16 @@ NOT_FOR_A_PLAIN_GLB = (
     "assetcheck.formats.gltf.skin_binding",
     "assetcheck.formats.fbx.skin_faults",
     "assetcheck.formats.zip.reader",
+    "assetcheck.formats.zip.layout",
+    "assetcheck.formats.ktx2.fixed_part",
+    "assetcheck.formats.ktx2.dfd",
+    "assetcheck.formats.fbx.texture_faults",
+    "assetcheck.formats.fbx.animation_faults",
+    "assetcheck.formats.fbx.animation",
+    "assetcheck.reports.failures",
+    "difflib",
+    "logging",
+    "traceback",
     "assetcheck.formats.ktx2.basisu",
     "assetcheck.formats.gltf.draco",
     "assetcheck.formats.gltf.draco_decoder",
@@ -95,4 +108,18 @@ def test_json_output_loads_orjson_and_a_ktx2_image_loads_the_ktx2_parser(tmp_pat
     builder.add_image(b"\xabKTX 20\xbb\r\n\x1a\n" + bytes(68))
     glb = builder.write_glb(tmp_path / "ktx2.glb")
     modules = loaded_after_validating("--format", "json", str(glb))
-    assert {"orjson", "assetcheck.formats.ktx2.parse"} <= modules
+    assert {
+        "orjson",
+        "assetcheck.formats.ktx2.parse",
+        "assetcheck.formats.ktx2.fixed_part",
+    } <= modules
+
+
+def test_a_glb_with_a_zip_appended_loads_the_zip_layout_parser(tmp_path: Path):
+    builder = GltfBuilder()
+    builder.add_node(builder.add_mesh([Primitive(3)]))
+    glb = builder.write_glb(tmp_path / "polyglot.glb")
+    with zipfile.ZipFile(tmp_path / "hidden.zip", "w") as archive:
+        archive.writestr("hidden.txt", "hidden")
+    glb.write_bytes(glb.read_bytes() + (tmp_path / "hidden.zip").read_bytes())
+    assert "assetcheck.formats.zip.layout" in loaded_after_validating(str(glb))

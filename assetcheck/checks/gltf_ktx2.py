@@ -3,30 +3,31 @@ on the image's :class:`~assetcheck.asset.Texture`), and the ``KHR_texture_basisu
 each image a texture names through that extension.
 
 The Khronos image codes (``IMAGE_UNEXPECTED_EOS``, ``IMAGE_DATA_INVALID``) stay with the image
-check, for parity with Khronos; the ``KTX2_*`` codes here say what exactly is wrong.
+check, for parity with Khronos; the ``KTX2_*`` codes here say what exactly is wrong. The
+extension's rules (:mod:`assetcheck.formats.ktx2.basisu`) are imported by the first document
+with a KTX2 image.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.gltf import GLTF_FORMATS
 from assetcheck.formats.gltf.fields import child, extensions_used
-from assetcheck.formats.gltf.links import (
-    DocumentLinks,
-    index_of,
-    resolve,
-    texture_infos,
-)
+from assetcheck.formats.gltf.links import DocumentLinks, index_of, resolve, texture_infos
 from assetcheck.formats.ktx2.codes import ISSUE_TYPES
-from assetcheck.issues.findings import Finding
+from assetcheck.lazy_imports import lazy_module
 from assetcheck.plugins.hookspecs import hookimpl
 
 if TYPE_CHECKING:
-    from assetcheck.formats.ktx2 import Ktx2Image
+    from assetcheck.asset import Texture
+    from assetcheck.formats.ktx2 import Ktx2Image, basisu
+    from assetcheck.formats.ktx2.basisu import BasisuUse
+else:  # the KHR_texture_basisu rules, imported by the first document with a KTX2 image
+    basisu = lazy_module("assetcheck.formats.ktx2.basisu")
 
 EXTENSION = "KHR_texture_basisu"
 #: Minification filters that sample mipmaps (NEAREST_MIPMAP_NEAREST .. LINEAR_MIPMAP_LINEAR).
@@ -44,48 +45,35 @@ COLOUR_SLOTS = frozenset(
 )
 
 
-@dataclass
-class BasisuUse:
-    """How a document uses one image through the extension."""
-
-    #: Some texture samples it with mipmaps (no sampler, or no minFilter, counts).
-    needs_mipmaps: bool = False
-    #: Each material slot that shows it: the slot's pointer and whether it holds colour.
-    slots: list[tuple[str, bool]] = field(default_factory=list)
-
-
 def check_ktx2_images(asset: Asset, context: CheckContext) -> None:
     if asset.gltf is None:
         return
     links = asset.gltf.links
-    basisu = _basisu_uses(links)
-    textures = iter(asset.textures)
-    for index, image in enumerate(links.items("images")):
-        if image is None:
-            continue
-        texture = next(textures, None)
-        structure = texture.structure if texture is not None else None
-        if structure is None or structure.ktx2 is None:
-            continue
-        findings = structure.ktx2.findings
-        if index in basisu:
-            findings += _basisu_findings(structure.ktx2, basisu[index])
+    parsed = _ktx2_images(links, asset.textures)
+    if not parsed:
+        return
+    uses = _basisu_uses(links)
+    for index, image in parsed:
+        findings = image.findings
+        if index in uses:
+            findings += basisu.use_findings(image, uses[index])
         for finding in findings:
             finding.at(pointer=child("/images", index)).report_to(context.issues)
 
 
-def _basisu_findings(image: Ktx2Image, use: BasisuUse) -> tuple[Finding, ...]:
-    """The extension's rules, and its colour space rule once per kind of slot."""
-    from assetcheck.formats.ktx2.basisu import basisu_findings, color_space_finding
-
-    findings = basisu_findings(image, needs_mipmaps=use.needs_mipmaps)
-    reported = set()
-    for pointer, colour in use.slots:
-        finding = color_space_finding(image, pointer, colour)
-        if finding is not None and colour not in reported:
-            reported.add(colour)
-            findings += (finding,)
-    return findings
+def _ktx2_images(links: DocumentLinks, textures: Iterable[Texture]) -> list[tuple[int, Ktx2Image]]:
+    """Each image the reader parsed as KTX2, with its index: the document's images in order,
+    each with the next of ``textures`` (the asset's)."""
+    remaining = iter(textures)
+    parsed = []
+    for index, image in enumerate(links.items("images")):
+        if image is None:
+            continue
+        texture = next(remaining, None)
+        structure = texture.structure if texture is not None else None
+        if structure is not None and structure.ktx2 is not None:
+            parsed.append((index, structure.ktx2))
+    return parsed
 
 
 def _basisu_uses(links: DocumentLinks) -> dict[int, BasisuUse]:
@@ -103,7 +91,7 @@ def _basisu_uses(links: DocumentLinks) -> dict[int, BasisuUse]:
         sources[number] = source
         sampler = resolve(index_of(texture, "sampler"), samplers)
         min_filter = sampler.get("minFilter") if sampler is not None else None
-        use = uses.setdefault(source, BasisuUse())
+        use = uses.setdefault(source, basisu.BasisuUse())
         use.needs_mipmaps |= not isinstance(min_filter, int) or min_filter in MIPMAP_FILTERS
     declared = frozenset(extensions_used(links.document))
     for number, material in enumerate(links.items("materials")):

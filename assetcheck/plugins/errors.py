@@ -6,7 +6,6 @@ usage error: a plugin that cannot load is never mistaken for errors found in an 
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -34,6 +33,8 @@ def describe(error: BaseException) -> str:
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     """`` (did you mean 'x'?)`` for the closest of ``candidates``, or nothing."""
+    import difflib  # only a mistake needs it: most runs never do
+
     close = difflib.get_close_matches(name, list(candidates), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import logging
 import sys
 import types
 import weakref
@@ -21,6 +20,7 @@ import pluggy
 
 from assetcheck import __version__
 from assetcheck.issues import IssueRegistry
+from assetcheck.lazy_imports import lazy_module
 from assetcheck.plugins import hookspecs
 from assetcheck.plugins.disabled_names import disabled_warnings, normalized
 from assetcheck.plugins.entry_points import PluginEntryPoint, entry_points
@@ -36,13 +36,21 @@ from assetcheck.plugins.errors import (
 )
 
 if TYPE_CHECKING:
+    import logging
+
     from assetcheck.checks import Check
+else:
+    logging = lazy_module("logging")
 
 __all__ = ["DEFAULT_PLUGINS", "PluginConfig", "PluginError", "PluginManager", "get_plugin_manager"]
 
 ENTRY_POINT_GROUP = "assetcheck"
 
-log = logging.getLogger("assetcheck.plugins")
+
+def _log() -> logging.Logger:
+    """The ``assetcheck.plugins`` logger. ``logging`` is imported by the first message: most runs
+    log none (``docs/performance.md``)."""
+    return logging.getLogger("assetcheck.plugins")
 
 
 class _HasName(Protocol):
@@ -134,6 +142,8 @@ class PluginConfig:
 
 #: What pluggy can take a hook implementation from (see ``PluginManager.parse_hookimpl_opts``).
 _HOOKABLE = (types.FunctionType, staticmethod, classmethod, types.MethodType)
+#: A name a module does not hold (its ``__getattr__`` may still answer for it).
+_ABSENT = object()
 
 
 class PluginManager(pluggy.PluginManager):
@@ -151,14 +161,17 @@ class PluginManager(pluggy.PluginManager):
 
     def parse_hookimpl_opts(self, plugin: object, name: str) -> pluggy.HookimplOpts | None:
         """Pluggy's answer, found without its descriptor-safe lookup for what a module plainly
-        holds: a function without the hook marker, or anything that is no function, is no hook
-        implementation. That lookup is most of the time registering the built-in modules
-        takes (~30 ms a plugin manager, ``docs/performance.md``)."""
-        if isinstance(plugin, types.ModuleType) and name in vars(plugin):
-            value = vars(plugin)[name]
-            if not isinstance(value, _HOOKABLE):
-                return None
-            if isinstance(value, types.FunctionType) and not hasattr(value, self._marker):
+        holds: a function's own hook marker (its options when they are a dict, as pluggy reads
+        them), and none for a value pluggy takes no hook from (:data:`_HOOKABLE`). Static,
+        class and bound methods, and names only the module's ``__getattr__`` answers, go to
+        pluggy. That lookup is most of the time registering the built-in modules takes (~30 ms
+        a plugin manager, ``docs/performance.md``)."""
+        if isinstance(plugin, types.ModuleType):
+            value = vars(plugin).get(name, _ABSENT)
+            if isinstance(value, types.FunctionType):
+                options = getattr(value, self._marker, None)
+                return cast(pluggy.HookimplOpts, options) if isinstance(options, dict) else None
+            if value is not _ABSENT and not isinstance(value, _HOOKABLE):
                 return None
         return super().parse_hookimpl_opts(plugin, name)
 
@@ -219,7 +232,7 @@ def get_plugin_manager(config: PluginConfig | None = None) -> PluginManager:
     for warning in disabled_warnings(
         config.disabled, plugins=known, checks=checks, distributions=_distributions(entry_points)
     ):
-        log.warning("%s", warning)
+        _log().warning("%s", warning)
     return pm
 
 

@@ -28,7 +28,6 @@ from assetcheck.formats.texture_memory import texture_memory
 from assetcheck.issues import SEVERITIES
 from assetcheck.issues.names import MAX_NAME_LENGTH, cut_name, was_cut
 from assetcheck.reports import Report
-from assetcheck.reports.failures import failure_advice
 from assetcheck.reports.fingerprints import Fingerprints
 from assetcheck.scoring.profiles import EngineProfile
 
@@ -80,6 +79,8 @@ def build_failure_report(
     ``engine`` is the job's profile, or only its name when that profile is not installed;
     ``error`` is the job's ``{code, message}``, to which the report adds ``advice``.
     """
+    from assetcheck.reports.failures import failure_advice  # a service's failed jobs only
+
     code = error["code"]
     advice = failure_advice(code)
     job_fields = {

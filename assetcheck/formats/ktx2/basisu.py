@@ -10,6 +10,8 @@ them, while a wrong transfer function visibly changes the rendering."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from assetcheck.formats.ktx2.dfd import MODEL_ETC1S, MODEL_UASTC
 from assetcheck.formats.ktx2.key_values import text_value
 from assetcheck.formats.ktx2.parse import Ktx2Image
@@ -23,6 +25,29 @@ TRANSFER_LINEAR, TRANSFER_SRGB = 1, 2
 TRANSFER_NAMES = {0: "unspecified", TRANSFER_LINEAR: "linear", TRANSFER_SRGB: "sRGB"}
 #: Key/value metadata the extension restricts, and the one value it allows.
 DEFAULT_METADATA = {"KTXswizzle": "rgba", "KTXorientation": "rd"}
+
+
+@dataclass
+class BasisuUse:
+    """How a document uses one image through the extension."""
+
+    #: Some texture samples it with mipmaps (no sampler, or no minFilter, counts).
+    needs_mipmaps: bool = False
+    #: Each material slot that shows it: the slot's pointer and whether it holds colour.
+    slots: list[tuple[str, bool]] = field(default_factory=list)
+
+
+def use_findings(image: Ktx2Image, use: BasisuUse) -> tuple[Finding, ...]:
+    """What ``image`` breaks of the extension as ``use`` says it is used: its rules
+    (:func:`basisu_findings`), and the colour space rule once per kind of slot."""
+    findings = basisu_findings(image, needs_mipmaps=use.needs_mipmaps)
+    reported = set()
+    for pointer, colour in use.slots:
+        finding = color_space_finding(image, pointer, colour)
+        if finding is not None and colour not in reported:
+            reported.add(colour)
+            findings += (finding,)
+    return findings
 
 
 def basisu_findings(image: Ktx2Image, needs_mipmaps: bool) -> tuple[Finding, ...]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
-from assetcheck.formats.ktx2.header import Ktx2Header
+from assetcheck.formats.ktx2.fixed_part import Ktx2Header
 from assetcheck.issues.findings import Findings
 
 #: Colour models of the universal (transcodable) formats, and the block-compressed ones.

@@ -2,13 +2,22 @@
 
 :func:`read_header` reads them with bounds checks only: it never reads past the data, and it
 reads the level index only when the data holds it, so a header that claims four billion levels
-costs nothing.
+costs nothing. What they read is held in the classes of :mod:`assetcheck.formats.ktx2.fixed_part`.
 """
 
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass, fields, replace
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from assetcheck.lazy_imports import lazy_module
+
+if TYPE_CHECKING:
+    from assetcheck.formats.ktx2 import fixed_part
+    from assetcheck.formats.ktx2.fixed_part import Ktx2Header
+else:  # its classes, imported by the first KTX2 header read
+    fixed_part = lazy_module("assetcheck.formats.ktx2.fixed_part")
 
 IDENTIFIER = b"\xabKTX 20\xbb\r\n\x1a\n"
 #: What every KTX identifier (version 1 or 2) starts with.
@@ -20,54 +29,6 @@ HEADER = struct.Struct("<12s9I4I2Q")
 LEVEL = struct.Struct("<3Q")
 #: No 32-bit size has more mip levels than this; a larger levelCount is not read further.
 MAX_LEVELS = 32
-
-
-@dataclass(frozen=True)
-class Section:
-    """Bytes ``offset`` to ``offset + length`` of the file."""
-
-    offset: int
-    length: int
-
-    @property
-    def end(self) -> int:
-        return self.offset + self.length
-
-
-@dataclass(frozen=True)
-class Level(Section):
-    """A level index entry: where level ``p`` is stored and how long it is once inflated."""
-
-    uncompressed_length: int = 0
-
-
-@dataclass(frozen=True)
-class Ktx2Header:
-    """The header fields, the index and the level index (``levels[p]`` is level ``p``; one
-    entry when ``level_count`` is 0; none before :func:`read_level_index`)."""
-
-    vk_format: int
-    type_size: int
-    width: int
-    height: int
-    depth: int
-    layers: int
-    faces: int
-    level_count: int
-    scheme: int
-    dfd: Section
-    kvd: Section
-    sgd: Section
-    levels: tuple[Level, ...]
-
-    @property
-    def index_end(self) -> int:
-        """Where the level index ends: the first byte any other section may use."""
-        return HEADER.size + LEVEL.size * len(self.levels)
-
-
-#: The header's nine UInt32 (vkFormat .. supercompressionScheme), as Ktx2Header names them.
-_COUNT_FIELDS = tuple(field.name for field in fields(Ktx2Header))[:9]
 
 
 class HeaderTruncated(Exception):
@@ -102,9 +63,9 @@ def read_fixed_header(view: memoryview) -> Ktx2Header:
     values = HEADER.unpack_from(view, 0)
     # The identifier; the nine UInt32, in the order of Ktx2Header's fields; then the offset
     # and length of the data format descriptor, the key/value data and the global data.
-    counts = dict(zip(_COUNT_FIELDS, values[1:10], strict=True))
-    dfd, kvd, sgd = (Section(*values[i : i + 2]) for i in (10, 12, 14))
-    return Ktx2Header(**counts, dfd=dfd, kvd=kvd, sgd=sgd, levels=())
+    counts = dict(zip(fixed_part.COUNT_FIELDS, values[1:10], strict=True))
+    dfd, kvd, sgd = (fixed_part.Section(*values[i : i + 2]) for i in (10, 12, 14))
+    return fixed_part.Ktx2Header(**counts, dfd=dfd, kvd=kvd, sgd=sgd, levels=())
 
 
 def read_level_index(view: memoryview, header: Ktx2Header) -> Ktx2Header:
@@ -119,6 +80,7 @@ def read_level_index(view: memoryview, header: Ktx2Header) -> Ktx2Header:
     if len(view) < needed:
         raise HeaderTruncated(needed)
     levels = tuple(
-        Level(*LEVEL.unpack_from(view, HEADER.size + p * LEVEL.size)) for p in range(entries)
+        fixed_part.Level(*LEVEL.unpack_from(view, HEADER.size + p * LEVEL.size))
+        for p in range(entries)
     )
     return replace(header, levels=levels)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import struct
 
-from assetcheck.formats.ktx2.header import Ktx2Header
+from assetcheck.formats.ktx2.fixed_part import Ktx2Header
 from assetcheck.issues.findings import Findings
 
 

@@ -8,7 +8,7 @@ import math
 from itertools import pairwise
 
 from assetcheck.formats.ktx2.dfd import MODEL_ETC1S, MODEL_UASTC, DataFormat
-from assetcheck.formats.ktx2.header import Ktx2Header, Section
+from assetcheck.formats.ktx2.fixed_part import Ktx2Header, Section
 from assetcheck.formats.ktx2.sizes import full_level_count, level_bytes, stored_block_bytes
 from assetcheck.issues.findings import Findings
 

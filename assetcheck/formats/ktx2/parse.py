@@ -6,13 +6,8 @@ from dataclasses import dataclass, field
 
 from assetcheck.asset.memory import GpuMemory
 from assetcheck.formats.ktx2.dfd import DataFormat, read_data_format
-from assetcheck.formats.ktx2.header import (
-    IDENTIFIER,
-    HeaderTruncated,
-    Ktx2Header,
-    TooManyLevels,
-    read_header,
-)
+from assetcheck.formats.ktx2.fixed_part import Ktx2Header
+from assetcheck.formats.ktx2.header import IDENTIFIER, HeaderTruncated, TooManyLevels, read_header
 from assetcheck.formats.ktx2.key_values import read_key_values
 from assetcheck.formats.ktx2.layout import (
     check_format_rules,

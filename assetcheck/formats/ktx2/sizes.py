@@ -3,9 +3,13 @@ memory the texture takes once uploaded, level by level (``docs/statistics.md``, 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from assetcheck.asset.memory import GpuMemory
-from assetcheck.formats.ktx2.dfd import DataFormat
-from assetcheck.formats.ktx2.header import Ktx2Header
+
+if TYPE_CHECKING:  # the texture memory estimate of every run needs the block sizes alone
+    from assetcheck.formats.ktx2.dfd import DataFormat
+    from assetcheck.formats.ktx2.fixed_part import Ktx2Header
 
 Block = tuple[int, int, int]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import struct
 
 from assetcheck.formats.ktx2.dfd import MODEL_ETC1S, DataFormat
-from assetcheck.formats.ktx2.header import Ktx2Header, Level
+from assetcheck.formats.ktx2.fixed_part import Ktx2Header, Level
 from assetcheck.issues.findings import Findings
 
 SCHEME_BASISLZ, SCHEME_ZSTANDARD = 1, 2

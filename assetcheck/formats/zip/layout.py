@@ -2,33 +2,31 @@
 
 Python's ``zipfile`` trusts what the headers say. The security scan needs the raw layout instead:
 where each member's bytes really lie and every name a tool might extract it under. Nothing here
-inflates member data; ``data`` is the archive's bytes (``bytes`` or a memory map).
+inflates member data; ``data`` is the archive's bytes (``bytes`` or a memory map). The records'
+signatures, and how far from the end the end record may lie, are in
+:mod:`assetcheck.formats.zip.signatures`.
 """
 
 from __future__ import annotations
 
-import mmap
 import stat
 import struct
 from dataclasses import dataclass
 
+from assetcheck.formats.zip.signatures import (
+    CENTRAL_SIGNATURE,
+    END_RECORD_SEARCH,
+    END_SIGNATURE,
+    LOCAL_SIGNATURE,
+    Buffer,
+)
+from assetcheck.formats.zip.signatures import END_RECORD as _END
+from assetcheck.formats.zip.signatures import searchable as searchable  # for the USD reader
 from assetcheck.issues.findings import Findings
 
-Buffer = bytes | mmap.mmap
-
-
-def searchable(data: bytes | memoryview | mmap.mmap) -> Buffer:
-    """``data`` as a :data:`Buffer` (which ``find`` works on): a memoryview is copied."""
-    return data.tobytes() if isinstance(data, memoryview) else data
-
-
-END_SIGNATURE = b"PK\x05\x06"
-CENTRAL_SIGNATURE = b"PK\x01\x02"
-LOCAL_SIGNATURE = b"PK\x03\x04"
 _ZIP64_END_SIGNATURE = b"PK\x06\x06"
 _ZIP64_LOCATOR_SIGNATURE = b"PK\x06\x07"
 
-_END = struct.Struct("<4s4H2LH")
 _ZIP64_LOCATOR = struct.Struct("<4sLQL")
 _ZIP64_END = struct.Struct("<4sQ2H2L4Q")
 #: What a local header and a central directory header both hold, in this order: flags,
@@ -43,9 +41,6 @@ _CENTRAL_TAIL = struct.Struct("<3H2L")
 _LOCAL_SIZE = _LOCAL_LEAD.size + _MEMBER.size
 _CENTRAL_SIZE = _CENTRAL_LEAD.size + _MEMBER.size + _CENTRAL_TAIL.size
 _EXTRA_HEADER = struct.Struct("<2H")
-
-#: The end record sits in the last bytes, before a comment of at most 64 KiB.
-END_RECORD_SEARCH = _END.size + 0xFFFF
 
 _ZIP64_EXTRA = 0x0001
 _UNICODE_PATH_EXTRA = 0x7075
@@ -240,6 +235,25 @@ def first_member_offset(data: Buffer, end: EndRecord) -> int | None:
     if parsed is None or damage:
         return None
     return parsed[0].header_offset
+
+
+@dataclass(frozen=True)
+class EmbeddedZip:
+    """A ZIP archive found inside other data: its first member's local header is at ``start``."""
+
+    start: int
+    entry_count: int
+
+
+def embedded_archive(data: Buffer, end_offset: int) -> EmbeddedZip | None:
+    """The archive whose end record is at ``end_offset``, if that record is consistent
+    (:func:`end_record_at`), declares entries, and its first member's local header is where
+    the central directory says (:func:`first_member_offset`); else None."""
+    end = end_record_at(data, end_offset)
+    if end is None or not end.entry_count:
+        return None
+    start = first_member_offset(data, end)
+    return None if start is None else EmbeddedZip(start, end.entry_count)
 
 
 def _zip64_end_record(data: Buffer, end_offset: int) -> tuple[int, int, int, int] | None:

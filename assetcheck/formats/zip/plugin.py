@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from assetcheck.formats.registry import FileFormat
-from assetcheck.formats.zip.layout import END_SIGNATURE, LOCAL_SIGNATURE
+from assetcheck.formats.zip.signatures import END_SIGNATURE, LOCAL_SIGNATURE
 from assetcheck.plugins.hookspecs import hookimpl
 
 if TYPE_CHECKING:

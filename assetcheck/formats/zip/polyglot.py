@@ -9,30 +9,23 @@ header is where it says, under the same name.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from itertools import chain
+from typing import TYPE_CHECKING
 
-from assetcheck.formats.zip.layout import (
-    END_RECORD_SEARCH,
-    END_SIGNATURE,
-    Buffer,
-    end_record_at,
-    first_member_offset,
-)
+from assetcheck.formats.zip.signatures import END_RECORD_SEARCH, END_SIGNATURE, Buffer
 from assetcheck.issues import IssueCollector
+from assetcheck.lazy_imports import lazy_module
 from assetcheck.mesh._kernels import signature_positions
+
+if TYPE_CHECKING:
+    from assetcheck.formats.zip import layout
+    from assetcheck.formats.zip.layout import EmbeddedZip
+else:  # the layout parser, imported by the first end record signature: most files have none
+    layout = lazy_module("assetcheck.formats.zip.layout")
 
 #: End record signatures examined outside the last 64 KiB: a file stuffed with signatures
 #: costs milliseconds, not minutes. (Unzip tools look only in those last 64 KiB.)
 MAX_INNER_CANDIDATES = 10_000
-
-
-@dataclass(frozen=True)
-class EmbeddedZip:
-    """A ZIP archive found inside other data: its first member's local header is at ``start``."""
-
-    start: int
-    entry_count: int
 
 
 def find_embedded_zip(data: Buffer) -> EmbeddedZip | None:
@@ -49,11 +42,9 @@ def find_embedded_zip(data: Buffer) -> EmbeddedZip | None:
         _signatures(data, tail + len(END_SIGNATURE) - 1),
     )
     for position in candidates:
-        end = end_record_at(data, position)
-        if end is not None and end.entry_count:
-            start = first_member_offset(data, end)
-            if start is not None:
-                return EmbeddedZip(start, end.entry_count)
+        found = layout.embedded_archive(data, position)
+        if found is not None:
+            return found
     return None
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from assetcheck.formats.ktx2.dfd import DataFormat
-from assetcheck.formats.ktx2.header import Ktx2Header, Section
+from assetcheck.formats.ktx2.fixed_part import Ktx2Header, Section
 from assetcheck.formats.ktx2.parse import parse_ktx2
 from assetcheck.formats.ktx2.sizes import gpu_memory
 from assetcheck.testing.ktx2 import Ktx2Texture
