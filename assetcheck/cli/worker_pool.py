@@ -43,6 +43,7 @@ import pluggy
 
 from assetcheck.asset.options import ValidationOptions
 from assetcheck.sandbox.containment import die_with_parent
+from assetcheck.sandbox.cores import share_cores
 from assetcheck.sandbox.forking import fork_with_channel
 
 from .chunks import plan_chunks
@@ -82,6 +83,7 @@ class WorkerPool:
         self._names = names
         self._options = options
         self._pm = pm
+        self._count = workers
         self._chunks = deque(plan_chunks([_size(path) for path in files], workers))
         self._workers: dict[int, _Worker] = {}  # by the descriptor of their channel
         self._retired: list[int] = []  # the pids of workers ended early, not reaped yet
@@ -185,6 +187,7 @@ class WorkerPool:
                 for other in self._workers.values():
                     other.channel.close()
                 die_with_parent(forked.parent, signal.SIGKILL)
+                share_cores(self._count)
                 _work(forked.channel, self._files, self._names, self._options, self._pm)
                 status = 0
             except BaseException:

@@ -3,10 +3,13 @@
 The Python modules of :mod:`assetcheck.mesh` call these and own the rules; every kernel gives
 the counts (and marks) of the numpy code it replaced, bit for bit: the floating-point formulas
 are the same, evaluated in the same order and precision (compiled without fused multiply-add,
-``hatch_build.py``). How they are built and what they gained: docs/performance.md, "Compiled
-kernels" and "Big files". Being the package's one compiled extension, it also holds two
-kernels that are not of meshes: the ZIP polyglot search's byte scan (``signature_positions``)
-and the normal maps' vector lengths (``count_off_length``).
+``hatch_build.py``). The big passes release the GIL and take a span of the triangles (or
+vertices, or parts), so that :mod:`assetcheck.mesh.threads` can run spans on several threads:
+their results do not depend on the split. How they are built and what they gained:
+docs/performance.md, "Compiled kernels", "Big files" and "Big meshes on every core". Being the
+package's one compiled extension, it also holds two kernels that are not of meshes: the ZIP
+polyglot search's byte scan (``signature_positions``) and the normal maps' vector lengths
+(``count_off_length``).
 """
 
 from libc.math cimport ceil, fabs, fabsf, floor, sqrt, sqrtf
@@ -44,11 +47,19 @@ cdef uint64_t SPREAD = 0x9E3779B97F4A7C15ULL
 cdef uint64_t MIX1 = 0xFF51AFD7ED558CCDULL, MIX2 = 0xC4CEB9FE1A85EC53ULL
 
 
-def hash_positions(const real_t[:, :] positions, float[:, ::1] coords, uint64_t[::1] keys):
-    """Lay out ``positions`` (``(count, 3)``) as ``coords`` (``(3, count)`` float32, rows x, y
-    and z; ``-0.0`` made ``0.0`` by adding ``0.0``) and hash each vertex into ``keys``: the
-    bits of y and x as one 64-bit value, xor the bits of z times :data:`SPREAD`, through
-    MurmurHash3's finaliser. Vertices at the same position (bit for bit) hash alike."""
+def hash_positions(
+    const real_t[:, :] positions,
+    float[:, ::1] coords,
+    uint64_t[::1] keys,
+    Py_ssize_t first=0,
+    Py_ssize_t last=-1,
+):
+    """Lay out the vertices ``first`` to ``last`` (default: all) of ``positions`` (``(count,
+    3)``) in ``coords`` (``(3, count)`` float32, rows x, y and z; ``-0.0`` made ``0.0`` by
+    adding ``0.0``) and hash each into ``keys``: the bits of y and x as one 64-bit value, xor
+    the bits of z times :data:`SPREAD`, through MurmurHash3's finaliser. Vertices at the same
+    position (bit for bit) hash alike. Without the GIL: spans of the vertices can be laid out
+    on several threads at once."""
     cdef Py_ssize_t count = positions.shape[0], i
     cdef float x, y, z
     cdef uint32_t x_bits, y_bits, z_bits
@@ -57,115 +68,151 @@ def hash_positions(const real_t[:, :] positions, float[:, ::1] coords, uint64_t[
         raise ValueError("positions are (count, 3) and their coordinates (3, count)")
     if keys.shape[0] != count:
         raise ValueError("one hash per position")
-    for i in range(count):
-        x = <float>positions[i, 0] + <float>0.0
-        y = <float>positions[i, 1] + <float>0.0
-        z = <float>positions[i, 2] + <float>0.0
-        coords[0, i], coords[1, i], coords[2, i] = x, y, z
-        memcpy(&x_bits, &x, 4)
-        memcpy(&y_bits, &y, 4)
-        memcpy(&z_bits, &z, 4)
-        key = ((<uint64_t>y_bits << 32) | x_bits) ^ (<uint64_t>z_bits * SPREAD)
-        key ^= key >> 33
-        key *= MIX1
-        key ^= key >> 33
-        key *= MIX2
-        keys[i] = key ^ (key >> 33)
+    last = count if last == -1 else last
+    _check_span(first, last, count)
+    with nogil:
+        for i in range(first, last):
+            x = <float>positions[i, 0] + <float>0.0
+            y = <float>positions[i, 1] + <float>0.0
+            z = <float>positions[i, 2] + <float>0.0
+            coords[0, i], coords[1, i], coords[2, i] = x, y, z
+            memcpy(&x_bits, &x, 4)
+            memcpy(&y_bits, &y, 4)
+            memcpy(&z_bits, &z, 4)
+            key = ((<uint64_t>y_bits << 32) | x_bits) ^ (<uint64_t>z_bits * SPREAD)
+            key ^= key >> 33
+            key *= MIX1
+            key ^= key >> 33
+            key *= MIX2
+            keys[i] = key ^ (key >> 33)
 
 
-def usable_corners(const index_t[:, ::1] triangles, Py_ssize_t vertex_count):
-    """The ``(n, 3)`` ``triangles`` as a new ``(3, kept)`` array of their dtype, without those
-    that repeat an index or hold one not below ``vertex_count`` (as numpy's ``<`` compares: a
-    negative index is below it), in their order: one pass, each triangle written and kept
-    when usable. A contiguous copy, not the triangles' transposed view: the edge table and
-    the union-find read rows faster than the interleaved triangles (docs/performance.md)."""
-    cdef Py_ssize_t n = triangles.shape[0], t, kept = 0
+def usable_corners(
+    const index_t[:, ::1] triangles,
+    Py_ssize_t vertex_count,
+    index_t[:, ::1] corners,
+    Py_ssize_t first,
+    Py_ssize_t last,
+):
+    """Write the triangles ``first`` to ``last`` of the ``(n, 3)`` ``triangles`` into the
+    ``(3, n)`` ``corners`` (of their dtype) from column ``first`` on, without those that
+    repeat an index or hold one not below ``vertex_count`` (as numpy's ``<`` compares: a
+    negative index is below it), in their order, and return how many were kept: one pass,
+    each triangle written and kept when usable. Without the GIL: spans of the triangles can
+    be written on several threads at once, each into its own columns. The corners are a
+    contiguous copy, not the triangles' transposed view: the edge table and the union-find
+    read rows faster than the interleaved triangles (docs/performance.md)."""
+    cdef Py_ssize_t n = triangles.shape[0], t, kept = first
     cdef index_t a, b, c
-    result = np.empty((3, n), np.asarray(triangles).dtype)
-    if not n:
-        return result
-    cdef index_t[:, ::1] corners = result
+    if corners.shape[0] != 3 or corners.shape[1] != n:
+        raise ValueError("the corners are (3, n) for (n, 3) triangles")
+    _check_span(first, last, n)
+    if first == last:
+        return 0
     cdef const index_t *flat = &triangles[0, 0]
-    for t in range(n):
-        a, b, c = flat[3 * t], flat[3 * t + 1], flat[3 * t + 2]
-        corners[0, kept], corners[1, kept], corners[2, kept] = a, b, c
-        kept += _usable(a, b, c, vertex_count)
-    return result if kept == n else np.ascontiguousarray(result[:, :kept])
+    with nogil:
+        for t in range(first, last):
+            a, b, c = flat[3 * t], flat[3 * t + 1], flat[3 * t + 2]
+            corners[0, kept], corners[1, kept], corners[2, kept] = a, b, c
+            kept += _usable(a, b, c, vertex_count)
+    return kept - first
 
 
-cdef inline bint _usable(index_t a, index_t b, index_t c, Py_ssize_t vertex_count) noexcept:
+cdef inline bint _usable(
+    index_t a, index_t b, index_t c, Py_ssize_t vertex_count
+) noexcept nogil:
     return (
         (a != b) & (b != c) & (c != a)
         & (a < vertex_count) & (b < vertex_count) & (c < vertex_count)
     )
 
 
-cdef class _Owners:
-    """The mesh each vertex id belongs to, for ids visited in increasing order: meshes whose
-    ids begin at ``starts`` (one mesh when there are none)."""
-
-    cdef const uint64_t[:] starts
-    cdef Py_ssize_t meshes, current
-
-    def __init__(self, starts):
-        self.meshes = 1 if starts is None else len(starts)
-        self.starts = np.zeros(1, np.uint64) if starts is None else starts
-        self.current = 0
-
-    cdef inline Py_ssize_t of(self, uint64_t vertex) noexcept:
-        while self.current + 1 < self.meshes and self.starts[self.current + 1] <= vertex:
-            self.current += 1
-        return self.current
+cdef struct _Owners:
+    # The mesh each vertex id belongs to, for ids visited in increasing order: meshes whose
+    # ids begin at ``starts`` (one mesh when there are none), ``current`` the last found.
+    const uint64_t *starts
+    Py_ssize_t meshes
+    Py_ssize_t current
 
 
-def edge_counts(const uint32_t[:, :] corners, Py_ssize_t vertex_count, starts=None):
-    """Per mesh (see :class:`_Owners`), the distinct, boundary, non-manifold and misoriented
-    edges of the triangles ``corners`` (``(3, n)`` welded ids below ``vertex_count``), as an
-    int64 ``(4, meshes)`` array. Each edge is filed under its lower vertex (a counting sort,
-    no comparison sort), with its distance to the higher vertex and its direction bit; a
-    vertex's few edges are then sorted and read as runs, the edge table of
-    ``docs/topology.md``. The entries take 16 bits when every distance is below 2**15, as in
-    meshes whose triangles use nearby vertices (half the fresh memory and its page faults),
-    32 bits otherwise."""
-    cdef _Owners owners = _Owners(starts)
-    result = np.zeros((4, owners.meshes), np.int64)
-    cdef int64_t[:, ::1] counts = result
-    cdef Py_ssize_t n = corners.shape[1], t, v
+cdef _Owners _owners_of(const uint64_t[::1] starts) noexcept:
+    cdef _Owners owners
+    owners.starts, owners.meshes, owners.current = &starts[0], starts.shape[0], 0
+    return owners
+
+
+cdef inline Py_ssize_t _owner(_Owners *owners, uint64_t vertex) noexcept nogil:
+    while owners.current + 1 < owners.meshes and owners.starts[owners.current + 1] <= vertex:
+        owners.current += 1
+    return owners.current
+
+
+cdef object _mesh_starts(starts):
+    """The first vertex id of each mesh, as a contiguous uint64 array: ``[0]`` for none."""
+    return np.zeros(1, np.uint64) if starts is None else np.ascontiguousarray(starts, np.uint64)
+
+
+# The edge table of ``docs/topology.md`` in three stages, each a pass that can run on several
+# threads at once (mesh/edge_table.py runs them): each chunk of triangles counts its edges by
+# lower vertex (``lower_vertex_counts``); the counts become each chunk's cursors
+# (``edge_cursors``); each chunk files its edges at its cursors (``file_edges``), so that a
+# vertex's entries are in the triangles' order whatever the chunks; then each range of
+# vertices sorts its entries and tallies their runs (``tally_edges``).
+
+
+def lower_vertex_counts(
+    const uint32_t[:, :] corners, Py_ssize_t first, Py_ssize_t last, uint32_t[::1] counts
+):
+    """Add to ``counts`` (one per vertex) the edges of the triangles ``first`` to ``last``
+    of ``corners`` (``(3, n)`` ids below ``len(counts)``) filed under each lower vertex, and
+    return the largest span of ids in one of them (the farthest an edge reaches). Without
+    the GIL; ``IndexError`` for the first triangle that points past the vertices."""
+    cdef Py_ssize_t vertex_count = counts.shape[0], t, bad = -1
     cdef uint32_t a, b, c, farthest = 0
     cdef _Rows32 rows = _rows32_of(corners)
-    if vertex_count >= 1 << 31:
-        raise ValueError("an edge table holds fewer than 2**31 vertices")
-    if 3 * n >= 1 << 32:
-        raise ValueError("an edge table holds fewer than 2**32 edges")
-    cdef uint32_t *offsets = <uint32_t *>calloc(vertex_count + 1, sizeof(uint32_t))
-    cdef void *entries = NULL
-    try:
-        if offsets == NULL:
-            raise MemoryError()
-        for t in range(n):
+    _check_span(first, last, corners.shape[1])
+    if first == last:
+        return 0
+    cdef uint32_t *tally = &counts[0] if vertex_count else NULL
+    with nogil:
+        for t in range(first, last):
             a, b, c = rows.a[t * rows.step], rows.b[t * rows.step], rows.c[t * rows.step]
             if a >= vertex_count or b >= vertex_count or c >= vertex_count:
-                raise IndexError(f"triangle {t} points past the {vertex_count} vertices")
-            offsets[min(a, b) + 1] += 1
-            offsets[min(b, c) + 1] += 1
-            offsets[min(c, a) + 1] += 1
+                bad = t
+                break
+            tally[min(a, b)] += 1
+            tally[min(b, c)] += 1
+            tally[min(c, a)] += 1
             farthest = max(farthest, max(a, max(b, c)) - min(a, min(b, c)))
-        for v in range(vertex_count):
-            offsets[v + 1] += offsets[v]
-        if farthest < 1 << 15:
-            entries = malloc(max(3 * n, 1) * sizeof(uint16_t))
-            if entries == NULL:
-                raise MemoryError()
-            _tally_edges(<uint16_t *>entries, rows, n, offsets, vertex_count, counts, owners)
-        else:
-            entries = malloc(max(3 * n, 1) * sizeof(uint32_t))
-            if entries == NULL:
-                raise MemoryError()
-            _tally_edges(<uint32_t *>entries, rows, n, offsets, vertex_count, counts, owners)
-    finally:
-        free(offsets)
-        free(entries)
-    return result
+    if bad >= 0:
+        raise IndexError(f"triangle {bad} points past the {vertex_count} vertices")
+    return farthest
+
+
+cdef void _check_span(Py_ssize_t first, Py_ssize_t last, Py_ssize_t count) except *:
+    if not 0 <= first <= last <= count:
+        raise ValueError(f"triangles {first} to {last} are not among the {count}")
+
+
+def edge_cursors(uint32_t[:, ::1] counts):
+    """Turn ``counts`` (``(chunks, vertices)``: each chunk's edges under each lower vertex)
+    into cursors, in place: where each chunk files its first edge of each vertex, after the
+    edges of every lower vertex and those of the same vertex from earlier chunks. Returns how
+    many edges there are. Without the GIL."""
+    cdef Py_ssize_t chunks = counts.shape[0], vertices = counts.shape[1], v, k
+    cdef uint64_t running = 0
+    cdef uint32_t count
+    if vertices >= 1 << 31:
+        raise ValueError("an edge table holds fewer than 2**31 vertices")
+    with nogil:
+        for v in range(vertices):
+            for k in range(chunks):
+                count = counts[k, v]
+                counts[k, v] = <uint32_t>running
+                running += count
+    if running >= 1 << 32:
+        raise ValueError("an edge table holds fewer than 2**32 edges")
+    return running
 
 
 ctypedef fused entry_t:
@@ -173,33 +220,87 @@ ctypedef fused entry_t:
     uint32_t
 
 
-cdef void _tally_edges(
-    entry_t *entries, _Rows32 rows, Py_ssize_t n, uint32_t *offsets, Py_ssize_t vertex_count,
-    int64_t[:, ::1] counts, _Owners owners
-) noexcept:
-    """File the edges of the triangles ``rows`` into ``entries`` at ``offsets`` (where each
-    vertex's entries begin, once counted), then tally each vertex's sorted runs."""
-    cdef Py_ssize_t t, v, begin = 0, end
+def file_edges(
+    const uint32_t[:, :] corners,
+    Py_ssize_t first,
+    Py_ssize_t last,
+    uint32_t[::1] cursors,
+    entry_t[::1] entries,
+):
+    """File the edges of the triangles ``first`` to ``last`` of ``corners`` into ``entries``
+    at ``cursors`` (one per vertex, as :func:`edge_cursors` left them), each cursor moved past
+    the entries filed: an edge's entry is the distance to its higher vertex, shifted, and
+    whether the triangle runs the edge downwards (distances must fit the entries, as
+    :func:`lower_vertex_counts`' span tells). Without the GIL."""
+    cdef Py_ssize_t vertex_count = cursors.shape[0], size = entries.shape[0], t, bad = -1
     cdef uint32_t a, b, c
-    for t in range(n):
-        a, b, c = rows.a[t * rows.step], rows.b[t * rows.step], rows.c[t * rows.step]
-        _file_edge(entries, offsets, a, b)
-        _file_edge(entries, offsets, b, c)
-        _file_edge(entries, offsets, c, a)
-    for v in range(vertex_count):
-        end = offsets[v]
-        if end > begin:
-            _sort(entries + begin, end - begin)
-            _tally_runs(entries, begin, end, &counts[0, 0], owners.meshes, owners.of(v))
-        begin = end
+    cdef _Rows32 rows = _rows32_of(corners)
+    _check_span(first, last, corners.shape[1])
+    if first == last:
+        return
+    cdef uint32_t *at = &cursors[0] if vertex_count else NULL
+    cdef entry_t *filed = &entries[0] if size else NULL
+    with nogil:
+        for t in range(first, last):
+            a, b, c = rows.a[t * rows.step], rows.b[t * rows.step], rows.c[t * rows.step]
+            if (
+                a >= vertex_count or b >= vertex_count or c >= vertex_count
+                or not _file_edge(filed, at, size, a, b)
+                or not _file_edge(filed, at, size, b, c)
+                or not _file_edge(filed, at, size, c, a)
+            ):
+                bad = t
+                break
+    if bad >= 0:
+        raise IndexError(f"triangle {bad} points past the vertices or the entries")
 
 
-cdef inline void _file_edge(entry_t *entries, uint32_t *offsets, uint32_t a, uint32_t b) noexcept:
-    """File the edge from ``a`` to ``b`` under its lower vertex: the distance to the higher
-    vertex, then whether the triangle runs the edge downwards."""
+cdef inline bint _file_edge(
+    entry_t *entries, uint32_t *cursors, Py_ssize_t size, uint32_t a, uint32_t b
+) noexcept nogil:
+    """File the edge from ``a`` to ``b`` at its lower vertex's cursor; false, filing
+    nothing, when the cursor is past the ``size`` entries."""
     cdef uint32_t lower = min(a, b)
-    entries[offsets[lower]] = <entry_t>(((max(a, b) - lower) << 1) | (a > b))
-    offsets[lower] += 1
+    if cursors[lower] >= size:
+        return False
+    entries[cursors[lower]] = <entry_t>(((max(a, b) - lower) << 1) | (a > b))
+    cursors[lower] += 1
+    return True
+
+
+def tally_edges(
+    entry_t[::1] entries, const uint32_t[::1] ends, Py_ssize_t low, Py_ssize_t high, starts=None
+):
+    """Per mesh (ids from ``starts``, as :class:`_Owners` reads them), the distinct, boundary,
+    non-manifold and misoriented edges of the vertices ``low`` to ``high``, as an int64
+    ``(4, meshes)`` array: vertex ``v``'s entries, ``entries[ends[v - 1]:ends[v]]`` (from 0
+    for the first vertex), are sorted in place and read as runs of the same higher vertex:
+    one entry is a boundary edge, two of opposite directions a well-made edge, two of the
+    same direction a misoriented one, three or more a non-manifold edge. Without the GIL."""
+    mesh_starts = _mesh_starts(starts)
+    cdef _Owners owners = _owners_of(mesh_starts)
+    result = np.zeros((4, owners.meshes), np.int64)
+    cdef int64_t[:, ::1] counts = result
+    cdef Py_ssize_t v, begin, end, size = entries.shape[0], bad = -1
+    if not 0 <= low <= high <= ends.shape[0]:
+        raise ValueError(f"vertices {low} to {high} are not among the {ends.shape[0]}")
+    if low == high:
+        return result
+    begin = ends[low - 1] if low else 0
+    cdef entry_t *filed = &entries[0] if size else NULL
+    with nogil:
+        for v in range(low, high):
+            end = ends[v]
+            if end < begin or end > size:
+                bad = v
+                break
+            if end > begin:
+                _sort(filed + begin, end - begin)
+                _tally_runs(filed, begin, end, &counts[0, 0], owners.meshes, _owner(&owners, v))
+            begin = end
+    if bad >= 0:
+        raise ValueError(f"vertex {bad}'s entries end outside the entries")
+    return result
 
 
 cdef struct _Rows32:
@@ -215,6 +316,10 @@ cdef _Rows32 _rows32_of(const uint32_t[:, :] corners) except *:
     cdef _Rows32 rows
     if corners.shape[0] != 3 or corners.strides[1] % sizeof(uint32_t):
         raise ValueError("corners are (3, n), their steps whole values")
+    if corners.shape[1] == 0:
+        rows.a = rows.b = rows.c = NULL
+        rows.step = 0
+        return rows
     rows.a = <const uint32_t *>(<const char *>&corners[0, 0])
     rows.b = <const uint32_t *>(<const char *>&corners[0, 0] + corners.strides[0])
     rows.c = <const uint32_t *>(<const char *>&corners[0, 0] + 2 * corners.strides[0])
@@ -225,7 +330,7 @@ cdef _Rows32 _rows32_of(const uint32_t[:, :] corners) except *:
 cdef void _tally_runs(
     const entry_t *entries, Py_ssize_t begin, Py_ssize_t end, int64_t *counts,
     Py_ssize_t meshes, Py_ssize_t mesh
-) noexcept:
+) noexcept nogil:
     """Tally the runs of equal higher vertices in the sorted ``entries[begin:end]`` into
     ``counts`` (``(4, meshes)``, row by row) at ``mesh``."""
     cdef Py_ssize_t first = begin, last
@@ -242,7 +347,6 @@ cdef void _tally_runs(
             counts[3 * meshes + mesh] += 1
         first = last
 
-
 cdef int _compare16(const void *left, const void *right) noexcept nogil:
     cdef uint16_t a = (<const uint16_t *>left)[0], b = (<const uint16_t *>right)[0]
     return (a > b) - (a < b)
@@ -253,7 +357,7 @@ cdef int _compare32(const void *left, const void *right) noexcept nogil:
     return (a > b) - (a < b)
 
 
-cdef inline void _sort(entry_t *values, Py_ssize_t count) noexcept:
+cdef inline void _sort(entry_t *values, Py_ssize_t count) noexcept nogil:
     cdef Py_ssize_t i, j
     cdef entry_t value
     if count > SHORT_BUCKET:
@@ -273,11 +377,13 @@ cdef inline void _sort(entry_t *values, Py_ssize_t count) noexcept:
 
 def piece_counts(const uint32_t[:, :] corners, Py_ssize_t vertex_count, starts=None):
     """Per mesh (see :class:`_Owners`), how many connected pieces the triangles ``corners``
-    (``(3, n)`` ids below ``vertex_count``) form, as int64: union-find with path halving."""
-    cdef _Owners owners = _Owners(starts)
+    (``(3, n)`` ids below ``vertex_count``) form, as int64: union-find with path halving.
+    Without the GIL, so that it can run beside the edge table's stages."""
+    mesh_starts = _mesh_starts(starts)
+    cdef _Owners owners = _owners_of(mesh_starts)
     result = np.zeros(owners.meshes, np.int64)
     cdef int64_t[:] pieces = result
-    cdef Py_ssize_t n = corners.shape[1], t, v
+    cdef Py_ssize_t n = corners.shape[1], t, v, bad = -1
     cdef uint32_t a, b, c
     cdef _Rows32 rows = _rows32_of(corners)
     if vertex_count >= 1 << 32:
@@ -287,32 +393,37 @@ def piece_counts(const uint32_t[:, :] corners, Py_ssize_t vertex_count, starts=N
     try:
         if parent == NULL or used == NULL:
             raise MemoryError()
-        for v in range(vertex_count):
-            parent[v] = <uint32_t>v
-        for t in range(n):
-            a, b, c = rows.a[t * rows.step], rows.b[t * rows.step], rows.c[t * rows.step]
-            if a >= vertex_count or b >= vertex_count or c >= vertex_count:
-                raise IndexError(f"triangle {t} points past the {vertex_count} vertices")
-            used[a] = used[b] = used[c] = 1
-            _join(parent, a, b)
-            _join(parent, a, c)
-        for v in range(vertex_count):
-            if used[v] and parent[v] == v:
-                pieces[owners.of(v)] += 1
+        with nogil:
+            for v in range(vertex_count):
+                parent[v] = <uint32_t>v
+            for t in range(n):
+                a, b, c = rows.a[t * rows.step], rows.b[t * rows.step], rows.c[t * rows.step]
+                if a >= vertex_count or b >= vertex_count or c >= vertex_count:
+                    bad = t
+                    break
+                used[a] = used[b] = used[c] = 1
+                _join(parent, a, b)
+                _join(parent, a, c)
+            if bad < 0:
+                for v in range(vertex_count):
+                    if used[v] and parent[v] == v:
+                        pieces[_owner(&owners, v)] += 1
+        if bad >= 0:
+            raise IndexError(f"triangle {bad} points past the {vertex_count} vertices")
     finally:
         free(parent)
         free(used)
     return result
 
 
-cdef inline uint32_t _root(uint32_t *parent, uint32_t vertex) noexcept:
+cdef inline uint32_t _root(uint32_t *parent, uint32_t vertex) noexcept nogil:
     while parent[vertex] != vertex:
         parent[vertex] = parent[parent[vertex]]
         vertex = parent[vertex]
     return vertex
 
 
-cdef inline void _join(uint32_t *parent, uint32_t a, uint32_t b) noexcept:
+cdef inline void _join(uint32_t *parent, uint32_t a, uint32_t b) noexcept nogil:
     a, b = _root(parent, a), _root(parent, b)
     if a < b:
         parent[b] = a
@@ -320,107 +431,181 @@ cdef inline void _join(uint32_t *parent, uint32_t a, uint32_t b) noexcept:
         parent[a] = b
 
 
-def triangle_marks(
+# Zero-area and duplicate triangles (mesh/faults.py's rules) in three stages, each a pass
+# that can run on several threads at once (mesh/faults.py runs them): each chunk of
+# triangles marks the flat ones and counts its windings by part, the top bits of the
+# winding hash (``flat_marks``); each chunk writes its windings into their parts at cursors
+# the counts give, so that a part holds its windings in the triangles' order whatever the
+# chunks (``split_windings``); each range of parts is searched with a hash set that stays
+# in the CPU caches (``count_repeats``): one hash set over all of them would miss the caches
+# on every probe.
+
+
+def flat_marks(
     const float[:, ::1] coords,
     const uint64_t[::1] keys,
     const index_t[:, :] corners,
+    Py_ssize_t first,
+    Py_ssize_t last,
     float flat_ratio,
-    uint8_t[:] flat=None,
-    uint8_t[:] repeated=None,
+    int bits,
+    uint8_t[::1] flags,
+    int64_t[::1] part_counts,
 ):
-    """``(zero_area, duplicates)`` among the triangles ``corners`` (``(3, n)`` indices of
-    the vertices ``coords``, ``(3, count)``, whose position hashes are ``keys``); when given,
-    ``flat`` and ``repeated`` (one byte per triangle) are set where a triangle is flat or
-    repeats an earlier one. The rules are :func:`assetcheck.mesh.faults.triangle_faults`'s:
-    flat when twice its area is at most ``flat_ratio`` times its longest side squared (NaN is
-    never flat), a duplicate when an earlier triangle that is not flat has its winding hash.
-
-    The windings of the triangles that are not flat are split by their top bits into parts
-    of about :data:`PART_VALUES`, in their order, and each part is searched with a hash set
-    that stays in the CPU caches: one hash set over all of them would miss the caches on
-    every probe. The first pass over the triangles tests flatness and counts each part's
-    windings; the second computes the windings again into their parts (cheaper than keeping
-    them: 8 bytes a triangle of fresh memory)."""
-    cdef Py_ssize_t n = corners.shape[1], count = keys.shape[0], t, zero_area = 0
-    cdef Py_ssize_t part, largest = 0, found = 0, i
+    """Of the triangles ``first`` to ``last`` of ``corners`` (``(3, n)`` indices of the
+    vertices ``coords``, ``(3, count)``, whose position hashes are ``keys``), set ``flags``
+    (one byte per triangle of ``corners``) to 1 where a triangle is flat: twice its area at
+    most ``flat_ratio`` times its longest side squared (NaN is never flat); add each other
+    triangle's winding to ``part_counts`` (``2**bits``) at its part; return how many are
+    flat. Without the GIL; ``IndexError`` for the first triangle past the vertices."""
+    cdef Py_ssize_t count = keys.shape[0], t, zero_area = 0, bad = -1
     cdef index_t a, b, c
-    cdef uint64_t winding
-    if coords.shape[1] != count:
-        raise ValueError("one position hash per vertex")
-    if not n:
-        return 0, 0
-    if n >= 1 << 32:
-        raise ValueError("triangles are numbered below 2**32")
-    cdef int bits = 0
-    while (n >> bits) > PART_VALUES:
-        bits += 1
-    cdef Py_ssize_t parts = <Py_ssize_t>1 << bits
     cdef int shift = 64 - bits
+    _check_marks(coords, keys, corners, first, last, bits, flags.shape[0], part_counts.shape[0])
+    if first == last:
+        return 0
     cdef _Rows rows = _rows_of(coords)
-    cdef const uint64_t *hashes = &keys[0] if count else NULL
-    cdef uint8_t *flags = <uint8_t *>malloc(n)
-    cdef int64_t *starts = <int64_t *>calloc(parts + 1, sizeof(int64_t))
-    cdef uint64_t *split = NULL
-    cdef uint32_t *numbers = NULL
-    cdef _HashSet seen
-    try:
-        if flags == NULL or starts == NULL:
-            raise MemoryError()
-        for t in range(n):
+    cdef const uint64_t *hashes = &keys[0]
+    cdef int64_t *tally = &part_counts[0]
+    with nogil:
+        for t in range(first, last):
             a, b, c = corners[0, t], corners[1, t], corners[2, t]
             if not (_within(a, count) and _within(b, count) and _within(c, count)):
-                raise IndexError(f"triangle {t} points past the {count} vertices")
+                bad = t
+                break
             flags[t] = _is_flat(rows, a, b, c, flat_ratio)
             if flags[t]:
                 zero_area += 1
-                if flat is not None:
-                    flat[t] = 1
             else:
-                starts[_part(_winding(hashes, a, b, c), shift) + 1] += 1
-        for part in range(parts):
-            largest = max(largest, starts[part + 1])
-            starts[part + 1] += starts[part]
-        split = <uint64_t *>malloc(max(n - zero_area, 1) * sizeof(uint64_t))
-        if repeated is not None:
-            numbers = <uint32_t *>malloc(max(n - zero_area, 1) * sizeof(uint32_t))
-        if split == NULL or (repeated is not None and numbers == NULL):
-            raise MemoryError()
-        for t in range(n):
-            if not flags[t]:
-                a, b, c = corners[0, t], corners[1, t], corners[2, t]
-                winding = _winding(hashes, a, b, c)
-                part = _part(winding, shift)
-                split[starts[part]] = winding
-                if numbers != NULL:
-                    numbers[starts[part]] = <uint32_t>t
-                starts[part] += 1
-        # Each part now ends at its start.
-        seen = _HashSet(largest)
-        for part in range(parts):
-            seen.clear()
-            for i in range(starts[part - 1] if part else 0, starts[part]):
-                if not seen.add(split[i]):
-                    found += 1
-                    if numbers != NULL:
-                        repeated[numbers[i]] = 1
-        return zero_area, found
-    finally:
-        free(flags)
-        free(starts)
-        free(split)
-        free(numbers)
+                tally[_part(_winding(hashes, a, b, c), shift)] += 1
+    if bad >= 0:
+        raise IndexError(f"triangle {bad} points past the {count} vertices")
+    return zero_area
 
+
+cdef void _check_marks(
+    const float[:, ::1] coords,
+    const uint64_t[::1] keys,
+    const index_t[:, :] corners,
+    Py_ssize_t first,
+    Py_ssize_t last,
+    int bits,
+    Py_ssize_t flags,
+    Py_ssize_t parts,
+) except *:
+    if coords.shape[1] != keys.shape[0]:
+        raise ValueError("one position hash per vertex")
+    if not 0 <= bits < 32 or parts != <Py_ssize_t>1 << bits:
+        raise ValueError("one count per part")
+    if flags != corners.shape[1]:
+        raise ValueError("one flag per triangle")
+    if corners.shape[1] >= 1 << 32:
+        raise ValueError("triangles are numbered below 2**32")
+    _check_span(first, last, corners.shape[1])
+
+
+def split_windings(
+    const float[:, ::1] coords,
+    const uint64_t[::1] keys,
+    const index_t[:, :] corners,
+    Py_ssize_t first,
+    Py_ssize_t last,
+    int bits,
+    uint8_t[::1] flags,
+    int64_t[::1] cursors,
+    uint64_t[::1] split,
+    uint32_t[::1] numbers=None,
+):
+    """Write the windings of the triangles ``first`` to ``last`` that ``flags`` (set by
+    :func:`flat_marks`) leaves unmarked into ``split`` at their part's cursor (``cursors``,
+    ``2**bits``, each moved past what it wrote), and when given, each one's triangle number
+    into ``numbers`` at the same place. Without the GIL."""
+    cdef Py_ssize_t count = keys.shape[0], size = split.shape[0], t, at, bad = -1
+    cdef index_t a, b, c
+    cdef uint64_t winding
+    cdef int shift = 64 - bits
+    _check_marks(coords, keys, corners, first, last, bits, flags.shape[0], cursors.shape[0])
+    if numbers is not None and numbers.shape[0] != size:
+        raise ValueError("one triangle number per winding")
+    if first == last:
+        return
+    cdef const uint64_t *hashes = &keys[0]
+    cdef int64_t *cursor = &cursors[0]
+    cdef uint64_t *written = &split[0] if size else NULL
+    cdef uint32_t *numbered = NULL if numbers is None or not size else &numbers[0]
+    with nogil:
+        for t in range(first, last):
+            if flags[t]:
+                continue
+            a, b, c = corners[0, t], corners[1, t], corners[2, t]
+            if not (_within(a, count) and _within(b, count) and _within(c, count)):
+                bad = t
+                break
+            winding = _winding(hashes, a, b, c)
+            at = cursor[_part(winding, shift)]
+            if not 0 <= at < size:
+                bad = t
+                break
+            written[at] = winding
+            if numbered != NULL:
+                numbered[at] = <uint32_t>t
+            cursor[_part(winding, shift)] = at + 1
+    if bad >= 0:
+        raise IndexError(f"triangle {bad} points past the vertices or its part")
+
+
+def count_repeats(
+    const uint64_t[::1] split,
+    const int64_t[::1] bounds,
+    Py_ssize_t low,
+    Py_ssize_t high,
+    const uint32_t[::1] numbers=None,
+    uint8_t[::1] repeated=None,
+):
+    """How many of the windings of the parts ``low`` to ``high`` repeat an earlier one of
+    their part (part ``p`` is ``split[bounds[p]:bounds[p + 1]]``, in the triangles' order);
+    when ``numbers`` and ``repeated`` are given, ``repeated`` is set to 1 at the number of
+    each such triangle. Without the GIL."""
+    cdef Py_ssize_t size = split.shape[0], part, i, largest = 0, found = 0
+    cdef Py_ssize_t marks = 0 if repeated is None else repeated.shape[0]
+    if not 0 <= low <= high < bounds.shape[0]:
+        raise ValueError(f"parts {low} to {high} are not among the {bounds.shape[0] - 1}")
+    for part in range(low, high):
+        if not 0 <= bounds[part] <= bounds[part + 1] <= size:
+            raise ValueError(f"part {part} lies outside the windings")
+        largest = max(largest, bounds[part + 1] - bounds[part])
+    if (numbers is None) != (repeated is None) or (numbers is not None and numbers.shape[0] != size):
+        raise ValueError("a triangle number per winding, and marks, or neither")
+    if not largest:
+        return 0
+    cdef const uint32_t *numbered = NULL if numbers is None else &numbers[0]
+    cdef uint8_t *marked = NULL if repeated is None or not marks else &repeated[0]
+    cdef _HashSet seen
+    if not _set_init(&seen, largest):
+        raise MemoryError()
+    try:
+        with nogil:
+            for part in range(low, high):
+                _set_clear(&seen)
+                for i in range(bounds[part], bounds[part + 1]):
+                    if not _set_add(&seen, split[i]):
+                        found += 1
+                        if numbered != NULL and numbered[i] < marks:
+                            marked[numbered[i]] = 1
+    finally:
+        free(seen.slots)
+    return found
 
 cdef inline uint64_t _winding(
     const uint64_t *keys, Py_ssize_t a, Py_ssize_t b, Py_ssize_t c
-) noexcept:
+) noexcept nogil:
     """A hash of the triangle's corners' position hashes, the same in each of its rotations
     and different (but for collisions) when reversed."""
     cdef uint64_t ka = keys[a], kb = keys[b], kc = keys[c]
     return (ka ^ (kb >> 1)) + (kb ^ (kc >> 1)) + (kc ^ (ka >> 1))
 
 
-cdef inline Py_ssize_t _part(uint64_t value, int shift) noexcept:
+cdef inline Py_ssize_t _part(uint64_t value, int shift) noexcept nogil:
     """The part of ``value``: its top ``64 - shift`` bits (one part when ``shift`` is 64)."""
     return <Py_ssize_t>(value >> shift) if shift < 64 else 0
 
@@ -508,12 +693,12 @@ def count_off_length(const uint8_t[:, :, ::1] texels, int64_t low, int64_t high)
     return found
 
 
-cdef inline bint _within(index_t value, Py_ssize_t count) noexcept:
+cdef inline bint _within(index_t value, Py_ssize_t count) noexcept nogil:
     """Whether ``value`` numbers one of ``count`` items (64-bit values past 2^63 do not)."""
     return 0 <= <int64_t>value < count
 
 
-cdef inline float _greater(float a, float b) noexcept:
+cdef inline float _greater(float a, float b) noexcept nogil:
     """numpy's ``maximum``: NaN when either is NaN."""
     if a != a:
         return a
@@ -522,7 +707,9 @@ cdef inline float _greater(float a, float b) noexcept:
     return a if a >= b else b
 
 
-cdef inline bint _is_flat(_Rows p, Py_ssize_t a, Py_ssize_t b, Py_ssize_t c, float ratio) noexcept:
+cdef inline bint _is_flat(
+    _Rows p, Py_ssize_t a, Py_ssize_t b, Py_ssize_t c, float ratio
+) noexcept nogil:
     cdef float abx = p.x[b] - p.x[a], aby = p.y[b] - p.y[a], abz = p.z[b] - p.z[a]
     cdef float acx = p.x[c] - p.x[a], acy = p.y[c] - p.y[a], acz = p.z[c] - p.z[a]
     cdef float bcx = p.x[c] - p.x[b], bcy = p.y[c] - p.y[b], bcz = p.z[c] - p.z[b]
@@ -537,73 +724,83 @@ cdef inline bint _is_flat(_Rows p, Py_ssize_t a, Py_ssize_t b, Py_ssize_t c, flo
     return twice_area <= ratio * longest
 
 
-cdef class _HashSet:
-    """A set of 64-bit values (open addressing, linear probing) for up to ``capacity``
-    values, at most two thirds full."""
+cdef struct _HashSet:
+    # A set of 64-bit values (open addressing, linear probing), at most two thirds full.
+    uint64_t *slots
+    uint64_t mask
+    int shift
+    bint has_zero  # 0 marks an empty slot, so the value 0 is kept apart
 
-    cdef uint64_t *slots
-    cdef uint64_t mask
-    cdef int shift
-    cdef bint has_zero  # 0 marks an empty slot, so the value 0 is kept apart
 
-    def __cinit__(self, Py_ssize_t capacity):
-        cdef uint64_t size = 16
-        self.shift = 60
-        while size < <uint64_t>capacity + <uint64_t>capacity // 2:
-            size <<= 1
-            self.shift -= 1
-        self.mask = size - 1
-        self.slots = <uint64_t *>calloc(size, sizeof(uint64_t))
-        if self.slots == NULL:
-            raise MemoryError()
+cdef bint _set_init(_HashSet *values, Py_ssize_t capacity) noexcept:
+    """Make ``values`` an empty set for up to ``capacity`` values; false when out of memory."""
+    cdef uint64_t size = 16
+    values.shift = 60
+    while size < <uint64_t>capacity + <uint64_t>capacity // 2:
+        size <<= 1
+        values.shift -= 1
+    values.mask = size - 1
+    values.has_zero = False
+    values.slots = <uint64_t *>calloc(size, sizeof(uint64_t))
+    return values.slots != NULL
 
-    def __dealloc__(self):
-        free(self.slots)
 
-    cdef void clear(self) noexcept:
-        memset(self.slots, 0, (self.mask + 1) * sizeof(uint64_t))
-        self.has_zero = False
+cdef inline void _set_clear(_HashSet *values) noexcept nogil:
+    memset(values.slots, 0, (values.mask + 1) * sizeof(uint64_t))
+    values.has_zero = False
 
-    cdef inline bint add(self, uint64_t value) noexcept:
-        """Add ``value``; whether it was new."""
-        cdef uint64_t slot
-        if value == 0:
-            if self.has_zero:
-                return False
-            self.has_zero = True
-            return True
-        slot = (value * SPREAD) >> self.shift
-        while self.slots[slot]:
-            if self.slots[slot] == value:
-                return False
-            slot = (slot + 1) & self.mask
-        self.slots[slot] = value
+
+cdef inline bint _set_add(_HashSet *values, uint64_t value) noexcept nogil:
+    """Add ``value``; whether it was new."""
+    cdef uint64_t slot
+    if value == 0:
+        if values.has_zero:
+            return False
+        values.has_zero = True
         return True
+    slot = (value * SPREAD) >> values.shift
+    while values.slots[slot]:
+        if values.slots[slot] == value:
+            return False
+        slot = (slot + 1) & values.mask
+    values.slots[slot] = value
+    return True
 
 
-def unit_length_outliers(const real_t[:, :] vectors, double threshold, double margin):
-    """``(off, near)``, the rows of ``vectors`` (float32 or float64) whose length, computed in
-    their own precision (``threshold`` and ``margin`` rounded to it, as numpy compares with
-    Python floats), differs from 1 by more than ``threshold``, and apart from them those whose
-    difference is within ``margin`` of ``threshold``: undecided at this precision, for the
-    caller to judge again in double precision. Both are ascending ``intp`` arrays."""
+def unit_length_outliers(
+    const real_t[:, :] vectors,
+    double threshold,
+    double margin,
+    Py_ssize_t first=0,
+    Py_ssize_t last=-1,
+):
+    """``(off, near)``, the rows ``first`` to ``last`` (default: all) of ``vectors`` (float32
+    or float64) whose length, computed in their own precision (``threshold`` and ``margin``
+    rounded to it, as numpy compares with Python floats), differs from 1 by more than
+    ``threshold``, and apart from them those whose difference is within ``margin`` of
+    ``threshold``: undecided at this precision, for the caller to judge again in double
+    precision. Both are ascending ``intp`` arrays. Without the GIL: spans of the rows can be
+    judged on several threads at once."""
     cdef Py_ssize_t n = vectors.shape[0], columns = vectors.shape[1], i, j, off_count = 0
     cdef Py_ssize_t near_count = 0
     cdef real_t total, error, limit = <real_t>threshold, band = <real_t>margin
-    off, near = np.empty(n, np.intp), np.empty(n, np.intp)
+    last = n if last == -1 else last
+    _check_span(first, last, n)
+    off, near = np.empty(last - first, np.intp), np.empty(last - first, np.intp)
     cdef Py_ssize_t[::1] off_rows = off, near_rows = near
-    for i in range(n):
-        total = 0
-        for j in range(columns):
-            total = total + vectors[i, j] * vectors[i, j]
-        error = <real_t>sqrt(total) - 1
-        error = -error if error < 0 else error
-        if (error - limit if error >= limit else limit - error) < band:
-            near_rows[near_count] = i
-            near_count += 1
-        elif error > limit:
-            off_rows[off_count] = i
-            off_count += 1
+    with nogil:
+        for i in range(first, last):
+            total = 0
+            for j in range(columns):
+                total = total + vectors[i, j] * vectors[i, j]
+            error = <real_t>sqrt(total) - 1
+            error = -error if error < 0 else error
+            if (error - limit if error >= limit else limit - error) < band:
+                near_rows[near_count] = i
+                near_count += 1
+            elif error > limit:
+                off_rows[off_count] = i
+                off_count += 1
     return off[:off_count].copy(), near[:near_count].copy()
 
 

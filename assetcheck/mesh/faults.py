@@ -3,9 +3,10 @@
 Format-neutral: :func:`triangle_faults` measures a
 :class:`~assetcheck.mesh.prepared.PreparedMesh`, :func:`unused_vertices` the indices drawn,
 and :func:`report_triangle_faults` says what was found, with the codes glTF and FBX share.
-The loops over triangles and indices are compiled kernels (``_kernels.triangle_marks``,
-``_kernels.mark_used``): one pass, duplicates found in a hash set of the triangles' winding
-hashes (12 to 24 bytes a triangle) rather than by sorting them (docs/performance.md).
+The loops over triangles and indices are compiled kernels: zero-area and duplicate triangles
+are marked by :func:`~assetcheck.mesh.duplicates.triangle_marks` (duplicates found in hash sets
+of the triangles' winding hashes rather than by sorting them, on a few threads for a big mesh),
+unused vertices by ``_kernels.mark_used`` (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -15,16 +16,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from assetcheck.issues import FileIssues
-from assetcheck.mesh._kernels import flat_count, mark_used, triangle_marks
+from assetcheck.mesh._kernels import flat_count, mark_used
+from assetcheck.mesh.duplicates import FLAT_RATIO, triangle_marks
 from assetcheck.mesh.prepared import PreparedMesh, Vertices
+from assetcheck.mesh.threads import mesh_threads
 
 #: Triangles gathered at once by the measures that still gather with numpy: small enough that
 #: the temporary arrays stay in the CPU caches' reach and the allocator reuses them (measured
 #: fastest), large enough that loop overhead does not show.
 CHUNK_TRIANGLES = 1 << 16
-#: A triangle has zero area when its height is under this fraction of its longest side: far
-#: below any real sliver, far above float32 rounding of exactly collinear corners.
-FLAT_RATIO = np.float32(1e-6)
 
 
 @dataclass(frozen=True)
@@ -45,10 +45,8 @@ def triangle_faults(mesh: PreparedMesh, *, repeated_are_flat: bool = False) -> T
     100 MB GLB. Triangles that point past the vertices are not faults here (other checks
     report them); those that repeat an index count as zero-area when ``repeated_are_flat``.
     """
-    vertices = mesh.vertices
-    zero_area, duplicates = triangle_marks(
-        vertices.coords, vertices.keys, mesh.corners, float(FLAT_RATIO)
-    )
+    marks = triangle_marks(mesh.vertices, mesh.corners, mesh_threads(len(mesh.triangles)))
+    zero_area, duplicates = marks.zero_area, marks.duplicates
     if repeated_are_flat:
         a, b, c = mesh.triangles.T
         zero_area += int(np.count_nonzero((a == b) | (b == c) | (c == a)))
@@ -67,11 +65,9 @@ def faulty_triangles(
     inside = (corners < len(vertices)).all(axis=0)
     distinct = (a != b) & (b != c) & (c != a)
     numbers = np.flatnonzero(distinct & inside)
-    flat, repeat = np.zeros(len(numbers), np.uint8), np.zeros(len(numbers), np.uint8)
-    triangle_marks(
-        vertices.coords, vertices.keys, corners[:, numbers], float(FLAT_RATIO), flat, repeat
-    )
-    zero_area, duplicates = numbers[flat.view(bool)], numbers[repeat.view(bool)]
+    marks = triangle_marks(vertices, corners[:, numbers], 1, numbered=True)
+    assert marks.repeated is not None
+    zero_area, duplicates = numbers[marks.flat.view(bool)], numbers[marks.repeated.view(bool)]
     if repeated_are_flat:
         zero_area = np.union1d(zero_area, np.flatnonzero(~distinct & inside))
     return zero_area[:limit], duplicates[:limit]

@@ -14,12 +14,13 @@ are read-only, so no measure can change what the others read.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 
 import numpy as np
 
 from assetcheck.mesh._kernels import hash_positions
 from assetcheck.mesh._kernels import usable_corners as _usable_corners
+from assetcheck.mesh.threads import mesh_threads, run_all, spans
 
 
 @dataclass(frozen=True)
@@ -34,12 +35,20 @@ class Vertices:
     @classmethod
     def of(cls, positions: np.ndarray) -> Vertices:
         """From ``(count, 3)`` positions of any real dtype and layout (other than float32 and
-        float64, converted to float32 first); one compiled pass (``_kernels.hash_positions``)."""
+        float64, converted to float32 first); one compiled pass (``_kernels.hash_positions``),
+        in spans on threads for many vertices (:func:`~assetcheck.mesh.threads.mesh_threads`)."""
         if positions.dtype not in (np.float32, np.float64):
             positions = positions.astype(np.float32)
         coords = np.empty((3, len(positions)), np.float32)
         keys = np.empty(len(positions), np.uint64)
-        hash_positions(positions, coords, keys)
+        threads = mesh_threads(len(positions))
+        run_all(
+            [
+                partial(hash_positions, positions, coords, keys, first, last)
+                for first, last in spans(len(positions), threads)
+            ],
+            threads,
+        )
         coords.flags.writeable = keys.flags.writeable = False
         return cls(coords, keys)
 
@@ -68,10 +77,32 @@ class PreparedMesh:
         return None if ids is None else read_only(ids)
 
 
-def usable_corners(triangles: np.ndarray, vertex_count: int) -> np.ndarray:
+def usable_corners(
+    triangles: np.ndarray, vertex_count: int, threads: int | None = None
+) -> np.ndarray:
     """The ``(n, 3)`` ``triangles`` as ``(3, n)`` corner indices, without those that repeat an
-    index or point past the vertices (one compiled pass, ``_kernels.usable_corners``)."""
-    return _usable_corners(np.ascontiguousarray(triangles), vertex_count)
+    index or point past the vertices (one compiled pass, ``_kernels.usable_corners``, in spans
+    on ``threads`` threads; default :func:`~assetcheck.mesh.threads.mesh_threads`): each span
+    writes its triangles from its first column on, and the spans' kept columns are then
+    joined in order."""
+    triangles = np.ascontiguousarray(triangles)
+    if threads is None:
+        threads = mesh_threads(len(triangles))
+    corners = np.empty((3, len(triangles)), triangles.dtype)
+    chunks = spans(len(triangles), threads)
+    kept = run_all(
+        [
+            partial(_usable_corners, triangles, vertex_count, corners, first, last)
+            for first, last in chunks
+        ],
+        threads,
+    )
+    if sum(kept) == len(triangles):
+        return corners
+    return np.concatenate(
+        [corners[:, first : first + count] for (first, _), count in zip(chunks, kept, strict=True)],
+        axis=1,
+    )
 
 
 def welded_ids(vertices: Vertices) -> np.ndarray | None:

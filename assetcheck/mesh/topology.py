@@ -6,14 +6,14 @@ per mesh (:attr:`~assetcheck.mesh.prepared.PreparedMesh.welded_ids`). glTF split
 a vertex wherever its UV or normal changes, so without welding every UV seam and hard edge would
 read as an opening. Positions that are merely close are not welded: a crack is a real opening.
 
-**Edge table.** Each triangle's three edges are filed under their lower welded vertex, with
-the distance to the higher one and one bit for the direction the triangle runs the edge (a
-counting sort, linear in the triangles, in the compiled kernel ``_kernels.edge_counts``). The
-entries of one lower vertex that share the higher vertex are one edge, and their run says what
-it is: one entry is a boundary edge (an opening), two of opposite directions a well-made edge,
-two of the same direction an edge whose triangles face opposite ways (inconsistent winding),
-three or more a non-manifold edge. Triangles whose corners weld together, or point past the
-vertices, are left out (other checks count them).
+**Edge table.** Each triangle's three edges are filed under their lower welded vertex, with the
+distance to the higher one and one bit for the direction the triangle runs the edge (a counting
+sort, linear in the triangles, in the compiled kernels of :mod:`.edge_table`, on a few threads
+for a big mesh). The entries of one lower vertex that share the higher vertex are one edge, and
+their run says what it is: one entry is a boundary edge (an opening), two of opposite directions
+a well-made edge, two of the same direction an edge whose triangles face opposite ways
+(inconsistent winding), three or more a non-manifold edge. Triangles whose corners weld
+together, or point past the vertices, are left out (other checks count them).
 
 **Many meshes at once.** :func:`meshes_topology` measures the meshes of a document together,
 as one mesh whose vertex ids are moved apart (no edge can join two of them), and tallies each
@@ -21,9 +21,9 @@ edge and piece to the mesh its vertices belong to: a document of many small prim
 a few passes instead of one per primitive, with the same result for each.
 
 **Pieces** are the connected sets of triangles sharing welded vertices, found by union-find with
-path halving (``_kernels.piece_counts``), on meshes of any size. **Inside-out** is a majority
-verdict, so it is judged on at most :data:`SAMPLE_TRIANGLES` triangles spread evenly through
-the mesh.
+path halving (``_kernels.piece_counts``, beside the edge table's last stage), on meshes of any
+size. **Inside-out** is a majority verdict, so it is judged on at most :data:`SAMPLE_TRIANGLES`
+triangles spread evenly through the mesh.
 """
 
 from __future__ import annotations
@@ -33,8 +33,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from assetcheck.mesh._kernels import edge_counts, inside_out_votes, piece_counts
+from assetcheck.mesh._kernels import inside_out_votes
+from assetcheck.mesh.edge_table import edge_and_piece_counts
 from assetcheck.mesh.prepared import PreparedMesh, Vertices
+from assetcheck.mesh.threads import mesh_threads
 
 #: Triangles the inside-out verdict (a majority) is judged on: a share measured on 65,536
 #: evenly spread triangles is within a percent of the whole mesh's.
@@ -80,13 +82,18 @@ def welded_corners(mesh: PreparedMesh) -> np.ndarray:
     return welded if distinct.all() else welded[:, distinct]
 
 
-def mesh_topology(corners: np.ndarray, vertex_count: int) -> Topology:
+def mesh_topology(
+    corners: np.ndarray, vertex_count: int, *, threads: int | None = None
+) -> Topology:
     """The topology of the triangles ``corners`` (``(3, n)`` welded ids below ``vertex_count``,
-    as :func:`welded_corners` gives them)."""
-    return _measure([(corners, vertex_count)])[0]
+    as :func:`welded_corners` gives them), on ``threads`` threads (default:
+    :func:`~assetcheck.mesh.threads.mesh_threads` of their number); the same on any number."""
+    return _measure([(corners, vertex_count)], threads)[0]
 
 
-def meshes_topology(meshes: Sequence[tuple[np.ndarray, int]]) -> list[Topology]:
+def meshes_topology(
+    meshes: Sequence[tuple[np.ndarray, int]], *, threads: int | None = None
+) -> list[Topology]:
     """:func:`mesh_topology` of each of ``meshes`` (welded corners and vertex count). Meshes
     are measured together, up to :data:`BATCH_TRIANGLES` triangles at a time, as one mesh
     whose vertex ids are kept apart: a document of many small primitives costs a few passes,
@@ -98,17 +105,18 @@ def meshes_topology(meshes: Sequence[tuple[np.ndarray, int]]) -> list[Topology]:
         if batch and (
             triangles + corners.shape[1] > BATCH_TRIANGLES or vertices + vertex_count >= 1 << 31
         ):
-            topologies += _measure(batch)
+            topologies += _measure(batch, threads)
             batch, triangles, vertices = [], 0, 0
         batch.append((corners, vertex_count))
         triangles += corners.shape[1]
         vertices += vertex_count
-    return topologies + (_measure(batch) if batch else [])
+    return topologies + (_measure(batch, threads) if batch else [])
 
 
-def _measure(meshes: list[tuple[np.ndarray, int]]) -> list[Topology]:
-    """The topology of each of ``meshes``, measured as one mesh: their vertex ids are moved
-    apart, so no edge joins two of them."""
+def _measure(meshes: list[tuple[np.ndarray, int]], threads: int | None) -> list[Topology]:
+    """The topology of each of ``meshes``, measured as one mesh on ``threads`` threads (None:
+    as many as its size takes): their vertex ids are moved apart, so no edge joins two of
+    them."""
     if len(meshes) == 1:
         (corners, vertex_count), starts = meshes[0], None
     else:
@@ -122,8 +130,9 @@ def _measure(meshes: list[tuple[np.ndarray, int]]) -> list[Topology]:
             axis=1,
         )
     corners = np.asarray(corners, np.uint32)
-    counts = edge_counts(corners, vertex_count, starts)
-    pieces = piece_counts(corners, vertex_count, starts)
+    if threads is None:
+        threads = mesh_threads(corners.shape[1])
+    counts, pieces = edge_and_piece_counts(corners, vertex_count, starts, threads)
     return [
         Topology(
             part.shape[1],

@@ -24,7 +24,7 @@ import resource
 import sys
 from collections.abc import Callable, Iterable
 
-from assetcheck.sandbox.cores import available_cores
+from assetcheck.sandbox.cores import available_cores, thread_cores
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_DUMPABLE = 4
@@ -86,14 +86,15 @@ THREAD_ADDRESS_SPACE = 72 << 20
 
 
 def worker_threads(wanted: int) -> int:
-    """How many threads to spread ``wanted`` pieces of work over: at most one per core and, under
+    """How many threads to spread ``wanted`` pieces of work over: at most one per core this
+    process's share allows (:func:`~assetcheck.sandbox.cores.thread_cores`) and, under
     an address-space limit, only as many extra threads as the space left holds
     (:data:`THREAD_ADDRESS_SPACE` each). The room is checked first, never found out by trying:
     a thread can start without it (on a stack glibc cached in the parent) and then fail where
     no Python code sees it, glibc ending the process with status 127 when it cannot allocate
     the thread's thread-local data; a child decoding under 8 MB did, depending on what its
     parent had run before."""
-    workers = min(wanted, available_cores())
+    workers = min(wanted, thread_cores())
     limit, _ = resource.getrlimit(resource.RLIMIT_AS)
     if limit != resource.RLIM_INFINITY:
         left = max(limit - address_space_in_use(), 0)

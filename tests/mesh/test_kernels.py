@@ -17,14 +17,18 @@ from hypothesis import strategies as st
 
 from assetcheck.mesh._kernels import (
     count_off_length,
+    count_repeats,
+    file_edges,
     hash_positions,
+    lower_vertex_counts,
     signature_positions,
-    triangle_marks,
+    split_windings,
+    tally_edges,
 )
 from assetcheck.mesh._kernels import mapped_areas as kernel_areas
+from assetcheck.mesh.duplicates import FLAT_RATIO, triangle_marks
 from assetcheck.mesh.faults import (
     CHUNK_TRIANGLES,
-    FLAT_RATIO,
     faulty_triangles,
     triangle_faults,
     unused_vertices,
@@ -230,7 +234,7 @@ def test_kernels_refuse_corners_past_the_vertices_instead_of_reading_past_them()
     with pytest.raises(IndexError, match="past the 3 vertices"):
         meshes_topology([(corners, 3)])
     with pytest.raises(IndexError, match="past the 3 vertices"):
-        triangle_marks(vertices.coords, vertices.keys, corners, float(FLAT_RATIO))
+        triangle_marks(vertices, corners, 1)
     areas = np.empty(1, np.float32)
     with pytest.raises(IndexError, match="past the 3 vertices"):
         kernel_areas(vertices.coords, np.zeros((2, 3), np.float32), corners, areas, areas)
@@ -441,13 +445,14 @@ INDEX_TYPES = [np.uint8, np.int8, np.uint16, np.int16, np.uint32, np.int32, np.u
     st.sampled_from(INDEX_TYPES),
     st.integers(0, 8),
     st.booleans(),
+    st.integers(1, 5),
 )
-def test_usable_corners_are_those_numpy_kept(triangles, dtype, vertex_count, strided):
+def test_usable_corners_are_those_numpy_kept(triangles, dtype, vertex_count, strided, threads):
     with np.errstate(over="ignore"):
         array = np.array(triangles, np.int64).astype(dtype).reshape(-1, 3)
     if strided:  # every other triangle of a larger array
         array = np.repeat(array, 2, axis=0)[::2]
-    kept = usable_corners(array, vertex_count)
+    kept = usable_corners(array, vertex_count, threads)
     expected = numpy_usable_corners(array, vertex_count)
     assert kept.dtype == expected.dtype and kept.flags.c_contiguous
     assert kept.tolist() == expected.tolist()
@@ -457,3 +462,22 @@ def test_the_largest_unsigned_indices_are_past_the_vertices():
     triangles = np.array([[0, 1, 2**63], [0, 1, 2**64 - 1], [0, 1, 2]], np.uint64)
     assert usable_corners(triangles, 3).tolist() == [[0], [1], [2]]
     assert usable_corners(triangles[:0], 3).shape == (3, 0)
+
+
+def test_the_stages_refuse_cursors_and_bounds_outside_their_arrays_instead_of_writing_past():
+    corners = np.array([[0], [1], [2]], np.uint32)
+    with pytest.raises(IndexError, match="past the vertices or the entries"):
+        file_edges(corners, 0, 1, np.array([2, 0, 0], np.uint32), np.empty(3, np.uint16))
+    with pytest.raises(ValueError, match="end outside the entries"):
+        tally_edges(np.empty(3, np.uint16), np.array([2, 4, 4], np.uint32), 0, 3)
+    with pytest.raises(ValueError, match="not among"):
+        lower_vertex_counts(corners, 0, 2, np.zeros(3, np.uint32))
+    vertices = Vertices.of(np.eye(3, dtype=np.float32))
+    flags = np.zeros(1, np.uint8)
+    with pytest.raises(IndexError, match="past the vertices or its part"):
+        split_windings(
+            vertices.coords, vertices.keys, corners, 0, 1, 0, flags,
+            np.array([1], np.int64), np.empty(1, np.uint64),
+        )  # fmt: skip
+    with pytest.raises(ValueError, match="outside the windings"):
+        count_repeats(np.empty(2, np.uint64), np.array([0, 3], np.int64), 0, 1)

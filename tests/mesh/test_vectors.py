@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from assetcheck.mesh import vectors as vectors_module
 from assetcheck.mesh.vectors import (
     NEAR_TOLERANCE,
     UNIT_LENGTH_THRESHOLD_VEC3,
@@ -35,7 +36,12 @@ THRESHOLDS = [UNIT_LENGTH_THRESHOLD_VEC3, UNIT_LENGTH_THRESHOLD_VEC4]
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("columns", [3, 4])
 @pytest.mark.parametrize("threshold", THRESHOLDS)
-def test_rows_around_the_tolerance_are_judged_as_numpy_judged_them(dtype, columns, threshold):
+@pytest.mark.parametrize("threads", [1, 3])
+def test_rows_around_the_tolerance_are_judged_as_numpy_judged_them(
+    dtype, columns, threshold, threads, monkeypatch
+):
+    # On several threads (forced: 20,000 rows take one), each judging a span of the rows.
+    monkeypatch.setattr(vectors_module, "mesh_threads", lambda rows: threads)
     rng = np.random.default_rng(columns)
     directions = rng.normal(size=(20_000, columns))
     directions /= np.linalg.norm(directions, axis=1, keepdims=True)

@@ -20,6 +20,7 @@ from multiprocessing.process import BaseProcess
 from assetcheck.config.settings import Config
 from assetcheck.plugins.manager import get_plugin_manager
 from assetcheck.sandbox.containment import die_with_parent
+from assetcheck.sandbox.cores import share_cores
 from assetcheck.service import db
 from assetcheck.service.jobs.queue import JobQueue
 from assetcheck.service.jobs.worker import Worker
@@ -118,6 +119,7 @@ def worker_main(config: Config, supervisor: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the supervisor, which stops us
     die_with_parent(supervisor, signal.SIGTERM)
     os.nice(WORKER_NICENESS)
+    share_cores(config.workers.processes)
     database = db.connect(config)
     owner = f"{socket.gethostname()}:{os.getpid()}"
     worker = Worker(
