@@ -24,7 +24,8 @@ look at it::
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cached_property
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -105,21 +106,23 @@ class ElementFormat:
     component_type: int
     type: str
 
-    @property
+    # Computed once per object: the checks ask for them per accessor use.
+
+    @cached_property
     def components(self) -> int:
         return TYPE_COMPONENTS[self.type]
 
-    @property
+    @cached_property
     def component_size(self) -> int:
         return COMPONENT_DTYPES[self.component_type].itemsize
 
-    @property
+    @cached_property
     def column_stride(self) -> int:
         """Bytes from one matrix column to the next: columns start on 4-byte boundaries."""
         rows = MATRIX_SHAPES[self.type][0] if self.type in MATRIX_SHAPES else self.components
         return -(-rows * self.component_size // 4) * 4
 
-    @property
+    @cached_property
     def element_length(self) -> int:
         """Bytes one element spans: Khronos' ``elementLength``, no padding after the last column."""
         if self.type not in MATRIX_SHAPES:
@@ -127,7 +130,7 @@ class ElementFormat:
         rows, columns = MATRIX_SHAPES[self.type]
         return self.column_stride * (columns - 1) + rows * self.component_size
 
-    @property
+    @cached_property
     def packed_stride(self) -> int:
         """The element stride of tightly packed data (matrix columns padded)."""
         if self.type not in MATRIX_SHAPES:
@@ -212,8 +215,7 @@ def _sparse_layout(sparse: object) -> SparseLayout | None:
     )
 
 
-@dataclass(frozen=True)
-class ViewSlice:
+class ViewSlice(NamedTuple):
     """A resolved buffer view: its bytes and its declared ``byteOffset`` and ``byteStride``."""
 
     data: memoryview
@@ -237,8 +239,9 @@ class AccessorReader:
         self._buffers = buffers
         self._decoded = decoded or DecodedPayloads()
         self._layouts: dict[int, AccessorLayout | None] = {}
+        self._slices: dict[int, ViewSlice | None] = {}
         self._raw: dict[int, np.ndarray | None] = {}
-        self._normalized: dict[tuple[int, str], np.ndarray | None] = {}
+        self._normalized: dict[tuple[int, type], np.ndarray | None] = {}
 
     def draco_decoded(self, index: int) -> bool:
         """Whether accessor ``index`` reads data a Draco payload decoded to."""
@@ -287,7 +290,7 @@ class AccessorReader:
         Float accessors are returned as read; use ``dtype=np.float64`` where a check must add
         values the way Khronos does (in double precision).
         """
-        key = (index, np.dtype(dtype).str)
+        key = (index, dtype)
         if key not in self._normalized:
             self._normalized[key] = self._to_float(index, dtype)
         return self._normalized[key]
@@ -310,6 +313,11 @@ class AccessorReader:
         number = as_integer(index)
         if number is None or not 0 <= number < len(self._views):
             return None
+        if number not in self._slices:
+            self._slices[number] = self._slice(number)
+        return self._slices[number]
+
+    def _slice(self, number: int) -> ViewSlice | None:
         view = self._views[number]
         if not isinstance(view, dict):
             return None
