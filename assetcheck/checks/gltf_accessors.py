@@ -4,9 +4,9 @@ Whole accessors are compared at once with numpy. As in Khronos glTF-Validator, f
 are compared exactly after rounding the declared values to single precision, and only
 accessors whose data can be read are checked.
 
-Most accessors agree with their bounds, and most are small: those of one data format are
-reduced together, one numpy pass for them all (:func:`agreeing`), and only the others are
-looked at one by one to say what is wrong.
+Most accessors agree with their bounds, and most are small: where a document has several of
+one data format, they are reduced together, one numpy pass for them all (:func:`agreeing`),
+and only the others are looked at one by one to say what is wrong.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from assetcheck.formats.gltf.accessor_data import (
     SparseLayout,
 )
 from assetcheck.formats.gltf.fields import child
+from assetcheck.formats.gltf.stacking import SMALL_ROWS, STACK_FROM, stacked
 from assetcheck.issues import FileIssues
 from assetcheck.plugins.hookspecs import hookimpl
 
@@ -70,20 +71,21 @@ Readable = tuple[int, AccessorLayout, np.ndarray]
 
 def agreeing(readable: list[Readable], bounds: DeclaredBounds) -> set[int]:
     """The accessors of ``readable`` with nothing to report: all values finite, and each
-    declared bound (when there is one) their extreme. Accessors of up to
-    :data:`_SMALL_ACCESSOR` elements are reduced together, per component type and width
-    (``np.minimum.reduceat`` over them stacked); larger ones are left to the caller."""
+    declared bound (when there is one) their extreme. Small accessors are stacked per
+    component type and width (:mod:`~assetcheck.formats.gltf.stacking`) and reduced
+    together; the others are left to the caller."""
     groups: dict[tuple[int, int], list[Readable]] = {}
     for accessor in readable:
         _, layout, values = accessor
-        if len(values) <= _SMALL_ACCESSOR:
+        if len(values) <= SMALL_ROWS:
             groups.setdefault((layout.component_type, values.shape[1]), []).append(accessor)
     found: set[int] = set()
     for group in groups.values():
-        starts = np.cumsum([0] + [len(values) for _, _, values in group[:-1]])
-        stacked = np.concatenate([values for _, _, values in group])
-        lows = np.minimum.reduceat(stacked, starts, axis=0)
-        highs = np.maximum.reduceat(stacked, starts, axis=0)
+        if len(group) < STACK_FROM:
+            continue
+        values, starts = stacked([values for _, _, values in group])
+        lows = np.minimum.reduceat(values, starts, axis=0)
+        highs = np.maximum.reduceat(values, starts, axis=0)
         layout = group[0][1]
         fine = np.ones(len(group), dtype=bool)
         if layout.component_type == FLOAT:  # NaN and infinities show in the extremes

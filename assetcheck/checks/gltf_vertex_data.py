@@ -5,9 +5,10 @@ primitive attribute that uses it (as Khronos glTF-Validator does). Unit length u
 reference's tolerances; lengths are computed in single precision and those within rounding
 distance of the tolerance are computed again in double precision, as Khronos does throughout.
 
-Most accessors have nothing to report, and most are small: the small ones of a rule are
-screened together, one numpy pass over them stacked, and only those with a suspect row are
-checked one by one to say what is wrong.
+Most accessors have nothing to report, and most are small: where a document has several for
+one rule, they are screened together, one numpy pass over them stacked
+(:mod:`~assetcheck.formats.gltf.stacking`), and only those with a suspect row are checked
+one by one to say what is wrong.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from assetcheck.formats.gltf.accessor_formats import (
 )
 from assetcheck.formats.gltf.fields import child, extensions_used
 from assetcheck.formats.gltf.links import DocumentLinks, Primitive, resolve
+from assetcheck.formats.gltf.stacking import SMALL_ROWS, STACK_FROM, any_per_part, stacked
 from assetcheck.issues import FileIssues
 from assetcheck.issues.findings import Finding
 from assetcheck.mesh.vectors import (
@@ -145,10 +147,6 @@ def index_findings(
     return findings
 
 
-#: Up to this many rows, an accessor is screened together with the others of its rule.
-SMALL_ACCESSOR = 4096
-
-
 def suspect_vectors(rows: np.ndarray) -> np.ndarray:
     """The rows of unit vectors (normals; tangents, whose fourth value is the sign) that may
     give a finding: not of unit length, or a tangent's sign neither 1 nor -1."""
@@ -170,11 +168,6 @@ SUSPECT_ROWS = {
     tangent_findings: suspect_vectors,
     color_findings: suspect_colors,
 }
-
-
-def any_per_part(flags: np.ndarray, lengths: list[int]) -> np.ndarray:
-    """For consecutive parts of ``flags`` of ``lengths`` (each at least 1), whether any is set."""
-    return np.asarray(np.logical_or.reduceat(flags, np.cumsum([0, *lengths[:-1]])))
 
 
 class _Use(NamedTuple):
@@ -267,12 +260,14 @@ class _VertexDataChecker:
         groups: dict[tuple[object, np.dtype, int], list[_Use]] = {}
         for use in uses:
             values = use.values
-            if use.rule in SUSPECT_ROWS and values is not None and len(values) <= SMALL_ACCESSOR:
+            if use.rule in SUSPECT_ROWS and values is not None and len(values) <= SMALL_ROWS:
                 groups.setdefault((use.rule, values.dtype, values.shape[1]), []).append(use)
         for (rule, _, _), group in groups.items():
-            arrays = [use.values for use in group if use.values is not None]
-            suspect = SUSPECT_ROWS[rule](np.concatenate(arrays))  # type: ignore[index]
-            flagged = any_per_part(suspect, [len(values) for values in arrays])
+            if len(group) < STACK_FROM:
+                continue
+            values, starts = stacked([use.values for use in group if use.values is not None])
+            suspect = SUSPECT_ROWS[rule](values)  # type: ignore[index]
+            flagged = any_per_part(suspect, starts)
             yield from (
                 use.key for use, dirty in zip(group, flagged.tolist(), strict=True) if not dirty
             )
@@ -288,16 +283,17 @@ class _VertexDataChecker:
                 use.triangle_list is not None
                 and values is not None
                 and len(values) % 3 == 0
-                and 0 < len(values) <= SMALL_ACCESSOR
+                and 0 < len(values) <= SMALL_ROWS
             ):
                 component_type, count = use.triangle_list
                 group = groups.setdefault((values.dtype, component_type), [])
                 group.append((use, values[:, 0], count))
         for (_, component_type), group in groups.items():
-            stacked = np.concatenate([indices for _, indices, _ in group])
-            lengths = [len(indices) for _, indices, _ in group]
-            highest = np.maximum.reduceat(stacked, np.cumsum([0, *lengths[:-1]]))
-            triangles = stacked.reshape(-1, 3)
+            if len(group) < STACK_FROM:
+                continue
+            indices, starts = stacked([indices for _, indices, _ in group])
+            highest = np.maximum.reduceat(indices, starts)
+            triangles = indices.reshape(-1, 3)
             degenerate = (
                 (triangles[:, 0] == triangles[:, 1])
                 | (triangles[:, 1] == triangles[:, 2])
@@ -306,7 +302,7 @@ class _VertexDataChecker:
             flagged = (
                 (highest >= np.array([count for _, _, count in group]))
                 | (highest == INTEGER_RANGES[component_type][1])
-                | any_per_part(degenerate, [length // 3 for length in lengths])
+                | any_per_part(degenerate, starts // 3)
             )
             yield from (
                 use.key

@@ -75,7 +75,7 @@ def test_accessors_screened_together_report_what_each_checked_alone_reports(tmp_
     for seed in range(3):
         data = many_primitives_glb(seed)
         screened = vertex_data_issues(tmp_path, data)
-        monkeypatch.setattr(gltf_vertex_data, "SMALL_ACCESSOR", 0)  # nothing screened
+        monkeypatch.setattr(gltf_vertex_data, "SMALL_ROWS", 0)  # nothing screened
         alone = vertex_data_issues(tmp_path, data)
         monkeypatch.undo()
         assert len({code for code, _, _ in alone}) == 6
