@@ -195,16 +195,17 @@ def _check_bounds(
     """``min`` and ``max``: one value per component, of the accessor's component type.
     ``declared`` are the bounds read well formed (:mod:`.accessor_bounds`): nothing to say
     about those."""
-    unread = [key for key, numbers in zip(("min", "max"), declared, strict=True) if numbers is None]
-    if not any(key in accessor for key in unread):
+    low, high = declared
+    unread = [
+        key for key, numbers in (("min", low), ("max", high)) if numbers is None and key in accessor
+    ]
+    if not unread:
         return
     element = element_format(accessor.get("componentType"), accessor.get("type"))
     if element is None:  # the schema check reports an unusable componentType or type
         return
     component_type, components = element.component_type, element.components
     for key in unread:
-        if key not in accessor:
-            continue
         value, pointer = accessor[key], child(at, key)
         if not isinstance(value, list):
             issues.add("TYPE_MISMATCH", pointer=pointer, value=preview(value), expected="an array")

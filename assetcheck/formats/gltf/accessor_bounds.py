@@ -22,21 +22,27 @@ from assetcheck.formats.gltf.fields import as_integer, is_number
 #: The bounds of one accessor as numbers: floats for FLOAT accessors, ints for the others.
 Numbers = list[float] | list[int]
 
+_JSON_NUMBERS = frozenset({float, int})
+_INT = frozenset({int})
+
 
 def declared_numbers(accessor: dict, key: str, layout: AccessorLayout) -> Numbers | None:
     """``accessor[key]`` (``min`` or ``max``) as a list of numbers, or None when it is
     malformed: float bounds must be finite numbers, integer bounds must fit the component type,
     and there must be one per component."""
     value = accessor.get(key)
-    if type(value) is not list or len(value) != layout.components:
+    if not isinstance(value, list) or len(value) != layout.components:
         return None
+    kinds = set(map(type, value))  # what json.loads gives: floats and ints, the fast path
     if layout.component_type == FLOAT:
-        if not all(map(is_number, value)):
+        if not (kinds <= _JSON_NUMBERS or all(map(is_number, value))):
             return None
-        floats = [float(v) for v in value]
+        floats = list(map(float, value))
         return floats if all(map(math.isfinite, floats)) else None
-    numbers = [as_integer(v) for v in value]
     lowest, highest = INTEGER_RANGES[layout.component_type]
+    if kinds == _INT:
+        return value if lowest <= min(value) and max(value) <= highest else None
+    numbers = [as_integer(v) for v in value]
     if any(n is None or not lowest <= n <= highest for n in numbers):
         return None
     return numbers  # type: ignore[return-value]  # no None left
