@@ -24,7 +24,6 @@ look at it::
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -95,51 +94,81 @@ class SparseLayout:
     values_offset: int
 
 
+class ElementSizes(NamedTuple):
+    """The byte sizes of one element format (see :class:`ElementFormat`)."""
+
+    components: int
+    component_size: int
+    #: Bytes from one matrix column to the next: columns start on 4-byte boundaries.
+    column_stride: int
+    #: Bytes one element spans: Khronos' ``elementLength``, no padding after the last column.
+    element_length: int
+    #: The element stride of tightly packed data (matrix columns padded).
+    packed_stride: int
+
+
+def _element_sizes(component_type: int, accessor_type: str) -> ElementSizes:
+    components = TYPE_COMPONENTS[accessor_type]
+    size = COMPONENT_DTYPES[component_type].itemsize
+    rows, columns = MATRIX_SHAPES.get(accessor_type, (components, 1))
+    column_stride = -(-rows * size // 4) * 4
+    if accessor_type not in MATRIX_SHAPES:
+        return ElementSizes(components, size, column_stride, components * size, components * size)
+    element_length = column_stride * (columns - 1) + rows * size
+    return ElementSizes(components, size, column_stride, element_length, column_stride * columns)
+
+
+#: The sizes of every element format, computed once: the checks ask for them per accessor.
+ELEMENT_SIZES = {
+    (component_type, accessor_type): _element_sizes(component_type, accessor_type)
+    for component_type in COMPONENT_DTYPES
+    for accessor_type in TYPE_COMPONENTS
+}
+
+
 @dataclass(frozen=True)
 class ElementFormat:
     """How one element of an accessor lies in its buffer view (the glTF data alignment rules).
 
     Every column of a matrix starts on a 4-byte boundary, so MAT2 and MAT3 of 1-byte and MAT3
-    of 2-byte components have padding after each column but the last.
+    of 2-byte components have padding after each column but the last. The sizes are looked up
+    in :data:`ELEMENT_SIZES`.
     """
 
     component_type: int
     type: str
 
-    # Computed once per object: the checks ask for them per accessor use.
+    @property
+    def sizes(self) -> ElementSizes:
+        return ELEMENT_SIZES[self.component_type, self.type]
 
-    @cached_property
+    @property
     def components(self) -> int:
         return TYPE_COMPONENTS[self.type]
 
-    @cached_property
+    @property
     def component_size(self) -> int:
-        return COMPONENT_DTYPES[self.component_type].itemsize
+        return self.sizes.component_size
 
-    @cached_property
+    @property
     def column_stride(self) -> int:
         """Bytes from one matrix column to the next: columns start on 4-byte boundaries."""
-        rows = MATRIX_SHAPES[self.type][0] if self.type in MATRIX_SHAPES else self.components
-        return -(-rows * self.component_size // 4) * 4
+        return self.sizes.column_stride
 
-    @cached_property
+    @property
     def element_length(self) -> int:
         """Bytes one element spans: Khronos' ``elementLength``, no padding after the last column."""
-        if self.type not in MATRIX_SHAPES:
-            return self.components * self.component_size
-        rows, columns = MATRIX_SHAPES[self.type]
-        return self.column_stride * (columns - 1) + rows * self.component_size
+        return self.sizes.element_length
 
-    @cached_property
+    @property
     def packed_stride(self) -> int:
         """The element stride of tightly packed data (matrix columns padded)."""
-        if self.type not in MATRIX_SHAPES:
-            return self.element_length
-        return self.column_stride * MATRIX_SHAPES[self.type][1]
+        return self.sizes.packed_stride
 
     def span(self, count: int, byte_stride: int | None) -> int:
         """Bytes ``count`` elements span in a view of ``byte_stride`` (None: tightly packed)."""
-        return (byte_stride or self.packed_stride) * (count - 1) + self.element_length
+        sizes = self.sizes
+        return (byte_stride or sizes.packed_stride) * (count - 1) + sizes.element_length
 
 
 def element_format(component_type: object, accessor_type: object) -> ElementFormat | None:
