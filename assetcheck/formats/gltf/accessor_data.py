@@ -395,33 +395,28 @@ class AccessorReader:
         view = self.view_slice(layout.buffer_view)
         if view is None:
             return None
-        size = layout.component_size
-        stride = view.byte_stride or layout.packed_stride
-        start = layout.byte_offset
+        sizes, count, start = layout.sizes, layout.count, layout.byte_offset
+        size = sizes.component_size
+        stride = view.byte_stride or sizes.packed_stride
         if (
-            stride < layout.element_length
+            stride < sizes.element_length
             or start % size
             or (view.byte_offset + start) % size
-            or start + layout.span(layout.count, view.byte_stride) > len(view.data)
+            or start + stride * (count - 1) + sizes.element_length > len(view.data)
         ):
             return None
         dtype = COMPONENT_DTYPES[layout.component_type]
-        if (
-            layout.type not in MATRIX_SHAPES
-            or layout.column_stride == MATRIX_SHAPES[layout.type][0] * size
-        ):
-            return np.ndarray(
-                (layout.count, layout.components), dtype, view.data, start, (stride, size)
-            )
-        rows, columns = MATRIX_SHAPES[layout.type]
+        rows, columns = MATRIX_SHAPES.get(layout.type, (sizes.components, 1))
+        if columns == 1 or sizes.column_stride == rows * size:
+            return np.ndarray((count, sizes.components), dtype, view.data, start, (stride, size))
         padded = np.ndarray(
-            (layout.count, columns, rows),
+            (count, columns, rows),
             dtype,
             view.data,
             start,
-            (stride, layout.column_stride, size),
+            (stride, sizes.column_stride, size),
         )
-        return padded.reshape(layout.count, layout.components)
+        return padded.reshape(count, sizes.components)
 
     def sparse_indices(self, sparse: SparseLayout) -> np.ndarray | None:
         """The indices of a sparse accessor's replaced elements, as stored."""
