@@ -192,7 +192,8 @@ def check_accessors(asset: Asset, context: CheckContext) -> None:
         return
     reader, bounds = asset.gltf.reader, asset.gltf.declared_bounds
     accessors = asset.gltf.json.get("accessors")
-    checked: list[tuple[int, AccessorLayout, np.ndarray | None]] = []
+    checked: list[tuple[int, AccessorLayout]] = []
+    readable: list[Readable] = []
     for index in range(len(accessors) if isinstance(accessors, list) else 0):
         layout = reader.layout(index)
         if (
@@ -201,12 +202,16 @@ def check_accessors(asset: Asset, context: CheckContext) -> None:
             or reader.draco_decoded(index)
         ):  # Draco's quantized bounds: gltf_draco
             continue
-        checked.append((index, layout, reader.read(index)))
-    fine = agreeing([a for a in checked if a[2] is not None], bounds)  # type: ignore[misc]
-    for index, layout, values in checked:
+        checked.append((index, layout))
+        values = reader.read(index)
+        if values is not None:
+            readable.append((index, layout, values))
+    fine = agreeing(readable, bounds)
+    for index, layout in checked:
         at = child("/accessors", index)
         if layout.sparse is not None:
             _check_sparse_indices(reader, layout.sparse, layout.count, at, context.issues)
+        values = reader.read(index)
         if values is None or index in fine:
             continue
         all_finite = layout.component_type != FLOAT or _check_floats(values, at, context.issues)

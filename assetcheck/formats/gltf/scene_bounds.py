@@ -33,7 +33,8 @@ def scene_box(links: DocumentLinks, world: dict[int, np.ndarray]) -> Box | None:
     nodes = links.items("nodes")
     transforms, placed = [], []
     for index, matrix in world.items():
-        row = rows.get(drawn_mesh(links, nodes[index]))  # type: ignore[arg-type]
+        mesh = drawn_mesh(links, nodes[index])
+        row = rows.get(mesh) if mesh is not None else None
         if row is not None:
             skin = index_of(nodes[index], "skin")
             transforms.append(matrix if skin is None else _bind_transform(links, skin, world))
@@ -51,7 +52,7 @@ def _mesh_boxes(links: DocumentLinks) -> tuple[dict[int, int], np.ndarray]:
         if found is None:
             continue
         low, high = found
-        if primitive.mesh in bounds:  # min and max keep the known value on a tie, as numpy's
+        if primitive.mesh in bounds:  # on a tie min and max keep the known value, as numpy did
             known_low, known_high = bounds[primitive.mesh]
             low = [min(known, new) for known, new in zip(known_low, low, strict=True)]
             high = [max(known, new) for known, new in zip(known_high, high, strict=True)]
