@@ -12,6 +12,7 @@ import math
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.gltf import GLTF_FORMATS
+from assetcheck.formats.gltf.accessor_bounds import Numbers
 from assetcheck.formats.gltf.accessor_data import (
     COMPONENT_DTYPES,
     FLOAT,
@@ -55,14 +56,14 @@ CODES = (
 def check_buffers(asset: Asset, context: CheckContext) -> None:
     if asset.gltf is None:
         return
-    links = asset.gltf.links
+    links, bounds = asset.gltf.links, asset.gltf.declared_bounds
     issues = context.issues
     for index, view in enumerate(links.items("bufferViews")):
         if view is not None:
             _check_view(view, child("/bufferViews", index), issues)
     for index, accessor in enumerate(links.items("accessors")):
         if accessor is not None:
-            _check_accessor(links, index, accessor, issues)
+            _check_accessor(links, index, accessor, bounds.numbers(index), issues)
     _check_uses(links, issues)
 
 
@@ -80,7 +81,13 @@ def _check_view(view: dict, at: str, issues: FileIssues) -> None:
         issues.add("BUFFER_VIEW_INVALID_BYTE_STRIDE", pointer=pointer)
 
 
-def _check_accessor(links: DocumentLinks, index: int, accessor: dict, issues: FileIssues) -> None:
+def _check_accessor(
+    links: DocumentLinks,
+    index: int,
+    accessor: dict,
+    declared: tuple[Numbers | None, Numbers | None],
+    issues: FileIssues,
+) -> None:
     at = child("/accessors", index)
     component_type = as_integer(accessor.get("componentType"))
     kind = accessor.get("type")
@@ -90,7 +97,7 @@ def _check_accessor(links: DocumentLinks, index: int, accessor: dict, issues: Fi
     offset = as_integer(accessor.get("byteOffset", 0)) if has_view else 0
     if kind in ("MAT2", "MAT3", "MAT4") and offset is not None and offset >= 0 and offset % 4:
         issues.add("ACCESSOR_MATRIX_ALIGNMENT", pointer=child(at, "byteOffset"))
-    _check_bounds(accessor, at, issues)
+    _check_bounds(accessor, declared, at, issues)
     layout = links.layout(index)
     if layout is None:
         return
@@ -182,15 +189,23 @@ def _check_placement(
         )
 
 
-def _check_bounds(accessor: dict, at: str, issues: FileIssues) -> None:
-    """``min`` and ``max``: one value per component, of the accessor's component type."""
+def _check_bounds(
+    accessor: dict, declared: tuple[Numbers | None, Numbers | None], at: str, issues: FileIssues
+) -> None:
+    """``min`` and ``max``: one value per component, of the accessor's component type.
+    ``declared`` are the bounds read well formed (:mod:`.accessor_bounds`): nothing to say
+    about those."""
+    low, high = declared
+    unread = [
+        key for key, numbers in (("min", low), ("max", high)) if numbers is None and key in accessor
+    ]
+    if not unread:
+        return
     element = element_format(accessor.get("componentType"), accessor.get("type"))
     if element is None:  # the schema check reports an unusable componentType or type
         return
     component_type, components = element.component_type, element.components
-    for key in ("min", "max"):
-        if key not in accessor:
-            continue
+    for key in unread:
         value, pointer = accessor[key], child(at, key)
         if not isinstance(value, list):
             issues.add("TYPE_MISMATCH", pointer=pointer, value=preview(value), expected="an array")

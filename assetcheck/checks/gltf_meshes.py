@@ -8,7 +8,7 @@ from typing import TypeGuard
 from assetcheck.asset import Asset
 from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.gltf import GLTF_FORMATS
-from assetcheck.formats.gltf.accessor_bounds import has_bounds
+from assetcheck.formats.gltf.accessor_bounds import DeclaredBounds
 from assetcheck.formats.gltf.accessor_formats import (
     INDICES,
     accessor_format,
@@ -64,8 +64,9 @@ CODES = (
 
 
 class _MeshChecker:
-    def __init__(self, links: DocumentLinks, issues: FileIssues) -> None:
+    def __init__(self, links: DocumentLinks, bounds: DeclaredBounds, issues: FileIssues) -> None:
         self.links = links
+        self.bounds = bounds
         self.issues = issues
         self.extensions = extensions_used(links.document)
         #: Accessors seen per buffer view without byteStride (several need a stride).
@@ -145,7 +146,7 @@ class _MeshChecker:
         accessor = resolve(index, self.links.items("accessors"))
         if accessor is None:
             return
-        if semantic == "POSITION" and not has_bounds(accessor, self.links.layout(index)):
+        if semantic == "POSITION" and not self.bounds.complete(index):
             self.issues.add("MESH_PRIMITIVE_POSITION_ACCESSOR_WITHOUT_BOUNDS", pointer=pointer)
         found = accessor_format(accessor)
         valid = attribute_formats(semantic, self.extensions, morph=morph)
@@ -304,7 +305,7 @@ def _numbers(value: object) -> TypeGuard[list[float]]:
 
 def check_meshes(asset: Asset, context: CheckContext) -> None:
     if asset.gltf is not None:
-        _MeshChecker(asset.gltf.links, context.issues).check()
+        _MeshChecker(asset.gltf.links, asset.gltf.declared_bounds, context.issues).check()
 
 
 @hookimpl

@@ -8,6 +8,7 @@ decomposable into translation, rotation and scale (to the reference's tolerance)
 from __future__ import annotations
 
 import math
+from array import array
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -72,7 +73,7 @@ def is_trs_decomposable(matrix: list[float]) -> bool:
     A port of Khronos' test (vector_math in single precision): decompose, compose again, and
     compare the infinity norms of both matrices.
     """
-    m = [float(v) for v in np.array(matrix, dtype=np.float32)]
+    m = _f32s(matrix)
     if m[3] != 0 or m[7] != 0 or m[11] != 0 or m[15] != 1:
         return False
     determinant = float(np.linalg.det(np.array(m).reshape(4, 4)))
@@ -81,11 +82,11 @@ def is_trs_decomposable(matrix: list[float]) -> bool:
     scale = [math.sqrt(m[i] ** 2 + m[i + 1] ** 2 + m[i + 2] ** 2) for i in (0, 4, 8)]
     if determinant < 0:
         scale[0] = -scale[0]
-    rotation = [
-        _f32(m[column * 4 + row] * (1 / scale[column])) for column in range(3) for row in range(3)
-    ]
+    rotation = _f32s(
+        [m[column * 4 + row] * (1 / scale[column]) for column in range(3) for row in range(3)]
+    )
     x, y, z, w = _quaternion(rotation)
-    scale = [_f32(v) for v in scale]
+    scale = _f32s(scale)
     xx, xy, xz, yy, yz, zz = (
         x * (x + x),
         x * (y + y),
@@ -100,7 +101,8 @@ def is_trs_decomposable(matrix: list[float]) -> bool:
         [xy - wz, 1 - (xx + zz), yz + wx],
         [xz + wy, yz - wx, 1 - (xx + yy)],
     ]
-    composed = [_f32(_f32(v) * scale[c]) for c in range(3) for v in [*columns[c], 0.0]]
+    unscaled = _f32s([v for column in columns for v in (*column, 0.0)])
+    composed = _f32s([v * scale[number // 4] for number, v in enumerate(unscaled)])
     composed += [m[12], m[13], m[14], 1.0]
     return abs(_infinity_norm(composed) - _infinity_norm(m)) < TRS_TOLERANCE
 
@@ -126,11 +128,17 @@ def _quaternion(r: list[float]) -> tuple[float, float, float, float]:
 
 
 def _infinity_norm(m: list[float]) -> float:
-    return max(sum(abs(v) for v in m[i : i + 4]) for i in range(0, 16, 4))
+    return max(sum(map(abs, m[i : i + 4])) for i in range(0, 16, 4))
 
 
 def _f32(value: float) -> float:
-    return float(np.float32(value))
+    """``value`` rounded to single precision (a C cast, as numpy's ``float32`` rounds it)."""
+    return array("f", (value,))[0]
+
+
+def _f32s(values: list[float]) -> list[float]:
+    """Each of ``values`` rounded to single precision, in one C pass."""
+    return array("f", values).tolist()
 
 
 def has_transform(node: dict) -> bool:
@@ -168,7 +176,7 @@ class _NodeChecker:
         if (
             rotation is not None
             and all(-1 <= v <= 1 for v in rotation)
-            and abs(1.0 - math.sqrt(sum(_f32(v) ** 2 for v in rotation)))
+            and abs(1.0 - math.sqrt(sum(v**2 for v in _f32s(rotation))))
             > UNIT_LENGTH_THRESHOLD_VEC4
         ):
             self.issues.add("ROTATION_NON_UNIT", pointer=child(at, "rotation"))

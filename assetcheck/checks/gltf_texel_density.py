@@ -23,7 +23,6 @@ from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.gltf import GLTF_FORMATS
 from assetcheck.formats.gltf.links import index_of
 from assetcheck.formats.gltf.model import GltfDocument
-from assetcheck.formats.gltf.scene_bounds import scene_box
 from assetcheck.formats.gltf.texture_uses import (
     image_label,
     image_structures,
@@ -82,7 +81,7 @@ def check_texel_density(asset: Asset, context: CheckContext) -> None:
         return
     document = asset.gltf
     links = document.links
-    box = scene_box(links, document.world_matrices)
+    box = document.scene_box
     sampled = sampled_images(links)
     if box is None or not sampled:
         return

@@ -4,11 +4,18 @@ Each accessor is checked once, whole, with numpy, and the finding is reported at
 primitive attribute that uses it (as Khronos glTF-Validator does). Unit length uses the
 reference's tolerances; lengths are computed in single precision and those within rounding
 distance of the tolerance are computed again in double precision, as Khronos does throughout.
+
+Most accessors have nothing to report, and most are small: where a document has several for
+one rule, they are screened together, one numpy pass over them stacked
+(:mod:`~assetcheck.formats.gltf.stacking`), and only those with a suspect row are checked
+one by one to say what is wrong.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import NamedTuple
 
 import numpy as np
 
@@ -23,6 +30,7 @@ from assetcheck.formats.gltf.accessor_formats import (
 )
 from assetcheck.formats.gltf.fields import child, extensions_used
 from assetcheck.formats.gltf.links import DocumentLinks, Primitive, resolve
+from assetcheck.formats.gltf.stacking import SMALL_ROWS, STACK_FROM, any_per_part, stacked
 from assetcheck.issues import FileIssues
 from assetcheck.issues.findings import Finding
 from assetcheck.mesh.vectors import (
@@ -139,6 +147,42 @@ def index_findings(
     return findings
 
 
+def suspect_vectors(rows: np.ndarray) -> np.ndarray:
+    """The rows of unit vectors (normals; tangents, whose fourth value is the sign) that may
+    give a finding: not of unit length, or a tangent's sign neither 1 nor -1."""
+    suspect = np.zeros(len(rows), dtype=bool)
+    suspect[non_unit_rows(rows[:, :3], UNIT_LENGTH_THRESHOLD_VEC3)] = True
+    if rows.shape[1] == 4:
+        suspect |= (rows[:, 3] != 1.0) & (rows[:, 3] != -1.0)
+    return suspect
+
+
+def suspect_colors(rows: np.ndarray) -> np.ndarray:
+    """The rows of float colours with a value outside 0..1."""
+    return np.asarray(((rows > 1.0) | (rows < 0.0)).any(axis=1))
+
+
+#: The rows each attribute rule may report about, tested for many accessors at once.
+SUSPECT_ROWS = {
+    normal_findings: suspect_vectors,
+    tangent_findings: suspect_vectors,
+    color_findings: suspect_colors,
+}
+
+
+class _Use(NamedTuple):
+    """A primitive's use of an accessor that a rule checks. Uses of one ``key`` (the accessor,
+    and what it is checked as) share their findings."""
+
+    key: tuple[int, str]
+    pointer: str
+    rule: Callable[[np.ndarray], list[Finding]]
+    values: np.ndarray | None
+    #: For the indices of a triangle list: their component type (as the JSON says) and the
+    #: vertex count (triangle lists are screened together).
+    triangle_list: tuple[int, int] | None = None
+
+
 class _VertexDataChecker:
     def __init__(self, links: DocumentLinks, issues: FileIssues) -> None:
         self.links = links
@@ -147,13 +191,29 @@ class _VertexDataChecker:
         self.findings: dict[tuple[int, str], list[Finding]] = {}
 
     def check(self) -> None:
+        uses = list(self._uses())
+        unique = list({use.key: use for use in uses if use.values is not None}.values())
+        for key in (*self._clean_attributes(unique), *self._clean_indices(unique)):
+            self.findings[key] = []
+        for use in uses:
+            if use.key not in self.findings:
+                self.findings[use.key] = [] if use.values is None else use.rule(use.values)
+            for finding in self.findings[use.key]:
+                finding.at(pointer=use.pointer).report_to(self.issues)
+
+    def _uses(self) -> Iterator[_Use]:
+        """Every checked use, in the order its findings are reported."""
+        reader = self.links.reader
         for primitive in self.links.primitives:
             at = child(primitive.pointer, "attributes")
             for semantic, accessor in primitive.attributes.items():
                 rule = self._rule(semantic, accessor)
                 if rule is not None:
-                    self._report(accessor, semantic, rule, child(at, semantic))
-            self._check_indices(primitive)
+                    values = reader.normalized(accessor)
+                    yield _Use((accessor, semantic), child(at, semantic), rule, values)
+            indices = self._index_use(primitive)
+            if indices is not None:
+                yield indices
 
     def _rule(self, semantic: str, accessor: int) -> Callable[[np.ndarray], list[Finding]] | None:
         valid = attribute_formats(semantic, self.extensions)
@@ -171,36 +231,84 @@ class _VertexDataChecker:
             return color_findings
         return None
 
-    def _report(
-        self, accessor: int, kind: str, rule: Callable[[np.ndarray], list[Finding]], pointer: str
-    ) -> None:
-        key = (accessor, kind)
-        if key not in self.findings:
-            values = self.links.reader.normalized(accessor)
-            self.findings[key] = rule(values) if values is not None else []
-        for finding in self.findings[key]:
-            finding.at(pointer=pointer).report_to(self.issues)
-
-    def _check_indices(self, primitive: Primitive) -> None:
+    def _index_use(self, primitive: Primitive) -> _Use | None:
         accessor = primitive.indices
         json = resolve(accessor, self.links.items("accessors"))
         if accessor is None or json is None:
-            return
+            return None
         found = accessor_format(json)
         if found not in INDICES or found.component_type is None:
-            return
-        key = (accessor, f"indices {primitive.vertex_count} {primitive.mode}")
-        if key not in self.findings:
-            values = self.links.reader.read(accessor)
-            self.findings[key] = (
-                []
-                if values is None
-                else index_findings(
-                    values, found.component_type, primitive.vertex_count, primitive.mode
-                )
+            return None
+        return _Use(
+            (accessor, f"indices {primitive.vertex_count} {primitive.mode}"),
+            child(primitive.pointer, "indices"),
+            partial(
+                index_findings,
+                component_type=found.component_type,
+                vertex_count=primitive.vertex_count,
+                mode=primitive.mode,
+            ),
+            self.links.reader.read(accessor),
+            None
+            if primitive.mode != TRIANGLES or primitive.vertex_count is None
+            else (found.component_type, primitive.vertex_count),
+        )
+
+    def _clean_attributes(self, uses: list[_Use]) -> Iterator[tuple[int, str]]:
+        """The keys of small attribute uses no row of which is suspect (:data:`SUSPECT_ROWS`):
+        the accessors of one rule, dtype and width screened in one pass."""
+        groups: dict[tuple[object, np.dtype, int], list[_Use]] = {}
+        for use in uses:
+            values = use.values
+            if use.rule in SUSPECT_ROWS and values is not None and len(values) <= SMALL_ROWS:
+                groups.setdefault((use.rule, values.dtype, values.shape[1]), []).append(use)
+        for (rule, _, _), group in groups.items():
+            if len(group) < STACK_FROM:
+                continue
+            values, starts = stacked([use.values for use in group if use.values is not None])
+            suspect = SUSPECT_ROWS[rule](values)  # type: ignore[index]
+            flagged = any_per_part(suspect, starts)
+            yield from (
+                use.key for use, dirty in zip(group, flagged.tolist(), strict=True) if not dirty
             )
-        for finding in self.findings[key]:
-            finding.at(pointer=child(primitive.pointer, "indices")).report_to(self.issues)
+
+    def _clean_indices(self, uses: list[_Use]) -> Iterator[tuple[int, str]]:
+        """The keys of small triangle lists (whole triangles) with no index beyond the
+        vertices, no primitive restart value and no degenerate triangle: those of one
+        component type screened in one pass."""
+        groups: dict[tuple[np.dtype, int], list[tuple[_Use, np.ndarray, int]]] = {}
+        for use in uses:
+            values = use.values
+            if (
+                use.triangle_list is not None
+                and values is not None
+                and len(values) % 3 == 0
+                and 0 < len(values) <= SMALL_ROWS
+            ):
+                component_type, count = use.triangle_list
+                group = groups.setdefault((values.dtype, component_type), [])
+                group.append((use, values[:, 0], count))
+        for (_, component_type), group in groups.items():
+            if len(group) < STACK_FROM:
+                continue
+            indices, starts = stacked([indices for _, indices, _ in group])
+            highest = np.maximum.reduceat(indices, starts)
+            triangles = indices.reshape(-1, 3)
+            degenerate = (
+                (triangles[:, 0] == triangles[:, 1])
+                | (triangles[:, 1] == triangles[:, 2])
+                | (triangles[:, 2] == triangles[:, 0])
+            )
+            flagged = (
+                (highest >= np.array([count for _, _, count in group]))
+                | (highest == INTEGER_RANGES[component_type][1])
+                | any_per_part(degenerate, starts // 3)
+            )
+            yield from (
+                use.key
+                for (use, _, _), dirty in zip(group, flagged.tolist(), strict=True)
+                if not dirty
+            )
 
 
 def check_vertex_data(asset: Asset, context: CheckContext) -> None:

@@ -14,7 +14,6 @@ from assetcheck.asset import Asset
 from assetcheck.asset.dimensions import ProductDimensions
 from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.gltf.links import DocumentLinks, index_list, index_of, resolve
-from assetcheck.formats.gltf.scene_bounds import scene_box
 from assetcheck.mesh.bounds import Box, describe_length, polygon_scene_box
 from assetcheck.plugins.hookspecs import hookimpl
 
@@ -68,8 +67,7 @@ def check_scale(asset: Asset, context: CheckContext) -> None:
 def _model_box(asset: Asset) -> tuple[Box | None, str | None]:
     """The model's world box, and the pointer of the one root node its scene has (glTF)."""
     if asset.gltf is not None:
-        links = asset.gltf.links
-        return scene_box(links, asset.gltf.world_matrices), _single_root(links)
+        return asset.gltf.scene_box, _single_root(asset.gltf.links)
     scene = asset.fbx if asset.fbx is not None else asset.obj
     return (polygon_scene_box(scene) if scene is not None else None), None
 

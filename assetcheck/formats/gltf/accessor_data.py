@@ -24,7 +24,7 @@ look at it::
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -94,16 +94,53 @@ class SparseLayout:
     values_offset: int
 
 
+class ElementSizes(NamedTuple):
+    """The byte sizes of one element format (see :class:`ElementFormat`)."""
+
+    components: int
+    component_size: int
+    #: Bytes from one matrix column to the next: columns start on 4-byte boundaries.
+    column_stride: int
+    #: Bytes one element spans: Khronos' ``elementLength``, no padding after the last column.
+    element_length: int
+    #: The element stride of tightly packed data (matrix columns padded).
+    packed_stride: int
+
+
+def _element_sizes(component_type: int, accessor_type: str) -> ElementSizes:
+    components = TYPE_COMPONENTS[accessor_type]
+    size = COMPONENT_DTYPES[component_type].itemsize
+    rows, columns = MATRIX_SHAPES.get(accessor_type, (components, 1))
+    column_stride = -(-rows * size // 4) * 4
+    if accessor_type not in MATRIX_SHAPES:
+        return ElementSizes(components, size, column_stride, components * size, components * size)
+    element_length = column_stride * (columns - 1) + rows * size
+    return ElementSizes(components, size, column_stride, element_length, column_stride * columns)
+
+
+#: The sizes of every element format, computed once: the checks ask for them per accessor.
+ELEMENT_SIZES = {
+    (component_type, accessor_type): _element_sizes(component_type, accessor_type)
+    for component_type in COMPONENT_DTYPES
+    for accessor_type in TYPE_COMPONENTS
+}
+
+
 @dataclass(frozen=True)
 class ElementFormat:
     """How one element of an accessor lies in its buffer view (the glTF data alignment rules).
 
     Every column of a matrix starts on a 4-byte boundary, so MAT2 and MAT3 of 1-byte and MAT3
-    of 2-byte components have padding after each column but the last.
+    of 2-byte components have padding after each column but the last. The sizes are looked up
+    in :data:`ELEMENT_SIZES`.
     """
 
     component_type: int
     type: str
+
+    @property
+    def sizes(self) -> ElementSizes:
+        return ELEMENT_SIZES[self.component_type, self.type]
 
     @property
     def components(self) -> int:
@@ -111,32 +148,27 @@ class ElementFormat:
 
     @property
     def component_size(self) -> int:
-        return COMPONENT_DTYPES[self.component_type].itemsize
+        return self.sizes.component_size
 
     @property
     def column_stride(self) -> int:
         """Bytes from one matrix column to the next: columns start on 4-byte boundaries."""
-        rows = MATRIX_SHAPES[self.type][0] if self.type in MATRIX_SHAPES else self.components
-        return -(-rows * self.component_size // 4) * 4
+        return self.sizes.column_stride
 
     @property
     def element_length(self) -> int:
         """Bytes one element spans: Khronos' ``elementLength``, no padding after the last column."""
-        if self.type not in MATRIX_SHAPES:
-            return self.components * self.component_size
-        rows, columns = MATRIX_SHAPES[self.type]
-        return self.column_stride * (columns - 1) + rows * self.component_size
+        return self.sizes.element_length
 
     @property
     def packed_stride(self) -> int:
         """The element stride of tightly packed data (matrix columns padded)."""
-        if self.type not in MATRIX_SHAPES:
-            return self.element_length
-        return self.column_stride * MATRIX_SHAPES[self.type][1]
+        return self.sizes.packed_stride
 
     def span(self, count: int, byte_stride: int | None) -> int:
         """Bytes ``count`` elements span in a view of ``byte_stride`` (None: tightly packed)."""
-        return (byte_stride or self.packed_stride) * (count - 1) + self.element_length
+        sizes = self.sizes
+        return (byte_stride or sizes.packed_stride) * (count - 1) + sizes.element_length
 
 
 def element_format(component_type: object, accessor_type: object) -> ElementFormat | None:
@@ -212,8 +244,7 @@ def _sparse_layout(sparse: object) -> SparseLayout | None:
     )
 
 
-@dataclass(frozen=True)
-class ViewSlice:
+class ViewSlice(NamedTuple):
     """A resolved buffer view: its bytes and its declared ``byteOffset`` and ``byteStride``."""
 
     data: memoryview
@@ -237,8 +268,9 @@ class AccessorReader:
         self._buffers = buffers
         self._decoded = decoded or DecodedPayloads()
         self._layouts: dict[int, AccessorLayout | None] = {}
+        self._slices: dict[int, ViewSlice | None] = {}
         self._raw: dict[int, np.ndarray | None] = {}
-        self._normalized: dict[tuple[int, str], np.ndarray | None] = {}
+        self._normalized: dict[tuple[int, type], np.ndarray | None] = {}
 
     def draco_decoded(self, index: int) -> bool:
         """Whether accessor ``index`` reads data a Draco payload decoded to."""
@@ -287,7 +319,7 @@ class AccessorReader:
         Float accessors are returned as read; use ``dtype=np.float64`` where a check must add
         values the way Khronos does (in double precision).
         """
-        key = (index, np.dtype(dtype).str)
+        key = (index, dtype)
         if key not in self._normalized:
             self._normalized[key] = self._to_float(index, dtype)
         return self._normalized[key]
@@ -310,6 +342,11 @@ class AccessorReader:
         number = as_integer(index)
         if number is None or not 0 <= number < len(self._views):
             return None
+        if number not in self._slices:
+            self._slices[number] = self._slice(number)
+        return self._slices[number]
+
+    def _slice(self, number: int) -> ViewSlice | None:
         view = self._views[number]
         if not isinstance(view, dict):
             return None
@@ -358,33 +395,28 @@ class AccessorReader:
         view = self.view_slice(layout.buffer_view)
         if view is None:
             return None
-        size = layout.component_size
-        stride = view.byte_stride or layout.packed_stride
-        start = layout.byte_offset
+        sizes, count, start = layout.sizes, layout.count, layout.byte_offset
+        size = sizes.component_size
+        stride = view.byte_stride or sizes.packed_stride
         if (
-            stride < layout.element_length
+            stride < sizes.element_length
             or start % size
             or (view.byte_offset + start) % size
-            or start + layout.span(layout.count, view.byte_stride) > len(view.data)
+            or start + stride * (count - 1) + sizes.element_length > len(view.data)
         ):
             return None
         dtype = COMPONENT_DTYPES[layout.component_type]
-        if (
-            layout.type not in MATRIX_SHAPES
-            or layout.column_stride == MATRIX_SHAPES[layout.type][0] * size
-        ):
-            return np.ndarray(
-                (layout.count, layout.components), dtype, view.data, start, (stride, size)
-            )
-        rows, columns = MATRIX_SHAPES[layout.type]
+        rows, columns = MATRIX_SHAPES.get(layout.type, (sizes.components, 1))
+        if columns == 1 or sizes.column_stride == rows * size:
+            return np.ndarray((count, sizes.components), dtype, view.data, start, (stride, size))
         padded = np.ndarray(
-            (layout.count, columns, rows),
+            (count, columns, rows),
             dtype,
             view.data,
             start,
-            (stride, layout.column_stride, size),
+            (stride, sizes.column_stride, size),
         )
-        return padded.reshape(layout.count, layout.components)
+        return padded.reshape(count, sizes.components)
 
     def sparse_indices(self, sparse: SparseLayout) -> np.ndarray | None:
         """The indices of a sparse accessor's replaced elements, as stored."""

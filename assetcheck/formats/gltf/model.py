@@ -9,11 +9,14 @@ and kept until the engine lets go of the asset's data:
 - :attr:`GltfDocument.links`: what the document's objects refer to (:mod:`.links`);
 - :attr:`GltfDocument.reader`: the accessor data (:mod:`.accessor_data`), compressed geometry
   served decoded (:mod:`.compression`);
+- :attr:`GltfDocument.declared_bounds`: the accessors' declared ``min`` and ``max``
+  (:mod:`.accessor_bounds`);
 - :meth:`GltfDocument.influences`: per skinned primitive, its vertices' bone influences
   (:mod:`.skins`), which the skin checks, the engine budgets and the overlays read;
 - :attr:`GltfDocument.images`: the encoded bytes of each image that has them (the reader
   sets them), for the texture content check;
-- :attr:`GltfDocument.world_matrices`: every node's world transform in the default pose;
+- :attr:`GltfDocument.world_matrices`: every node's world transform in the default pose, and
+  :attr:`GltfDocument.scene_box` the world box of the drawn meshes (:mod:`.scene_bounds`);
 - :meth:`GltfDocument.mesh`: per primitive, a :class:`PrimitiveMesh`: its triangles, its
   positions hashed (once per POSITION accessor, which primitives may share) and the
   :class:`~assetcheck.mesh.prepared.PreparedMesh` the geometry, topology and UV checks measure.
@@ -29,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from assetcheck.formats.gltf.accessor_bounds import DeclaredBounds
 from assetcheck.formats.gltf.accessor_data import (
     AccessorReader,
     DecodedPayloads,
@@ -38,7 +42,9 @@ from assetcheck.formats.gltf.layout import Bytes
 from assetcheck.formats.gltf.links import DocumentLinks, Primitive, link_document
 from assetcheck.formats.gltf.meshes import TRIANGLE_MODES
 from assetcheck.formats.gltf.node_transforms import world_matrices
+from assetcheck.formats.gltf.scene_bounds import scene_box
 from assetcheck.lazy_imports import lazy_module
+from assetcheck.mesh.bounds import Box
 from assetcheck.mesh.prepared import PreparedMesh, Vertices, read_only
 
 if TYPE_CHECKING:
@@ -71,6 +77,11 @@ class GltfDocument:
         return AccessorReader(self.json, self.buffers, self.decoded)
 
     @cached_property
+    def declared_bounds(self) -> DeclaredBounds:
+        """The accessors' declared ``min`` and ``max``, each read once."""
+        return DeclaredBounds(self.json.get("accessors"), self.reader)
+
+    @cached_property
     def links(self) -> DocumentLinks:
         """What the document's objects refer to."""
         return link_document(self.json, self.reader)
@@ -80,6 +91,12 @@ class GltfDocument:
         """The world transform of every node reachable from a root, in the default pose
         (:func:`~.node_transforms.world_matrices`)."""
         return world_matrices(self.links)
+
+    @cached_property
+    def scene_box(self) -> Box | None:
+        """The world box of the drawn meshes in the default pose (:func:`~.scene_bounds.scene_box`),
+        for the scale and texel density checks."""
+        return scene_box(self.links, self.world_matrices)
 
     def influences(self, primitive: Primitive) -> skins.Influences | None:
         """The bone influences of ``primitive``'s vertices (:func:`~.skins.read_influences`):

@@ -3,16 +3,21 @@
 It comes from the POSITION accessors' ``min``/``max`` (JSON, no vertex data) carried through the
 node transforms, so it costs microseconds. A skinned mesh is placed as skinning places it in
 the bind pose: its first joint's world matrix times that joint's inverse bind matrix.
+``GltfDocument.scene_box`` keeps it for the checks that ask.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from assetcheck.formats.gltf.accessor_data import COMPONENT_DTYPES, FLOAT
+from assetcheck.formats.gltf.accessor_data import FLOAT, INTEGER_RANGES
 from assetcheck.formats.gltf.links import DocumentLinks, index_list, index_of, resolve
 from assetcheck.formats.gltf.node_transforms import _numbers
-from assetcheck.mesh.bounds import Box, corners, placed_box
+from assetcheck.mesh.bounds import Box, placed_box
+
+#: Which corner of a box takes the high coordinate on each axis, in the order of
+#: :func:`assetcheck.mesh.bounds.corners` (x, then y, then z).
+_HIGH_CORNERS = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], dtype=bool)
 
 
 def drawn_mesh(links: DocumentLinks, node: dict | None) -> int | None:
@@ -24,31 +29,39 @@ def drawn_mesh(links: DocumentLinks, node: dict | None) -> int | None:
 def scene_box(links: DocumentLinks, world: dict[int, np.ndarray]) -> Box | None:
     """The box around every drawn mesh placed by ``world`` (each node's world matrix), or None
     when nothing drawn has usable bounds (or they are flat to a point)."""
-    boxes = _mesh_boxes(links)
+    rows, boxes = _mesh_boxes(links)
     nodes = links.items("nodes")
     transforms, placed = [], []
     for index, matrix in world.items():
         mesh = drawn_mesh(links, nodes[index])
-        if mesh in boxes:
+        row = rows.get(mesh) if mesh is not None else None
+        if row is not None:
             skin = index_of(nodes[index], "skin")
             transforms.append(matrix if skin is None else _bind_transform(links, skin, world))
-            placed.append(boxes[mesh])
-    return placed_box(transforms, placed)
+            placed.append(row)
+    return placed_box(transforms, [boxes[row] for row in placed])
 
 
-def _mesh_boxes(links: DocumentLinks) -> dict[int, np.ndarray]:
-    """Each mesh's bounding box as its 8 corners in homogeneous coordinates, ``(8, 4)``."""
-    bounds: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+def _mesh_boxes(links: DocumentLinks) -> tuple[dict[int, int], np.ndarray]:
+    """Each mesh's bounding box as its 8 corners in homogeneous coordinates: the row of each
+    mesh that has one, and the ``(meshes, 8, 4)`` corners (those of
+    :func:`assetcheck.mesh.bounds.corners`, built at once)."""
+    bounds: dict[int, tuple[list[float], list[float]]] = {}
     for primitive in links.primitives:
         found = _position_bounds(links, primitive.attributes.get("POSITION"))
         if found is None:
             continue
         low, high = found
-        if primitive.mesh in bounds:
+        if primitive.mesh in bounds:  # on a tie min and max keep the known value, as numpy did
             known_low, known_high = bounds[primitive.mesh]
-            low, high = np.minimum(low, known_low), np.maximum(high, known_high)
+            low = [min(known, new) for known, new in zip(known_low, low, strict=True)]
+            high = [max(known, new) for known, new in zip(known_high, high, strict=True)]
         bounds[primitive.mesh] = (low, high)
-    return {mesh: corners(low, high) for mesh, (low, high) in bounds.items()}
+    lows = np.array([low for low, _ in bounds.values()]).reshape(-1, 1, 3)
+    highs = np.array([high for _, high in bounds.values()]).reshape(-1, 1, 3)
+    boxes = np.ones((len(bounds), 8, 4))
+    boxes[:, :, :3] = np.where(_HIGH_CORNERS, highs, lows)
+    return {mesh: row for row, mesh in enumerate(bounds)}, boxes
 
 
 def _bind_transform(links: DocumentLinks, skin: int, world: dict[int, np.ndarray]) -> np.ndarray:
@@ -66,7 +79,7 @@ def _bind_transform(links: DocumentLinks, skin: int, world: dict[int, np.ndarray
 
 def _position_bounds(
     links: DocumentLinks, accessor: int | None
-) -> tuple[np.ndarray, np.ndarray] | None:
+) -> tuple[list[float], list[float]] | None:
     """A POSITION accessor's declared ``min`` and ``max``, dequantized when normalized."""
     layout = links.layout(accessor)
     json = resolve(accessor, links.items("accessors"))
@@ -76,6 +89,6 @@ def _position_bounds(
     if low is None or high is None:
         return None
     if layout.normalized and layout.component_type != FLOAT:
-        largest = np.iinfo(COMPONENT_DTYPES[layout.component_type]).max
-        return np.maximum(np.array(low) / largest, -1.0), np.maximum(np.array(high) / largest, -1.0)
-    return np.array(low), np.array(high)
+        largest = INTEGER_RANGES[layout.component_type][1]
+        return [max(v / largest, -1.0) for v in low], [max(v / largest, -1.0) for v in high]
+    return low, high

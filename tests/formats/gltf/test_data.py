@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from assetcheck.formats.gltf.accessor_data import primitive_triangles
+from assetcheck.formats.gltf.accessor_data import element_format, primitive_triangles
 from assetcheck.formats.gltf.model import GltfDocument
 
 TRIANGLE_STRIP, TRIANGLE_FAN, LINES = 5, 6, 1
@@ -138,3 +138,29 @@ def test_unindexed_primitive_triangles_number_the_vertices():
     )
     [primitive] = document.links.primitives
     assert document.mesh(primitive).triangles.tolist() == [[0, 1, 2], [3, 4, 5]]
+
+
+@pytest.mark.parametrize(
+    ("component_type", "kind", "sizes"),
+    [
+        (5126, "VEC3", (3, 4, 12, 12, 12)),
+        (5121, "VEC3", (3, 1, 4, 3, 3)),
+        (5121, "MAT2", (4, 1, 4, 6, 8)),
+        (5121, "MAT3", (9, 1, 4, 11, 12)),
+        (5123, "MAT3", (9, 2, 8, 22, 24)),
+        (5123, "MAT4", (16, 2, 8, 32, 32)),
+        (5126, "MAT4", (16, 4, 16, 64, 64)),
+    ],
+)
+def test_element_sizes_start_every_matrix_column_on_four_bytes(component_type, kind, sizes):
+    element = element_format(component_type, kind)
+    assert element is not None
+    assert (
+        element.components,
+        element.component_size,
+        element.column_stride,
+        element.element_length,
+        element.packed_stride,
+    ) == sizes
+    assert element.span(3, None) == 2 * sizes[4] + sizes[3]
+    assert element.span(3, 100) == 200 + sizes[3]
