@@ -157,10 +157,17 @@ def test_a_file_no_format_reads_is_refused_in_the_words_validate_reports_it(
     assert refused["error"] == f"{issue.message} {issue.fix}"
 
 
+#: One worker whose jobs have time to spare: these tests prove what a job's report holds, not
+#: how fast it comes. The harness's 6 s limit is too near a USD job's own time (its child imports
+#: Pixar's library, about 0.6 s of CPU) on a machine whose cores other work keeps busy; the
+#: time limit has its own tests (tests/service/jobs/test_job_processes.py).
+ONE_WORKER_WITHOUT_HURRY = {"processes": 1, "job_timeout": 300}
+
+
 def test_obj_uploads_complete_with_their_reports_and_hostile_ones_leave_the_worker_unharmed(
     local_config,
 ):
-    config_path = local_config(workers={"processes": 1})
+    config_path = local_config(workers=ONE_WORKER_WITHOUT_HURRY)
     server = ServiceProcess(config_path).start()
     packed = zip_of(
         {
@@ -217,7 +224,7 @@ def finished_jobs(url: str, key: str, uploads: list[tuple[str, bytes]]) -> dict[
 def test_usd_uploads_complete_with_their_reports_and_hostile_ones_leave_the_worker_unharmed(
     local_config,
 ):
-    config_path = local_config(workers={"processes": 1})
+    config_path = local_config(workers=ONE_WORKER_WITHOUT_HURRY)
     server = ServiceProcess(config_path).start()
     hostile = {
         "leaving.usdz": "USD_PATH_TRAVERSAL",
