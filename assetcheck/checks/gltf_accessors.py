@@ -26,7 +26,7 @@ from assetcheck.formats.gltf.accessor_data import (
     SparseLayout,
 )
 from assetcheck.formats.gltf.fields import child
-from assetcheck.formats.gltf.stacking import SMALL_ROWS, STACK_FROM, stacked
+from assetcheck.formats.gltf.stacking import SMALL_ROWS, stackable_groups, stacked
 from assetcheck.issues import FileIssues
 from assetcheck.plugins.hookspecs import hookimpl
 
@@ -74,15 +74,13 @@ def agreeing(readable: list[Readable], bounds: DeclaredBounds) -> set[int]:
     declared bound (when there is one) their extreme. Small accessors are stacked per
     component type and width (:mod:`~assetcheck.formats.gltf.stacking`) and reduced
     together; the others are left to the caller."""
-    groups: dict[tuple[int, int], list[Readable]] = {}
-    for accessor in readable:
-        _, layout, values = accessor
-        if len(values) <= SMALL_ROWS:
-            groups.setdefault((layout.component_type, values.shape[1]), []).append(accessor)
+    small = (
+        ((layout.component_type, values.shape[1]), (index, layout, values))
+        for index, layout, values in readable
+        if len(values) <= SMALL_ROWS
+    )
     found: set[int] = set()
-    for group in groups.values():
-        if len(group) < STACK_FROM:
-            continue
+    for _, group in stackable_groups(small):
         values, starts = stacked([values for _, _, values in group])
         lows = np.minimum.reduceat(values, starts, axis=0)
         highs = np.maximum.reduceat(values, starts, axis=0)

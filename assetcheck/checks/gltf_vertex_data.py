@@ -30,7 +30,7 @@ from assetcheck.formats.gltf.accessor_formats import (
 )
 from assetcheck.formats.gltf.fields import child, extensions_used
 from assetcheck.formats.gltf.links import DocumentLinks, Primitive, resolve
-from assetcheck.formats.gltf.stacking import SMALL_ROWS, STACK_FROM, any_per_part, stacked
+from assetcheck.formats.gltf.stacking import SMALL_ROWS, any_per_part, stackable_groups, stacked
 from assetcheck.issues import FileIssues
 from assetcheck.issues.findings import Finding
 from assetcheck.mesh.vectors import (
@@ -257,16 +257,14 @@ class _VertexDataChecker:
     def _clean_attributes(self, uses: list[_Use]) -> Iterator[tuple[int, str]]:
         """The keys of small attribute uses no row of which is suspect (:data:`SUSPECT_ROWS`):
         the accessors of one rule, dtype and width screened in one pass."""
-        groups: dict[tuple[object, np.dtype, int], list[_Use]] = {}
-        for use in uses:
-            values = use.values
-            if use.rule in SUSPECT_ROWS and values is not None and len(values) <= SMALL_ROWS:
-                groups.setdefault((use.rule, values.dtype, values.shape[1]), []).append(use)
-        for (rule, _, _), group in groups.items():
-            if len(group) < STACK_FROM:
-                continue
+        small = (
+            ((use.rule, use.values.dtype, use.values.shape[1]), use)
+            for use in uses
+            if use.rule in SUSPECT_ROWS and use.values is not None and len(use.values) <= SMALL_ROWS
+        )
+        for (rule, _, _), group in stackable_groups(small):
             values, starts = stacked([use.values for use in group if use.values is not None])
-            suspect = SUSPECT_ROWS[rule](values)  # type: ignore[index]
+            suspect = SUSPECT_ROWS[rule](values)
             flagged = any_per_part(suspect, starts)
             yield from (
                 use.key for use, dirty in zip(group, flagged.tolist(), strict=True) if not dirty
@@ -276,21 +274,18 @@ class _VertexDataChecker:
         """The keys of small triangle lists (whole triangles) with no index beyond the
         vertices, no primitive restart value and no degenerate triangle: those of one
         component type screened in one pass."""
-        groups: dict[tuple[np.dtype, int], list[tuple[_Use, np.ndarray, int]]] = {}
-        for use in uses:
-            values = use.values
-            if (
-                use.triangle_list is not None
-                and values is not None
-                and len(values) % 3 == 0
-                and 0 < len(values) <= SMALL_ROWS
-            ):
-                component_type, count = use.triangle_list
-                group = groups.setdefault((values.dtype, component_type), [])
-                group.append((use, values[:, 0], count))
-        for (_, component_type), group in groups.items():
-            if len(group) < STACK_FROM:
-                continue
+        small = (
+            (
+                (use.values.dtype, use.triangle_list[0]),
+                (use, use.values[:, 0], use.triangle_list[1]),
+            )
+            for use in uses
+            if use.triangle_list is not None
+            and use.values is not None
+            and len(use.values) % 3 == 0
+            and 0 < len(use.values) <= SMALL_ROWS
+        )
+        for (_, component_type), group in stackable_groups(small):
             indices, starts = stacked([indices for _, indices, _ in group])
             highest = np.maximum.reduceat(indices, starts)
             triangles = indices.reshape(-1, 3)

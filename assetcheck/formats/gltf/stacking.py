@@ -10,7 +10,8 @@ those the screen flags.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from typing import TypeVar
 
 import numpy as np
 
@@ -19,6 +20,19 @@ SMALL_ROWS = 4096
 #: Small accessors of one kind are stacked when there are at least this many: fewer cost less
 #: one by one than stacking them does.
 STACK_FROM = 4
+
+K = TypeVar("K", bound=Hashable)
+T = TypeVar("T")
+
+
+def stackable_groups(keyed: Iterable[tuple[K, T]]) -> Iterator[tuple[K, list[T]]]:
+    """The items of ``keyed`` (``(kind, item)`` pairs, the small items a check would stack)
+    grouped by kind, in the order each kind first appears and each group in the items' order,
+    for the kinds of at least :data:`STACK_FROM` items: those that are worth stacking."""
+    groups: dict[K, list[T]] = {}
+    for kind, item in keyed:
+        groups.setdefault(kind, []).append(item)
+    yield from ((kind, group) for kind, group in groups.items() if len(group) >= STACK_FROM)
 
 
 def stacked(arrays: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
