@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import sys
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from assetcheck.reports.document import (
     build_report,
     failure,
 )
-from assetcheck.scoring.profiles import BUILTIN_PROFILES
+from assetcheck.scoring.profiles import BUILTIN_PROFILES, Budgets
 from assetcheck.testing.gltf import GltfBuilder, Primitive, png_bytes
 from tests.reports.cases import HOSTILE, STORED_HOSTILE, UPLOADS, hostile_report
 from tests.reports.test_schema import strings_of
@@ -102,6 +103,15 @@ def test_file_metadata_has_format_size_and_the_readers_scalar_facts(tmp_path):
     assert file["byteSize"] == len(UPLOADS["cube_fbx"].content)
     assert file["details"]["version"] == 7400 and "creator" in file["details"]
     assert "meshes" not in file["details"]  # per-mesh facts are in result.meshes
+
+
+def test_the_engine_and_budget_use_list_every_budget_in_the_order_budgets_declares(tmp_path):
+    report = report_of(tmp_path, "clean_glb")
+    budgets = BUILTIN_PROFILES[report["engine"]["name"]].budgets
+    declared = [(budget.name, getattr(budgets, budget.name)) for budget in fields(Budgets)]
+    assert list(report["engine"]["budgets"].items()) == declared
+    (use,) = report["budgetUse"]
+    assert [entry["budget"] for entry in use["usage"]] == [name for name, _ in declared]
 
 
 def test_job_fields_are_kept_as_given(tmp_path):
