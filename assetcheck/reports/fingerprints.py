@@ -176,7 +176,10 @@ class Fingerprints:
                     resolved[name] = self._resolved(v, name)
             return resolved
         if isinstance(value, list):
-            return [self._resolved(item, key) for item in value]
+            if key in _REFERENCES:
+                return [self._resolved(item, key) for item in value]
+            # Not references (an accessor's bounds, a matrix): numbers and texts as they are.
+            return [item if type(item) in _LEAVES else self._resolved(item, key) for item in value]
         if key in _REFERENCES:
             return self._referenced(_REFERENCES[key], value)
         return value
