@@ -37,6 +37,8 @@ MAX_SENTENCE_LENGTH = 2000
 _SENTENCE_KEYS = frozenset({"message", "fix", "advice"})
 
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+#: The types of values stored as they are.
+_SCALARS = frozenset({int, float, bool, type(None)})
 
 
 def build_report(result: Result, *, job: Mapping[str, Any] | None = None) -> Report:
@@ -133,31 +135,45 @@ def _storable_value(value: Any, key: str, cut: list[str]) -> Any:
     (or quotes) a cut name is appended to ``cut``, so one walk both cleans and counts."""
     kind = type(value)
     if kind is str:
-        if value.isascii() and len(value) <= MAX_NAME_LENGTH and "\x00" not in value:
-            # The common case: no NUL, no surrogate (not ASCII), too short to cut at any limit,
-            # and no CUT_MARK (whose ellipsis is not ASCII either).
-            return value
-        limit = MAX_SENTENCE_LENGTH if key in _SENTENCE_KEYS else MAX_NAME_LENGTH
-        if len(value) > limit or _UNSTORABLE.search(value):
-            value = cut_name(_UNSTORABLE.sub("\ufffd", value), limit)
-        if was_cut(value):
-            cut.append(value)
-        return value
+        return _storable_text(value, key, cut)
     if kind is dict or isinstance(value, dict):
-        return {
-            (
-                name
-                if type(name) is str
-                and ((name.isascii() and "\x00" not in name) or not _UNSTORABLE.search(name))
-                else _UNSTORABLE.sub("\ufffd", name)
-            ): _storable_value(item, name, cut)
-            for name, item in value.items()
-        }
+        return _storable_dict(value, cut)
     if kind is list or isinstance(value, list):
-        return [_storable_value(item, key, cut) for item in value]
+        return [
+            _storable_dict(item, cut) if type(item) is dict else _storable_value(item, key, cut)
+            for item in value
+        ]
     if isinstance(value, str):  # a str subclass: made a plain string like any other
-        return _storable_value(str(value), key, cut)
+        return _storable_text(str(value), key, cut)
     return value
+
+
+def _storable_dict(value: dict[Any, Any], cut: list[str]) -> dict[str, Any]:
+    """:func:`_storable_value` of a dict. Its numbers, flags, None and plain strings (most of a
+    report) are kept without a call."""
+    stored = {}
+    for name, item in value.items():
+        kind = type(item)
+        if kind is str:
+            # Plain: no NUL, no surrogate (not ASCII), too short to cut at any limit, and no
+            # CUT_MARK (whose ellipsis is not ASCII either).
+            if not (item.isascii() and len(item) <= MAX_NAME_LENGTH and "\x00" not in item):
+                item = _storable_text(item, name, cut)
+        elif kind not in _SCALARS:
+            item = _storable_value(item, name, cut)
+        if type(name) is not str or not (name.isascii() and "\x00" not in name):
+            name = _UNSTORABLE.sub("\ufffd", name)
+        stored[name] = item
+    return stored
+
+
+def _storable_text(text: str, key: str, cut: list[str]) -> str:
+    limit = MAX_SENTENCE_LENGTH if key in _SENTENCE_KEYS else MAX_NAME_LENGTH
+    if len(text) > limit or _UNSTORABLE.search(text):
+        text = cut_name(_UNSTORABLE.sub("\ufffd", text), limit)
+    if was_cut(text):
+        cut.append(text)
+    return text
 
 
 def cap_report(report: Report, max_bytes: int) -> Report:

@@ -20,7 +20,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 #: Keys whose integer values index an array of the document, and that array: a digest of an
 #: item's content puts the referenced item's digest in their place, as reordering that array
@@ -55,6 +55,11 @@ _QUOTED_OR_NUMBER = re.compile(
     r"'[^']*'|\"[^\"]*\"|(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?"
     r"(?:[eE][-+]?\d+)?(?!\w)"
 )
+#: What a digest hashes: ``json.dumps(..., sort_keys=True, ensure_ascii=False, default=str)``,
+#: with the encoder made once.
+_DIGESTED_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=str)
+#: The types of the document's values that hold nothing to resolve (unless a reference).
+_LEAVES = frozenset({str, int, float, bool, type(None)})
 
 
 class Fingerprints:
@@ -87,7 +92,7 @@ class Fingerprints:
             if isinstance(value, list) and token.isdigit() and int(token) < len(value):
                 tokens.append(self.identity(value, int(token)))
                 value = value[int(token)]
-            elif isinstance(value, Mapping):
+            elif _is_mapping(value):
                 tokens.append(token)
                 value = value.get(token.replace("~1", "/").replace("~0", "~"))
             else:
@@ -108,7 +113,7 @@ class Fingerprints:
         * ``#INDEX`` for an item that is not a JSON object.
         """
         identity = self._own_identity(items, index)
-        nodes = self.document.get("nodes") if isinstance(self.document, Mapping) else None
+        nodes = self.document.get("nodes") if _is_mapping(self.document) else None
         if items is nodes:
             if self._parents is None:
                 self._parents = _parents(nodes)
@@ -122,7 +127,7 @@ class Fingerprints:
 
     def _own_identity(self, items: list[Any], index: int) -> str:
         item = items[index]
-        if not isinstance(item, Mapping):
+        if not _is_mapping(item):
             return f"#{index}"
         names = self._names.get(id(items))
         if names is None:
@@ -151,18 +156,30 @@ class Fingerprints:
     def _digest(self, item: Any) -> str:
         """A digest (12 hex digits) of ``item`` as JSON, each reference replaced by the digest
         of what it references."""
-        text = json.dumps(self._resolved(item, ""), sort_keys=True, ensure_ascii=False, default=str)
+        text = _DIGESTED_JSON.encode(self._resolved(item, ""))
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
 
     def _resolved(self, value: Any, key: str) -> Any:
-        if isinstance(value, Mapping):
+        if type(value) is dict or isinstance(value, Mapping):  # _is_mapping, without a call
             if key in _ACCESSOR_MAPS:
                 return {str(k): self._referenced("accessors", v) for k, v in value.items()}
-            return {
-                str(k): self._resolved(v, str(k)) for k, v in value.items() if k not in _POSITIONS
-            }
+            resolved = {}
+            for k, v in value.items():
+                if k in _POSITIONS:
+                    continue
+                name = str(k)
+                # A number, a text, a flag: itself, unless it is a reference (whose target's
+                # digest _referenced gives, or the value itself when there is no target).
+                if type(v) in _LEAVES and name not in _REFERENCES:
+                    resolved[name] = v
+                else:
+                    resolved[name] = self._resolved(v, name)
+            return resolved
         if isinstance(value, list):
-            return [self._resolved(item, key) for item in value]
+            if key in _REFERENCES:
+                return [self._resolved(item, key) for item in value]
+            # Not references (an accessor's bounds, a matrix): numbers and texts as they are.
+            return [item if type(item) in _LEAVES else self._resolved(item, key) for item in value]
         if key in _REFERENCES:
             return self._referenced(_REFERENCES[key], value)
         return value
@@ -170,7 +187,7 @@ class Fingerprints:
     def _referenced(self, collection: str, index: Any) -> Any:
         """The digest of ``document[collection][index]``; ``index`` itself when there is no
         such item, or when it references itself through others (a malformed node cycle)."""
-        items = self.document.get(collection) if isinstance(self.document, Mapping) else None
+        items = self.document.get(collection) if _is_mapping(self.document) else None
         if not isinstance(items, list) or type(index) is not int or not 0 <= index < len(items):
             return index
         key = (collection, index)
@@ -186,7 +203,13 @@ def message_identity(message: str) -> str:
 
 
 def _name(item: Any) -> Any:
-    return item.get("name") if isinstance(item, Mapping) else None
+    return item.get("name") if _is_mapping(item) else None
+
+
+def _is_mapping(value: Any) -> TypeGuard[Mapping[Any, Any]]:
+    """``isinstance(value, Mapping)``, answered without the ABC's check for the document's own
+    objects (plain dicts)."""
+    return type(value) is dict or isinstance(value, Mapping)
 
 
 def _parents(nodes: list[Any]) -> dict[int, int]:
@@ -194,7 +217,7 @@ def _parents(nodes: list[Any]) -> dict[int, int]:
     list it in several, or in its own)."""
     parents: dict[int, int] = {}
     for number, node in enumerate(nodes):
-        children = node.get("children") if isinstance(node, Mapping) else None
+        children = node.get("children") if _is_mapping(node) else None
         for child in children if isinstance(children, list) else []:
             if type(child) is int and child != number:
                 parents.setdefault(child, number)

@@ -3,20 +3,30 @@ profile, grouped issues with fixes, the checks and plugins that ran with their v
 
 from __future__ import annotations
 
+import re
 import sys
+from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from assetcheck import __version__
 from assetcheck.checks import Check
 from assetcheck.engine import validate
+from assetcheck.issues.names import CUT_MARK, MAX_NAME_LENGTH, cut_name, was_cut
 from assetcheck.plugins.hookspecs import hookimpl
 from assetcheck.plugins.manager import PluginConfig, get_plugin_manager
-from assetcheck.reports.document import build_failure_report, build_report, failure
-from assetcheck.scoring.profiles import BUILTIN_PROFILES
+from assetcheck.reports.document import (
+    MAX_SENTENCE_LENGTH,
+    build_failure_report,
+    build_report,
+    failure,
+)
+from assetcheck.scoring.profiles import BUILTIN_PROFILES, Budgets
 from assetcheck.testing.gltf import GltfBuilder, Primitive, png_bytes
-from tests.reports.cases import STORED_HOSTILE, UPLOADS, hostile_report
+from tests.reports.cases import HOSTILE, STORED_HOSTILE, UPLOADS, hostile_report
+from tests.reports.test_schema import strings_of
 
 STUDIO_PLUGIN = """
 from assetcheck.checks import Check
@@ -95,6 +105,15 @@ def test_file_metadata_has_format_size_and_the_readers_scalar_facts(tmp_path):
     assert "meshes" not in file["details"]  # per-mesh facts are in result.meshes
 
 
+def test_the_engine_and_budget_use_list_every_budget_in_the_order_budgets_declares(tmp_path):
+    report = report_of(tmp_path, "clean_glb")
+    budgets = BUILTIN_PROFILES[report["engine"]["name"]].budgets
+    declared = [(budget.name, getattr(budgets, budget.name)) for budget in fields(Budgets)]
+    assert list(report["engine"]["budgets"].items()) == declared
+    (use,) = report["budgetUse"]
+    assert [entry["budget"] for entry in use["usage"]] == [name for name, _ in declared]
+
+
 def test_job_fields_are_kept_as_given(tmp_path):
     job = {"job_id": "val_x", "created_at": "2025-01-31T12:00:00Z"}
     assert report_of(tmp_path, "clean_glb", job=job)["job"] == job
@@ -170,6 +189,89 @@ def test_a_nul_in_a_plain_ascii_key_or_value_becomes_a_replacement_character(tmp
         "note\ufffd": "ok\ufffd",
         "plain": "ok",
     }
+
+
+class Text(str):
+    """A string of another type, as a plugin's field might be."""
+
+
+#: Texts a report must store cleaned and cut: a NUL, lone surrogates, a 10,000-character name,
+#: names just under and over the limit, a name already cut, clean text that is not ASCII.
+UNCLEAN_TEXTS = [
+    "plain",
+    "",
+    "crate\x00lid",
+    "\ud800",
+    "\udfff tail",
+    "é",
+    "n" * 10_000,
+    "x" * MAX_NAME_LENGTH,
+    "x" * (MAX_NAME_LENGTH + 1),
+    cut_name("c" * 400),
+    HOSTILE,
+    Text("sub\x00class"),
+]
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def plainly_stored(value: Any, key: str, cut: list[str]) -> Any:
+    """What the module's notes promise of ``value``, walked the plain way: every key cleaned,
+    every text cleaned and cut (a sentence to MAX_SENTENCE_LENGTH), each cut text counted."""
+    if isinstance(value, str):
+        limit = MAX_SENTENCE_LENGTH if key in ("message", "fix", "advice") else MAX_NAME_LENGTH
+        text = cut_name(UNSTORABLE.sub("\ufffd", str(value)), limit)
+        if was_cut(text):
+            cut.append(text)
+        return text
+    if isinstance(value, dict):
+        return {UNSTORABLE.sub("\ufffd", k): plainly_stored(v, k, cut) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plainly_stored(item, key, cut) for item in value]
+    return value
+
+
+def test_every_text_and_key_at_any_depth_is_stored_as_the_plain_walk_stores_it(tmp_path):
+    job = {
+        text: {
+            "message": text * 3,
+            "fix": [text, {"advice": text, text: [text, 3, None, 1.5, True]}],
+            "nested": [[text, {"name": text}], {}, []],
+            text: text,
+        }
+        for text in UNCLEAN_TEXTS
+    }
+    cut: list[str] = []
+    expected = plainly_stored(job, "", cut)
+    report = report_of(tmp_path, "clean_glb", job=job)
+    assert report["job"] == expected
+    assert all(type(key) is str and type(text) is str for key, text in strings_of(report["job"]))
+    assert report["summary"]["namesCut"] == len(cut) > 0
+
+
+def test_a_files_hostile_names_are_stored_cleaned_and_cut_wherever_the_report_holds_them(
+    tmp_path,
+):
+    name = "crate\x00\ud800" + "n" * 10_000
+    builder = GltfBuilder(generator=name)
+    texture = builder.add_texture(builder.add_image(png_bytes(100, 60), name=name))
+    material = builder.add_material(name, base_color_texture=texture)
+    for _ in range(2):
+        builder.add_node(builder.add_mesh([Primitive(3, material=material)], name), name)
+    report = build_report(validate(builder.write_glb(tmp_path / "hostile.glb")))
+    texts = strings_of(report)
+    quoting = {key for key, text in texts if "crate\ufffd\ufffdnnn" in text}
+    assert quoting >= {"generator", "name", "message"}  # details, meshes, textures, issues
+    assert not any(UNSTORABLE.search(key) or UNSTORABLE.search(text) for key, text in texts)
+    assert all(
+        len(text) <= (MAX_SENTENCE_LENGTH if key == "message" else MAX_NAME_LENGTH)
+        for key, text in texts
+    )
+    (file,) = report["files"]
+    assert CUT_MARK in file["gpuMemory"]["textures"][0]["name"]
+    largest = [item["name"] for item in file["byteUsage"]["largest"]]
+    assert sum(CUT_MARK in item for item in largest) == 2  # the image's, the mesh's
+    assert all(CUT_MARK in part["name"] for part in report["result"]["meshes"][0]["parts"])
+    assert report["summary"]["namesCut"] == sum(was_cut(text) for _, text in texts)
 
 
 def test_file_metadata_counts_the_textures_and_the_gpu_memory_they_take(tmp_path):

@@ -4,6 +4,7 @@
 import copy
 import json
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -153,6 +154,49 @@ def test_an_unnamed_node_is_known_by_where_it_hangs():
         Fingerprints(moved).stable_pointer("/nodes/0")
     )
     assert Fingerprints(document).stable_pointer("/nodes/2").startswith("/nodes/name=root>content=")
+
+
+def test_fingerprints_in_a_malformed_document_stay_what_they_were():
+    """Node cycles, a node its own child, references to nothing or of the wrong type, an item
+    that is no object, a mapping that is not a dict: the fingerprints baselines already hold
+    (computed by AssetCheck before November 30's faster digests) do not change."""
+    document = {
+        "nodes": [
+            {"children": [1], "mesh": 0},
+            {"children": [2, 0], "matrix": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]},
+            {"children": [2, 7, "x"], "skin": 0},
+            {"children": [3]},
+            "not an object",
+            MappingProxyType({"name": "proxy", "children": [0]}),
+        ],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 9}, "indices": 1.5}]}],
+        "accessors": [{"bufferView": 0, "count": 3, "min": [0, 0, 0], "max": [1, 1, 1]}],
+        "skins": [{"joints": [0, 1, 2], "skeleton": 3, "inverseBindMatrices": 0}],
+        "bufferViews": [{"buffer": 0, "byteLength": 36}],
+    }
+    fingerprints = Fingerprints(document)
+    assert {
+        pointer: fingerprints.of("Node 12 of 'x 2' is odd", pointer, "a.glb")
+        for pointer in (
+            "/nodes/0",
+            "/nodes/1/children/1",
+            "/nodes/2",
+            "/nodes/3",
+            "/nodes/4",
+            "/nodes/5",
+            "/skins/0/joints/2",
+            "/meshes/0/primitives/0",
+        )
+    } == {
+        "/nodes/0": "d8f7ef9003253723c017e51bcbed5fce",
+        "/nodes/1/children/1": "bbe674e0cb821c044cac710dc254c3b2",
+        "/nodes/2": "ac9173c0ae90d068ae04041d9e1fb9b0",
+        "/nodes/3": "2503a2f160a1c2d6920425d9f9660ac5",
+        "/nodes/4": "58cb2eae95622abb7ffa2df16525fe85",
+        "/nodes/5": "eeca6a3df39460e951926d40097f181c",
+        "/skins/0/joints/2": "4409cdb7475bacc13352616c93af8685",
+        "/meshes/0/primitives/0": "152acc2198c2d466b812535f2fa73165",
+    }
 
 
 @pytest.mark.parametrize(
