@@ -12,9 +12,8 @@ from typing import NamedTuple
 
 from assetcheck.formats.gltf.accessor_data import ELEMENT_SIZES, ElementSizes, element_key
 from assetcheck.formats.gltf.fields import FieldReader, as_integer, child
+from assetcheck.formats.gltf.schema_tables import LARGEST_EXACT
 
-#: Integers up to this are exact as doubles; larger ones the getters judge in full.
-_SMALL = 2**53
 Bytes = bytes | memoryview
 
 
@@ -81,8 +80,8 @@ def _plain_view(view: dict, buffers: list[Buffer | None]) -> ViewLayout | None:
         and type(offset) is int
         and type(length) is int
         and 0 <= buffer < len(buffers)
-        and 0 <= offset <= _SMALL
-        and 1 <= length <= _SMALL
+        and 0 <= offset <= LARGEST_EXACT
+        and 1 <= length <= LARGEST_EXACT
         and (
             (type(stride) is int and 4 <= stride <= 252)
             or (stride is None and "byteStride" not in view)
@@ -141,12 +140,12 @@ def _fits_plainly(accessor: dict, count: int | None, views: list[ViewLayout | No
     checkable for a reason reported elsewhere: an unusable count or element format)."""
     view_index, offset = accessor.get("bufferView"), accessor.get("byteOffset", 0)
     if view_index is None and "bufferView" not in accessor:
-        return type(offset) is int and 0 <= offset <= _SMALL
+        return type(offset) is int and 0 <= offset <= LARGEST_EXACT
     if not (
         type(view_index) is int
         and type(offset) is int
         and 0 <= view_index < len(views)
-        and 0 <= offset <= _SMALL
+        and 0 <= offset <= LARGEST_EXACT
     ):
         return False
     view = views[view_index]
