@@ -8,7 +8,9 @@ no reader can reach above the upload or onto the network.
 from __future__ import annotations
 
 import mmap
+import os
 import posixpath
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -41,6 +43,10 @@ class NoResources:
         return None
 
 
+#: Path parts that do not name an entry below the folder they are in.
+_NOT_A_NAME = frozenset({"", ".", ".."})
+
+
 @dataclass
 class DirectoryResources:
     """Resources in a folder on disk, never above it (symlinks leading out are refused)."""
@@ -49,12 +55,40 @@ class DirectoryResources:
     opened: set[str] = field(default_factory=set)
 
     def read(self, path: str) -> bytes | None:
+        target = self._plain_file(path) or self._resolved_file(path)
+        if target is None:
+            return None
+        self.opened.add(path)
+        with open(target, "rb") as handle:
+            return handle.read()
+
+    def _plain_file(self, path: str) -> str | None:
+        """The file at the normalised ``path`` when it is a regular file reached from the root
+        through real folders only (no symlink below the root, so it cannot lead out): one
+        ``lstat`` per part instead of resolving the root and the path. None for anything else,
+        which :meth:`_resolved_file` judges."""
+        target = os.fspath(self.root)
+        mode = 0
+        for part in path.split("/"):
+            if part in _NOT_A_NAME:  # "..", "." or empty: only the full resolve judges those
+                return None
+            target = os.path.join(target, part)
+            try:
+                mode = os.lstat(target).st_mode
+            except OSError:
+                return None
+            if stat.S_ISLNK(mode):
+                return None
+        return target if stat.S_ISREG(mode) else None
+
+    def _resolved_file(self, path: str) -> Path | None:
+        """The file ``path`` names with its symlinks resolved, None when it is not a file or
+        lies outside the root."""
         root = self.root.resolve()
         target = (root / path).resolve()
         if not target.is_relative_to(root) or not target.is_file():
             return None
-        self.opened.add(path)
-        return target.read_bytes()
+        return target
 
 
 @dataclass

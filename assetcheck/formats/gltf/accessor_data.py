@@ -106,6 +106,10 @@ class ElementSizes(NamedTuple):
     #: The element stride of tightly packed data (matrix columns padded).
     packed_stride: int
 
+    def span(self, count: int, byte_stride: int | None) -> int:
+        """Bytes ``count`` elements span in a view of ``byte_stride`` (None: tightly packed)."""
+        return (byte_stride or self.packed_stride) * (count - 1) + self.element_length
+
 
 def _element_sizes(component_type: int, accessor_type: str) -> ElementSizes:
     components = TYPE_COMPONENTS[accessor_type]
@@ -132,7 +136,8 @@ class ElementFormat:
 
     Every column of a matrix starts on a 4-byte boundary, so MAT2 and MAT3 of 1-byte and MAT3
     of 2-byte components have padding after each column but the last. The sizes are looked up
-    in :data:`ELEMENT_SIZES`.
+    in :data:`ELEMENT_SIZES` (each property in one step: the checks ask about ten times per
+    accessor).
     """
 
     component_type: int
@@ -148,31 +153,30 @@ class ElementFormat:
 
     @property
     def component_size(self) -> int:
-        return self.sizes.component_size
+        return ELEMENT_SIZES[self.component_type, self.type].component_size
 
     @property
     def column_stride(self) -> int:
         """Bytes from one matrix column to the next: columns start on 4-byte boundaries."""
-        return self.sizes.column_stride
+        return ELEMENT_SIZES[self.component_type, self.type].column_stride
 
     @property
     def element_length(self) -> int:
         """Bytes one element spans: Khronos' ``elementLength``, no padding after the last column."""
-        return self.sizes.element_length
+        return ELEMENT_SIZES[self.component_type, self.type].element_length
 
     @property
     def packed_stride(self) -> int:
         """The element stride of tightly packed data (matrix columns padded)."""
-        return self.sizes.packed_stride
+        return ELEMENT_SIZES[self.component_type, self.type].packed_stride
 
     def span(self, count: int, byte_stride: int | None) -> int:
         """Bytes ``count`` elements span in a view of ``byte_stride`` (None: tightly packed)."""
-        sizes = self.sizes
-        return (byte_stride or sizes.packed_stride) * (count - 1) + sizes.element_length
+        return ELEMENT_SIZES[self.component_type, self.type].span(count, byte_stride)
 
 
-def element_format(component_type: object, accessor_type: object) -> ElementFormat | None:
-    """The element format of a ``componentType`` and ``type`` from JSON; None when unusable."""
+def element_key(component_type: object, accessor_type: object) -> tuple[int, str] | None:
+    """``(componentType, type)`` from JSON when they name an element format, else None."""
     component_type = as_integer(component_type)
     if (
         component_type not in COMPONENT_DTYPES
@@ -180,7 +184,13 @@ def element_format(component_type: object, accessor_type: object) -> ElementForm
         or accessor_type not in TYPE_COMPONENTS
     ):
         return None
-    return ElementFormat(component_type, accessor_type)
+    return component_type, accessor_type
+
+
+def element_format(component_type: object, accessor_type: object) -> ElementFormat | None:
+    """The element format of a ``componentType`` and ``type`` from JSON; None when unusable."""
+    key = element_key(component_type, accessor_type)
+    return None if key is None else ElementFormat(*key)
 
 
 @dataclass(frozen=True)
@@ -198,9 +208,9 @@ def accessor_layout(accessor: object) -> AccessorLayout | None:
     """The layout of an accessor JSON object, or None when a field the data needs is unusable."""
     if not isinstance(accessor, dict):
         return None
-    element = element_format(accessor.get("componentType"), accessor.get("type"))
+    key = element_key(accessor.get("componentType"), accessor.get("type"))
     count = as_integer(accessor.get("count"))
-    if element is None or count is None or count < 1:
+    if key is None or count is None or count < 1:
         return None
     view = _index(accessor, "bufferView")
     offset = as_integer(accessor.get("byteOffset", 0)) if view is not None else 0
@@ -208,8 +218,7 @@ def accessor_layout(accessor: object) -> AccessorLayout | None:
         return None
     normalized = accessor.get("normalized") is True
     return AccessorLayout(
-        element.component_type,
-        element.type,
+        *key,
         count,
         normalized,
         view,

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, TypeGuard
+from typing import Any, NamedTuple, TypeGuard
 
 from assetcheck.formats.gltf.accessor_data import AccessorLayout, AccessorReader
 from assetcheck.formats.gltf.fields import as_integer, child, extensions_used
@@ -513,12 +513,12 @@ def _material_needs(material: dict, index: int, extensions: frozenset[str]) -> M
     return needs
 
 
-@dataclass(frozen=True)
-class Use:
-    """One use of an accessor or buffer view: ``role`` is Khronos' usage name."""
+class Use(NamedTuple):
+    """One use of an accessor or buffer view: ``role`` is Khronos' usage name (a named tuple:
+    a document has one or two per accessor, made cheaply)."""
 
     collection: str
-    index: int
+    index: int  # type: ignore[assignment]  # shadows tuple.index: the name the checks read
     role: str
     pointer: str
 
