@@ -97,8 +97,8 @@ def test_a_validation_that_crashes_three_times_fails_validation_crashed(url, key
 
 
 def test_a_validation_over_the_job_timeout_fails_validation_timeout(url, key, glb):
-    job_id = submit(url, key, glb, "slow-60.glb")  # job_timeout is 6 s in the test config
-    body = wait_for_job(url, key, job_id, timeout=20)
+    job_id = submit(url, key, glb, "slow-60.glb")  # job_timeout is 30 s in the test config
+    body = wait_for_job(url, key, job_id)
     assert body["status"] == "failed"
     assert body["error"]["code"] == "VALIDATION_TIMEOUT"
     after = submit(url, key, glb, "after-timeout.glb")

@@ -118,7 +118,7 @@ def test_two_worker_commands_on_postgresql_process_200_jobs_exactly_once(
     workers = [ServiceProcess(config_path, command="worker").start() for _ in range(2)]
     try:
         done = wait_until(
-            lambda: Job.select().where(Job.status == COMPLETED).count() == 200, timeout=90
+            lambda: Job.select().where(Job.status == COMPLETED).count() == 200, timeout=300
         )
     finally:
         exits = [worker.stop() for worker in workers]
