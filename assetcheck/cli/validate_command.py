@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from .baseline_option import add_baseline_options, judge, open_baseline, print_c
 from .fail_under import add_fail_under, fail_under_problem, scores_under
 from .format_option import add_format_option
 from .inputs import add_selection_options, select_files
-from .parallel import add_jobs_option, validate_files
+from .parallel import Outcome, add_jobs_option, validate_files
 from .progress import Progress
 
 
@@ -109,28 +110,23 @@ def run(args: argparse.Namespace, config: Config) -> int:
     selection = select_files(args.files, format_registry(pm), args.include, args.exclude)
     for problem in selection.problems:
         print(f"assetcheck validate: {problem}", file=sys.stderr)
-    reports: list[Report] = []
-    unreadable = len(selection.problems)
-    with (
-        validate_files(selection.files, options, pm, args.jobs) as outcomes,
-        Progress(len(selection.files)) as progress,
-    ):
-        for index, outcome in enumerate(outcomes, start=1):
-            progress.step(index, str(outcome.path))
-            if outcome.report is None:
-                print(f"assetcheck validate: {outcome.path}: {outcome.error}", file=sys.stderr)
-                unreadable += 1
-                continue
-            reports.append(outcome.report)
-    complete = not unreadable
-    try:
-        comparison = (
-            None if baseline is None else judge(baseline, reports, args.update_baseline, complete)
-        )
-    except ValueError as error:  # BaselineError: the baseline file cannot be written
-        print(f"assetcheck validate: {error}", file=sys.stderr)
-        return EXIT_USAGE
-    _print(reports, formats[args.output_format])
+    with validate_files(selection.files, options, pm, args.jobs) as outcomes:
+        reports, unreadable = _collect(outcomes, len(selection.files))
+        unreadable += len(selection.problems)
+        complete = not unreadable
+        try:
+            comparison = (
+                None
+                if baseline is None
+                else judge(baseline, reports, args.update_baseline, complete)
+            )
+        except ValueError as error:  # BaselineError: the baseline file cannot be written
+            print(f"assetcheck validate: {error}", file=sys.stderr)
+            return EXIT_USAGE
+        # Rendered before leaving the block, which reaps the workers: each was killed as it
+        # finished, and its exit runs on the other core meanwhile instead of being waited for.
+        output = _rendered(reports, formats[args.output_format])
+    sys.stdout.write(output)
     if args.output_format == "text" and len(reports) + unreadable > 1:
         print(summary_line(reports, unreadable, args.fail_under))
     if baseline is not None and comparison is not None:
@@ -168,10 +164,25 @@ def _passes(report: Report, fail_under: int | None) -> bool:
     return bool(report["valid"]) and not scores_under(report["health_score"], fail_under)
 
 
-def _print(reports: list[Report], chosen: ReportFormat) -> None:
+def _collect(outcomes: Iterator[Outcome], total: int) -> tuple[list[Report], int]:
+    """The reports of ``outcomes`` (``total`` of them, shown on the progress line), and how
+    many files had none, each said on stderr."""
+    reports: list[Report] = []
+    unreadable = 0
+    with Progress(total) as progress:
+        for index, outcome in enumerate(outcomes, start=1):
+            progress.step(index, str(outcome.path))
+            if outcome.report is None:
+                print(f"assetcheck validate: {outcome.path}: {outcome.error}", file=sys.stderr)
+                unreadable += 1
+                continue
+            reports.append(outcome.report)
+    return reports, unreadable
+
+
+def _rendered(reports: list[Report], chosen: ReportFormat) -> str:
     """One report as the format renders it; several combined as the format combines them
     (one JSON list, one SARIF log) or, for formats that do not combine, one after another."""
     if len(reports) != 1 and chosen.combine is not None:
-        sys.stdout.write(chosen.combine(reports))
-    else:
-        sys.stdout.write("\n".join(chosen.render(report) for report in reports))
+        return chosen.combine(reports)
+    return "\n".join(chosen.render(report) for report in reports)

@@ -5,7 +5,9 @@ buffering, so what it writes is byte for byte what the caller would have written
 caller's working folder, environment and umask, then runs the command line
 (:func:`assetcheck.cli.main`) on the caller's arguments and exits with its status. It dies
 with the daemon, and leads a process group of its own, so that the daemon can stop it and its
-``--jobs`` workers together.
+``--jobs`` workers together. It declares itself one of the commands the daemon runs at once
+(:func:`~assetcheck.sandbox.cores.share_cores`), so that two commands at the same time do not
+each spread a big mesh's threads over every core.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, NoReturn, TextIO
 
 from assetcheck.sandbox.containment import die_with_parent
+from assetcheck.sandbox.cores import share_cores
 from assetcheck.sandbox.forking import HELD_DURING_FORK
 
 #: The daemon's handlers a child must not run; ``SIGINT`` raises ``KeyboardInterrupt`` again.
@@ -36,18 +39,23 @@ Command = Callable[[list[str]], int]
 
 
 def fork(
-    command: Command, request: dict[str, Any], fds: list[int], keep_open: Iterable[int]
+    command: Command,
+    request: dict[str, Any],
+    fds: list[int],
+    keep_open: Iterable[int],
+    commands: int = 1,
 ) -> int:
     """Fork the child that runs ``command`` on the request's arguments with the caller's
-    streams ``fds`` (stdin, stdout, stderr); it first closes the daemon's descriptors
-    ``keep_open`` lists. Returns its pid."""
+    streams ``fds`` (stdin, stdout, stderr), as one of ``commands`` the daemon runs at once
+    (its share of the cores); it first closes the daemon's descriptors ``keep_open`` lists.
+    Returns its pid."""
     parent = os.getpid()
     daemon_fds = list(keep_open)
     held = signal.pthread_sigmask(signal.SIG_BLOCK, HELD_DURING_FORK)
     try:
         pid = os.fork()
         if pid == 0:
-            _run(command, request, fds, daemon_fds, parent, held)
+            _run(command, request, fds, daemon_fds, parent, held, commands)
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
     return pid
@@ -60,9 +68,11 @@ def _run(
     daemon_fds: list[int],
     parent: int,
     held: set[int | signal.Signals],
+    commands: int,
 ) -> NoReturn:
     status = 1
     try:
+        share_cores(commands)
         for number, handler in _DEFAULT_HANDLERS.items():
             signal.signal(number, handler)
         os.setpgid(0, 0)

@@ -144,8 +144,15 @@ class Daemon:
                 send_answer(caller, {"error": f"unknown request {operation!r}"})
 
     def _start(self, caller: socket.socket, request: dict[str, Any], fds: list[int]) -> None:
-        """Fork the child that runs ``request`` with the caller's streams ``fds``."""
-        pid = child.fork(self.command, request, fds, keep_open=self._descriptors())
+        """Fork the child that runs ``request`` with the caller's streams ``fds``, sharing the
+        cores with the children already running (each keeps the share it started with)."""
+        pid = child.fork(
+            self.command,
+            request,
+            fds,
+            keep_open=self._descriptors(),
+            commands=len(self._running) + 1,
+        )
         _close_all(fds)
         with contextlib.suppress(OSError):  # the child already set it, or is gone
             os.setpgid(pid, pid)
