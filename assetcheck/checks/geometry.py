@@ -25,6 +25,7 @@ from assetcheck.formats.gltf.model import GltfDocument
 from assetcheck.issues import FileIssues
 from assetcheck.mesh.faults import (
     mark_used_vertices,
+    meshes_triangle_faults,
     report_triangle_faults,
     triangle_faults,
     unused_vertices,
@@ -56,10 +57,19 @@ class _GltfGeometry:
         self.issues = issues
 
     def check(self) -> None:
-        for primitive in self.links.primitives:
-            if primitive.mode in TRIANGLE_MODES and "POSITION" in primitive.attributes:
-                self._check_normals(primitive)
-                self._check_triangles(primitive)
+        drawn = [
+            primitive
+            for primitive in self.links.primitives
+            if primitive.mode in TRIANGLE_MODES and "POSITION" in primitive.attributes
+        ]
+        meshes = [self.document.mesh(primitive).prepared for primitive in drawn]
+        faults = iter(meshes_triangle_faults([mesh for mesh in meshes if mesh is not None]))
+        for primitive, mesh in zip(drawn, meshes, strict=True):
+            self._check_normals(primitive)
+            if mesh is not None:
+                report_triangle_faults(
+                    self.issues, next(faults), pointer=primitive.pointer, name=self.label(primitive)
+                )
         self._check_unused_vertices()
 
     def label(self, primitive: Primitive) -> str:
@@ -77,17 +87,6 @@ class _GltfGeometry:
             return False
         extensions = (self.links.items("materials")[material] or {}).get("extensions")
         return isinstance(extensions, dict) and UNLIT in extensions
-
-    def _check_triangles(self, primitive: Primitive) -> None:
-        mesh = self.document.mesh(primitive).prepared
-        if mesh is None:
-            return
-        report_triangle_faults(
-            self.issues,
-            triangle_faults(mesh),
-            pointer=primitive.pointer,
-            name=self.label(primitive),
-        )
 
     def _check_unused_vertices(self) -> None:
         """Vertices no primitive draws, per POSITION accessor (primitives may share one)."""

@@ -64,42 +64,55 @@ CODES = (
 )
 
 
-def extensible_objects(document: dict[str, Any]) -> Iterator[tuple[str, str, dict]]:
-    """Every object of the document that may carry ``extensions``: ``(kind, pointer, object)``."""
-    yield "glTF", "", document
+#: Where an object is: a JSON Pointer and the keys below it (:func:`pointer_of` joins them),
+#: so that only the pointers of objects with extensions are ever built.
+Path = tuple[str | int, ...]
+
+
+def extensible_objects(document: dict[str, Any]) -> Iterator[tuple[str, Path, dict]]:
+    """Every object of the document that may carry ``extensions``: ``(kind, path, object)``."""
+    yield "glTF", ("",), document
     if isinstance(document.get("asset"), dict):
-        yield "asset", "/asset", document["asset"]
+        yield "asset", ("", "asset"), document["asset"]
     linked = linked_extensions(document)
     for name, kind in KINDS.items():
         for index, item in enumerate(collection(document, name)):
             if item is not None:
-                yield from _object_tree(kind, child(f"/{name}", index), item, linked)
+                yield from _object_tree(kind, (f"/{name}", index), item, linked)
+
+
+def pointer_of(path: Path) -> str:
+    """The JSON Pointer of the object at ``path``."""
+    pointer = str(path[0])
+    for key in path[1:]:
+        pointer = child(pointer, key)
+    return pointer
 
 
 def _object_tree(
     kind: str,
-    at: str,
+    at: Path,
     item: dict,
     linked: frozenset[str],
-) -> Iterator[tuple[str, str, dict]]:
+) -> Iterator[tuple[str, Path, dict]]:
     yield kind, at, item
     for nested_kind, key in NESTED.get(kind, ()):
         if isinstance(item.get(key), dict):
-            yield from _object_tree(nested_kind, child(at, key), item[key], linked)
+            yield from _object_tree(nested_kind, (*at, key), item[key], linked)
     for nested_kind, key in NESTED_ARRAYS.get(kind, ()):
         values = item.get(key)
         for number, value in enumerate(values if isinstance(values, list) else ()):
             if isinstance(value, dict):
-                yield from _object_tree(nested_kind, child(child(at, key), number), value, linked)
+                yield from _object_tree(nested_kind, (*at, key, number), value, linked)
     if kind == "accessor.sparse":
         for key in ("indices", "values"):
             if isinstance(item.get(key), dict):
-                yield f"accessor.sparse.{key}", child(at, key), item[key]
+                yield f"accessor.sparse.{key}", (*at, key), item[key]
     elif kind == "animation.channel" and isinstance(item.get("target"), dict):
-        yield "animation.channel.target", child(at, "target"), item["target"]
+        yield "animation.channel.target", (*at, "target"), item["target"]
     elif kind == "material":
-        for pointer, _, info in texture_infos(item, at, linked):
-            yield "textureInfo", pointer, info
+        for pointer, _, info in texture_infos(item, pointer_of(at), linked):
+            yield "textureInfo", (pointer,), info
 
 
 def _check_declarations(document: dict[str, Any], issues: FileIssues) -> None:
@@ -130,8 +143,11 @@ def check_extensions(asset: Asset, context: CheckContext) -> None:
     declared, linked = extensions_used(document), linked_extensions(document)
     for kind, at, item in extensible_objects(document):
         extensions = item.get("extensions")
-        for name in extensions if isinstance(extensions, dict) else ():
-            pointer = child(child(at, "extensions"), name)
+        if not isinstance(extensions, dict) or not extensions:
+            continue
+        within = child(pointer_of(at), "extensions")
+        for name in extensions:
+            pointer = child(within, name)
             if name not in linked:
                 if name not in declared:
                     context.issues.add("UNDECLARED_EXTENSION", pointer=pointer, name=name)

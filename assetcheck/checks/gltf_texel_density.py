@@ -44,14 +44,19 @@ def mapped_surfaces(document: GltfDocument) -> dict[tuple[int, int], tuple[float
     nodes = links.items("nodes")
     scales: dict[int, float] = defaultdict(float)  # mesh -> sum over its nodes of scale^2
     counts: dict[int, int] = defaultdict(int)  # mesh -> nodes drawing it
-    for index, matrix in document.world_matrices.items():
-        node = nodes[index]
-        mesh = index_of(node, "mesh")
-        if mesh is None:
-            continue
-        skinned = index_of(node, "skin") is not None
-        determinant = abs(float(np.linalg.det(matrix[:3, :3])))
-        scales[mesh] += 1.0 if skinned else determinant ** (2 / 3)
+    world = document.world_matrices
+    drawing = [
+        (index, mesh) for index in world if (mesh := index_of(nodes[index], "mesh")) is not None
+    ]
+    # One stacked call: numpy's determinant of each matrix is the one it gives that matrix alone.
+    determinants = (
+        np.linalg.det(np.array([world[index][:3, :3] for index, _ in drawing])).tolist()
+        if drawing
+        else []
+    )
+    for (index, mesh), determinant in zip(drawing, determinants, strict=True):
+        skinned = index_of(nodes[index], "skin") is not None
+        scales[mesh] += 1.0 if skinned else abs(determinant) ** (2 / 3)
         counts[mesh] += 1
     needs = links.materials
     totals: dict[tuple[int, int], tuple[float, float]] = {}

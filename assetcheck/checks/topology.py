@@ -28,7 +28,7 @@ from assetcheck.formats.gltf.meshes import primitive_label
 from assetcheck.formats.gltf.model import GltfDocument
 from assetcheck.issues import FileIssues
 from assetcheck.mesh.prepared import PreparedMesh
-from assetcheck.mesh.topology import meshes_inside_out, meshes_topology, welded_corners
+from assetcheck.mesh.topology import meshes_inside_out, prepared_topology
 from assetcheck.mesh.uvs import (
     DENSITY_PERCENTILE,
     UvFaults,
@@ -79,9 +79,7 @@ class Surface:
 def check_topology(asset: Asset, context: CheckContext) -> None:
     rules = context.profile.mesh_rules
     found = surfaces(asset)
-    topologies = meshes_topology(
-        [(welded_corners(surface.mesh), len(surface.mesh.vertices)) for surface in found]
-    )
+    topologies = prepared_topology([surface.mesh for surface in found])
     for surface, topology, verdict in zip(found, topologies, _inside_out(found), strict=True):
         issues, fields = context.issues, surface.fields
         if topology.non_manifold_edges:

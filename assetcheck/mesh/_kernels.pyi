@@ -52,6 +52,14 @@ def count_repeats(
     numbers: np.ndarray | None = None,
     repeated: np.ndarray | None = None,
 ) -> int: ...
+def meshes_faults(
+    coords: np.ndarray,
+    keys: np.ndarray,
+    corners: np.ndarray,
+    vertex_starts: np.ndarray,
+    triangle_starts: np.ndarray,
+    flat_ratio: float,
+) -> np.ndarray: ...
 def mapped_areas(
     coords: np.ndarray,
     uvs: np.ndarray,

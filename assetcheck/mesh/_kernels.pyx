@@ -596,6 +596,64 @@ def count_repeats(
         free(seen.slots)
     return found
 
+def meshes_faults(
+    const float[:, ::1] coords,
+    const uint64_t[::1] keys,
+    const int64_t[:, :] corners,
+    const int64_t[::1] vertex_starts,
+    const int64_t[::1] triangle_starts,
+    float flat_ratio,
+):
+    """Per mesh ``m`` of several laid out one after another (its vertices those from
+    ``vertex_starts[m]`` to ``vertex_starts[m + 1]`` of ``coords`` and ``keys``, its triangles
+    the columns ``triangle_starts[m]`` to ``triangle_starts[m + 1]`` of ``corners``, indices
+    of its own vertices), how many triangles are flat and how many of the others repeat an
+    earlier one of the mesh: an int64 ``(2, meshes)`` array, the counts :func:`flat_marks`,
+    :func:`split_windings` and :func:`count_repeats` give each mesh alone, in one pass with
+    one hash set per mesh (for meshes small enough that it stays in the CPU caches).
+    ``IndexError`` for the first triangle past its mesh's vertices."""
+    cdef Py_ssize_t meshes = vertex_starts.shape[0] - 1, m, t, first, last, base, count
+    cdef Py_ssize_t bad = -1
+    cdef int64_t a, b, c
+    if meshes < 0 or triangle_starts.shape[0] != meshes + 1:
+        raise ValueError("the starts of each mesh and the end of the last")
+    if coords.shape[0] != 3 or coords.shape[1] != keys.shape[0] or corners.shape[0] != 3:
+        raise ValueError("coordinates are (3, count), one position hash per vertex")
+    for m in range(meshes):
+        if not (
+            0 <= vertex_starts[m] <= vertex_starts[m + 1] <= keys.shape[0]
+            and 0 <= triangle_starts[m] <= triangle_starts[m + 1] <= corners.shape[1]
+        ):
+            raise ValueError(f"mesh {m} lies outside the vertices or the triangles")
+    result = np.zeros((2, meshes), np.int64)
+    cdef int64_t[:, ::1] counts = result
+    cdef _Rows rows
+    cdef const uint64_t *hashes = NULL
+    cdef _HashSet seen
+    if keys.shape[0]:  # else every triangle points past the vertices
+        rows, hashes = _rows_of(coords), &keys[0]
+    for m in range(meshes):
+        base, count = vertex_starts[m], vertex_starts[m + 1] - vertex_starts[m]
+        first, last = triangle_starts[m], triangle_starts[m + 1]
+        if first == last:
+            continue
+        if not _set_init(&seen, last - first):
+            raise MemoryError()
+        for t in range(first, last):
+            a, b, c = corners[0, t], corners[1, t], corners[2, t]
+            if not (_within(a, count) and _within(b, count) and _within(c, count)):
+                bad = t
+                break
+            if _is_flat(rows, base + a, base + b, base + c, flat_ratio):
+                counts[0, m] += 1
+            elif not _set_add(&seen, _winding(hashes, base + a, base + b, base + c)):
+                counts[1, m] += 1
+        free(seen.slots)
+        if bad >= 0:
+            raise IndexError(f"triangle {bad} points past the {count} vertices of its mesh")
+    return result
+
+
 cdef inline uint64_t _winding(
     const uint64_t *keys, Py_ssize_t a, Py_ssize_t b, Py_ssize_t c
 ) noexcept nogil:

@@ -11,13 +11,15 @@ unused vertices by ``_kernels.mark_used`` (docs/performance.md).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from assetcheck.issues import FileIssues
-from assetcheck.mesh._kernels import flat_count, mark_used
-from assetcheck.mesh.duplicates import FLAT_RATIO, triangle_marks
+from assetcheck.mesh._kernels import flat_count, mark_used, meshes_faults
+from assetcheck.mesh.batches import batches
+from assetcheck.mesh.duplicates import FLAT_RATIO, PART_WINDINGS, triangle_marks
 from assetcheck.mesh.prepared import PreparedMesh, Vertices
 from assetcheck.mesh.threads import mesh_threads
 
@@ -25,6 +27,13 @@ from assetcheck.mesh.threads import mesh_threads
 #: the temporary arrays stay in the CPU caches' reach and the allocator reuses them (measured
 #: fastest), large enough that loop overhead does not show.
 CHUNK_TRIANGLES = 1 << 16
+
+#: Meshes of at most this many triangles are counted together (:func:`meshes_triangle_faults`):
+#: each one's hash set (128 KB at most) stays in the CPU caches.
+SMALL_MESH_TRIANGLES = 4 * PART_WINDINGS
+#: Triangles counted together at most: the batch's copies of the vertices and corners stay
+#: a few megabytes.
+BATCH_TRIANGLES = 1 << 17
 
 
 @dataclass(frozen=True)
@@ -51,6 +60,48 @@ def triangle_faults(mesh: PreparedMesh, *, repeated_are_flat: bool = False) -> T
         a, b, c = mesh.triangles.T
         zero_area += int(np.count_nonzero((a == b) | (b == c) | (c == a)))
     return TriangleFaults(len(mesh.triangles), zero_area, duplicates)
+
+
+def meshes_triangle_faults(meshes: Sequence[PreparedMesh]) -> list[TriangleFaults]:
+    """:func:`triangle_faults` of each of ``meshes``, in their order: those of at most
+    :data:`SMALL_MESH_TRIANGLES` triangles counted together, up to :data:`BATCH_TRIANGLES`
+    at a time, in one compiled pass (``_kernels.meshes_faults``), the others alone."""
+    faults: list[TriangleFaults | None] = [None] * len(meshes)
+    small = [i for i, mesh in enumerate(meshes) if len(mesh.triangles) <= SMALL_MESH_TRIANGLES]
+    sizes = [(len(meshes[i].triangles), len(meshes[i].vertices)) for i in small]
+    for batch in batches(sizes, BATCH_TRIANGLES):
+        chosen = [small[index] for index in batch]
+        for index, found in zip(
+            chosen, _counted_together([meshes[i] for i in chosen]), strict=True
+        ):
+            faults[index] = found
+    for index, mesh in enumerate(meshes):
+        if faults[index] is None:
+            faults[index] = triangle_faults(mesh)
+    return [found for found in faults if found is not None]
+
+
+def _counted_together(meshes: list[PreparedMesh]) -> list[TriangleFaults]:
+    """:func:`triangle_faults` of each of ``meshes``, their vertices and corners laid out one
+    mesh after another for one pass."""
+    vertex_starts = np.zeros(len(meshes) + 1, np.int64)
+    np.cumsum([len(mesh.vertices) for mesh in meshes], out=vertex_starts[1:])
+    triangle_starts = np.zeros(len(meshes) + 1, np.int64)
+    np.cumsum([mesh.corners.shape[1] for mesh in meshes], out=triangle_starts[1:])
+    zero_area, duplicates = meshes_faults(
+        np.concatenate([mesh.vertices.coords for mesh in meshes], axis=1),
+        np.concatenate([mesh.vertices.keys for mesh in meshes]),
+        np.concatenate([mesh.corners for mesh in meshes], axis=1, dtype=np.int64, casting="unsafe"),
+        vertex_starts,
+        triangle_starts,
+        float(FLAT_RATIO),
+    )
+    return [
+        TriangleFaults(len(mesh.triangles), int(flat), int(repeated))
+        for mesh, flat, repeated in zip(
+            meshes, zero_area.tolist(), duplicates.tolist(), strict=True
+        )
+    ]
 
 
 def faulty_triangles(

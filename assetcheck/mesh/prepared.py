@@ -42,14 +42,18 @@ class Vertices:
         coords = np.empty((3, len(positions)), np.float32)
         keys = np.empty(len(positions), np.uint64)
         threads = mesh_threads(len(positions))
-        run_all(
-            [
-                partial(hash_positions, positions, coords, keys, first, last)
-                for first, last in spans(len(positions), threads)
-            ],
-            threads,
-        )
-        coords.flags.writeable = keys.flags.writeable = False
+        if threads == 1:  # most meshes: no tasks to make
+            hash_positions(positions, coords, keys)
+        else:
+            run_all(
+                [
+                    partial(hash_positions, positions, coords, keys, first, last)
+                    for first, last in spans(len(positions), threads)
+                ],
+                threads,
+            )
+        coords.setflags(write=False)
+        keys.setflags(write=False)
         return cls(coords, keys)
 
     def __len__(self) -> int:
@@ -89,6 +93,9 @@ def usable_corners(
     if threads is None:
         threads = mesh_threads(len(triangles))
     corners = np.empty((3, len(triangles)), triangles.dtype)
+    if threads == 1:  # most meshes: no tasks to make
+        usable = _usable_corners(triangles, vertex_count, corners, 0, len(triangles))
+        return corners if usable == len(triangles) else np.ascontiguousarray(corners[:, :usable])
     chunks = spans(len(triangles), threads)
     kept = run_all(
         [

@@ -48,6 +48,8 @@ def mesh_threads(triangles: int) -> int:
 def spans(count: int, pieces: int) -> list[tuple[int, int]]:
     """``count`` items cut into ``pieces`` consecutive ``(first, last)`` spans of nearly equal
     size (fewer when there are fewer items; one empty span for none)."""
+    if pieces <= 1:
+        return [(0, count)]
     pieces = max(1, min(pieces, count))
     bounds = [count * piece // pieces for piece in range(pieces + 1)]
     return list(itertools.pairwise(bounds))

@@ -19,6 +19,9 @@ together, or point past the vertices, are left out (other checks count them).
 as one mesh whose vertex ids are moved apart (no edge can join two of them), and tallies each
 edge and piece to the mesh its vertices belong to: a document of many small primitives costs
 a few passes instead of one per primitive, with the same result for each.
+:func:`prepared_topology` welds small meshes together too, in one sort of all their position
+hashes: their ids are the rank of their position within their mesh, kept apart mesh by mesh
+(what an edge table counts does not depend on how a mesh's welded vertices are numbered).
 
 **Pieces** are the connected sets of triangles sharing welded vertices, found by union-find with
 path halving (``_kernels.piece_counts``, beside the edge table's last stage), on meshes of any
@@ -34,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from assetcheck.mesh._kernels import inside_out_votes
+from assetcheck.mesh.batches import batches
 from assetcheck.mesh.edge_table import edge_and_piece_counts
 from assetcheck.mesh.prepared import PreparedMesh, Vertices
 from assetcheck.mesh.threads import mesh_threads
@@ -49,6 +53,11 @@ _KERNEL_NORMALS = (np.dtype(np.float32), np.dtype(np.float64))
 #: of small meshes takes no more memory than one mesh of that size (the edge table takes 6
 #: or 12 bytes a triangle and 4 a vertex, the pieces 5 a vertex).
 BATCH_TRIANGLES = 500_000
+
+#: Meshes of at most this many vertices are welded together (:func:`prepared_topology`): a
+#: dozen numpy calls per mesh saved; bigger meshes are welded alone, the per-mesh cost
+#: nothing beside their sort.
+WELD_TOGETHER_VERTICES = 4096
 
 
 @dataclass(frozen=True)
@@ -99,18 +108,32 @@ def meshes_topology(
     whose vertex ids are kept apart: a document of many small primitives costs a few passes,
     not one per primitive."""
     topologies: list[Topology] = []
-    batch: list[tuple[np.ndarray, int]] = []
-    triangles = vertices = 0
-    for corners, vertex_count in meshes:
-        if batch and (
-            triangles + corners.shape[1] > BATCH_TRIANGLES or vertices + vertex_count >= 1 << 31
-        ):
-            topologies += _measure(batch, threads)
-            batch, triangles, vertices = [], 0, 0
-        batch.append((corners, vertex_count))
-        triangles += corners.shape[1]
-        vertices += vertex_count
-    return topologies + (_measure(batch, threads) if batch else [])
+    for batch in batches([(corners.shape[1], count) for corners, count in meshes], BATCH_TRIANGLES):
+        topologies += _measure([meshes[index] for index in batch], threads)
+    return topologies
+
+
+def prepared_topology(
+    meshes: Sequence[PreparedMesh], *, threads: int | None = None
+) -> list[Topology]:
+    """:func:`mesh_topology` of each of ``meshes``' :func:`welded_corners`, in their order:
+    those of at most :data:`WELD_TOGETHER_VERTICES` vertices welded and measured together
+    (:func:`_weld_and_measure`, in batches as :func:`meshes_topology` makes them), the others
+    as :func:`meshes_topology` measures them."""
+    topologies: list[Topology | None] = [None] * len(meshes)
+    small = [i for i, mesh in enumerate(meshes) if len(mesh.vertices) <= WELD_TOGETHER_VERTICES]
+    big = [i for i, mesh in enumerate(meshes) if len(mesh.vertices) > WELD_TOGETHER_VERTICES]
+    for batch in batches(
+        [(meshes[i].corners.shape[1], len(meshes[i].vertices)) for i in small], BATCH_TRIANGLES
+    ):
+        chosen = [small[index] for index in batch]
+        found = _weld_and_measure([meshes[i] for i in chosen], threads)
+        for index, topology in zip(chosen, found, strict=True):
+            topologies[index] = topology
+    welded = [(welded_corners(meshes[i]), len(meshes[i].vertices)) for i in big]
+    for index, topology in zip(big, meshes_topology(welded, threads=threads), strict=True):
+        topologies[index] = topology
+    return [topology for topology in topologies if topology is not None]
 
 
 def _measure(meshes: list[tuple[np.ndarray, int]], threads: int | None) -> list[Topology]:
@@ -129,21 +152,67 @@ def _measure(meshes: list[tuple[np.ndarray, int]], threads: int | None) -> list[
             ],
             axis=1,
         )
+    return _count([part.shape[1] for part, _ in meshes], corners, vertex_count, starts, threads)
+
+
+def _weld_and_measure(meshes: list[PreparedMesh], threads: int | None) -> list[Topology]:
+    """The topology of each of ``meshes`` (at least one), welded and measured together: all
+    their position hashes sorted at once by mesh, then hash, each run of one position in one
+    mesh is one id, and each mesh's ids follow the ids of the meshes before it."""
+    vertex_counts = [len(mesh.vertices) for mesh in meshes]
+    first_vertex = np.zeros(len(meshes) + 1, np.intp)
+    np.cumsum(vertex_counts, out=first_vertex[1:])
+    keys = np.concatenate([mesh.vertices.keys for mesh in meshes])
+    owners = np.repeat(np.arange(len(meshes), dtype=np.intp), vertex_counts)
+    order = np.lexsort((keys, owners))
+    ranked_keys, ranked_owners = keys[order], owners[order]
+    new = np.ones(len(keys), bool)
+    np.not_equal(ranked_keys[1:], ranked_keys[:-1], out=new[1:])
+    new[1:] |= ranked_owners[1:] != ranked_owners[:-1]
+    running = np.zeros(len(keys) + 1, np.uint32)
+    np.cumsum(new, out=running[1:])
+    ids = np.empty(len(keys), np.uint32)
+    ids[order] = running[1:] - np.uint32(1)
+    starts = running[first_vertex[:-1]].astype(np.uint64)
+    triangle_counts = [mesh.corners.shape[1] for mesh in meshes]
+    corners = np.concatenate(
+        [mesh.corners for mesh in meshes], axis=1, dtype=np.intp, casting="unsafe"
+    )
+    corners += np.repeat(first_vertex[:-1], triangle_counts)
+    welded = ids[corners]
+    a, b, c = welded
+    distinct = (a != b) & (b != c) & (c != a)
+    if not distinct.all():
+        owner = np.repeat(np.arange(len(meshes)), triangle_counts)
+        triangle_counts = np.bincount(owner[distinct], minlength=len(meshes)).tolist()
+        welded = welded[:, distinct]
+    return _count(triangle_counts, welded, int(running[-1]), starts, threads)
+
+
+def _count(
+    triangle_counts: list[int],
+    corners: np.ndarray,
+    vertex_count: int,
+    starts: np.ndarray | None,
+    threads: int | None,
+) -> list[Topology]:
+    """The topology of meshes of ``triangle_counts`` triangles, ``corners`` all of them, ids
+    below ``vertex_count``, each mesh's from its ``starts`` (None: one mesh)."""
     corners = np.asarray(corners, np.uint32)
     if threads is None:
         threads = mesh_threads(corners.shape[1])
     counts, pieces = edge_and_piece_counts(corners, vertex_count, starts, threads)
     return [
         Topology(
-            part.shape[1],
+            triangles,
             edges=int(edges),
             boundary_edges=int(boundary),
             non_manifold_edges=int(non_manifold),
             misoriented_edges=int(misoriented),
             pieces=int(pieces[index]),
         )
-        for index, ((part, _), (edges, boundary, non_manifold, misoriented)) in enumerate(
-            zip(meshes, counts.T, strict=True)
+        for index, (triangles, (edges, boundary, non_manifold, misoriented)) in enumerate(
+            zip(triangle_counts, counts.T, strict=True)
         )
     ]
 

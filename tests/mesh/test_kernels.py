@@ -15,12 +15,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from assetcheck.mesh import faults as faults_module
 from assetcheck.mesh._kernels import (
     count_off_length,
     count_repeats,
     file_edges,
     hash_positions,
     lower_vertex_counts,
+    meshes_faults,
     signature_positions,
     split_windings,
     tally_edges,
@@ -30,6 +32,7 @@ from assetcheck.mesh.duplicates import FLAT_RATIO, triangle_marks
 from assetcheck.mesh.faults import (
     CHUNK_TRIANGLES,
     faulty_triangles,
+    meshes_triangle_faults,
     triangle_faults,
     unused_vertices,
 )
@@ -181,6 +184,37 @@ def test_flat_and_duplicate_triangles_are_those_a_loop_over_the_triangles_finds(
     assert triangle_faults(mesh, repeated_are_flat=True).zero_area == len(flat) + repeated_corner
     marked_flat, marked_duplicates = faulty_triangles(mesh.vertices, triangles, 1000)
     assert (marked_flat.tolist(), marked_duplicates.tolist()) == (flat, duplicates)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(meshes(odd=True), max_size=6), st.sampled_from([0, 7, 40]))
+def test_meshes_counted_together_get_the_faults_each_has_alone(drawn, small):
+    prepared = [
+        PreparedMesh(Vertices.of(positions), triangles.astype(dtype))
+        for (positions, triangles), dtype in zip(
+            drawn, [np.uint8, np.uint16, np.uint32] * 2, strict=False
+        )
+    ]
+    alone = [triangle_faults(mesh) for mesh in prepared]
+    assert meshes_triangle_faults(prepared) == alone
+    # Some meshes too big to count together, batches of a few triangles.
+    saved = faults_module.SMALL_MESH_TRIANGLES, faults_module.BATCH_TRIANGLES
+    faults_module.SMALL_MESH_TRIANGLES, faults_module.BATCH_TRIANGLES = small, 30
+    try:
+        assert meshes_triangle_faults(prepared) == alone
+    finally:
+        faults_module.SMALL_MESH_TRIANGLES, faults_module.BATCH_TRIANGLES = saved
+
+
+def test_meshes_counted_together_refuse_a_corner_past_its_own_mesh():
+    coords = np.zeros((3, 6), np.float32)
+    keys = np.arange(6, dtype=np.uint64)
+    corners = np.array([[0, 0], [1, 1], [2, 3]], np.int64)
+    starts = np.array([0, 3, 6], np.int64)
+    with pytest.raises(IndexError, match="triangle 1 points past the 3 vertices"):
+        meshes_faults(coords, keys, corners, starts, np.array([0, 1, 2], np.int64), 1e-6)
+    with pytest.raises(ValueError, match="mesh 1 lies outside"):
+        meshes_faults(coords, keys, corners, starts, np.array([0, 2, 1], np.int64), 1e-6)
 
 
 @given(

@@ -18,6 +18,7 @@ from assetcheck.mesh.topology import (
     mesh_topology,
     meshes_inside_out,
     meshes_topology,
+    prepared_topology,
     welded_corners,
 )
 from tests.checks.topology_cases import cube, flipped_face, inverted_normals, open_box, with_fin
@@ -141,6 +142,51 @@ def test_every_corpus_primitive_gets_the_inside_out_verdict_of_the_numpy_arithme
             if s.normals is not None
         ]
         assert meshes_inside_out(meshes) == [one_mesh_verdict(*mesh) for mesh in meshes]
+        compared.append(len(meshes))
+
+    monkeypatch.setattr(topology_check, "check_topology", compare)
+    for path in sorted(CORPUS.rglob("*.gl*")):
+        validate(path)
+    assert sum(compared) > 100
+
+
+def crafted_prepared() -> list[PreparedMesh]:
+    """The meshes of :func:`crafted_meshes` prepared, a mesh whose triangles all weld away,
+    one without usable triangles, and two sharing their vertices."""
+    meshes = [cube(), open_box(cube()), with_fin(cube()), flipped_face(cube())]
+    prepared = [
+        PreparedMesh(Vertices.of(mesh.positions), mesh.triangles.astype(np.uint16))
+        for mesh in meshes
+    ]
+    same = Vertices.of(np.zeros((3, 3), np.float32))
+    prepared += [
+        PreparedMesh(same, np.array([[0, 1, 2]], np.uint8)),
+        PreparedMesh(Vertices.of(np.zeros((2, 3))), np.array([[0, 1, 5]], np.uint32)),
+        PreparedMesh(prepared[0].vertices, prepared[0].triangles[::2]),
+    ]
+    return prepared * 2
+
+
+def alone(meshes: list[PreparedMesh]) -> list:
+    return [mesh_topology(welded_corners(mesh), len(mesh.vertices)) for mesh in meshes]
+
+
+def test_prepared_meshes_welded_together_get_the_topology_each_has_alone(monkeypatch):
+    meshes = crafted_prepared()
+    assert prepared_topology(meshes) == alone(meshes)
+    monkeypatch.setattr(topology_module, "BATCH_TRIANGLES", 13)
+    assert prepared_topology(meshes) == alone(meshes)
+    monkeypatch.setattr(topology_module, "WELD_TOGETHER_VERTICES", 10)
+    assert prepared_topology(meshes) == alone(meshes)
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared glTF corpus is absent ({CORPUS})")
+def test_every_corpus_document_welded_together_matches_its_primitives_alone(monkeypatch):
+    compared = []
+
+    def compare(asset, context):
+        meshes = [s.mesh for s in surfaces(asset)]
+        assert prepared_topology(meshes) == alone(meshes), asset.filename
         compared.append(len(meshes))
 
     monkeypatch.setattr(topology_check, "check_topology", compare)
