@@ -17,9 +17,15 @@ def render_json(document: Any) -> str:
     the output is one piece of the structure.
     """
     text = indented_json(document)
-    if text.isascii() and "\x7f" not in text:  # JSON escapes every other invisible character
+    if _plain(text):
         return text + "\n"
     return "\n".join(map(visible, text.split("\n"))) + "\n"
+
+
+def _plain(text: str) -> bool:
+    """Whether JSON ``text`` has nothing :func:`~assetcheck.reports.visible` would escape: it is
+    ASCII without DEL, as JSON escapes every other invisible ASCII character."""
+    return text.isascii() and "\x7f" not in text
 
 
 def indented_json(document: Any) -> str:
@@ -49,5 +55,5 @@ def render_json_list(documents: list[Any]) -> str:
     """Several reports as one JSON array, one report per line (compact), as :func:`render_json`
     makes text safe. Compact JSON is written by the standard library's C encoder, many times
     faster than indenting, which matters for the reports of a whole folder."""
-    lines = (visible(json.dumps(document, ensure_ascii=False)) for document in documents)
-    return "[\n" + ",\n".join(lines) + "\n]\n"
+    lines = (json.dumps(document, ensure_ascii=False) for document in documents)
+    return "[\n" + ",\n".join(line if _plain(line) else visible(line) for line in lines) + "\n]\n"

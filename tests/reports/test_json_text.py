@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from assetcheck.reports.json_text import indented_json, render_json
+from assetcheck.reports import visible
+from assetcheck.reports.json_text import indented_json, render_json, render_json_list
 
 AWKWARD = {
     "floats orjson writes otherwise": [1e-05, 2.5e-07, 1e-300, 1e16, 0.1, -0.0, 123456.789],
@@ -32,3 +33,14 @@ def test_indented_json_raises_what_the_standard_library_raises():
 def test_render_json_escapes_delete_and_bidi_overrides_in_any_text():
     assert render_json({"name": "a\x7fb"}) == '{\n  "name": "a\\u007fb"\n}\n'
     assert render_json({"name": "é\u202e"}) == '{\n  "name": "é\\u202e"\n}\n'
+
+
+def test_render_json_list_escapes_each_report_line_as_visible_does_and_keeps_plain_ones():
+    documents = [
+        {"name": "plain ascii", "count": 3},
+        {"name": "a\x7fb"},
+        {"name": "é\u202e \ud800", "nested": [{"escape": "\x1b[31m"}]},
+    ]
+    lines = [visible(json.dumps(document, ensure_ascii=False)) for document in documents]
+    assert render_json_list(documents) == "[\n" + ",\n".join(lines) + "\n]\n"
+    assert '"a\\u007fb"' in render_json_list(documents[1:2])
