@@ -14,7 +14,7 @@ from typing import Any
 import pluggy
 
 from assetcheck.plugins.hookspecs import hookimpl
-from assetcheck.plugins.manager import by_name
+from assetcheck.plugins.manager import built_once, by_name
 from assetcheck.scoring.budget_codes import ISSUE_TYPES as BUDGET_ISSUE_TYPES
 
 
@@ -244,7 +244,17 @@ def register_engine_profiles() -> list[EngineProfile]:
 
 def engine_profiles(pm: pluggy.PluginManager) -> dict[str, EngineProfile]:
     """Every registered profile by name; a name registered twice is an error."""
-    return by_name(pm.hook.register_engine_profiles(), "engine profile")
+    return dict(_registered_profiles(pm))
+
+
+def _registered_profiles(pm: pluggy.PluginManager) -> Mapping[str, EngineProfile]:
+    """:func:`engine_profiles`, collected once per plugin manager and again when its plugins
+    change (:func:`~assetcheck.plugins.manager.built_once`): shared, so never to be changed."""
+    return built_once(pm, "register_engine_profiles", _profiles_by_name)
+
+
+def _profiles_by_name(hook: pluggy.HookCaller) -> Mapping[str, EngineProfile]:
+    return by_name(hook(), "engine profile")
 
 
 def resolve_profile(
@@ -252,7 +262,7 @@ def resolve_profile(
 ) -> EngineProfile:
     """The profile named ``engine`` with the configured overrides applied: budgets and mesh
     rules by their keys; an unknown key is a ``ValueError``."""
-    profiles = engine_profiles(pm)
+    profiles = _registered_profiles(pm)
     if engine not in profiles:
         raise UnknownEngineError(engine, sorted(profiles))
     profile = profiles[engine]
