@@ -273,7 +273,9 @@ def built_once(
     of the hook change, so validating many files does not rebuild it for each."""
     caller = getattr(pm.hook, hook)
     implementations = tuple(caller.get_hookimpls())
-    built = _BUILT.setdefault(pm, {})
+    built = _BUILT.get(pm)
+    if built is None:
+        built = _BUILT[pm] = {}
     cached = built.get(hook)
     if cached is None or cached[0] != implementations:
         cached = built[hook] = (implementations, build(caller))

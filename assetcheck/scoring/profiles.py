@@ -8,7 +8,7 @@ the store profiles, :data:`STORE_PROFILES`) and can be changed per engine in the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import pluggy
@@ -34,7 +34,8 @@ class Budgets:
     file_size_mb: int
 
     def to_dict(self) -> dict[str, int | bool]:
-        return asdict(self)
+        """Every budget by name, in the order of the fields."""
+        return {name: getattr(self, name) for name in _BUDGET_ORDER}
 
     def updated(self, overrides: Mapping[str, Any]) -> Budgets:
         """These budgets with some replaced (config values: each of its budget's type); an
@@ -96,7 +97,8 @@ class EngineProfile:
     sources: Mapping[str, str] = field(default_factory=dict)
 
 
-BUDGET_NAMES = frozenset(f.name for f in fields(Budgets))
+_BUDGET_ORDER = tuple(f.name for f in fields(Budgets))
+BUDGET_NAMES = frozenset(_BUDGET_ORDER)
 MESH_RULE_NAMES = frozenset(f.name for f in fields(MeshRules))
 
 #: How each mesh rule is called in docs, and what it means.
