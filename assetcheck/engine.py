@@ -204,9 +204,11 @@ def _run_checks(
     versions = _plugin_versions(pm)
     for plugin_name, check in registered_checks(pm):
         run = CheckRun(check.name, plugin_name, version=versions.get(plugin_name))
-        for asset in (a for a in assets if check.runs_on(a.format)):
-            issues = collector.for_file(asset.filename, source=f"{plugin_name}:{check.name}")
-            context = CheckContext(issues, profile, options)
+        source = f"{plugin_name}:{check.name}"
+        for asset in assets:
+            if not check.runs_on(asset.format):
+                continue
+            context = CheckContext(collector.for_file(asset.filename, source), profile, options)
             try:
                 check.run(asset, context)
             except Exception as error:  # one broken rule must not silence the others

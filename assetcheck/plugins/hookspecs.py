@@ -113,6 +113,10 @@ def register_report_formats() -> list[ReportFormat]:
 def register_checks() -> list[Check]:
     """Return the checks this plugin runs on every model file.
 
+    Called once per plugin manager, and again only after a plugin is registered or
+    unregistered: the answer holds for every file the manager validates, so a plugin whose
+    checks depend on its settings decides them in ``configure``.
+
     The engine runs each :class:`~assetcheck.checks.Check` on its own, for each asset whose format
     is in ``check.formats``: a check that raises is logged with its traceback and becomes a
     ``CHECK_CRASHED`` issue naming this plugin (a warning, or an error with
@@ -132,6 +136,8 @@ def register_checks() -> list[Check]:
 def register_engine_profiles() -> list[EngineProfile]:
     """Return the engine profiles (name, title, budgets) this plugin adds.
 
+    Called once per plugin manager, and again only after a plugin is registered or
+    unregistered.
     An :class:`~assetcheck.scoring.profiles.EngineProfile` needs a ``name``, a ``title`` and
     :class:`~assetcheck.scoring.profiles.Budgets` with every budget given (``docs/model.md``); its
     optional ``severity`` maps codes to the severity they get on this engine.

@@ -236,15 +236,21 @@ def get_plugin_manager(config: PluginConfig | None = None) -> PluginManager:
     return pm
 
 
-def registered_checks(pm: pluggy.PluginManager) -> list[tuple[str, Check]]:
+def registered_checks(pm: pluggy.PluginManager) -> tuple[tuple[str, Check], ...]:
     """Every check to run, with the name of the plugin that registered it, in pluggy's order;
-    checks disabled in ``[plugins] disabled`` (by ``name`` or ``plugin:name``) are left out."""
+    checks disabled in ``[plugins] disabled`` (by ``name`` or ``plugin:name``) are left out.
+
+    The ``register_checks`` answers are collected once per plugin manager and again when a
+    plugin is registered or unregistered (:func:`built_once`), not for every file validated."""
+    checks = built_once(pm, "register_checks", _all_checks)
     disabled = pm.disabled_checks if isinstance(pm, PluginManager) else frozenset()
-    return [
+    if not disabled:
+        return checks
+    return tuple(
         (plugin, check)
-        for plugin, check in _all_checks(pm)
+        for plugin, check in checks
         if check.name not in disabled and f"{plugin}:{check.name}" not in disabled
-    ]
+    )
 
 
 def build_registry(pm: pluggy.PluginManager) -> IssueRegistry:
@@ -267,7 +273,9 @@ def built_once(
     of the hook change, so validating many files does not rebuild it for each."""
     caller = getattr(pm.hook, hook)
     implementations = tuple(caller.get_hookimpls())
-    built = _BUILT.setdefault(pm, {})
+    built = _BUILT.get(pm)
+    if built is None:
+        built = _BUILT[pm] = {}
     cached = built.get(hook)
     if cached is None or cached[0] != implementations:
         cached = built[hook] = (implementations, build(caller))
@@ -301,10 +309,8 @@ def call_each(hook: pluggy.HookCaller, **kwargs: Any) -> Iterator[tuple[str, Any
         yield impl.plugin_name, impl.function(*(kwargs[name] for name in impl.argnames))
 
 
-def _all_checks(pm: pluggy.PluginManager) -> list[tuple[str, Check]]:
-    return [
-        (plugin, check) for plugin, checks in call_each(pm.hook.register_checks) for check in checks
-    ]
+def _all_checks(hook: pluggy.HookCaller) -> tuple[tuple[str, Check], ...]:
+    return tuple((plugin, check) for plugin, checks in call_each(hook) for check in checks)
 
 
 def _call_at_start_up(pm: PluginManager, hook: str, **kwargs: Any) -> list[tuple[str, Any]]:

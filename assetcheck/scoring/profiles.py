@@ -14,7 +14,7 @@ from typing import Any
 import pluggy
 
 from assetcheck.plugins.hookspecs import hookimpl
-from assetcheck.plugins.manager import by_name
+from assetcheck.plugins.manager import built_once, by_name
 from assetcheck.scoring.budget_codes import ISSUE_TYPES as BUDGET_ISSUE_TYPES
 
 
@@ -34,8 +34,8 @@ class Budgets:
     file_size_mb: int
 
     def to_dict(self) -> dict[str, int | bool]:
-        # Not dataclasses.asdict: its deep copy of each number is most of its cost.
-        return {budget.name: getattr(self, budget.name) for budget in fields(self)}
+        """Every budget by name, in the order of the fields."""
+        return {name: getattr(self, name) for name in _BUDGET_ORDER}
 
     def updated(self, overrides: Mapping[str, Any]) -> Budgets:
         """These budgets with some replaced (config values: each of its budget's type); an
@@ -97,7 +97,8 @@ class EngineProfile:
     sources: Mapping[str, str] = field(default_factory=dict)
 
 
-BUDGET_NAMES = frozenset(f.name for f in fields(Budgets))
+_BUDGET_ORDER = tuple(f.name for f in fields(Budgets))
+BUDGET_NAMES = frozenset(_BUDGET_ORDER)
 MESH_RULE_NAMES = frozenset(f.name for f in fields(MeshRules))
 
 #: How each mesh rule is called in docs, and what it means.
@@ -245,7 +246,17 @@ def register_engine_profiles() -> list[EngineProfile]:
 
 def engine_profiles(pm: pluggy.PluginManager) -> dict[str, EngineProfile]:
     """Every registered profile by name; a name registered twice is an error."""
-    return by_name(pm.hook.register_engine_profiles(), "engine profile")
+    return dict(_registered_profiles(pm))
+
+
+def _registered_profiles(pm: pluggy.PluginManager) -> Mapping[str, EngineProfile]:
+    """:func:`engine_profiles`, collected once per plugin manager and again when its plugins
+    change (:func:`~assetcheck.plugins.manager.built_once`): shared, so never to be changed."""
+    return built_once(pm, "register_engine_profiles", _profiles_by_name)
+
+
+def _profiles_by_name(hook: pluggy.HookCaller) -> Mapping[str, EngineProfile]:
+    return by_name(hook(), "engine profile")
 
 
 def resolve_profile(
@@ -253,7 +264,7 @@ def resolve_profile(
 ) -> EngineProfile:
     """The profile named ``engine`` with the configured overrides applied: budgets and mesh
     rules by their keys; an unknown key is a ``ValueError``."""
-    profiles = engine_profiles(pm)
+    profiles = _registered_profiles(pm)
     if engine not in profiles:
         raise UnknownEngineError(engine, sorted(profiles))
     profile = profiles[engine]
