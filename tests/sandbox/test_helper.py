@@ -8,6 +8,7 @@ import faulthandler
 import gc
 import mmap
 import os
+import pickle
 import resource
 import signal
 import subprocess
@@ -21,7 +22,7 @@ from functools import partial
 import pytest
 
 from assetcheck.sandbox import helper
-from assetcheck.sandbox.child import ChildCrashed, ChildOutOfMemory, ChildTimeout
+from assetcheck.sandbox.child import ChildCrashed, ChildOutOfMemory, ChildTimeout, run_in_child
 from assetcheck.sandbox.containment import address_space_in_use
 from assetcheck.sandbox.helper import HEADROOM_MB, run_in_helper, stop_helper
 from tests.process_tree import (
@@ -125,6 +126,30 @@ def test_a_failed_request_costs_that_request_and_the_helper_is_replaced(request_
         run_in_helper(request_, timeout=10.0, memory_limit_mb=64)
     assert_reaped(served)
     assert helper_pid() != served
+
+
+def zeros(megabytes: int) -> pickle.PickleBuffer:
+    """In the helper: ``megabytes`` of zeros, sent back in the answer's file."""
+    return pickle.PickleBuffer(bytearray(megabytes << 20))
+
+
+def answer_without_room() -> str:
+    """In a child with 128 MB to spare: its helper, started while the room was free, sends 64
+    MB back once the child has taken 96 MB of it."""
+    run_in_helper(os.getpid, **LIMITS)
+    taken = mmap.mmap(-1, 96 << 20)
+    try:
+        run_in_helper(partial(zeros, 64), timeout=10.0, memory_limit_mb=128)
+    except ChildOutOfMemory:
+        return "out of memory"
+    finally:
+        taken.close()
+        stop_helper()
+    return "mapped"
+
+
+def test_an_answer_whose_arrays_do_not_fit_here_is_out_of_memory_not_an_error():
+    assert run_in_child(answer_without_room, timeout=30.0, memory_limit_mb=128) == "out of memory"
 
 
 def test_a_request_past_its_deadline_is_killed_with_the_helper():
