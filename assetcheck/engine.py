@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -102,7 +103,9 @@ def validate(
         if not assets and not collector.counts:
             collector.add("NO_MODEL_FILES", file=root.name, **formats.message_fields())
         read_done = time.perf_counter()
-        checks = _run_checks(pm, assets, collector, profile, options)
+        with ExitStack() as closing:  # what the checks start ends with them
+            begun = _start_checks(pm, assets, options, closing)
+            checks = _run_checks(pm, assets, collector, profile, options, begun)
         finished = time.perf_counter()
         if on_checked is not None:
             for asset, source in kept:
@@ -194,8 +197,10 @@ def _run_checks(
     collector: IssueCollector,
     profile: EngineProfile,
     options: ValidationOptions,
+    begun: dict[tuple[str, str, int], object],
 ) -> list[CheckRun]:
-    """Run every registered check on every asset of its formats, each on its own.
+    """Run every registered check on every asset of its formats, each on its own, with what
+    its ``start`` began for that asset (``begun``, see ``_start_checks``).
 
     A check that raises is logged with its traceback and reported as CHECK_CRASHED on that
     asset (a warning, or an error under ``[plugins] crash = "error"``); the others still run.
@@ -206,7 +211,8 @@ def _run_checks(
         run = CheckRun(check.name, plugin_name, version=versions.get(plugin_name))
         for asset in (a for a in assets if check.runs_on(a.format)):
             issues = collector.for_file(asset.filename, source=f"{plugin_name}:{check.name}")
-            context = CheckContext(issues, profile, options)
+            started = begun.get((plugin_name, check.name, id(asset)))
+            context = CheckContext(issues, profile, options, started)
             try:
                 check.run(asset, context)
             except Exception as error:  # one broken rule must not silence the others
@@ -223,6 +229,34 @@ def _run_checks(
                 run.crashed = True
         runs.append(run)
     return runs
+
+
+def _start_checks(
+    pm: pluggy.PluginManager, assets: list[Asset], options: ValidationOptions, closing: ExitStack
+) -> dict[tuple[str, str, int], object]:
+    """What each check's ``start`` returns for each asset it runs on, by plugin, check name
+    and asset identity, each to be closed by ``closing``; a ``start`` that raises is logged."""
+    begun: dict[tuple[str, str, int], object] = {}
+    for plugin_name, check in registered_checks(pm):
+        start = check.start
+        if start is None:
+            continue
+        for asset in (a for a in assets if check.runs_on(a.format)):
+            try:
+                started = start(asset, options)
+            except Exception as error:  # its run does without
+                _log().error(
+                    "start of check %r of plugin %r crashed on %s",
+                    check.name,
+                    plugin_name,
+                    asset.filename,
+                    exc_info=error,
+                )
+                continue
+            if started is not None:
+                closing.callback(started.close)
+                begun[plugin_name, check.name, id(asset)] = started
+    return begun
 
 
 def _plugin_versions(pm: pluggy.PluginManager) -> dict[str, str | None]:

@@ -24,7 +24,7 @@ import pytest
 from assetcheck.sandbox import helper
 from assetcheck.sandbox.child import ChildCrashed, ChildOutOfMemory, ChildTimeout, run_in_child
 from assetcheck.sandbox.containment import address_space_in_use
-from assetcheck.sandbox.helper import HEADROOM_MB, run_in_helper, stop_helper
+from assetcheck.sandbox.helper import HEADROOM_MB, run_in_helper, start_in_helper, stop_helper
 from tests.process_tree import (
     assert_children_die_with_their_caller,
 )
@@ -126,6 +126,46 @@ def test_a_failed_request_costs_that_request_and_the_helper_is_replaced(request_
         run_in_helper(request_, timeout=10.0, memory_limit_mb=64)
     assert_reaped(served)
     assert helper_pid() != served
+
+
+def test_a_started_request_runs_while_the_caller_goes_on():
+    served = helper_pid()
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
+    try:
+        with start_in_helper(partial(os.kill, os.getpid(), signal.SIGUSR1), **LIMITS) as started:
+            assert signal.sigtimedwait({signal.SIGUSR1}, 30.0) is not None  # before asking
+            assert started.result() is None
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    assert helper_pid() == served
+
+
+def test_a_started_request_closed_unanswered_ends_the_helper():
+    served = helper_pid()
+
+    with start_in_helper(partial(time.sleep, 60), **LIMITS):
+        pass
+    assert_reaped(served)
+    assert helper_pid() != served
+
+
+def test_while_a_started_request_holds_the_helper_others_run_in_a_fresh_child():
+    served = helper_pid()
+
+    with start_in_helper(os.getpid, **LIMITS) as started:
+        assert helper_pid() != served
+        assert started.result() == served
+    assert helper_pid() == served
+
+
+def test_a_request_started_while_the_helper_was_busy_takes_it_once_free():
+    served = helper_pid()
+
+    with start_in_helper(os.getpid, **LIMITS) as first:
+        second = start_in_helper(os.getpid, **LIMITS)
+        assert first.result() == served
+    with second:
+        assert second.result() == served
 
 
 def zeros(megabytes: int) -> pickle.PickleBuffer:
