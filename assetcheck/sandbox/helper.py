@@ -144,7 +144,11 @@ class Started(Generic[T]):
             and _lock.acquire(blocking=False)
         )
         if self._locked:
-            self._send()
+            try:
+                self._send()
+            except BaseException:  # forking the helper failed, or the caller was interrupted
+                self.close()
+                raise
 
     def _send(self) -> None:
         """Send the request to a ready helper (replacing one that retires, once)."""

@@ -168,6 +168,18 @@ def test_a_request_started_while_the_helper_was_busy_takes_it_once_free():
         assert second.result() == served
 
 
+def test_a_helper_that_cannot_be_forked_leaves_the_helper_free(monkeypatch):
+    stop_helper()
+
+    def no_fork(cpu_limit: int) -> None:
+        raise BlockingIOError("fork: resource temporarily unavailable")
+
+    monkeypatch.setattr(helper, "_start", no_fork)
+    with pytest.raises(BlockingIOError):
+        start_in_helper(os.getpid, **LIMITS)
+    assert not helper._lock.locked()
+
+
 def zeros(megabytes: int) -> pickle.PickleBuffer:
     """In the helper: ``megabytes`` of zeros, sent back in the answer's file."""
     return pickle.PickleBuffer(bytearray(megabytes << 20))
