@@ -22,7 +22,7 @@ from assetcheck import __version__
 from assetcheck.asset import Asset
 from assetcheck.asset.options import ValidationOptions
 from assetcheck.asset.result import CheckRun, Result, SecurityScan
-from assetcheck.checks import CheckContext
+from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.registry import SNIFF_BYTES, format_registry
 from assetcheck.formats.source import DirectoryResources, ReadContext, SourceFile, map_file
 from assetcheck.formats.zip.polyglot import report_embedded_zip
@@ -103,9 +103,10 @@ def validate(
         if not assets and not collector.counts:
             collector.add("NO_MODEL_FILES", file=root.name, **formats.message_fields())
         read_done = time.perf_counter()
+        registered = registered_checks(pm)
         with ExitStack() as closing:  # what the checks start ends with them
-            begun = _start_checks(pm, assets, options, closing)
-            checks = _run_checks(pm, assets, collector, profile, options, begun)
+            begun = _start_checks(registered, assets, options, closing)
+            checks = _run_checks(pm, registered, assets, collector, profile, options, begun)
         finished = time.perf_counter()
         if on_checked is not None:
             for asset, source in kept:
@@ -193,13 +194,14 @@ def _read(pm: pluggy.PluginManager, source: SourceFile, context: ReadContext) ->
 
 def _run_checks(
     pm: pluggy.PluginManager,
+    registered: list[tuple[str, Check]],
     assets: list[Asset],
     collector: IssueCollector,
     profile: EngineProfile,
     options: ValidationOptions,
     begun: dict[tuple[str, str, int], object],
 ) -> list[CheckRun]:
-    """Run every registered check on every asset of its formats, each on its own, with what
+    """Run every ``registered`` check on every asset of its formats, each on its own, with what
     its ``start`` began for that asset (``begun``, see ``_start_checks``).
 
     A check that raises is logged with its traceback and reported as CHECK_CRASHED on that
@@ -207,7 +209,7 @@ def _run_checks(
     """
     runs = []
     versions = _plugin_versions(pm)
-    for plugin_name, check in registered_checks(pm):
+    for plugin_name, check in registered:
         run = CheckRun(check.name, plugin_name, version=versions.get(plugin_name))
         for asset in (a for a in assets if check.runs_on(a.format)):
             issues = collector.for_file(asset.filename, source=f"{plugin_name}:{check.name}")
@@ -232,12 +234,15 @@ def _run_checks(
 
 
 def _start_checks(
-    pm: pluggy.PluginManager, assets: list[Asset], options: ValidationOptions, closing: ExitStack
+    registered: list[tuple[str, Check]],
+    assets: list[Asset],
+    options: ValidationOptions,
+    closing: ExitStack,
 ) -> dict[tuple[str, str, int], object]:
     """What each check's ``start`` returns for each asset it runs on, by plugin, check name
     and asset identity, each to be closed by ``closing``; a ``start`` that raises is logged."""
     begun: dict[tuple[str, str, int], object] = {}
-    for plugin_name, check in registered_checks(pm):
+    for plugin_name, check in registered:
         start = check.start
         if start is None:
             continue
