@@ -10,7 +10,8 @@ upload becomes issues in the result.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,7 +22,7 @@ from assetcheck import __version__
 from assetcheck.asset import Asset
 from assetcheck.asset.options import ValidationOptions
 from assetcheck.asset.result import CheckRun, Result, SecurityScan
-from assetcheck.checks import CheckContext
+from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.registry import SNIFF_BYTES, format_registry
 from assetcheck.formats.source import DirectoryResources, ReadContext, SourceFile, map_file
 from assetcheck.formats.zip.polyglot import report_embedded_zip
@@ -102,7 +103,10 @@ def validate(
         if not assets and not collector.counts:
             collector.add("NO_MODEL_FILES", file=root.name, **formats.message_fields())
         read_done = time.perf_counter()
-        checks = _run_checks(pm, assets, collector, profile, options)
+        registered = registered_checks(pm)
+        with ExitStack() as closing:  # what the checks start ends with them
+            begun = _start_checks(registered, assets, options, closing)
+            checks = _run_checks(pm, registered, assets, collector, profile, options, begun)
         finished = time.perf_counter()
         if on_checked is not None:
             for asset, source in kept:
@@ -190,25 +194,31 @@ def _read(pm: pluggy.PluginManager, source: SourceFile, context: ReadContext) ->
 
 def _run_checks(
     pm: pluggy.PluginManager,
+    registered: Sequence[tuple[str, Check]],
     assets: list[Asset],
     collector: IssueCollector,
     profile: EngineProfile,
     options: ValidationOptions,
+    begun: dict[tuple[str, str, int], object],
 ) -> list[CheckRun]:
-    """Run every registered check on every asset of its formats, each on its own.
+    """Run every ``registered`` check on every asset of its formats, each on its own, with what
+    its ``start`` began for that asset (``begun``, see ``_start_checks``).
 
     A check that raises is logged with its traceback and reported as CHECK_CRASHED on that
     asset (a warning, or an error under ``[plugins] crash = "error"``); the others still run.
     """
     runs = []
     versions = _plugin_versions(pm)
-    for plugin_name, check in registered_checks(pm):
+    for plugin_name, check in registered:
         run = CheckRun(check.name, plugin_name, version=versions.get(plugin_name))
         source = f"{plugin_name}:{check.name}"
         for asset in assets:
             if not check.runs_on(asset.format):
                 continue
-            context = CheckContext(collector.for_file(asset.filename, source), profile, options)
+            started = begun.get((plugin_name, check.name, id(asset)))
+            context = CheckContext(
+                collector.for_file(asset.filename, source), profile, options, started
+            )
             try:
                 check.run(asset, context)
             except Exception as error:  # one broken rule must not silence the others
@@ -225,6 +235,37 @@ def _run_checks(
                 run.crashed = True
         runs.append(run)
     return runs
+
+
+def _start_checks(
+    registered: Sequence[tuple[str, Check]],
+    assets: list[Asset],
+    options: ValidationOptions,
+    closing: ExitStack,
+) -> dict[tuple[str, str, int], object]:
+    """What each check's ``start`` returns for each asset it runs on, by plugin, check name
+    and asset identity, each to be closed by ``closing``; a ``start`` that raises is logged."""
+    begun: dict[tuple[str, str, int], object] = {}
+    for plugin_name, check in registered:
+        start = check.start
+        if start is None:
+            continue
+        for asset in (a for a in assets if check.runs_on(a.format)):
+            try:
+                started = start(asset, options)
+            except Exception as error:  # its run does without
+                _log().error(
+                    "start of check %r of plugin %r crashed on %s",
+                    check.name,
+                    plugin_name,
+                    asset.filename,
+                    exc_info=error,
+                )
+                continue
+            if started is not None:
+                closing.callback(started.close)
+                begun[plugin_name, check.name, id(asset)] = started
+    return begun
 
 
 def _plugin_versions(pm: pluggy.PluginManager) -> dict[str, str | None]:

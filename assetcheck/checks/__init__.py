@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from assetcheck.asset import Asset
 from assetcheck.asset.options import ValidationOptions
@@ -22,6 +23,8 @@ class CheckContext:
     profile: EngineProfile
     #: The run's options: ``options.limits``, ``options.policy``, ``options.engine``.
     options: ValidationOptions
+    #: What the check's ``start`` returned for this asset (None without one).
+    started: Any = None
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,13 @@ class Check:
     #: The ``Asset.format`` values it runs on; None (the default): every model format,
     #: registered plugin formats included.
     formats: frozenset[str] | None = None
+    #: ``start(asset, options)``, optional: called for each asset of its formats once the
+    #: upload is read, before any check runs, to begin work ``run`` collects (a decoder sent
+    #: to its child process, to work on another core while the other checks run). What it
+    #: returns is ``context.started`` in ``run``; its ``close()``, when it returns something, is
+    #: called once every check has run, whatever happened, so that nothing it began outlives
+    #: the file. What it raises is logged, and ``run`` gets None.
+    start: Callable[[Asset, ValidationOptions], Any] | None = None
 
     def runs_on(self, file_format: str) -> bool:
         """Whether it runs on assets of the format named ``file_format``."""

@@ -6,17 +6,22 @@ swapped; textures of one colour; alpha channels that are fully opaque or ignored
 
 Only images a material samples are decoded, each once, all of a file's in one child process
 under the job's limits (:mod:`assetcheck.formats.image_content`); their size is read from the
-header first, and an image too large to decode is reported, not decoded. KTX2 images stay
+header first, and an image too large to decode is reported, not decoded. They are sent to the
+decoder helper as soon as the file is read (the check's ``start``) and decode on another core
+while the other checks run; the check collects them. KTX2 images stay
 structural (they would need transcoding) and images whose structure the image check finds
 broken are left to it.
 """
 
 from __future__ import annotations
 
+from contextlib import closing
+from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
 from assetcheck.asset import Asset
+from assetcheck.asset.options import Limits, ValidationOptions
 from assetcheck.checks import Check, CheckContext
 from assetcheck.formats.gltf import GLTF_FORMATS
 from assetcheck.formats.gltf.fields import child
@@ -43,6 +48,7 @@ from assetcheck.formats.texture_rules import (
     opaque_alpha,
     percent,
     single_color,
+    start_decoding,
     transparent_share,
 )
 from assetcheck.issues import FileIssues
@@ -51,6 +57,8 @@ from assetcheck.plugins.hookspecs import hookimpl
 
 if TYPE_CHECKING:
     from assetcheck.formats import image_content
+    from assetcheck.formats.image_content import ImageContent
+    from assetcheck.sandbox.helper import Started
 else:  # imported by the first file with an image to decode
     image_content = lazy_module("assetcheck.formats.image_content")
 
@@ -75,26 +83,50 @@ CODES = (
 )
 
 
+@dataclass
+class _Decoding:
+    """A file's textures to decode (the sampled images and their requests) and those refused
+    for their size (image indices), found as soon as the file is read, the decoding sent to
+    the decoder helper then (:func:`start_texture_content`); what the check collects."""
+
+    sampled: list[SampledImage]
+    requests: list[image_content.ContentRequest]
+    refused: list[int]
+    sent: Started[list[ImageContent | Exception]] | None = None
+
+    def close(self) -> None:
+        if self.sent is not None:
+            self.sent.close()
+
+
 class _ContentChecker:
-    def __init__(self, asset: Asset, document: GltfDocument, context: CheckContext) -> None:
+    issues: FileIssues  # where :meth:`check` reports
+
+    def __init__(self, asset: Asset, document: GltfDocument, limits: Limits) -> None:
         self.document = document
         self.links = document.links
         self.structures = image_structures(asset, self.links)
-        self.issues: FileIssues = context.issues
-        self.limits = context.options.limits
+        self.limits = limits
 
     @cached_property
     def limit(self) -> int:
         """The most pixels an image may have to be decoded (asked only of a file with one)."""
         return image_content.decodable_pixels(self.limits.memory_limit_mb)
 
-    def check(self) -> None:
-        sampled = [
-            image for image in sampled_images(self.links).values() if self._decodable(image.index)
-        ]
-        if not sampled:
-            return
-        requests = [
+    def decoding(self) -> _Decoding:
+        """The images a material samples to decode, each once, and those refused for their
+        size, their decoding not sent yet."""
+        sampled, refused = [], []
+        for image in sampled_images(self.links).values():
+            if self._decodable(image.index):
+                if self._pixels(image.index) > self.limit:
+                    refused.append(image.index)
+                else:
+                    sampled.append(image)
+        return _Decoding(sampled, self._requests(sampled), refused)
+
+    def _requests(self, sampled: list[SampledImage]) -> list[image_content.ContentRequest]:
+        return [
             image_content.ContentRequest(
                 self.document.images[image.index],  # the child reads it where it lies
                 self._pixels(image.index),
@@ -103,36 +135,50 @@ class _ContentChecker:
             )
             for image in sampled
         ]
-        measured = decode_contents(requests, self.limit, self.limits, self.issues)
+
+    def start(self) -> _Decoding:
+        """:meth:`decoding`, its images sent to be decoded."""
+        decoding = self.decoding()
+        if decoding.requests:
+            decoding.sent = start_decoding(decoding.requests, self.limit, self.limits)
+        return decoding
+
+    def check(self, issues: FileIssues, decoding: _Decoding) -> None:
+        """Report on the images of ``decoding`` (sent or not; closed here)."""
+        self.issues = issues
+        with closing(decoding):
+            for index in decoding.refused:
+                self._refuse(index)
+            sampled = decoding.sampled
+            if not sampled:
+                return
+            measured = decode_contents(
+                decoding.requests, self.limit, self.limits, issues, decoding.sent
+            )
         for image, content in zip(sampled, measured or [], strict=False):
             if isinstance(content, image_content.ImageContent):
                 _ImageRules(self, image, content).report()
             elif isinstance(content, image_content.ImageTooLarge):
                 self._refuse(image.index)
             else:
-                self.issues.add(
+                issues.add(
                     "TEXTURE_DECODE_FAILED",
                     pointer=child("/images", image.index),
                     reason=f"image {self.image_name(image.index)} does not decode ({content})",
                 )
 
     def _decodable(self, index: int) -> bool:
-        """Whether image ``index`` has bytes of a decoded format, a size its header gives
-        within the limit (reported when over it) and no structural fault (the image check's)."""
+        """Whether image ``index`` has bytes of a decoded format, a size its header gives and
+        no structural fault (the image check's)."""
         structure = self.structures.get(index)
-        if (
+        return not (
             index not in self.document.images
             or structure is None
             or not structure.readable
             or structure.mime_type not in DECODED
             or not structure.width
             or not structure.height
-        ):
-            return False
-        if self._pixels(index) > self.limit:
-            self._refuse(index)
-            return False
-        return True
+        )
 
     def _pixels(self, index: int) -> int:
         """The pixels of image ``index`` as its header gives them (0 when unknown)."""
@@ -277,9 +323,19 @@ def _gpu_megabytes(checker: _ContentChecker, index: int) -> float:
     return gpu_megabytes(width, height)
 
 
+def start_texture_content(asset: Asset, options: ValidationOptions) -> _Decoding | None:
+    """The check's ``start``: a file's textures are sent to the decoder helper as soon as the
+    file is read, and decode on another core while the other checks run."""
+    if asset.gltf is None:
+        return None
+    return _ContentChecker(asset, asset.gltf, options.limits).start()
+
+
 def check_texture_content(asset: Asset, context: CheckContext) -> None:
     if asset.gltf is not None:
-        _ContentChecker(asset, asset.gltf, context).check()
+        checker = _ContentChecker(asset, asset.gltf, context.options.limits)
+        decoding = context.started
+        checker.check(context.issues, decoding if decoding is not None else checker.decoding())
 
 
 @hookimpl
@@ -293,5 +349,6 @@ def register_checks() -> list[Check]:
             check_texture_content,
             CODES,
             GLTF_FORMATS,
+            start=start_texture_content,
         )
     ]

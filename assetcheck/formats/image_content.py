@@ -44,8 +44,11 @@ JPEG_STATISTICS_SIDE = 1024
 #: A normal vector whose length is off 1 by more than this counts as not unit length: 8-bit
 #: storage alone moves a unit vector's length by under 0.01.
 UNIT_LENGTH_TOLERANCE = 0.1
-#: Texels whose normal vectors are measured at once (bounds the memory of the band's copy).
-NORMAL_BAND_TEXELS = 1 << 20
+#: Texels whose normal vectors are measured at once: bounds the memory of the band's copy,
+#: and keeps it small enough (192 to 256 kB) for the allocator to reuse from one band to the
+#: next; a band of 2^20 texels took fresh pages each time, and measuring a 1024 x 1024 normal
+#: map three times the CPU time (``docs/performance.md``, Texture decoding in the helper).
+NORMAL_BAND_TEXELS = 1 << 16
 
 #: The modes Pillow gives images with an alpha channel.
 _ALPHA_MODES = frozenset({"RGBA", "LA", "PA", "RGBa", "La"})

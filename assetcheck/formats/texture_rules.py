@@ -17,6 +17,7 @@ from assetcheck.lazy_imports import lazy_module
 if TYPE_CHECKING:
     from assetcheck.formats import image_content
     from assetcheck.formats.image_content import ContentRequest, ImageContent
+    from assetcheck.sandbox.helper import Started
 else:  # imported by the first file with an image to decode
     image_content = lazy_module("assetcheck.formats.image_content")
 
@@ -43,22 +44,37 @@ DENSITY_MARGIN = 8.0
 Finding = tuple[str, dict[str, object]]
 
 
-def decode_contents(
-    requests: list[ContentRequest], limit: int, limits: Limits, issues: FileIssues
-) -> list[ImageContent | Exception] | None:
-    """Each request measured in one sandboxed child under ``limits`` (images of more than
-    ``limit`` pixels refused there too); None when the child failed, which is reported as
-    ``TEXTURE_DECODE_FAILED`` (or the limit it hit)."""
+def start_decoding(
+    requests: list[ContentRequest], limit: int, limits: Limits
+) -> Started[list[ImageContent | Exception]]:
+    """Each request sent now to be measured in one sandboxed child under ``limits`` (images
+    of more than ``limit`` pixels refused there too), while the caller goes on; collected by
+    :func:`decode_contents`. Close it (a ``with`` block) whatever happens."""
     image_content.load_decoders()  # before the fork: the child imports nothing
-    from assetcheck.sandbox.decoder import run_decoder
+    from assetcheck.sandbox.decoder import start_decoder
 
-    return run_decoder(
+    return start_decoder(
         partial(image_content.measure_all, requests, limit),
         limits,
-        issues,
-        "TEXTURE_DECODE_FAILED",
         result_types=image_content.RESULT_TYPES,
     )
+
+
+def decode_contents(
+    requests: list[ContentRequest],
+    limit: int,
+    limits: Limits,
+    issues: FileIssues,
+    started: Started[list[ImageContent | Exception]] | None = None,
+) -> list[ImageContent | Exception] | None:
+    """Each request measured in one sandboxed child under ``limits`` (images of more than
+    ``limit`` pixels refused there too), or the measures of ``started`` (the same requests'
+    :func:`start_decoding`, sent earlier), which is closed here; None when the child failed,
+    which is reported as ``TEXTURE_DECODE_FAILED`` (or the limit it hit)."""
+    from assetcheck.sandbox.decoder import decoded
+
+    with started or start_decoding(requests, limit, limits) as sent:
+        return decoded(sent, limits, issues, "TEXTURE_DECODE_FAILED")
 
 
 def single_color(content: ImageContent) -> dict[str, object] | None:

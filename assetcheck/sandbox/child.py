@@ -95,7 +95,8 @@ class ChildTimeout(ChildFailure):
 
 
 class ChildOutOfMemory(ChildFailure):
-    """The child ran out of memory under its limit."""
+    """The child ran out of memory under its limit, or its answer's arrays do not fit in
+    what this process has left."""
 
 
 class ChildCrashed(ChildFailure):
@@ -322,11 +323,16 @@ class Child(Generic[T]):
 def loaded(message: bytearray, arrays: int, most: int, allowed: Allowed) -> object:
     """The value a child's whole ``message`` returns (its arrays in the file ``arrays``, which
     it may have filled up to ``most`` bytes), or the exception it raises; ChildCrashed when it
-    is no answer of ``allowed`` types."""
+    is no answer of ``allowed`` types, ChildOutOfMemory when its arrays do not fit under this
+    process's address-space limit."""
     try:
         kind, value = answer.load(message, arrays, most, allowed.values())
     except answer.BadAnswer as error:
         raise ChildCrashed(str(error)) from None
+    except OSError as error:
+        if is_allocation_failure(error):  # mapping the arrays
+            raise ChildOutOfMemory(str(error)) from None
+        raise
     if kind == "raised":
         raise value if isinstance(value, Exception) else ChildCrashed("raised a non-exception")
     return value

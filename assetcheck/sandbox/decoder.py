@@ -3,7 +3,9 @@
 The child is the decoder helper (:func:`assetcheck.sandbox.helper.run_in_helper`, or a fresh
 child where the helper cannot serve), under the reader's limits
 (``options.limits``): a hang ends as ``VALIDATION_TIMEOUT``, a blow-up as ``RESOURCE_LIMIT`` and
-a crash as the caller's own crash code, and the caller carries on without the data.
+a crash as the caller's own crash code, and the caller carries on without the data. A caller
+with other work to do may start the decoder first (:func:`start_decoder`) and collect its
+result later (:func:`decoded`), the same result reported the same way.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import TypeVar
 from assetcheck.asset.options import Limits
 from assetcheck.issues import FileIssues
 from assetcheck.sandbox.child import ChildCrashed, ChildOutOfMemory, ChildTimeout
-from assetcheck.sandbox.helper import run_in_helper
+from assetcheck.sandbox.helper import Started, start_in_helper
 
 T = TypeVar("T")
 
@@ -34,13 +36,32 @@ def run_decoder(
     with a ``reason``, when the child dies, raises something else or sends something
     unexpected.
     """
+    with start_decoder(function, limits, result_types=result_types) as started:
+        return decoded(started, limits, issues, crash_code)
+
+
+def start_decoder(
+    function: Callable[[], T],
+    limits: Limits,
+    *,
+    result_types: Iterable[Callable[..., object]] = (),
+) -> Started[T]:
+    """``function()`` sent to a child under ``limits`` now, to be collected by
+    :func:`decoded` while the caller does something else meanwhile; close it (a ``with``
+    block) whatever happens (:func:`~assetcheck.sandbox.helper.start_in_helper`)."""
+    return start_in_helper(
+        function,
+        timeout=limits.parse_timeout,
+        memory_limit_mb=limits.memory_limit_mb,
+        result_types=result_types,
+    )
+
+
+def decoded(started: Started[T], limits: Limits, issues: FileIssues, crash_code: str) -> T | None:
+    """The result of a started decoder, or None after reporting why there is none, as
+    :func:`run_decoder` does."""
     try:
-        return run_in_helper(
-            function,
-            timeout=limits.parse_timeout,
-            memory_limit_mb=limits.memory_limit_mb,
-            result_types=result_types,
-        )
+        return started.result()
     except ChildTimeout:
         issues.add("VALIDATION_TIMEOUT", seconds=limits.parse_timeout)
     except ChildOutOfMemory:

@@ -42,7 +42,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, NoReturn, TypeVar, cast
+from typing import Any, Generic, NoReturn, TypeVar, cast
 
 from assetcheck.sandbox import answer
 from assetcheck.sandbox.child import (
@@ -95,26 +95,108 @@ def run_in_helper(
     """``function()`` computed in this process's decoder helper (or, where it cannot be, in a
     fresh child), as :func:`~assetcheck.sandbox.child.run_in_child` says: the same result, the
     same exceptions, the same limits."""
-    types = tuple(result_types)
-    cpu_seconds = cpu_time_limit(timeout)
-    stream = _request(function, types, cpu_seconds, memory_limit_mb)
-    if (
-        stream is not None
-        and threading.current_thread() is threading.main_thread()
-        and _lock.acquire(blocking=False)
-    ):
-        try:
-            for _ in range(2):  # a helper that retires is replaced once
-                helper = _ready_helper(cpu_seconds)
-                if helper is None:
-                    break
-                with contextlib.suppress(_Retired):
-                    return cast(T, helper.ask(stream, timeout, memory_limit_mb, types))
-        finally:
+    with start_in_helper(
+        function, timeout=timeout, memory_limit_mb=memory_limit_mb, result_types=result_types
+    ) as started:
+        return started.result()
+
+
+def start_in_helper(
+    function: Callable[[], T],
+    *,
+    timeout: float,
+    memory_limit_mb: int,
+    result_types: Iterable[Callable[..., object]] = (),
+) -> Started[T]:
+    """``function()`` sent to this process's decoder helper now, to run there while the caller
+    does something else; :meth:`Started.result` gives what :func:`run_in_helper` would have.
+    The helper is the request's until it is closed (a ``with`` block): close it whatever
+    happens, answered or not."""
+    return Started(function, timeout, memory_limit_mb, tuple(result_types))
+
+
+class Started(Generic[T]):
+    """A request sent to the decoder helper (or, where the helper cannot take it, to be run
+    in a fresh child by :meth:`result`). It holds the helper until :meth:`close`; closed
+    unanswered, it ends the helper, so that nothing it asked outlives it."""
+
+    def __init__(
+        self, function: Callable[[], T], timeout: float, memory_limit_mb: int, types: _Types
+    ) -> None:
+        self._function = function
+        self._timeout = timeout
+        self._memory_limit_mb = memory_limit_mb
+        self._types = types
+        self._cpu_seconds = cpu_time_limit(timeout)
+        self._helper: _Helper | None = None  # the helper it was sent to, until answered
+        self._arrays = -1  # the answer's file, while sent
+        self._attempts = 0  # a helper that retires is replaced once
+        self._stream = _request(function, types, self._cpu_seconds, memory_limit_mb)
+        self._locked = False
+        self._take_helper()
+
+    def _take_helper(self) -> None:
+        """Send the request to the helper if it is free (no other request holds it) and may
+        serve this thread."""
+        self._locked = (
+            self._stream is not None
+            and threading.current_thread() is threading.main_thread()
+            and _lock.acquire(blocking=False)
+        )
+        if self._locked:
+            try:
+                self._send()
+            except BaseException:  # forking the helper failed, or the caller was interrupted
+                self.close()
+                raise
+
+    def _send(self) -> None:
+        """Send the request to a ready helper (replacing one that retires, once)."""
+        while self._attempts < 2 and self._stream is not None:
+            self._attempts += 1
+            helper = _ready_helper(self._cpu_seconds)
+            if helper is None:
+                return
+            with contextlib.suppress(_Retired):
+                self._arrays = helper.send(self._stream)
+                self._helper = helper
+                return
+
+    def result(self) -> T:
+        """The answer, as :func:`~assetcheck.sandbox.child.run_in_child` gives it: waited for
+        at most ``timeout`` from now. Asked once."""
+        if not self._locked:  # the helper was busy: it may be free now
+            self._take_helper()
+        while self._helper is not None:
+            helper, arrays, self._helper = self._helper, self._arrays, None
+            try:
+                return cast(
+                    T, helper.collect(arrays, self._timeout, self._memory_limit_mb, self._types)
+                )
+            except _Retired:
+                self._send()
+        return run_in_child(
+            self._function,
+            timeout=self._timeout,
+            memory_limit_mb=self._memory_limit_mb,
+            result_types=self._types,
+        )
+
+    def close(self) -> None:
+        """Give the helper back; one still busy with the request unanswered is ended."""
+        if self._helper is not None:
+            self._helper.end()
+            os.close(self._arrays)
+            self._helper = None
+        if self._locked:
+            self._locked = False
             _lock.release()
-    return run_in_child(
-        function, timeout=timeout, memory_limit_mb=memory_limit_mb, result_types=types
-    )
+
+    def __enter__(self) -> Started[T]:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
 
 def stop_helper() -> None:
@@ -157,15 +239,32 @@ class _Helper:
         self.modules = len(sys.modules)  # what it holds of this process's imports
         self.ended: tuple[int, float] | None = None  # its wait status and CPU time, once reaped
 
-    def ask(self, stream: bytes, timeout: float, memory_limit_mb: int, types: _Types) -> object:
-        """The answer to the pickled request ``stream``, as ``run_in_child`` gives it;
-        ``_Retired`` when the helper ended without running it. Whatever goes wrong (the
-        request failing, the caller interrupted), the helper is ended."""
-        most = memory_limit_mb << 20
+    def send(self, stream: bytes) -> int:
+        """Send the pickled request ``stream`` with a new file for its answer's arrays, and
+        return that file; ``_Retired`` when the helper ended before taking it. Whatever goes
+        wrong, the helper is ended."""
         arrays = answer.anonymous_file()
         try:
+            self.channel.setblocking(True)
+            socket.send_fds(self.channel, [_LENGTH.pack(len(stream))], [arrays])
+            self.channel.sendall(stream)
+        except BaseException as error:
+            os.close(arrays)
+            self.end()
+            if isinstance(error, OSError):  # it ended before taking the request
+                raise _Retired from None
+            raise
+        return arrays
+
+    def collect(self, arrays: int, timeout: float, memory_limit_mb: int, types: _Types) -> object:
+        """The answer to the request sent with the file ``arrays`` (closed here), waited for
+        at most ``timeout``, as ``run_in_child`` gives it; ``_Retired`` when the helper ended
+        without running it. Whatever goes wrong (the request failing, the caller
+        interrupted), the helper is ended."""
+        most = memory_limit_mb << 20
+        try:
             try:
-                message = self._exchange(stream, arrays, time.monotonic() + timeout, most)
+                message = self._receive(time.monotonic() + timeout, most)
             except BaseException:
                 self.end()
                 raise
@@ -177,14 +276,8 @@ class _Helper:
         finally:
             os.close(arrays)
 
-    def _exchange(self, stream: bytes, arrays: int, deadline: float, most: int) -> bytearray:
-        """Send the request, its answer's file ``arrays`` with it, and wait for the answer."""
-        try:
-            self.channel.setblocking(True)
-            socket.send_fds(self.channel, [_LENGTH.pack(len(stream))], [arrays])
-            self.channel.sendall(stream)
-        except OSError:  # it ended before taking the request
-            raise _Retired from None
+    def _receive(self, deadline: float, most: int) -> bytearray:
+        """The answer's message, once it has come."""
         inbox = answer.Inbox(self.channel.fileno(), most)
         if not self._wait(inbox, deadline):
             raise ChildTimeout()

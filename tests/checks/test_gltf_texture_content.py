@@ -5,14 +5,19 @@ texel density check's formula (``docs/textures.md``)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
 
+from assetcheck.checks import gltf_texture_content
 from assetcheck.checks.gltf_texture_content import CODES as CONTENT_CODES
 from assetcheck.engine import validate
 from assetcheck.formats.gltf.model import GltfDocument
 from assetcheck.formats.gltf.texture_uses import NORMAL, sampled_images
 from assetcheck.formats.texture_rules import DENSITY_MARGIN
+from assetcheck.sandbox import helper
+from assetcheck.sandbox.helper import run_in_helper
 from assetcheck.testing.gltf import GltfBuilder, Primitive, data_uri
 from assetcheck.testing.ktx2 import Ktx2Texture
 from assetcheck.testing.zip import zip_of
@@ -167,3 +172,53 @@ def test_texel_density_is_judged_against_the_model_filling_the_screen(tmp_path, 
     path.write_bytes(builder.embedded_gltf())
     codes = {code for code, _ in findings(path)}
     assert ("TEXTURE_DENSITY_EXCESSIVE" in codes) is reported
+
+
+def two_textured_files(tmp_path) -> tuple:
+    """A GLB with a one-colour base colour and, in a ZIP beside it, two glTF files each with
+    one (their decodings sent together once the archive is read)."""
+    builder = textured({})
+    builder.document["images"] = []
+    builder.add_image(ONE_COLOUR)
+    glb = tmp_path / "model.glb"
+    glb.write_bytes(builder.glb())
+    archive = tmp_path / "models.zip"
+    archive.write_bytes(
+        zip_of(
+            {
+                f"{name}.gltf": textured({"uri": data_uri(ONE_COLOUR, "image/png")}).embedded_gltf()
+                for name in ("first", "second")
+            }
+        )
+    )
+    return glb, archive
+
+
+def test_textures_sent_to_decode_once_the_file_is_read_are_reported_by_the_check(tmp_path):
+    glb, archive = two_textured_files(tmp_path)
+
+    assert findings(glb) == [("TEXTURE_SINGLE_COLOR", "/images/0")]
+    assert [code for code, _ in findings(archive)] == ["TEXTURE_SINGLE_COLOR"] * 2
+    assert not helper._lock.locked()  # no request left holding the helper
+
+
+def test_a_crash_in_the_check_ends_the_decoding_it_started(tmp_path, monkeypatch):
+    glb, _ = two_textured_files(tmp_path)
+    monkeypatch.setattr(gltf_texture_content, "decode_contents", crash)
+
+    codes = [issue.code for issue in validate(glb).issues]
+    assert "CHECK_CRASHED" in codes and "TEXTURE_SINGLE_COLOR" not in codes
+    assert not helper._lock.locked()
+    assert run_in_helper(partial(int, "7"), timeout=10.0, memory_limit_mb=64) == 7
+
+
+def test_a_start_that_crashes_is_logged_and_the_check_decodes_itself(tmp_path, monkeypatch, caplog):
+    glb, _ = two_textured_files(tmp_path)
+    monkeypatch.setattr(gltf_texture_content._ContentChecker, "start", crash)
+
+    assert findings(glb) == [("TEXTURE_SINGLE_COLOR", "/images/0")]
+    assert "start of check 'gltf-texture-content'" in caplog.text
+
+
+def crash(*args: object) -> None:
+    raise ValueError("a bug")

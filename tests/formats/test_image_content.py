@@ -20,6 +20,7 @@ from assetcheck.asset.options import Limits
 from assetcheck.formats.image_content import (
     JPEG_STATISTICS_SIDE,
     MAX_DECODED_PIXELS,
+    NORMAL_BAND_TEXELS,
     ContentRequest,
     ImageDecodeError,
     ImageTooLarge,
@@ -102,6 +103,19 @@ def test_short_and_downward_normals_are_counted():
     assert normals is not None
     assert normals.not_unit == 1  # (128, 128, 200): length 0.57
     assert normals.below_surface == 1  # (128, 128, 10): pointing down, unit length
+
+
+def test_normals_counted_band_by_band_are_those_of_the_whole_image():
+    width = 300
+    height = 2 * NORMAL_BAND_TEXELS // width + 7  # two whole bands and a partial one
+    pixels = np.random.default_rng(28).integers(0, 256, (height, width, 3), dtype=np.uint8)
+    normals = measure(ContentRequest(png(pixels), normal=True), LIMIT).normals
+    vectors = pixels.astype(np.int64) * 2 - 255
+    lengths = (vectors**2).sum(axis=2)
+    low, high = round((255 * 0.9) ** 2), round((255 * 1.1) ** 2)
+    assert normals is not None
+    assert normals.not_unit == int(((lengths < low) | (lengths > high)).sum())
+    assert normals.below_surface == int((pixels[..., 2] < 128).sum())
 
 
 def test_colour_space_hints_are_read():

@@ -8,6 +8,7 @@ import faulthandler
 import gc
 import mmap
 import os
+import pickle
 import resource
 import signal
 import subprocess
@@ -21,9 +22,9 @@ from functools import partial
 import pytest
 
 from assetcheck.sandbox import helper
-from assetcheck.sandbox.child import ChildCrashed, ChildOutOfMemory, ChildTimeout
+from assetcheck.sandbox.child import ChildCrashed, ChildOutOfMemory, ChildTimeout, run_in_child
 from assetcheck.sandbox.containment import address_space_in_use
-from assetcheck.sandbox.helper import HEADROOM_MB, run_in_helper, stop_helper
+from assetcheck.sandbox.helper import HEADROOM_MB, run_in_helper, start_in_helper, stop_helper
 from tests.process_tree import (
     assert_children_die_with_their_caller,
 )
@@ -125,6 +126,82 @@ def test_a_failed_request_costs_that_request_and_the_helper_is_replaced(request_
         run_in_helper(request_, timeout=10.0, memory_limit_mb=64)
     assert_reaped(served)
     assert helper_pid() != served
+
+
+def test_a_started_request_runs_while_the_caller_goes_on():
+    served = helper_pid()
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
+    try:
+        with start_in_helper(partial(os.kill, os.getpid(), signal.SIGUSR1), **LIMITS) as started:
+            assert signal.sigtimedwait({signal.SIGUSR1}, 30.0) is not None  # before asking
+            assert started.result() is None
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    assert helper_pid() == served
+
+
+def test_a_started_request_closed_unanswered_ends_the_helper():
+    served = helper_pid()
+
+    with start_in_helper(partial(time.sleep, 60), **LIMITS):
+        pass
+    assert_reaped(served)
+    assert helper_pid() != served
+
+
+def test_while_a_started_request_holds_the_helper_others_run_in_a_fresh_child():
+    served = helper_pid()
+
+    with start_in_helper(os.getpid, **LIMITS) as started:
+        assert helper_pid() != served
+        assert started.result() == served
+    assert helper_pid() == served
+
+
+def test_a_request_started_while_the_helper_was_busy_takes_it_once_free():
+    served = helper_pid()
+
+    with start_in_helper(os.getpid, **LIMITS) as first:
+        second = start_in_helper(os.getpid, **LIMITS)
+        assert first.result() == served
+    with second:
+        assert second.result() == served
+
+
+def test_a_helper_that_cannot_be_forked_leaves_the_helper_free(monkeypatch):
+    stop_helper()
+
+    def no_fork(cpu_limit: int) -> None:
+        raise BlockingIOError("fork: resource temporarily unavailable")
+
+    monkeypatch.setattr(helper, "_start", no_fork)
+    with pytest.raises(BlockingIOError):
+        start_in_helper(os.getpid, **LIMITS)
+    assert not helper._lock.locked()
+
+
+def zeros(megabytes: int) -> pickle.PickleBuffer:
+    """In the helper: ``megabytes`` of zeros, sent back in the answer's file."""
+    return pickle.PickleBuffer(bytearray(megabytes << 20))
+
+
+def answer_without_room() -> str:
+    """In a child with 128 MB to spare: its helper, started while the room was free, sends 64
+    MB back once the child has taken 96 MB of it."""
+    run_in_helper(os.getpid, **LIMITS)
+    taken = mmap.mmap(-1, 96 << 20)
+    try:
+        run_in_helper(partial(zeros, 64), timeout=10.0, memory_limit_mb=128)
+    except ChildOutOfMemory:
+        return "out of memory"
+    finally:
+        taken.close()
+        stop_helper()
+    return "mapped"
+
+
+def test_an_answer_whose_arrays_do_not_fit_here_is_out_of_memory_not_an_error():
+    assert run_in_child(answer_without_room, timeout=30.0, memory_limit_mb=128) == "out of memory"
 
 
 def test_a_request_past_its_deadline_is_killed_with_the_helper():

@@ -4,15 +4,14 @@ Each compressed view is checked against the extension's rules (``byteLength`` is
 times ``byteStride``, the parent's ``byteStride`` matches, mode, stride and filter fit, and the
 accessors reading it use the component type its mode and filter decode to), its
 payload is decoded (:mod:`assetcheck.formats.gltf.meshopt_decoder`, in a child), and the fallback
-buffer
-rules are checked: a buffer marked ``fallback`` is read only by compressed views and never
+buffer rules are checked: a buffer marked ``fallback`` is read only by compressed views and never
 holds compressed data, and a buffer with no data makes the extension required.
 """
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from assetcheck.asset.options import Limits
@@ -29,10 +28,8 @@ from assetcheck.formats.gltf.compression import MESHOPT_EXTENSIONS as EXTENSIONS
 from assetcheck.formats.gltf.fields import as_integer, child, preview
 from assetcheck.formats.gltf.layout import Buffer, Bytes
 from assetcheck.formats.gltf.meshopt_decoder import (
-    MeshoptError,
     MeshoptView,
-    decode_view,
-    decoding_arena,
+    decode_views,
     layout_problem,
     library,
 )
@@ -95,32 +92,32 @@ def decode_meshopt_views(
     # The sandbox, too: files without meshopt payloads never load it.
     from assetcheck.sandbox.decoder import run_decoder
 
-    # Shared with the child, which decodes straight into it: nothing to send back but verdicts.
-    try:
-        arena = decoding_arena(total)
-    except MemoryError:  # fits the limit, but not what the validation has left of it
-        issues.add("RESOURCE_LIMIT", limit_mb=limits.memory_limit_mb)
-        return {}
-    starts = list(
-        itertools.accumulate((item.layout.decoded_length for item in compressed), initial=0)
-    )
-    slots = [
-        memoryview(arena)[start : start + item.layout.decoded_length]
-        for start, item in zip(starts, compressed, strict=False)
-    ]
-    verdicts = run_decoder(
-        lambda: [_decode(item, slot) for item, slot in zip(compressed, slots, strict=True)],
+    results = run_decoder(  # a partial: the decoder helper can take it
+        partial(decode_views, [(item.layout, item.payload) for item in compressed]),
         limits,
         issues,
         "MESHOPT_DECODE_FAILED",
     )
     decoded: dict[int, memoryview] = {}
-    for item, slot, verdict in zip(compressed, slots, verdicts or [], strict=False):
-        if verdict is None:
-            decoded[item.index] = slot.toreadonly()
+    for item, result in zip(compressed, results or [], strict=False):
+        received = _received(result, item.layout.decoded_length)
+        if isinstance(received, str):
+            issues.add("MESHOPT_DECODE_FAILED", pointer=item.pointer, reason=received)
         else:
-            issues.add("MESHOPT_DECODE_FAILED", pointer=item.pointer, reason=verdict)
+            decoded[item.index] = received
     return decoded
+
+
+def _received(result: object, length: int) -> memoryview | str:
+    """The decoded bytes of a view of ``length`` bytes, read-only, when ``result`` is them (a
+    flat byte buffer mapped from the child's answer); else why it is not: the child's reason,
+    or what it sent instead."""
+    if isinstance(result, str):
+        return result
+    if isinstance(result, memoryview) and result.format == "B" and result.nbytes == length:
+        return result.toreadonly()
+    sent = f"{result.nbytes} bytes" if isinstance(result, memoryview) else type(result).__name__
+    return f"the decoder sent {sent}, not the {length} bytes it decodes to"
 
 
 def compression_extension(view: object) -> tuple[str, dict | None]:
@@ -253,15 +250,6 @@ def _payload(buffer: int, data: Bytes | None, offset: int, length: int) -> memor
             f"({len(data)} bytes)"
         )
     return memoryview(data)[offset : offset + length]
-
-
-def _decode(item: _Compressed, slot: memoryview) -> str | None:
-    """Runs in the child: decodes into ``slot``; None, or why the payload does not decode."""
-    try:
-        decode_view(item.layout, item.payload, slot)
-    except MeshoptError as error:
-        return str(error)
-    return None
 
 
 def _check_fallbacks(

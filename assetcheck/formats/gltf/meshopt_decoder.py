@@ -8,20 +8,19 @@ not by the vertex size (a heap overflow for any stride above the dtype's size), 
 decoders check every read against the payload's length and answer an error code for a
 malformed stream; they assert (abort) on parameters outside the extension's rules, so
 :func:`layout_problem` must pass before :func:`decode_view` is called, and the whole decoding
-runs in a child process (:mod:`assetcheck.formats.gltf.meshopt`), writing into memory it shares
-with the parent.
+runs in the decoder helper, a child process (:func:`decode_views`, called through
+:mod:`assetcheck.sandbox.decoder` by :mod:`assetcheck.formats.gltf.meshopt`), whose decoded
+bytes reach the parent in the answer's file, not through the socket.
 """
 
 from __future__ import annotations
 
 import ctypes
-import mmap
+import pickle
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-
-from assetcheck.sandbox.containment import is_allocation_failure
 
 #: Anything exporting bytes (bytes, bytearray, memoryview, mmap).
 Buffer = Any
@@ -116,16 +115,17 @@ def decode_view(view: MeshoptView, payload: Buffer, destination: Buffer | None =
     return destination
 
 
-def decoding_arena(length: int) -> mmap.mmap:
-    """``length`` bytes of anonymous memory shared with the children forked after it, for a
-    decoding child to write into. Raises ``MemoryError`` when the address-space limit leaves
-    no room for it, whatever the limit the views were checked against."""
-    try:
-        return mmap.mmap(-1, length)
-    except OSError as error:
-        if is_allocation_failure(error):
-            raise MemoryError(f"no room for {length} bytes under the memory limit") from None
-        raise
+def decode_views(views: list[tuple[MeshoptView, Buffer]]) -> list[pickle.PickleBuffer | str]:
+    """Each view's payload decoded into a new buffer, sent back out of band (in the answer's
+    file), or why it does not decode; in order. Runs in the decoder's child process, where a
+    decoded view that does not fit the memory limit raises ``MemoryError``."""
+    decoded: list[pickle.PickleBuffer | str] = []
+    for view, payload in views:
+        try:
+            decoded.append(pickle.PickleBuffer(decode_view(view, payload)))
+        except MeshoptError as error:
+            decoded.append(str(error))
+    return decoded
 
 
 _LOADED: list[ctypes.CDLL] = []
@@ -133,7 +133,7 @@ _LOADED: list[ctypes.CDLL] = []
 
 def library() -> ctypes.CDLL:
     """meshoptimizer's shared library with the prototypes of the decoders, loaded once (load it
-    before forking a decoding child, so that every child inherits it)."""
+    before asking a child to decode, so that the child inherits it)."""
     if not _LOADED:
         from meshoptimizer import _loader  # the package's copy of the library; loads on import
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -12,9 +13,12 @@ from assetcheck.formats.gltf.meshopt_decoder import (
     MeshoptError,
     MeshoptView,
     decode_view,
+    decode_views,
     layout_problem,
 )
+from assetcheck.sandbox import decoder
 from assetcheck.sandbox.child import run_in_child
+from assetcheck.sandbox.helper import run_in_helper
 from assetcheck.testing.compressed import encode_filter, encode_meshopt, join_glb, split_glb
 from assetcheck.testing.harness import validate_bytes
 
@@ -54,6 +58,28 @@ def test_attributes_triangles_and_index_sequences_decode_to_what_was_encoded():
             data, view.count, 16 if view.mode == "ATTRIBUTES" else 4, view.mode
         )
         assert bytes(decode_view(view, payload)) == expected
+
+
+def test_views_decoded_in_the_helper_come_back_as_their_bytes_or_their_reason():
+    vertices = np.arange(400, dtype=np.float32)
+    payload = encode_meshopt(vertices, 100, 16, "ATTRIBUTES")
+    view = MeshoptView(EXT, 100, 16, "ATTRIBUTES")
+    decoded, refused = run_in_helper(
+        partial(decode_views, [(view, memoryview(payload)), (view, payload[:-1])]),
+        timeout=10.0,
+        memory_limit_mb=64,
+    )
+    assert isinstance(decoded, memoryview) and bytes(decoded) == vertices.tobytes()
+    assert isinstance(refused, str)
+
+
+def test_a_decoder_answer_of_another_length_is_reported_not_read(monkeypatch):
+    monkeypatch.setattr(decoder, "run_decoder", lambda *args: [memoryview(b"short")])
+
+    assert findings(lambda document, binary: None)["MESHOPT_DECODE_FAILED"] == [
+        "The meshopt payload of this buffer view does not decode: the decoder sent 5 bytes, "
+        "not the 5376 bytes it decodes to."
+    ]
 
 
 @pytest.mark.parametrize(
