@@ -164,10 +164,15 @@ class ServiceProcess:
 
     def stop(self, timeout: float = 30.0) -> int:
         """SIGTERM, then the exit status."""
+        self.request_stop()
+        assert self.process is not None
+        return self.process.wait(timeout)
+
+    def request_stop(self) -> None:
+        """SIGTERM, without waiting for the process to end."""
         assert self.process is not None
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
-        return self.process.wait(timeout)
 
     def kill(self) -> None:
         assert self.process is not None

@@ -7,6 +7,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +18,7 @@ from tests.service.harness import (
     ServiceProcess,
     bind_database,
     check_runs,
+    release_held,
     upload,
     wait_until,
 )
@@ -48,21 +50,31 @@ def job_folders(server: ServiceProcess) -> set[str]:
     return {path.name for path in jobs.iterdir()} if jobs.exists() else set()
 
 
+def started(folder: Path) -> set[str]:
+    """The files whose validation has started on the service made in ``folder``."""
+    return {name for event, name, _ in check_runs(folder) if event == "start"}
+
+
 def test_a_pro_job_submitted_after_six_free_ones_starts_before_the_free_accounts_third(
     local_config, glb
 ):
     # The server takes the uploads with no worker of its own; two workers start once every
-    # job is queued, so the order they are claimed in depends on the queue alone.
+    # job is queued, so the order they are claimed in depends on the queue alone. The free
+    # account's first job holds its worker until the pro job has started: the free plan runs
+    # one job at a time, so the other worker must take the pro job, however late it starts.
     config_path = local_config(workers={"processes": 0})
     server = ServiceProcess(config_path).start()
     try:
         free = logged_in(server, new_account(server, "free"))
-        for number in range(1, 7):
+        assert free.upload(glb, "held-free-1.glb").status_code == 202
+        for number in range(2, 7):
             assert free.upload(glb, f"slow-0.3-free-{number}.glb").status_code == 202
         pro_key = new_key(server, new_account(server, "pro"))
         assert upload(server.url, pro_key, glb, "slow-0.3-pro.glb").status_code == 202
         workers = ServiceProcess(config_path, "--processes", "2", command="worker").start()
         try:
+            assert wait_until(lambda: "slow-0.3-pro.glb" in started(config_path.parent))
+            release_held(config_path.parent, "held-free-1.glb")
             assert wait_until(
                 lambda: Job.select().where(Job.status == "completed").count() == 7, timeout=60
             )
@@ -72,9 +84,8 @@ def test_a_pro_job_submitted_after_six_free_ones_starts_before_the_free_accounts
         server.stop()
     starts = [name for event, name, _ in check_runs(config_path.parent) if event == "start"]
     assert starts.index("slow-0.3-pro.glb") < starts.index("slow-0.3-free-3.glb")
-    # The free plan runs one job at a time: the pro job took the second worker at once (the
-    # two workers start together, so either may log its start first).
-    assert set(starts[:2]) == {"slow-0.3-free-1.glb", "slow-0.3-pro.glb"}
+    # The two workers start together, so either may log its start first.
+    assert set(starts[:2]) == {"held-free-1.glb", "slow-0.3-pro.glb"}
     assert len({pid for _, _, pid in check_runs(config_path.parent)}) == 2
 
 

@@ -22,6 +22,7 @@ from tests.service.harness import (
     bind_database,
     check_runs,
     new_key,
+    release_held,
     service_settings,
     upload,
     wait_for_job,
@@ -93,12 +94,18 @@ def test_a_killed_service_loses_no_accepted_upload_and_finishes_them_after_a_res
 
 
 def test_sigterm_lets_a_short_job_finish_and_hands_a_long_one_back(local_config, glb):
-    server = ServiceProcess(local_config(workers={"shutdown_grace": 2})).start()
+    # Both jobs hold their workers until released: the short one is released once the server
+    # is stopping, and so ends within the grace period; the long one never is.
+    config_path = local_config(workers={"shutdown_grace": 8})
+    server = ServiceProcess(config_path).start()
     key = new_key(server.config)
-    short = upload(server.url, key, glb, "slow-1-graceful.glb").json()["job_id"]
-    long = upload(server.url, key, glb, "slow-30-graceful.glb").json()["job_id"]
-    wait_until(lambda: Job.select().where(Job.status == "processing").count() == 2)
-    assert server.stop() == 0
+    short = upload(server.url, key, glb, "held-graceful-short.glb").json()["job_id"]
+    long = upload(server.url, key, glb, "held-graceful-long.glb").json()["job_id"]
+    assert wait_until(lambda: Job.select().where(Job.status == "processing").count() == 2)
+    server.request_stop()
+    assert wait_until(lambda: "stopping: no new connections" in server.log())
+    release_held(config_path.parent, "held-graceful-short.glb")
+    assert server.stop(timeout=60) == 0
     assert Job.get_by_id(short).status == COMPLETED
     handed_back = Job.get_by_id(long)
     assert handed_back.status == "queued" and handed_back.attempts == 0
