@@ -1,12 +1,15 @@
 """Compiles AssetCheck's Cython kernels (``assetcheck/mesh/_kernels.pyx``) while hatchling
 builds a wheel: into the wheel for a regular build, next to the ``.pyx`` for an editable one
-(where the checkout's own ``assetcheck`` package imports it). Why a hatchling hook rather than
-meson-python or setuptools: docs/performance.md, "Compiled kernels"."""
+(where the checkout's own ``assetcheck`` package imports it). A kernel already compiled next
+to its ``.pyx`` for this Python, and newer than the ``.pyx`` and this file (the compiler flags),
+is used as it is, as ``make`` would: compiling one takes about a minute of CPU. Why a hatchling
+hook rather than meson-python or setuptools: docs/performance.md, "Compiled kernels"."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import sysconfig
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -36,15 +39,33 @@ class KernelsBuildHook(BuildHookInterface):
         build_data["infer_tag"] = True
         root = Path(self.root)
         with tempfile.TemporaryDirectory() as scratch:
-            for built, name in _compile(root, Path(scratch)):
-                relative = Path(*name.split(".")[:-1]) / built.name
+            stale = [name for name in EXTENSIONS if not _up_to_date(root, name)]
+            built = dict(_compile(root, Path(scratch), stale)) if stale else {}
+            for name in EXTENSIONS:
+                relative = _library(name)
+                library = built.get(name, root / relative)
                 if version == "editable":
-                    _replace(built, root / relative)
+                    if name in built:
+                        _replace(library, root / relative)
                 else:
                     kept = Path(self.directory) / "kernels" / relative
                     kept.parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copyfile(built, kept)
+                    shutil.copyfile(library, kept)
                     build_data["force_include"][str(kept)] = str(relative)
+
+
+def _library(name: str) -> Path:
+    """Where the extension ``name`` lives in the package, for this Python (its ABI suffix)."""
+    return Path(*name.split(".")).with_suffix(sysconfig.get_config_var("EXT_SUFFIX"))
+
+
+def _up_to_date(root: Path, name: str) -> bool:
+    """Whether the checkout holds ``name`` compiled after its source and this file changed."""
+    library = root / _library(name)
+    sources = (root / Path(*name.split(".")).with_suffix(".pyx"), Path(__file__))
+    return library.is_file() and all(
+        library.stat().st_mtime > source.stat().st_mtime for source in sources
+    )
 
 
 def _replace(built: Path, target: Path) -> None:
@@ -56,8 +77,8 @@ def _replace(built: Path, target: Path) -> None:
     os.replace(staged, target)
 
 
-def _compile(root: Path, scratch: Path) -> list[tuple[Path, str]]:
-    """Each extension compiled in ``scratch``: the shared library and its dotted name."""
+def _compile(root: Path, scratch: Path, names: list[str]) -> list[tuple[str, Path]]:
+    """Each extension of ``names`` compiled in ``scratch``: its dotted name and library."""
     from Cython.Build import cythonize
     from setuptools import Distribution, Extension
     from setuptools.command.build_ext import build_ext
@@ -68,7 +89,7 @@ def _compile(root: Path, scratch: Path) -> list[tuple[Path, str]]:
             [str(root / Path(*name.split(".")).with_suffix(".pyx"))],
             extra_compile_args=COMPILE_ARGS,
         )
-        for name in EXTENSIONS
+        for name in names
     ]
     extensions = cythonize(
         sources, build_dir=str(scratch / "c"), compiler_directives=DIRECTIVES, quiet=True
@@ -78,4 +99,4 @@ def _compile(root: Path, scratch: Path) -> list[tuple[Path, str]]:
     command.build_temp = str(scratch / "temp")
     command.ensure_finalized()
     command.run()
-    return [(Path(command.get_ext_fullpath(name)), name) for name in EXTENSIONS]
+    return [(name, Path(command.get_ext_fullpath(name))) for name in names]
