@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
 
@@ -27,6 +28,8 @@ from tests.service.harness import (
 
 POSTGRES = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
 BACKENDS = ["sqlite", "postgresql"]
+#: Connections dropping the test databases at the end of a session, together.
+DROPPING_CONNECTIONS = 8
 
 
 class PostgresDatabases:
@@ -45,10 +48,22 @@ class PostgresDatabases:
         return f"postgresql://{POSTGRES['user']}@{POSTGRES['host']}:{POSTGRES['port']}/{name}"
 
     def drop_all(self) -> None:
-        with self.connection.cursor() as cursor:
-            for name in self.names:
-                cursor.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        """Drop every database made, several at once: each DROP DATABASE waits for a
+        checkpoint, and drops that run together share one (one at a time, a worker's hundred
+        or so databases took 30 to 100 s at the end of the suite)."""
         self.connection.close()
+        with ThreadPoolExecutor(DROPPING_CONNECTIONS) as pool:
+            list(pool.map(_drop_database, self.names))
+
+
+def _drop_database(name: str) -> None:
+    connection = psycopg2.connect(dbname="postgres", connect_timeout=30, **POSTGRES)
+    connection.autocommit = True
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    finally:
+        connection.close()
 
 
 @pytest.fixture(scope="session")
