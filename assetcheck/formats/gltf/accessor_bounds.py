@@ -14,6 +14,7 @@ import numpy as np
 from assetcheck.formats.gltf.accessor_data import (
     FLOAT,
     INTEGER_RANGES,
+    TYPE_COMPONENTS,
     AccessorLayout,
     AccessorReader,
 )
@@ -24,6 +25,7 @@ Numbers = list[float] | list[int]
 
 _JSON_NUMBERS = frozenset({float, int})
 _INT = frozenset({int})
+_FLOAT = frozenset({float})
 
 
 def declared_numbers(accessor: dict, key: str, layout: AccessorLayout) -> Numbers | None:
@@ -31,13 +33,18 @@ def declared_numbers(accessor: dict, key: str, layout: AccessorLayout) -> Number
     malformed: float bounds must be finite numbers, integer bounds must fit the component type,
     and there must be one per component."""
     value = accessor.get(key)
-    if not isinstance(value, list) or len(value) != layout.components:
+    if not isinstance(value, list) or len(value) != TYPE_COMPONENTS[layout.type]:
         return None
     kinds = set(map(type, value))  # what json.loads gives: floats and ints, the fast path
     if layout.component_type == FLOAT:
+        if kinds == _FLOAT:  # the common case: already floats, no copy needed
+            return value if all(map(math.isfinite, value)) else None
         if not (kinds <= _JSON_NUMBERS or all(map(is_number, value))):
             return None
-        floats = list(map(float, value))
+        try:
+            floats = list(map(float, value))
+        except OverflowError:  # an int beyond the float range: Infinity, as in Khronos
+            return None
         return floats if all(map(math.isfinite, floats)) else None
     lowest, highest = INTEGER_RANGES[layout.component_type]
     if kinds == _INT:

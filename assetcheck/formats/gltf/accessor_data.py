@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from assetcheck.formats.gltf.fields import as_integer
+from assetcheck.formats.gltf.schema_tables import LARGEST_EXACT
 
 BYTE, UNSIGNED_BYTE, SHORT, UNSIGNED_SHORT, UNSIGNED_INT, FLOAT = 5120, 5121, 5122, 5123, 5125, 5126
 
@@ -130,16 +131,13 @@ ELEMENT_SIZES = {
 }
 
 
-@dataclass(frozen=True)
-class ElementFormat:
-    """How one element of an accessor lies in its buffer view (the glTF data alignment rules).
+class _SizeLookups:
+    """The sizes of an element format (:class:`ElementSizes`), for :class:`ElementFormat` and
+    :class:`AccessorLayout`, which begin with its ``component_type`` and ``type``. Each is
+    looked up in :data:`ELEMENT_SIZES` in one step: the checks ask about ten times per
+    accessor."""
 
-    Every column of a matrix starts on a 4-byte boundary, so MAT2 and MAT3 of 1-byte and MAT3
-    of 2-byte components have padding after each column but the last. The sizes are looked up
-    in :data:`ELEMENT_SIZES` (each property in one step: the checks ask about ten times per
-    accessor).
-    """
-
+    __slots__ = ()
     component_type: int
     type: str
 
@@ -175,6 +173,21 @@ class ElementFormat:
         return ELEMENT_SIZES[self.component_type, self.type].span(count, byte_stride)
 
 
+class _ElementFields(NamedTuple):
+    component_type: int
+    type: str
+
+
+class ElementFormat(_ElementFields, _SizeLookups):
+    """How one element of an accessor lies in its buffer view (the glTF data alignment rules).
+
+    Every column of a matrix starts on a 4-byte boundary, so MAT2 and MAT3 of 1-byte and MAT3
+    of 2-byte components have padding after each column but the last.
+    """
+
+    __slots__ = ()
+
+
 def element_key(component_type: object, accessor_type: object) -> tuple[int, str] | None:
     """``(componentType, type)`` from JSON when they name an element format, else None."""
     component_type = as_integer(component_type)
@@ -193,21 +206,67 @@ def element_format(component_type: object, accessor_type: object) -> ElementForm
     return None if key is None else ElementFormat(*key)
 
 
-@dataclass(frozen=True)
-class AccessorLayout(ElementFormat):
-    """The JSON of one accessor as the data layer reads it (only when every field is usable)."""
-
-    count: int
+class _AccessorFields(NamedTuple):
+    component_type: int
+    type: str
+    count: int  # type: ignore[assignment]  # shadows tuple.count: the name the checks read
     normalized: bool
     buffer_view: int | None
     byte_offset: int
     sparse: SparseLayout | None
 
 
+class AccessorLayout(_AccessorFields, _SizeLookups):
+    """The JSON of one accessor as the data layer reads it (only when every field is usable).
+
+    An immutable named tuple: a document has one per accessor, made cheaply (a frozen
+    dataclass cost three times as much to make).
+    """
+
+    __slots__ = ()
+
+
 def accessor_layout(accessor: object) -> AccessorLayout | None:
     """The layout of an accessor JSON object, or None when a field the data needs is unusable."""
     if not isinstance(accessor, dict):
         return None
+    return _plain_layout(accessor) or _read_layout(accessor)
+
+
+def _plain_layout(accessor: dict) -> AccessorLayout | None:
+    """The layout :func:`_read_layout` gives an accessor without ``sparse`` whose fields are
+    plain: exact ints in range and a known ``type`` (the common case, tested by exact types
+    alone). None for any other accessor, which takes the long way."""
+    component_type, kind, count = (
+        accessor.get("componentType"),
+        accessor.get("type"),
+        accessor.get("count"),
+    )
+    view, offset = accessor.get("bufferView"), accessor.get("byteOffset", 0)
+    if not (
+        type(component_type) is int
+        and type(kind) is str
+        and type(count) is int
+        and (component_type, kind) in ELEMENT_SIZES
+        and 1 <= count <= LARGEST_EXACT
+        and "sparse" not in accessor
+    ):
+        return None
+    if view is None:  # absent or null: no view, and the offset is not read
+        offset = 0
+    elif not (
+        type(view) is int
+        and type(offset) is int
+        and 0 <= view <= LARGEST_EXACT
+        and 0 <= offset <= LARGEST_EXACT
+    ):
+        return None
+    normalized = accessor.get("normalized") is True
+    return AccessorLayout(component_type, kind, count, normalized, view, offset, None)
+
+
+def _read_layout(accessor: dict) -> AccessorLayout | None:
+    """The layout of any accessor JSON object (see :func:`accessor_layout`)."""
     key = element_key(accessor.get("componentType"), accessor.get("type"))
     count = as_integer(accessor.get("count"))
     if key is None or count is None or count < 1:

@@ -16,8 +16,10 @@ from typing import Any, NamedTuple, TypeGuard
 
 from assetcheck.formats.gltf.accessor_data import AccessorLayout, AccessorReader
 from assetcheck.formats.gltf.fields import as_integer, child, extensions_used
+from assetcheck.formats.gltf.schema_tables import LARGEST_EXACT
 
 ARRAY_SEMANTICS = ("COLOR", "JOINTS", "TEXCOORD", "WEIGHTS")
+_VERTEX_SEMANTICS = frozenset({"POSITION", "NORMAL", "TANGENT"})
 _SEMANTIC_INDEX = re.compile(r"0|[1-9][0-9]*")
 
 #: Texture info keys of materials (core and extensions) that sample a normal map.
@@ -64,13 +66,17 @@ def collection(document: dict, name: str) -> list[dict | None]:
 
 def index_of(parent: object, key: str) -> int | None:
     """``parent[key]`` when it is a valid (non-negative integer) index, else None."""
-    if not isinstance(parent, dict):
-        return None
-    value = parent.get(key)
+    return as_index(parent.get(key)) if isinstance(parent, dict) else None
+
+
+def as_index(value: object) -> int | None:
+    """``value`` when it is a valid (non-negative integer) index, else None."""
+    if type(value) is int and 0 <= value <= LARGEST_EXACT:  # the common case, checked first
+        return value
     if value is None:  # the common case for optional references: cheap
         return None
-    value = as_integer(value)
-    return value if value is not None and value >= 0 else None
+    number = as_integer(value)
+    return number if number is not None and number >= 0 else None
 
 
 def index_list(parent: object, key: str) -> list[int]:
@@ -78,8 +84,7 @@ def index_list(parent: object, key: str) -> list[int]:
     value = parent.get(key) if isinstance(parent, dict) else None
     if not isinstance(value, list):
         return []
-    numbers = (as_integer(item) for item in value)
-    return [number for number in numbers if number is not None and number >= 0]
+    return [number for item in value if (number := as_index(item)) is not None]
 
 
 def resolves(index: int | None, items: list) -> TypeGuard[int]:
@@ -123,14 +128,11 @@ def semantic_index(suffix: str) -> int | None:
 
 
 def read_attribute_set(attributes: dict) -> AttributeSet:
-    found = AttributeSet()
+    found = AttributeSet("POSITION" in attributes, "NORMAL" in attributes, "TANGENT" in attributes)
     highest = dict.fromkeys(ARRAY_SEMANTICS, -1)
     counts = dict.fromkeys(ARRAY_SEMANTICS, 0)
     for semantic in attributes:
-        if semantic.startswith("_"):
-            continue
-        if semantic in ("POSITION", "NORMAL", "TANGENT"):
-            setattr(found, f"has_{semantic.lower()}", True)
+        if semantic in _VERTEX_SEMANTICS or semantic.startswith("_"):
             continue
         parts = semantic.split("_")
         number = semantic_index(parts[1]) if len(parts) == 2 else None
@@ -164,7 +166,8 @@ class Primitive:
     material: int | None = None
     mode: int | None = 4
     targets: list[dict[str, int]] | None = None
-    #: Khronos' vertex count: the count of the first resolved attribute accessor.
+    #: Khronos' vertex count: the count of the first resolved attribute accessor with a
+    #: usable layout.
     vertex_count: int | None = None
 
 
@@ -432,33 +435,39 @@ def link_document(document: dict[str, Any], reader: AccessorReader) -> DocumentL
 
 def _primitive(links: DocumentLinks, mesh: int, number: int, json: dict) -> Primitive:
     accessors = links.collections["accessors"]
-    pointer = child(child(child("/meshes", mesh), "primitives"), number)
     attributes = json.get("attributes")
     if not isinstance(attributes, dict):
         attributes = {}
-    primitive = Primitive(mesh, number, pointer, json, read_attribute_set(attributes))
-    for semantic in attributes:
-        accessor = index_of(attributes, semantic)
-        if resolves(accessor, accessors):
-            primitive.attributes[semantic] = accessor
-            if primitive.vertex_count is None:
-                layout = links.layouts[accessor]
-                primitive.vertex_count = None if layout is None else layout.count
-    primitive.indices = _resolved(json, "indices", accessors)
-    primitive.material = _resolved(json, "material", links.collections["materials"])
-    mode = as_integer(json.get("mode", 4))
-    primitive.mode = mode if mode is not None and 0 <= mode <= 6 else None
+    resolved = _resolved_map(attributes, accessors)
+    layouts = (links.layouts[accessor] for accessor in resolved.values())
+    layout = next((layout for layout in layouts if layout is not None), None)
+    mode = json.get("mode", 4)
+    if type(mode) is not int:  # the common case is an exact int: no conversion needed
+        mode = as_integer(mode)
     targets = json.get("targets")
-    if isinstance(targets, list) and targets and all(isinstance(t, dict) for t in targets):
-        primitive.targets = [
-            {
-                semantic: accessor
-                for semantic in target
-                if resolves(accessor := index_of(target, semantic), accessors)
-            }
-            for target in targets
-        ]
-    return primitive
+    return Primitive(
+        mesh,
+        number,
+        f"/meshes/{mesh}/primitives/{number}",
+        json,
+        read_attribute_set(attributes),
+        resolved,
+        _resolved(json, "indices", accessors),
+        _resolved(json, "material", links.collections["materials"]),
+        mode if mode is not None and 0 <= mode <= 6 else None,
+        [_resolved_map(target, accessors) for target in targets]
+        if isinstance(targets, list) and targets and all(isinstance(t, dict) for t in targets)
+        else None,
+        None if layout is None else layout.count,
+    )
+
+
+def _resolved_map(mapping: dict, items: list) -> dict[str, int]:
+    """The entries of a ``name -> index`` map (``attributes``, a morph target) whose index
+    resolves in ``items``, in order."""
+    return {
+        name: index for name, value in mapping.items() if resolves(index := as_index(value), items)
+    }
 
 
 def _resolved(parent: dict, key: str, items: list) -> int | None:

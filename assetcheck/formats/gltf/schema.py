@@ -18,6 +18,7 @@ from assetcheck.formats.gltf.fields import (
 from assetcheck.formats.gltf.schema_tables import (
     COLLECTIONS,
     EXTENSION_VALUES,
+    LARGEST_EXACT,
     ROOT,
     VERSION_PATTERN,
     ObjectSchema,
@@ -114,13 +115,12 @@ class SchemaWalker:
                 if key not in allowed:
                     self.issues.add("UNEXPECTED_PROPERTY", pointer=child(at, key), name=key)
         needed = schema.needed
-        for key, prop in schema.walked:
+        for key, prop, plainly_valid in schema.walked:
             found = value.get(key, MISSING)
             if found is MISSING:
                 if key in needed:
                     self.check_property(prop, found, at, key)
                 continue  # an optional property left out: nothing to check, nothing to build
-            plainly_valid = prop.plainly_valid
             if plainly_valid is None or not plainly_valid(found):
                 self.check_property(prop, found, at, key)
         if "extensions" in value:
@@ -346,6 +346,8 @@ class SchemaWalker:
 
 def _usable(value: object, prop: Prop) -> bool:
     if prop.kind == "index":
+        if type(value) is int and 0 <= value <= LARGEST_EXACT:  # the common case, first
+            return True
         number = as_integer(value)
         return number is not None and number >= 0
     if prop.kind == "numbers":

@@ -90,9 +90,12 @@ class ObjectSchema:
         return frozenset(self.properties) | {"extensions", "extras"}
 
     @cached_property
-    def walked(self) -> tuple[tuple[str, Prop], ...]:
-        """The properties the schema walker looks at (:attr:`Prop.walked`), in order."""
-        return tuple((key, prop) for key, prop in self.properties.items() if prop.walked)
+    def walked(self) -> tuple[tuple[str, Prop, Callable[[object], bool] | None], ...]:
+        """The properties the schema walker looks at (:attr:`Prop.walked`), in order, each
+        with its :attr:`Prop.plainly_valid` (looked up once, not once per object)."""
+        return tuple(
+            (key, prop, prop.plainly_valid) for key, prop in self.properties.items() if prop.walked
+        )
 
     @cached_property
     def needed(self) -> frozenset[str]:

@@ -10,6 +10,7 @@ those the screen flags.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from typing import TypeVar
 
@@ -29,9 +30,9 @@ def stackable_groups(keyed: Iterable[tuple[K, T]]) -> Iterator[tuple[K, list[T]]
     """The items of ``keyed`` (``(kind, item)`` pairs, the small items a check would stack)
     grouped by kind, in the order each kind first appears and each group in the items' order,
     for the kinds of at least :data:`STACK_FROM` items: those that are worth stacking."""
-    groups: dict[K, list[T]] = {}
+    groups: defaultdict[K, list[T]] = defaultdict(list)
     for kind, item in keyed:
-        groups.setdefault(kind, []).append(item)
+        groups[kind].append(item)  # no list made for a kind already met
     yield from ((kind, group) for kind, group in groups.items() if len(group) >= STACK_FROM)
 
 

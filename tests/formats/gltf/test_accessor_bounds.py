@@ -21,6 +21,11 @@ def bounds(component_type: int, kind: str, value: object) -> list | None:
     ("value", "expected"),
     [
         ([1, -2.5, 3], [1.0, -2.5, 3.0]),
+        ([1.0, -2.5, 3.0], [1.0, -2.5, 3.0]),
+        ([1.0, math.inf, 3.0], None),
+        ([1.0, math.nan, 3.0], None),
+        ([1, 10**400, 3], None),
+        ([1.0, -(10**400), 3.0], None),
         ([1, True, 3], None),
         ([1, "2", 3], None),
         ([1, math.inf, 3], None),

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
+import math
+
 import numpy as np
 import pytest
 
-from assetcheck.formats.gltf.accessor_data import element_format, primitive_triangles
+from assetcheck.formats.gltf.accessor_data import (
+    _plain_layout,
+    _read_layout,
+    accessor_layout,
+    element_format,
+    primitive_triangles,
+)
 from assetcheck.formats.gltf.model import GltfDocument
 
 TRIANGLE_STRIP, TRIANGLE_FAN, LINES = 5, 6, 1
@@ -164,3 +173,53 @@ def test_element_sizes_start_every_matrix_column_on_four_bytes(component_type, k
     ) == sizes
     assert element.span(3, None) == 2 * sizes[4] + sizes[3]
     assert element.span(3, 100) == 200 + sizes[3]
+
+
+MISSING = object()
+#: Values of an accessor's integer fields: plain ones, the edges of the ranges read, and the
+#: hostile ones (wrong types, bools, floats, NaN, numbers beyond 2**53 and the float range).
+FIELD_VALUES: list[object] = [
+    MISSING,
+    None,
+    0,
+    1,
+    24,
+    -1,
+    2**53,
+    2**53 + 1,
+    10**400,
+    3.0,
+    1.5,
+    math.nan,
+    True,
+    False,
+    "3",
+    [3],
+]
+
+
+def test_a_plain_accessor_gets_the_layout_the_general_reading_gives():
+    kinds = [(5126, "VEC3"), (5121, "MAT3"), (5126.0, "VEC3"), (5127, "VEC3"), (5126, "VEC9")]
+    kinds += [(True, "SCALAR"), (5123, None), (5123, ["SCALAR"])]
+    plain = 0
+    for (component_type, kind), count, view, offset, normalized in itertools.product(
+        kinds, FIELD_VALUES, FIELD_VALUES, FIELD_VALUES, [MISSING, True, 1, None]
+    ):
+        values = {
+            "componentType": component_type,
+            "type": kind,
+            "count": count,
+            "bufferView": view,
+            "byteOffset": offset,
+            "normalized": normalized,
+        }
+        accessor = {key: value for key, value in values.items() if value is not MISSING}
+        quick = _plain_layout(accessor)
+        general = _read_layout(accessor)
+        if quick is not None:
+            plain += 1
+            assert quick == general, accessor
+            assert accessor_layout(accessor) == general
+        for sparse in ({"count": 1}, None):
+            assert _plain_layout({**accessor, "sparse": sparse}) is None
+    assert plain > 500
