@@ -174,8 +174,10 @@ def _check_placement(
             byte_offset=view_offset + offset,
             size=size,
         )
+    if length is None:
+        return
     view_length = as_integer(view.get("byteLength"))
-    if length is None or view_length is None or view_length < 1:
+    if view_length is None or view_length < 1:
         return
     if offset > view_length or offset + length > view_length:
         pointer = child(at, "byteOffset") if offset > view_length else at

@@ -94,8 +94,9 @@ def used_objects(links: DocumentLinks) -> dict[str, set[int]]:
         mark("images", image)
     for name, index in compressed_data_sources(links.document):
         mark(name, index)
-    for variant_material in variant_materials(links):
-        mark("materials", variant_material)
+    if root_items(links.document, VARIANTS) is not None:  # else no primitive has variants
+        for variant_material in variant_materials(links):
+            mark("materials", variant_material)
     return used
 
 
