@@ -6,7 +6,7 @@ import math
 from array import array
 
 import numpy as np
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from assetcheck.checks.gltf_nodes import _determinant, is_trs_decomposable
@@ -62,6 +62,7 @@ def test_determinant_sign_is_numpys_on_hostile_matrices() -> None:
         assert_same_sign(m)
 
 
+@settings(max_examples=300, deadline=None)
 @given(
     st.lists(st.floats(allow_nan=False, allow_infinity=False, width=32), min_size=12, max_size=12)
 )
