@@ -205,13 +205,15 @@ def check_accessors(asset: Asset, context: CheckContext) -> None:
         if values is not None:
             readable.append((index, layout, values))
     fine = agreeing(readable, bounds)
+    read = {index: values for index, _, values in readable}
     for index, layout in checked:
-        at = child("/accessors", index)
         if layout.sparse is not None:
+            at = child("/accessors", index)
             _check_sparse_indices(reader, layout.sparse, layout.count, at, context.issues)
-        values = reader.read(index)
+        values = read.get(index)
         if values is None or index in fine:
             continue
+        at = child("/accessors", index)
         all_finite = layout.component_type != FLOAT or _check_floats(values, at, context.issues)
         _check_bounds(bounds.numbers(index), values, layout, at, context.issues, all_finite)
 

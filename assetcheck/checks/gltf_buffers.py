@@ -89,14 +89,14 @@ def _check_accessor(
     issues: FileIssues,
 ) -> None:
     at = child("/accessors", index)
-    component_type = as_integer(accessor.get("componentType"))
-    kind = accessor.get("type")
-    if accessor.get("normalized") is True and component_type in (FLOAT, 5125):
+    normalized = accessor.get("normalized") is True
+    if normalized and as_integer(accessor.get("componentType")) in (FLOAT, 5125):
         issues.add("ACCESSOR_NORMALIZED_INVALID", pointer=child(at, "normalized"))
-    has_view = index_of(accessor, "bufferView") is not None
-    offset = as_integer(accessor.get("byteOffset", 0)) if has_view else 0
-    if kind in ("MAT2", "MAT3", "MAT4") and offset is not None and offset >= 0 and offset % 4:
-        issues.add("ACCESSOR_MATRIX_ALIGNMENT", pointer=child(at, "byteOffset"))
+    if accessor.get("type") in ("MAT2", "MAT3", "MAT4"):
+        has_view = index_of(accessor, "bufferView") is not None
+        offset = as_integer(accessor.get("byteOffset", 0)) if has_view else 0
+        if offset is not None and offset >= 0 and offset % 4:
+            issues.add("ACCESSOR_MATRIX_ALIGNMENT", pointer=child(at, "byteOffset"))
     _check_bounds(accessor, declared, at, issues)
     layout = links.layout(index)
     if layout is None:
@@ -174,8 +174,10 @@ def _check_placement(
             byte_offset=view_offset + offset,
             size=size,
         )
+    if length is None:
+        return
     view_length = as_integer(view.get("byteLength"))
-    if length is None or view_length is None or view_length < 1:
+    if view_length is None or view_length < 1:
         return
     if offset > view_length or offset + length > view_length:
         pointer = child(at, "byteOffset") if offset > view_length else at
@@ -196,11 +198,11 @@ def _check_bounds(
     ``declared`` are the bounds read well formed (:mod:`.accessor_bounds`): nothing to say
     about those."""
     low, high = declared
+    if (low is not None or "min" not in accessor) and (high is not None or "max" not in accessor):
+        return  # the common case: both well formed, or absent
     unread = [
         key for key, numbers in (("min", low), ("max", high)) if numbers is None and key in accessor
     ]
-    if not unread:
-        return
     element = element_format(accessor.get("componentType"), accessor.get("type"))
     if element is None:  # the schema check reports an unusable componentType or type
         return

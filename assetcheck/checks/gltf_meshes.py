@@ -69,6 +69,8 @@ class _MeshChecker:
         self.bounds = bounds
         self.issues = issues
         self.extensions = extensions_used(links.document)
+        self.accessors = links.items("accessors")
+        self.views = links.items("bufferViews")
         #: Accessors seen per buffer view without byteStride (several need a stride).
         self.view_accessors: dict[int, set[int]] = {}
 
@@ -143,7 +145,7 @@ class _MeshChecker:
     def _check_vertex_accessor(
         self, index: int, semantic: str, pointer: str, *, morph: bool
     ) -> None:
-        accessor = resolve(index, self.links.items("accessors"))
+        accessor = resolve(index, self.accessors)
         if accessor is None:
             return
         if semantic == "POSITION" and not self.bounds.complete(index):
@@ -161,7 +163,7 @@ class _MeshChecker:
             self.issues.add("MESH_PRIMITIVE_ATTRIBUTES_ACCESSOR_UNSIGNED_INT", pointer=pointer)
         layout = self.links.layout(index)
         view = layout.buffer_view if layout is not None else None
-        view_json = resolve(view, self.links.items("bufferViews"))
+        view_json = resolve(view, self.views)
         strided = view_json is not None and "byteStride" in view_json
         if layout is not None and (
             layout.byte_offset % 4
@@ -179,11 +181,11 @@ class _MeshChecker:
         if primitive.indices is None:
             return
         pointer = child(primitive.pointer, "indices")
-        accessor = resolve(primitive.indices, self.links.items("accessors"))
+        accessor = resolve(primitive.indices, self.accessors)
         if accessor is None:
             return
         layout = self.links.layout(primitive.indices)
-        view = resolve(layout.buffer_view, self.links.items("bufferViews")) if layout else None
+        view = resolve(layout.buffer_view, self.views) if layout else None
         if view is not None and "byteStride" in view:
             self.issues.add("MESH_PRIMITIVE_INDICES_ACCESSOR_WITH_BYTESTRIDE", pointer=pointer)
         found = accessor_format(accessor)
@@ -236,8 +238,9 @@ class _MeshChecker:
                         texture=texture,
                         texcoord=texcoord,
                     )
-        shading = material_needs(self.links, primitive)
-        if semantics.has_tangent and not any(needs.uses_tangent for needs in shading):
+        if semantics.has_tangent and not any(
+            needs.uses_tangent for needs in material_needs(self.links, primitive)
+        ):
             self.issues.add(
                 "UNUSED_MESH_TANGENT",
                 pointer=child(child(primitive.pointer, "attributes"), "TANGENT"),

@@ -61,11 +61,14 @@ def references(links: DocumentLinks) -> Iterator[Reference]:
     for name, properties in SINGLE_REFERENCES.items():
         for number, item in enumerate(links.items(name)):
             for key, target in properties:
-                yield from _reference(item, key, child(f"/{name}", number), target)
+                index = index_of(item, key)
+                if index is not None:  # the pointer only for what is there
+                    yield child(child(f"/{name}", number), key), index, target
     for name, properties in LIST_REFERENCES.items():
         for number, item in enumerate(links.items(name)):
             for key, target in properties:
-                yield from _list(item, key, child(child(f"/{name}", number), key), target)
+                if item is not None and key in item:
+                    yield from _list(item, key, child(child(f"/{name}", number), key), target)
     extensions = linked_extensions(document)
     for number, material in enumerate(links.items("materials")):
         for pointer, _, info in texture_infos(material, child("/materials", number), extensions):

@@ -57,15 +57,19 @@ def used_objects(links: DocumentLinks) -> dict[str, set[int]]:
 
     for use in uses(links):
         used[use.collection].add(use.index)
-    for index in range(len(links.items("accessors"))):
-        layout = links.layout(index)
-        if layout is not None:
-            mark("bufferViews", layout.buffer_view)
-    for view in links.items("bufferViews"):
+    views = links.items("bufferViews")
+    used["bufferViews"].update(
+        layout.buffer_view
+        for layout in links.layouts  # one per accessor
+        if layout is not None and resolves(layout.buffer_view, views)
+    )
+    for view in views:
         mark("buffers", index_of(view, "buffer"))
     for node in links.items("nodes"):
+        if node is None:
+            continue
         for key, collection in (("camera", "cameras"), ("mesh", "meshes"), ("skin", "skins")):
-            if node is not None and key in node:
+            if key in node:
                 mark(collection, index_of(node, key))
         for kid in index_list(node, "children"):
             mark("nodes", kid)
@@ -90,8 +94,9 @@ def used_objects(links: DocumentLinks) -> dict[str, set[int]]:
         mark("images", image)
     for name, index in compressed_data_sources(links.document):
         mark(name, index)
-    for variant_material in variant_materials(links):
-        mark("materials", variant_material)
+    if root_items(links.document, VARIANTS) is not None:  # else no primitive has variants
+        for variant_material in variant_materials(links):
+            mark("materials", variant_material)
     return used
 
 
@@ -123,6 +128,8 @@ def _check_animation_samplers(links: DocumentLinks, issues: FileIssues) -> None:
 
 def _check_texcoords(links: DocumentLinks, issues: FileIssues) -> None:
     for primitive in links.primitives:
+        if not primitive.semantics.texcoord_count:
+            continue  # no set to report, whatever its materials sample
         sampled = {
             texcoord
             for needs in material_needs(links, primitive)

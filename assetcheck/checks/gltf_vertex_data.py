@@ -168,6 +168,9 @@ SUSPECT_ROWS = {
     tangent_findings: suspect_vectors,
     color_findings: suspect_colors,
 }
+#: The rule of each attribute semantic that has one, when its accessor has a valid format
+#: (float, for colours).
+_RULES = {"NORMAL": normal_findings, "TANGENT": tangent_findings, "COLOR_0": color_findings}
 
 
 class _Use(NamedTuple):
@@ -216,20 +219,17 @@ class _VertexDataChecker:
                 yield indices
 
     def _rule(self, semantic: str, accessor: int) -> Callable[[np.ndarray], list[Finding]] | None:
+        rule = _RULES.get(semantic)
+        if rule is None:  # most attributes (positions, UVs...): no format to look at
+            return None
         valid = attribute_formats(semantic, self.extensions)
         json = resolve(accessor, self.links.items("accessors"))
         if valid is None or json is None:
             return None
         found = accessor_format(json)
-        if found not in valid:
+        if found not in valid or (rule is color_findings and found.component_type != FLOAT):
             return None
-        if semantic == "NORMAL":
-            return normal_findings
-        if semantic == "TANGENT":
-            return tangent_findings
-        if semantic == "COLOR_0" and found.component_type == FLOAT:
-            return color_findings
-        return None
+        return rule
 
     def _index_use(self, primitive: Primitive) -> _Use | None:
         accessor = primitive.indices

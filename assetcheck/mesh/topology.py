@@ -121,16 +121,15 @@ def prepared_topology(
     (:func:`_weld_and_measure`, in batches as :func:`meshes_topology` makes them), the others
     as :func:`meshes_topology` measures them."""
     topologies: list[Topology | None] = [None] * len(meshes)
-    small = [i for i, mesh in enumerate(meshes) if len(mesh.vertices) <= WELD_TOGETHER_VERTICES]
-    big = [i for i, mesh in enumerate(meshes) if len(mesh.vertices) > WELD_TOGETHER_VERTICES]
-    for batch in batches(
-        [(meshes[i].corners.shape[1], len(meshes[i].vertices)) for i in small], BATCH_TRIANGLES
-    ):
+    sizes = [len(mesh.vertices) for mesh in meshes]
+    small = [i for i, size in enumerate(sizes) if size <= WELD_TOGETHER_VERTICES]
+    big = [i for i, size in enumerate(sizes) if size > WELD_TOGETHER_VERTICES]
+    for batch in batches([(meshes[i].corners.shape[1], sizes[i]) for i in small], BATCH_TRIANGLES):
         chosen = [small[index] for index in batch]
         found = _weld_and_measure([meshes[i] for i in chosen], threads)
         for index, topology in zip(chosen, found, strict=True):
             topologies[index] = topology
-    welded = [(welded_corners(meshes[i]), len(meshes[i].vertices)) for i in big]
+    welded = [(welded_corners(meshes[i]), sizes[i]) for i in big]
     for index, topology in zip(big, meshes_topology(welded, threads=threads), strict=True):
         topologies[index] = topology
     return [topology for topology in topologies if topology is not None]

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from assetcheck.checks import gltf_vertex_data
+from assetcheck.formats.gltf.accessor_data import FLOAT, AccessorReader
+from assetcheck.formats.gltf.accessor_formats import accessor_format, attribute_formats
+from assetcheck.formats.gltf.links import link_document
+from assetcheck.issues import IssueCollector
+from assetcheck.plugins.manager import build_registry, get_plugin_manager
 from assetcheck.testing.gltf import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, GltfBuilder
 from tests.formats import validate_bytes
 
@@ -80,3 +87,37 @@ def test_accessors_screened_together_report_what_each_checked_alone_reports(tmp_
         monkeypatch.undo()
         assert len({code for code, _, _ in alone}) == 6
         assert screened == alone
+
+
+def every_format_rule(semantic: str, accessor: dict, extensions: frozenset[str]) -> object:
+    """The rule as the check chose it before it looked at the semantic first: the accessor's
+    format against the semantic's, then the semantic."""
+    valid = attribute_formats(semantic, extensions)
+    if valid is None or accessor_format(accessor) not in valid:
+        return None
+    rules = {
+        "NORMAL": gltf_vertex_data.normal_findings,
+        "TANGENT": gltf_vertex_data.tangent_findings,
+    }
+    if semantic == "COLOR_0" and accessor_format(accessor).component_type == FLOAT:
+        return gltf_vertex_data.color_findings
+    return rules.get(semantic)
+
+
+def test_rule_by_semantic_first_agrees_with_every_format() -> None:
+    semantics = ["NORMAL", "TANGENT", "COLOR_0", "COLOR_1", "POSITION", "TEXCOORD_0", "_X", "N"]
+    kinds = ["SCALAR", "VEC2", "VEC3", "VEC4", "MAT4", 3, None]
+    components = [5120, 5121, 5122, 5123, 5125, 5126, 5126.0, "5126", True, None]
+    accessors = [
+        {"type": kind, "componentType": component, "normalized": normalized}
+        for kind, component, normalized in itertools.product(kinds, components, [True, False, 1])
+    ]
+    accessors.append({})
+    for used in (frozenset(), frozenset({"KHR_mesh_quantization"})):
+        document = {"extensionsUsed": sorted(used), "accessors": accessors}
+        links = link_document(document, AccessorReader(document, []))
+        issues = IssueCollector(build_registry(get_plugin_manager())).for_file("x.gltf")
+        checker = gltf_vertex_data._VertexDataChecker(links, issues)
+        for semantic, (index, accessor) in itertools.product(semantics, enumerate(accessors)):
+            expected = every_format_rule(semantic, accessor, used)
+            assert checker._rule(semantic, index) is expected, (semantic, accessor, used)
