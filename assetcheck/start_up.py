@@ -6,6 +6,9 @@ one-file ``validate`` (``docs/performance.md``). The program pauses it first
 (``assetcheck/__main__.py``); the command resumes it once its plugins are loaded, after moving
 every object alive then into the permanent generation (:func:`gc.freeze`), which no later
 collection walks again and which forked workers share without copying.
+
+The daemon, which forks a child per request once warmed up, freezes what it loaded the same
+way (:func:`freeze_before_forking`).
 """
 
 from __future__ import annotations
@@ -25,3 +28,11 @@ def resume_collector() -> None:
         return
     gc.freeze()
     gc.enable()
+
+
+def freeze_before_forking() -> None:
+    """Collect, then freeze every object alive, in a process about to fork children that share
+    it: no child's collection walks the inherited objects or writes to (and so copies) their
+    pages. The collection first leaves no garbage frozen for good."""
+    gc.collect()
+    gc.freeze()

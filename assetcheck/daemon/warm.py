@@ -8,7 +8,8 @@ them all, and builds the caches the checks fill on first use, in the daemon itse
 it forks starts with them (but the decoder helper, stopped once the samples are done: it
 would hold the pipes of the command that started the daemon). Installed plugins are left out
 (``entry_points=False``): a child loads those afresh with the caller's configuration, so none
-runs from a copy loaded earlier.
+runs from a copy loaded earlier. Everything then alive is frozen
+(:func:`~assetcheck.start_up.freeze_before_forking`), so a child's collections never walk it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from assetcheck.plugins.manager import PluginConfig, get_plugin_manager
 from assetcheck.reports import report_formats
 from assetcheck.reports.document import build_report
 from assetcheck.sandbox.helper import stop_helper
+from assetcheck.start_up import freeze_before_forking
 from assetcheck.testing import GltfBuilder, Primitive, Scene, binary_fbx, cube, zip_of
 from assetcheck.testing.fbx import ClusterSpec
 from assetcheck.testing.gltf import png_bytes
@@ -31,7 +33,8 @@ _MTL = b"newmtl grey\nKd 0.5 0.5 0.5\n"
 
 
 def warm_up() -> None:
-    """Validate :func:`samples` with the built-in plugins and render every report format."""
+    """Validate :func:`samples` with the built-in plugins, render every report format and
+    freeze what is then alive."""
     pm = get_plugin_manager(PluginConfig(entry_points=False))
     formats = report_formats(pm).values()
     with tempfile.TemporaryDirectory(prefix="assetcheck-warm-") as folder:
@@ -49,6 +52,7 @@ def warm_up() -> None:
         if report_format.combine is not None:
             report_format.combine(reports)
     stop_helper()  # the samples' decoder helper: each child forks its own when it needs one
+    freeze_before_forking()
 
 
 def samples() -> dict[str, bytes]:

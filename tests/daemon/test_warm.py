@@ -1,5 +1,6 @@
 """What the daemon loads before it listens: every built-in format's reader and every report
-format, so that no child it forks imports them again."""
+format, so that no child it forks imports them again, all frozen, so that no child's garbage
+collector walks them."""
 
 import json
 import subprocess
@@ -31,6 +32,24 @@ LOADED = {
     "orjson",
     "ufbx",
 }
+
+
+_FROZEN_AFTER_WARMING = """
+import gc, json
+from assetcheck.daemon.warm import warm_up
+warm_up()
+print(json.dumps([gc.get_freeze_count(), len(gc.get_objects())]))
+"""
+
+
+def test_warming_up_freezes_what_it_loaded():
+    run = subprocess.run(
+        [sys.executable, "-c", _FROZEN_AFTER_WARMING], capture_output=True, check=True
+    )
+    frozen, tracked = json.loads(run.stdout)
+    # A forked child's collector starts with next to nothing of the daemon's to walk.
+    assert frozen > 10_000
+    assert tracked < 100
 
 
 def test_warming_up_loads_every_format_reader_and_report_format():

@@ -67,7 +67,6 @@ class GltfDocument:
         #: The encoded bytes of each image that has them, by image index (``/images/<i>``):
         #: a buffer view's, a ``data:`` URI's or a file's of the upload.
         self.images: dict[int, Bytes] = {}
-        self._vertices: dict[int, Vertices | None] = {}
         self._meshes: dict[tuple[int, int], PrimitiveMesh] = {}
         self._influences: dict[tuple[int, int], skins.Influences | None] = {}
 
@@ -108,38 +107,61 @@ class GltfDocument:
             self._influences[key] = skins.read_influences(self.reader, primitive)
         return self._influences[key]
 
+    @cached_property
+    def _accessor_vertices(self) -> AccessorVertices:
+        return AccessorVertices(self.reader)
+
     def vertices(self, accessor: int) -> Vertices | None:
         """The values of POSITION accessor ``accessor`` hashed, for every primitive that uses
         it; None when they cannot be read as 3D points."""
-        if accessor not in self._vertices:
-            positions = self.reader.normalized(accessor)
-            self._vertices[accessor] = (
-                None
-                if positions is None or positions.ndim != 2 or positions.shape[1] != 3
-                else Vertices.of(positions)
-            )
-        return self._vertices[accessor]
+        return self._accessor_vertices.of(accessor)
 
     def mesh(self, primitive: Primitive) -> PrimitiveMesh:
         """The mesh of ``primitive``, one of :attr:`links`' primitives."""
         key = (primitive.mesh, primitive.number)
         if key not in self._meshes:
-            self._meshes[key] = PrimitiveMesh(self, primitive)
+            self._meshes[key] = PrimitiveMesh(primitive, self.reader, self._accessor_vertices)
         return self._meshes[key]
 
 
-class PrimitiveMesh:
-    """One primitive of a :class:`GltfDocument` as a triangle mesh."""
+class AccessorVertices:
+    """The POSITION accessors of one document hashed, each once for every primitive that uses
+    it (:meth:`GltfDocument.vertices`)."""
 
-    def __init__(self, document: GltfDocument, primitive: Primitive) -> None:
+    def __init__(self, reader: AccessorReader) -> None:
+        self._reader = reader
+        self._by_accessor: dict[int, Vertices | None] = {}
+
+    def of(self, accessor: int) -> Vertices | None:
+        """The values of POSITION accessor ``accessor`` hashed; None when they cannot be read
+        as 3D points."""
+        if accessor not in self._by_accessor:
+            positions = self._reader.normalized(accessor)
+            self._by_accessor[accessor] = (
+                None
+                if positions is None or positions.ndim != 2 or positions.shape[1] != 3
+                else Vertices.of(positions)
+            )
+        return self._by_accessor[accessor]
+
+
+class PrimitiveMesh:
+    """One primitive of a :class:`GltfDocument` as a triangle mesh. It holds what it reads
+    from, not the document (which holds it): the document, its accessors and its meshes are
+    then freed by reference counting, without waiting for a cyclic garbage collection."""
+
+    def __init__(
+        self, primitive: Primitive, reader: AccessorReader, vertices: AccessorVertices
+    ) -> None:
         self.primitive = primitive
-        self._document = document
+        self._reader = reader
+        self._vertices = vertices
 
     @cached_property
     def triangles(self) -> np.ndarray | None:
         """What it draws, as read-only ``(n, 3)`` vertex indices (strips and fans unrolled,
         indices as read); None when it draws no triangles or they cannot be read."""
-        triangles = primitive_triangles(self._document.reader, self.primitive.json)
+        triangles = primitive_triangles(self._reader, self.primitive.json)
         return None if triangles is None else read_only(triangles)
 
     @cached_property
@@ -147,7 +169,7 @@ class PrimitiveMesh:
         """Its positions hashed (:meth:`GltfDocument.vertices`); None without positions
         readable as 3D points."""
         position = self.primitive.attributes.get("POSITION")
-        return None if position is None else self._document.vertices(position)
+        return None if position is None else self._vertices.of(position)
 
     @cached_property
     def prepared(self) -> PreparedMesh | None:

@@ -3,6 +3,7 @@ and the viewer, which a crashing check cannot spoil for the others."""
 
 from __future__ import annotations
 
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +15,7 @@ from assetcheck.mesh import prepared as prepared_module
 from assetcheck.mesh.prepared import Vertices
 from assetcheck.testing.gltf import ELEMENT_ARRAY_BUFFER, GltfBuilder
 from tests.checks.test_geometry import SQUARE, add_mesh, add_primitive
+from tests.collector import collector_paused
 from tests.formats import only_issue
 
 
@@ -128,3 +130,13 @@ def test_the_result_lets_go_of_the_document_model(tmp_path):
     [asset] = validate(path).assets
     assert asset.gltf is None and asset.buffers == []
     assert asset.document is not None  # the JSON stays, as the report's facts do
+
+
+def test_a_document_model_is_freed_by_reference_counting(tmp_path):
+    with collector_paused():
+        gltf = checked_model(write(tmp_path, two_halves_glb()))
+        for primitive in gltf.links.primitives:
+            assert gltf.mesh(primitive).prepared is not None
+        freed = weakref.ref(gltf)
+        del gltf
+        assert freed() is None  # its meshes do not point back at it
