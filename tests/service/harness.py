@@ -35,9 +35,11 @@ _LISTENING = re.compile(r"listening on (http://127\.0\.0\.1:\d+)")
 
 #: A check plugin loaded from ``[plugins] dir``: files named ``slow-<seconds>...`` take that
 #: long, ``held-...`` wait until the test releases them (:func:`release_held`), ``crash...``
-#: kills the validation with SIGSEGV; every run of the check is logged.
+#: kills the validation with SIGSEGV, ``frozen...`` write how many objects the validating
+#: process inherited frozen (:func:`gc.get_freeze_count`) to ``frozen-count`` beside the log;
+#: every run of the check is logged.
 SLOW_CHECK_PLUGIN = """
-import os, re, signal, time
+import gc, os, re, signal, time
 from assetcheck.checks import Check
 from assetcheck.plugins.hookspecs import hookimpl
 
@@ -57,6 +59,9 @@ def run(asset, context):
         time.sleep(0.02)
     if asset.filename.startswith("crash"):
         os.kill(os.getpid(), signal.SIGSEGV)
+    if asset.filename.startswith("frozen"):
+        with open(os.path.join(os.path.dirname(LOG), "frozen-count"), "w") as count:
+            count.write(str(gc.get_freeze_count()))
     _note("end", asset.filename)
 
 @hookimpl

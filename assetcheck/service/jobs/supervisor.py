@@ -25,6 +25,7 @@ from assetcheck.service import db
 from assetcheck.service.jobs.queue import JobQueue
 from assetcheck.service.jobs.worker import Worker
 from assetcheck.service.observability.log_format import setup_process_logging
+from assetcheck.start_up import freeze_before_forking
 
 log = logging.getLogger(__name__)
 
@@ -129,6 +130,7 @@ def worker_main(config: Config, supervisor: int) -> None:
         owner,
     )
     signal.signal(signal.SIGTERM, lambda *_: worker.request_stop())
+    freeze_before_forking()  # each job's child inherits all this: its collections skip it
     log.info("worker %s ready", owner)
     worker.run()
     log.info("worker %s stopped", owner)

@@ -112,6 +112,20 @@ def test_sigterm_lets_a_short_job_finish_and_hands_a_long_one_back(local_config,
     assert "handed back at shutdown" in server.log()
 
 
+def test_a_jobs_validation_inherits_the_workers_objects_frozen(local_config, glb):
+    # The worker freezes what it loaded before forking a child per job, so the child's
+    # collections never walk (nor copy the pages of) the plugins, the schema and the rest.
+    config_path = local_config()
+    server = ServiceProcess(config_path).start()
+    try:
+        key = new_key(server.config)
+        job_id = upload(server.url, key, glb, "frozen-probe.glb").json()["job_id"]
+        assert wait_for_job(server.url, key, job_id)["status"] == COMPLETED
+    finally:
+        server.stop()
+    assert int((config_path.parent / "frozen-count").read_text()) > 10_000
+
+
 def test_two_worker_commands_on_postgresql_process_200_jobs_exactly_once(
     tmp_path, database_factory, glb
 ):
