@@ -114,7 +114,8 @@ class _FileImages:
     def _requests(self, sampled: list[SampledImage]) -> list[image_content.ContentRequest]:
         return [
             image_content.ContentRequest(
-                self.document.images[image.index],  # the child reads it where it lies
+                # A view: the child reads it where it lies, the decoder helper out of band.
+                memoryview(self.document.images[image.index]),
                 self.pixels(image.index),
                 normal=bool(image.used_as(NORMAL)),
                 colour=bool(image.used_as(BASE_COLOR)),

@@ -7,7 +7,6 @@ sandboxed child (``docs/textures.md`` gives each rule, its threshold and source)
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -54,10 +53,8 @@ def start_decoding(
     image_content.load_decoders()  # before the fork: the child imports nothing
     from assetcheck.sandbox.decoder import start_decoder
 
-    # Each image's bytes as a memoryview, which the decoder helper is sent out of band.
-    viewed = [replace(request, data=memoryview(request.data)) for request in requests]
     return start_decoder(
-        partial(image_content.measure_all, viewed, limit),
+        partial(image_content.measure_all, requests, limit),
         limits,
         result_types=image_content.RESULT_TYPES,
     )
