@@ -83,24 +83,10 @@ CODES = (
 )
 
 
-@dataclass
-class _Decoding:
-    """A file's textures to decode (the sampled images and their requests) and those refused
-    for their size (image indices), found as soon as the file is read, the decoding sent to
-    the decoder helper then (:func:`start_texture_content`); what the check collects."""
-
-    sampled: list[SampledImage]
-    requests: list[image_content.ContentRequest]
-    refused: list[int]
-    sent: Started[list[ImageContent | Exception]] | None = None
-
-    def close(self) -> None:
-        if self.sent is not None:
-            self.sent.close()
-
-
-class _ContentChecker:
-    issues: FileIssues  # where :meth:`check` reports
+class _FileImages:
+    """A file's images as the check sees them, found once per file (by the check's ``start``,
+    or by its ``run`` when nothing was started): which ones to decode, which are refused for
+    their size, and the names and materials their findings mention."""
 
     def __init__(self, asset: Asset, document: GltfDocument, limits: Limits) -> None:
         self.document = document
@@ -119,53 +105,23 @@ class _ContentChecker:
         sampled, refused = [], []
         for image in sampled_images(self.links).values():
             if self._decodable(image.index):
-                if self._pixels(image.index) > self.limit:
+                if self.pixels(image.index) > self.limit:
                     refused.append(image.index)
                 else:
                     sampled.append(image)
-        return _Decoding(sampled, self._requests(sampled), refused)
+        return _Decoding(self, sampled, self._requests(sampled), refused)
 
     def _requests(self, sampled: list[SampledImage]) -> list[image_content.ContentRequest]:
         return [
             image_content.ContentRequest(
-                self.document.images[image.index],  # the child reads it where it lies
-                self._pixels(image.index),
+                # A view: the child reads it where it lies, the decoder helper out of band.
+                memoryview(self.document.images[image.index]),
+                self.pixels(image.index),
                 normal=bool(image.used_as(NORMAL)),
                 colour=bool(image.used_as(BASE_COLOR)),
             )
             for image in sampled
         ]
-
-    def start(self) -> _Decoding:
-        """:meth:`decoding`, its images sent to be decoded."""
-        decoding = self.decoding()
-        if decoding.requests:
-            decoding.sent = start_decoding(decoding.requests, self.limit, self.limits)
-        return decoding
-
-    def check(self, issues: FileIssues, decoding: _Decoding) -> None:
-        """Report on the images of ``decoding`` (sent or not; closed here)."""
-        self.issues = issues
-        with closing(decoding):
-            for index in decoding.refused:
-                self._refuse(index)
-            sampled = decoding.sampled
-            if not sampled:
-                return
-            measured = decode_contents(
-                decoding.requests, self.limit, self.limits, issues, decoding.sent
-            )
-        for image, content in zip(sampled, measured or [], strict=False):
-            if isinstance(content, image_content.ImageContent):
-                _ImageRules(self, image, content).report()
-            elif isinstance(content, image_content.ImageTooLarge):
-                self._refuse(image.index)
-            else:
-                issues.add(
-                    "TEXTURE_DECODE_FAILED",
-                    pointer=child("/images", image.index),
-                    reason=f"image {self.image_name(image.index)} does not decode ({content})",
-                )
 
     def _decodable(self, index: int) -> bool:
         """Whether image ``index`` has bytes of a decoded format, a size its header gives and
@@ -180,22 +136,15 @@ class _ContentChecker:
             or not structure.height
         )
 
-    def _pixels(self, index: int) -> int:
-        """The pixels of image ``index`` as its header gives them (0 when unknown)."""
+    def size(self, index: int) -> tuple[int, int]:
+        """The width and height of image ``index`` as its header gives them (0 when unknown)."""
         structure = self.structures.get(index)
-        return (structure.width or 0) * (structure.height or 0) if structure else 0
+        return (structure.width or 0, structure.height or 0) if structure else (0, 0)
 
-    def _refuse(self, index: int) -> None:
-        structure = self.structures.get(index)
-        width, height = (structure.width or 0, structure.height or 0) if structure else (0, 0)
-        self.issues.add(
-            "TEXTURE_DECODE_REFUSED",
-            pointer=child("/images", index),
-            image=self.image_name(index),
-            width=width,
-            height=height,
-            limit=self.limit,
-        )
+    def pixels(self, index: int) -> int:
+        """The pixels of image ``index`` as its header gives them (0 when unknown)."""
+        width, height = self.size(index)
+        return width * height
 
     def image_name(self, index: int) -> str:
         return image_label(self.links, index)
@@ -207,16 +156,83 @@ class _ContentChecker:
         return material_label(self.links, number)
 
 
+@dataclass
+class _Decoding:
+    """The images of a file (:class:`_FileImages`) to decode (the sampled images and their
+    requests) and those refused for their size (image indices), the decoding sent to the
+    decoder helper as soon as the file is read (:meth:`start`); what the check reports on."""
+
+    images: _FileImages
+    sampled: list[SampledImage]
+    requests: list[image_content.ContentRequest]
+    refused: list[int]
+    sent: Started[list[ImageContent | Exception]] | None = None
+
+    def start(self) -> _Decoding:
+        """This decoding, its images sent to be decoded."""
+        if self.requests:
+            self.sent = start_decoding(self.requests, self.images.limit, self.images.limits)
+        return self
+
+    def close(self) -> None:
+        if self.sent is not None:
+            self.sent.close()
+
+
+class _ContentChecker:
+    """Reports on the images of one file's :class:`_Decoding` into ``issues``."""
+
+    def __init__(self, decoding: _Decoding, issues: FileIssues) -> None:
+        self.decoding = decoding
+        self.images = decoding.images
+        self.issues = issues
+
+    def check(self) -> None:
+        """Report on the images of the decoding (sent or not; closed here)."""
+        decoding, images = self.decoding, self.images
+        with closing(decoding):
+            for index in decoding.refused:
+                self._refuse(index)
+            if not decoding.sampled:
+                return
+            measured = decode_contents(
+                decoding.requests, images.limit, images.limits, self.issues, decoding.sent
+            )
+        for image, content in zip(decoding.sampled, measured or [], strict=False):
+            if isinstance(content, image_content.ImageContent):
+                _ImageRules(self, image, content).report()
+            elif isinstance(content, image_content.ImageTooLarge):
+                self._refuse(image.index)
+            else:
+                self.issues.add(
+                    "TEXTURE_DECODE_FAILED",
+                    pointer=child("/images", image.index),
+                    reason=f"image {images.image_name(image.index)} does not decode ({content})",
+                )
+
+    def _refuse(self, index: int) -> None:
+        width, height = self.images.size(index)
+        self.issues.add(
+            "TEXTURE_DECODE_REFUSED",
+            pointer=child("/images", index),
+            image=self.images.image_name(index),
+            width=width,
+            height=height,
+            limit=self.images.limit,
+        )
+
+
 class _ImageRules:
     """The rules on one decoded image, for each of its uses."""
 
     def __init__(
         self, checker: _ContentChecker, image: SampledImage, content: image_content.ImageContent
     ):
-        self.checker = checker
+        self.images = checker.images
+        self.issues = checker.issues
         self.image = image
         self.content = content
-        self.name = checker.image_name(image.index)
+        self.name = self.images.image_name(image.index)
 
     def report(self) -> None:
         single = self._check_single_color()
@@ -232,10 +248,10 @@ class _ImageRules:
                 self._check_metallic_roughness(use)
 
     def _add(self, code: str, pointer: str, **fields: object) -> None:
-        self.checker.issues.add(code, pointer=pointer, image=self.name, **fields)
+        self.issues.add(code, pointer=pointer, image=self.name, **fields)
 
     def _add_use(self, code: str, use: Use, **fields: object) -> None:
-        self._add(code, use.pointer, material=self.checker.material_name(use.material), **fields)
+        self._add(code, use.pointer, material=self.images.material_name(use.material), **fields)
 
     def _check_single_color(self) -> bool:
         colour = single_color(self.content)
@@ -244,7 +260,7 @@ class _ImageRules:
         self._add(
             "TEXTURE_SINGLE_COLOR",
             child("/images", self.image.index),
-            megabytes=f"{_gpu_megabytes(self.checker, self.image.index):.2g}",
+            megabytes=f"{gpu_megabytes(*self.images.size(self.image.index)):.2g}",
             **colour,
         )
         return True
@@ -259,19 +275,19 @@ class _ImageRules:
 
     def _check_base_color(self, use: Use) -> None:
         # Metals may be brighter: the upper line is for materials that say they are not metal.
-        metallic = _number(self.checker.material(use.material), "metallicFactor", 1.0)
+        metallic = _number(self.images.material(use.material), "metallicFactor", 1.0)
         for code, fields in base_color_findings(self.content, non_metal=metallic == 0):
             self._add_use(code, use, **fields)
 
     def _check_ignored_alpha(self, use: Use) -> None:
-        mode = self.checker.material(use.material).get("alphaMode", "OPAQUE")
+        mode = self.images.material(use.material).get("alphaMode", "OPAQUE")
         transparent = transparent_share(self.content)
         if mode == "OPAQUE" and transparent > REPORTED_SHARE:
             self._add_use("TEXTURE_ALPHA_IGNORED", use, percent=percent(transparent))
 
     def _check_metallic_roughness(self, use: Use) -> None:
         content = self.content
-        factors = _pbr(self.checker.material(use.material))
+        factors = _pbr(self.images.material(use.material))
         for channel, label, key in (
             (1, "green (roughness)", "roughnessFactor"),
             (2, "blue (metalness)", "metallicFactor"),
@@ -316,26 +332,23 @@ def _number(json: dict, key: str, default: float) -> float:
     return float(value) if number else default
 
 
-def _gpu_megabytes(checker: _ContentChecker, index: int) -> float:
-    """The GPU memory of the image as engines store it: RGBA8 with its mip chain."""
-    structure = checker.structures.get(index)
-    width, height = (structure.width or 0, structure.height or 0) if structure else (0, 0)
-    return gpu_megabytes(width, height)
-
-
 def start_texture_content(asset: Asset, options: ValidationOptions) -> _Decoding | None:
     """The check's ``start``: a file's textures are sent to the decoder helper as soon as the
     file is read, and decode on another core while the other checks run."""
     if asset.gltf is None:
         return None
-    return _ContentChecker(asset, asset.gltf, options.limits).start()
+    return _FileImages(asset, asset.gltf, options.limits).decoding().start()
 
 
 def check_texture_content(asset: Asset, context: CheckContext) -> None:
-    if asset.gltf is not None:
-        checker = _ContentChecker(asset, asset.gltf, context.options.limits)
-        decoding = context.started
-        checker.check(context.issues, decoding if decoding is not None else checker.decoding())
+    """The check's ``run``: reports on what its ``start`` sent, or decodes the file's images
+    now when nothing was started (no ``start``, or one that crashed)."""
+    if asset.gltf is None:
+        return
+    decoding = context.started
+    if decoding is None:
+        decoding = _FileImages(asset, asset.gltf, context.options.limits).decoding()
+    _ContentChecker(decoding, context.issues).check()
 
 
 @hookimpl

@@ -56,7 +56,9 @@ _ALPHA_MODES = frozenset({"RGBA", "LA", "PA", "RGBa", "La"})
 
 @dataclass(frozen=True)
 class ContentRequest:
-    """One image to measure: its encoded bytes, and which statistics its uses need."""
+    """One image to measure: its encoded bytes (a memoryview of a large image reaches the
+    decoder helper out of band, :mod:`assetcheck.sandbox.helper`), and which statistics its
+    uses need."""
 
     data: bytes | memoryview
     #: Its pixels, as its header gives them (what decoding it will take).

@@ -1,6 +1,8 @@
 """How a child's answer reaches its parent (:mod:`assetcheck.sandbox.child`): a pickle stream
 through a pipe, after its length, and the stream's large arrays (pickle-5 out-of-band buffers)
-through an anonymous file.
+through an anonymous file. A request reaches the decoder helper the same way
+(:mod:`assetcheck.sandbox.helper`): :func:`frame`, its payloads written by
+:func:`write_buffers` and mapped by :func:`unframe`.
 
 The parent makes the arrays' file before the fork (a sealable ``memfd`` on Linux); the child
 writes the arrays into it, seals it against any change and sends the stream; the parent maps
@@ -50,8 +52,8 @@ def anonymous_file() -> int:
 def send(pipe: int, arrays: int, stream: bytes, buffers: list[memoryview]) -> None:
     """In the child: write ``buffers`` into the file ``arrays`` and seal it, then send the
     pickle ``stream`` they belong to through ``pipe``."""
-    _write_arrays(arrays, buffers)
-    for part in _frame(stream, buffers):
+    write_buffers(arrays, buffers)
+    for part in frame(stream, [len(buffer) for buffer in buffers]):
         _send(pipe, part)
 
 
@@ -112,7 +114,7 @@ def load(
     or ``raised``, its arrays mapped from the file ``arrays`` (which the child may have
     filled up to ``most`` bytes), built by a :class:`RestrictedUnpickler` that loads the
     ``allowed`` types only."""
-    stream, buffers = _unframe(message, arrays, most)
+    stream, buffers = unframe(message, arrays, most)
     try:
         kind, value = RestrictedUnpickler(stream, allowed, buffers=buffers).load()
     except Exception as error:
@@ -131,8 +133,9 @@ def _offsets(lengths: Iterable[int]) -> Iterator[int]:
         position += length + len(_padding(position + length))
 
 
-def _write_arrays(fd: int, buffers: list[memoryview]) -> None:
-    """Write ``buffers`` into the arrays' file at their :func:`_offsets`, then seal it."""
+def write_buffers(fd: int, buffers: list[memoryview]) -> None:
+    """Write ``buffers`` into the anonymous file ``fd`` at their :func:`_offsets`, then seal it
+    against any change."""
     starts = list(_offsets(map(len, buffers)))
     if buffers:
         os.ftruncate(fd, starts[-1] + len(buffers[-1]))  # the size the parent checks
@@ -145,18 +148,20 @@ def _write_arrays(fd: int, buffers: list[memoryview]) -> None:
         fcntl.fcntl(fd, fcntl.F_ADD_SEALS, _SEALS | fcntl.F_SEAL_SEAL)
 
 
-def _frame(stream: bytes, buffers: list[memoryview]) -> list[bytes | memoryview]:
-    """The parts to send, in order: the total length, the stream's length, the buffer count,
-    each buffer's length, then the stream (the buffers are in the arrays' file)."""
-    head = [len(stream), len(buffers), *(len(buffer) for buffer in buffers)]
+def frame(stream: bytes, lengths: list[int]) -> list[bytes | memoryview]:
+    """The parts to send, in order: the total length of the rest, then the stream's length, the
+    buffer count, the ``lengths`` of the buffers, then the stream (the buffers go in a file of
+    their own, :func:`write_buffers`)."""
+    head = [len(stream), len(lengths), *lengths]
     parts: list[bytes | memoryview] = [b"".join(map(_LENGTH.pack, head)), stream]
     return [_LENGTH.pack(sum(map(len, parts))), *parts]
 
 
-def _unframe(message: bytearray, arrays: int, most: int) -> tuple[memoryview, list[memoryview]]:
-    """The pickle stream of a message :func:`_frame` built (after its total length) and the
-    buffers it announces, mapped from the file ``arrays``; BadAnswer when the layout does not
-    add up, or the file is unsealed or larger than a child could fill (``most`` bytes)."""
+def unframe(message: bytearray, arrays: int, most: int) -> tuple[memoryview, list[memoryview]]:
+    """The pickle stream of a message :func:`frame` built (after its total length) and the
+    buffers it announces, mapped (copy-on-write) from the file ``arrays``; BadAnswer when the
+    layout does not add up, or the file is unsealed or larger than its writer could fill
+    (``most`` bytes)."""
     view = memoryview(message)
     try:
         stream_length, count = struct.unpack_from("<QQ", view)

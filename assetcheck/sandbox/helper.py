@@ -5,7 +5,12 @@ that a validation run forks once for its decoders, not once per file
 :func:`run_in_helper` keeps :func:`~assetcheck.sandbox.child.run_in_child`'s contract. A
 request (the function and what it holds) is pickled and sent to the helper through a Unix
 socket with a new sealable file for the answer's arrays; the answer comes back and is loaded
-as a child's (:mod:`assetcheck.sandbox.answer`, the same restricted unpickler). The helper is
+as a child's (:mod:`assetcheck.sandbox.answer`, the same restricted unpickler). The request's
+payloads travel as the answer's arrays do: the memoryviews it holds (an upload's bytes where
+they lie) and its other pickle-5 buffers (numpy arrays) of :data:`OUT_OF_BAND_BYTES` or more
+are written into a sealed file of their own, which the helper maps, so that the socket never
+carries (nor waits for the helper to read) megabytes. That file holds those bytes and nothing
+else. The helper is
 forked, under :func:`~assetcheck.sandbox.child.contain`'s rules, when a request finds none
 ready, and replaced:
 
@@ -30,6 +35,7 @@ pidfds, the request runs in a fresh child as before. POSIX and Linux only, as th
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 import os
 import pickle
@@ -42,6 +48,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, Generic, NoReturn, TypeVar, cast
 
 from assetcheck.sandbox import answer
@@ -73,6 +80,10 @@ CPU_ALLOWANCES = 2
 #: room for what requests leave mapped (the threads' stacks and allocation arenas decoders
 #: start, about 70 MB a core), past which the helper is replaced.
 HEADROOM_MB = 256
+#: A request's buffers of this many bytes or more travel out of band, in a file of their own;
+#: smaller ones cost less copied through the socket than a file's fresh pages
+#: (``docs/performance.md``, Talking to the decoder helper).
+OUT_OF_BAND_BYTES = 128 << 10
 #: The helper's exit status when it cannot give a request its limits.
 _EXIT_RETIRED = 4
 _LENGTH = struct.Struct("<Q")
@@ -131,34 +142,40 @@ class Started(Generic[T]):
         self._helper: _Helper | None = None  # the helper it was sent to, until answered
         self._arrays = -1  # the answer's file, while sent
         self._attempts = 0  # a helper that retires is replaced once
-        self._stream = _request(function, types, self._cpu_seconds, memory_limit_mb)
+        self._request: _Request | None = None  # pickled once it has the helper
         self._locked = False
         self._take_helper()
 
     def _take_helper(self) -> None:
-        """Send the request to the helper if it is free (no other request holds it) and may
-        serve this thread."""
-        self._locked = (
-            self._stream is not None
-            and threading.current_thread() is threading.main_thread()
-            and _lock.acquire(blocking=False)
-        )
-        if self._locked:
-            try:
+        """Send the request to the helper if it is free (no other request holds it), may
+        serve this thread and the request can be pickled."""
+        if threading.current_thread() is not threading.main_thread():
+            return
+        self._locked = _lock.acquire(blocking=False)
+        if not self._locked:
+            return
+        try:
+            self._request = _request(
+                self._function, self._types, self._cpu_seconds, self._memory_limit_mb
+            )
+            if self._request is None:  # a fresh child will run it
+                self._locked = False
+                _lock.release()
+            else:
                 self._send()
-            except BaseException:  # forking the helper failed, or the caller was interrupted
-                self.close()
-                raise
+        except BaseException:  # forking the helper failed, or the caller was interrupted
+            self.close()
+            raise
 
     def _send(self) -> None:
         """Send the request to a ready helper (replacing one that retires, once)."""
-        while self._attempts < 2 and self._stream is not None:
+        while self._attempts < 2 and self._request is not None:
             self._attempts += 1
             helper = _ready_helper(self._cpu_seconds)
             if helper is None:
                 return
             with contextlib.suppress(_Retired):
-                self._arrays = helper.send(self._stream)
+                self._arrays = helper.send(self._request)
                 self._helper = helper
                 return
 
@@ -188,6 +205,9 @@ class Started(Generic[T]):
             self._helper.end()
             os.close(self._arrays)
             self._helper = None
+        if self._request is not None:
+            self._request.close()
+            self._request = None
         if self._locked:
             self._locked = False
             _lock.release()
@@ -206,26 +226,78 @@ def stop_helper() -> None:
 
 
 class _RequestPickler(pickle.Pickler):
-    """Pickles a request, memoryviews (an upload's bytes where they lie) as their bytes."""
+    """Pickles a request with its buffers as pickle-5 buffers, memoryviews (an upload's bytes
+    where they lie) among them: each arrives in the helper as a memoryview of the same bytes."""
 
     def reducer_override(self, obj: object) -> Any:
         if type(obj) is memoryview:
+            if obj.contiguous:
+                return memoryview, (pickle.PickleBuffer(obj),)
             return bytes, (obj.tobytes(),)
         return NotImplemented
 
 
+@dataclass(frozen=True)
+class _Request:
+    """A pickled request: its stream, its out-of-band buffers' lengths and the sealed file
+    holding them (None without any), until :meth:`close`."""
+
+    stream: bytes
+    lengths: list[int]
+    payloads: int | None
+
+    def close(self) -> None:
+        if self.payloads is not None:
+            os.close(self.payloads)
+
+
 def _request(
     function: Callable[[], object], types: _Types, cpu_seconds: int, memory_mb: int
-) -> bytes | None:
-    """The pickled request; None when ``function`` cannot be pickled (a lambda, a closure)."""
-    buffer = io.BytesIO()
+) -> _Request | None:
+    """The pickled request; None when it cannot be sent: ``function`` cannot be pickled (a
+    lambda, a closure) or its buffers cannot be written."""
+    stream = io.BytesIO()
+    seen: list[pickle.PickleBuffer] = []
+    buffers: list[pickle.PickleBuffer] = []  # those out of band
+
+    def in_band(buffer: pickle.PickleBuffer) -> bool:
+        seen.append(buffer)
+        with buffer.raw() as view:
+            if view.nbytes < OUT_OF_BAND_BYTES:
+                return True
+        buffers.append(buffer)
+        return False
+
     try:
-        _RequestPickler(buffer, pickle.HIGHEST_PROTOCOL).dump(
+        _RequestPickler(stream, 5, buffer_callback=in_band).dump(
             (function, types, cpu_seconds, memory_mb)
         )
+        return _Request(stream.getvalue(), *_written(buffers))
     except Exception:
         return None
-    return buffer.getvalue()
+    finally:
+        for buffer in seen:
+            buffer.release()
+
+
+def _written(buffers: list[pickle.PickleBuffer]) -> tuple[list[int], int | None]:
+    """The lengths of ``buffers`` and a sealed anonymous file holding them (None for none).
+    No view of them is kept: a buffer exported by a view that a reference cycle holds could
+    crash the collector, which can clear the view first (CPython 3.11)."""
+    if not buffers:
+        return [], None
+    views = [buffer.raw() for buffer in buffers]
+    lengths = [len(view) for view in views]
+    payloads = answer.anonymous_file()
+    try:
+        answer.write_buffers(payloads, views)
+    except BaseException:
+        os.close(payloads)
+        raise
+    finally:
+        for view in views:
+            view.release()
+    return lengths, payloads
 
 
 class _Helper:
@@ -239,15 +311,18 @@ class _Helper:
         self.modules = len(sys.modules)  # what it holds of this process's imports
         self.ended: tuple[int, float] | None = None  # its wait status and CPU time, once reaped
 
-    def send(self, stream: bytes) -> int:
-        """Send the pickled request ``stream`` with a new file for its answer's arrays, and
-        return that file; ``_Retired`` when the helper ended before taking it. Whatever goes
-        wrong, the helper is ended."""
+    def send(self, request: _Request) -> int:
+        """Send the pickled ``request`` (with its payloads' file, if it has one) and a new file
+        for its answer's arrays, and return that file; ``_Retired`` when the helper ended
+        before taking it. Whatever goes wrong, the helper is ended."""
         arrays = answer.anonymous_file()
+        files = [arrays] if request.payloads is None else [arrays, request.payloads]
+        length, *rest = answer.frame(request.stream, request.lengths)
         try:
             self.channel.setblocking(True)
-            socket.send_fds(self.channel, [_LENGTH.pack(len(stream))], [arrays])
-            self.channel.sendall(stream)
+            socket.send_fds(self.channel, [length], files)
+            for part in rest:
+                self.channel.sendall(part)
         except BaseException as error:
             os.close(arrays)
             self.end()
@@ -386,22 +461,17 @@ def _serve(
     exits with ``_EXIT_RETIRED``."""
     code = 1
     try:
+        # What it inherited is never collected here: the finalizer of an object its parent
+        # had let go (an upload's mapping) would close a descriptor number that
+        # _close_inherited freed and a request's file now holds.
+        gc.freeze()
         contain(parent, signal_mask, own_group=False)
         _close_inherited(keep=channel.fileno())
         limit_cpu_time(cpu_limit)
         inherited = resource.getrlimit(resource.RLIMIT_AS)[1]
-        while True:
-            request = _receive(channel)
-            if request is None:
-                code = _EXIT_RETIRED  # unasked: the parent gone, or a request to pass on
-                break
-            function, types, cpu_seconds, memory_mb, arrays = request
-            if not _limit(cpu_limit, cpu_seconds, memory_mb, inherited):
-                code = _EXIT_RETIRED
-                break
-            outcome = _outcome(function, allowed_types(types))
-            answer.send(channel.fileno(), arrays, *_pickled(outcome))
-            os.close(arrays)
+        while _answer(channel, cpu_limit, inherited):
+            pass
+        code = _EXIT_RETIRED  # unasked: the parent gone, or a request to pass on
     except MemoryError:
         code = _EXIT_OUT_OF_MEMORY
     finally:
@@ -417,25 +487,52 @@ def _close_inherited(keep: int) -> None:
     os.closerange(keep + 1, _FD_CEILING)
 
 
-def _receive(channel: socket.socket) -> tuple[Any, ...] | None:
-    """The next request (function, result types, CPU seconds, memory limit) and its arrays'
-    file; None once the parent has closed the socket, or when the request names what the
-    helper lacks (a function its parent defined after forking it): a new helper will have it."""
-    head, fds, _, _ = socket.recv_fds(channel, _LENGTH.size, 1)
-    if not head or len(fds) != 1:
-        return None
-    head += _exactly(channel, _LENGTH.size - len(head))
-    stream = _exactly(channel, _LENGTH.unpack(head)[0])
+def _answer(channel: socket.socket, cpu_limit: int, inherited: int) -> bool:
+    """Receive the next request, run it and send its answer; False, running nothing, for a
+    request the helper cannot serve. What the request held (its payloads' mapping among it)
+    is let go on return, before the next one."""
+    request = _receive(channel)
+    if request is None:
+        return False
+    function, types, cpu_seconds, memory_mb, arrays = request
     try:
-        request = pickle.loads(stream)
+        if not _limit(cpu_limit, cpu_seconds, memory_mb, inherited):
+            return False
+        outcome = _outcome(function, allowed_types(types))
+        answer.send(channel.fileno(), arrays, *_pickled(outcome))
+    finally:
+        os.close(arrays)
+    return True
+
+
+def _receive(channel: socket.socket) -> tuple[Any, ...] | None:
+    """The next request (function, result types, CPU seconds, memory limit, its buffers mapped
+    from their file) and its arrays' file; None once the parent has closed the socket, or when
+    the request names what the helper lacks (a function its parent defined after forking it):
+    a new helper will have it."""
+    head, files, _, _ = socket.recv_fds(channel, _LENGTH.size, 2)
+    if not head or len(files) not in (1, 2):
+        for fd in files:
+            os.close(fd)
+        return None
+    arrays, payloads = files[0], files[1] if len(files) == 2 else -1
+    try:
+        head += _exactly(channel, _LENGTH.size - len(head))
+        message = _exactly(channel, _LENGTH.unpack(head)[0])
+        stream, buffers = answer.unframe(message, payloads, sys.maxsize)  # the parent's
+        request = pickle.loads(stream, buffers=buffers)
     except MemoryError:
         raise
     except Exception:
+        os.close(arrays)
         return None
-    return (*request, fds[0])
+    finally:
+        if payloads >= 0:
+            os.close(payloads)  # its mapping stays while the request holds its buffers
+    return (*request, arrays)
 
 
-def _exactly(channel: socket.socket, count: int) -> bytes:
+def _exactly(channel: socket.socket, count: int) -> bytearray:
     buffer = bytearray(count)
     view = memoryview(buffer)
     while view:
@@ -443,7 +540,7 @@ def _exactly(channel: socket.socket, count: int) -> bytes:
         if not received:
             raise EOFError("the parent closed the helper's socket mid-request")
         view = view[received:]
-    return bytes(buffer)
+    return buffer
 
 
 def _limit(cpu_limit: int, cpu_seconds: int, memory_mb: int, inherited: int) -> bool:

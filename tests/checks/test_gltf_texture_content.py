@@ -202,6 +202,24 @@ def test_textures_sent_to_decode_once_the_file_is_read_are_reported_by_the_check
     assert not helper._lock.locked()  # no request left holding the helper
 
 
+def test_the_check_reports_on_the_images_its_start_found(tmp_path, monkeypatch):
+    glb, archive = two_textured_files(tmp_path)
+    found = []
+    images = gltf_texture_content._FileImages
+
+    def counted(*args):
+        found.append(images(*args))
+        return found[-1]
+
+    monkeypatch.setattr(gltf_texture_content, "_FileImages", counted)
+
+    assert findings(glb) == [("TEXTURE_SINGLE_COLOR", "/images/0")]
+    assert len(found) == 1  # the check's run found nothing again
+    found.clear()
+    assert [code for code, _ in findings(archive)] == ["TEXTURE_SINGLE_COLOR"] * 2
+    assert len(found) == 2
+
+
 def test_a_crash_in_the_check_ends_the_decoding_it_started(tmp_path, monkeypatch):
     glb, _ = two_textured_files(tmp_path)
     monkeypatch.setattr(gltf_texture_content, "decode_contents", crash)
@@ -214,7 +232,7 @@ def test_a_crash_in_the_check_ends_the_decoding_it_started(tmp_path, monkeypatch
 
 def test_a_start_that_crashes_is_logged_and_the_check_decodes_itself(tmp_path, monkeypatch, caplog):
     glb, _ = two_textured_files(tmp_path)
-    monkeypatch.setattr(gltf_texture_content._ContentChecker, "start", crash)
+    monkeypatch.setattr(gltf_texture_content._Decoding, "start", crash)
 
     assert findings(glb) == [("TEXTURE_SINGLE_COLOR", "/images/0")]
     assert "start of check 'gltf-texture-content'" in caplog.text

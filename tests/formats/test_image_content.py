@@ -188,6 +188,27 @@ def test_measure_all_runs_in_a_child_and_gives_each_image_its_outcome(pixels):
     assert isinstance(found[1], ImageDecodeError)
 
 
+def test_images_measured_side_by_side_give_what_one_at_a_time_gives(monkeypatch):
+    from assetcheck.formats import image_content
+
+    rng = np.random.default_rng(7)
+    images = [
+        png(rng.integers(0, 256, (64, 48, 4), np.uint8)),
+        png(rng.integers(100, 200, (33, 17, 3), np.uint8)),
+        png(np.full((16, 16, 3), (128, 128, 255), np.uint8)),
+    ]
+    requests = [
+        ContentRequest(memoryview(data), 64 * 64, normal=index == 2, colour=index < 2)
+        for index, data in enumerate(images)
+    ]
+    monkeypatch.setattr(image_content, "worker_threads", lambda wanted: min(wanted, 3))
+    side_by_side = measure_all(requests, LIMIT)
+    monkeypatch.setattr(image_content, "worker_threads", lambda wanted: 1)
+
+    assert side_by_side == measure_all(requests, LIMIT)
+    assert all(isinstance(content, image_content.ImageContent) for content in side_by_side)
+
+
 #: Run in a fresh interpreter: the modules a child forked to measure the image of the file
 #: given imports, after load_decoders or without it (the control).
 _CHILD_IMPORTS = """

@@ -111,14 +111,14 @@ def write_unsealed(fd: int, buffers: list[memoryview]) -> None:
 @pytest.mark.skipif(not hasattr(os, "memfd_create"), reason="seals are Linux's")
 def test_arrays_left_unsealed_are_refused(monkeypatch):
     """An unsealed file could be shrunk under the parent's mapping (SIGBUS on reading)."""
-    monkeypatch.setattr(answer, "_write_arrays", write_unsealed)
+    monkeypatch.setattr(answer, "write_buffers", write_unsealed)
 
     with pytest.raises(ChildCrashed, match="unsealed"):
         run_in_child(lambda: pickle.PickleBuffer(bytes(1000)), **LIMITS)
 
 
 def test_arrays_shorter_than_announced_are_refused(monkeypatch):
-    monkeypatch.setattr(answer, "_write_arrays", lambda fd, buffers: os.ftruncate(fd, 100))
+    monkeypatch.setattr(answer, "write_buffers", lambda fd, buffers: os.ftruncate(fd, 100))
 
     with pytest.raises(ChildCrashed, match="not what it said"):
         run_in_child(lambda: pickle.PickleBuffer(bytes(1000)), **LIMITS)

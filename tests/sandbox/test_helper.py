@@ -24,7 +24,13 @@ import pytest
 from assetcheck.sandbox import helper
 from assetcheck.sandbox.child import ChildCrashed, ChildOutOfMemory, ChildTimeout, run_in_child
 from assetcheck.sandbox.containment import address_space_in_use
-from assetcheck.sandbox.helper import HEADROOM_MB, run_in_helper, start_in_helper, stop_helper
+from assetcheck.sandbox.helper import (
+    HEADROOM_MB,
+    OUT_OF_BAND_BYTES,
+    run_in_helper,
+    start_in_helper,
+    stop_helper,
+)
 from tests.process_tree import (
     assert_children_die_with_their_caller,
 )
@@ -102,6 +108,87 @@ def test_the_bytes_of_a_memoryview_in_a_request_reach_the_helper():
     assert run_in_helper(partial(bytes, memoryview(b"upload")[1:]), **LIMITS) == b"pload"
 
 
+def received(*views: memoryview) -> list[tuple[str, bytes, int]]:
+    """In the helper: each view's type, bytes and the size of the mapping it lies in."""
+    return [(type(view).__name__, view.tobytes(), len(view.obj)) for view in views]
+
+
+def test_a_requests_large_memoryviews_reach_the_helper_out_of_band_and_alone():
+    upload = os.urandom(1 << 20)
+    large = memoryview(upload)[10 : 10 + OUT_OF_BAND_BYTES]
+    small = memoryview(upload)[5000:5003]
+    request = helper._request(partial(received, large, small), (), 10, 256)
+    assert request is not None and request.payloads is not None
+    try:
+        assert len(request.stream) < 500  # the socket carries no large payload
+        assert request.lengths == [OUT_OF_BAND_BYTES]
+        assert os.pread(request.payloads, 1 << 20, 0) == bytes(large)
+    finally:
+        request.close()
+
+    answer = run_in_helper(partial(received, large, small), **LIMITS)
+
+    # The large one arrives as a view of a file holding its bytes, never the rest of the
+    # upload; the small one in the stream.
+    assert answer == [
+        ("memoryview", bytes(large), OUT_OF_BAND_BYTES),
+        ("memoryview", bytes(small), 3),
+    ]
+
+
+def test_a_sent_request_keeps_no_view_of_its_memoryviews():
+    """A view exporting one, caught in a reference cycle, could crash the collector."""
+    payload = memoryview(bytes(OUT_OF_BAND_BYTES))
+    with start_in_helper(partial(len, payload), **LIMITS) as started:
+        payload.release()  # BufferError if anything still exported it
+        assert started.result() == OUT_OF_BAND_BYTES
+
+
+def address_space_now(view: memoryview) -> int:
+    return address_space_in_use()
+
+
+def test_a_requests_payloads_are_let_go_once_it_is_answered():
+    payload = memoryview(bytes(64 << 20))
+    before = run_in_helper(partial(address_space_now, memoryview(b"x")), **LIMITS)
+    during = run_in_helper(partial(address_space_now, payload), **LIMITS)
+    after = run_in_helper(partial(address_space_now, memoryview(b"x")), **LIMITS)
+
+    assert during - before >= 60 << 20
+    assert after - before < 16 << 20
+
+
+class Finalized:
+    """Counts the instances finalized in this process."""
+
+    count = 0
+
+    def __del__(self) -> None:
+        type(self).count += 1
+
+
+def finalized_after_collecting() -> int:
+    gc.collect()
+    return Finalized.count
+
+
+def test_garbage_the_helper_inherits_is_never_finalized_in_it():
+    """Its finalizer could close a descriptor number the helper freed and reuses (an upload's
+    mapping closing a request's payloads)."""
+    gc.disable()
+    try:
+        cycle: list[object] = [Finalized()]
+        cycle.append(cycle)
+        del cycle  # garbage, not collected yet
+        helper_pid()
+    finally:
+        gc.enable()
+    finalized = Finalized.count
+
+    assert run_in_helper(finalized_after_collecting, **LIMITS) == finalized
+    assert finalized_after_collecting() == finalized + 1  # here it is
+
+
 def test_an_exception_the_function_raises_is_raised_here_and_the_helper_stays():
     served = helper_pid()
 
@@ -140,10 +227,19 @@ def test_a_started_request_runs_while_the_caller_goes_on():
     assert helper_pid() == served
 
 
-def test_a_started_request_closed_unanswered_ends_the_helper():
+def sleep_holding(payload: memoryview, seconds: float) -> None:
+    time.sleep(seconds)
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [partial(time.sleep, 60), partial(sleep_holding, memoryview(bytes(1 << 20)), 60)],
+    ids=["no payload", "a payload out of band"],
+)
+def test_a_started_request_closed_unanswered_ends_the_helper(request_):
     served = helper_pid()
 
-    with start_in_helper(partial(time.sleep, 60), **LIMITS):
+    with start_in_helper(request_, **LIMITS):
         pass
     assert_reaped(served)
     assert helper_pid() != served

@@ -74,7 +74,7 @@ def decode_draco_primitives(
     from assetcheck.sandbox.decoder import run_decoder
 
     packed = run_decoder(  # a partial, not a lambda: the decoder helper can take it
-        partial(decode_all_packed, [bytes(item.payload) for item in compressed]),
+        partial(decode_all_packed, [item.payload for item in compressed]),
         limits,
         issues,
         "DRACO_DECODE_FAILED",

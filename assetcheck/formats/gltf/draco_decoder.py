@@ -34,7 +34,7 @@ class DracoMesh:
     attributes: dict[int, np.ndarray]
 
 
-def decode_all_packed(payloads: list[bytes]) -> list[tuple]:
+def decode_all_packed(payloads: list[bytes | memoryview]) -> list[tuple]:
     """:func:`decode_packed` of each payload, in order, several at a time on the cores there
     are (the decoder releases the GIL) as far as the address space left holds the threads
     (:func:`~assetcheck.sandbox.containment.worker_threads`). Runs in the child, where these
@@ -49,13 +49,13 @@ def decode_all_packed(payloads: list[bytes]) -> list[tuple]:
     return [decode_packed(payload) for payload in payloads]
 
 
-def decode_packed(payload: bytes) -> tuple:
+def decode_packed(payload: bytes | memoryview) -> tuple:
     """Decode ``payload`` for the trip to the parent: ``("mesh", points, faces, attributes)``
     with arrays packed, or ``("error", reason)``. Runs in the child."""
     import DracoPy
 
     try:
-        decoded = DracoPy.decode(payload)
+        decoded = DracoPy.decode(bytes(payload))  # it takes bytes only
     except MemoryError:
         raise
     except Exception as error:  # DracoPy raises several types, all meaning "does not decode"
