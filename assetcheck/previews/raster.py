@@ -44,7 +44,7 @@ def render_clay(triangles: np.ndarray, width: int, height: int) -> np.ndarray:
     # ``shades`` is the background's (no colour, no coverage).
     shades = np.zeros((len(screen) + 1, 4), np.float32)
     shades[:-1, :3], shades[:-1, 3] = _shade(screen), 1.0
-    seen = np.full((big_h, big_w), -1, np.int64)
+    seen = np.full((big_h, big_w), -1, np.int32)
     depth = np.full((big_h, big_w), np.inf)
     draw_nearest(screen, *_drawn(screen, big_w, big_h), depth, seen)
     # Each SUPERSAMPLE² block: coverage becomes alpha, colour the mean of covered samples.

@@ -523,7 +523,7 @@ def test_draw_nearest_gives_a_sample_of_equal_depths_to_the_later_triangle():
     screen = np.concatenate([square, square, square[:1] - [0, 0, 1]]).astype(np.float64)
     planes = np.tile([0.0, 0.0, 1.0], (5, 1))
     planes[4, 2] = 0.0  # nearer, but not drawn
-    depth, seen = np.full((4, 4), np.inf), np.full((4, 4), -1, np.int64)
+    depth, seen = np.full((4, 4), np.inf), np.full((4, 4), -1, np.int32)
     drawn = np.array([0, 1, 2, 3])
     draw_nearest(screen, planes, drawn, np.zeros(4, np.int64), np.full(4, 4), depth, seen)
     # Both halves hold the samples on the diagonal (their centres are on both edges).
