@@ -14,7 +14,8 @@ polyglot search's byte scan (``signature_positions``), the normal maps' vector l
 """
 
 from libc.math cimport INFINITY, ceil, fabs, fabsf, floor, isnan, sqrt, sqrtf
-from libc.stdint cimport INT32_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport INT32_MAX
 from libc.stdlib cimport calloc, free, malloc, qsort
 from libc.string cimport memcmp, memcpy, memset
 
@@ -1091,7 +1092,8 @@ def draw_nearest(
     span between its edges at the row's centre line. A covered sample whose depth, from the
     triangle's plane ``planes[t]`` (``a * x + b * y + c``, at the centre), is at most the depth
     held takes it and the triangle's index: the nearest fragment wins, and of equal ones the
-    later triangle (what the numpy depth test kept: docs/performance.md, "The service: drawing the previews")."""
+    later triangle (what the numpy depth test kept: docs/performance.md, "The service: drawing
+    the previews in the compiled kernel")."""
     cdef Py_ssize_t height = depth.shape[0], width = depth.shape[1]
     cdef Py_ssize_t k, t, row, x, first_x, last_x
     cdef double a, b, c, centre_y, left, right, sample
@@ -1115,7 +1117,7 @@ def draw_nearest(
                 left, right = _edge_span(&screen[t, 0, 0], &screen[t, 1, 0], centre_y, left, right)
                 left, right = _edge_span(&screen[t, 1, 0], &screen[t, 2, 0], centre_y, left, right)
                 left, right = _edge_span(&screen[t, 2, 0], &screen[t, 0, 0], centre_y, left, right)
-                if isnan(left) or isnan(right):
+                if isnan(left) or isnan(right):  # no span (numpy's cast of NaN made none either)
                     continue
                 first_x = <Py_ssize_t>min(max(ceil(left - 0.5), 0.0), <double>width)
                 last_x = <Py_ssize_t>min(max(floor(right - 0.5), -1.0), <double>(width - 1))
