@@ -80,3 +80,13 @@ def inside_out_votes(
 def signature_positions(
     data: bytes | memoryview | mmap.mmap, signature: bytes, stop: int, limit: int
 ) -> list[int]: ...
+def draw_nearest(
+    screen: np.ndarray,
+    planes: np.ndarray,
+    drawn: np.ndarray,
+    top: np.ndarray,
+    rows: np.ndarray,
+    depth: np.ndarray,
+    seen: np.ndarray,
+) -> None: ...
+def resolve_samples(seen: np.ndarray, shades: np.ndarray, picture: np.ndarray) -> None: ...

@@ -7,13 +7,15 @@ are the same, evaluated in the same order and precision (compiled without fused 
 vertices, or parts), so that :mod:`assetcheck.mesh.threads` can run spans on several threads:
 their results do not depend on the split. How they are built and what they gained:
 docs/performance.md, "Compiled kernels", "Big files" and "Big meshes on every core". Being the
-package's one compiled extension, it also holds two kernels that are not of meshes: the ZIP
-polyglot search's byte scan (``signature_positions``) and the normal maps' vector lengths
-(``count_off_length``).
+package's one compiled extension, it also holds kernels that are not of meshes: the ZIP
+polyglot search's byte scan (``signature_positions``), the normal maps' vector lengths
+(``count_off_length``) and the preview pictures' rasterizer (``draw_nearest``,
+``resolve_samples``).
 """
 
-from libc.math cimport ceil, fabs, fabsf, floor, sqrt, sqrtf
+from libc.math cimport INFINITY, ceil, fabs, fabsf, floor, isnan, sqrt, sqrtf
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport INT32_MAX
 from libc.stdlib cimport calloc, free, malloc, qsort
 from libc.string cimport memcmp, memcpy, memset
 
@@ -1072,3 +1074,146 @@ cdef inline bint _may_hold(
     for i in range(SCREEN_BYTES):
         found |= (block[i] == first) & (block[i + last] == final)
     return found != 0
+
+
+def draw_nearest(
+    const double[:, :, ::1] screen,
+    const double[:, ::1] planes,
+    const int64_t[:] drawn,
+    const int64_t[:] top,
+    const int64_t[:] rows,
+    double[:, ::1] depth,
+    int32_t[:, ::1] seen,
+):
+    """Scan-convert the triangles ``drawn`` of ``screen`` (``(n, 3, 3)``: corners in samples,
+    x right, y down, and depth) into the sample buffers ``depth`` and ``seen`` (``(height,
+    width)``), in the order given. Triangle ``drawn[k]`` covers the rows ``top[k]`` to
+    ``top[k] + rows[k] - 1`` (within the buffers); in each, the samples whose centre lies in the
+    span between its edges at the row's centre line. A covered sample whose depth, from the
+    triangle's plane ``planes[t]`` (``a * x + b * y + c``, at the centre), is at most the depth
+    held takes it and the triangle's index: the nearest fragment wins, and of equal ones the
+    later triangle (what the numpy depth test kept: docs/performance.md, "The service: drawing
+    the previews in the compiled kernel")."""
+    cdef Py_ssize_t height = depth.shape[0], width = depth.shape[1]
+    cdef Py_ssize_t k, t, row, x, first_x, last_x
+    cdef double a, b, c, centre_y, left, right, sample
+    if seen.shape[0] != height or seen.shape[1] != width:
+        raise ValueError("depth and seen are buffers of the same samples")
+    if top.shape[0] != drawn.shape[0] or rows.shape[0] != drawn.shape[0]:
+        raise ValueError("one span of rows per triangle drawn")
+    if screen.shape[0] > INT32_MAX or planes.shape[0] != screen.shape[0]:
+        raise ValueError("one plane per triangle, at most 2^31 - 1 triangles")
+    for k in range(drawn.shape[0]):
+        t = drawn[k]
+        if t < 0 or t >= screen.shape[0] or top[k] < 0 or top[k] + rows[k] > height:
+            raise ValueError("a triangle or a row outside the buffers")
+    with nogil:
+        for k in range(drawn.shape[0]):
+            t = drawn[k]
+            a, b, c = planes[t, 0], planes[t, 1], planes[t, 2]
+            for row in range(top[k], top[k] + rows[k]):
+                centre_y = row + 0.5
+                left, right = INFINITY, -INFINITY
+                left, right = _edge_span(&screen[t, 0, 0], &screen[t, 1, 0], centre_y, left, right)
+                left, right = _edge_span(&screen[t, 1, 0], &screen[t, 2, 0], centre_y, left, right)
+                left, right = _edge_span(&screen[t, 2, 0], &screen[t, 0, 0], centre_y, left, right)
+                if isnan(left) or isnan(right):  # no span (numpy's cast of NaN made none either)
+                    continue
+                first_x = <Py_ssize_t>min(max(ceil(left - 0.5), 0.0), <double>width)
+                last_x = <Py_ssize_t>min(max(floor(right - 0.5), -1.0), <double>(width - 1))
+                for x in range(first_x, last_x + 1):
+                    sample = a * (x + 0.5) + b * (row + 0.5) + c
+                    if sample <= depth[row, x]:
+                        depth[row, x] = sample
+                        seen[row, x] = <int32_t>t
+
+
+cdef inline (double, double) _edge_span(
+    const double *p, const double *q, double centre_y, double left, double right
+) noexcept nogil:
+    """``left`` and ``right`` widened to where the edge from ``p`` to ``q`` (x, y, depth)
+    crosses the line ``y = centre_y``, if it does (NaN kept, as numpy's minimum keeps it)."""
+    cdef double rise = q[1] - p[1], along, x
+    if rise == 0:
+        return left, right
+    along = (centre_y - p[1]) / rise
+    if not (along >= 0 and along <= 1):
+        return left, right
+    x = p[0] + along * (q[0] - p[0])
+    if isnan(x):
+        return x, x
+    return min(left, x), max(right, x)
+
+
+def resolve_samples(
+    const int32_t[:, ::1] seen, const float[:, ::1] shades, uint8_t[:, :, ::1] picture
+):
+    """Each pixel of ``picture`` (``(height, width, 4)`` RGBA) from its block of samples of
+    ``seen`` (``factor`` times larger each way; -1: none): the samples' rows of ``shades``
+    (RGB and coverage; -1, or past the end, is its last row: the background's) summed in
+    float32, row by row of the block, then coverage over ``factor²`` as alpha and colour over
+    the covered samples (at least 1e-6), times 255, rounded half to even and clamped: numpy's
+    float32 arithmetic, in the same order."""
+    cdef Py_ssize_t height = picture.shape[0], width = picture.shape[1]
+    cdef Py_ssize_t factor, stride = seen.shape[1], y, x, dy, dx, owner, channel
+    cdef Py_ssize_t background = shades.shape[0] - 1
+    cdef float summed[4]
+    cdef float blocks, covered, value
+    if height == 0 or width == 0 or picture.shape[2] != 4 or shades.shape[1] != 4:
+        raise ValueError("an RGBA picture, from RGBA shades")
+    factor = seen.shape[0] // height
+    if factor < 1 or seen.shape[0] != factor * height or stride != factor * width:
+        raise ValueError("the samples are the picture's size times a whole factor")
+    if background < 0:
+        raise ValueError("shades end with the background's row")
+    blocks = <float>(factor * factor)
+    cdef const int32_t *block
+    cdef const float *colours = &shades[0, 0]
+    cdef uint8_t *pixel = &picture[0, 0, 0]
+    with nogil:
+        for y in range(height):
+            for x in range(width):
+                block = &seen[y * factor, x * factor]
+                if x > 0 and _same_samples(block, stride, factor):
+                    memcpy(pixel, pixel - 4, 4)
+                    pixel += 4
+                    continue
+                summed[0] = summed[1] = summed[2] = summed[3] = 0
+                for dy in range(factor):
+                    for dx in range(factor):
+                        owner = block[dy * stride + dx]
+                        if owner < 0 or owner > background:
+                            owner = background
+                        for channel in range(4):
+                            summed[channel] = summed[channel] + colours[owner * 4 + channel]
+                covered = max(summed[3], <float>1e-6)
+                for channel in range(3):
+                    pixel[channel] = _byte(summed[channel] / covered * <float>255)
+                pixel[3] = _byte(summed[3] / blocks * <float>255)
+                pixel += 4
+
+
+cdef inline bint _same_samples(
+    const int32_t *block, Py_ssize_t stride, Py_ssize_t factor
+) noexcept nogil:
+    """Whether the ``factor²`` samples at ``block`` (rows ``stride`` apart) see what the block
+    before them in the row sees, sample for sample: their pixel is then the same (most of a
+    picture is background or large faces)."""
+    cdef Py_ssize_t dy, dx
+    for dy in range(factor):
+        for dx in range(factor):
+            if block[dy * stride + dx] != block[dy * stride + dx - factor]:
+                return False
+    return True
+
+
+cdef inline uint8_t _byte(float value) noexcept nogil:
+    """``value`` rounded half to even and clamped to a byte, as numpy's ``rint``, ``clip`` and
+    cast to uint8 make it. Adding and taking away 2^23 rounds a float32 of ``[0, 2^23)`` to a
+    whole number in the default rounding mode (``rintf`` is a library call a sample: 2-3x
+    slower); larger ones end at 255 and negative ones at 0 either way. NaN makes 0, as numpy's
+    cast does on x86."""
+    value = (value + <float>8388608.0) - <float>8388608.0
+    if not value >= 0:
+        return 0
+    return <uint8_t>min(value, <float>255)

@@ -1,4 +1,4 @@
-"""Preview pictures of model files, drawn on the server with numpy: the worker draws them
+"""Preview pictures of model files, drawn on the server on the CPU: the worker draws them
 as a validation ends (:class:`~assetcheck.previews.drawing.PreviewWriter`) into the job's
 working folder, the job's storage keeps them, the dashboard serves them by their stored name
 (:func:`~assetcheck.previews.job_files.model_file_name`)."""

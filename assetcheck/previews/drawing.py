@@ -1,4 +1,4 @@
-"""Preview pictures of the model files of an upload, drawn on the server with numpy (no GPU).
+"""Preview pictures of the model files of an upload, drawn on the server on the CPU (no GPU).
 
 The worker draws them as the validation ends, in the same child process (so under the same time
 and memory limits), into the job's working folder beside the upload; the job's storage keeps

@@ -1,18 +1,20 @@
-"""A small software rasterizer: triangles in, a shaded RGBA picture out, numpy only, no GPU.
+"""A small software rasterizer: triangles in, a shaded RGBA picture out, on the CPU, no GPU.
 
 The model is drawn as grey clay from a fixed three-quarter view (the same for every file, so
 previews compare at a glance), orthographic, fitted to the picture, with flat Lambert shading
 (a key light from the upper left, a fill light at the camera) and a 2x2 supersample for smooth
-edges. Triangles are scan-converted in vectorized chunks (numpy arrays of rows, then of
-pixels: no Python loop per triangle), and a depth buffer keeps the nearest surface.
+edges. This module owns those rules (numpy: camera, projection, shading, which triangles are
+drawn); the compiled kernels (:mod:`assetcheck.mesh._kernels`) scan-convert the triangles into
+a depth buffer that keeps the nearest surface, and average the supersamples.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 
 import numpy as np
+
+from assetcheck.mesh._kernels import draw_nearest, resolve_samples
 
 #: Camera: turned this many degrees around the up axis, then tilted down.
 AZIMUTH_DEGREES, ELEVATION_DEGREES = 35.0, 25.0
@@ -24,10 +26,8 @@ LIGHTS = (((-0.45, 0.65, 0.62), 0.45), ((0.0, 0.0, 1.0), 0.35))
 MARGIN = 0.06  # of the picture, on each side
 SUPERSAMPLE = 2
 
-#: Bounding-box pixels (an upper bound of the samples covered) per vectorized chunk, and over
-#: the whole picture: the second bounds the time a file full of huge overlapping triangles
-#: can take (it is then thinned).
-CHUNK_PIXELS = 1 << 19
+#: Bounding-box samples (an upper bound of the samples covered) over the whole picture: bounds
+#: the time a file full of huge overlapping triangles can take (it is then thinned).
 TOTAL_PIXELS = 1 << 25
 
 
@@ -44,21 +44,13 @@ def render_clay(triangles: np.ndarray, width: int, height: int) -> np.ndarray:
     # ``shades`` is the background's (no colour, no coverage).
     shades = np.zeros((len(screen) + 1, 4), np.float32)
     shades[:-1, :3], shades[:-1, 3] = _shade(screen), 1.0
-    seen = np.full(big_h * big_w, -1, np.int64)
-    depth = np.full(big_h * big_w, np.inf)
-    for pixels, owners, depths in _fragments(screen, big_w, big_h):
-        _keep_nearest(depth, seen, pixels, depths, owners)
-    samples = shades[seen].reshape(big_h, big_w, 4)
-    # Sum each SUPERSAMPLE² block: coverage becomes alpha, colour the mean of covered samples.
-    # (Sums of strided slices: numpy reduces the short block axes of a reshape ~20x slower.)
-    summed = np.zeros((height, width, 4), np.float32)
-    for dy in range(SUPERSAMPLE):
-        for dx in range(SUPERSAMPLE):
-            summed += samples[dy::SUPERSAMPLE, dx::SUPERSAMPLE]
-    alpha = summed[..., 3] / (SUPERSAMPLE * SUPERSAMPLE)
-    summed[..., :3] /= np.maximum(summed[..., 3:], 1e-6)
-    summed[..., 3] = alpha
-    return np.clip(np.rint(summed * 255), 0, 255).astype(np.uint8)
+    seen = np.full((big_h, big_w), -1, np.int32)
+    depth = np.full((big_h, big_w), np.inf)
+    draw_nearest(screen, *_drawn(screen, big_w, big_h), depth, seen)
+    # Each SUPERSAMPLE² block: coverage becomes alpha, colour the mean of covered samples.
+    picture = np.empty((height, width, 4), np.uint8)
+    resolve_samples(seen, shades, picture)
+    return picture
 
 
 def _project(triangles: np.ndarray, width: int, height: int) -> np.ndarray:
@@ -99,10 +91,12 @@ def _shade(screen: np.ndarray) -> np.ndarray:
     return (np.minimum(intensity, 1.0)[:, None] * CLAY).astype(np.float32)
 
 
-def _fragments(
+def _drawn(
     screen: np.ndarray, width: int, height: int
-) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """``(pixel index, triangle index, depth)`` arrays of the covered samples, chunk by chunk."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(planes, triangles drawn, their first sample row, their row counts)``: the triangles
+    whose bounds hold a sample centre and whose depth plane is finite, in order, thinned
+    evenly past :data:`TOTAL_PIXELS` samples of bounds."""
     xy = screen[..., :2]
     low = np.clip(np.ceil(xy.min(axis=1) - 0.5), 0, [width, height]).astype(np.int64)
     high = np.clip(np.floor(xy.max(axis=1) - 0.5), -1, [width - 1, height - 1]).astype(np.int64)
@@ -113,45 +107,7 @@ def _fragments(
     total = int(boxes[drawn].sum())
     if total > TOTAL_PIXELS:  # thin evenly rather than drop one region of the model
         drawn = drawn[:: math.ceil(total / TOTAL_PIXELS)]
-    start = 0
-    while start < len(drawn):
-        sizes = np.cumsum(boxes[drawn[start:]])
-        stop = start + max(1, int(np.searchsorted(sizes, CHUNK_PIXELS, side="right")))
-        chunk = drawn[start:stop]
-        start = stop
-        yield _scan(screen, planes, chunk, low[chunk, 1], spans[chunk, 1], width)
-
-
-def _scan(
-    screen: np.ndarray,
-    planes: np.ndarray,
-    triangles: np.ndarray,
-    top: np.ndarray,
-    rows: np.ndarray,
-    width: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Scan-convert ``triangles``: for each pixel row they cross, the span between their edges
-    at the row's centre line; every pixel whose centre lies in a span is covered."""
-    owner = np.repeat(triangles, rows)
-    row = np.repeat(top, rows) + _ranks(rows)
-    centre_y = row + 0.5
-    left, right = np.full(len(row), np.inf), np.full(len(row), -np.inf)
-    for first, second in ((0, 1), (1, 2), (2, 0)):
-        p, q = screen[owner, first], screen[owner, second]
-        rise = q[:, 1] - p[:, 1]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            along = (centre_y - p[:, 1]) / rise
-        crosses = (rise != 0) & (along >= 0) & (along <= 1)
-        x = p[:, 0] + along * (q[:, 0] - p[:, 0])
-        left = np.where(crosses, np.minimum(left, x), left)
-        right = np.where(crosses, np.maximum(right, x), right)
-    first_x = np.clip(np.ceil(left - 0.5), 0, width).astype(np.int64)
-    last_x = np.clip(np.floor(right - 0.5), -1, width - 1).astype(np.int64)
-    pixels = np.maximum(last_x - first_x + 1, 0)
-    owner, row = np.repeat(owner, pixels), np.repeat(row, pixels)
-    x = np.repeat(first_x, pixels) + _ranks(pixels)
-    a, b, c = planes[owner].T
-    return row * width + x, owner, a * (x + 0.5) + b * (row + 0.5) + c
+    return planes, drawn, low[drawn, 1], spans[drawn, 1]
 
 
 def _depth_planes(screen: np.ndarray) -> np.ndarray:
@@ -163,22 +119,3 @@ def _depth_planes(screen: np.ndarray) -> np.ndarray:
         a = np.where(area != 0, (u[:, 2] * v[:, 1] - v[:, 2] * u[:, 1]) / area, np.nan)
         b = np.where(area != 0, (v[:, 2] * u[:, 0] - u[:, 2] * v[:, 0]) / area, np.nan)
     return np.stack([a, b, origin[:, 2] - a * origin[:, 0] - b * origin[:, 1]], axis=1)
-
-
-def _ranks(counts: np.ndarray) -> np.ndarray:
-    """0, 1, ..., n-1 for each n of ``counts``, concatenated."""
-    return np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
-
-
-def _keep_nearest(
-    depth: np.ndarray,
-    seen: np.ndarray,
-    pixels: np.ndarray,
-    depths: np.ndarray,
-    owners: np.ndarray,
-) -> None:
-    """Record the triangle of the fragment nearest at each pixel, this chunk's and what the
-    buffers hold from earlier ones taken together (a per-pixel minimum: no sort)."""
-    np.minimum.at(depth, pixels, depths)
-    nearest = depths == depth[pixels]
-    seen[pixels[nearest]] = owners[nearest]

@@ -19,6 +19,7 @@ from assetcheck.mesh import faults as faults_module
 from assetcheck.mesh._kernels import (
     count_off_length,
     count_repeats,
+    draw_nearest,
     file_edges,
     hash_positions,
     lower_vertex_counts,
@@ -515,3 +516,16 @@ def test_the_stages_refuse_cursors_and_bounds_outside_their_arrays_instead_of_wr
         )  # fmt: skip
     with pytest.raises(ValueError, match="outside the windings"):
         count_repeats(np.empty(2, np.uint64), np.array([0, 3], np.int64), 0, 1)
+
+
+def test_draw_nearest_gives_a_sample_of_equal_depths_to_the_later_triangle():
+    square = np.array([[[0, 0, 1], [4, 0, 1], [0, 4, 1]], [[4, 4, 1], [0, 4, 1], [4, 0, 1]]])
+    screen = np.concatenate([square, square, square[:1] - [0, 0, 1]]).astype(np.float64)
+    planes = np.tile([0.0, 0.0, 1.0], (5, 1))
+    planes[4, 2] = 0.0  # nearer, but not drawn
+    depth, seen = np.full((4, 4), np.inf), np.full((4, 4), -1, np.int32)
+    drawn = np.array([0, 1, 2, 3])
+    draw_nearest(screen, planes, drawn, np.zeros(4, np.int64), np.full(4, 4), depth, seen)
+    # Both halves hold the samples on the diagonal (their centres are on both edges).
+    assert seen.tolist() == [[2, 2, 2, 3], [2, 2, 3, 3], [2, 3, 3, 3], [3, 3, 3, 3]]
+    assert (depth == 1).all()
