@@ -54,6 +54,11 @@ class KernelsBuildHook(BuildHookInterface):
                     build_data["force_include"][str(kept)] = str(relative)
 
 
+def _source(name: str) -> Path:
+    """The ``.pyx`` of the extension ``name``, relative to the project root."""
+    return Path(*name.split(".")).with_suffix(".pyx")
+
+
 def _library(name: str) -> Path:
     """Where the extension ``name`` lives in the package, for this Python (its ABI suffix)."""
     return Path(*name.split(".")).with_suffix(sysconfig.get_config_var("EXT_SUFFIX"))
@@ -62,7 +67,7 @@ def _library(name: str) -> Path:
 def _up_to_date(root: Path, name: str) -> bool:
     """Whether the checkout holds ``name`` compiled after its source and this file changed."""
     library = root / _library(name)
-    sources = (root / Path(*name.split(".")).with_suffix(".pyx"), Path(__file__))
+    sources = (root / _source(name), Path(__file__))
     return library.is_file() and all(
         library.stat().st_mtime > source.stat().st_mtime for source in sources
     )
@@ -86,7 +91,7 @@ def _compile(root: Path, scratch: Path, names: list[str]) -> list[tuple[str, Pat
     sources = [
         Extension(
             name,
-            [str(root / Path(*name.split(".")).with_suffix(".pyx"))],
+            [str(root / _source(name))],
             extra_compile_args=COMPILE_ARGS,
         )
         for name in names
