@@ -16,6 +16,7 @@ runs).
 """
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -44,7 +45,9 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@cache
 def all_modules() -> dict[str, Path]:
+    """Every module of the package by name, read once per session (callers do not change it)."""
     return {
         module_name(path): path
         for path in PACKAGE.rglob("*.py")
@@ -52,9 +55,11 @@ def all_modules() -> dict[str, Path]:
     }
 
 
-def imported_modules(path: Path, known: set[str] | None = None) -> set[str]:
+@cache
+def imported_modules(path: Path) -> frozenset[str]:
     """The ``assetcheck`` modules the module at ``path`` imports when it runs: ``from package
-    import module`` names the module, ``from module import name`` the module."""
+    import module`` names the module, ``from module import name`` the module. Each file is
+    parsed once per session: the tests ask about every module several times."""
     tree = ast.parse(path.read_text())
     type_only = {
         id(node)
@@ -63,7 +68,7 @@ def imported_modules(path: Path, known: set[str] | None = None) -> set[str]:
         for statement in branch.body
         for node in ast.walk(statement)
     }
-    known = known if known is not None else set(all_modules())
+    known = all_modules().keys()
     names = set()
     for node in ast.walk(tree):
         if id(node) in type_only:
@@ -77,7 +82,9 @@ def imported_modules(path: Path, known: set[str] | None = None) -> set[str]:
             names.update(alias.name for alias in node.names)
         elif _is_lazy_import(node):
             names.add(node.args[0].value)
-    return {name for name in names if name == "assetcheck" or name.startswith("assetcheck.")}
+    return frozenset(
+        name for name in names if name == "assetcheck" or name.startswith("assetcheck.")
+    )
 
 
 def _is_lazy_import(node: ast.AST) -> bool:
@@ -108,7 +115,7 @@ def import_graph() -> dict[str, dict[str, str]]:
     graph: dict[str, dict[str, str]] = {}
     for name, path in modules.items():
         unit = unit_of(name)
-        for imported in imported_modules(path, set(modules)):
+        for imported in imported_modules(path):
             target = unit_of(imported)
             if target not in (unit, "assetcheck"):
                 graph.setdefault(unit, {}).setdefault(target, f"{name} imports {imported}")
