@@ -28,13 +28,17 @@ from typing import Any
 from assetcheck.config.defaults import DEFAULTS
 from assetcheck.config.settings import Config
 from assetcheck.config.values import ConfigError
+from assetcheck.daemon.location import NO_DAEMON_VARIABLE
 
 ENV_PREFIX = "ASSETCHECK_"
 CONFIG_VARIABLE = "ASSETCHECK_CONFIG"
 CONFIG_FILENAME = "assetcheck.toml"
-#: ``ASSETCHECK_`` variables that are not configuration keys: where the file is, and what
-#: ``assetcheck submit`` reads (a key must never land in the settings plugins see).
-NOT_CONFIG_VARIABLES = frozenset({CONFIG_VARIABLE, "ASSETCHECK_API_KEY", "ASSETCHECK_URL"})
+#: ``ASSETCHECK_`` variables that are not configuration keys: where the file is, what
+#: ``assetcheck submit`` reads (a key must never land in the settings plugins see), and the
+#: switch that keeps ``validate`` off the daemon (``docs/daemon.md``).
+NOT_CONFIG_VARIABLES = frozenset(
+    {CONFIG_VARIABLE, "ASSETCHECK_API_KEY", "ASSETCHECK_URL", NO_DAEMON_VARIABLE}
+)
 
 
 def find_config_file(

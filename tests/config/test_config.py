@@ -127,6 +127,11 @@ def test_environment_adds_no_key_to_a_built_in_section():
     assert "prot" not in config.tables["server"] and "venv" not in config.tables
 
 
+def test_the_variables_of_other_uses_are_no_plugin_keys():
+    config = load_config(environ={"ASSETCHECK_NO_DAEMON": "1", "ASSETCHECK_URL": "http://x"})
+    assert "no" not in config.tables and "url" not in config.tables
+
+
 def test_relative_plugins_dir_is_read_from_the_config_files_folder(tmp_path, monkeypatch):
     folder = tmp_path / "conf"
     folder.mkdir()
