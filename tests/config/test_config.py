@@ -8,6 +8,7 @@ from assetcheck.config.defaults import DEFAULTS
 from assetcheck.config.loading import config_from, load_config
 from assetcheck.config.validation import EngineSettings
 from assetcheck.config.values import ConfigError
+from assetcheck.daemon.location import NO_DAEMON_VARIABLE
 from assetcheck.scoring.profiles import BUDGET_NAMES
 
 
@@ -128,7 +129,7 @@ def test_environment_adds_no_key_to_a_built_in_section():
 
 
 def test_the_variables_of_other_uses_are_no_plugin_keys():
-    config = load_config(environ={"ASSETCHECK_NO_DAEMON": "1", "ASSETCHECK_URL": "http://x"})
+    config = load_config(environ={NO_DAEMON_VARIABLE: "1", "ASSETCHECK_URL": "http://x"})
     assert "no" not in config.tables and "url" not in config.tables
 
 
