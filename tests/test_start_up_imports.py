@@ -4,8 +4,8 @@ the image decoding (no texture), the animation key rules (no animation), the ski
 skin), the FBX checks' rules, the Draco and meshopt codecs and their sandbox, orjson (text
 output), the baseline comparison and the SARIF reader (no ``--baseline``), the TOML parser (no
 configuration file), the job failures (no failed job), the closest-name search of plugin errors
-(no mistake), ``logging`` (nothing logged), the service, or the worker pool and its sockets
-(``--jobs 1``)."""
+(no mistake), ``logging`` (nothing logged), the service, the worker pool and its sockets
+(``--jobs 1``), or threads (no terminal to show progress on)."""
 
 import json
 import os
@@ -58,6 +58,7 @@ NOT_FOR_A_PLAIN_GLB = (
     "multiprocessing",
     "assetcheck.cli.worker_pool",
     "socket",
+    "threading",
     "orjson",
     "tomllib",
     "ufbx",

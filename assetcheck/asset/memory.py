@@ -7,7 +7,7 @@ and "Where the bytes go") defines every figure and how the estimates are made.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 #: The categories of a file's bytes, in the order the reports list them.
 CATEGORIES = (
@@ -29,8 +29,7 @@ LARGEST_ITEMS = 10
 BOOKKEEPING = frozenset({"container", "padding"})
 
 
-@dataclass(frozen=True)
-class GpuMemory:
+class GpuMemory(NamedTuple):
     """The GPU memory of one texture with its mip chain: the format it is stored in on the GPU
     and the bytes of each level, largest first. ``assumed`` is True when the file does not say
     the format and the bytes are those of the format named."""
@@ -44,8 +43,7 @@ class GpuMemory:
         return sum(self.levels)
 
 
-@dataclass(frozen=True)
-class TextureMemory:
+class TextureMemory(NamedTuple):
     """One texture's GPU memory, as a report lists it."""
 
     name: str
@@ -65,8 +63,7 @@ class TextureMemory:
         }
 
 
-@dataclass(frozen=True)
-class ByteItem:
+class ByteItem(NamedTuple):
     """A named part of a file and its bytes: ``mesh 'Body' POSITION``, ``image 'Albedo'``."""
 
     category: str
@@ -77,8 +74,7 @@ class ByteItem:
         return {"category": self.category, "name": self.name, "bytes": self.bytes}
 
 
-@dataclass(frozen=True)
-class Saving:
+class Saving(NamedTuple):
     """What one method would make of some of a file's bytes, estimated: ``bytes`` of
     ``target`` now, ``estimated_bytes`` after (and for textures their GPU memory now and
     after). How each method is estimated is in ``docs/statistics.md``, not in every report."""

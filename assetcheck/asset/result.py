@@ -4,7 +4,7 @@ issues found, the score, and which checks ran."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from assetcheck.asset import Asset
 from assetcheck.issues import Issue
@@ -13,8 +13,7 @@ if TYPE_CHECKING:
     from assetcheck.scoring.profiles import EngineProfile
 
 
-@dataclass(frozen=True)
-class SecurityWarning:
+class SecurityWarning(NamedTuple):
     """One element of ``securityScan.warnings``."""
 
     code: str

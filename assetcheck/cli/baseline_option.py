@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import argparse
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, NamedTuple, TextIO
 
 from assetcheck.reports import Report, visible
 
@@ -34,8 +33,7 @@ def add_baseline_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-@dataclass(frozen=True)
-class Baseline:
+class Baseline(NamedTuple):
     """The ``--baseline`` file: its findings, and the format it is (to be) written in."""
 
     path: Path

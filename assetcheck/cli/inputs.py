@@ -15,9 +15,9 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
+from typing import NamedTuple
 
 from assetcheck.formats.registry import FormatRegistry
 
@@ -42,12 +42,11 @@ def add_selection_options(parser: argparse.ArgumentParser, verb: str) -> None:
     )
 
 
-@dataclass(frozen=True)
-class Selection:
+class Selection(NamedTuple):
     """The files to validate, and one message per path that gave none."""
 
-    files: list[Path] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    files: list[Path]
+    problems: list[str]
 
 
 def select_files(
@@ -58,7 +57,7 @@ def select_files(
 ) -> Selection:
     """The files ``paths`` name or hold, those in folders of the ``formats`` and filtered by the
     glob patterns (see the module)."""
-    selection = Selection()
+    selection = Selection([], [])
     seen: set[Path] = set()
     for path in paths:
         if path.is_dir():

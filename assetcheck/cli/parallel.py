@@ -11,8 +11,8 @@ import argparse
 import contextlib
 import os
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import pluggy
 
@@ -23,8 +23,7 @@ from assetcheck.reports.document import build_report
 from assetcheck.sandbox.cores import available_cores
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """One file's report, or ``error`` (why the file could not be opened or validated) and no
     report."""
 

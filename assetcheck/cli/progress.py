@@ -1,11 +1,16 @@
-"""A one-line progress display on stderr, shown only when stderr is a terminal."""
+"""A one-line progress display on stderr, shown only when stderr is a terminal.
+
+The display's thread (and :mod:`threading`) is started only then: a piped or CI run loads no
+threads (``docs/performance.md``)."""
 
 from __future__ import annotations
 
 import sys
-import threading
 import time
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    import threading
 
 TICK_SECONDS = 0.25
 SHOW_AFTER_SECONDS = 0.5
@@ -25,18 +30,21 @@ class Progress:
         self._label = ""
         self._started = 0.0
         self._drawn = False
-        self._stop = threading.Event()
+        self._stop: threading.Event | None = None
         self._thread: threading.Thread | None = None
 
     def __enter__(self) -> Progress:
         if self.enabled:
-            self._thread = threading.Thread(target=self._run, daemon=True)
+            import threading
+
+            self._stop = threading.Event()
+            self._thread = threading.Thread(target=self._run, args=(self._stop,), daemon=True)
             self._thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        if self._thread is not None:
+        if self._stop is not None and self._thread is not None:
+            self._stop.set()
             self._thread.join()
         if self._drawn:
             self.stream.write("\r\033[K")
@@ -46,8 +54,8 @@ class Progress:
         self._label = f"[{index}/{self.total}] {label}"
         self._started = time.monotonic()
 
-    def _run(self) -> None:
-        while not self._stop.wait(TICK_SECONDS):
+    def _run(self, stop: threading.Event) -> None:
+        while not stop.wait(TICK_SECONDS):
             elapsed = time.monotonic() - self._started
             if self._label and elapsed >= SHOW_AFTER_SECONDS:
                 self.stream.write(f"\r\033[K{self._label}  {elapsed:.1f} s")

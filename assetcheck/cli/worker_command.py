@@ -10,7 +10,6 @@ import logging
 import signal
 import sys
 import threading
-from dataclasses import replace
 
 from assetcheck.cli.db_command import open_node_database, secret_box
 from assetcheck.config.settings import Config
@@ -46,7 +45,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     for number in (signal.SIGTERM, signal.SIGINT):
         signal.signal(number, lambda *_: stopping.set())
     if args.processes:  # none, or 0: [workers] processes
-        config = replace(config, workers=replace(config.workers, processes=args.processes))
+        config = config._replace(workers=config.workers._replace(processes=args.processes))
     node = Node(config, database, secret_box=secret_box(config))
     listener = MetricsListener(config, node.collectors())
     if config.metrics.enabled:

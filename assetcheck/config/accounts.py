@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from assetcheck.config.values import ConfigError, Table, is_number
 
@@ -14,8 +14,7 @@ MAX_LOGIN_DELAY = 3600
 OPTIONAL_PLAN_KEYS = {"retention_days": 0, "max_storage_mb": 0}
 
 
-@dataclass(frozen=True)
-class AccountSettings:
+class AccountSettings(NamedTuple):
     """``[accounts]``: API keys an account may have active, and the delays after failed
     log-ins (``docs/security.md``, Log-in delays), in seconds."""
 
@@ -41,8 +40,7 @@ class AccountSettings:
         )
 
 
-@dataclass(frozen=True)
-class PlanSettings:
+class PlanSettings(NamedTuple):
     """``[plans.<name>]``: an account's limits. ``retention_days`` and ``max_storage_mb`` of
     0 mean none; the rates are per minute."""
 

@@ -32,9 +32,13 @@ from assetcheck.config.values import ConfigError
 ENV_PREFIX = "ASSETCHECK_"
 CONFIG_VARIABLE = "ASSETCHECK_CONFIG"
 CONFIG_FILENAME = "assetcheck.toml"
-#: ``ASSETCHECK_`` variables that are not configuration keys: where the file is, and what
-#: ``assetcheck submit`` reads (a key must never land in the settings plugins see).
-NOT_CONFIG_VARIABLES = frozenset({CONFIG_VARIABLE, "ASSETCHECK_API_KEY", "ASSETCHECK_URL"})
+#: ``ASSETCHECK_`` variables that are not configuration keys: where the file is, what
+#: ``assetcheck submit`` reads (a key must never land in the settings plugins see), and the
+#: switch that keeps ``validate`` off the daemon (``daemon.location``, which the daemon's
+#: client imports without the configuration: ``docs/daemon.md``).
+NOT_CONFIG_VARIABLES = frozenset(
+    {CONFIG_VARIABLE, "ASSETCHECK_API_KEY", "ASSETCHECK_URL", "ASSETCHECK_NO_DAEMON"}
+)
 
 
 def find_config_file(

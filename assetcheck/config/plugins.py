@@ -3,8 +3,8 @@ that raises is (``docs/plugins.md``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from assetcheck.config.values import Table
 
@@ -12,8 +12,7 @@ from assetcheck.config.values import Table
 CRASH_SEVERITY: dict[str, dict[str, str]] = {"warning": {}, "error": {"CHECK_CRASHED": "error"}}
 
 
-@dataclass(frozen=True)
-class PluginSettings:
+class PluginSettings(NamedTuple):
     """``[plugins]``: a folder of loose ``*.py`` plugins (None: none), plugin or check names
     to turn off, and the severity of ``CHECK_CRASHED`` (a key of :data:`CRASH_SEVERITY`)."""
 

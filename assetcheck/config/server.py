@@ -3,7 +3,7 @@ connection may send it, and what it shows operators (``docs/operations.md``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from assetcheck.config.values import Table
 
@@ -13,8 +13,7 @@ MIN_METRICS_TOKEN = 16
 LOG_FORMATS = ("text", "json")
 
 
-@dataclass(frozen=True)
-class ServerSettings:
+class ServerSettings(NamedTuple):
     """``[server]``: the HTTP server's address, its secret, its cookies and proxy headers, and
     its limits on what a connection sends before it is accepted (``service.webapp.limits``).
     Times are seconds."""
@@ -57,8 +56,7 @@ class ServerSettings:
         return self.max_body_kb << 10
 
 
-@dataclass(frozen=True)
-class MetricsSettings:
+class MetricsSettings(NamedTuple):
     """``[metrics]``: whether ``/metrics`` answers, the bearer token it asks for (empty: none),
     and where ``assetcheck worker`` serves it."""
 
@@ -85,8 +83,7 @@ def _metrics_token(table: Table) -> str:
     return token
 
 
-@dataclass(frozen=True)
-class LoggingSettings:
+class LoggingSettings(NamedTuple):
     """``[logging]``: the format of every log line, one of :data:`LOG_FORMATS`."""
 
     format: str

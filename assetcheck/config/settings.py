@@ -1,14 +1,17 @@
 """The configuration as typed settings: one frozen section per built-in table, read and checked
 once as the configuration loads (``config.loading``). Consumers take the section they need
 (``config.server``, ``config.plans["pro"]``); those that need keys of several tables take the
-whole :class:`Config`. Plugins' tables stay plain data, for plugins alone."""
+whole :class:`Config`. Plugins' tables stay plain data, for plugins alone.
+
+The sections and :class:`Config` are named tuples rather than frozen dataclasses: every command
+creates all of their classes as it starts, and a named tuple's class costs a fifth of a frozen
+dataclass's (``docs/performance.md``). Change one with ``_replace``."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from assetcheck.asset.options import Limits, ValidationOptions
 from assetcheck.config.accounts import AccountSettings, PlanSettings, read_plans
@@ -23,8 +26,7 @@ from assetcheck.issues import IssuePolicy
 from assetcheck.plugins.manager import PluginConfig
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(NamedTuple):
     """Every built-in table, typed, in the order of ``config.defaults``; the plain tables
     plugins are handed; and the file they came from (None: defaults and the environment)."""
 

@@ -3,8 +3,8 @@ the accounts and jobs (``docs/operations.md``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from assetcheck.config.values import ConfigError, Table
 
@@ -12,8 +12,7 @@ from assetcheck.config.values import ConfigError, Table
 BACKENDS = ("local", "s3")
 
 
-@dataclass(frozen=True)
-class StorageSettings:
+class StorageSettings(NamedTuple):
     """``[storage]``: the data folder, the job files' back-end (``"local"``: under
     ``data_dir``; ``"s3"``: a bucket, which it then names) and the bound on what a job stores
     beside its upload: ``max_derived_ratio`` times its size plus ``derived_allowance_mb``."""
@@ -49,8 +48,7 @@ class StorageSettings:
         )
 
 
-@dataclass(frozen=True)
-class DatabaseSettings:
+class DatabaseSettings(NamedTuple):
     """``[database]``: the database's URL; empty for SQLite under ``data_dir``. Which URLs
     work is for ``service.db`` to say, as it opens one."""
 

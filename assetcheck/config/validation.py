@@ -4,14 +4,16 @@ engine profile's issue policy and budget overrides (``docs/profiles.md``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from assetcheck.config.values import Table
 
+#: The default of :class:`EngineSettings`' tables: empty, and shared, so never to be changed.
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
 
-@dataclass(frozen=True)
-class ValidationSettings:
+
+class ValidationSettings(NamedTuple):
     """``[validation]``: how far an archive is opened before it is a bomb, how many issues a
     result keeps, and how large a stored report may be."""
 
@@ -36,15 +38,14 @@ class ValidationSettings:
         )
 
 
-@dataclass(frozen=True)
-class EngineSettings:
+class EngineSettings(NamedTuple):
     """``[engines.<name>]``: issue codes the engine does not report (``ignore``), severity
     overrides by code (``[engines.<name>.severity]``), and every other key as a budget or mesh
     rule override, which the engine checks against the profile (``scoring.profiles``)."""
 
     ignore: frozenset[str] = frozenset()
-    severity: Mapping[str, str] = field(default_factory=dict)
-    budgets: Mapping[str, Any] = field(default_factory=dict)
+    severity: Mapping[str, str] = _EMPTY
+    budgets: Mapping[str, Any] = _EMPTY
 
     @classmethod
     def read(cls, table: Table) -> EngineSettings:

@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from assetcheck.config.values import ConfigError, Table, is_number
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
-@dataclass(frozen=True)
-class WebhookSettings:
+class WebhookSettings(NamedTuple):
     """``[webhooks]``: the delay before each attempt (``retry_delays``, the first 0: attempt 1
     is immediate), a receiver's time to answer, the private networks receivers may be on, how
     often each node looks for due deliveries, how long ended deliveries are kept (0: always),

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from assetcheck.config.values import Table
 
 
-@dataclass(frozen=True)
-class WorkerSettings:
+class WorkerSettings(NamedTuple):
     """``[workers]``: how many worker processes a node runs (0: none), each job's time and
     memory limits, how long a lease lasts, and how long a stopping worker may finish its job.
     Times are seconds."""

@@ -20,7 +20,7 @@ import string
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from assetcheck.issues.names import cut_name
 from assetcheck.issues.recording import code_recorder
@@ -102,8 +102,7 @@ class _CountFormatter(string.Formatter):
 _FORMATTER = _CountFormatter()
 
 
-@dataclass(frozen=True)
-class Issue:
+class Issue(NamedTuple):
     """One finding and where: ``file`` in the upload, a JSON ``pointer``, a byte ``offset``.
     ``title`` is its type's; ``headline`` is the title with the type's count phrase filled in."""
 
@@ -135,8 +134,7 @@ class Issue:
         return data
 
 
-@dataclass(frozen=True)
-class IssueArea:
+class IssueArea(NamedTuple):
     """Declares the issue types of one area (``gltf``, ``fbx``, ``quality``, ...): every type
     of the area shares its name and, unless it gives its own, its ``fix``."""
 
@@ -300,8 +298,7 @@ class IssueCollector:
         return self.policy.severity_overrides.get(code, self.registry[code].severity)
 
 
-@dataclass(frozen=True)
-class FileIssues:
+class FileIssues(NamedTuple):
     """Adds issues about one file of the upload."""
 
     collector: IssueCollector

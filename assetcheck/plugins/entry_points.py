@@ -13,7 +13,6 @@ import importlib
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from assetcheck.plugins.disabled_names import normalized
@@ -30,8 +29,7 @@ class _MetadataDir(NamedTuple):
     name: str
 
 
-@dataclass(frozen=True)
-class PluginEntryPoint:
+class PluginEntryPoint(NamedTuple):
     """``name = value`` in the group's section of a distribution's ``entry_points.txt``.
 
     ``value`` is ``module`` or ``module:attribute.path``; ``distribution`` and ``version`` are

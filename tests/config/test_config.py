@@ -1,4 +1,3 @@
-import dataclasses
 import pickle
 import re
 from pathlib import Path
@@ -9,6 +8,7 @@ from assetcheck.config.defaults import DEFAULTS
 from assetcheck.config.loading import config_from, load_config
 from assetcheck.config.validation import EngineSettings
 from assetcheck.config.values import ConfigError
+from assetcheck.daemon.location import NO_DAEMON_VARIABLE
 from assetcheck.scoring.profiles import BUDGET_NAMES
 
 
@@ -128,6 +128,11 @@ def test_environment_adds_no_key_to_a_built_in_section():
     assert "prot" not in config.tables["server"] and "venv" not in config.tables
 
 
+def test_the_variables_of_other_uses_are_no_plugin_keys():
+    config = load_config(environ={NO_DAEMON_VARIABLE: "1", "ASSETCHECK_URL": "http://x"})
+    assert "no" not in config.tables and "url" not in config.tables
+
+
 def test_relative_plugins_dir_is_read_from_the_config_files_folder(tmp_path, monkeypatch):
     folder = tmp_path / "conf"
     folder.mkdir()
@@ -162,7 +167,7 @@ def test_the_example_config_is_the_defaults_and_names_every_budget_key():
 
 
 def field_names(section) -> list[str]:
-    return [field.name for field in dataclasses.fields(section)]
+    return list(section._fields)
 
 
 def test_every_default_key_has_a_typed_field_and_every_field_a_default():
