@@ -8,7 +8,7 @@ formats glTF allows (PNG, JPEG, KTX2 through ``KHR_texture_basisu``, WebP throug
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from assetcheck.formats.ktx2.header import IDENTIFIER as KTX2_MAGIC
 
@@ -19,8 +19,7 @@ JPEG_SOF_MARKERS = frozenset(
 JPEG_SCAN_LIMIT = 1 << 20
 
 
-@dataclass(frozen=True)
-class ImageInfo:
+class ImageInfo(NamedTuple):
     """An image's MIME type and, when the header gives them, its pixel size."""
 
     mime_type: str

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -31,8 +30,7 @@ def describe_length(meters: float) -> str:
     return f"{meters * 1000:.2g} mm"
 
 
-@dataclass(frozen=True)
-class Box:
+class Box(NamedTuple):
     """An axis-aligned box in metres: ``low`` and ``high`` corners, ``(3,)`` each."""
 
     low: np.ndarray

@@ -12,7 +12,7 @@ unused vertices by ``_kernels.mark_used`` (docs/performance.md).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -36,8 +36,7 @@ SMALL_MESH_TRIANGLES = 4 * PART_WINDINGS
 BATCH_TRIANGLES = 1 << 17
 
 
-@dataclass(frozen=True)
-class TriangleFaults:
+class TriangleFaults(NamedTuple):
     """Of ``total`` triangles, how many have zero area and how many duplicate another."""
 
     total: int

@@ -13,8 +13,8 @@ are read-only, so no measure can change what the others read.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property, partial
+from typing import NamedTuple
 
 import numpy as np
 
@@ -23,8 +23,7 @@ from assetcheck.mesh._kernels import usable_corners as _usable_corners
 from assetcheck.mesh.threads import mesh_threads, run_all, spans
 
 
-@dataclass(frozen=True)
-class Vertices:
+class Vertices(NamedTuple):
     """Vertex positions laid out for gathering: ``coords`` is ``(3, count)`` float32 (x, y and
     z rows) and ``keys`` a 64-bit hash per vertex, equal for vertices at the same position.
     Both are read-only."""

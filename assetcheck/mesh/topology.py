@@ -32,7 +32,7 @@ triangles spread evenly through the mesh.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -60,8 +60,7 @@ BATCH_TRIANGLES = 500_000
 WELD_TOGETHER_VERTICES = 4096
 
 
-@dataclass(frozen=True)
-class Topology:
+class Topology(NamedTuple):
     """How the ``triangles`` of a mesh meet: counts of distinct (undirected) edges."""
 
     triangles: int

@@ -24,7 +24,7 @@ compared across the model weighted by surface area (:func:`density_spread`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -49,8 +49,7 @@ NARROW_CELLS = 4
 DENSITY_PERCENTILE = 5.0
 
 
-@dataclass(frozen=True)
-class UvFaults:
+class UvFaults(NamedTuple):
     """Of the ``triangles`` of a mesh in one UV set: UVs that are not finite, triangles with
     surface area but zero UV area, and a sample of texel densities with their surface areas."""
 
@@ -61,8 +60,7 @@ class UvFaults:
     areas: np.ndarray
 
 
-@dataclass(frozen=True)
-class LightmapFaults:
+class LightmapFaults(NamedTuple):
     """Lightmap UV triangles outside [0, 1], and the covered and overlapped grid cells."""
 
     triangles: int

@@ -24,8 +24,7 @@ it, tangents for
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from assetcheck.formats.gltf.fields import as_integer, child, extensions_used
 from assetcheck.formats.gltf.links import (
@@ -48,8 +47,7 @@ LIGHTS = "KHR_lights_punctual"
 ROOT_ARRAYS = {LIGHTS: "lights", VARIANTS: "variants"}
 
 
-@dataclass(frozen=True)
-class VariantMapping:
+class VariantMapping(NamedTuple):
     """One ``mappings`` element of a primitive's ``KHR_materials_variants`` object."""
 
     primitive: Primitive

@@ -10,7 +10,7 @@ a view of ``source.data``, which may be a memory map of a large file.
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from assetcheck.asset import Asset
 from assetcheck.asset.options import ValidationOptions
@@ -35,8 +35,7 @@ _CHUNK_NAMES = {JSON_CHUNK: "JSON", BIN_CHUNK: "BIN"}
 GLB = FileFormat("glb", "GLB", (".glb",), magic=(MAGIC.to_bytes(4, "little"),))
 
 
-@dataclass(frozen=True)
-class GlbChunks:
+class GlbChunks(NamedTuple):
     """The first JSON and BIN chunks of a complete GLB (None where there is none)."""
 
     json: memoryview | None

@@ -18,8 +18,7 @@ with codes of their own; the fields above stay what Khronos reports.
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from assetcheck.formats.ktx2.header import IDENTIFIER as KTX2_SIGNATURE
 from assetcheck.formats.ktx2.header import (
@@ -52,8 +51,7 @@ KTX2_FACE_COUNTS = (1, 6)
 KTX2_SUPERCOMPRESSION_SCHEMES = range(4)
 
 
-@dataclass(frozen=True)
-class ImageStructure:
+class ImageStructure(NamedTuple):
     """What :func:`parse_image` found.
 
     ``mime_type`` is None when no signature matched. ``truncated`` and ``invalid`` (the reason)

@@ -7,7 +7,6 @@ ever slices real bytes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from assetcheck.formats.gltf.accessor_data import ELEMENT_SIZES, ElementSizes, element_key
@@ -17,16 +16,14 @@ from assetcheck.formats.gltf.schema_tables import LARGEST_EXACT
 Bytes = bytes | memoryview
 
 
-@dataclass(frozen=True)
-class Buffer:
+class Buffer(NamedTuple):
     """One entry of ``buffers``: its declared ``byteLength`` and the bytes it resolved to."""
 
     declared_length: int | None
     data: Bytes | None
 
 
-@dataclass(frozen=True)
-class Accessors:
+class Accessors(NamedTuple):
     """The document's accessors (None for malformed ones) and their valid ``count`` values."""
 
     items: list[dict | None]

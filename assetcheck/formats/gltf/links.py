@@ -364,8 +364,7 @@ class NodeTree:
                 clock += 1
 
 
-@dataclass(frozen=True)
-class CommonLineage:
+class CommonLineage(NamedTuple):
     """What the lineages of some nodes (a skin's joints) share.
 
     ``exists``: some node is in every lineage (all lead to one top, or all into one loop);

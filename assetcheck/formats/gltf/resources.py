@@ -8,7 +8,7 @@ upload; URIs that point elsewhere were already reported by
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from assetcheck.asset import Texture
 from assetcheck.formats.gltf.fields import FieldReader, child
@@ -31,8 +31,7 @@ BUFFER_MEDIA_TYPES = frozenset({"application/octet-stream", "application/gltf-bu
 _GLB_PADDING = 3
 
 
-@dataclass(frozen=True)
-class Resource:
+class Resource(NamedTuple):
     """What a URI resolved to: its bytes (None when unavailable) and a data: URI's media type."""
 
     data: Bytes | None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from assetcheck.formats.gltf.fields import child
 from assetcheck.formats.gltf.links import (
@@ -24,8 +24,7 @@ if TYPE_CHECKING:
 BASE_COLOR, METALLIC_ROUGHNESS, NORMAL = "baseColorTexture", "metallicRoughnessTexture", "normal"
 
 
-@dataclass(frozen=True)
-class Use:
+class Use(NamedTuple):
     """One material's use of an image: the texture info's pointer, the material, its role
     (:data:`BASE_COLOR`, :data:`METALLIC_ROUGHNESS`, :data:`NORMAL` or the texture info's key)."""
 

@@ -10,9 +10,8 @@ import base64
 import posixpath
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import unquote, unquote_to_bytes
 
 from assetcheck.formats.gltf.fields import child
@@ -35,8 +34,7 @@ class UriKind(Enum):
     TRAVERSAL = "traversal"
 
 
-@dataclass(frozen=True)
-class DataUri:
+class DataUri(NamedTuple):
     media_type: str
     data: bytes
 
