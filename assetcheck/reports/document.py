@@ -39,6 +39,9 @@ _SENTENCE_KEYS = frozenset({"message", "fix", "advice"})
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 #: The types of values stored as they are.
 _SCALARS = frozenset({int, float, bool, type(None)})
+_TEXT_TYPES = frozenset({str, type(None)})
+#: The sections built from the check runs alone: fresh dicts of theirs, with literal keys.
+_RUN_SECTIONS = frozenset({"checks", "plugins"})
 
 
 def build_report(result: Result, *, job: Mapping[str, Any] | None = None) -> Report:
@@ -47,6 +50,8 @@ def build_report(result: Result, *, job: Mapping[str, Any] | None = None) -> Rep
     Issues are grouped by code and ordered by severity, each group with its count (occurrences
     beyond the cap included), its fix and the locations kept.
     """
+    # The check runs' texts, when plain, make their two sections plain: see _storable.
+    plain = _RUN_SECTIONS if _plain_texts(_run_texts(result.checks)) else frozenset()
     return _storable(
         {
             **_header(result.filename, _engine(result.profile), job),
@@ -65,7 +70,8 @@ def build_report(result: Result, *, job: Mapping[str, Any] | None = None) -> Rep
             "checks": [run.to_dict() for run in result.checks],
             "plugins": plugins_that_ran(result.checks),
             "timings": result.timings,
-        }
+        },
+        plain,
     )
 
 
@@ -118,14 +124,40 @@ def failure(report: Report) -> dict[str, str] | None:
     return (report.get("job") or {}).get("error")
 
 
-def _storable(report: Report) -> Report:
+def _storable(report: Report, plain: frozenset[str] = frozenset()) -> Report:
     """``report`` with storable, bounded text (see the module's notes), and
-    ``summary.namesCut`` when any text is cut."""
+    ``summary.namesCut`` when any text is cut. The sections named in ``plain`` are known to
+    hold only text the walk keeps as it is, in dicts and lists of their own: they are kept
+    without a walk."""
     cut: list[str] = []
-    stored = _storable_value(report, "", cut)
+    stored = {
+        name: section if name in plain else _storable_value(section, name, cut)
+        for name, section in report.items()
+    }
     if cut:
         stored["summary"]["namesCut"] = len(cut)
     return stored
+
+
+def _run_texts(checks: Iterable[CheckRun]) -> list[str | None]:
+    """Every text of the ``checks`` and ``plugins`` sections (:func:`plugins_that_ran`):
+    the check runs' names, plugins and versions."""
+    return [text for run in checks for text in (run.name, run.plugin, run.version)]
+
+
+def _plain_texts(texts: list[Any]) -> bool:
+    """Whether :func:`_storable_value` keeps each of ``texts`` as it is: each None, or a
+    ``str`` (no subclass) in ASCII (so no lone surrogate and no cut mark), without a NUL, at
+    most a name long. Answered with one pass of C code over them all."""
+    if not set(map(type, texts)) <= _TEXT_TYPES:
+        return False
+    strings = list(filter(None, texts))
+    joined = "".join(strings)
+    return (
+        joined.isascii()
+        and "\x00" not in joined
+        and max(map(len, strings), default=0) <= MAX_NAME_LENGTH
+    )
 
 
 def _storable_value(value: Any, key: str, cut: list[str]) -> Any:
