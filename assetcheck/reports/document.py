@@ -39,9 +39,11 @@ _SENTENCE_KEYS = frozenset({"message", "fix", "advice"})
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 #: The types of values stored as they are.
 _SCALARS = frozenset({int, float, bool, type(None)})
-_TEXT_TYPES = frozenset({str, type(None)})
-#: The sections built from the check runs alone: fresh dicts of theirs, with literal keys.
-_RUN_SECTIONS = frozenset({"checks", "plugins"})
+#: The types of a plain record's values: :data:`_SCALARS`, and text when plain.
+_RECORD_VALUE_TYPES = _SCALARS | {str}
+#: Sections that are lists of flat records (the check runs, the plugins that ran): kept as
+#: they are when every key and value is one the walk keeps (:func:`_plain_records`).
+_RECORD_SECTIONS = ("checks", "plugins")
 
 
 def build_report(result: Result, *, job: Mapping[str, Any] | None = None) -> Report:
@@ -50,8 +52,6 @@ def build_report(result: Result, *, job: Mapping[str, Any] | None = None) -> Rep
     Issues are grouped by code and ordered by severity, each group with its count (occurrences
     beyond the cap included), its fix and the locations kept.
     """
-    # The check runs' texts, when plain, make their two sections plain: see _storable.
-    plain = _RUN_SECTIONS if _plain_texts(_run_texts(result.checks)) else frozenset()
     return _storable(
         {
             **_header(result.filename, _engine(result.profile), job),
@@ -70,8 +70,7 @@ def build_report(result: Result, *, job: Mapping[str, Any] | None = None) -> Rep
             "checks": [run.to_dict() for run in result.checks],
             "plugins": plugins_that_ran(result.checks),
             "timings": result.timings,
-        },
-        plain,
+        }
     )
 
 
@@ -124,12 +123,12 @@ def failure(report: Report) -> dict[str, str] | None:
     return (report.get("job") or {}).get("error")
 
 
-def _storable(report: Report, plain: frozenset[str] = frozenset()) -> Report:
+def _storable(report: Report) -> Report:
     """``report`` with storable, bounded text (see the module's notes), and
-    ``summary.namesCut`` when any text is cut. The sections named in ``plain`` are known to
-    hold only text the walk keeps as it is, in dicts and lists of their own: they are kept
-    without a walk."""
+    ``summary.namesCut`` when any text is cut. A section of :data:`_RECORD_SECTIONS` that
+    :func:`_plain_records` finds plain is kept without a walk (the walk would keep it as is)."""
     cut: list[str] = []
+    plain = {name for name in _RECORD_SECTIONS if _plain_records(report.get(name))}
     stored = {
         name: section if name in plain else _storable_value(section, name, cut)
         for name, section in report.items()
@@ -139,24 +138,23 @@ def _storable(report: Report, plain: frozenset[str] = frozenset()) -> Report:
     return stored
 
 
-def _run_texts(checks: Iterable[CheckRun]) -> list[str | None]:
-    """Every text of the ``checks`` and ``plugins`` sections (:func:`plugins_that_ran`):
-    the check runs' names, plugins and versions."""
-    return [text for run in checks for text in (run.name, run.plugin, run.version)]
-
-
-def _plain_texts(texts: list[Any]) -> bool:
-    """Whether :func:`_storable_value` keeps each of ``texts`` as it is: each None, or a
-    ``str`` (no subclass) in ASCII (so no lone surrogate and no cut mark), without a NUL, at
-    most a name long. Answered with one pass of C code over them all."""
-    if not set(map(type, texts)) <= _TEXT_TYPES:
+def _plain_records(records: Any) -> bool:
+    """Whether :func:`_storable_value` keeps ``records`` as it is: a list of dicts (no
+    subclass) whose keys are plain text and whose values are numbers, flags, None or plain
+    text: a ``str`` (no subclass) in ASCII (so no lone surrogate and no cut mark), without a
+    NUL, at most a name long. Answered with a few passes of C code over all of them."""
+    if type(records) is not list or not all(type(record) is dict for record in records):
         return False
-    strings = list(filter(None, texts))
-    joined = "".join(strings)
+    keys = [key for record in records for key in record]
+    values = [value for record in records for value in record.values()]
+    if not (set(map(type, keys)) <= {str} and set(map(type, values)) <= _RECORD_VALUE_TYPES):
+        return False
+    texts = keys + [value for value in values if type(value) is str]
+    joined = "".join(texts)
     return (
         joined.isascii()
         and "\x00" not in joined
-        and max(map(len, strings), default=0) <= MAX_NAME_LENGTH
+        and max(map(len, texts), default=0) <= MAX_NAME_LENGTH
     )
 
 
