@@ -39,6 +39,11 @@ _SENTENCE_KEYS = frozenset({"message", "fix", "advice"})
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 #: The types of values stored as they are.
 _SCALARS = frozenset({int, float, bool, type(None)})
+#: The types of a plain record's values: :data:`_SCALARS`, and text when plain.
+_RECORD_VALUE_TYPES = _SCALARS | {str}
+#: Sections that are lists of flat records (the check runs, the plugins that ran): kept as
+#: they are when every key and value is one the walk keeps (:func:`_plain_records`).
+_RECORD_SECTIONS = ("checks", "plugins")
 
 
 def build_report(result: Result, *, job: Mapping[str, Any] | None = None) -> Report:
@@ -120,12 +125,37 @@ def failure(report: Report) -> dict[str, str] | None:
 
 def _storable(report: Report) -> Report:
     """``report`` with storable, bounded text (see the module's notes), and
-    ``summary.namesCut`` when any text is cut."""
+    ``summary.namesCut`` when any text is cut. A section of :data:`_RECORD_SECTIONS` that
+    :func:`_plain_records` finds plain is kept without a walk (the walk would keep it as is)."""
     cut: list[str] = []
-    stored = _storable_value(report, "", cut)
+    plain = {name for name in _RECORD_SECTIONS if _plain_records(report.get(name))}
+    stored = {
+        name: section if name in plain else _storable_value(section, name, cut)
+        for name, section in report.items()
+    }
     if cut:
         stored["summary"]["namesCut"] = len(cut)
     return stored
+
+
+def _plain_records(records: Any) -> bool:
+    """Whether :func:`_storable_value` keeps ``records`` as it is: a list of dicts (no
+    subclass) whose keys are plain text and whose values are numbers, flags, None or plain
+    text: a ``str`` (no subclass) in ASCII (so no lone surrogate and no cut mark), without a
+    NUL, at most a name long. Answered with a few passes of C code over all of them."""
+    if type(records) is not list or not all(type(record) is dict for record in records):
+        return False
+    keys = [key for record in records for key in record]
+    values = [value for record in records for value in record.values()]
+    if not (set(map(type, keys)) <= {str} and set(map(type, values)) <= _RECORD_VALUE_TYPES):
+        return False
+    texts = keys + [value for value in values if type(value) is str]
+    joined = "".join(texts)
+    return (
+        joined.isascii()
+        and "\x00" not in joined
+        and max(map(len, texts), default=0) <= MAX_NAME_LENGTH
+    )
 
 
 def _storable_value(value: Any, key: str, cut: list[str]) -> Any:

@@ -44,6 +44,7 @@ _REFERENCES = {
     "source": "images",
 }
 _ACCESSOR_MAPS = frozenset({"attributes", "targets"})
+_ARRAYS = frozenset(_REFERENCES.values())
 #: Keys whose values are positions that no content identifies: left out of digests (a buffer
 #: view's ``byteOffset`` moves when an earlier one does; ``sampler`` and ``scene`` index arrays
 #: whose items have no content of their own worth telling apart).
@@ -60,6 +61,7 @@ _QUOTED_OR_NUMBER = re.compile(
 _DIGESTED_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=str)
 #: The types of the document's values that hold nothing to resolve (unless a reference).
 _LEAVES = frozenset({str, int, float, bool, type(None)})
+_NOT_MAPPINGS = _LEAVES | {list}
 
 
 class Fingerprints:
@@ -73,6 +75,10 @@ class Fingerprints:
         self._referents: dict[tuple[str, int], Any] = {}
         self._parents: dict[int, int] | None = None
         self._contents: dict[int, list[str]] = {}
+        #: The arrays of the document that references index, each looked up once.
+        self._arrays = (
+            {name: document.get(name) for name in _ARRAYS} if _is_mapping(document) else {}
+        )
 
     def of(self, message: str, pointer: str | None, file: str | None) -> str:
         """The fingerprint of a finding: 32 hex digits digesting ``file``, the stable form of
@@ -160,7 +166,9 @@ class Fingerprints:
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
 
     def _resolved(self, value: Any, key: str) -> Any:
-        if type(value) is dict or isinstance(value, Mapping):  # _is_mapping, without a call
+        kind = type(value)
+        # _is_mapping, without a call, nor the ABC's check of a list or a leaf (never one).
+        if kind is dict or (kind not in _NOT_MAPPINGS and isinstance(value, Mapping)):
             if key in _ACCESSOR_MAPS:
                 return {str(k): self._referenced("accessors", v) for k, v in value.items()}
             resolved = {}
@@ -170,14 +178,22 @@ class Fingerprints:
                 name = str(k)
                 # A number, a text, a flag: itself, unless it is a reference (whose target's
                 # digest _referenced gives, or the value itself when there is no target).
-                if type(v) in _LEAVES and name not in _REFERENCES:
-                    resolved[name] = v
-                else:
+                if type(v) not in _LEAVES:
                     resolved[name] = self._resolved(v, name)
+                elif name in _REFERENCES:
+                    resolved[name] = self._referenced(_REFERENCES[name], v)
+                else:
+                    resolved[name] = v
             return resolved
-        if isinstance(value, list):
+        if kind is list or isinstance(value, list):
             if key in _REFERENCES:
-                return [self._resolved(item, key) for item in value]
+                collection = _REFERENCES[key]
+                return [
+                    self._referenced(collection, item)
+                    if type(item) in _LEAVES
+                    else self._resolved(item, key)
+                    for item in value
+                ]
             # Not references (an accessor's bounds, a matrix): numbers and texts as they are.
             return [item if type(item) in _LEAVES else self._resolved(item, key) for item in value]
         if key in _REFERENCES:
@@ -187,7 +203,7 @@ class Fingerprints:
     def _referenced(self, collection: str, index: Any) -> Any:
         """The digest of ``document[collection][index]``; ``index`` itself when there is no
         such item, or when it references itself through others (a malformed node cycle)."""
-        items = self.document.get(collection) if _is_mapping(self.document) else None
+        items = self._arrays.get(collection)
         if not isinstance(items, list) or type(index) is not int or not 0 <= index < len(items):
             return index
         key = (collection, index)

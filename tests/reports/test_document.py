@@ -10,8 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from assetcheck import __version__
+from assetcheck.asset.result import CheckRun
 from assetcheck.checks import Check
 from assetcheck.engine import validate
 from assetcheck.issues.names import CUT_MARK, MAX_NAME_LENGTH, cut_name, was_cut
@@ -22,6 +25,7 @@ from assetcheck.reports.document import (
     build_failure_report,
     build_report,
     failure,
+    plugins_that_ran,
 )
 from assetcheck.scoring.profiles import BUILTIN_PROFILES, Budgets
 from assetcheck.testing.gltf import GltfBuilder, Primitive, png_bytes
@@ -285,3 +289,36 @@ def test_file_metadata_counts_the_textures_and_the_gpu_memory_they_take(tmp_path
     chains = sum(4**level for level in range(7)) + sum(4**level for level in range(6))
     assert file["textureCount"] == 2
     assert file["gpuMemory"]["totalBytes"] == chains * 4
+
+
+#: Texts a check run may carry, from a plugin: plain ones, and ones with a NUL, a lone
+#: surrogate, a cut mark, text that is not ASCII, over a name's length, or of a str subclass.
+RUN_TEXTS = st.one_of(
+    st.text(st.characters(max_codepoint=127), max_size=20),
+    st.text(st.sampled_from(["a", "\x00", "\ud800", "\udfff", "\u2026", "é"]), max_size=6),
+    st.integers(MAX_NAME_LENGTH - 1, MAX_NAME_LENGTH + 2).map(lambda n: "r" * n),
+    st.sampled_from(UNCLEAN_TEXTS),
+)
+
+
+def test_the_check_runs_texts_are_stored_as_the_plain_walk_stores_them(tmp_path):
+    """Whether the ``checks`` and ``plugins`` sections are walked is decided from their texts
+    at once: whatever those are, the sections are what the plain walk makes of them."""
+    path = tmp_path / "clean.glb"
+    path.write_bytes(UPLOADS["clean_glb"].content)
+    result = validate(path)
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.lists(st.tuples(RUN_TEXTS, RUN_TEXTS, st.none() | RUN_TEXTS), max_size=4))
+    def stored_as_the_plain_walk(runs: list[tuple[str, str, str | None]]) -> None:
+        result.checks = [CheckRun(name, plugin, version=version) for name, plugin, version in runs]
+        cut: list[str] = []
+        checks = plainly_stored([run.to_dict() for run in result.checks], "checks", cut)
+        plugins = plainly_stored(plugins_that_ran(result.checks), "plugins", cut)
+        stored = build_report(result)
+        assert (stored["checks"], stored["plugins"]) == (checks, plugins)
+        texts = strings_of([stored["checks"], stored["plugins"]])
+        assert all(type(key) is str and type(text) is str for key, text in texts)
+        assert stored["summary"].get("namesCut", 0) == len(cut)
+
+    stored_as_the_plain_walk()
