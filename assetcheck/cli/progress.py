@@ -30,22 +30,24 @@ class Progress:
         self._label = ""
         self._started = 0.0
         self._drawn = False
-        self._stop: threading.Event | None = None
-        self._thread: threading.Thread | None = None
+        #: The display's stop signal and thread, while one runs.
+        self._running: tuple[threading.Event, threading.Thread] | None = None
 
     def __enter__(self) -> Progress:
         if self.enabled:
             import threading
 
-            self._stop = threading.Event()
-            self._thread = threading.Thread(target=self._run, args=(self._stop,), daemon=True)
-            self._thread.start()
+            stop = threading.Event()
+            thread = threading.Thread(target=self._run, args=(stop,), daemon=True)
+            thread.start()
+            self._running = stop, thread
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._stop is not None and self._thread is not None:
-            self._stop.set()
-            self._thread.join()
+        if self._running is not None:
+            stop, thread = self._running
+            stop.set()
+            thread.join()
         if self._drawn:
             self.stream.write("\r\033[K")
             self.stream.flush()
